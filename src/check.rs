@@ -1,0 +1,210 @@
+//! The seed sweep behind `kraftscope check`: each seed derives a cluster, a network and a
+//! fault schedule, runs a safety phase under chaos with every invariant checked after every
+//! event, then a liveness phase with faults healed in which the cluster must converge.
+
+use std::fmt;
+
+use crate::invariants::{Checker, Violation};
+use crate::quorum::{Micros, NodeId, QuorumConfig, Sabotage, MS};
+use crate::rng::Rng;
+use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
+
+/// Simulated time of the chaos phase.
+const CHAOS_PHASE: Micros = 20_000 * MS;
+/// After healing, a leader must commit a new write on every running node within this bound.
+const LIVENESS_BOUND: Micros = 30_000 * MS;
+
+/// Everything a seed decides about its run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedParams {
+    pub seed: u64,
+    pub cluster: ClusterConfig,
+    /// Mean time between injected faults.
+    pub fault_every: Micros,
+    /// Mean time between client writes.
+    pub write_every: Micros,
+}
+
+impl SeedParams {
+    /// Derive a seed's parameters from the seed alone.
+    pub fn derive(seed: u64, sabotage: Sabotage) -> SeedParams {
+        let mut rng = Rng::new(seed ^ 0x5EED_0F_C4A0_5000);
+        let voters = if rng.chance(0.5) { 3 } else { 5 };
+        let observers = rng.below(4) as u32;
+        let latency_min = rng.range(MS / 2, 5 * MS);
+        let network = NetworkConfig { latency_min, latency_max: latency_min + rng.range(0, 20 * MS), drop_rate: rng.below(11) as f64 / 100.0 };
+        let quorum = QuorumConfig {
+            pre_vote: !rng.chance(0.2),
+            snapshot_every_records: if rng.chance(0.5) { rng.range(10, 200) } else { 0 },
+            max_fetch_records: rng.range(4, 64) as usize,
+            snapshot_chunk_bytes: rng.range(16, 128),
+            sabotage,
+            ..QuorumConfig::default()
+        };
+        SeedParams {
+            seed,
+            cluster: ClusterConfig { voters, observers, quorum, network },
+            fault_every: rng.range(300 * MS, 3000 * MS),
+            write_every: rng.range(5 * MS, 200 * MS),
+        }
+    }
+}
+
+impl fmt::Display for SeedParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.cluster;
+        write!(
+            f,
+            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% pre-vote={} snapshot-every={} faults-every={}ms writes-every={}ms",
+            self.seed,
+            c.voters,
+            c.observers,
+            c.network.latency_min,
+            c.network.latency_max,
+            c.network.drop_rate * 100.0,
+            if c.quorum.pre_vote { "on" } else { "off" },
+            c.quorum.snapshot_every_records,
+            self.fault_every / MS,
+            self.write_every / MS
+        )
+    }
+}
+
+/// What went wrong in a seed's run.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub violation: Violation,
+    /// The number of the event after which the violation was seen.
+    pub event: u64,
+    pub at: Micros,
+    /// The last trace lines before the failure (only when tracing was on).
+    pub trace_tail: Vec<TraceLine>,
+}
+
+/// Run one seed; `trace` keeps the trace for the failure report.
+pub fn run_seed(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
+    let mut run = ChaosRun::new(params, trace);
+    let result = run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
+    result.map_err(|violation| {
+        let mut tail = run.sim.take_trace();
+        let keep = tail.len().saturating_sub(60);
+        tail.drain(..keep);
+        Box::new(Failure { violation, event: run.sim.events_processed(), at: run.sim.now(), trace_tail: tail })
+    })
+}
+
+struct ChaosRun {
+    sim: Simulation,
+    checker: Checker,
+    rng: Rng,
+    fault_every: Micros,
+    write_every: Micros,
+}
+
+impl ChaosRun {
+    fn new(params: &SeedParams, trace: bool) -> ChaosRun {
+        let mut sim = Simulation::new(params.cluster.clone(), params.seed);
+        if trace {
+            sim.enable_trace();
+        }
+        ChaosRun { sim, checker: Checker::default(), rng: Rng::new(params.seed.rotate_left(17)), fault_every: params.fault_every, write_every: params.write_every }
+    }
+
+    /// Process events up to time `t`, checking invariants after each.
+    fn advance_to(&mut self, t: Micros) -> Result<(), Violation> {
+        while self.sim.next_event_time().is_some_and(|at| at <= t) {
+            self.sim.step();
+            self.checker.after_event(&self.sim)?;
+        }
+        self.sim.run_until(t);
+        Ok(())
+    }
+
+    fn safety_phase(&mut self) -> Result<(), Violation> {
+        let mut next_fault = self.rng.range(0, 2 * self.fault_every);
+        let mut next_write = self.rng.range(0, 2 * self.write_every);
+        while self.sim.now() < CHAOS_PHASE {
+            let t = next_fault.min(next_write).min(CHAOS_PHASE);
+            self.advance_to(t)?;
+            if t == next_fault {
+                self.inject_fault();
+                next_fault = t + self.rng.range(1, 2 * self.fault_every);
+            }
+            if t == next_write {
+                let _ = self.sim.write();
+                next_write = t + self.rng.range(1, 2 * self.write_every);
+            }
+            self.checker.after_event(&self.sim)?;
+        }
+        Ok(())
+    }
+
+    fn inject_fault(&mut self) {
+        let ids: Vec<NodeId> = self.sim.node_ids().collect();
+        let pick = ids[self.rng.below(ids.len() as u64) as usize];
+        let other = ids[self.rng.below(ids.len() as u64) as usize];
+        match self.rng.below(10) {
+            0..=1 => {
+                let _ = self.sim.crash(pick);
+            }
+            2..=3 => {
+                let down: Vec<NodeId> = ids.iter().copied().filter(|id| self.sim.node(*id).is_none()).collect();
+                if let Some(&id) = down.get(self.rng.below(down.len().max(1) as u64) as usize) {
+                    let _ = self.sim.restart(id);
+                }
+            }
+            4 if pick != other => self.sim.cut(pick, other),
+            5 => self.sim.isolate(pick),
+            6..=7 => self.sim.heal_all(),
+            8 => {
+                let _ = self.sim.resign_leader();
+            }
+            _ => {
+                if let Some(leader) = self.sim.leader().map(|l| l.id()) {
+                    let _ = self.sim.crash(leader);
+                }
+            }
+        }
+    }
+
+    /// Whether a leader has committed a write made after healing, and every running node has
+    /// applied the leader's whole log.
+    fn converged(&self, writes_before: u64) -> bool {
+        let Some(leader) = self.sim.leader() else { return false };
+        let end = leader.log().end_offset();
+        leader.applied().writes > writes_before
+            && self.sim.running_nodes().all(|n| n.high_watermark().is_some_and(|hw| hw >= end) && n.applied().applied_offset >= end)
+    }
+
+    /// Heal everything; within the bound a leader must be elected and a new write must reach
+    /// every running node's high watermark.
+    fn liveness_phase(&mut self) -> Result<(), Violation> {
+        self.sim.heal_all();
+        let mut network = self.sim.network().config.clone();
+        network.drop_rate = 0.0;
+        self.sim.set_network(network);
+        let down: Vec<NodeId> = self.sim.node_ids().filter(|id| self.sim.node(*id).is_none()).collect();
+        for id in down {
+            let _ = self.sim.restart(id);
+        }
+        let deadline = self.sim.now() + LIVENESS_BOUND;
+        let writes_before = self.sim.running_nodes().map(|n| n.applied().writes).max().unwrap_or(0);
+        let mut next_write = self.sim.now();
+        while self.sim.now() < deadline {
+            if self.sim.now() >= next_write && self.sim.write().is_ok() {
+                next_write = self.sim.now() + 1000 * MS;
+            }
+            let step_to = self.sim.now() + 50 * MS;
+            self.advance_to(step_to)?;
+            if self.converged(writes_before) {
+                return Ok(());
+            }
+        }
+        let state: Vec<String> = self
+            .sim
+            .running_nodes()
+            .map(|n| format!("n{} {} epoch {} hw {:?}", n.id(), n.role(), n.epoch(), n.high_watermark()))
+            .collect();
+        Err(Violation { invariant: "liveness: with faults healed the cluster converges", detail: format!("not converged within {}ms: {}", LIVENESS_BOUND / MS, state.join(", ")) })
+    }
+}

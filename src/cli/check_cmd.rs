@@ -1,0 +1,90 @@
+//! `kraftscope check`: sweep seeds through chaos and report any invariant violation with the
+//! command that reproduces it.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use kraftscope::check::{run_seed, Failure, SeedParams};
+use kraftscope::invariants::Violation;
+use kraftscope::quorum::Sabotage;
+
+use super::args::Args;
+
+pub fn run(args: &Args) -> Result<bool, String> {
+    args.only(&["seeds", "seed", "first-seed", "sabotage", "threads", "quiet"])?;
+    let mut sabotage = Sabotage::default();
+    if let Some(names) = args.text("sabotage") {
+        for name in names.split(',') {
+            sabotage.enable(name)?;
+        }
+    }
+    let seeds: Vec<u64> = match args.text("seed") {
+        Some(_) => vec![args.get("seed", 0u64)?],
+        None => {
+            let count: u64 = args.get("seeds", 100)?;
+            let first: u64 = args.get("first-seed", 1)?;
+            (first..first.saturating_add(count)).collect()
+        }
+    };
+    let threads = args.get("threads", std::thread::available_parallelism().map_or(1, |n| n.get()))?.max(1);
+    let quiet = args.has("quiet");
+    let results = sweep(&seeds, sabotage, threads);
+    let mut violations = 0;
+    for (params, result) in &results {
+        if !quiet {
+            println!("{params}");
+        }
+        if let Err(failure) = result {
+            violations += 1;
+            if violations <= 3 {
+                report(params, failure, args.text("sabotage"));
+            }
+        }
+    }
+    println!("checked {} seeds: {violations} violations", seeds.len());
+    Ok(violations == 0)
+}
+
+type SeedResult = (SeedParams, Result<(), Box<Failure>>);
+
+fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
+    let next = AtomicU64::new(0);
+    let results = Mutex::new(Vec::with_capacity(seeds.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(&seed) = seeds.get(index) else { break };
+                let params = SeedParams::derive(seed, sabotage);
+                let result = run_guarded(&params, seeds.len() == 1);
+                results.lock().expect("a sweep thread panicked").push((index, params, result));
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("a sweep thread panicked");
+    results.sort_by_key(|(index, _, _)| *index);
+    results.into_iter().map(|(_, p, r)| (p, r)).collect()
+}
+
+/// Run a seed, turning a panic inside the core into a reported failure.
+fn run_guarded(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
+    match catch_unwind(AssertUnwindSafe(|| run_seed(params, trace))) {
+        Ok(result) => result,
+        Err(panic) => {
+            let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+            let violation = Violation { invariant: "no panic in the core", detail: message };
+            Err(Box::new(Failure { violation, event: 0, at: 0, trace_tail: Vec::new() }))
+        }
+    }
+}
+
+fn report(params: &SeedParams, failure: &Failure, sabotage: Option<&str>) {
+    println!("VIOLATION in seed {}: {}", params.seed, failure.violation);
+    println!("  after event #{} at {}", failure.event, kraftscope::sim::trace::format_time(failure.at));
+    for line in &failure.trace_tail {
+        println!("  | {line}");
+    }
+    let sabotage = sabotage.map_or(String::new(), |s| format!(" --sabotage {s}"));
+    println!("  reproduce with: kraftscope check --seed {}{sabotage}", params.seed);
+}

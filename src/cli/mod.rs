@@ -1,0 +1,4 @@
+//! The `kraftscope` command line: drives the core headless.
+
+pub mod args;
+pub mod check_cmd;

@@ -1,0 +1,113 @@
+//! The committed log as observed from the outside: each offset is recorded the first time some
+//! leader's high watermark covers it, and must never change afterwards (Raft's state machine
+//! safety; Kafka's "all nodes agree on every committed offset").
+
+use super::{running_leaders, violation, Violation};
+use crate::quorum::applied::AppliedState;
+use crate::quorum::{Epoch, Offset};
+use crate::sim::Simulation;
+
+/// One committed offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommittedRecord {
+    /// The epoch the record was appended in.
+    pub epoch: Epoch,
+    /// The epoch of the leader whose high watermark first covered it.
+    pub committed_in: Epoch,
+    pub fingerprint: u64,
+}
+
+/// Every committed record seen so far, with the state digest after each.
+#[derive(Default)]
+pub struct CommittedLog {
+    records: Vec<CommittedRecord>,
+    /// `digests[o]` is the applied-state digest after applying offsets `0..o`.
+    digests: Vec<u64>,
+    state: AppliedState,
+}
+
+const INVARIANT: &str = "all nodes agree on every committed offset";
+
+impl CommittedLog {
+    /// How many offsets are known committed.
+    pub fn len(&self) -> Offset {
+        self.records.len() as Offset
+    }
+
+    /// Whether nothing is committed yet.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The committed record at `offset`.
+    pub fn get(&self, offset: Offset) -> Option<&CommittedRecord> {
+        self.records.get(usize::try_from(offset).ok()?)
+    }
+
+    /// The number of committed offsets that leaders of epochs below `epoch` committed.
+    pub fn committed_before_epoch(&self, epoch: Epoch) -> Offset {
+        self.records.partition_point(|r| r.committed_in < epoch) as Offset
+    }
+
+    /// Record offsets newly covered by a leader's high watermark, reading them from any node
+    /// that still holds them; a different record at a known offset is a violation.
+    pub(super) fn extend(&mut self, sim: &Simulation) -> Result<(), Violation> {
+        if self.digests.is_empty() {
+            self.digests.push(self.state.digest);
+        }
+        for leader in running_leaders(sim) {
+            let Some(hw) = leader.high_watermark() else { continue };
+            while self.len() < hw {
+                let offset = self.len();
+                let committed_elsewhere = || {
+                    sim.running_nodes()
+                        .filter(|n| n.high_watermark().is_some_and(|h| h > offset))
+                        .find_map(|n| n.log().get(offset))
+                };
+                let Some(entry) = leader.log().get(offset).or_else(committed_elsewhere) else { break };
+                self.records.push(CommittedRecord { epoch: entry.epoch, committed_in: leader.epoch(), fingerprint: entry.record.fingerprint() });
+                self.state.apply(&entry.record);
+                self.digests.push(self.state.digest);
+            }
+        }
+        Ok(())
+    }
+
+    /// Each node's committed tail, and its applied state, must match the committed log.
+    pub(super) fn check_applied_states(&self, sim: &Simulation) -> Result<(), Violation> {
+        for node in sim.running_nodes() {
+            let applied = node.applied();
+            if let Some(expected) = self.digests.get(applied.applied_offset as usize) {
+                if *expected != applied.digest {
+                    return violation(
+                        "applied state equals the replay of the committed log",
+                        format!("n{} at offset {} has digest {:x}, the committed log gives {:x}", node.id(), applied.applied_offset, applied.digest, expected),
+                    );
+                }
+            }
+            let Some(hw) = node.high_watermark() else { continue };
+            let last = hw.min(self.len()).checked_sub(1);
+            if let Some((offset, entry)) = last.and_then(|o| node.log().get(o).map(|e| (o, e))) {
+                if self.records[offset as usize].epoch != entry.epoch {
+                    return violation(INVARIANT, format!("n{} holds epoch {} at committed offset {offset}, committed was epoch {}", node.id(), entry.epoch, self.records[offset as usize].epoch));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// At the end of a run: every record each node holds below its high watermark matches.
+    pub(super) fn check_full_agreement(&self, sim: &Simulation) -> Result<(), Violation> {
+        for node in sim.running_nodes() {
+            let log = node.log();
+            let end = node.high_watermark().unwrap_or(0).min(log.end_offset()).min(self.len());
+            for offset in log.start_offset()..end {
+                let (Some(entry), Some(committed)) = (log.get(offset), self.get(offset)) else { continue };
+                if entry.epoch != committed.epoch || entry.record.fingerprint() != committed.fingerprint {
+                    return violation(INVARIANT, format!("n{} differs from the committed log at offset {offset}", node.id()));
+                }
+            }
+        }
+        Ok(())
+    }
+}

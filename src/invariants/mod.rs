@@ -1,0 +1,89 @@
+//! Safety properties of KRaft checked after every simulated event, one file per property,
+//! after Kafka's `RaftEventSimulationTest` invariants and the KRaft TLA+ specification.
+
+mod committed;
+mod completeness;
+mod epochs;
+mod high_watermark;
+mod single_leader;
+mod snapshots;
+
+use std::fmt;
+
+use crate::quorum::log::Log;
+use crate::quorum::{Node, NodeId};
+use crate::sim::Simulation;
+
+pub use committed::CommittedLog;
+
+/// A broken invariant: which one, and what was seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub invariant: &'static str,
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.invariant, self.detail)
+    }
+}
+
+pub(crate) fn violation(invariant: &'static str, detail: String) -> Result<(), Violation> {
+    Err(Violation { invariant, detail })
+}
+
+/// The history the checkers need across events.
+#[derive(Default)]
+pub struct Checker {
+    committed: CommittedLog,
+    leaders: single_leader::LeaderPerEpoch,
+    epochs: epochs::EpochHistory,
+    high_watermark: high_watermark::NewestLeaderHighWatermark,
+    snapshots: snapshots::SnapshotLoads,
+}
+
+impl Checker {
+    /// Check every per-event invariant against the simulation's current state.
+    pub fn after_event(&mut self, sim: &Simulation) -> Result<(), Violation> {
+        for node in sim.running_nodes() {
+            if let Some(error) = node.fatal_error() {
+                return violation("no truncation below the high watermark", format!("n{}: {error}", node.id()));
+            }
+        }
+        self.leaders.check(sim)?;
+        self.epochs.check(sim)?;
+        self.high_watermark.check(sim)?;
+        self.committed.extend(sim)?;
+        high_watermark::majority_holds_committed(sim, &self.committed)?;
+        completeness::leader_completeness(sim, &self.committed)?;
+        self.committed.check_applied_states(sim)?;
+        snapshots::log_start_at_snapshot(sim)?;
+        self.snapshots.check(sim)
+    }
+
+    /// Check, at the end of a run, that every node agrees with the committed log on every
+    /// offset it has committed (log matching up to each node's high watermark).
+    pub fn at_end(&mut self, sim: &Simulation) -> Result<(), Violation> {
+        self.after_event(sim)?;
+        self.committed.check_full_agreement(sim)
+    }
+
+    /// The committed log as the checker has seen it.
+    pub fn committed(&self) -> &CommittedLog {
+        &self.committed
+    }
+}
+
+/// Every node's log, whether the node is running or down (a crashed node keeps its disk).
+pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &Log)> {
+    sim.node_ids().filter_map(move |id| match sim.node(id) {
+        Some(node) => Some((id, node.log())),
+        None => sim.disk_of_down_node(id).map(|disk| (id, &disk.log)),
+    })
+}
+
+/// Running leaders.
+pub(crate) fn running_leaders(sim: &Simulation) -> impl Iterator<Item = &Node> {
+    sim.running_nodes().filter(|n| n.role() == crate::quorum::RoleKind::Leader)
+}

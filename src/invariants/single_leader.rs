@@ -1,0 +1,28 @@
+//! At most one leader per epoch (Raft's Election Safety, §5.2; Kafka's `SingleLeader`).
+
+use std::collections::BTreeMap;
+
+use super::{running_leaders, violation, Violation};
+use crate::quorum::{Epoch, NodeId};
+use crate::sim::Simulation;
+
+/// Every epoch's leader, as first seen.
+#[derive(Default)]
+pub struct LeaderPerEpoch {
+    leaders: BTreeMap<Epoch, NodeId>,
+}
+
+impl LeaderPerEpoch {
+    pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
+        for leader in running_leaders(sim) {
+            let first = *self.leaders.entry(leader.epoch()).or_insert(leader.id());
+            if first != leader.id() {
+                return violation(
+                    "single leader per epoch",
+                    format!("n{first} and n{} both led epoch {}", leader.id(), leader.epoch()),
+                );
+            }
+        }
+        Ok(())
+    }
+}

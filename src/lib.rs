@@ -1,0 +1,8 @@
+//! kraftscope: a deterministic simulation of Apache Kafka's KRaft metadata quorum, the same
+//! core natively (tests, CLI, benchmarks) and in the browser.
+
+pub mod check;
+pub mod invariants;
+pub mod quorum;
+pub mod rng;
+pub mod sim;

@@ -1,0 +1,37 @@
+//! `kraftscope`: run, check and measure the KRaft simulation from the command line.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use cli::args::Args;
+
+const USAGE: &str = "usage:
+  kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
+      sweep seeds through crashes, restarts, drops, partitions and writes, checking every
+      invariant after every event
+  kraftscope help";
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = argv.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match command.as_str() {
+        "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(true)
+        }
+        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("kraftscope: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The quorum's tunables, named after Kafka's `controller.quorum.*` settings with Kafka's defaults.
+
+/// Microseconds of virtual time.
+pub type Micros = u64;
+
+/// One millisecond in the simulation's time unit (microseconds).
+pub const MS: Micros = 1_000;
+
+/// Timeouts and switches of one KRaft quorum node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuorumConfig {
+    /// `controller.quorum.election.timeout.ms` (default 1000): elections time out after a
+    /// random delay in `[T, 2T)`.
+    pub election_timeout: Micros,
+    /// `controller.quorum.fetch.timeout.ms` (default 2000): a voter that has not fetched
+    /// successfully for this long starts an election.
+    pub fetch_timeout: Micros,
+    /// `controller.quorum.election.backoff.max.ms` (default 1000): cap of a failed candidate's
+    /// exponential backoff.
+    pub election_backoff_max: Micros,
+    /// `controller.quorum.append.linger.ms` (default 25): how long the leader accumulates
+    /// writes before appending them as one batch.
+    pub append_linger: Micros,
+    /// `controller.quorum.request.timeout.ms` (default 2000): an unanswered request is resent.
+    pub request_timeout: Micros,
+    /// `controller.quorum.retry.backoff.ms` (default 20): base of the election backoff.
+    pub retry_backoff: Micros,
+    /// How long the leader parks a Fetch that has nothing new (Kafka's raft client: 500 ms).
+    pub fetch_max_wait: Micros,
+    /// Most records returned by one FetchResponse.
+    pub max_fetch_records: usize,
+    /// Bytes per FetchSnapshot response chunk.
+    pub snapshot_chunk_bytes: u64,
+    /// Take a snapshot once this many records were committed since the last one (0 = never);
+    /// the simulation's stand-in for `metadata.log.max.record.bytes.between.snapshots`.
+    pub snapshot_every_records: u64,
+    /// KIP-996 pre-vote: a node runs a non-binding poll before bumping the epoch.
+    pub pre_vote: bool,
+    /// Deliberate bugs, for proving that the invariant checkers catch them.
+    pub sabotage: Sabotage,
+}
+
+impl Default for QuorumConfig {
+    fn default() -> Self {
+        QuorumConfig {
+            election_timeout: 1000 * MS,
+            fetch_timeout: 2000 * MS,
+            election_backoff_max: 1000 * MS,
+            append_linger: 25 * MS,
+            request_timeout: 2000 * MS,
+            retry_backoff: 20 * MS,
+            fetch_max_wait: 500 * MS,
+            max_fetch_records: 512,
+            snapshot_chunk_bytes: 64 * 1024,
+            snapshot_every_records: 0,
+            pre_vote: true,
+            sabotage: Sabotage::default(),
+        }
+    }
+}
+
+impl QuorumConfig {
+    /// Check quorum: a leader without fetches from a majority for this long resigns.
+    pub fn check_quorum_timeout(&self) -> Micros {
+        self.fetch_timeout * 3 / 2
+    }
+}
+
+/// Bugs that can be switched on to show that the invariant checkers are able to fail.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sabotage {
+    /// Grant votes without comparing the candidate's log with our own.
+    pub vote_without_log_check: bool,
+    /// Let the leader advance the high watermark as soon as any one follower has a record.
+    pub high_watermark_on_minority: bool,
+    /// Forget the vote on restart (the quorum-state file is not written).
+    pub forget_vote_on_restart: bool,
+}
+
+impl Sabotage {
+    /// The names accepted by `--sabotage`, each with what it breaks.
+    pub const NAMES: [(&'static str, &'static str); 3] = [
+        ("vote-without-log-check", "grant votes without the log comparison"),
+        ("hw-on-minority", "advance the high watermark on a minority"),
+        ("forget-vote", "do not persist the vote before answering"),
+    ];
+
+    /// Switch on the bug with this `--sabotage` name.
+    pub fn enable(&mut self, name: &str) -> Result<(), String> {
+        match name {
+            "vote-without-log-check" => self.vote_without_log_check = true,
+            "hw-on-minority" => self.high_watermark_on_minority = true,
+            "forget-vote" => self.forget_vote_on_restart = true,
+            other => {
+                let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
+                return Err(format!("unknown sabotage '{other}' (known: {})", known.join(", ")));
+            }
+        }
+        Ok(())
+    }
+}

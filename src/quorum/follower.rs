@@ -1,0 +1,185 @@
+//! The fetching side of pull replication, for follower voters and observers alike: Fetch with
+//! (fetch offset, last fetched epoch), append or truncate on the answer, learn the high
+//! watermark, and catch up by FetchSnapshot when the leader's log no longer goes back far enough.
+
+use std::sync::Arc;
+
+use super::config::Micros;
+use super::log::Entry;
+use super::message::{FetchResult, Message, SnapshotChunk};
+use super::node::{Node, Role};
+use super::outbox::{NoteKind, Outbox};
+use super::snapshot::Snapshot;
+use super::{Epoch, NodeId, Offset};
+
+impl Node {
+    /// Send the next Fetch (or FetchSnapshot while a snapshot transfer is under way).
+    pub(super) fn send_fetch(&mut self, now: Micros, out: &mut Outbox) {
+        let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
+        let fetch_offset = self.log().end_offset();
+        let last_fetched_epoch = self.log().last_epoch();
+        let Role::Follower(f) = &mut self.role else { return };
+        f.request_deadline = Some(now + timeout);
+        let message = match f.snapshot_fetch {
+            Some((snapshot_id, position)) => Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position },
+            None => Message::Fetch { current_leader_epoch: epoch, fetch_offset, last_fetched_epoch },
+        };
+        out.send(id, f.leader, message);
+    }
+
+    /// An observer that knows no leader asks a random voter; the answer names the leader.
+    pub(super) fn send_discovery_fetch(&mut self, now: Micros, out: &mut Outbox) {
+        let voter = self.voters[self.rng.below(self.voters.len() as u64) as usize];
+        let message = Message::Fetch {
+            current_leader_epoch: self.epoch,
+            fetch_offset: self.log().end_offset(),
+            last_fetched_epoch: self.log().last_epoch(),
+        };
+        out.send(self.id, voter, message);
+        if let Role::Unattached(u) = &mut self.role {
+            u.deadline = now + self.config.request_timeout;
+        }
+    }
+
+    pub(super) fn follower_timers(&mut self, now: Micros, out: &mut Outbox) {
+        let Role::Follower(f) = &self.role else { return };
+        if now >= f.fetch_deadline {
+            if self.is_voter() {
+                self.start_election(now, 0, out);
+            } else {
+                self.become_unattached(now, self.epoch, None, out);
+            }
+        } else if f.request_deadline.is_some_and(|d| now >= d) {
+            self.send_fetch(now, out);
+        }
+    }
+
+    /// Accept a response only from our leader, in our epoch, for the request we have in flight.
+    fn expecting_response_from(&self, from: NodeId, epoch: Epoch) -> bool {
+        matches!(&self.role, Role::Follower(f) if f.leader == from && f.request_deadline.is_some()) && epoch == self.epoch
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn on_fetch_response(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        request: (Offset, Epoch),
+        high_watermark: Option<Offset>,
+        result: FetchResult,
+        out: &mut Outbox,
+    ) {
+        let epoch_before = self.epoch;
+        self.observe_epoch(now, epoch, leader, out);
+        if self.epoch != epoch_before {
+            return;
+        }
+        let observer = !self.is_voter();
+        if let Role::Unattached(u) = &mut self.role {
+            match leader {
+                Some(leader) if observer && epoch == self.epoch && leader != self.id => {
+                    self.become_follower(now, epoch, leader, out)
+                }
+                _ if observer => u.deadline = u.deadline.min(now + self.config.retry_backoff),
+                _ => {}
+            }
+            return;
+        }
+        let position = (self.log().end_offset(), self.log().last_epoch());
+        if !self.expecting_response_from(from, epoch) || request != position {
+            return;
+        }
+        if let Role::Follower(f) = &mut self.role {
+            f.request_deadline = None;
+            if !matches!(result, FetchResult::NotLeader) {
+                f.fetch_deadline = now + self.config.fetch_timeout;
+                f.last_fetch_ok = Some(now);
+            }
+        }
+        match result {
+            FetchResult::Records(entries) => self.append_fetched(&entries, high_watermark, out),
+            FetchResult::DivergingEpoch { epoch, end_offset } => self.truncate_diverging(epoch, end_offset, out),
+            FetchResult::SnapshotId(id) => {
+                if let Role::Follower(f) = &mut self.role {
+                    f.snapshot_fetch = Some((id, 0));
+                }
+            }
+            FetchResult::NotLeader => {
+                if let Role::Follower(f) = &mut self.role {
+                    f.request_deadline = Some(now + self.config.retry_backoff);
+                }
+                return;
+            }
+        }
+        self.send_fetch(now, out);
+    }
+
+    fn append_fetched(&mut self, entries: &Arc<[Entry]>, high_watermark: Option<Offset>, out: &mut Outbox) {
+        for entry in entries.iter() {
+            self.disk.log.append(entry.clone());
+        }
+        if !entries.is_empty() {
+            out.note(self.id, NoteKind::Appended { records: entries.len(), end_offset: self.log().end_offset() });
+        }
+        if let Some(hw) = high_watermark {
+            self.advance_high_watermark(hw.min(self.log().end_offset()), out);
+        }
+    }
+
+    fn truncate_diverging(&mut self, epoch: Epoch, end_offset: Offset, out: &mut Outbox) {
+        let to = self.disk.log.truncate_to_diverging(epoch, end_offset);
+        if let Some(hw) = self.high_watermark.filter(|hw| to < *hw) {
+            self.fatal = Some(format!("truncated to {to}, below its high watermark {hw}"));
+        }
+        out.note(self.id, NoteKind::Truncated { to });
+    }
+
+    pub(super) fn on_fetch_snapshot_response(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        result: SnapshotChunk,
+        out: &mut Outbox,
+    ) {
+        self.observe_epoch(now, epoch, leader, out);
+        if !self.expecting_response_from(from, epoch) {
+            return;
+        }
+        let Role::Follower(f) = &mut self.role else { return };
+        f.request_deadline = None;
+        f.fetch_deadline = now + self.config.fetch_timeout;
+        f.last_fetch_ok = Some(now);
+        match (result, f.snapshot_fetch) {
+            (SnapshotChunk::Chunk { snapshot, position, len }, Some((id, expected))) if snapshot.id == id && position == expected => {
+                let next = position + len;
+                if next >= snapshot.size_bytes() {
+                    f.snapshot_fetch = None;
+                    self.install_snapshot(snapshot, out);
+                } else {
+                    f.snapshot_fetch = Some((id, next));
+                }
+            }
+            (SnapshotChunk::NotFound, _) => f.snapshot_fetch = None,
+            _ => return,
+        }
+        self.send_fetch(now, out);
+    }
+
+    /// Replace the log by the fetched snapshot and restart the state machine from it.
+    fn install_snapshot(&mut self, snapshot: Arc<Snapshot>, out: &mut Outbox) {
+        let id = snapshot.id;
+        if self.applied.applied_offset > id.end_offset {
+            self.fatal = Some(format!("offered snapshot {id} older than its applied offset {}", self.applied.applied_offset));
+            return;
+        }
+        self.applied = snapshot.state.clone();
+        self.disk.log.install_snapshot(snapshot);
+        self.snapshots_loaded += 1;
+        out.note(self.id, NoteKind::SnapshotLoaded(id));
+        self.advance_high_watermark(id.end_offset, out);
+    }
+}

@@ -1,0 +1,173 @@
+//! The KRaft RPCs (KIP-595, KIP-996, KIP-630) as plain data: what one node sends another.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::log::Entry;
+use super::snapshot::{Snapshot, SnapshotId};
+use super::{Epoch, NodeId, Offset};
+
+/// A message on the wire, from one node to another.
+#[derive(Clone, Debug)]
+pub struct Envelope {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub message: Message,
+}
+
+/// Every request and response of the quorum protocol.
+#[derive(Clone, Debug)]
+pub enum Message {
+    /// `Vote`: a candidate (or, with `pre_vote`, a prospective node) asks for a vote.
+    Vote {
+        candidate_epoch: Epoch,
+        candidate: NodeId,
+        last_offset_epoch: Epoch,
+        last_offset: Offset,
+        pre_vote: bool,
+    },
+    VoteResponse {
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        granted: bool,
+        pre_vote: bool,
+    },
+    /// `BeginQuorumEpoch`: a new leader announces itself to the voters.
+    BeginQuorumEpoch { epoch: Epoch, leader: NodeId },
+    BeginQuorumEpochResponse { epoch: Epoch },
+    /// `EndQuorumEpoch`: a leader steps down and names its preferred successors, most caught-up
+    /// first.
+    EndQuorumEpoch {
+        epoch: Epoch,
+        leader: NodeId,
+        preferred_successors: Arc<[NodeId]>,
+    },
+    /// `Fetch`: pull replication; also how observers follow the log.
+    Fetch {
+        current_leader_epoch: Epoch,
+        fetch_offset: Offset,
+        last_fetched_epoch: Epoch,
+    },
+    FetchResponse {
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        /// The request's fetch offset and last fetched epoch, echoed: a response only applies
+        /// to a log still in that position.
+        fetch_offset: Offset,
+        last_fetched_epoch: Epoch,
+        high_watermark: Option<Offset>,
+        result: FetchResult,
+    },
+    /// `FetchSnapshot`: read a snapshot by position, chunk by chunk.
+    FetchSnapshot {
+        current_leader_epoch: Epoch,
+        snapshot_id: SnapshotId,
+        position: u64,
+    },
+    FetchSnapshotResponse {
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        result: SnapshotChunk,
+    },
+}
+
+/// What a FetchResponse carries.
+#[derive(Clone, Debug)]
+pub enum FetchResult {
+    /// Records starting at the fetch offset (possibly none).
+    Records(Arc<[Entry]>),
+    /// The fetcher's log diverges: truncate to the end of `epoch` at `end_offset`.
+    DivergingEpoch { epoch: Epoch, end_offset: Offset },
+    /// The fetch offset is below the log start: fetch this snapshot instead.
+    SnapshotId(SnapshotId),
+    /// The receiver is not the leader of that epoch (`NOT_LEADER_OR_FOLLOWER`,
+    /// `FENCED_LEADER_EPOCH`); the response names the leader it knows.
+    NotLeader,
+}
+
+/// What a FetchSnapshotResponse carries.
+#[derive(Clone, Debug)]
+pub enum SnapshotChunk {
+    /// Bytes `[position, position + len)` of a snapshot of `size` bytes. The content travels as a
+    /// shared handle; the chunking models the transfer's size and number of round trips.
+    Chunk {
+        snapshot: Arc<Snapshot>,
+        position: u64,
+        len: u64,
+    },
+    /// The snapshot (or the leadership) is gone.
+    NotFound,
+}
+
+impl Message {
+    /// The RPC's name as Kafka spells it, for traces and the UI.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Message::Vote { pre_vote: true, .. } => "PreVote",
+            Message::Vote { .. } => "Vote",
+            Message::VoteResponse { pre_vote: true, .. } => "PreVoteResponse",
+            Message::VoteResponse { .. } => "VoteResponse",
+            Message::BeginQuorumEpoch { .. } => "BeginQuorumEpoch",
+            Message::BeginQuorumEpochResponse { .. } => "BeginQuorumEpochResponse",
+            Message::EndQuorumEpoch { .. } => "EndQuorumEpoch",
+            Message::Fetch { .. } => "Fetch",
+            Message::FetchResponse { result: FetchResult::DivergingEpoch { .. }, .. } => "DivergingEpoch",
+            Message::FetchResponse { result: FetchResult::SnapshotId(_), .. } => "SnapshotId",
+            Message::FetchResponse { .. } => "FetchResponse",
+            Message::FetchSnapshot { .. } => "FetchSnapshot",
+            Message::FetchSnapshotResponse { .. } => "FetchSnapshotResponse",
+        }
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Message::Vote { candidate_epoch, last_offset_epoch, last_offset, .. } => write!(
+                f,
+                "{}(epoch={candidate_epoch}, last={last_offset}@{last_offset_epoch})",
+                self.kind()
+            ),
+            Message::VoteResponse { epoch, granted, .. } => {
+                write!(f, "{}(epoch={epoch}, granted={granted})", self.kind())
+            }
+            Message::BeginQuorumEpoch { epoch, .. } | Message::BeginQuorumEpochResponse { epoch } => {
+                write!(f, "{}(epoch={epoch})", self.kind())
+            }
+            Message::EndQuorumEpoch { epoch, preferred_successors, .. } => {
+                write!(f, "EndQuorumEpoch(epoch={epoch}, preferred={preferred_successors:?})")
+            }
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => write!(
+                f,
+                "Fetch(epoch={current_leader_epoch}, offset={fetch_offset}, last_epoch={last_fetched_epoch})"
+            ),
+            Message::FetchResponse { epoch, high_watermark, result, .. } => {
+                let hw = high_watermark.map_or("-".to_string(), |h| h.to_string());
+                match result {
+                    FetchResult::Records(entries) => {
+                        write!(f, "FetchResponse(epoch={epoch}, records={}, hw={hw})", entries.len())
+                    }
+                    FetchResult::DivergingEpoch { epoch: e, end_offset } => {
+                        write!(f, "DivergingEpoch(epoch={e}, end_offset={end_offset})")
+                    }
+                    FetchResult::SnapshotId(id) => write!(f, "SnapshotId({id})"),
+                    FetchResult::NotLeader => write!(f, "FetchResponse(epoch={epoch}, NOT_LEADER)"),
+                }
+            }
+            Message::FetchSnapshot { snapshot_id, position, .. } => {
+                write!(f, "FetchSnapshot({snapshot_id}, position={position})")
+            }
+            Message::FetchSnapshotResponse { result, .. } => match result {
+                SnapshotChunk::Chunk { snapshot, position, len } => write!(
+                    f,
+                    "FetchSnapshotResponse({}, bytes {}..{} of {})",
+                    snapshot.id,
+                    position,
+                    position + len,
+                    snapshot.size_bytes()
+                ),
+                SnapshotChunk::NotFound => write!(f, "FetchSnapshotResponse(NOT_FOUND)"),
+            },
+        }
+    }
+}

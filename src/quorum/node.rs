@@ -1,0 +1,414 @@
+//! One KRaft node as a pure state machine: inputs are messages, timer expiries and client
+//! writes, each with `now`; outputs go to an [`Outbox`]. Role data lives in the [`Role`] enum and
+//! every change of role goes through [`Node::transition`], which persists first.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::applied::AppliedState;
+use super::config::{Micros, QuorumConfig};
+use super::disk::{Disk, QuorumStateFile};
+use super::leader::LeaderState;
+use super::log::Log;
+use super::message::Message;
+use super::outbox::{NoteKind, Outbox};
+use super::record::Record;
+use super::role::{check_transition, RoleKind};
+use super::snapshot::SnapshotId;
+use super::{Epoch, NodeId, Offset};
+use crate::rng::Rng;
+
+/// A role with the data only that role has.
+#[derive(Debug)]
+pub(super) enum Role {
+    Unattached(Unattached),
+    Prospective(Election),
+    Candidate(Election),
+    Leader(Box<LeaderState>),
+    Follower(FollowerState),
+    Resigned(Resigned),
+}
+
+/// Knows no leader. Voters wait for the election timeout; observers look for the leader.
+#[derive(Debug)]
+pub(super) struct Unattached {
+    pub deadline: Micros,
+}
+
+/// A pre-vote (Prospective) or vote (Candidate) round.
+#[derive(Debug)]
+pub(super) struct Election {
+    pub granted: BTreeSet<NodeId>,
+    pub rejected: BTreeSet<NodeId>,
+    pub deadline: Micros,
+    /// Failed elections in a row (drives the backoff).
+    pub retries: u32,
+    /// The round is lost; waiting out the backoff before the next one.
+    pub backing_off: bool,
+    /// A leader of the current epoch we knew before starting the pre-vote.
+    pub leader_hint: Option<NodeId>,
+}
+
+/// Following the leader of the current epoch by fetching from it.
+#[derive(Debug)]
+pub(super) struct FollowerState {
+    pub leader: NodeId,
+    /// Voters: start an election when no fetch succeeded by then; observers: detach.
+    pub fetch_deadline: Micros,
+    /// When the request in flight is given up and resent (`None`: nothing in flight).
+    pub request_deadline: Option<Micros>,
+    /// The leader sent EndQuorumEpoch: it is stepping down, pre-votes may be granted.
+    pub leader_resigned: bool,
+    /// When a fetch from the leader last succeeded in this role (pre-votes are refused while
+    /// that is recent).
+    pub last_fetch_ok: Option<Micros>,
+    /// A snapshot being fetched, and the next position to ask for.
+    pub snapshot_fetch: Option<(SnapshotId, u64)>,
+}
+
+/// A former leader of the current epoch, out of the running until its timeout.
+#[derive(Debug)]
+pub(super) struct Resigned {
+    pub deadline: Micros,
+}
+
+impl Role {
+    pub(super) fn kind(&self) -> RoleKind {
+        match self {
+            Role::Unattached(_) => RoleKind::Unattached,
+            Role::Prospective(_) => RoleKind::Prospective,
+            Role::Candidate(_) => RoleKind::Candidate,
+            Role::Leader(_) => RoleKind::Leader,
+            Role::Follower(_) => RoleKind::Follower,
+            Role::Resigned(_) => RoleKind::Resigned,
+        }
+    }
+}
+
+/// One controller (voter) or broker (observer) of the metadata quorum.
+#[derive(Debug)]
+pub struct Node {
+    pub(super) id: NodeId,
+    pub(super) voters: Arc<[NodeId]>,
+    pub(super) config: Arc<QuorumConfig>,
+    pub(super) rng: Rng,
+    pub(super) disk: Disk,
+    pub(super) epoch: Epoch,
+    pub(super) voted: Option<NodeId>,
+    pub(super) role: Role,
+    pub(super) high_watermark: Option<Offset>,
+    pub(super) applied: AppliedState,
+    pub(super) snapshots_loaded: u64,
+    pub(super) fatal: Option<String>,
+}
+
+/// A write was offered to a node that is not the leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotLeader {
+    pub leader: Option<NodeId>,
+}
+
+impl Node {
+    /// Start (or restart) node `id` from what its disk holds. `voters` is the static voter set;
+    /// a node not in it is an observer.
+    pub fn start(id: NodeId, voters: Arc<[NodeId]>, config: Arc<QuorumConfig>, rng: Rng, disk: Disk, now: Micros) -> Node {
+        let state = disk.quorum_state;
+        let applied = disk.log.snapshot().map(|s| s.state.clone()).unwrap_or_default();
+        let mut node = Node {
+            id,
+            voters,
+            config,
+            rng,
+            disk,
+            epoch: state.leader_epoch,
+            voted: state.voted_id,
+            role: Role::Unattached(Unattached { deadline: now }),
+            high_watermark: None,
+            applied,
+            snapshots_loaded: 0,
+            fatal: None,
+        };
+        node.role = match state.leader_id {
+            Some(leader) if leader == id && node.is_voter() => {
+                Role::Resigned(Resigned { deadline: now + node.election_timeout() })
+            }
+            Some(leader) if leader != id => {
+                let mut follower = node.new_follower_state(leader, now);
+                follower.request_deadline = Some(now);
+                Role::Follower(follower)
+            }
+            _ => Role::Unattached(Unattached { deadline: node.unattached_deadline(now) }),
+        };
+        node
+    }
+
+    /// The node's id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The current epoch.
+    pub fn epoch(&self) -> Epoch {
+        self.epoch
+    }
+
+    /// The current role.
+    pub fn role(&self) -> RoleKind {
+        self.role.kind()
+    }
+
+    /// The node this one believes leads the current epoch.
+    pub fn leader(&self) -> Option<NodeId> {
+        match &self.role {
+            Role::Leader(_) => Some(self.id),
+            Role::Follower(f) => Some(f.leader),
+            _ => None,
+        }
+    }
+
+    /// The vote cast in the current epoch, if any.
+    pub fn voted_for(&self) -> Option<NodeId> {
+        self.voted
+    }
+
+    /// Every record below this offset is committed (as far as this node knows).
+    pub fn high_watermark(&self) -> Option<Offset> {
+        self.high_watermark
+    }
+
+    /// The node's log.
+    pub fn log(&self) -> &Log {
+        &self.disk.log
+    }
+
+    /// The persisted quorum state.
+    pub fn quorum_state_file(&self) -> QuorumStateFile {
+        self.disk.quorum_state
+    }
+
+    /// The state machine built from the committed records applied so far.
+    pub fn applied(&self) -> &AppliedState {
+        &self.applied
+    }
+
+    /// How many snapshots this node installed from a leader since it started.
+    pub fn snapshots_loaded(&self) -> u64 {
+        self.snapshots_loaded
+    }
+
+    /// A protocol error the node hit (for example truncating below its high watermark).
+    pub fn fatal_error(&self) -> Option<&str> {
+        self.fatal.as_deref()
+    }
+
+    /// Whether this node is a voter (a controller) rather than an observer.
+    pub fn is_voter(&self) -> bool {
+        self.voters.contains(&self.id)
+    }
+
+    /// The voter set.
+    pub fn voters(&self) -> &[NodeId] {
+        &self.voters
+    }
+
+    /// The offset of the start of the leader's epoch, when this node leads.
+    pub fn epoch_start_offset(&self) -> Option<Offset> {
+        match &self.role {
+            Role::Leader(l) => Some(l.epoch_start),
+            _ => None,
+        }
+    }
+
+    /// How long until the node's current timer fires, as a point in time.
+    pub fn next_deadline(&self) -> Micros {
+        match &self.role {
+            Role::Unattached(u) => u.deadline,
+            Role::Prospective(e) | Role::Candidate(e) => e.deadline,
+            Role::Leader(l) => l.next_deadline(),
+            Role::Follower(f) => f.request_deadline.map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
+            Role::Resigned(r) => r.deadline,
+        }
+    }
+
+    /// Hand the disk back (the node crashed or stopped); memory is lost.
+    pub fn into_disk(self) -> Disk {
+        self.disk
+    }
+
+    /// Offer a client write. The leader accumulates writes for `append.linger.ms` and then
+    /// appends them as one batch.
+    pub fn propose(&mut self, now: Micros, record: Record) -> Result<(), NotLeader> {
+        match &mut self.role {
+            Role::Leader(leader) => {
+                leader.accumulate(now, record, self.config.append_linger);
+                Ok(())
+            }
+            _ => Err(NotLeader { leader: self.leader() }),
+        }
+    }
+
+    /// Handle a message that arrived from `from`.
+    pub fn handle(&mut self, now: Micros, from: NodeId, message: Message, out: &mut Outbox) {
+        match message {
+            Message::Vote { candidate_epoch, candidate, last_offset_epoch, last_offset, pre_vote } => {
+                self.on_vote(now, candidate_epoch, candidate, (last_offset_epoch, last_offset), pre_vote, out)
+            }
+            Message::VoteResponse { epoch, leader, granted, pre_vote } => {
+                self.on_vote_response(now, from, epoch, leader, granted, pre_vote, out)
+            }
+            Message::BeginQuorumEpoch { epoch, leader } => self.on_begin_quorum_epoch(now, from, epoch, leader, out),
+            Message::BeginQuorumEpochResponse { epoch } => self.observe_epoch(now, epoch, None, out),
+            Message::EndQuorumEpoch { epoch, leader, preferred_successors } => {
+                self.on_end_quorum_epoch(now, epoch, leader, &preferred_successors, out)
+            }
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => {
+                self.on_fetch(now, from, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
+            }
+            Message::FetchResponse { epoch, leader, fetch_offset, last_fetched_epoch, high_watermark, result } => {
+                let request = (fetch_offset, last_fetched_epoch);
+                self.on_fetch_response(now, from, epoch, leader, request, high_watermark, result, out)
+            }
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
+                self.on_fetch_snapshot(now, from, current_leader_epoch, snapshot_id, position, out)
+            }
+            Message::FetchSnapshotResponse { epoch, leader, result } => {
+                self.on_fetch_snapshot_response(now, from, epoch, leader, result, out)
+            }
+        }
+    }
+
+    /// Handle whatever timers have expired by `now`.
+    pub fn tick(&mut self, now: Micros, out: &mut Outbox) {
+        if now < self.next_deadline() {
+            return;
+        }
+        match &self.role {
+            Role::Unattached(_) if !self.is_voter() => self.send_discovery_fetch(now, out),
+            Role::Unattached(_) | Role::Resigned(_) => self.start_election(now, 0, out),
+            Role::Prospective(_) => self.lose_pre_vote(now, out),
+            Role::Candidate(_) => self.candidate_timer(now, out),
+            Role::Leader(_) => self.leader_timers(now, out),
+            Role::Follower(_) => self.follower_timers(now, out),
+        }
+    }
+
+    /// The single place where the role changes: validate, persist, then switch.
+    pub(super) fn transition(&mut self, now: Micros, role: Role, epoch: Epoch, voted: Option<NodeId>, out: &mut Outbox) {
+        let (from, to) = (self.role.kind(), role.kind());
+        if let Err(error) = check_transition(from, self.epoch, to, epoch, self.is_voter()) {
+            panic!("node {}: {error}", self.id);
+        }
+        let leader = match &role {
+            Role::Leader(_) | Role::Resigned(_) => Some(self.id),
+            Role::Follower(f) => Some(f.leader),
+            _ => None,
+        };
+        let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
+        self.disk.quorum_state = QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+        self.epoch = epoch;
+        self.voted = voted;
+        self.role = role;
+        out.note(self.id, NoteKind::Became { role: to, epoch, leader });
+        if to == RoleKind::Follower {
+            self.send_fetch(now, out);
+        }
+    }
+
+    /// React to an epoch seen in a message: a higher epoch makes this node follow the leader it
+    /// names, or become unattached when no leader is named.
+    pub(super) fn observe_epoch(&mut self, now: Micros, epoch: Epoch, leader: Option<NodeId>, out: &mut Outbox) {
+        if epoch <= self.epoch {
+            return;
+        }
+        match leader {
+            Some(leader) if leader != self.id => self.become_follower(now, epoch, leader, out),
+            _ => self.become_unattached(now, epoch, None, out),
+        }
+    }
+
+    /// Become unattached. As in Kafka, a voter that was already waiting to run (unattached,
+    /// prospective or candidate) keeps its remaining election time unless it grants a vote, so
+    /// a stream of hopeless candidacies cannot keep resetting everyone's timer.
+    pub(super) fn become_unattached(&mut self, now: Micros, epoch: Epoch, voted: Option<NodeId>, out: &mut Outbox) {
+        let remaining = match &self.role {
+            Role::Unattached(u) => Some(u.deadline),
+            Role::Prospective(e) | Role::Candidate(e) => Some(e.deadline),
+            _ => None,
+        };
+        let deadline = match remaining {
+            Some(deadline) if voted.is_none() && self.is_voter() => deadline,
+            _ => self.unattached_deadline(now),
+        };
+        self.transition(now, Role::Unattached(Unattached { deadline }), epoch, voted, out);
+    }
+
+    pub(super) fn become_follower(&mut self, now: Micros, epoch: Epoch, leader: NodeId, out: &mut Outbox) {
+        let voted = if epoch == self.epoch { self.voted } else { None };
+        let state = self.new_follower_state(leader, now);
+        self.transition(now, Role::Follower(state), epoch, voted, out);
+    }
+
+    fn new_follower_state(&self, leader: NodeId, now: Micros) -> FollowerState {
+        FollowerState {
+            leader,
+            fetch_deadline: now + self.config.fetch_timeout,
+            request_deadline: None,
+            leader_resigned: false,
+            last_fetch_ok: None,
+            snapshot_fetch: None,
+        }
+    }
+
+    fn unattached_deadline(&mut self, now: Micros) -> Micros {
+        if self.is_voter() {
+            now + self.election_timeout()
+        } else {
+            now
+        }
+    }
+
+    /// A random election timeout in `[T, 2T)`.
+    pub(super) fn election_timeout(&mut self) -> Micros {
+        let t = self.config.election_timeout;
+        self.rng.range(t, 2 * t)
+    }
+
+    /// Voters needed for a majority.
+    pub(super) fn majority(&self) -> usize {
+        self.voters.len() / 2 + 1
+    }
+
+    /// Apply committed records up to the high watermark, taking a snapshot when due.
+    pub(super) fn apply_committed(&mut self, out: &mut Outbox) {
+        let Some(hw) = self.high_watermark else { return };
+        while self.applied.applied_offset < hw {
+            let Some(entry) = self.disk.log.get(self.applied.applied_offset) else { break };
+            self.applied.apply(&entry.record);
+        }
+        self.maybe_snapshot(out);
+    }
+
+    fn maybe_snapshot(&mut self, out: &mut Outbox) {
+        let every = self.config.snapshot_every_records;
+        let since = self.disk.log.snapshot_id().map_or(0, |s| s.end_offset);
+        if every == 0 || self.applied.applied_offset < since + every {
+            return;
+        }
+        let end_offset = self.applied.applied_offset;
+        let Some(epoch) = self.disk.log.epoch_before(end_offset) else { return };
+        let id = SnapshotId { end_offset, epoch };
+        let snapshot = super::snapshot::Snapshot { id, state: self.applied.clone() };
+        self.disk.log.compact_to(Arc::new(snapshot));
+        out.note(self.id, NoteKind::SnapshotTaken(id));
+    }
+
+    /// Raise the high watermark (it never goes down while the node runs) and apply.
+    pub(super) fn advance_high_watermark(&mut self, hw: Offset, out: &mut Outbox) {
+        if self.high_watermark.is_some_and(|old| old >= hw) {
+            return;
+        }
+        self.high_watermark = Some(hw);
+        out.note(self.id, NoteKind::HighWatermark(hw));
+        self.apply_committed(out);
+    }
+}

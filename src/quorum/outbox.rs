@@ -1,0 +1,93 @@
+//! What a node hands back after each input: messages to send and notable changes for the
+//! trace. The node itself never touches a network or a clock.
+
+use std::fmt;
+
+use super::message::{Envelope, Message};
+use super::role::RoleKind;
+use super::snapshot::SnapshotId;
+use super::{Epoch, NodeId, Offset};
+
+/// Outputs of one step of a node, in the order they happened.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    pub sends: Vec<Envelope>,
+    pub notes: Vec<Note>,
+}
+
+impl Outbox {
+    /// Queue `message` from `from` to `to`.
+    pub fn send(&mut self, from: NodeId, to: NodeId, message: Message) {
+        self.sends.push(Envelope { from, to, message });
+    }
+
+    /// Record a notable change of node `node`.
+    pub fn note(&mut self, node: NodeId, what: NoteKind) {
+        self.notes.push(Note { node, what });
+    }
+
+    /// Empty both queues, keeping their memory.
+    pub fn clear(&mut self) {
+        self.sends.clear();
+        self.notes.clear();
+    }
+}
+
+/// A notable change of one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    pub node: NodeId,
+    pub what: NoteKind,
+}
+
+/// The kinds of notable change the trace reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoteKind {
+    Became {
+        role: RoleKind,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+    },
+    VoteGranted {
+        candidate: NodeId,
+        epoch: Epoch,
+        pre_vote: bool,
+    },
+    Appended {
+        records: usize,
+        end_offset: Offset,
+    },
+    HighWatermark(Offset),
+    Truncated {
+        to: Offset,
+    },
+    SnapshotTaken(SnapshotId),
+    SnapshotLoaded(SnapshotId),
+    Resigned {
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.node;
+        match &self.what {
+            NoteKind::Became { role, epoch, leader: Some(l) } if *role == RoleKind::Follower => {
+                write!(f, "n{n} became Follower of n{l} at epoch {epoch}")
+            }
+            NoteKind::Became { role, epoch, .. } => write!(f, "n{n} became {role} at epoch {epoch}"),
+            NoteKind::VoteGranted { candidate, epoch, pre_vote } => {
+                let kind = if *pre_vote { "pre-vote" } else { "vote" };
+                write!(f, "n{n} granted {kind} to n{candidate} for epoch {epoch}")
+            }
+            NoteKind::Appended { records, end_offset } => {
+                write!(f, "n{n} appended {records} record(s), log end {end_offset}")
+            }
+            NoteKind::HighWatermark(hw) => write!(f, "n{n} high watermark -> {hw}"),
+            NoteKind::Truncated { to } => write!(f, "n{n} truncated its log to {to}"),
+            NoteKind::SnapshotTaken(id) => write!(f, "n{n} took snapshot {}", id.file_name()),
+            NoteKind::SnapshotLoaded(id) => write!(f, "n{n} loaded snapshot {}", id.file_name()),
+            NoteKind::Resigned { reason } => write!(f, "n{n} resigned ({reason})"),
+        }
+    }
+}

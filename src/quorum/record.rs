@@ -1,0 +1,62 @@
+//! What the quorum's log carries: control records the quorum writes itself (LeaderChange) and
+//! the records of the state machine above it.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::NodeId;
+
+/// One record of the `__cluster_metadata` log.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Record {
+    /// The control record a new leader appends at the start of its epoch (KIP-595); once it is
+    /// on a majority the high watermark can move into the new epoch.
+    LeaderChange {
+        leader: NodeId,
+        voters: Arc<[NodeId]>,
+        granting: Arc<[NodeId]>,
+    },
+    /// A client write carrying an opaque value (the quorum-level stand-in for NoOpRecord and
+    /// friends).
+    Write(u64),
+}
+
+impl Record {
+    /// A stable 64-bit fingerprint of the record's content, folded into state digests.
+    pub fn fingerprint(&self) -> u64 {
+        match self {
+            Record::LeaderChange { leader, voters, granting } => {
+                let mut h = 0x4C43_0000_0000_0000 ^ u64::from(*leader);
+                for v in voters.iter().chain(granting.iter()) {
+                    h = mix(h ^ u64::from(*v));
+                }
+                h
+            }
+            Record::Write(value) => mix(0x5752_0000_0000_0000 ^ *value),
+        }
+    }
+
+    /// A short name for traces and the UI.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Record::LeaderChange { .. } => "LeaderChange",
+            Record::Write(_) => "Write",
+        }
+    }
+}
+
+/// A 64-bit mixing function (the SplitMix64 finaliser).
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Record::LeaderChange { leader, .. } => write!(f, "LeaderChange(leader={leader})"),
+            Record::Write(value) => write!(f, "Write({value})"),
+        }
+    }
+}

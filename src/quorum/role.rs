@@ -1,0 +1,121 @@
+//! The roles a quorum node can be in and the one place that says which transitions are legal
+//! (after the comment at the top of Kafka's `QuorumState`).
+
+use std::fmt;
+
+use super::Epoch;
+
+/// The kind of role a node is in, without its data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RoleKind {
+    /// Knows no leader in its epoch; may have voted.
+    Unattached,
+    /// Running a pre-vote (KIP-996) without bumping the epoch.
+    Prospective,
+    /// Bumped the epoch, voted for itself, asking for votes.
+    Candidate,
+    /// The active controller of its epoch.
+    Leader,
+    /// Fetching from the leader of its epoch.
+    Follower,
+    /// A leader stepping down; stays out of its own epoch's election.
+    Resigned,
+}
+
+impl RoleKind {
+    /// The role's name as Kafka spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoleKind::Unattached => "Unattached",
+            RoleKind::Prospective => "Prospective",
+            RoleKind::Candidate => "Candidate",
+            RoleKind::Leader => "Leader",
+            RoleKind::Follower => "Follower",
+            RoleKind::Resigned => "Resigned",
+        }
+    }
+}
+
+impl fmt::Display for RoleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Every legal transition, with the epoch rule it obeys.
+///
+/// - Unattached -> Unattached (higher epoch, or casting a vote in the same epoch),
+///   Prospective / Candidate (election timeout), Follower (leader of an equal or higher epoch).
+/// - Prospective -> Unattached (higher epoch, or lost the pre-vote knowing no leader),
+///   Candidate (a majority granted the pre-vote), Follower (a leader of an equal or higher
+///   epoch, or lost the pre-vote while knowing the leader).
+/// - Candidate -> Unattached (higher epoch), Prospective (lost or timed out, with pre-vote),
+///   Candidate (lost or timed out, without pre-vote), Leader (a majority voted),
+///   Follower (a leader of an equal or higher epoch).
+/// - Leader -> Unattached / Follower (higher epoch), Resigned (graceful, or check quorum failed).
+/// - Follower -> Unattached (higher epoch), Prospective / Candidate (fetch timeout),
+///   Follower (a leader of a higher epoch).
+/// - Resigned -> Unattached / Follower (higher epoch), Prospective / Candidate (election timeout).
+///
+/// Observers (non-voters) only move between Unattached and Follower (a follower observer whose
+/// fetches time out detaches in the same epoch and looks for the leader again). A Candidate's epoch is one
+/// above the epoch it came from; every other transition keeps or raises the epoch.
+pub fn check_transition(
+    from: RoleKind,
+    from_epoch: Epoch,
+    to: RoleKind,
+    to_epoch: Epoch,
+    is_voter: bool,
+) -> Result<(), String> {
+    use RoleKind::*;
+    let higher = to_epoch > from_epoch;
+    let same = to_epoch == from_epoch;
+    let legal = match (from, to) {
+        (Unattached | Follower, Unattached) if !is_voter => higher || same,
+        _ if !is_voter && !matches!(to, Unattached | Follower) => false,
+        (_, Candidate) => {
+            to_epoch == from_epoch + 1 && matches!(from, Unattached | Prospective | Candidate | Follower | Resigned)
+        }
+        (Unattached, Unattached) => higher || same,
+        (Unattached | Follower | Resigned | Candidate, Prospective) => same,
+        (Prospective, Unattached) => higher || same,
+        (Unattached | Prospective | Candidate, Follower) => higher || same,
+        (Candidate, Leader) => same,
+        (Leader, Resigned) => same,
+        (Follower | Resigned | Leader, Follower) => higher,
+        (Candidate | Leader | Follower | Resigned, Unattached) => higher,
+        _ => false,
+    };
+    if legal {
+        Ok(())
+    } else {
+        Err(format!("illegal transition {from}(epoch {from_epoch}) -> {to}(epoch {to_epoch})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_transition, RoleKind::*};
+
+    #[test]
+    fn candidate_bumps_the_epoch_by_exactly_one() {
+        assert!(check_transition(Follower, 3, Candidate, 4, true).is_ok());
+        assert!(check_transition(Follower, 3, Candidate, 3, true).is_err());
+        assert!(check_transition(Follower, 3, Candidate, 5, true).is_err());
+    }
+
+    #[test]
+    fn a_leader_cannot_become_candidate_or_go_back_in_epoch() {
+        assert!(check_transition(Leader, 3, Candidate, 4, true).is_err());
+        assert!(check_transition(Leader, 3, Unattached, 3, true).is_err());
+        assert!(check_transition(Leader, 3, Resigned, 3, true).is_ok());
+        assert!(check_transition(Follower, 3, Unattached, 2, true).is_err());
+    }
+
+    #[test]
+    fn observers_only_attach_and_detach() {
+        assert!(check_transition(Unattached, 1, Follower, 1, false).is_ok());
+        assert!(check_transition(Follower, 1, Unattached, 2, false).is_ok());
+        assert!(check_transition(Unattached, 1, Prospective, 1, false).is_err());
+    }
+}

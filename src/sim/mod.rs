@@ -1,0 +1,10 @@
+//! The discrete-event simulator that runs quorum nodes on virtual time over a lossy network.
+
+pub mod network;
+pub mod queue;
+pub mod simulation;
+pub mod trace;
+
+pub use network::NetworkConfig;
+pub use simulation::{ClusterConfig, Simulation, FIRST_OBSERVER_ID};
+pub use trace::{TraceKind, TraceLine};

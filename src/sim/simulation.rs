@@ -1,0 +1,366 @@
+//! A whole cluster on virtual time: voters and observers, the network between them, crashes
+//! and restarts, client writes. One seeded RNG drives every random choice.
+
+use std::sync::Arc;
+
+use crate::quorum::disk::Disk;
+use crate::quorum::node::NotLeader;
+use crate::quorum::{Envelope, Micros, Node, NodeId, Outbox, QuorumConfig, Record, RoleKind};
+use crate::rng::Rng;
+
+use super::network::{Network, NetworkConfig};
+use super::queue::EventQueue;
+use super::trace::{LostBecause, TraceKind, TraceLine};
+
+/// Observers get ids from here up, voters from 1.
+pub const FIRST_OBSERVER_ID: NodeId = 101;
+
+/// The shape of a simulated cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterConfig {
+    /// Controllers (voters), ids 1..=voters.
+    pub voters: u32,
+    /// Brokers (observers), ids 101..
+    pub observers: u32,
+    pub quorum: QuorumConfig,
+    pub network: NetworkConfig,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { voters: 3, observers: 0, quorum: QuorumConfig::default(), network: NetworkConfig::default() }
+    }
+}
+
+/// Something scheduled on the simulation's clock.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A message arrives.
+    Deliver { sent_at: Micros, envelope: Envelope },
+    /// A node's timer, valid only if it is still the node's current deadline.
+    Timer { node: NodeId },
+}
+
+struct Slot {
+    id: NodeId,
+    node: Option<Node>,
+    /// The disk of a crashed node, waiting for a restart.
+    disk: Option<Disk>,
+    /// The deadline a Timer event is queued for.
+    timer: Option<Micros>,
+}
+
+/// A deterministic simulation of one KRaft cluster.
+pub struct Simulation {
+    now: Micros,
+    seed: u64,
+    rng: Rng,
+    config: ClusterConfig,
+    quorum_config: Arc<QuorumConfig>,
+    voters: Arc<[NodeId]>,
+    slots: Vec<Slot>,
+    queue: EventQueue<Event>,
+    network: Network,
+    outbox: Outbox,
+    trace: Option<Vec<TraceLine>>,
+    events: u64,
+    next_write: u64,
+}
+
+impl Simulation {
+    /// A fresh cluster, every node starting with an empty disk at time 0.
+    pub fn new(config: ClusterConfig, seed: u64) -> Simulation {
+        let voters: Arc<[NodeId]> = (1..=config.voters).collect();
+        let observers = (0..config.observers).map(|i| FIRST_OBSERVER_ID + i);
+        let ids: Vec<NodeId> = voters.iter().copied().chain(observers).collect();
+        let mut sim = Simulation {
+            now: 0,
+            seed,
+            rng: Rng::new(seed),
+            quorum_config: Arc::new(config.quorum.clone()),
+            network: Network::new(config.network.clone()),
+            config,
+            voters,
+            slots: Vec::new(),
+            queue: EventQueue::default(),
+            outbox: Outbox::default(),
+            trace: None,
+            events: 0,
+            next_write: 1,
+        };
+        sim.slots = ids.iter().map(|&id| Slot { id, node: None, disk: Some(Disk::default()), timer: None }).collect();
+        for id in ids {
+            sim.boot(id);
+        }
+        sim
+    }
+
+    /// Keep every trace line from now on.
+    pub fn enable_trace(&mut self) {
+        self.trace.get_or_insert_with(Vec::new);
+    }
+
+    /// Take the trace lines collected so far.
+    pub fn take_trace(&mut self) -> Vec<TraceLine> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The current virtual time.
+    pub fn now(&self) -> Micros {
+        self.now
+    }
+
+    /// The seed this run was started with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The cluster's configuration.
+    pub fn config(&self) -> &ClusterConfig {
+        &self.config
+    }
+
+    /// Events processed so far (deliveries, losses and timers that fired).
+    pub fn events_processed(&self) -> u64 {
+        self.events
+    }
+
+    /// The voter ids.
+    pub fn voter_ids(&self) -> &[NodeId] {
+        &self.voters
+    }
+
+    /// Every node id, voters first.
+    pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.slots.iter().map(|s| s.id)
+    }
+
+    /// The running node with this id.
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.slot(id).and_then(|s| s.node.as_ref())
+    }
+
+    /// Every running node.
+    pub fn running_nodes(&self) -> impl Iterator<Item = &Node> {
+        self.slots.iter().filter_map(|s| s.node.as_ref())
+    }
+
+    /// The disk of a node that is down.
+    pub fn disk_of_down_node(&self, id: NodeId) -> Option<&Disk> {
+        self.slot(id).and_then(|s| s.disk.as_ref())
+    }
+
+    /// The running leader of the highest epoch, if any.
+    pub fn leader(&self) -> Option<&Node> {
+        self.running_nodes().filter(|n| n.role() == RoleKind::Leader).max_by_key(|n| n.epoch())
+    }
+
+    /// The network (latency, loss, cut links).
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// Messages in flight: (sent at, arrives at, envelope).
+    pub fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Envelope)> {
+        self.queue.iter().filter_map(|(at, e)| match e {
+            Event::Deliver { sent_at, envelope } => Some((*sent_at, at, envelope)),
+            Event::Timer { .. } => None,
+        })
+    }
+
+    /// The time of the next event, if any.
+    pub fn next_event_time(&self) -> Option<Micros> {
+        self.queue.peek_time()
+    }
+
+    fn slot(&self, id: NodeId) -> Option<&Slot> {
+        self.slots.get(self.slot_index(id)?)
+    }
+
+    fn slot_index(&self, id: NodeId) -> Option<usize> {
+        let index = if id >= FIRST_OBSERVER_ID {
+            self.config.voters as usize + (id - FIRST_OBSERVER_ID) as usize
+        } else {
+            (id as usize).checked_sub(1)?
+        };
+        (self.slots.get(index)?.id == id).then_some(index)
+    }
+
+    fn record(&mut self, kind: TraceKind) {
+        if let Some(trace) = &mut self.trace {
+            trace.push(TraceLine { at: self.now, kind });
+        }
+    }
+
+    /// Note a user or fault action in the trace.
+    pub fn record_action(&mut self, text: String) {
+        self.record(TraceKind::Action(text));
+    }
+
+    fn boot(&mut self, id: NodeId) {
+        let Some(index) = self.slot_index(id) else { return };
+        let Some(disk) = self.slots[index].disk.take() else { return };
+        let rng = self.rng.fork();
+        let node = Node::start(id, self.voters.clone(), self.quorum_config.clone(), rng, disk, self.now);
+        self.slots[index].node = Some(node);
+        self.reschedule(index);
+    }
+
+    /// Queue a timer event if the node's deadline moved.
+    fn reschedule(&mut self, index: usize) {
+        let slot = &mut self.slots[index];
+        let Some(node) = &slot.node else { return };
+        let deadline = node.next_deadline().max(self.now);
+        if slot.timer != Some(deadline) {
+            slot.timer = Some(deadline);
+            self.queue.push(deadline, Event::Timer { node: slot.id });
+        }
+    }
+
+    /// Send what a node produced and trace its notes.
+    fn flush_outbox(&mut self) {
+        let mut outbox = std::mem::take(&mut self.outbox);
+        for note in outbox.notes.drain(..) {
+            self.record(TraceKind::Note(note));
+        }
+        for envelope in outbox.sends.drain(..) {
+            match self.network.transmit(envelope.from, envelope.to, &mut self.rng) {
+                Ok(latency) => self.queue.push(self.now + latency, Event::Deliver { sent_at: self.now, envelope }),
+                Err(loss) => {
+                    self.events += 1;
+                    self.record(TraceKind::Lost { envelope, why: LostBecause::Network(loss) });
+                }
+            }
+        }
+        self.outbox = outbox;
+    }
+
+    /// Run `f` on a running node, then send its output and re-arm its timer.
+    fn with_node<T>(&mut self, id: NodeId, f: impl FnOnce(&mut Node, Micros, &mut Outbox) -> T) -> Option<T> {
+        let index = self.slot_index(id)?;
+        let now = self.now;
+        let node = self.slots[index].node.as_mut()?;
+        let result = f(node, now, &mut self.outbox);
+        self.flush_outbox();
+        self.reschedule(index);
+        Some(result)
+    }
+
+    /// Process the next event. Returns false when nothing is left to do.
+    pub fn step(&mut self) -> bool {
+        loop {
+            let Some((at, event)) = self.queue.pop() else { return false };
+            self.now = self.now.max(at);
+            match event {
+                Event::Deliver { envelope, .. } => {
+                    self.events += 1;
+                    self.deliver(envelope);
+                    return true;
+                }
+                Event::Timer { node } => {
+                    let Some(index) = self.slot_index(node) else { continue };
+                    if self.slots[index].timer != Some(at) || self.slots[index].node.is_none() {
+                        continue;
+                    }
+                    self.slots[index].timer = None;
+                    self.events += 1;
+                    self.record(TraceKind::Timer(node));
+                    self.with_node(node, |n, now, out| n.tick(now, out));
+                    return true;
+                }
+            }
+        }
+    }
+
+    fn deliver(&mut self, envelope: Envelope) {
+        let up = self.node(envelope.to).is_some();
+        if !up {
+            self.record(TraceKind::Lost { envelope, why: LostBecause::ReceiverDown });
+            return;
+        }
+        if self.trace.is_some() {
+            self.record(TraceKind::Deliver(envelope.clone()));
+        }
+        let Envelope { from, to, message } = envelope;
+        self.with_node(to, |n, now, out| n.handle(now, from, message, out));
+    }
+
+    /// Process every event up to and including time `t`, then move the clock to `t`.
+    pub fn run_until(&mut self, t: Micros) {
+        while self.queue.peek_time().is_some_and(|at| at <= t) {
+            self.step();
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Crash a node: it loses everything but its disk.
+    pub fn crash(&mut self, id: NodeId) -> Result<(), String> {
+        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+        let node = self.slots[index].node.take().ok_or_else(|| format!("n{id} is already down"))?;
+        self.slots[index].disk = Some(node.into_disk());
+        self.slots[index].timer = None;
+        self.record_action(format!("crash n{id}"));
+        Ok(())
+    }
+
+    /// Restart a crashed node from its disk.
+    pub fn restart(&mut self, id: NodeId) -> Result<(), String> {
+        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+        if self.slots[index].node.is_some() {
+            return Err(format!("n{id} is already running"));
+        }
+        self.record_action(format!("restart n{id}"));
+        self.boot(id);
+        Ok(())
+    }
+
+    /// Cut both directions between `a` and `b`.
+    pub fn cut(&mut self, a: NodeId, b: NodeId) {
+        self.network.cut(a, b);
+        self.network.cut(b, a);
+        self.record_action(format!("cut n{a} <-> n{b}"));
+    }
+
+    /// Cut every link of `id`.
+    pub fn isolate(&mut self, id: NodeId) {
+        let others: Vec<NodeId> = self.node_ids().filter(|o| *o != id).collect();
+        for other in others {
+            self.network.cut(id, other);
+            self.network.cut(other, id);
+        }
+        self.record_action(format!("isolate n{id}"));
+    }
+
+    /// Restore every link.
+    pub fn heal_all(&mut self) {
+        self.network.heal_all();
+        self.record_action("heal all links".to_string());
+    }
+
+    /// Change the network's latency and loss.
+    pub fn set_network(&mut self, config: NetworkConfig) {
+        self.record_action(format!(
+            "network latency {}-{}us drop {:.3}",
+            config.latency_min, config.latency_max, config.drop_rate
+        ));
+        self.network.config = config;
+    }
+
+    /// A client write of a fresh value to the current leader; returns the value written.
+    pub fn write(&mut self) -> Result<u64, NotLeader> {
+        let leader = self.leader().map(|n| n.id()).ok_or(NotLeader { leader: None })?;
+        let value = self.next_write;
+        let result = self.with_node(leader, |n, now, _| n.propose(now, Record::Write(value)));
+        result.unwrap_or(Err(NotLeader { leader: None }))?;
+        self.next_write += 1;
+        Ok(value)
+    }
+
+    /// Ask the leader to step down gracefully (EndQuorumEpoch).
+    pub fn resign_leader(&mut self) -> Result<NodeId, String> {
+        let leader = self.leader().map(|n| n.id()).ok_or("there is no leader")?;
+        self.record_action(format!("n{leader} resigns"));
+        self.with_node(leader, |n, now, out| n.resign(now, out)).unwrap_or(Err("leader is down".into()))?;
+        Ok(leader)
+    }
+}

@@ -1,0 +1,78 @@
+//! The one-line-per-event trace that tests, the CLI and the UI's event log all read.
+
+use std::fmt;
+
+use crate::quorum::{Envelope, Micros, NodeId, Note};
+
+use super::network::Loss;
+
+/// One line of the trace.
+#[derive(Clone, Debug)]
+pub struct TraceLine {
+    pub at: Micros,
+    pub kind: TraceKind,
+}
+
+/// What happened.
+#[derive(Clone, Debug)]
+pub enum TraceKind {
+    /// A message arrived.
+    Deliver(Envelope),
+    /// A message was lost on the way, or its receiver was down.
+    Lost { envelope: Envelope, why: LostBecause },
+    /// A node's timer fired.
+    Timer(NodeId),
+    /// A node changed in a notable way.
+    Note(Note),
+    /// A user or fault-injector action.
+    Action(String),
+}
+
+/// Why a message did not arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostBecause {
+    Network(Loss),
+    ReceiverDown,
+}
+
+impl TraceLine {
+    /// Whether this line is a state change or an action rather than message traffic.
+    pub fn is_notable(&self) -> bool {
+        matches!(self.kind, TraceKind::Note(_) | TraceKind::Action(_))
+    }
+
+    /// The nodes this line is about (sender and receiver for messages).
+    pub fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
+        match &self.kind {
+            TraceKind::Deliver(e) | TraceKind::Lost { envelope: e, .. } => (Some(e.from), Some(e.to)),
+            TraceKind::Timer(n) => (Some(*n), None),
+            TraceKind::Note(note) => (Some(note.node), None),
+            TraceKind::Action(_) => (None, None),
+        }
+    }
+}
+
+/// Format virtual microseconds as milliseconds with three decimals.
+pub fn format_time(at: Micros) -> String {
+    format!("{}.{:03}ms", at / 1000, at % 1000)
+}
+
+impl fmt::Display for TraceLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:>13} ", format_time(self.at))?;
+        match &self.kind {
+            TraceKind::Deliver(e) => write!(f, "n{} -> n{} {}", e.from, e.to, e.message),
+            TraceKind::Lost { envelope: e, why } => {
+                let why = match why {
+                    LostBecause::Network(Loss::Cut) => "link cut",
+                    LostBecause::Network(Loss::Dropped) => "dropped",
+                    LostBecause::ReceiverDown => "receiver down",
+                };
+                write!(f, "n{} -x n{} {} lost ({why})", e.from, e.to, e.message.kind())
+            }
+            TraceKind::Timer(n) => write!(f, "n{n} timer"),
+            TraceKind::Note(note) => write!(f, "{note}"),
+            TraceKind::Action(text) => write!(f, "** {text}"),
+        }
+    }
+}
