@@ -28,14 +28,22 @@ pub struct SeedParams {
 impl SeedParams {
     /// Derive a seed's parameters from the seed alone.
     pub fn derive(seed: u64, sabotage: Sabotage) -> SeedParams {
-        let mut rng = Rng::new(seed ^ 0x5EED_0F_C4A0_5000);
+        let mut rng = Rng::new(seed ^ 0x005E_ED0F_C4A0_5000);
         let voters = if rng.chance(0.5) { 3 } else { 5 };
         let observers = rng.below(4) as u32;
         let latency_min = rng.range(MS / 2, 5 * MS);
-        let network = NetworkConfig { latency_min, latency_max: latency_min + rng.range(0, 20 * MS), drop_rate: rng.below(11) as f64 / 100.0 };
+        let network = NetworkConfig {
+            latency_min,
+            latency_max: latency_min + rng.range(0, 20 * MS),
+            drop_rate: rng.below(11) as f64 / 100.0,
+        };
         let quorum = QuorumConfig {
             pre_vote: !rng.chance(0.2),
-            snapshot_every_records: if rng.chance(0.5) { rng.range(10, 200) } else { 0 },
+            snapshot_every_records: if rng.chance(0.5) {
+                rng.range(10, 200)
+            } else {
+                0
+            },
             max_fetch_records: rng.range(4, 64) as usize,
             snapshot_chunk_bytes: rng.range(16, 128),
             sabotage,
@@ -43,7 +51,12 @@ impl SeedParams {
         };
         SeedParams {
             seed,
-            cluster: ClusterConfig { voters, observers, quorum, network },
+            cluster: ClusterConfig {
+                voters,
+                observers,
+                quorum,
+                network,
+            },
             fault_every: rng.range(300 * MS, 3000 * MS),
             write_every: rng.range(5 * MS, 200 * MS),
         }
@@ -84,12 +97,20 @@ pub struct Failure {
 /// Run one seed; `trace` keeps the trace for the failure report.
 pub fn run_seed(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
     let mut run = ChaosRun::new(params, trace);
-    let result = run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
+    let result = run
+        .safety_phase()
+        .and_then(|_| run.liveness_phase())
+        .and_then(|_| run.checker.at_end(&run.sim));
     result.map_err(|violation| {
         let mut tail = run.sim.take_trace();
         let keep = tail.len().saturating_sub(60);
         tail.drain(..keep);
-        Box::new(Failure { violation, event: run.sim.events_processed(), at: run.sim.now(), trace_tail: tail })
+        Box::new(Failure {
+            violation,
+            event: run.sim.events_processed(),
+            at: run.sim.now(),
+            trace_tail: tail,
+        })
     })
 }
 
@@ -107,7 +128,13 @@ impl ChaosRun {
         if trace {
             sim.enable_trace();
         }
-        ChaosRun { sim, checker: Checker::default(), rng: Rng::new(params.seed.rotate_left(17)), fault_every: params.fault_every, write_every: params.write_every }
+        ChaosRun {
+            sim,
+            checker: Checker::default(),
+            rng: Rng::new(params.seed.rotate_left(17)),
+            fault_every: params.fault_every,
+            write_every: params.write_every,
+        }
     }
 
     /// Process events up to time `t`, checking invariants after each.
@@ -148,7 +175,11 @@ impl ChaosRun {
                 let _ = self.sim.crash(pick);
             }
             2..=3 => {
-                let down: Vec<NodeId> = ids.iter().copied().filter(|id| self.sim.node(*id).is_none()).collect();
+                let down: Vec<NodeId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|id| self.sim.node(*id).is_none())
+                    .collect();
                 if let Some(&id) = down.get(self.rng.below(down.len().max(1) as u64) as usize) {
                     let _ = self.sim.restart(id);
                 }
@@ -170,10 +201,14 @@ impl ChaosRun {
     /// Whether a leader has committed a write made after healing, and every running node has
     /// applied the leader's whole log.
     fn converged(&self, writes_before: u64) -> bool {
-        let Some(leader) = self.sim.leader() else { return false };
+        let Some(leader) = self.sim.leader() else {
+            return false;
+        };
         let end = leader.log().end_offset();
         leader.applied().writes > writes_before
-            && self.sim.running_nodes().all(|n| n.high_watermark().is_some_and(|hw| hw >= end) && n.applied().applied_offset >= end)
+            && self.sim.running_nodes().all(|n| {
+                n.high_watermark().is_some_and(|hw| hw >= end) && n.applied().applied_offset >= end
+            })
     }
 
     /// Heal everything; within the bound a leader must be elected and a new write must reach
@@ -183,12 +218,21 @@ impl ChaosRun {
         let mut network = self.sim.network().config.clone();
         network.drop_rate = 0.0;
         self.sim.set_network(network);
-        let down: Vec<NodeId> = self.sim.node_ids().filter(|id| self.sim.node(*id).is_none()).collect();
+        let down: Vec<NodeId> = self
+            .sim
+            .node_ids()
+            .filter(|id| self.sim.node(*id).is_none())
+            .collect();
         for id in down {
             let _ = self.sim.restart(id);
         }
         let deadline = self.sim.now() + LIVENESS_BOUND;
-        let writes_before = self.sim.running_nodes().map(|n| n.applied().writes).max().unwrap_or(0);
+        let writes_before = self
+            .sim
+            .running_nodes()
+            .map(|n| n.applied().writes)
+            .max()
+            .unwrap_or(0);
         let mut next_write = self.sim.now();
         while self.sim.now() < deadline {
             if self.sim.now() >= next_write && self.sim.write().is_ok() {
@@ -203,8 +247,23 @@ impl ChaosRun {
         let state: Vec<String> = self
             .sim
             .running_nodes()
-            .map(|n| format!("n{} {} epoch {} hw {:?}", n.id(), n.role(), n.epoch(), n.high_watermark()))
+            .map(|n| {
+                format!(
+                    "n{} {} epoch {} hw {:?}",
+                    n.id(),
+                    n.role(),
+                    n.epoch(),
+                    n.high_watermark()
+                )
+            })
             .collect();
-        Err(Violation { invariant: "liveness: with faults healed the cluster converges", detail: format!("not converged within {}ms: {}", LIVENESS_BOUND / MS, state.join(", ")) })
+        Err(Violation {
+            invariant: "liveness: with faults healed the cluster converges",
+            detail: format!(
+                "not converged within {}ms: {}",
+                LIVENESS_BOUND / MS,
+                state.join(", ")
+            ),
+        })
     }
 }

@@ -5,4 +5,5 @@ pub mod check;
 pub mod invariants;
 pub mod quorum;
 pub mod rng;
+pub mod scenario;
 pub mod sim;

@@ -10,6 +10,9 @@ const USAGE: &str = "usage:
   kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event
+  kraftscope run --scenario NAME [--seed S] [--notable]
+  kraftscope run --file PATH [--seed S] [--notable]
+      play a scenario script and print its trace (every event, or state changes only)
   kraftscope help";
 
 fn main() -> ExitCode {
@@ -20,6 +23,7 @@ fn main() -> ExitCode {
     };
     let result = match command.as_str() {
         "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
+        "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

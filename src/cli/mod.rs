@@ -2,3 +2,4 @@
 
 pub mod args;
 pub mod check_cmd;
+pub mod run_cmd;

@@ -56,7 +56,9 @@ impl CommittedLog {
             self.digests.push(self.state.digest);
         }
         for leader in running_leaders(sim) {
-            let Some(hw) = leader.high_watermark() else { continue };
+            let Some(hw) = leader.high_watermark() else {
+                continue;
+            };
             while self.len() < hw {
                 let offset = self.len();
                 let committed_elsewhere = || {
@@ -64,8 +66,14 @@ impl CommittedLog {
                         .filter(|n| n.high_watermark().is_some_and(|h| h > offset))
                         .find_map(|n| n.log().get(offset))
                 };
-                let Some(entry) = leader.log().get(offset).or_else(committed_elsewhere) else { break };
-                self.records.push(CommittedRecord { epoch: entry.epoch, committed_in: leader.epoch(), fingerprint: entry.record.fingerprint() });
+                let Some(entry) = leader.log().get(offset).or_else(committed_elsewhere) else {
+                    break;
+                };
+                self.records.push(CommittedRecord {
+                    epoch: entry.epoch,
+                    committed_in: leader.epoch(),
+                    fingerprint: entry.record.fingerprint(),
+                });
                 self.state.apply(&entry.record);
                 self.digests.push(self.state.digest);
             }
@@ -81,11 +89,19 @@ impl CommittedLog {
                 if *expected != applied.digest {
                     return violation(
                         "applied state equals the replay of the committed log",
-                        format!("n{} at offset {} has digest {:x}, the committed log gives {:x}", node.id(), applied.applied_offset, applied.digest, expected),
+                        format!(
+                            "n{} at offset {} has digest {:x}, the committed log gives {:x}",
+                            node.id(),
+                            applied.applied_offset,
+                            applied.digest,
+                            expected
+                        ),
                     );
                 }
             }
-            let Some(hw) = node.high_watermark() else { continue };
+            let Some(hw) = node.high_watermark() else {
+                continue;
+            };
             let last = hw.min(self.len()).checked_sub(1);
             if let Some((offset, entry)) = last.and_then(|o| node.log().get(o).map(|e| (o, e))) {
                 if self.records[offset as usize].epoch != entry.epoch {
@@ -100,11 +116,25 @@ impl CommittedLog {
     pub(super) fn check_full_agreement(&self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
             let log = node.log();
-            let end = node.high_watermark().unwrap_or(0).min(log.end_offset()).min(self.len());
+            let end = node
+                .high_watermark()
+                .unwrap_or(0)
+                .min(log.end_offset())
+                .min(self.len());
             for offset in log.start_offset()..end {
-                let (Some(entry), Some(committed)) = (log.get(offset), self.get(offset)) else { continue };
-                if entry.epoch != committed.epoch || entry.record.fingerprint() != committed.fingerprint {
-                    return violation(INVARIANT, format!("n{} differs from the committed log at offset {offset}", node.id()));
+                let (Some(entry), Some(committed)) = (log.get(offset), self.get(offset)) else {
+                    continue;
+                };
+                if entry.epoch != committed.epoch
+                    || entry.record.fingerprint() != committed.fingerprint
+                {
+                    return violation(
+                        INVARIANT,
+                        format!(
+                            "n{} differs from the committed log at offset {offset}",
+                            node.id()
+                        ),
+                    );
                 }
             }
         }

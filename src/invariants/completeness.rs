@@ -6,13 +6,22 @@ use crate::sim::Simulation;
 pub fn leader_completeness(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
     for leader in running_leaders(sim) {
         let needed = committed.committed_before_epoch(leader.epoch());
-        let Some(last) = needed.checked_sub(1).and_then(|o| committed.get(o)) else { continue };
+        let Some(last) = needed.checked_sub(1).and_then(|o| committed.get(o)) else {
+            continue;
+        };
         let log = leader.log();
-        let holds = log.start_offset() >= needed || log.get(needed - 1).is_some_and(|e| e.epoch == last.epoch);
+        let holds = log.start_offset() >= needed
+            || log.get(needed - 1).is_some_and(|e| e.epoch == last.epoch);
         if !holds {
             return violation(
                 "leader completeness",
-                format!("n{} leads epoch {} without committed offset {} (its log ends at {})", leader.id(), leader.epoch(), needed - 1, log.end_offset()),
+                format!(
+                    "n{} leads epoch {} without committed offset {} (its log ends at {})",
+                    leader.id(),
+                    leader.epoch(),
+                    needed - 1,
+                    log.end_offset()
+                ),
             );
         }
     }

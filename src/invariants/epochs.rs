@@ -20,12 +20,25 @@ impl EpochHistory {
             if file.leader_epoch != node.epoch() || file.voted_id != node.voted_for() {
                 return violation(
                     "persisted quorum state equals memory",
-                    format!("n{} holds epoch {} voted {:?}, its quorum-state file says {file}", node.id(), node.epoch(), node.voted_for()),
+                    format!(
+                        "n{} holds epoch {} voted {:?}, its quorum-state file says {file}",
+                        node.id(),
+                        node.epoch(),
+                        node.voted_for()
+                    ),
                 );
             }
             let seen = self.seen.entry(node.id()).or_insert(0);
             if node.epoch() < *seen {
-                return violation("epochs never decrease", format!("n{} went from epoch {} to {}", node.id(), seen, node.epoch()));
+                return violation(
+                    "epochs never decrease",
+                    format!(
+                        "n{} went from epoch {} to {}",
+                        node.id(),
+                        seen,
+                        node.epoch()
+                    ),
+                );
             }
             *seen = node.epoch();
         }

@@ -14,7 +14,9 @@ pub struct NewestLeaderHighWatermark {
 impl NewestLeaderHighWatermark {
     pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for leader in running_leaders(sim) {
-            let Some(hw) = leader.high_watermark() else { continue };
+            let Some(hw) = leader.high_watermark() else {
+                continue;
+            };
             let (epoch, best) = self.newest;
             if leader.epoch() < epoch {
                 continue;
@@ -33,18 +35,38 @@ impl NewestLeaderHighWatermark {
 
 /// Every offset below a leader's high watermark is held by a majority of voters (as a record
 /// with the committed epoch, or inside a snapshot).
-pub fn majority_holds_committed(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+pub fn majority_holds_committed(
+    sim: &Simulation,
+    committed: &CommittedLog,
+) -> Result<(), Violation> {
     let voters = sim.voter_ids();
     for leader in running_leaders(sim) {
-        let Some(hw) = leader.high_watermark().filter(|hw| *hw > 0 && *hw <= committed.len()) else { continue };
-        let Some(last) = committed.get(hw - 1) else { continue };
+        let Some(hw) = leader
+            .high_watermark()
+            .filter(|hw| *hw > 0 && *hw <= committed.len())
+        else {
+            continue;
+        };
+        let Some(last) = committed.get(hw - 1) else {
+            continue;
+        };
         let holders = all_logs(sim)
-            .filter(|(id, log)| voters.contains(id) && (log.start_offset() >= hw || (log.end_offset() >= hw && log.get(hw - 1).is_some_and(|e| e.epoch == last.epoch))))
+            .filter(|(id, log)| {
+                voters.contains(id)
+                    && (log.start_offset() >= hw
+                        || (log.end_offset() >= hw
+                            && log.get(hw - 1).is_some_and(|e| e.epoch == last.epoch)))
+            })
             .count();
         if holders < voters.len() / 2 + 1 {
             return violation(
                 "a majority of voters holds every offset below the high watermark",
-                format!("n{} has high watermark {hw} but only {holders} of {} voters hold offset {}", leader.id(), voters.len(), hw - 1),
+                format!(
+                    "n{} has high watermark {hw} but only {holders} of {} voters hold offset {}",
+                    leader.id(),
+                    voters.len(),
+                    hw - 1
+                ),
             );
         }
     }

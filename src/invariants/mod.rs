@@ -48,7 +48,10 @@ impl Checker {
     pub fn after_event(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
             if let Some(error) = node.fatal_error() {
-                return violation("no truncation below the high watermark", format!("n{}: {error}", node.id()));
+                return violation(
+                    "no truncation below the high watermark",
+                    format!("n{}: {error}", node.id()),
+                );
             }
         }
         self.leaders.check(sim)?;
@@ -85,5 +88,6 @@ pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &Log)>
 
 /// Running leaders.
 pub(crate) fn running_leaders(sim: &Simulation) -> impl Iterator<Item = &Node> {
-    sim.running_nodes().filter(|n| n.role() == crate::quorum::RoleKind::Leader)
+    sim.running_nodes()
+        .filter(|n| n.role() == crate::quorum::RoleKind::Leader)
 }

@@ -80,7 +80,10 @@ pub struct Sabotage {
 impl Sabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
     pub const NAMES: [(&'static str, &'static str); 3] = [
-        ("vote-without-log-check", "grant votes without the log comparison"),
+        (
+            "vote-without-log-check",
+            "grant votes without the log comparison",
+        ),
         ("hw-on-minority", "advance the high watermark on a minority"),
         ("forget-vote", "do not persist the vote before answering"),
     ];
@@ -93,7 +96,10 @@ impl Sabotage {
             "forget-vote" => self.forget_vote_on_restart = true,
             other => {
                 let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-                return Err(format!("unknown sabotage '{other}' (known: {})", known.join(", ")));
+                return Err(format!(
+                    "unknown sabotage '{other}' (known: {})",
+                    known.join(", ")
+                ));
             }
         }
         Ok(())

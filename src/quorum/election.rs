@@ -9,7 +9,7 @@ use super::leader::LeaderState;
 use super::message::Message;
 use super::node::{Election, Node, Resigned, Role};
 use super::outbox::{NoteKind, Outbox};
-use super::record::Record;
+use super::record::{LeaderChange, Record};
 use super::{Epoch, NodeId, Offset};
 
 impl Node {
@@ -33,7 +33,13 @@ impl Node {
             backing_off: false,
             leader_hint,
         };
-        self.transition(now, Role::Prospective(election), self.epoch, self.voted, out);
+        self.transition(
+            now,
+            Role::Prospective(election),
+            self.epoch,
+            self.voted,
+            out,
+        );
         self.request_votes(true, out);
         self.count_votes(now, out);
     }
@@ -48,7 +54,13 @@ impl Node {
             backing_off: false,
             leader_hint: None,
         };
-        self.transition(now, Role::Candidate(election), self.epoch + 1, Some(self.id), out);
+        self.transition(
+            now,
+            Role::Candidate(election),
+            self.epoch + 1,
+            Some(self.id),
+            out,
+        );
         self.request_votes(false, out);
         self.count_votes(now, out);
     }
@@ -92,16 +104,30 @@ impl Node {
             self.become_unattached(now, candidate_epoch, granted.then_some(candidate), out);
             granted
         } else {
-            let granted = candidate_epoch >= self.epoch && self.candidate_log_ok(last) && self.can_grant(candidate, pre_vote, now);
+            let granted = candidate_epoch >= self.epoch
+                && self.candidate_log_ok(last)
+                && self.can_grant(candidate, pre_vote, now);
             if granted && !pre_vote && self.voted.is_none() {
                 self.become_unattached(now, self.epoch, Some(candidate), out);
             }
             granted
         };
         if granted {
-            out.note(self.id, NoteKind::VoteGranted { candidate, epoch: candidate_epoch, pre_vote });
+            out.note(
+                self.id,
+                NoteKind::VoteGranted {
+                    candidate,
+                    epoch: candidate_epoch,
+                    pre_vote,
+                },
+            );
         }
-        let response = Message::VoteResponse { epoch: self.epoch, leader: self.leader(), granted, pre_vote };
+        let response = Message::VoteResponse {
+            epoch: self.epoch,
+            leader: self.leader(),
+            granted,
+            pre_vote,
+        };
         out.send(self.id, candidate, response);
     }
 
@@ -110,13 +136,18 @@ impl Node {
         match &self.role {
             Role::Leader(_) => false,
             Role::Follower(f) if pre_vote => {
-                f.leader_resigned || f.last_fetch_ok.is_none_or(|t| now >= t + self.config.fetch_timeout)
+                f.leader_resigned
+                    || f.last_fetch_ok
+                        .is_none_or(|t| now >= t + self.config.fetch_timeout)
             }
             Role::Follower(_) | Role::Resigned(_) | Role::Candidate(_) => pre_vote,
-            Role::Unattached(_) | Role::Prospective(_) => pre_vote || self.voted.is_none_or(|v| v == candidate),
+            Role::Unattached(_) | Role::Prospective(_) => {
+                pre_vote || self.voted.is_none_or(|v| v == candidate)
+            }
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_vote_response(
         &mut self,
         now: Micros,
@@ -156,9 +187,11 @@ impl Node {
     fn count_votes(&mut self, now: Micros, out: &mut Outbox) {
         let majority = self.majority();
         let (won, lost, retries) = match &self.role {
-            Role::Prospective(e) | Role::Candidate(e) => {
-                (e.granted.len() >= majority, e.rejected.len() >= majority, e.retries)
-            }
+            Role::Prospective(e) | Role::Candidate(e) => (
+                e.granted.len() >= majority,
+                e.rejected.len() >= majority,
+                e.retries,
+            ),
             _ => return,
         };
         match (&self.role, won, lost) {
@@ -184,7 +217,9 @@ impl Node {
 
     /// The candidate's timer: the election timed out (back off), or the backoff is over (retry).
     pub(super) fn candidate_timer(&mut self, now: Micros, out: &mut Outbox) {
-        let Role::Candidate(e) = &self.role else { return };
+        let Role::Candidate(e) = &self.role else {
+            return;
+        };
         if e.backing_off {
             let retries = e.retries;
             self.start_election(now, retries, out);
@@ -196,10 +231,13 @@ impl Node {
     /// Kafka's backoff after a failed election:
     /// `min(retry.backoff x random(2 << min(20, retries - 1)), election.backoff.max)`.
     fn back_off(&mut self, now: Micros) {
-        let Role::Candidate(e) = &self.role else { return };
+        let Role::Candidate(e) = &self.role else {
+            return;
+        };
         let retries = e.retries + 1;
         let spread = 2u64 << (retries - 1).min(20);
-        let backoff = (self.config.retry_backoff * self.rng.below(spread)).min(self.config.election_backoff_max);
+        let backoff = (self.config.retry_backoff * self.rng.below(spread))
+            .min(self.config.election_backoff_max);
         if let Role::Candidate(e) = &mut self.role {
             e.retries = retries;
             e.backing_off = true;
@@ -215,21 +253,53 @@ impl Node {
         let epoch_start = self.log().end_offset();
         let state = LeaderState::new(self, now, epoch_start);
         self.high_watermark = None;
-        self.transition(now, Role::Leader(Box::new(state)), self.epoch, self.voted, out);
-        let record = Record::LeaderChange { leader: self.id, voters: self.voters.clone(), granting };
+        self.transition(
+            now,
+            Role::Leader(Box::new(state)),
+            self.epoch,
+            self.voted,
+            out,
+        );
+        let record = Record::LeaderChange(Arc::new(LeaderChange {
+            leader: self.id,
+            voters: self.voters.clone(),
+            granting,
+        }));
         self.append_as_leader(now, vec![record], out);
         self.send_begin_quorum_epoch(out);
     }
 
-    pub(super) fn on_begin_quorum_epoch(&mut self, now: Micros, from: NodeId, epoch: Epoch, leader: NodeId, out: &mut Outbox) {
+    pub(super) fn on_begin_quorum_epoch(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        epoch: Epoch,
+        leader: NodeId,
+        out: &mut Outbox,
+    ) {
         let already_following = matches!(&self.role, Role::Follower(f) if f.leader == leader);
-        if epoch > self.epoch || (epoch == self.epoch && !already_following && self.role.kind() != super::RoleKind::Leader) {
+        if epoch > self.epoch
+            || (epoch == self.epoch
+                && !already_following
+                && self.role.kind() != super::RoleKind::Leader)
+        {
             self.become_follower(now, epoch, leader, out);
         }
-        out.send(self.id, from, Message::BeginQuorumEpochResponse { epoch: self.epoch });
+        out.send(
+            self.id,
+            from,
+            Message::BeginQuorumEpochResponse { epoch: self.epoch },
+        );
     }
 
-    pub(super) fn on_end_quorum_epoch(&mut self, now: Micros, epoch: Epoch, leader: NodeId, preferred: &[NodeId], out: &mut Outbox) {
+    pub(super) fn on_end_quorum_epoch(
+        &mut self,
+        now: Micros,
+        epoch: Epoch,
+        leader: NodeId,
+        preferred: &[NodeId],
+        out: &mut Outbox,
+    ) {
         if epoch < self.epoch {
             return;
         }
@@ -261,7 +331,11 @@ impl Node {
     /// Step down gracefully: tell the voters, most caught-up first, to take over.
     pub fn resign(&mut self, now: Micros, out: &mut Outbox) -> Result<(), String> {
         if self.role.kind() != super::RoleKind::Leader {
-            return Err(format!("node {} is {}, not the leader", self.id, self.role.kind()));
+            return Err(format!(
+                "node {} is {}, not the leader",
+                self.id,
+                self.role.kind()
+            ));
         }
         self.step_down(now, "graceful shutdown", out);
         Ok(())
@@ -269,13 +343,25 @@ impl Node {
 
     /// Become Resigned and send EndQuorumEpoch with the preferred successors.
     pub(super) fn step_down(&mut self, now: Micros, reason: &'static str, out: &mut Outbox) {
-        let Role::Leader(leader) = &self.role else { return };
+        let Role::Leader(leader) = &self.role else {
+            return;
+        };
         let preferred = leader.preferred_successors(self.id);
         let deadline = now + self.election_timeout();
-        self.transition(now, Role::Resigned(Resigned { deadline }), self.epoch, self.voted, out);
+        self.transition(
+            now,
+            Role::Resigned(Resigned { deadline }),
+            self.epoch,
+            self.voted,
+            out,
+        );
         out.note(self.id, NoteKind::Resigned { reason });
         for &voter in self.voters.iter().filter(|v| **v != self.id) {
-            let message = Message::EndQuorumEpoch { epoch: self.epoch, leader: self.id, preferred_successors: preferred.clone() };
+            let message = Message::EndQuorumEpoch {
+                epoch: self.epoch,
+                leader: self.id,
+                preferred_successors: preferred.clone(),
+            };
             out.send(self.id, voter, message);
         }
     }

@@ -18,11 +18,21 @@ impl Node {
         let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
         let fetch_offset = self.log().end_offset();
         let last_fetched_epoch = self.log().last_epoch();
-        let Role::Follower(f) = &mut self.role else { return };
+        let Role::Follower(f) = &mut self.role else {
+            return;
+        };
         f.request_deadline = Some(now + timeout);
         let message = match f.snapshot_fetch {
-            Some((snapshot_id, position)) => Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position },
-            None => Message::Fetch { current_leader_epoch: epoch, fetch_offset, last_fetched_epoch },
+            Some((snapshot_id, position)) => Message::FetchSnapshot {
+                current_leader_epoch: epoch,
+                snapshot_id,
+                position,
+            },
+            None => Message::Fetch {
+                current_leader_epoch: epoch,
+                fetch_offset,
+                last_fetched_epoch,
+            },
         };
         out.send(id, f.leader, message);
     }
@@ -42,7 +52,9 @@ impl Node {
     }
 
     pub(super) fn follower_timers(&mut self, now: Micros, out: &mut Outbox) {
-        let Role::Follower(f) = &self.role else { return };
+        let Role::Follower(f) = &self.role else {
+            return;
+        };
         if now >= f.fetch_deadline {
             if self.is_voter() {
                 self.start_election(now, 0, out);
@@ -56,7 +68,8 @@ impl Node {
 
     /// Accept a response only from our leader, in our epoch, for the request we have in flight.
     fn expecting_response_from(&self, from: NodeId, epoch: Epoch) -> bool {
-        matches!(&self.role, Role::Follower(f) if f.leader == from && f.request_deadline.is_some()) && epoch == self.epoch
+        matches!(&self.role, Role::Follower(f) if f.leader == from && f.request_deadline.is_some())
+            && epoch == self.epoch
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -100,7 +113,9 @@ impl Node {
         }
         match result {
             FetchResult::Records(entries) => self.append_fetched(&entries, high_watermark, out),
-            FetchResult::DivergingEpoch { epoch, end_offset } => self.truncate_diverging(epoch, end_offset, out),
+            FetchResult::DivergingEpoch { epoch, end_offset } => {
+                self.truncate_diverging(epoch, end_offset, out)
+            }
             FetchResult::SnapshotId(id) => {
                 if let Role::Follower(f) = &mut self.role {
                     f.snapshot_fetch = Some((id, 0));
@@ -116,12 +131,23 @@ impl Node {
         self.send_fetch(now, out);
     }
 
-    fn append_fetched(&mut self, entries: &Arc<[Entry]>, high_watermark: Option<Offset>, out: &mut Outbox) {
+    fn append_fetched(
+        &mut self,
+        entries: &Arc<[Entry]>,
+        high_watermark: Option<Offset>,
+        out: &mut Outbox,
+    ) {
         for entry in entries.iter() {
             self.disk.log.append(entry.clone());
         }
         if !entries.is_empty() {
-            out.note(self.id, NoteKind::Appended { records: entries.len(), end_offset: self.log().end_offset() });
+            out.note(
+                self.id,
+                NoteKind::Appended {
+                    records: entries.len(),
+                    end_offset: self.log().end_offset(),
+                },
+            );
         }
         if let Some(hw) = high_watermark {
             self.advance_high_watermark(hw.min(self.log().end_offset()), out);
@@ -133,7 +159,14 @@ impl Node {
         if let Some(hw) = self.high_watermark.filter(|hw| to < *hw) {
             self.fatal = Some(format!("truncated to {to}, below its high watermark {hw}"));
         }
-        out.note(self.id, NoteKind::Truncated { to });
+        out.note(
+            self.id,
+            NoteKind::Truncated {
+                to,
+                epoch,
+                leader_end: end_offset,
+            },
+        );
     }
 
     pub(super) fn on_fetch_snapshot_response(
@@ -149,12 +182,21 @@ impl Node {
         if !self.expecting_response_from(from, epoch) {
             return;
         }
-        let Role::Follower(f) = &mut self.role else { return };
+        let Role::Follower(f) = &mut self.role else {
+            return;
+        };
         f.request_deadline = None;
         f.fetch_deadline = now + self.config.fetch_timeout;
         f.last_fetch_ok = Some(now);
         match (result, f.snapshot_fetch) {
-            (SnapshotChunk::Chunk { snapshot, position, len }, Some((id, expected))) if snapshot.id == id && position == expected => {
+            (
+                SnapshotChunk::Chunk {
+                    snapshot,
+                    position,
+                    len,
+                },
+                Some((id, expected)),
+            ) if snapshot.id == id && position == expected => {
                 let next = position + len;
                 if next >= snapshot.size_bytes() {
                     f.snapshot_fetch = None;
@@ -173,7 +215,10 @@ impl Node {
     fn install_snapshot(&mut self, snapshot: Arc<Snapshot>, out: &mut Outbox) {
         let id = snapshot.id;
         if self.applied.applied_offset > id.end_offset {
-            self.fatal = Some(format!("offered snapshot {id} older than its applied offset {}", self.applied.applied_offset));
+            self.fatal = Some(format!(
+                "offered snapshot {id} older than its applied offset {}",
+                self.applied.applied_offset
+            ));
             return;
         }
         self.applied = snapshot.state.clone();

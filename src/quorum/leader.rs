@@ -2,7 +2,6 @@
 //! median fetched offset, parked fetches (long poll), check quorum, BeginQuorumEpoch resends
 //! and the write accumulator (`append.linger.ms`).
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::config::Micros;
@@ -41,7 +40,7 @@ pub struct LeaderState {
     voters: Vec<ReplicaState>,
     observers: Vec<ReplicaState>,
     check_quorum_deadline: Micros,
-    fetched_since_check: BTreeSet<NodeId>,
+    fetched_since_check: Vec<NodeId>,
     begin_quorum_deadline: Micros,
     parked: Vec<ParkedFetch>,
     pending: Vec<Record>,
@@ -53,14 +52,18 @@ impl LeaderState {
         let voters = node
             .voters
             .iter()
-            .map(|&id| ReplicaState { id, end_offset: None, fetched_this_epoch: id == node.id })
+            .map(|&id| ReplicaState {
+                id,
+                end_offset: None,
+                fetched_this_epoch: id == node.id,
+            })
             .collect();
         LeaderState {
             epoch_start,
             voters,
             observers: Vec::new(),
             check_quorum_deadline: now + node.config.check_quorum_timeout(),
-            fetched_since_check: BTreeSet::new(),
+            fetched_since_check: Vec::new(),
             begin_quorum_deadline: now + node.config.fetch_timeout / 2,
             parked: Vec::new(),
             pending: Vec::new(),
@@ -69,9 +72,17 @@ impl LeaderState {
     }
 
     pub(super) fn next_deadline(&self) -> Micros {
-        let parked = self.parked.iter().map(|p| p.expires).min().unwrap_or(Micros::MAX);
+        let parked = self
+            .parked
+            .iter()
+            .map(|p| p.expires)
+            .min()
+            .unwrap_or(Micros::MAX);
         let linger = self.linger_deadline.unwrap_or(Micros::MAX);
-        self.check_quorum_deadline.min(self.begin_quorum_deadline).min(parked).min(linger)
+        self.check_quorum_deadline
+            .min(self.begin_quorum_deadline)
+            .min(parked)
+            .min(linger)
     }
 
     pub(super) fn accumulate(&mut self, now: Micros, record: Record, linger: Micros) {
@@ -82,14 +93,18 @@ impl LeaderState {
     /// Voters other than `leader`, most caught-up first (ties by id): EndQuorumEpoch's
     /// preferred successors.
     pub(super) fn preferred_successors(&self, leader: NodeId) -> Arc<[NodeId]> {
-        let mut others: Vec<&ReplicaState> = self.voters.iter().filter(|r| r.id != leader).collect();
+        let mut others: Vec<&ReplicaState> =
+            self.voters.iter().filter(|r| r.id != leader).collect();
         others.sort_by_key(|r| (std::cmp::Reverse(r.end_offset), r.id));
         others.iter().map(|r| r.id).collect()
     }
 
     /// The replicas the leader tracks: voters, then observers that have fetched.
     pub fn replicas(&self) -> impl Iterator<Item = (&ReplicaState, bool)> {
-        self.voters.iter().map(|r| (r, true)).chain(self.observers.iter().map(|r| (r, false)))
+        self.voters
+            .iter()
+            .map(|r| (r, true))
+            .chain(self.observers.iter().map(|r| (r, false)))
     }
 
     fn replica_mut(&mut self, id: NodeId) -> (&mut ReplicaState, bool) {
@@ -99,7 +114,11 @@ impl LeaderState {
         let index = match self.observers.iter().position(|r| r.id == id) {
             Some(index) => index,
             None => {
-                self.observers.push(ReplicaState { id, end_offset: None, fetched_this_epoch: true });
+                self.observers.push(ReplicaState {
+                    id,
+                    end_offset: None,
+                    fetched_this_epoch: true,
+                });
                 self.observers.len() - 1
             }
         };
@@ -109,7 +128,9 @@ impl LeaderState {
     /// Note a fetch from a voter for check quorum; true when a majority has fetched since the
     /// last reset (the timer then restarts).
     fn record_voter_fetch(&mut self, voter: NodeId, majority: usize, now: Micros, timeout: Micros) {
-        self.fetched_since_check.insert(voter);
+        if !self.fetched_since_check.contains(&voter) {
+            self.fetched_since_check.push(voter);
+        }
         if self.fetched_since_check.len() + 1 >= majority {
             self.fetched_since_check.clear();
             self.check_quorum_deadline = now + timeout;
@@ -118,11 +139,22 @@ impl LeaderState {
 
     /// The high watermark the voters' progress allows: sort the voters' end offsets
     /// descending and take the one at index voters/2 (a majority holds everything below).
-    fn majority_end_offset(&self, leader_end: Offset, leader: NodeId, minority_bug: bool) -> Offset {
+    fn majority_end_offset(
+        &self,
+        leader_end: Offset,
+        leader: NodeId,
+        minority_bug: bool,
+    ) -> Offset {
         let mut ends: Vec<Offset> = self
             .voters
             .iter()
-            .map(|r| if r.id == leader { leader_end } else { r.end_offset.unwrap_or(0) })
+            .map(|r| {
+                if r.id == leader {
+                    leader_end
+                } else {
+                    r.end_offset.unwrap_or(0)
+                }
+            })
             .collect();
         ends.sort_unstable_by(|a, b| b.cmp(a));
         let index = if minority_bug { 0 } else { ends.len() / 2 };
@@ -143,9 +175,18 @@ impl Node {
     pub(super) fn append_as_leader(&mut self, now: Micros, records: Vec<Record>, out: &mut Outbox) {
         let count = records.len();
         for record in records {
-            self.disk.log.append(Entry { epoch: self.epoch, record });
+            self.disk.log.append(Entry {
+                epoch: self.epoch,
+                record,
+            });
         }
-        out.note(self.id, NoteKind::Appended { records: count, end_offset: self.log().end_offset() });
+        out.note(
+            self.id,
+            NoteKind::Appended {
+                records: count,
+                end_offset: self.log().end_offset(),
+            },
+        );
         self.update_leader_high_watermark(out);
         self.complete_parked_fetches(now, true, out);
     }
@@ -153,7 +194,9 @@ impl Node {
     fn update_leader_high_watermark(&mut self, out: &mut Outbox) {
         let leader_end = self.log().end_offset();
         let (id, bug) = (self.id, self.config.sabotage.high_watermark_on_minority);
-        let Some(leader) = self.leader_state() else { return };
+        let Some(leader) = self.leader_state() else {
+            return;
+        };
         let candidate = leader.majority_end_offset(leader_end, id, bug);
         if candidate > leader.epoch_start {
             self.advance_high_watermark(candidate, out);
@@ -163,7 +206,9 @@ impl Node {
     pub(super) fn leader_timers(&mut self, now: Micros, out: &mut Outbox) {
         let config = self.config.clone();
         let single_voter = self.voters.len() == 1;
-        let Some(leader) = self.leader_state() else { return };
+        let Some(leader) = self.leader_state() else {
+            return;
+        };
         if now >= leader.check_quorum_deadline {
             if !single_voter {
                 self.step_down(now, "check quorum: no fetches from a majority", out);
@@ -176,7 +221,9 @@ impl Node {
             let records = std::mem::take(&mut leader.pending);
             self.append_as_leader(now, records, out);
         }
-        let Some(leader) = self.leader_state() else { return };
+        let Some(leader) = self.leader_state() else {
+            return;
+        };
         if now >= leader.begin_quorum_deadline {
             leader.begin_quorum_deadline = now + config.fetch_timeout / 2;
             self.send_begin_quorum_epoch(out);
@@ -187,34 +234,59 @@ impl Node {
     /// Send BeginQuorumEpoch to every voter that has not fetched in this epoch yet.
     pub(super) fn send_begin_quorum_epoch(&mut self, out: &mut Outbox) {
         let (id, epoch) = (self.id, self.epoch);
-        let Some(leader) = self.leader_state() else { return };
+        let Some(leader) = self.leader_state() else {
+            return;
+        };
         for replica in leader.voters.iter().filter(|r| !r.fetched_this_epoch) {
-            out.send(id, replica.id, Message::BeginQuorumEpoch { epoch, leader: id });
+            out.send(
+                id,
+                replica.id,
+                Message::BeginQuorumEpoch { epoch, leader: id },
+            );
         }
     }
 
     /// Answer parked fetches: all of them when `all` (new records or a new high watermark),
     /// else only the expired ones.
     fn complete_parked_fetches(&mut self, now: Micros, all: bool, out: &mut Outbox) {
-        let Some(leader) = self.leader_state() else { return };
+        let Some(leader) = self.leader_state() else {
+            return;
+        };
         if leader.parked.is_empty() {
             return;
         }
-        let (due, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
-            std::mem::take(&mut leader.parked).into_iter().partition(|p| all || now >= p.expires);
-        leader.parked = kept;
-        for parked in due {
-            let records = self.read_records(parked.fetch_offset);
-            let request = (parked.fetch_offset, parked.last_fetched_epoch);
-            self.send_fetch_response(parked.replica, request, FetchResult::Records(records), out);
+        let mut parked = std::mem::take(&mut leader.parked);
+        parked.retain(|p| {
+            let due = all || now >= p.expires;
+            if due {
+                let records = self.read_records(p.fetch_offset);
+                self.send_fetch_response(
+                    p.replica,
+                    (p.fetch_offset, p.last_fetched_epoch),
+                    FetchResult::Records(records),
+                    out,
+                );
+            }
+            !due
+        });
+        if let Some(leader) = self.leader_state() {
+            leader.parked = parked;
         }
     }
 
     fn read_records(&self, fetch_offset: Offset) -> Arc<[Entry]> {
-        self.log().read(fetch_offset, self.config.max_fetch_records).into()
+        self.log()
+            .read(fetch_offset, self.config.max_fetch_records)
+            .into()
     }
 
-    fn send_fetch_response(&self, to: NodeId, request: (Offset, Epoch), result: FetchResult, out: &mut Outbox) {
+    fn send_fetch_response(
+        &self,
+        to: NodeId,
+        request: (Offset, Epoch),
+        result: FetchResult,
+        out: &mut Outbox,
+    ) {
         let message = Message::FetchResponse {
             epoch: self.epoch,
             leader: self.leader(),
@@ -228,7 +300,11 @@ impl Node {
 
     /// Kafka's `validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
     /// start it must load the snapshot; a mismatch of epochs means it diverged.
-    fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> Option<FetchResult> {
+    fn validate_fetch(
+        &self,
+        fetch_offset: Offset,
+        last_fetched_epoch: Epoch,
+    ) -> Option<FetchResult> {
         let log = self.log();
         if let Some(snapshot) = log.snapshot_id() {
             let start = log.start_offset();
@@ -246,7 +322,15 @@ impl Node {
         None
     }
 
-    pub(super) fn on_fetch(&mut self, now: Micros, from: NodeId, leader_epoch: Epoch, fetch_offset: Offset, last_fetched_epoch: Epoch, out: &mut Outbox) {
+    pub(super) fn on_fetch(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        leader_epoch: Epoch,
+        fetch_offset: Offset,
+        last_fetched_epoch: Epoch,
+        out: &mut Outbox,
+    ) {
         let request = (fetch_offset, last_fetched_epoch);
         if self.role.kind() != super::RoleKind::Leader || leader_epoch != self.epoch {
             self.send_fetch_response(from, request, FetchResult::NotLeader, out);
@@ -272,7 +356,12 @@ impl Node {
             let expires = now + self.config.fetch_max_wait;
             if let Some(leader) = self.leader_state() {
                 leader.parked.retain(|p| p.replica != from);
-                leader.parked.push(ParkedFetch { replica: from, fetch_offset, last_fetched_epoch, expires });
+                leader.parked.push(ParkedFetch {
+                    replica: from,
+                    fetch_offset,
+                    last_fetched_epoch,
+                    expires,
+                });
             }
             return;
         }
@@ -280,7 +369,11 @@ impl Node {
     }
 
     fn record_fetch_for_check_quorum(&mut self, now: Micros, from: NodeId) {
-        let (majority, timeout, is_voter) = (self.majority(), self.config.check_quorum_timeout(), self.voters.contains(&from));
+        let (majority, timeout, is_voter) = (
+            self.majority(),
+            self.config.check_quorum_timeout(),
+            self.voters.contains(&from),
+        );
         if let Some(leader) = self.leader_state() {
             if is_voter {
                 leader.record_voter_fetch(from, majority, now, timeout);
@@ -288,19 +381,43 @@ impl Node {
         }
     }
 
-    pub(super) fn on_fetch_snapshot(&mut self, now: Micros, from: NodeId, leader_epoch: Epoch, id: SnapshotId, position: u64, out: &mut Outbox) {
+    pub(super) fn on_fetch_snapshot(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        leader_epoch: Epoch,
+        id: SnapshotId,
+        position: u64,
+        out: &mut Outbox,
+    ) {
         let serving = self.role.kind() == super::RoleKind::Leader && leader_epoch == self.epoch;
-        let snapshot = self.log().snapshot().filter(|s| serving && s.id == id).cloned();
+        let snapshot = self
+            .log()
+            .snapshot()
+            .filter(|s| serving && s.id == id)
+            .cloned();
         let result = match snapshot {
             Some(snapshot) => {
                 self.record_fetch_for_check_quorum(now, from);
                 let size = snapshot.size_bytes();
-                let len = self.config.snapshot_chunk_bytes.max(1).min(size.saturating_sub(position));
-                SnapshotChunk::Chunk { snapshot, position, len }
+                let len = self
+                    .config
+                    .snapshot_chunk_bytes
+                    .max(1)
+                    .min(size.saturating_sub(position));
+                SnapshotChunk::Chunk {
+                    snapshot,
+                    position,
+                    len,
+                }
             }
             None => SnapshotChunk::NotFound,
         };
-        let message = Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.leader(), result };
+        let message = Message::FetchSnapshotResponse {
+            epoch: self.epoch,
+            leader: self.leader(),
+            result,
+        };
         out.send(self.id, from, message);
     }
 

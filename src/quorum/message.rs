@@ -33,8 +33,13 @@ pub enum Message {
         pre_vote: bool,
     },
     /// `BeginQuorumEpoch`: a new leader announces itself to the voters.
-    BeginQuorumEpoch { epoch: Epoch, leader: NodeId },
-    BeginQuorumEpochResponse { epoch: Epoch },
+    BeginQuorumEpoch {
+        epoch: Epoch,
+        leader: NodeId,
+    },
+    BeginQuorumEpochResponse {
+        epoch: Epoch,
+    },
     /// `EndQuorumEpoch`: a leader steps down and names its preferred successors, most caught-up
     /// first.
     EndQuorumEpoch {
@@ -111,8 +116,14 @@ impl Message {
             Message::BeginQuorumEpochResponse { .. } => "BeginQuorumEpochResponse",
             Message::EndQuorumEpoch { .. } => "EndQuorumEpoch",
             Message::Fetch { .. } => "Fetch",
-            Message::FetchResponse { result: FetchResult::DivergingEpoch { .. }, .. } => "DivergingEpoch",
-            Message::FetchResponse { result: FetchResult::SnapshotId(_), .. } => "SnapshotId",
+            Message::FetchResponse {
+                result: FetchResult::DivergingEpoch { .. },
+                ..
+            } => "DivergingEpoch",
+            Message::FetchResponse {
+                result: FetchResult::SnapshotId(_),
+                ..
+            } => "SnapshotId",
             Message::FetchResponse { .. } => "FetchResponse",
             Message::FetchSnapshot { .. } => "FetchSnapshot",
             Message::FetchSnapshotResponse { .. } => "FetchSnapshotResponse",

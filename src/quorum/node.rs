@@ -111,9 +111,20 @@ pub struct NotLeader {
 impl Node {
     /// Start (or restart) node `id` from what its disk holds. `voters` is the static voter set;
     /// a node not in it is an observer.
-    pub fn start(id: NodeId, voters: Arc<[NodeId]>, config: Arc<QuorumConfig>, rng: Rng, disk: Disk, now: Micros) -> Node {
+    pub fn start(
+        id: NodeId,
+        voters: Arc<[NodeId]>,
+        config: Arc<QuorumConfig>,
+        rng: Rng,
+        disk: Disk,
+        now: Micros,
+    ) -> Node {
         let state = disk.quorum_state;
-        let applied = disk.log.snapshot().map(|s| s.state.clone()).unwrap_or_default();
+        let applied = disk
+            .log
+            .snapshot()
+            .map(|s| s.state.clone())
+            .unwrap_or_default();
         let mut node = Node {
             id,
             voters,
@@ -129,15 +140,17 @@ impl Node {
             fatal: None,
         };
         node.role = match state.leader_id {
-            Some(leader) if leader == id && node.is_voter() => {
-                Role::Resigned(Resigned { deadline: now + node.election_timeout() })
-            }
+            Some(leader) if leader == id && node.is_voter() => Role::Resigned(Resigned {
+                deadline: now + node.election_timeout(),
+            }),
             Some(leader) if leader != id => {
                 let mut follower = node.new_follower_state(leader, now);
                 follower.request_deadline = Some(now);
                 Role::Follower(follower)
             }
-            _ => Role::Unattached(Unattached { deadline: node.unattached_deadline(now) }),
+            _ => Role::Unattached(Unattached {
+                deadline: node.unattached_deadline(now),
+            }),
         };
         node
     }
@@ -225,7 +238,9 @@ impl Node {
             Role::Unattached(u) => u.deadline,
             Role::Prospective(e) | Role::Candidate(e) => e.deadline,
             Role::Leader(l) => l.next_deadline(),
-            Role::Follower(f) => f.request_deadline.map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
+            Role::Follower(f) => f
+                .request_deadline
+                .map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
             Role::Resigned(r) => r.deadline,
         }
     }
@@ -243,37 +258,90 @@ impl Node {
                 leader.accumulate(now, record, self.config.append_linger);
                 Ok(())
             }
-            _ => Err(NotLeader { leader: self.leader() }),
+            _ => Err(NotLeader {
+                leader: self.leader(),
+            }),
         }
     }
 
     /// Handle a message that arrived from `from`.
     pub fn handle(&mut self, now: Micros, from: NodeId, message: Message, out: &mut Outbox) {
         match message {
-            Message::Vote { candidate_epoch, candidate, last_offset_epoch, last_offset, pre_vote } => {
-                self.on_vote(now, candidate_epoch, candidate, (last_offset_epoch, last_offset), pre_vote, out)
+            Message::Vote {
+                candidate_epoch,
+                candidate,
+                last_offset_epoch,
+                last_offset,
+                pre_vote,
+            } => self.on_vote(
+                now,
+                candidate_epoch,
+                candidate,
+                (last_offset_epoch, last_offset),
+                pre_vote,
+                out,
+            ),
+            Message::VoteResponse {
+                epoch,
+                leader,
+                granted,
+                pre_vote,
+            } => self.on_vote_response(now, from, epoch, leader, granted, pre_vote, out),
+            Message::BeginQuorumEpoch { epoch, leader } => {
+                self.on_begin_quorum_epoch(now, from, epoch, leader, out)
             }
-            Message::VoteResponse { epoch, leader, granted, pre_vote } => {
-                self.on_vote_response(now, from, epoch, leader, granted, pre_vote, out)
+            Message::BeginQuorumEpochResponse { epoch } => {
+                self.observe_epoch(now, epoch, None, out)
             }
-            Message::BeginQuorumEpoch { epoch, leader } => self.on_begin_quorum_epoch(now, from, epoch, leader, out),
-            Message::BeginQuorumEpochResponse { epoch } => self.observe_epoch(now, epoch, None, out),
-            Message::EndQuorumEpoch { epoch, leader, preferred_successors } => {
-                self.on_end_quorum_epoch(now, epoch, leader, &preferred_successors, out)
-            }
-            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => {
-                self.on_fetch(now, from, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
-            }
-            Message::FetchResponse { epoch, leader, fetch_offset, last_fetched_epoch, high_watermark, result } => {
+            Message::EndQuorumEpoch {
+                epoch,
+                leader,
+                preferred_successors,
+            } => self.on_end_quorum_epoch(now, epoch, leader, &preferred_successors, out),
+            Message::Fetch {
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+            } => self.on_fetch(
+                now,
+                from,
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                out,
+            ),
+            Message::FetchResponse {
+                epoch,
+                leader,
+                fetch_offset,
+                last_fetched_epoch,
+                high_watermark,
+                result,
+            } => {
                 let request = (fetch_offset, last_fetched_epoch);
-                self.on_fetch_response(now, from, epoch, leader, request, high_watermark, result, out)
+                self.on_fetch_response(
+                    now,
+                    from,
+                    epoch,
+                    leader,
+                    request,
+                    high_watermark,
+                    result,
+                    out,
+                )
             }
-            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
+            Message::FetchSnapshot {
+                current_leader_epoch,
+                snapshot_id,
+                position,
+            } => {
                 self.on_fetch_snapshot(now, from, current_leader_epoch, snapshot_id, position, out)
             }
-            Message::FetchSnapshotResponse { epoch, leader, result } => {
-                self.on_fetch_snapshot_response(now, from, epoch, leader, result, out)
-            }
+            Message::FetchSnapshotResponse {
+                epoch,
+                leader,
+                result,
+            } => self.on_fetch_snapshot_response(now, from, epoch, leader, result, out),
         }
     }
 
@@ -293,7 +361,14 @@ impl Node {
     }
 
     /// The single place where the role changes: validate, persist, then switch.
-    pub(super) fn transition(&mut self, now: Micros, role: Role, epoch: Epoch, voted: Option<NodeId>, out: &mut Outbox) {
+    pub(super) fn transition(
+        &mut self,
+        now: Micros,
+        role: Role,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        out: &mut Outbox,
+    ) {
         let (from, to) = (self.role.kind(), role.kind());
         if let Err(error) = check_transition(from, self.epoch, to, epoch, self.is_voter()) {
             panic!("node {}: {error}", self.id);
@@ -303,12 +378,27 @@ impl Node {
             Role::Follower(f) => Some(f.leader),
             _ => None,
         };
-        let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
-        self.disk.quorum_state = QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+        let persisted_vote = if self.config.sabotage.forget_vote_on_restart {
+            None
+        } else {
+            voted
+        };
+        self.disk.quorum_state = QuorumStateFile {
+            leader_epoch: epoch,
+            voted_id: persisted_vote,
+            leader_id: leader,
+        };
         self.epoch = epoch;
         self.voted = voted;
         self.role = role;
-        out.note(self.id, NoteKind::Became { role: to, epoch, leader });
+        out.note(
+            self.id,
+            NoteKind::Became {
+                role: to,
+                epoch,
+                leader,
+            },
+        );
         if to == RoleKind::Follower {
             self.send_fetch(now, out);
         }
@@ -316,7 +406,13 @@ impl Node {
 
     /// React to an epoch seen in a message: a higher epoch makes this node follow the leader it
     /// names, or become unattached when no leader is named.
-    pub(super) fn observe_epoch(&mut self, now: Micros, epoch: Epoch, leader: Option<NodeId>, out: &mut Outbox) {
+    pub(super) fn observe_epoch(
+        &mut self,
+        now: Micros,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        out: &mut Outbox,
+    ) {
         if epoch <= self.epoch {
             return;
         }
@@ -329,7 +425,13 @@ impl Node {
     /// Become unattached. As in Kafka, a voter that was already waiting to run (unattached,
     /// prospective or candidate) keeps its remaining election time unless it grants a vote, so
     /// a stream of hopeless candidacies cannot keep resetting everyone's timer.
-    pub(super) fn become_unattached(&mut self, now: Micros, epoch: Epoch, voted: Option<NodeId>, out: &mut Outbox) {
+    pub(super) fn become_unattached(
+        &mut self,
+        now: Micros,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        out: &mut Outbox,
+    ) {
         let remaining = match &self.role {
             Role::Unattached(u) => Some(u.deadline),
             Role::Prospective(e) | Role::Candidate(e) => Some(e.deadline),
@@ -339,11 +441,27 @@ impl Node {
             Some(deadline) if voted.is_none() && self.is_voter() => deadline,
             _ => self.unattached_deadline(now),
         };
-        self.transition(now, Role::Unattached(Unattached { deadline }), epoch, voted, out);
+        self.transition(
+            now,
+            Role::Unattached(Unattached { deadline }),
+            epoch,
+            voted,
+            out,
+        );
     }
 
-    pub(super) fn become_follower(&mut self, now: Micros, epoch: Epoch, leader: NodeId, out: &mut Outbox) {
-        let voted = if epoch == self.epoch { self.voted } else { None };
+    pub(super) fn become_follower(
+        &mut self,
+        now: Micros,
+        epoch: Epoch,
+        leader: NodeId,
+        out: &mut Outbox,
+    ) {
+        let voted = if epoch == self.epoch {
+            self.voted
+        } else {
+            None
+        };
         let state = self.new_follower_state(leader, now);
         self.transition(now, Role::Follower(state), epoch, voted, out);
     }
@@ -380,9 +498,13 @@ impl Node {
 
     /// Apply committed records up to the high watermark, taking a snapshot when due.
     pub(super) fn apply_committed(&mut self, out: &mut Outbox) {
-        let Some(hw) = self.high_watermark else { return };
+        let Some(hw) = self.high_watermark else {
+            return;
+        };
         while self.applied.applied_offset < hw {
-            let Some(entry) = self.disk.log.get(self.applied.applied_offset) else { break };
+            let Some(entry) = self.disk.log.get(self.applied.applied_offset) else {
+                break;
+            };
             self.applied.apply(&entry.record);
         }
         self.maybe_snapshot(out);
@@ -395,9 +517,14 @@ impl Node {
             return;
         }
         let end_offset = self.applied.applied_offset;
-        let Some(epoch) = self.disk.log.epoch_before(end_offset) else { return };
+        let Some(epoch) = self.disk.log.epoch_before(end_offset) else {
+            return;
+        };
         let id = SnapshotId { end_offset, epoch };
-        let snapshot = super::snapshot::Snapshot { id, state: self.applied.clone() };
+        let snapshot = super::snapshot::Snapshot {
+            id,
+            state: self.applied.clone(),
+        };
         self.disk.log.compact_to(Arc::new(snapshot));
         out.note(self.id, NoteKind::SnapshotTaken(id));
     }

@@ -60,6 +60,8 @@ pub enum NoteKind {
     HighWatermark(Offset),
     Truncated {
         to: Offset,
+        epoch: Epoch,
+        leader_end: Offset,
     },
     SnapshotTaken(SnapshotId),
     SnapshotLoaded(SnapshotId),
@@ -84,7 +86,10 @@ impl fmt::Display for Note {
                 write!(f, "n{n} appended {records} record(s), log end {end_offset}")
             }
             NoteKind::HighWatermark(hw) => write!(f, "n{n} high watermark -> {hw}"),
-            NoteKind::Truncated { to } => write!(f, "n{n} truncated its log to {to}"),
+            NoteKind::Truncated { to, epoch, leader_end } => write!(
+                f,
+                "n{n} truncated its log to {to} (DivergingEpoch: epoch {epoch} ends at {leader_end} on the leader)"
+            ),
             NoteKind::SnapshotTaken(id) => write!(f, "n{n} took snapshot {}", id.file_name()),
             NoteKind::SnapshotLoaded(id) => write!(f, "n{n} loaded snapshot {}", id.file_name()),
             NoteKind::Resigned { reason } => write!(f, "n{n} resigned ({reason})"),

@@ -6,16 +6,20 @@ use std::sync::Arc;
 
 use super::NodeId;
 
+/// The body of a LeaderChange control record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaderChange {
+    pub leader: NodeId,
+    pub voters: Arc<[NodeId]>,
+    pub granting: Arc<[NodeId]>,
+}
+
 /// One record of the `__cluster_metadata` log.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Record {
     /// The control record a new leader appends at the start of its epoch (KIP-595); once it is
     /// on a majority the high watermark can move into the new epoch.
-    LeaderChange {
-        leader: NodeId,
-        voters: Arc<[NodeId]>,
-        granting: Arc<[NodeId]>,
-    },
+    LeaderChange(Arc<LeaderChange>),
     /// A client write carrying an opaque value (the quorum-level stand-in for NoOpRecord and
     /// friends).
     Write(u64),
@@ -25,9 +29,9 @@ impl Record {
     /// A stable 64-bit fingerprint of the record's content, folded into state digests.
     pub fn fingerprint(&self) -> u64 {
         match self {
-            Record::LeaderChange { leader, voters, granting } => {
-                let mut h = 0x4C43_0000_0000_0000 ^ u64::from(*leader);
-                for v in voters.iter().chain(granting.iter()) {
+            Record::LeaderChange(change) => {
+                let mut h = 0x4C43_0000_0000_0000 ^ u64::from(change.leader);
+                for v in change.voters.iter().chain(change.granting.iter()) {
                     h = mix(h ^ u64::from(*v));
                 }
                 h
@@ -39,7 +43,7 @@ impl Record {
     /// A short name for traces and the UI.
     pub fn kind(&self) -> &'static str {
         match self {
-            Record::LeaderChange { .. } => "LeaderChange",
+            Record::LeaderChange(_) => "LeaderChange",
             Record::Write(_) => "Write",
         }
     }
@@ -55,7 +59,7 @@ pub fn mix(mut z: u64) -> u64 {
 impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Record::LeaderChange { leader, .. } => write!(f, "LeaderChange(leader={leader})"),
+            Record::LeaderChange(change) => write!(f, "LeaderChange(leader={})", change.leader),
             Record::Write(value) => write!(f, "Write({value})"),
         }
     }

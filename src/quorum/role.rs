@@ -74,7 +74,11 @@ pub fn check_transition(
         (Unattached | Follower, Unattached) if !is_voter => higher || same,
         _ if !is_voter && !matches!(to, Unattached | Follower) => false,
         (_, Candidate) => {
-            to_epoch == from_epoch + 1 && matches!(from, Unattached | Prospective | Candidate | Follower | Resigned)
+            to_epoch == from_epoch + 1
+                && matches!(
+                    from,
+                    Unattached | Prospective | Candidate | Follower | Resigned
+                )
         }
         (Unattached, Unattached) => higher || same,
         (Unattached | Follower | Resigned | Candidate, Prospective) => same,
@@ -89,7 +93,9 @@ pub fn check_transition(
     if legal {
         Ok(())
     } else {
-        Err(format!("illegal transition {from}(epoch {from_epoch}) -> {to}(epoch {to_epoch})"))
+        Err(format!(
+            "illegal transition {from}(epoch {from_epoch}) -> {to}(epoch {to_epoch})"
+        ))
     }
 }
 

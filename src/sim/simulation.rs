@@ -28,7 +28,12 @@ pub struct ClusterConfig {
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { voters: 3, observers: 0, quorum: QuorumConfig::default(), network: NetworkConfig::default() }
+        ClusterConfig {
+            voters: 3,
+            observers: 0,
+            quorum: QuorumConfig::default(),
+            network: NetworkConfig::default(),
+        }
     }
 }
 
@@ -88,7 +93,15 @@ impl Simulation {
             events: 0,
             next_write: 1,
         };
-        sim.slots = ids.iter().map(|&id| Slot { id, node: None, disk: Some(Disk::default()), timer: None }).collect();
+        sim.slots = ids
+            .iter()
+            .map(|&id| Slot {
+                id,
+                node: None,
+                disk: Some(Disk::default()),
+                timer: None,
+            })
+            .collect();
         for id in ids {
             sim.boot(id);
         }
@@ -152,7 +165,9 @@ impl Simulation {
 
     /// The running leader of the highest epoch, if any.
     pub fn leader(&self) -> Option<&Node> {
-        self.running_nodes().filter(|n| n.role() == RoleKind::Leader).max_by_key(|n| n.epoch())
+        self.running_nodes()
+            .filter(|n| n.role() == RoleKind::Leader)
+            .max_by_key(|n| n.epoch())
     }
 
     /// The network (latency, loss, cut links).
@@ -198,10 +213,21 @@ impl Simulation {
     }
 
     fn boot(&mut self, id: NodeId) {
-        let Some(index) = self.slot_index(id) else { return };
-        let Some(disk) = self.slots[index].disk.take() else { return };
+        let Some(index) = self.slot_index(id) else {
+            return;
+        };
+        let Some(disk) = self.slots[index].disk.take() else {
+            return;
+        };
         let rng = self.rng.fork();
-        let node = Node::start(id, self.voters.clone(), self.quorum_config.clone(), rng, disk, self.now);
+        let node = Node::start(
+            id,
+            self.voters.clone(),
+            self.quorum_config.clone(),
+            rng,
+            disk,
+            self.now,
+        );
         self.slots[index].node = Some(node);
         self.reschedule(index);
     }
@@ -224,11 +250,23 @@ impl Simulation {
             self.record(TraceKind::Note(note));
         }
         for envelope in outbox.sends.drain(..) {
-            match self.network.transmit(envelope.from, envelope.to, &mut self.rng) {
-                Ok(latency) => self.queue.push(self.now + latency, Event::Deliver { sent_at: self.now, envelope }),
+            match self
+                .network
+                .transmit(envelope.from, envelope.to, &mut self.rng)
+            {
+                Ok(latency) => self.queue.push(
+                    self.now + latency,
+                    Event::Deliver {
+                        sent_at: self.now,
+                        envelope,
+                    },
+                ),
                 Err(loss) => {
                     self.events += 1;
-                    self.record(TraceKind::Lost { envelope, why: LostBecause::Network(loss) });
+                    self.record(TraceKind::Lost {
+                        envelope,
+                        why: LostBecause::Network(loss),
+                    });
                 }
             }
         }
@@ -236,7 +274,11 @@ impl Simulation {
     }
 
     /// Run `f` on a running node, then send its output and re-arm its timer.
-    fn with_node<T>(&mut self, id: NodeId, f: impl FnOnce(&mut Node, Micros, &mut Outbox) -> T) -> Option<T> {
+    fn with_node<T>(
+        &mut self,
+        id: NodeId,
+        f: impl FnOnce(&mut Node, Micros, &mut Outbox) -> T,
+    ) -> Option<T> {
         let index = self.slot_index(id)?;
         let now = self.now;
         let node = self.slots[index].node.as_mut()?;
@@ -249,7 +291,9 @@ impl Simulation {
     /// Process the next event. Returns false when nothing is left to do.
     pub fn step(&mut self) -> bool {
         loop {
-            let Some((at, event)) = self.queue.pop() else { return false };
+            let Some((at, event)) = self.queue.pop() else {
+                return false;
+            };
             self.now = self.now.max(at);
             match event {
                 Event::Deliver { envelope, .. } => {
@@ -258,7 +302,9 @@ impl Simulation {
                     return true;
                 }
                 Event::Timer { node } => {
-                    let Some(index) = self.slot_index(node) else { continue };
+                    let Some(index) = self.slot_index(node) else {
+                        continue;
+                    };
                     if self.slots[index].timer != Some(at) || self.slots[index].node.is_none() {
                         continue;
                     }
@@ -275,7 +321,10 @@ impl Simulation {
     fn deliver(&mut self, envelope: Envelope) {
         let up = self.node(envelope.to).is_some();
         if !up {
-            self.record(TraceKind::Lost { envelope, why: LostBecause::ReceiverDown });
+            self.record(TraceKind::Lost {
+                envelope,
+                why: LostBecause::ReceiverDown,
+            });
             return;
         }
         if self.trace.is_some() {
@@ -295,8 +344,13 @@ impl Simulation {
 
     /// Crash a node: it loses everything but its disk.
     pub fn crash(&mut self, id: NodeId) -> Result<(), String> {
-        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
-        let node = self.slots[index].node.take().ok_or_else(|| format!("n{id} is already down"))?;
+        let index = self
+            .slot_index(id)
+            .ok_or_else(|| format!("no node n{id}"))?;
+        let node = self.slots[index]
+            .node
+            .take()
+            .ok_or_else(|| format!("n{id} is already down"))?;
         self.slots[index].disk = Some(node.into_disk());
         self.slots[index].timer = None;
         self.record_action(format!("crash n{id}"));
@@ -305,7 +359,9 @@ impl Simulation {
 
     /// Restart a crashed node from its disk.
     pub fn restart(&mut self, id: NodeId) -> Result<(), String> {
-        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+        let index = self
+            .slot_index(id)
+            .ok_or_else(|| format!("no node n{id}"))?;
         if self.slots[index].node.is_some() {
             return Err(format!("n{id} is already running"));
         }
@@ -348,7 +404,10 @@ impl Simulation {
 
     /// A client write of a fresh value to the current leader; returns the value written.
     pub fn write(&mut self) -> Result<u64, NotLeader> {
-        let leader = self.leader().map(|n| n.id()).ok_or(NotLeader { leader: None })?;
+        let leader = self
+            .leader()
+            .map(|n| n.id())
+            .ok_or(NotLeader { leader: None })?;
         let value = self.next_write;
         let result = self.with_node(leader, |n, now, _| n.propose(now, Record::Write(value)));
         result.unwrap_or(Err(NotLeader { leader: None }))?;
@@ -360,7 +419,8 @@ impl Simulation {
     pub fn resign_leader(&mut self) -> Result<NodeId, String> {
         let leader = self.leader().map(|n| n.id()).ok_or("there is no leader")?;
         self.record_action(format!("n{leader} resigns"));
-        self.with_node(leader, |n, now, out| n.resign(now, out)).unwrap_or(Err("leader is down".into()))?;
+        self.with_node(leader, |n, now, out| n.resign(now, out))
+            .unwrap_or(Err("leader is down".into()))?;
         Ok(leader)
     }
 }

@@ -19,7 +19,10 @@ pub enum TraceKind {
     /// A message arrived.
     Deliver(Envelope),
     /// A message was lost on the way, or its receiver was down.
-    Lost { envelope: Envelope, why: LostBecause },
+    Lost {
+        envelope: Envelope,
+        why: LostBecause,
+    },
     /// A node's timer fired.
     Timer(NodeId),
     /// A node changed in a notable way.
@@ -44,7 +47,9 @@ impl TraceLine {
     /// The nodes this line is about (sender and receiver for messages).
     pub fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
         match &self.kind {
-            TraceKind::Deliver(e) | TraceKind::Lost { envelope: e, .. } => (Some(e.from), Some(e.to)),
+            TraceKind::Deliver(e) | TraceKind::Lost { envelope: e, .. } => {
+                (Some(e.from), Some(e.to))
+            }
             TraceKind::Timer(n) => (Some(*n), None),
             TraceKind::Note(note) => (Some(note.node), None),
             TraceKind::Action(_) => (None, None),
@@ -68,7 +73,13 @@ impl fmt::Display for TraceLine {
                     LostBecause::Network(Loss::Dropped) => "dropped",
                     LostBecause::ReceiverDown => "receiver down",
                 };
-                write!(f, "n{} -x n{} {} lost ({why})", e.from, e.to, e.message.kind())
+                write!(
+                    f,
+                    "n{} -x n{} {} lost ({why})",
+                    e.from,
+                    e.to,
+                    e.message.kind()
+                )
             }
             TraceKind::Timer(n) => write!(f, "n{n} timer"),
             TraceKind::Note(note) => write!(f, "{note}"),

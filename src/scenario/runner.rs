@@ -1,0 +1,280 @@
+//! Runs scenario directives against a simulation, checking every invariant after every event,
+//! and produces each directive's output: the notable trace lines, or everything for the CLI.
+
+use crate::invariants::Checker;
+use crate::quorum::{Micros, NodeId, QuorumConfig, MS};
+use crate::sim::{ClusterConfig, NetworkConfig, Simulation, FIRST_OBSERVER_ID};
+
+use super::script::Block;
+
+/// How much of the trace a `run` directive prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// State changes and actions only (the scenario tests' expected output).
+    Notable,
+    /// Every event, messages included (`kraftscope run`).
+    Full,
+}
+
+/// A scenario in progress.
+pub struct ScenarioRun {
+    seed: u64,
+    detail: Detail,
+    sim: Option<Simulation>,
+    checker: Checker,
+}
+
+const DEFAULT_RUN_MAX: Micros = 20_000 * MS;
+
+impl ScenarioRun {
+    pub fn new(seed: u64, detail: Detail) -> ScenarioRun {
+        ScenarioRun {
+            seed,
+            detail,
+            sim: None,
+            checker: Checker::default(),
+        }
+    }
+
+    /// The simulation, once `cluster` has created it.
+    pub fn simulation(&self) -> Option<&Simulation> {
+        self.sim.as_ref()
+    }
+
+    /// Execute one directive and return its output lines.
+    pub fn execute(&mut self, block: &Block) -> Result<Vec<String>, String> {
+        if block.command == "cluster" {
+            return self.create_cluster(block);
+        }
+        let sim = self
+            .sim
+            .as_mut()
+            .ok_or("the first directive must be 'cluster'")?;
+        let mut output = Vec::new();
+        match block.command.as_str() {
+            "run" => self.run(block)?,
+            "crash" => {
+                let id = node_arg(sim, block)?;
+                sim.crash(id)?
+            }
+            "restart" => {
+                let id = node_arg(sim, block)?;
+                sim.restart(id)?
+            }
+            "isolate" => {
+                let id = node_arg(sim, block)?;
+                sim.isolate(id)
+            }
+            "partition" => partition(
+                sim,
+                block
+                    .arg("groups")
+                    .ok_or("partition needs groups=1,2|3,4,5")?,
+            )?,
+            "heal" => sim.heal_all(),
+            "write" => {
+                let count: u64 = parse_arg(block, "count", 1)?;
+                let written: Vec<u64> = (0..count).map_while(|_| sim.write().ok()).collect();
+                let text = match (written.first(), written.last()) {
+                    (Some(first), Some(last)) => {
+                        format!("client writes {first}..={last} to the leader")
+                    }
+                    _ => "client write refused: no leader".to_string(),
+                };
+                sim.record_action(text);
+            }
+            "resign" => {
+                sim.resign_leader()?;
+            }
+            "status" => output.extend(status(sim)),
+            other => return Err(format!("unknown directive '{other}'")),
+        }
+        let sim = self.sim.as_mut().ok_or("no cluster")?;
+        let mut lines: Vec<String> = sim
+            .take_trace()
+            .into_iter()
+            .filter(|l| self.detail == Detail::Full || l.is_notable())
+            .map(|l| l.to_string())
+            .collect();
+        lines.append(&mut output);
+        Ok(lines)
+    }
+
+    fn create_cluster(&mut self, block: &Block) -> Result<Vec<String>, String> {
+        let latency = block.arg("latency").unwrap_or("1-5");
+        let (lo, hi) = latency
+            .split_once('-')
+            .ok_or_else(|| format!("latency '{latency}' must look like 1-5 (ms)"))?;
+        let parse_ms = |t: &str| {
+            t.parse::<f64>()
+                .map(|v| (v * MS as f64) as Micros)
+                .map_err(|_| format!("bad latency '{latency}'"))
+        };
+        let network = NetworkConfig {
+            latency_min: parse_ms(lo)?,
+            latency_max: parse_ms(hi)?,
+            drop_rate: parse_arg::<f64>(block, "drop", 0.0)? / 100.0,
+        };
+        let defaults = QuorumConfig::default();
+        let quorum = QuorumConfig {
+            pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",
+            snapshot_every_records: parse_arg(block, "snapshot-every", 0)?,
+            snapshot_chunk_bytes: parse_arg(block, "chunk-bytes", defaults.snapshot_chunk_bytes)?,
+            max_fetch_records: parse_arg(block, "max-fetch", defaults.max_fetch_records)?,
+            ..defaults
+        };
+        let config = ClusterConfig {
+            voters: parse_arg(block, "voters", 3)?,
+            observers: parse_arg(block, "observers", 0)?,
+            quorum,
+            network,
+        };
+        if config.voters == 0 || config.voters > 99 || config.observers > 99 {
+            return Err("voters must be 1..=99 and observers 0..=99".into());
+        }
+        let seed = parse_arg(block, "seed", self.seed)?;
+        let mut sim = Simulation::new(config.clone(), seed);
+        sim.enable_trace();
+        self.sim = Some(sim);
+        self.checker = Checker::default();
+        let observers = match config.observers {
+            0 => "no observers".to_string(),
+            n => format!(
+                "{n} observer(s) n{}..n{}",
+                FIRST_OBSERVER_ID,
+                FIRST_OBSERVER_ID + n - 1
+            ),
+        };
+        Ok(vec![format!(
+            "{} voter(s) n1..n{} and {observers}, seed {seed}",
+            config.voters, config.voters
+        )])
+    }
+
+    fn run(&mut self, block: &Block) -> Result<(), String> {
+        let sim = self.sim.as_mut().ok_or("no cluster")?;
+        let start = sim.now();
+        let (until, limit) = match (block.arg("for"), block.arg("until")) {
+            (Some(_), _) => (None, start + parse_arg::<u64>(block, "for", 0)? * MS),
+            (None, Some(goal)) => (
+                Some(goal.to_string()),
+                start + parse_arg::<u64>(block, "max", DEFAULT_RUN_MAX / MS)? * MS,
+            ),
+            (None, None) => return Err("run needs for=<ms> or until=leader|converged".into()),
+        };
+        loop {
+            if let Some(goal) = &until {
+                if goal_reached(sim, goal)? {
+                    return Ok(());
+                }
+            }
+            match sim.next_event_time() {
+                Some(at) if at <= limit => {
+                    sim.step();
+                    if let Err(v) = self.checker.after_event(sim) {
+                        return Err(format!("invariant violated: {v}"));
+                    }
+                }
+                _ => break,
+            }
+        }
+        sim.run_until(limit);
+        match until {
+            Some(goal) => Err(format!(
+                "'{goal}' not reached within {}ms",
+                (limit - start) / MS
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
+    match goal {
+        "leader" => Ok(sim.leader().is_some_and(|l| l.high_watermark().is_some())),
+        "converged" => Ok(sim.leader().is_some_and(|l| {
+            let end = l.log().end_offset();
+            sim.running_nodes()
+                .all(|n| n.high_watermark() == Some(end) && n.log().end_offset() == end)
+        })),
+        other => Err(format!("unknown goal '{other}' (leader, converged)")),
+    }
+}
+
+fn parse_arg<T: std::str::FromStr>(block: &Block, key: &str, default: T) -> Result<T, String> {
+    match block.arg(key) {
+        None => Ok(default),
+        Some(text) => text
+            .parse()
+            .map_err(|_| format!("line {}: {key}={text} is not valid", block.line)),
+    }
+}
+
+/// `n=3`, `n=n3` or `n=leader`.
+fn node_arg(sim: &Simulation, block: &Block) -> Result<NodeId, String> {
+    let text = block
+        .arg("n")
+        .ok_or_else(|| format!("line {}: '{}' needs n=<node>", block.line, block.command))?;
+    parse_node(sim, text)
+}
+
+fn parse_node(sim: &Simulation, text: &str) -> Result<NodeId, String> {
+    if text == "leader" {
+        return sim
+            .leader()
+            .map(|l| l.id())
+            .ok_or_else(|| "there is no leader".to_string());
+    }
+    let id: NodeId = text
+        .trim_start_matches('n')
+        .parse()
+        .map_err(|_| format!("'{text}' is not a node"))?;
+    sim.node_ids()
+        .find(|n| *n == id)
+        .ok_or_else(|| format!("there is no node n{id}"))
+}
+
+/// `groups=1,2|3,4,5`: cut every link between different groups.
+fn partition(sim: &mut Simulation, groups: &str) -> Result<(), String> {
+    let groups: Vec<Vec<NodeId>> = groups
+        .split('|')
+        .map(|g| {
+            g.split(',')
+                .map(|n| parse_node(sim, n))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<_, _>>()?;
+    for (i, a) in groups.iter().enumerate() {
+        for b in &groups[i + 1..] {
+            for &x in a {
+                for &y in b {
+                    sim.cut(x, y);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One line per node: role, epoch, leader, high watermark, log range.
+fn status(sim: &Simulation) -> Vec<String> {
+    sim.node_ids()
+        .map(|id| match sim.node(id) {
+            Some(n) => {
+                let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+                let leader = n.leader().map_or("-".to_string(), |l| format!("n{l}"));
+                let log = n.log();
+                format!(
+                    "n{id} {:<11} epoch={} leader={leader} hw={} log=[{},{}) applied={}",
+                    n.role().name(),
+                    n.epoch(),
+                    opt(n.high_watermark()),
+                    log.start_offset(),
+                    log.end_offset(),
+                    n.applied().applied_offset
+                )
+            }
+            None => format!("n{id} down"),
+        })
+        .collect()
+}
