@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::invariants::{Checker, Violation};
-use crate::quorum::{Micros, NodeId, QuorumConfig, Sabotage, MS};
+use crate::quorum::{MS, Micros, NodeId, QuorumConfig, Sabotage};
 use crate::rng::Rng;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
 

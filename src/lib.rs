@@ -7,3 +7,4 @@ pub mod quorum;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod zk;

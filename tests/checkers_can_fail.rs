@@ -1,7 +1,7 @@
 //! The invariant checkers are able to fail: switch on a deliberate bug and the seed sweep must
 //! report the invariant it breaks.
 
-use kraftscope::check::{run_seed, SeedParams};
+use kraftscope::check::{SeedParams, run_seed};
 use kraftscope::quorum::Sabotage;
 
 /// The invariants reported over the first `seeds` seeds with `sabotage` switched on.

@@ -3,7 +3,7 @@
 //! expectations after a reviewed change.
 
 use kraftscope::scenario::catalog::SCENARIOS;
-use kraftscope::scenario::{run_script, script, Detail};
+use kraftscope::scenario::{Detail, run_script, script};
 
 const SEED: u64 = 1;
 
@@ -52,7 +52,11 @@ fn scenarios_produce_their_expected_traces() {
             }
         }
     }
-    assert!(mismatches.is_empty(), "{}\n(reproduce: kraftscope run --seed {SEED} --scenario NAME; rewrite: KRAFTSCOPE_REWRITE=1)", mismatches.join("\n\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{}\n(reproduce: kraftscope run --seed {SEED} --scenario NAME; rewrite: KRAFTSCOPE_REWRITE=1)",
+        mismatches.join("\n\n")
+    );
 }
 
 #[test]

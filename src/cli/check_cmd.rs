@@ -1,11 +1,11 @@
 //! `kraftscope check`: sweep seeds through chaos and report any invariant violation with the
 //! command that reproduces it.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use kraftscope::check::{run_seed, Failure, SeedParams};
+use kraftscope::check::{Failure, SeedParams, run_seed};
 use kraftscope::invariants::Violation;
 use kraftscope::quorum::Sabotage;
 
@@ -65,15 +65,17 @@ fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
     let results = Mutex::new(Vec::with_capacity(seeds.len()));
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed) as usize;
-                let Some(&seed) = seeds.get(index) else { break };
-                let params = SeedParams::derive(seed, sabotage);
-                let result = run_guarded(&params, seeds.len() == 1);
-                results
-                    .lock()
-                    .expect("a sweep thread panicked")
-                    .push((index, params, result));
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(&seed) = seeds.get(index) else { break };
+                    let params = SeedParams::derive(seed, sabotage);
+                    let result = run_guarded(&params, seeds.len() == 1);
+                    results
+                        .lock()
+                        .expect("a sweep thread panicked")
+                        .push((index, params, result));
+                }
             });
         }
     });

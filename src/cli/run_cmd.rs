@@ -1,6 +1,6 @@
 //! `kraftscope run`: play a built-in scenario (or a script file) and print its trace.
 
-use kraftscope::scenario::{catalog, script, Detail, ScenarioRun};
+use kraftscope::scenario::{Detail, ScenarioRun, catalog, script};
 
 use super::args::Args;
 

@@ -2,7 +2,7 @@
 //! leader's high watermark covers it, and must never change afterwards (Raft's state machine
 //! safety; Kafka's "all nodes agree on every committed offset").
 
-use super::{running_leaders, violation, Violation};
+use super::{Violation, running_leaders, violation};
 use crate::quorum::applied::AppliedState;
 use crate::quorum::{Epoch, Offset};
 use crate::sim::Simulation;
@@ -85,28 +85,36 @@ impl CommittedLog {
     pub(super) fn check_applied_states(&self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
             let applied = node.applied();
-            if let Some(expected) = self.digests.get(applied.applied_offset as usize) {
-                if *expected != applied.digest {
-                    return violation(
-                        "applied state equals the replay of the committed log",
-                        format!(
-                            "n{} at offset {} has digest {:x}, the committed log gives {:x}",
-                            node.id(),
-                            applied.applied_offset,
-                            applied.digest,
-                            expected
-                        ),
-                    );
-                }
+            if let Some(expected) = self.digests.get(applied.applied_offset as usize)
+                && *expected != applied.digest
+            {
+                return violation(
+                    "applied state equals the replay of the committed log",
+                    format!(
+                        "n{} at offset {} has digest {:x}, the committed log gives {:x}",
+                        node.id(),
+                        applied.applied_offset,
+                        applied.digest,
+                        expected
+                    ),
+                );
             }
             let Some(hw) = node.high_watermark() else {
                 continue;
             };
             let last = hw.min(self.len()).checked_sub(1);
-            if let Some((offset, entry)) = last.and_then(|o| node.log().get(o).map(|e| (o, e))) {
-                if self.records[offset as usize].epoch != entry.epoch {
-                    return violation(INVARIANT, format!("n{} holds epoch {} at committed offset {offset}, committed was epoch {}", node.id(), entry.epoch, self.records[offset as usize].epoch));
-                }
+            if let Some((offset, entry)) = last.and_then(|o| node.log().get(o).map(|e| (o, e)))
+                && self.records[offset as usize].epoch != entry.epoch
+            {
+                return violation(
+                    INVARIANT,
+                    format!(
+                        "n{} holds epoch {} at committed offset {offset}, committed was epoch {}",
+                        node.id(),
+                        entry.epoch,
+                        self.records[offset as usize].epoch
+                    ),
+                );
             }
         }
         Ok(())

@@ -1,6 +1,6 @@
 //! Leader completeness (Raft §5.4): a leader holds every record committed in earlier epochs.
 
-use super::{running_leaders, violation, CommittedLog, Violation};
+use super::{CommittedLog, Violation, running_leaders, violation};
 use crate::sim::Simulation;
 
 pub fn leader_completeness(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {

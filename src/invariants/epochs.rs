@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{violation, Violation};
+use super::{Violation, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
 

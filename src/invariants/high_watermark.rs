@@ -1,7 +1,7 @@
 //! The high watermark: the newest leader's never decreases (Kafka's `MonotonicHighWatermark`),
 //! and a majority of voters holds every offset below it (what makes it "committed").
 
-use super::{all_logs, running_leaders, violation, CommittedLog, Violation};
+use super::{CommittedLog, Violation, all_logs, running_leaders, violation};
 use crate::quorum::{Epoch, Offset};
 use crate::sim::Simulation;
 
@@ -24,7 +24,11 @@ impl NewestLeaderHighWatermark {
             if hw < best {
                 return violation(
                     "the newest leader's high watermark never decreases",
-                    format!("n{} (epoch {}) has high watermark {hw}, below {best} reached in epoch {epoch}", leader.id(), leader.epoch()),
+                    format!(
+                        "n{} (epoch {}) has high watermark {hw}, below {best} reached in epoch {epoch}",
+                        leader.id(),
+                        leader.epoch()
+                    ),
                 );
             }
             self.newest = (leader.epoch(), hw);

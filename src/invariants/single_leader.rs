@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{running_leaders, violation, Violation};
+use super::{Violation, running_leaders, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
 

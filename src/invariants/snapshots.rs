@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{all_logs, violation, Violation};
+use super::{Violation, all_logs, violation};
 use crate::quorum::{NodeId, RoleKind};
 use crate::sim::Simulation;
 

@@ -1,8 +1,8 @@
 //! The state machine a node builds by applying committed records in order. At the quorum
 //! level it is a digest of everything applied, so replicas and snapshots can be compared.
 
-use super::record::{mix, Record};
 use super::Offset;
+use super::record::{Record, mix};
 
 /// The result of applying the committed log up to (not including) `applied_offset`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

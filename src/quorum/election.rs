@@ -174,11 +174,12 @@ impl Node {
         } else {
             election.rejected.insert(from);
         }
-        if let (Some(leader), true, false) = (leader, pre_vote, granted) {
-            if leader != self.id && Some(leader) != hint {
-                self.become_follower(now, epoch, leader, out);
-                return;
-            }
+        if let (Some(leader), true, false) = (leader, pre_vote, granted)
+            && leader != self.id
+            && Some(leader) != hint
+        {
+            self.become_follower(now, epoch, leader, out);
+            return;
         }
         self.count_votes(now, out);
     }

@@ -374,10 +374,10 @@ impl Node {
             self.config.check_quorum_timeout(),
             self.voters.contains(&from),
         );
-        if let Some(leader) = self.leader_state() {
-            if is_voter {
-                leader.record_voter_fetch(from, majority, now, timeout);
-            }
+        if let Some(leader) = self.leader_state()
+            && is_voter
+        {
+            leader.record_voter_fetch(from, majority, now, timeout);
         }
     }
 

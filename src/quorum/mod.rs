@@ -22,7 +22,7 @@ pub type Epoch = u32;
 /// A log offset.
 pub type Offset = u64;
 
-pub use config::{Micros, QuorumConfig, Sabotage, MS};
+pub use config::{MS, Micros, QuorumConfig, Sabotage};
 pub use message::{Envelope, Message};
 pub use node::Node;
 pub use outbox::{Note, NoteKind, Outbox};

@@ -13,7 +13,7 @@ use super::log::Log;
 use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
 use super::record::Record;
-use super::role::{check_transition, RoleKind};
+use super::role::{RoleKind, check_transition};
 use super::snapshot::SnapshotId;
 use super::{Epoch, NodeId, Offset};
 use crate::rng::Rng;

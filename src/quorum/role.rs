@@ -101,7 +101,7 @@ pub fn check_transition(
 
 #[cfg(test)]
 mod tests {
-    use super::{check_transition, RoleKind::*};
+    use super::{RoleKind::*, check_transition};
 
     #[test]
     fn candidate_bumps_the_epoch_by_exactly_one() {

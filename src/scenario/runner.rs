@@ -2,8 +2,8 @@
 //! and produces each directive's output: the notable trace lines, or everything for the CLI.
 
 use crate::invariants::Checker;
-use crate::quorum::{Micros, NodeId, QuorumConfig, MS};
-use crate::sim::{ClusterConfig, NetworkConfig, Simulation, FIRST_OBSERVER_ID};
+use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
+use crate::sim::{ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation};
 
 use super::script::Block;
 
@@ -163,10 +163,10 @@ impl ScenarioRun {
             (None, None) => return Err("run needs for=<ms> or until=leader|converged".into()),
         };
         loop {
-            if let Some(goal) = &until {
-                if goal_reached(sim, goal)? {
-                    return Ok(());
-                }
+            if let Some(goal) = &until
+                && goal_reached(sim, goal)?
+            {
+                return Ok(());
             }
             match sim.next_event_time() {
                 Some(at) if at <= limit => {

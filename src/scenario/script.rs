@@ -65,7 +65,7 @@ pub fn parse(text: &str) -> Result<Vec<Block>, String> {
                 return Err(format!(
                     "line {}: expected '----' after the directive '{trimmed}'",
                     index + 1
-                ))
+                ));
             }
         }
         let mut expected = Vec::new();
@@ -124,8 +124,10 @@ mod tests {
 
     #[test]
     fn a_directive_without_separator_is_an_error() {
-        assert!(parse("cluster voters=3\nrun\n")
-            .unwrap_err()
-            .contains("line 1"));
+        assert!(
+            parse("cluster voters=3\nrun\n")
+                .unwrap_err()
+                .contains("line 1")
+        );
     }
 }

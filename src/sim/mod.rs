@@ -6,5 +6,5 @@ pub mod simulation;
 pub mod trace;
 
 pub use network::NetworkConfig;
-pub use simulation::{ClusterConfig, Simulation, FIRST_OBSERVER_ID};
+pub use simulation::{ClusterConfig, FIRST_OBSERVER_ID, Simulation};
 pub use trace::{TraceKind, TraceLine};

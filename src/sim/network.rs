@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::quorum::{Micros, NodeId, MS};
+use crate::quorum::{MS, Micros, NodeId};
 use crate::rng::Rng;
 
 /// Latency and loss of every link.

@@ -1,0 +1,558 @@
+//! A ZooKeeper-mode Kafka cluster as a deterministic discrete-event simulation: brokers pinging
+//! their sessions, a controller elected by racing to create the ephemeral `/controller`, and the
+//! fault injections (crashes, lost requests, a broker cut off from the controller).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::broker::Broker;
+use super::config::{ZkClusterConfig, ZkClusterError};
+use super::controller::{ActiveController, ChunkDone};
+use super::failover::FailoverTimeline;
+use super::partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
+use super::path::{TopicLayout, ZnodePath};
+use super::push::PushTracker;
+use super::store::{
+    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStore, ZnodeData,
+};
+use super::trace::TraceLine;
+use crate::rng::Rng;
+
+/// `/controller_epoch` of the controller the cluster starts with.
+const FIRST_EPOCH: u32 = 1;
+
+/// A controller request as it travels to one broker: one chunk of UpdateMetadata entries plus
+/// the LeaderAndIsr entries for the partitions the broker replicates.
+pub(super) struct BrokerRequest {
+    pub push: usize,
+    pub controller_epoch: u32,
+    pub entries: Rc<[(u32, PartitionState)]>,
+    pub leader_and_isr_entries: u64,
+}
+
+/// A fault injected at a chosen virtual time.
+pub(super) enum Fault {
+    KillController,
+    KillBroker(BrokerId),
+    CutOffFromController(BrokerId),
+    DropNextRequest(BrokerId),
+}
+
+pub(super) enum Event {
+    Ping {
+        broker: BrokerId,
+    },
+    SessionCheck {
+        session: SessionId,
+    },
+    Notify(WatchFired),
+    CreateController {
+        broker: BrokerId,
+    },
+    ControllerCreated {
+        broker: BrokerId,
+    },
+    ControllerEpochBumped {
+        broker: BrokerId,
+        epoch: u32,
+    },
+    ChunkDone {
+        epoch: u32,
+        chunk: ChunkDone,
+    },
+    BrokerApply {
+        broker: BrokerId,
+        request: BrokerRequest,
+    },
+    Fault(Fault),
+}
+
+/// Requests the controllers sent to brokers, and how many never arrived.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RequestCounters {
+    pub sent: u64,
+    pub lost: u64,
+}
+
+/// A simulated ZooKeeper-mode cluster; advance it with [`ZkCluster::step`] or
+/// [`ZkCluster::run_until`].
+pub struct ZkCluster {
+    pub(super) config: ZkClusterConfig,
+    pub(super) layout: TopicLayout,
+    pub(super) assignment: ReplicaAssignment,
+    pub(super) store: ZkStore,
+    pub(super) brokers: Vec<Broker>,
+    pub(super) controller: Option<ActiveController>,
+    pub(super) pushes: Vec<PushTracker>,
+    pub(super) failover: Option<FailoverTimeline>,
+    pub(super) requests: RequestCounters,
+    pub(super) now_us: u64,
+    queue: BTreeMap<(u64, u64), Event>,
+    next_seq: u64,
+    rng: Rng,
+}
+
+impl ZkCluster {
+    /// A steady cluster at t=0: every broker registered, a controller (chosen by `seed`) at
+    /// epoch 1, every partition led by its preferred replica and every cache up to date.
+    pub fn new(config: ZkClusterConfig, seed: u64) -> Result<ZkCluster, ZkClusterError> {
+        let layout = config.validate()?;
+        let mut rng = Rng::new(seed);
+        let brokers = config.brokers;
+        let start = rng.below(u64::from(brokers)) as u32;
+        let assignment = ReplicaAssignment::new(brokers, config.replication_factor, start);
+        let initial: Vec<PartitionState> = (0..layout.partitions())
+            .map(|p| assignment.initial_state(p, FIRST_EPOCH))
+            .collect();
+        let mut store = ZkStore::new(layout, &config.costs, |p| initial[p as usize]);
+        let brokers: Vec<Broker> = (0..brokers)
+            .map(|id| Broker::new(id, store.open_session(id, 0), initial.clone(), FIRST_EPOCH))
+            .collect();
+        let mut cluster = ZkCluster {
+            config,
+            layout,
+            assignment,
+            store,
+            brokers,
+            controller: None,
+            pushes: Vec::new(),
+            failover: None,
+            requests: RequestCounters::default(),
+            now_us: 0,
+            queue: BTreeMap::new(),
+            next_seq: 0,
+            rng,
+        };
+        cluster.bootstrap(initial)?;
+        Ok(cluster)
+    }
+
+    fn bootstrap(&mut self, initial: Vec<PartitionState>) -> Result<(), ZkError> {
+        for broker in &self.brokers {
+            let data = ZnodeData::BrokerRegistration {
+                broker_id: broker.id,
+            };
+            self.store
+                .create(ZnodePath::BrokerId(broker.id), data, Some(broker.session))?;
+        }
+        let id = self.rng.below(u64::from(self.config.brokers)) as BrokerId;
+        let session = self.brokers[id as usize].session;
+        let data = ZnodeData::Controller { broker_id: id };
+        self.store
+            .create(ZnodePath::Controller, data, Some(session))?;
+        let epoch = ZnodeData::ControllerEpoch(FIRST_EPOCH);
+        self.store
+            .set_data(ZnodePath::ControllerEpoch, epoch, None)?;
+        for broker in &self.brokers {
+            self.store
+                .exists(ZnodePath::Controller, Some(broker.session))?;
+        }
+        let live = self.register_controller_watches(session)?;
+        self.controller = Some(ActiveController::steady(
+            id,
+            FIRST_EPOCH,
+            session,
+            live,
+            initial,
+        ));
+        for broker in 0..self.config.brokers {
+            let first_ping = self.rng.range(1, self.ping_interval_us() + 1);
+            self.schedule(first_ping, Event::Ping { broker });
+        }
+        Ok(())
+    }
+
+    /// The watches a controller holds: `/controller`, the children of `/brokers/ids` and of
+    /// `/brokers/topics`, and each broker registration. Returns the live brokers.
+    pub(super) fn register_controller_watches(
+        &mut self,
+        session: SessionId,
+    ) -> Result<BrokerSet, ZkError> {
+        self.store.exists(ZnodePath::Controller, Some(session))?;
+        let live = self.live_brokers_in_zookeeper(session)?;
+        for id in live.iter() {
+            self.store
+                .get_data(ZnodePath::BrokerId(id), Some(session))?;
+        }
+        self.store.get_children(ZnodePath::Topics, Some(session))?;
+        Ok(live)
+    }
+
+    /// `getChildren("/brokers/ids")` with a watch, as a set of broker ids.
+    pub(super) fn live_brokers_in_zookeeper(
+        &mut self,
+        session: SessionId,
+    ) -> Result<BrokerSet, ZkError> {
+        let children = self
+            .store
+            .get_children(ZnodePath::BrokerIds, Some(session))?;
+        Ok(children
+            .iter()
+            .filter_map(|path| match path {
+                ZnodePath::BrokerId(id) => Some(*id),
+                _ => None,
+            })
+            .collect())
+    }
+
+    /// Current virtual time in microseconds.
+    pub fn now(&self) -> u64 {
+        self.now_us
+    }
+
+    /// The ZooKeeper ensemble, for inspecting znodes and request counters.
+    pub fn store(&self) -> &ZkStore {
+        &self.store
+    }
+
+    /// The topic layout.
+    pub fn layout(&self) -> TopicLayout {
+        self.layout
+    }
+
+    /// The active controller and its epoch, if there is one.
+    pub fn controller(&self) -> Option<(BrokerId, u32)> {
+        self.controller.as_ref().map(|c| (c.broker, c.epoch))
+    }
+
+    /// Requests sent from controllers to brokers so far.
+    pub fn requests(&self) -> RequestCounters {
+        self.requests
+    }
+
+    /// Processes the next event and describes it; `None` when nothing is scheduled.
+    pub fn step(&mut self) -> Option<TraceLine> {
+        let ((at_us, _), event) = self.queue.pop_first()?;
+        self.now_us = at_us;
+        let text = self.handle(event);
+        Some(TraceLine { at_us, text })
+    }
+
+    /// Processes every event up to and including `until_us`, then sets the clock to it.
+    /// Running brokers ping ZooKeeper every third of the session timeout, so the queue never
+    /// drains: pick a bounded `until_us` (e.g. now plus one animation frame of virtual time).
+    pub fn run_until(&mut self, until_us: u64) -> Vec<TraceLine> {
+        let mut lines = Vec::new();
+        while self
+            .queue
+            .first_key_value()
+            .is_some_and(|((at, _), _)| *at <= until_us)
+        {
+            lines.extend(self.step());
+        }
+        self.now_us = self.now_us.max(until_us);
+        lines
+    }
+
+    /// Crashes whichever broker is the controller at `at_us` (its session then expires).
+    pub fn kill_controller(&mut self, at_us: u64) {
+        self.schedule(at_us, Event::Fault(Fault::KillController));
+    }
+
+    /// Crashes `broker` at `at_us`.
+    pub fn kill_broker(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at_us, Fault::KillBroker(broker))
+    }
+
+    /// From `at_us`, nothing the controller sends reaches `broker`, which keeps pinging
+    /// ZooKeeper and so stays registered.
+    pub fn cut_off_from_controller(
+        &mut self,
+        broker: BrokerId,
+        at_us: u64,
+    ) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at_us, Fault::CutOffFromController(broker))
+    }
+
+    /// The next controller request (UpdateMetadata with its LeaderAndIsr) sent to `broker`
+    /// after `at_us` is lost.
+    pub fn drop_next_update_metadata(
+        &mut self,
+        broker: BrokerId,
+        at_us: u64,
+    ) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at_us, Fault::DropNextRequest(broker))
+    }
+
+    fn schedule_fault(
+        &mut self,
+        broker: BrokerId,
+        at_us: u64,
+        fault: Fault,
+    ) -> Result<(), ZkClusterError> {
+        if broker >= self.config.brokers {
+            return Err(ZkClusterError::UnknownBroker(broker));
+        }
+        self.schedule(at_us, Event::Fault(fault));
+        Ok(())
+    }
+
+    pub(super) fn schedule(&mut self, at_us: u64, event: Event) {
+        self.queue
+            .insert((at_us.max(self.now_us), self.next_seq), event);
+        self.next_seq += 1;
+    }
+
+    fn ping_interval_us(&self) -> u64 {
+        (self.config.costs.zk_session_timeout_us / 3).max(1)
+    }
+
+    fn net_us(&self) -> u64 {
+        self.config.costs.network_latency_us
+    }
+
+    fn handle(&mut self, event: Event) -> String {
+        match event {
+            Event::Ping { broker } => self.on_ping(broker),
+            Event::SessionCheck { session } => self.on_session_check(session),
+            Event::Notify(fired) => self.on_notify(fired),
+            Event::CreateController { broker } => self.on_create_controller(broker),
+            Event::ControllerCreated { broker } => self.on_controller_created(broker),
+            Event::ControllerEpochBumped { broker, epoch } => self.become_controller(broker, epoch),
+            Event::ChunkDone { epoch, chunk } => self.on_chunk_done(epoch, chunk),
+            Event::BrokerApply { broker, request } => self.on_broker_apply(broker, request),
+            Event::Fault(fault) => self.on_fault(fault),
+        }
+    }
+
+    fn on_fault(&mut self, fault: Fault) -> String {
+        match fault {
+            Fault::KillController => match self.controller() {
+                Some((id, _)) => self.crash(id),
+                None => "fault: kill controller, but there is no active controller".into(),
+            },
+            Fault::KillBroker(id) => self.crash(id),
+            Fault::CutOffFromController(id) => {
+                self.brokers[id as usize].reachable_from_controller = false;
+                format!("fault: broker {id} cut off from the controller (still pinging zk)")
+            }
+            Fault::DropNextRequest(id) => {
+                self.brokers[id as usize].drop_next_request = true;
+                format!("fault: the next controller request to broker {id} will be lost")
+            }
+        }
+    }
+
+    fn crash(&mut self, id: BrokerId) -> String {
+        let now = self.now_us;
+        let broker = &mut self.brokers[id as usize];
+        if !broker.alive {
+            return format!("fault: broker {id} is already down");
+        }
+        broker.alive = false;
+        let session = broker.session;
+        let expires = self.store.session_expires_at(session).unwrap_or(now);
+        self.schedule(expires, Event::SessionCheck { session });
+        let was_controller = self.controller.as_ref().is_some_and(|c| c.broker == id);
+        let role = if was_controller {
+            self.controller = None;
+            let timeline =
+                FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
+            self.failover = Some(timeline);
+            " (the controller)"
+        } else {
+            ""
+        };
+        format!(
+            "fault: broker {id}{role} crashed; its session {session} expires at {}ms",
+            expires / 1000
+        )
+    }
+
+    fn on_ping(&mut self, id: BrokerId) -> String {
+        let broker = &self.brokers[id as usize];
+        if !broker.alive {
+            return format!("broker {id}: down, stops pinging zk");
+        }
+        let session = broker.session;
+        match self.store.ping(session, self.now_us) {
+            Ok(expires_at) => {
+                self.schedule(
+                    self.now_us.saturating_add(self.ping_interval_us()),
+                    Event::Ping { broker: id },
+                );
+                format!(
+                    "broker {id} -> zk: ping {session} (expires {}ms)",
+                    expires_at / 1000
+                )
+            }
+            Err(e) => format!("broker {id} -> zk: ping failed: {e}"),
+        }
+    }
+
+    fn on_session_check(&mut self, session: SessionId) -> String {
+        match self.store.check_session(session, self.now_us) {
+            SessionStatus::Alive { expires_at_us } => {
+                self.schedule(expires_at_us, Event::SessionCheck { session });
+                format!(
+                    "zk: session {session} was pinged; expires {}ms",
+                    expires_at_us / 1000
+                )
+            }
+            SessionStatus::Expired { deleted, fired } => {
+                if let Some(f) = self.failover.as_mut().filter(|f| f.old_session == session) {
+                    f.session_expired_at = Some(self.now_us);
+                }
+                let paths: Vec<String> = deleted.iter().map(|p| p.to_string()).collect();
+                let count = fired.len();
+                self.deliver_watches(fired);
+                format!(
+                    "zk: session {session} expired; deleted {}; {count} watches fired",
+                    paths.join(", ")
+                )
+            }
+            SessionStatus::Unknown => format!("zk: session {session} is already gone"),
+        }
+    }
+
+    pub(super) fn deliver_watches(&mut self, fired: Vec<WatchFired>) {
+        let at = self.now_us.saturating_add(self.net_us());
+        for watch in fired {
+            self.schedule(at, Event::Notify(watch));
+        }
+    }
+
+    fn on_notify(&mut self, fired: WatchFired) -> String {
+        let id = fired.watcher;
+        let (path, event) = (fired.path, fired.event);
+        if !self.brokers[id as usize].alive {
+            return format!("broker {id}: down, misses {event} on {path}");
+        }
+        match (path, event) {
+            (ZnodePath::Controller, WatchEvent::NodeDeleted) => {
+                let jitter = self.rng.below(self.net_us() + 1);
+                let arrives = self.now_us.saturating_add(self.net_us() + jitter);
+                self.schedule(arrives, Event::CreateController { broker: id });
+                format!("broker {id}: watch fired, {event} {path}; racing to create it")
+            }
+            (ZnodePath::Controller, _) => {
+                let holder = self.watch_controller(id);
+                format!("broker {id}: watch fired, {event} {path}; controller is {holder}")
+            }
+            (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => self.on_broker_change(id),
+            _ => format!("broker {id}: watch fired, {event} {path}; nothing to do"),
+        }
+    }
+
+    /// Re-registers `broker`'s watch on `/controller` and names the holder.
+    fn watch_controller(&mut self, id: BrokerId) -> String {
+        let session = self.brokers[id as usize].session;
+        match self.store.exists(ZnodePath::Controller, Some(session)) {
+            Ok(Some(node)) => match node.data {
+                ZnodeData::Controller { broker_id } => format!("broker {broker_id}"),
+                other => format!("unreadable ({other})"),
+            },
+            Ok(None) => "nobody".into(),
+            Err(e) => format!("unknown ({e})"),
+        }
+    }
+
+    fn on_create_controller(&mut self, id: BrokerId) -> String {
+        let broker = &self.brokers[id as usize];
+        if !broker.alive {
+            return format!("broker {id}: down, its create of /controller is lost");
+        }
+        let data = ZnodeData::Controller { broker_id: id };
+        match self
+            .store
+            .create(ZnodePath::Controller, data, Some(broker.session))
+        {
+            Ok(fired) => {
+                self.deliver_watches(fired);
+                if let Some(f) = self.failover.as_mut() {
+                    f.controller_created_at.get_or_insert(self.now_us);
+                }
+                self.schedule(
+                    self.now_us.saturating_add(self.net_us()),
+                    Event::ControllerCreated { broker: id },
+                );
+                format!("zk: broker {id} created /controller")
+            }
+            Err(ZkError::NodeExists(_)) => {
+                let holder = self.watch_controller(id);
+                format!(
+                    "zk: broker {id} lost the race, /controller is held by {holder}; watching it"
+                )
+            }
+            Err(e) => format!("zk: broker {id} could not create /controller: {e}"),
+        }
+    }
+
+    fn on_controller_created(&mut self, id: BrokerId) -> String {
+        if !self.brokers[id as usize].alive {
+            return format!("broker {id}: down before it could act as controller");
+        }
+        match self.bump_controller_epoch() {
+            Ok(epoch) => {
+                let read = self.store.submit(self.now_us, ZkRequestKind::Read, 1, 1);
+                let written = self.store.submit(read, ZkRequestKind::Write, 1, 1);
+                let event = Event::ControllerEpochBumped { broker: id, epoch };
+                self.schedule(written, event);
+                format!("broker {id}: won /controller; writing /controller_epoch = {epoch}")
+            }
+            Err(e) => format!("broker {id}: could not bump /controller_epoch ({e}); resigning"),
+        }
+    }
+
+    /// Reads `/controller_epoch` and conditionally writes it plus one.
+    fn bump_controller_epoch(&mut self) -> Result<u32, ZkError> {
+        let path = ZnodePath::ControllerEpoch;
+        let node = self.store.get_data(path, None)?;
+        let ZnodeData::ControllerEpoch(epoch) = node.data else {
+            return Err(ZkError::BadData(path));
+        };
+        let next = ZnodeData::ControllerEpoch(epoch + 1);
+        let (_, fired) = self.store.set_data(path, next, Some(node.version))?;
+        self.deliver_watches(fired);
+        Ok(epoch + 1)
+    }
+
+    fn become_controller(&mut self, id: BrokerId, epoch: u32) -> String {
+        let broker = &self.brokers[id as usize];
+        if !broker.alive {
+            return format!("broker {id}: down before it could act as controller");
+        }
+        let session = broker.session;
+        let live = match self.register_controller_watches(session) {
+            Ok(live) => live,
+            Err(e) => return format!("broker {id}: cannot act as controller: {e}"),
+        };
+        let reads = 3 + u64::from(live.len());
+        let in_flight = self.config.costs.zk_max_in_flight_requests;
+        let registered = self
+            .store
+            .submit(self.now_us, ZkRequestKind::Read, reads, in_flight);
+        let partitions = self.layout.partitions() as usize;
+        self.controller = Some(ActiveController::loading(
+            id, epoch, session, live, partitions,
+        ));
+        if let Some(f) = self.failover.as_mut() {
+            f.new_controller = Some(id);
+        }
+        let next = self.advance_controller(registered);
+        format!("zk: broker {id} is controller (epoch {epoch}), live brokers {live}; {next}")
+    }
+
+    fn on_broker_apply(&mut self, id: BrokerId, request: BrokerRequest) -> String {
+        let broker = &mut self.brokers[id as usize];
+        if !broker.alive {
+            return format!("broker {id}: down, request lost");
+        }
+        let epoch = request.controller_epoch;
+        if epoch < broker.controller_epoch {
+            let known = broker.controller_epoch;
+            return format!(
+                "broker {id}: rejected request from stale controller epoch {epoch} < {known}"
+            );
+        }
+        broker.controller_epoch = epoch;
+        for &(partition, state) in request.entries.iter() {
+            broker.cache[partition as usize] = state;
+        }
+        let done = self.record_applied(request.push, id);
+        format!(
+            "broker {id}: applied UpdateMetadata+LeaderAndIsr for {} partitions (controller epoch {epoch}){done}",
+            request.entries.len()
+        )
+    }
+}

@@ -1,0 +1,97 @@
+//! The cost model of ZooKeeper mode: every latency and per-item processing cost the simulation
+//! charges, with two presets calibrated against published Kafka measurements.
+
+/// Cost parameters of a ZooKeeper-mode cluster. All times are virtual microseconds.
+///
+/// Failover work is linear by construction: the cold load costs
+/// `reads x read latency / in-flight + partitions x controller_load_us_per_partition`
+/// (reads = one topic znode per topic plus one state znode per partition), and the full-state
+/// push costs `partitions x live brokers x update_metadata_us_per_partition_per_broker`
+/// plus `live replicas x leader_and_isr_us_per_replica` on the controller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZkCosts {
+    /// Round trip of one `getData`/`getChildren`/`exists` request (client to ensemble and back).
+    pub zk_read_latency_us: u64,
+    /// Round trip of one `create`/`setData` request (the ensemble commits it through ZAB first).
+    pub zk_write_latency_us: u64,
+    /// Requests the controller's ZooKeeper client keeps outstanding at once: 1 is the pre-1.1
+    /// synchronous one-by-one client, more is the async pipelined client (Kafka 1.1+,
+    /// `zookeeper.max.in.flight.requests`).
+    pub zk_max_in_flight_requests: u32,
+    /// Request-rate ceiling of the ensemble; beyond it requests queue.
+    pub zk_max_requests_per_sec: u64,
+    /// `zookeeper.session.timeout.ms`: a session not pinged for this long expires and its
+    /// ephemeral znodes vanish. Clients ping every third of it.
+    pub zk_session_timeout_us: u64,
+    /// One-way network latency: controller to broker, and ZooKeeper to a watching client.
+    pub network_latency_us: u64,
+    /// Controller work per loaded partition: deserialising the assignment and state znodes and
+    /// building the controller context (Kafka's `initializeControllerContext`).
+    pub controller_load_us_per_partition: u64,
+    /// Controller work to build and send one partition's entry of one broker's UpdateMetadata.
+    pub update_metadata_us_per_partition_per_broker: u64,
+    /// Controller work to build and send one partition's entry of a LeaderAndIsr to one of its
+    /// replicas.
+    pub leader_and_isr_us_per_replica: u64,
+    /// Broker work to apply one partition entry of an UpdateMetadata or LeaderAndIsr request.
+    pub broker_apply_us_per_partition: u64,
+}
+
+impl ZkCosts {
+    /// Kafka before 1.1: the controller reads every znode with a synchronous request, one after
+    /// another (Kafka PR #3765, 2017, KAFKA-5642: 100,000 single-partition topics, 5 brokers,
+    /// 5-node ensemble, ~58-61 s from `/controller` creation until the controller was ready).
+    ///
+    /// Calibrated by measuring [`measure_failover`](super::measure_failover) at that size:
+    /// 200,000 reads x 290 us plus 100,000 x 8 us of processing gives ~59 s. The session
+    /// timeout is Kafka's default of the time (6 s).
+    pub fn sync_reads_2017() -> ZkCosts {
+        ZkCosts {
+            zk_max_in_flight_requests: 1,
+            ..ZkCosts::async_reads()
+        }
+    }
+
+    /// Kafka 1.1 and later: the controller pipelines asynchronous ZooKeeper requests (Jun Rao,
+    /// "Apache Kafka Supports 200K Partitions Per Cluster", 2018, and the reported figures for
+    /// 1,000,000 partitions: ~37 s to load them, plus ~40 s for the brokers to apply them).
+    ///
+    /// Same ensemble and per-item costs as [`ZkCosts::sync_reads_2017`]; only the pipelining
+    /// differs. The in-flight depth (20) and the push costs were calibrated by measuring
+    /// 1,000,000 single-partition topics on 5 brokers: ~37 s load, then ~40 s of offline-leader
+    /// elections (the dead controller's partitions) plus the full-state push to 4 live brokers.
+    pub fn async_reads() -> ZkCosts {
+        ZkCosts {
+            zk_read_latency_us: 290,
+            zk_write_latency_us: 1_000,
+            zk_max_in_flight_requests: 20,
+            zk_max_requests_per_sec: 100_000,
+            zk_session_timeout_us: 6_000_000,
+            network_latency_us: 250,
+            controller_load_us_per_partition: 8,
+            update_metadata_us_per_partition_per_broker: 5,
+            leader_and_isr_us_per_replica: 4,
+            broker_apply_us_per_partition: 10,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ZkCosts;
+
+    #[test]
+    fn presets_differ_only_in_pipelining() {
+        let sync = ZkCosts::sync_reads_2017();
+        let pipelined = ZkCosts::async_reads();
+        assert_eq!(sync.zk_max_in_flight_requests, 1);
+        assert!(pipelined.zk_max_in_flight_requests > 1);
+        assert_eq!(
+            ZkCosts {
+                zk_max_in_flight_requests: 1,
+                ..pipelined
+            },
+            sync
+        );
+    }
+}

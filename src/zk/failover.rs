@@ -1,0 +1,207 @@
+//! Controller failover as an experiment: its timeline (kill, session expiry, `/controller`
+//! created, state loaded, brokers updated), a progress phase for a UI, and a one-call
+//! measurement over a fresh cluster.
+
+use super::cluster::{RequestCounters, ZkCluster};
+use super::config::{ZkClusterConfig, ZkClusterError};
+use super::costs::ZkCosts;
+use super::partition::BrokerId;
+use super::store::{SessionId, ZkStats};
+
+/// Virtual time the cluster runs steadily before [`measure_failover`] kills the controller.
+const WARM_UP_US: u64 = 10_000_000;
+
+/// How long [`measure_failover`] waits for the failover to complete (one virtual day).
+const MAX_FAILOVER_US: u64 = 86_400_000_000;
+
+/// Where a controller failover stands, for a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailoverPhase {
+    /// No failover in progress: the last one (if any) completed.
+    Ready,
+    /// The dead controller's ephemeral `/controller` lives until its session expires.
+    AwaitingSessionExpiry { expires_at_us: u64 },
+    /// `/controller` is gone; brokers race to create it and the winner bumps the epoch.
+    Electing,
+    /// The new controller cold-loads partition state from ZooKeeper.
+    LoadingFromZk { read: u64, total: u64 },
+    /// It elects leaders for partitions whose leader died, writing each state znode.
+    ElectingLeaders { written: u64, total: u64 },
+    /// It pushes full-state UpdateMetadata and LeaderAndIsr; brokers apply them.
+    PushingToBrokers { brokers_done: u32, total: u32 },
+}
+
+/// Virtual times (absolute, microseconds) of one failover's milestones.
+pub(super) struct FailoverTimeline {
+    pub killed_at: u64,
+    pub old_controller: BrokerId,
+    pub old_session: SessionId,
+    pub session_expired_at: Option<u64>,
+    pub controller_created_at: Option<u64>,
+    pub new_controller: Option<BrokerId>,
+    pub ready_at: Option<u64>,
+    pub brokers_updated_at: Option<u64>,
+    zk_at_kill: ZkStats,
+    requests_at_kill: RequestCounters,
+}
+
+impl FailoverTimeline {
+    pub fn new(
+        killed_at: u64,
+        old_controller: BrokerId,
+        old_session: SessionId,
+        zk_at_kill: ZkStats,
+        requests_at_kill: RequestCounters,
+    ) -> Self {
+        FailoverTimeline {
+            killed_at,
+            old_controller,
+            old_session,
+            session_expired_at: None,
+            controller_created_at: None,
+            new_controller: None,
+            ready_at: None,
+            brokers_updated_at: None,
+            zk_at_kill,
+            requests_at_kill,
+        }
+    }
+}
+
+/// The outcome of one controller failover; durations are from the kill unless named otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZkFailoverReport {
+    pub partitions: u32,
+    pub brokers: u32,
+    pub old_controller: BrokerId,
+    pub new_controller: BrokerId,
+    /// Until the dead controller's session expired and `/controller` vanished.
+    pub session_expired_us: u64,
+    /// Until a broker created the new `/controller`.
+    pub controller_elected_us: u64,
+    /// From `/controller` creation until the controller had loaded all state (what Kafka
+    /// PR #3765 measured).
+    pub load_us: u64,
+    /// Until the new controller had loaded all state and could act.
+    pub controller_ready_us: u64,
+    /// Until every live broker had applied the new controller's full state.
+    pub brokers_updated_us: u64,
+    pub znode_reads: u64,
+    pub znode_writes: u64,
+    pub watches_fired: u64,
+    /// UpdateMetadata and LeaderAndIsr requests sent by the new controller.
+    pub requests_sent: u64,
+}
+
+impl ZkCluster {
+    /// Where the most recent controller failover stands.
+    pub fn failover_progress(&self) -> FailoverPhase {
+        let Some(f) = self
+            .failover
+            .as_ref()
+            .filter(|f| f.brokers_updated_at.is_none())
+        else {
+            return FailoverPhase::Ready;
+        };
+        if let Some(phase) = self.controller_phase() {
+            return phase;
+        }
+        match self.store.session_expires_at(f.old_session) {
+            Some(expires_at_us) => FailoverPhase::AwaitingSessionExpiry { expires_at_us },
+            None => FailoverPhase::Electing,
+        }
+    }
+
+    /// The report of the most recent controller failover, once every broker is updated.
+    pub fn failover_report(&self) -> Option<ZkFailoverReport> {
+        let f = self.failover.as_ref()?;
+        let since_kill = |at: u64| at - f.killed_at;
+        let created = f.controller_created_at?;
+        let ready = f.ready_at?;
+        let zk = self.store.stats();
+        Some(ZkFailoverReport {
+            partitions: self.layout.partitions(),
+            brokers: self.config.brokers,
+            old_controller: f.old_controller,
+            new_controller: f.new_controller?,
+            session_expired_us: since_kill(f.session_expired_at?),
+            controller_elected_us: since_kill(created),
+            load_us: ready - created,
+            controller_ready_us: since_kill(ready),
+            brokers_updated_us: since_kill(f.brokers_updated_at?),
+            znode_reads: zk.reads - f.zk_at_kill.reads,
+            znode_writes: zk.writes - f.zk_at_kill.writes,
+            watches_fired: zk.watches_fired - f.zk_at_kill.watches_fired,
+            requests_sent: self.requests.sent - f.requests_at_kill.sent,
+        })
+    }
+}
+
+/// Kills the controller of a steady cluster of `partitions` single-partition topics on
+/// `brokers` brokers and runs until every surviving broker holds the new controller's state.
+pub fn measure_failover(
+    partitions: u64,
+    brokers: u32,
+    costs: &ZkCosts,
+    seed: u64,
+) -> Result<ZkFailoverReport, ZkClusterError> {
+    let count =
+        u32::try_from(partitions).map_err(|_| ZkClusterError::PartitionCount(partitions))?;
+    let config = ZkClusterConfig::single_partition_topics(count, brokers, costs.clone());
+    let mut cluster = ZkCluster::new(config, seed)?;
+    cluster.run_until(WARM_UP_US);
+    cluster.kill_controller(WARM_UP_US);
+    loop {
+        if let Some(report) = cluster.failover_report() {
+            return Ok(report);
+        }
+        if cluster.now() > WARM_UP_US + MAX_FAILOVER_US || cluster.step().is_none() {
+            return Err(ZkClusterError::FailoverStalled {
+                at_us: cluster.now(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failover_goes_through_every_phase_in_order() {
+        let config = ZkClusterConfig::single_partition_topics(20_000, 4, ZkCosts::async_reads());
+        let mut cluster = ZkCluster::new(config, 3).expect("valid cluster");
+        assert_eq!(cluster.failover_progress(), FailoverPhase::Ready);
+        cluster.kill_controller(1_000);
+        let mut seen = Vec::new();
+        while cluster.failover_report().is_none() {
+            cluster.step();
+            let phase = std::mem::discriminant(&cluster.failover_progress());
+            if seen.last() != Some(&phase) {
+                seen.push(phase);
+            }
+        }
+        let expected = [
+            FailoverPhase::AwaitingSessionExpiry { expires_at_us: 0 },
+            FailoverPhase::Electing,
+            FailoverPhase::LoadingFromZk { read: 0, total: 0 },
+            FailoverPhase::ElectingLeaders {
+                written: 0,
+                total: 0,
+            },
+            FailoverPhase::PushingToBrokers {
+                brokers_done: 0,
+                total: 0,
+            },
+            FailoverPhase::Ready,
+        ]
+        .map(|p| std::mem::discriminant(&p));
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn rejects_partition_counts_beyond_the_index_range() {
+        let result = measure_failover(u64::MAX, 3, &ZkCosts::async_reads(), 1);
+        assert_eq!(result, Err(ZkClusterError::PartitionCount(u64::MAX)));
+    }
+}

@@ -1,0 +1,30 @@
+//! ZooKeeper mode, the baseline kraftscope compares KRaft against: a znode store with sessions and
+//! one-shot watches, a controller that cold-loads all partition state on failover and pushes it to
+//! every broker, and the three copies of the truth (ZooKeeper, controller, broker caches).
+
+pub mod broker;
+pub mod cluster;
+pub mod config;
+mod controller;
+pub mod costs;
+pub mod divergence;
+pub mod failover;
+pub mod partition;
+pub mod path;
+mod push;
+pub mod store;
+pub mod trace;
+
+pub use broker::BrokerLiveness;
+pub use cluster::{RequestCounters, ZkCluster};
+pub use config::{ZkClusterConfig, ZkClusterError};
+pub use costs::ZkCosts;
+pub use divergence::Divergence;
+pub use failover::{FailoverPhase, ZkFailoverReport, measure_failover};
+pub use partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
+pub use path::{TopicLayout, ZnodePath};
+pub use store::{
+    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore,
+    Znode, ZnodeData,
+};
+pub use trace::TraceLine;

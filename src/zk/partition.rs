@@ -1,0 +1,236 @@
+//! Partition leadership as ZooKeeper mode keeps it: the contents of a partition's `state` znode
+//! (leader, leader epoch, ISR, controller epoch) packed into 16 bytes so millions of partitions fit
+//! in memory, plus Kafka's round-robin replica placement and offline-partition leader election.
+
+use std::fmt;
+
+/// A Kafka broker id (`broker.id`).
+pub type BrokerId = u32;
+
+/// Brokers are numbered `0..MAX_BROKERS`; sets of them fit in one `u32`.
+pub const MAX_BROKERS: u32 = 32;
+
+/// Kafka's `LeaderAndIsr.NoLeader`: the partition has no leader and is offline.
+pub const NO_LEADER: i32 = -1;
+
+/// A set of broker ids, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BrokerSet(u32);
+
+impl BrokerSet {
+    /// No brokers.
+    pub const EMPTY: BrokerSet = BrokerSet(0);
+
+    /// Whether `broker` is in the set.
+    pub fn contains(self, broker: BrokerId) -> bool {
+        broker < MAX_BROKERS && self.0 & (1 << broker) != 0
+    }
+
+    /// The set plus `broker` (ids at or above [`MAX_BROKERS`] are ignored).
+    pub fn with(self, broker: BrokerId) -> BrokerSet {
+        if broker < MAX_BROKERS {
+            BrokerSet(self.0 | 1 << broker)
+        } else {
+            self
+        }
+    }
+
+    /// Brokers in both sets.
+    pub fn intersection(self, other: BrokerSet) -> BrokerSet {
+        BrokerSet(self.0 & other.0)
+    }
+
+    /// Brokers in `self` but not in `other`.
+    pub fn difference(self, other: BrokerSet) -> BrokerSet {
+        BrokerSet(self.0 & !other.0)
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Number of brokers in the set.
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The brokers in ascending id order.
+    pub fn iter(self) -> impl Iterator<Item = BrokerId> {
+        (0..MAX_BROKERS).filter(move |b| self.contains(*b))
+    }
+}
+
+impl FromIterator<BrokerId> for BrokerSet {
+    fn from_iter<I: IntoIterator<Item = BrokerId>>(iter: I) -> Self {
+        iter.into_iter().fold(BrokerSet::EMPTY, BrokerSet::with)
+    }
+}
+
+impl fmt::Display for BrokerSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ids: Vec<String> = self.iter().map(|b| b.to_string()).collect();
+        write!(f, "[{}]", ids.join(","))
+    }
+}
+
+/// The data of `/brokers/topics/<t>/partitions/<p>/state` (Kafka's `LeaderIsrAndControllerEpoch`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartitionState {
+    /// Epoch of the controller that last wrote this state.
+    pub controller_epoch: u32,
+    /// The leader's broker id, or [`NO_LEADER`].
+    pub leader: i32,
+    /// Bumped on every leader or ISR change made by the controller.
+    pub leader_epoch: u32,
+    /// The in-sync replicas.
+    pub isr: BrokerSet,
+}
+
+impl PartitionState {
+    /// What a controller holds for a partition it has not loaded yet.
+    pub const UNKNOWN: PartitionState = PartitionState {
+        controller_epoch: 0,
+        leader: NO_LEADER,
+        leader_epoch: 0,
+        isr: BrokerSet::EMPTY,
+    };
+
+    /// The leader as a broker id, or `None` when the partition is offline.
+    pub fn leader_broker(&self) -> Option<BrokerId> {
+        u32::try_from(self.leader).ok()
+    }
+}
+
+impl fmt::Display for PartitionState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            r#"{{"controller_epoch":{},"leader":{},"version":1,"leader_epoch":{},"isr":{}}}"#,
+            self.controller_epoch, self.leader, self.leader_epoch, self.isr
+        )
+    }
+}
+
+/// Kafka's round-robin replica placement (without rack awareness or the follower shift):
+/// partition `p`'s replicas are `rf` consecutive brokers starting at `(start + p) % brokers`,
+/// the first being the preferred leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplicaAssignment {
+    brokers: u32,
+    replication_factor: u32,
+    start: u32,
+}
+
+impl ReplicaAssignment {
+    /// Placement over `brokers` brokers; `replication_factor` is clamped to `1..=brokers`.
+    pub fn new(brokers: u32, replication_factor: u32, start: u32) -> ReplicaAssignment {
+        let brokers = brokers.clamp(1, MAX_BROKERS);
+        ReplicaAssignment {
+            brokers,
+            replication_factor: replication_factor.clamp(1, brokers),
+            start: start % brokers,
+        }
+    }
+
+    /// The replicas of `partition`, preferred leader first.
+    pub fn replicas(&self, partition: u32) -> impl Iterator<Item = BrokerId> + use<> {
+        let brokers = u64::from(self.brokers);
+        let first = (u64::from(self.start) + u64::from(partition)) % brokers;
+        (0..u64::from(self.replication_factor)).map(move |i| ((first + i) % brokers) as BrokerId)
+    }
+
+    /// The replicas of `partition` as a set.
+    pub fn replica_set(&self, partition: u32) -> BrokerSet {
+        self.replicas(partition).collect()
+    }
+
+    /// A freshly created partition: preferred leader, all replicas in sync.
+    pub fn initial_state(&self, partition: u32, controller_epoch: u32) -> PartitionState {
+        let leader = self
+            .replicas(partition)
+            .next()
+            .map_or(NO_LEADER, |b| b as i32);
+        PartitionState {
+            controller_epoch,
+            leader,
+            leader_epoch: 0,
+            isr: self.replica_set(partition),
+        }
+    }
+
+    /// The controller's new state for a partition after brokers outside `live` went away:
+    /// offline replicas leave the ISR, and a dead leader is replaced by the first live ISR
+    /// replica in assignment order (clean election only). With no live ISR replica the partition
+    /// goes offline and keeps its last ISR, as Kafka does without unclean election.
+    pub fn elect(
+        &self,
+        partition: u32,
+        state: PartitionState,
+        live: BrokerSet,
+        controller_epoch: u32,
+    ) -> PartitionState {
+        let live_isr = state.isr.intersection(live);
+        let leader_alive = state.leader_broker().is_some_and(|l| live.contains(l));
+        let leader = if leader_alive {
+            state.leader
+        } else {
+            self.replicas(partition)
+                .find(|r| live_isr.contains(*r))
+                .map_or(NO_LEADER, |b| b as i32)
+        };
+        PartitionState {
+            controller_epoch,
+            leader,
+            leader_epoch: state.leader_epoch + 1,
+            isr: if live_isr.is_empty() {
+                state.isr
+            } else {
+                live_isr
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replicas_are_consecutive_brokers_starting_at_the_rotated_preferred_leader() {
+        let assignment = ReplicaAssignment::new(5, 3, 2);
+        assert_eq!(assignment.replicas(0).collect::<Vec<_>>(), vec![2, 3, 4]);
+        assert_eq!(assignment.replicas(4).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert_eq!(assignment.initial_state(4, 1).leader, 1);
+    }
+
+    #[test]
+    fn election_picks_first_live_isr_replica_and_shrinks_the_isr() {
+        let assignment = ReplicaAssignment::new(5, 3, 0);
+        let state = assignment.initial_state(0, 1);
+        let live: BrokerSet = [1, 2, 3, 4].into_iter().collect();
+        let elected = assignment.elect(0, state, live, 2);
+        assert_eq!(elected.leader, 1);
+        assert_eq!(elected.isr, [1, 2].into_iter().collect());
+        assert_eq!(elected.leader_epoch, 1);
+        assert_eq!(elected.controller_epoch, 2);
+    }
+
+    #[test]
+    fn no_live_isr_replica_leaves_the_partition_offline_with_its_last_isr() {
+        let assignment = ReplicaAssignment::new(3, 1, 0);
+        let state = assignment.initial_state(0, 1);
+        let elected = assignment.elect(0, state, [1, 2].into_iter().collect(), 2);
+        assert_eq!(elected.leader, NO_LEADER);
+        assert_eq!(elected.isr, state.isr);
+    }
+
+    #[test]
+    fn state_znode_data_reads_like_kafkas_json() {
+        let state = ReplicaAssignment::new(3, 2, 0).initial_state(1, 5);
+        assert_eq!(
+            state.to_string(),
+            r#"{"controller_epoch":5,"leader":1,"version":1,"leader_epoch":0,"isr":[1,2]}"#
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! The znode paths ZooKeeper-mode Kafka uses, and how a cluster's topic partitions map onto the
+//! `/brokers/topics/<t>/partitions/<p>/state` znodes by a compact global partition index.
+
+use std::fmt;
+
+use super::partition::BrokerId;
+
+/// Topics named `topic-<n>`, each with the same partition count; partition `p` of topic `t`
+/// has global index `t * partitions_per_topic + p`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopicLayout {
+    topics: u32,
+    partitions_per_topic: u32,
+}
+
+impl TopicLayout {
+    /// A layout, or `None` when it is empty-per-topic or exceeds `u32` partition indexes.
+    pub fn new(topics: u32, partitions_per_topic: u32) -> Option<TopicLayout> {
+        let total = u64::from(topics) * u64::from(partitions_per_topic);
+        (partitions_per_topic > 0 && total <= u64::from(u32::MAX)).then_some(TopicLayout {
+            topics,
+            partitions_per_topic,
+        })
+    }
+
+    /// Number of topics.
+    pub fn topics(&self) -> u32 {
+        self.topics
+    }
+
+    /// Partitions in each topic.
+    pub fn partitions_per_topic(&self) -> u32 {
+        self.partitions_per_topic
+    }
+
+    /// Total number of partitions.
+    pub fn partitions(&self) -> u32 {
+        self.topics * self.partitions_per_topic
+    }
+
+    /// Global index of a partition, if it exists.
+    pub fn index(&self, topic: u32, partition: u32) -> Option<usize> {
+        (topic < self.topics && partition < self.partitions_per_topic)
+            .then(|| topic as usize * self.partitions_per_topic as usize + partition as usize)
+    }
+
+    /// The `(topic, partition)` of a global index.
+    pub fn locate(&self, index: u32) -> (u32, u32) {
+        (
+            index / self.partitions_per_topic,
+            index % self.partitions_per_topic,
+        )
+    }
+
+    /// The state znode of a global index.
+    pub fn state_path(&self, index: u32) -> ZnodePath {
+        let (topic, partition) = self.locate(index);
+        ZnodePath::PartitionState { topic, partition }
+    }
+}
+
+/// A znode ZooKeeper-mode Kafka reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ZnodePath {
+    /// `/controller`: ephemeral, holds the active controller's broker id.
+    Controller,
+    /// `/controller_epoch`: bumped by every new controller.
+    ControllerEpoch,
+    /// `/brokers/ids`: parent of the broker registrations.
+    BrokerIds,
+    /// `/brokers/ids/<id>`: ephemeral registration of a live broker.
+    BrokerId(BrokerId),
+    /// `/brokers/topics`: parent of the topics.
+    Topics,
+    /// `/brokers/topics/topic-<n>`: the topic's replica assignment.
+    Topic(u32),
+    /// `/brokers/topics/topic-<n>/partitions/<p>/state`: leader, ISR and epochs.
+    PartitionState { topic: u32, partition: u32 },
+}
+
+impl ZnodePath {
+    /// The parent znode whose children watch sees this one come and go (`None` under the root).
+    /// A partition's parent is given as its topic; the `partitions/<p>` levels are not modelled.
+    pub fn parent(&self) -> Option<ZnodePath> {
+        match self {
+            ZnodePath::Controller | ZnodePath::ControllerEpoch => None,
+            ZnodePath::BrokerIds | ZnodePath::Topics => None,
+            ZnodePath::BrokerId(_) => Some(ZnodePath::BrokerIds),
+            ZnodePath::Topic(_) => Some(ZnodePath::Topics),
+            ZnodePath::PartitionState { topic, .. } => Some(ZnodePath::Topic(*topic)),
+        }
+    }
+}
+
+impl fmt::Display for ZnodePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ZnodePath::Controller => write!(f, "/controller"),
+            ZnodePath::ControllerEpoch => write!(f, "/controller_epoch"),
+            ZnodePath::BrokerIds => write!(f, "/brokers/ids"),
+            ZnodePath::BrokerId(id) => write!(f, "/brokers/ids/{id}"),
+            ZnodePath::Topics => write!(f, "/brokers/topics"),
+            ZnodePath::Topic(t) => write!(f, "/brokers/topics/topic-{t}"),
+            ZnodePath::PartitionState { topic, partition } => {
+                write!(
+                    f,
+                    "/brokers/topics/topic-{topic}/partitions/{partition}/state"
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn global_index_round_trips_through_topic_and_partition() {
+        let layout = TopicLayout::new(10, 4).expect("valid layout");
+        assert_eq!(layout.index(3, 2), Some(14));
+        assert_eq!(layout.locate(14), (3, 2));
+        assert_eq!(layout.index(10, 0), None);
+        assert_eq!(
+            layout.state_path(14).to_string(),
+            "/brokers/topics/topic-3/partitions/2/state"
+        );
+    }
+
+    #[test]
+    fn rejects_topics_without_partitions_and_index_overflow() {
+        assert!(TopicLayout::new(5, 0).is_none());
+        assert!(TopicLayout::new(u32::MAX, 2).is_none());
+    }
+}

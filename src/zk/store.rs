@@ -1,0 +1,663 @@
+//! The ZooKeeper ensemble as a znode store: versioned znodes, ephemeral znodes owned by sessions
+//! that expire unless pinged, one-shot watches, and a latency model with a request-rate ceiling.
+//! Topic and partition-state znodes are kept in flat vectors so millions of them stay cheap.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::costs::ZkCosts;
+use super::partition::{BrokerId, PartitionState};
+use super::path::{TopicLayout, ZnodePath};
+
+/// A ZooKeeper session id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SessionId(pub u64);
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "0x{:x}", self.0)
+    }
+}
+
+/// What a znode holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZnodeData {
+    /// A parent znode with no data of its own.
+    Empty,
+    /// `/controller`: the active controller.
+    Controller { broker_id: BrokerId },
+    /// `/controller_epoch`.
+    ControllerEpoch(u32),
+    /// `/brokers/ids/<id>`: a broker registration.
+    BrokerRegistration { broker_id: BrokerId },
+    /// `/brokers/topics/<t>`: the topic's replica assignment (its partition count here; the
+    /// replicas follow [`ReplicaAssignment`](super::ReplicaAssignment)).
+    TopicAssignment { partitions: u32 },
+    /// A partition's `state` znode.
+    PartitionState(PartitionState),
+}
+
+impl fmt::Display for ZnodeData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ZnodeData::Empty => write!(f, "null"),
+            ZnodeData::Controller { broker_id } => {
+                write!(f, r#"{{"version":1,"brokerid":{broker_id}}}"#)
+            }
+            ZnodeData::ControllerEpoch(epoch) => write!(f, "{epoch}"),
+            ZnodeData::BrokerRegistration { broker_id } => {
+                write!(
+                    f,
+                    r#"{{"version":4,"host":"broker-{broker_id}","port":9092}}"#
+                )
+            }
+            ZnodeData::TopicAssignment { partitions } => {
+                write!(f, r#"{{"version":1,"partitions":{partitions}}}"#)
+            }
+            ZnodeData::PartitionState(state) => write!(f, "{state}"),
+        }
+    }
+}
+
+/// A znode as a read returns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Znode {
+    pub data: ZnodeData,
+    /// ZooKeeper's data version, bumped by every `setData`.
+    pub version: u32,
+    /// The session owning an ephemeral znode.
+    pub ephemeral_owner: Option<SessionId>,
+}
+
+impl Znode {
+    fn persistent(data: ZnodeData, version: u32) -> Znode {
+        Znode {
+            data,
+            version,
+            ephemeral_owner: None,
+        }
+    }
+
+    /// The partition state, if this is a state znode.
+    pub fn partition_state(&self) -> Option<PartitionState> {
+        match self.data {
+            ZnodeData::PartitionState(state) => Some(state),
+            _ => None,
+        }
+    }
+}
+
+/// Why a request failed (ZooKeeper's `KeeperException` codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZkError {
+    NoNode(ZnodePath),
+    NodeExists(ZnodePath),
+    BadVersion {
+        path: ZnodePath,
+        expected: u32,
+        actual: u32,
+    },
+    SessionExpired(SessionId),
+    /// The data does not fit the path (e.g. a controller id written to a state znode).
+    BadData(ZnodePath),
+}
+
+impl fmt::Display for ZkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ZkError::NoNode(path) => write!(f, "NoNode for {path}"),
+            ZkError::NodeExists(path) => write!(f, "NodeExists for {path}"),
+            ZkError::BadVersion {
+                path,
+                expected,
+                actual,
+            } => {
+                write!(
+                    f,
+                    "BadVersion for {path}: expected {expected}, found {actual}"
+                )
+            }
+            ZkError::SessionExpired(session) => write!(f, "session {session} expired"),
+            ZkError::BadData(path) => write!(f, "data does not fit {path}"),
+        }
+    }
+}
+
+impl std::error::Error for ZkError {}
+
+/// What a fired watch reports (ZooKeeper's `Watcher.Event.EventType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchEvent {
+    NodeCreated,
+    NodeDeleted,
+    NodeDataChanged,
+    NodeChildrenChanged,
+}
+
+impl fmt::Display for WatchEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A one-shot watch that fired; it is gone until its client registers it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchFired {
+    /// The broker whose session set the watch.
+    pub watcher: BrokerId,
+    pub path: ZnodePath,
+    pub event: WatchEvent,
+}
+
+/// Request counters of the ensemble.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ZkStats {
+    pub reads: u64,
+    pub writes: u64,
+    pub watches_fired: u64,
+}
+
+/// Read or write, for the latency model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZkRequestKind {
+    Read,
+    Write,
+}
+
+/// Result of checking a session against its deadline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionStatus {
+    /// Still alive; pinged recently enough.
+    Alive { expires_at_us: u64 },
+    /// Expired now: its ephemeral znodes were deleted and these watches fired.
+    Expired {
+        deleted: Vec<ZnodePath>,
+        fired: Vec<WatchFired>,
+    },
+    /// No such session (never opened or already expired).
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WatchKind {
+    Data,
+    Children,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    session: SessionId,
+    kind: WatchKind,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Session {
+    owner: BrokerId,
+    expires_at_us: u64,
+}
+
+/// The ensemble's data tree, sessions, watches and request queue.
+pub struct ZkStore {
+    layout: TopicLayout,
+    read_latency_us: u64,
+    write_latency_us: u64,
+    service_ns_per_request: u64,
+    session_timeout_us: u64,
+    nodes: BTreeMap<ZnodePath, Znode>,
+    topic_versions: Vec<u32>,
+    states: Vec<PartitionState>,
+    state_versions: Vec<u32>,
+    sessions: BTreeMap<SessionId, Session>,
+    watches: BTreeMap<ZnodePath, Vec<Watch>>,
+    next_session: u64,
+    queue_free_at_ns: u64,
+    stats: ZkStats,
+}
+
+impl ZkStore {
+    /// An ensemble holding `/controller_epoch` (0), `/brokers/ids`, `/brokers/topics` and every
+    /// topic of `layout`, partition `i` starting as `initial_state(i)`.
+    pub fn new(
+        layout: TopicLayout,
+        costs: &ZkCosts,
+        initial_state: impl Fn(u32) -> PartitionState,
+    ) -> ZkStore {
+        let nodes = BTreeMap::from([
+            (
+                ZnodePath::ControllerEpoch,
+                Znode::persistent(ZnodeData::ControllerEpoch(0), 0),
+            ),
+            (ZnodePath::BrokerIds, Znode::persistent(ZnodeData::Empty, 0)),
+            (ZnodePath::Topics, Znode::persistent(ZnodeData::Empty, 0)),
+        ]);
+        let partitions = layout.partitions();
+        ZkStore {
+            layout,
+            read_latency_us: costs.zk_read_latency_us,
+            write_latency_us: costs.zk_write_latency_us,
+            service_ns_per_request: 1_000_000_000 / costs.zk_max_requests_per_sec.max(1),
+            session_timeout_us: costs.zk_session_timeout_us,
+            nodes,
+            topic_versions: vec![0; layout.topics() as usize],
+            states: (0..partitions).map(initial_state).collect(),
+            state_versions: vec![0; partitions as usize],
+            sessions: BTreeMap::new(),
+            watches: BTreeMap::new(),
+            next_session: 1,
+            queue_free_at_ns: 0,
+            stats: ZkStats::default(),
+        }
+    }
+
+    /// Request counters so far.
+    pub fn stats(&self) -> ZkStats {
+        self.stats
+    }
+
+    /// When `count` pipelined requests issued at `start_us`, at most `max_in_flight` outstanding,
+    /// have all completed. Each request occupies the ensemble for `1 / max requests per sec`;
+    /// once that ceiling is hit they queue (also behind earlier batches).
+    pub fn submit(
+        &mut self,
+        start_us: u64,
+        kind: ZkRequestKind,
+        count: u64,
+        max_in_flight: u32,
+    ) -> u64 {
+        let latency_us = match kind {
+            ZkRequestKind::Read => self.read_latency_us,
+            ZkRequestKind::Write => self.write_latency_us,
+        };
+        let rounds = count.div_ceil(u64::from(max_in_flight.max(1)));
+        let pipelined_us = start_us.saturating_add(rounds.saturating_mul(latency_us));
+        let queue_start_ns = self.queue_free_at_ns.max(start_us.saturating_mul(1000));
+        self.queue_free_at_ns =
+            queue_start_ns.saturating_add(count.saturating_mul(self.service_ns_per_request));
+        pipelined_us.max(self.queue_free_at_ns.div_ceil(1000))
+    }
+
+    /// Opens a session for `owner`; it expires unless pinged within the session timeout.
+    pub fn open_session(&mut self, owner: BrokerId, now_us: u64) -> SessionId {
+        let id = SessionId(self.next_session);
+        self.next_session += 1;
+        let expires_at_us = now_us.saturating_add(self.session_timeout_us);
+        self.sessions.insert(
+            id,
+            Session {
+                owner,
+                expires_at_us,
+            },
+        );
+        id
+    }
+
+    /// A client ping: pushes the session's deadline out by the session timeout.
+    pub fn ping(&mut self, session: SessionId, now_us: u64) -> Result<u64, ZkError> {
+        let timeout = self.session_timeout_us;
+        let entry = self
+            .sessions
+            .get_mut(&session)
+            .ok_or(ZkError::SessionExpired(session))?;
+        entry.expires_at_us = now_us.saturating_add(timeout);
+        Ok(entry.expires_at_us)
+    }
+
+    /// The session's current deadline, if it is alive.
+    pub fn session_expires_at(&self, session: SessionId) -> Option<u64> {
+        self.sessions.get(&session).map(|s| s.expires_at_us)
+    }
+
+    /// Expires the session if its deadline has passed: its watches are dropped, its ephemeral
+    /// znodes deleted, and the watches on them fire.
+    pub fn check_session(&mut self, session: SessionId, now_us: u64) -> SessionStatus {
+        match self.sessions.get(&session) {
+            None => SessionStatus::Unknown,
+            Some(s) if s.expires_at_us > now_us => SessionStatus::Alive {
+                expires_at_us: s.expires_at_us,
+            },
+            Some(_) => self.expire(session),
+        }
+    }
+
+    fn expire(&mut self, session: SessionId) -> SessionStatus {
+        self.sessions.remove(&session);
+        for watches in self.watches.values_mut() {
+            watches.retain(|w| w.session != session);
+        }
+        let deleted: Vec<ZnodePath> = self
+            .nodes
+            .iter()
+            .filter(|(_, node)| node.ephemeral_owner == Some(session))
+            .map(|(path, _)| *path)
+            .collect();
+        let mut fired = Vec::new();
+        for path in &deleted {
+            self.nodes.remove(path);
+            self.fire(*path, WatchKind::Data, WatchEvent::NodeDeleted, &mut fired);
+            self.fire(
+                *path,
+                WatchKind::Children,
+                WatchEvent::NodeDeleted,
+                &mut fired,
+            );
+            self.fire_parent(*path, &mut fired);
+        }
+        SessionStatus::Expired { deleted, fired }
+    }
+
+    /// A znode as it is, without a request (for inspection by a UI or a report).
+    pub fn inspect(&self, path: ZnodePath) -> Option<Znode> {
+        match path {
+            ZnodePath::Topic(topic) => self.topic_versions.get(topic as usize).map(|v| {
+                let partitions = self.layout.partitions_per_topic();
+                Znode::persistent(ZnodeData::TopicAssignment { partitions }, *v)
+            }),
+            ZnodePath::PartitionState { topic, partition } => {
+                let i = self.layout.index(topic, partition)?;
+                let data = ZnodeData::PartitionState(self.states[i]);
+                Some(Znode::persistent(data, self.state_versions[i]))
+            }
+            other => self.nodes.get(&other).copied(),
+        }
+    }
+
+    /// `getData`, optionally leaving a data watch on the znode.
+    pub fn get_data(
+        &mut self,
+        path: ZnodePath,
+        watcher: Option<SessionId>,
+    ) -> Result<Znode, ZkError> {
+        self.stats.reads += 1;
+        let node = self.inspect(path).ok_or(ZkError::NoNode(path))?;
+        self.watch(path, watcher, WatchKind::Data)?;
+        Ok(node)
+    }
+
+    /// `exists`: like `getData`, but the watch is left even when the znode is absent.
+    pub fn exists(
+        &mut self,
+        path: ZnodePath,
+        watcher: Option<SessionId>,
+    ) -> Result<Option<Znode>, ZkError> {
+        self.stats.reads += 1;
+        self.watch(path, watcher, WatchKind::Data)?;
+        Ok(self.inspect(path))
+    }
+
+    /// `getChildren`, optionally leaving a children watch.
+    pub fn get_children(
+        &mut self,
+        path: ZnodePath,
+        watcher: Option<SessionId>,
+    ) -> Result<Vec<ZnodePath>, ZkError> {
+        self.stats.reads += 1;
+        self.inspect(path).ok_or(ZkError::NoNode(path))?;
+        self.watch(path, watcher, WatchKind::Children)?;
+        Ok(self.children(path))
+    }
+
+    fn children(&self, path: ZnodePath) -> Vec<ZnodePath> {
+        match path {
+            ZnodePath::BrokerIds => self
+                .nodes
+                .range(ZnodePath::BrokerId(0)..=ZnodePath::BrokerId(BrokerId::MAX))
+                .map(|(p, _)| *p)
+                .collect(),
+            ZnodePath::Topics => (0..self.layout.topics()).map(ZnodePath::Topic).collect(),
+            ZnodePath::Topic(topic) => (0..self.layout.partitions_per_topic())
+                .map(|partition| ZnodePath::PartitionState { topic, partition })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `create`; `ephemeral_owner` makes the znode vanish with that session.
+    pub fn create(
+        &mut self,
+        path: ZnodePath,
+        data: ZnodeData,
+        ephemeral_owner: Option<SessionId>,
+    ) -> Result<Vec<WatchFired>, ZkError> {
+        self.stats.writes += 1;
+        if self.inspect(path).is_some() {
+            return Err(ZkError::NodeExists(path));
+        }
+        if matches!(path, ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }) {
+            return Err(ZkError::BadData(path));
+        }
+        if let Some(parent) = path.parent().filter(|p| self.inspect(*p).is_none()) {
+            return Err(ZkError::NoNode(parent));
+        }
+        if let Some(owner) = ephemeral_owner.filter(|s| !self.sessions.contains_key(s)) {
+            return Err(ZkError::SessionExpired(owner));
+        }
+        self.nodes.insert(
+            path,
+            Znode {
+                data,
+                version: 0,
+                ephemeral_owner,
+            },
+        );
+        let mut fired = Vec::new();
+        self.fire(path, WatchKind::Data, WatchEvent::NodeCreated, &mut fired);
+        self.fire_parent(path, &mut fired);
+        Ok(fired)
+    }
+
+    /// `setData`, conditional on `expected_version` when given. Returns the new version and the
+    /// data watches that fired.
+    pub fn set_data(
+        &mut self,
+        path: ZnodePath,
+        data: ZnodeData,
+        expected_version: Option<u32>,
+    ) -> Result<(u32, Vec<WatchFired>), ZkError> {
+        self.stats.writes += 1;
+        let version = self.version_slot(path, data)?;
+        if let Some(expected) = expected_version.filter(|e| *e != *version) {
+            return Err(ZkError::BadVersion {
+                path,
+                expected,
+                actual: *version,
+            });
+        }
+        *version += 1;
+        let new_version = *version;
+        self.store_data(path, data);
+        let mut fired = Vec::new();
+        self.fire(
+            path,
+            WatchKind::Data,
+            WatchEvent::NodeDataChanged,
+            &mut fired,
+        );
+        Ok((new_version, fired))
+    }
+
+    fn version_slot(&mut self, path: ZnodePath, data: ZnodeData) -> Result<&mut u32, ZkError> {
+        match (path, data) {
+            (ZnodePath::PartitionState { topic, partition }, ZnodeData::PartitionState(_)) => {
+                let i = self
+                    .layout
+                    .index(topic, partition)
+                    .ok_or(ZkError::NoNode(path))?;
+                Ok(&mut self.state_versions[i])
+            }
+            (ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }, _) => {
+                Err(ZkError::BadData(path))
+            }
+            _ => self
+                .nodes
+                .get_mut(&path)
+                .map(|n| &mut n.version)
+                .ok_or(ZkError::NoNode(path)),
+        }
+    }
+
+    fn store_data(&mut self, path: ZnodePath, data: ZnodeData) {
+        match (path, data) {
+            (ZnodePath::PartitionState { topic, partition }, ZnodeData::PartitionState(state)) => {
+                if let Some(i) = self.layout.index(topic, partition) {
+                    self.states[i] = state;
+                }
+            }
+            _ => {
+                if let Some(node) = self.nodes.get_mut(&path) {
+                    node.data = data;
+                }
+            }
+        }
+    }
+
+    fn watch(
+        &mut self,
+        path: ZnodePath,
+        watcher: Option<SessionId>,
+        kind: WatchKind,
+    ) -> Result<(), ZkError> {
+        let Some(session) = watcher else {
+            return Ok(());
+        };
+        if !self.sessions.contains_key(&session) {
+            return Err(ZkError::SessionExpired(session));
+        }
+        let watches = self.watches.entry(path).or_default();
+        if !watches
+            .iter()
+            .any(|w| w.session == session && w.kind == kind)
+        {
+            watches.push(Watch { session, kind });
+        }
+        Ok(())
+    }
+
+    fn fire_parent(&mut self, path: ZnodePath, fired: &mut Vec<WatchFired>) {
+        if let Some(parent) = path.parent() {
+            self.fire(
+                parent,
+                WatchKind::Children,
+                WatchEvent::NodeChildrenChanged,
+                fired,
+            );
+        }
+    }
+
+    fn fire(
+        &mut self,
+        path: ZnodePath,
+        kind: WatchKind,
+        event: WatchEvent,
+        fired: &mut Vec<WatchFired>,
+    ) {
+        let Some(watches) = self.watches.get_mut(&path) else {
+            return;
+        };
+        let (firing, kept): (Vec<Watch>, Vec<Watch>) = watches.iter().partition(|w| w.kind == kind);
+        *watches = kept;
+        for watch in firing {
+            if let Some(session) = self.sessions.get(&watch.session) {
+                self.stats.watches_fired += 1;
+                fired.push(WatchFired {
+                    watcher: session.owner,
+                    path,
+                    event,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::partition::ReplicaAssignment;
+
+    fn store() -> ZkStore {
+        let layout = TopicLayout::new(4, 2).expect("valid layout");
+        let assignment = ReplicaAssignment::new(3, 2, 0);
+        ZkStore::new(layout, &ZkCosts::sync_reads_2017(), |p| {
+            assignment.initial_state(p, 1)
+        })
+    }
+
+    #[test]
+    fn ephemeral_znode_vanishes_when_its_session_expires_and_watch_fires_once() {
+        let mut zk = store();
+        let owner = zk.open_session(0, 0);
+        let watcher = zk.open_session(1, 0);
+        zk.create(
+            ZnodePath::Controller,
+            ZnodeData::Controller { broker_id: 0 },
+            Some(owner),
+        )
+        .expect("create /controller");
+        zk.exists(ZnodePath::Controller, Some(watcher))
+            .expect("watch");
+        zk.ping(watcher, 5_000_000).expect("ping");
+        let timeout = ZkCosts::sync_reads_2017().zk_session_timeout_us;
+        assert!(matches!(
+            zk.check_session(owner, timeout - 1),
+            SessionStatus::Alive { .. }
+        ));
+        let SessionStatus::Expired { deleted, fired } = zk.check_session(owner, timeout) else {
+            panic!("session should expire at its deadline");
+        };
+        assert_eq!(deleted, vec![ZnodePath::Controller]);
+        assert_eq!(fired.len(), 1);
+        assert_eq!(fired[0].event, WatchEvent::NodeDeleted);
+        let again = zk.create(ZnodePath::Controller, ZnodeData::Empty, Some(watcher));
+        assert_eq!(
+            again,
+            Ok(Vec::new()),
+            "the one-shot watch must not fire twice"
+        );
+    }
+
+    #[test]
+    fn set_data_checks_the_version_and_bumps_it() {
+        let mut zk = store();
+        let path = ZnodePath::ControllerEpoch;
+        let (version, _) = zk
+            .set_data(path, ZnodeData::ControllerEpoch(1), Some(0))
+            .expect("v0");
+        assert_eq!(version, 1);
+        let stale = zk.set_data(path, ZnodeData::ControllerEpoch(2), Some(0));
+        assert!(matches!(stale, Err(ZkError::BadVersion { actual: 1, .. })));
+    }
+
+    #[test]
+    fn partition_state_znodes_are_versioned_and_typed() {
+        let mut zk = store();
+        let path = ZnodePath::PartitionState {
+            topic: 3,
+            partition: 1,
+        };
+        let node = zk.get_data(path, None).expect("state znode");
+        let mut state = node.partition_state().expect("state data");
+        state.leader = 2;
+        let (version, _) = zk
+            .set_data(path, ZnodeData::PartitionState(state), Some(0))
+            .expect("write");
+        assert_eq!(version, 1);
+        assert_eq!(
+            zk.inspect(path).and_then(|n| n.partition_state()),
+            Some(state)
+        );
+        let wrong = zk.set_data(path, ZnodeData::ControllerEpoch(1), None);
+        assert_eq!(wrong, Err(ZkError::BadData(path)));
+    }
+
+    #[test]
+    fn requests_queue_behind_the_rate_ceiling() {
+        let mut zk = store();
+        let sync = zk.submit(0, ZkRequestKind::Read, 10, 1);
+        assert_eq!(sync, 10 * 290);
+        let saturated = zk.submit(0, ZkRequestKind::Read, 100_000, 1_000);
+        assert_eq!(
+            saturated,
+            1_000_000 + 100,
+            "100k requests at 100k/s, behind the first 10"
+        );
+    }
+}
