@@ -1,5 +1,5 @@
 //! Simulated events per second for a 3-voter, 3-observer cluster under steady client writes,
-//! without and with the per-event invariant checks (snapshots every 20,000 records keep the
+//! without and with the per-event invariant checks (snapshots every 320,000 bytes (20,000 writes) keep the
 //! logs bounded, as Kafka's periodic metadata snapshots do). Prints medians over several runs.
 //! Run: `cargo bench --bench quorum_events`.
 
@@ -15,12 +15,8 @@ const WRITE_EVERY: u64 = MS;
 
 /// Run the cluster for the simulated span; returns (events, seconds).
 fn run_once(seed: u64, check: bool) -> (u64, f64) {
-    let mut config = ClusterConfig {
-        voters: 3,
-        observers: 3,
-        ..ClusterConfig::default()
-    };
-    config.quorum.snapshot_every_records = 20_000;
+    let mut config = ClusterConfig { voters: 3, observers: 3, ..ClusterConfig::default() };
+    config.quorum.max_record_bytes_between_snapshots = 320_000;
     let mut sim = Simulation::new(config, seed);
     let mut checker = Checker::default();
     let started = Instant::now();
@@ -29,9 +25,7 @@ fn run_once(seed: u64, check: bool) -> (u64, f64) {
         while sim.next_event_time().is_some_and(|t| t <= next_write) {
             sim.step();
             if check {
-                checker
-                    .after_event(&sim)
-                    .expect("invariants hold in a fault-free run");
+                checker.after_event(&sim).expect("invariants hold in a fault-free run");
             }
         }
         sim.run_until(next_write);
@@ -54,11 +48,7 @@ fn main() {
                 events as f64 / seconds
             })
             .collect();
-        let label = if check {
-            "with invariant checks"
-        } else {
-            "core only"
-        };
+        let label = if check { "with invariant checks" } else { "core only" };
         let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
         let max = rates.iter().copied().fold(0.0, f64::max);
         println!(

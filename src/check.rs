@@ -39,11 +39,7 @@ impl SeedParams {
         };
         let quorum = QuorumConfig {
             pre_vote: !rng.chance(0.2),
-            snapshot_every_records: if rng.chance(0.5) {
-                rng.range(10, 200)
-            } else {
-                0
-            },
+            max_record_bytes_between_snapshots: if rng.chance(0.5) { rng.range(160, 3200) } else { 0 },
             max_fetch_records: rng.range(4, 64) as usize,
             snapshot_chunk_bytes: rng.range(16, 128),
             sabotage,
@@ -51,12 +47,7 @@ impl SeedParams {
         };
         SeedParams {
             seed,
-            cluster: ClusterConfig {
-                voters,
-                observers,
-                quorum,
-                network,
-            },
+            cluster: ClusterConfig { voters, observers, quorum, network, metadata: Default::default() },
             fault_every: rng.range(300 * MS, 3000 * MS),
             write_every: rng.range(5 * MS, 200 * MS),
         }
@@ -68,7 +59,7 @@ impl fmt::Display for SeedParams {
         let c = &self.cluster;
         write!(
             f,
-            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% pre-vote={} snapshot-every={} faults-every={}ms writes-every={}ms",
+            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% pre-vote={} snapshot-bytes={} faults-every={}ms writes-every={}ms",
             self.seed,
             c.voters,
             c.observers,
@@ -76,7 +67,7 @@ impl fmt::Display for SeedParams {
             c.network.latency_max,
             c.network.drop_rate * 100.0,
             if c.quorum.pre_vote { "on" } else { "off" },
-            c.quorum.snapshot_every_records,
+            c.quorum.max_record_bytes_between_snapshots,
             self.fault_every / MS,
             self.write_every / MS
         )
@@ -97,10 +88,8 @@ pub struct Failure {
 /// Run one seed; `trace` keeps the trace for the failure report.
 pub fn run_seed(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
     let mut run = ChaosRun::new(params, trace);
-    let result = run
-        .safety_phase()
-        .and_then(|_| run.liveness_phase())
-        .and_then(|_| run.checker.at_end(&run.sim));
+    let result =
+        run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
     result.map_err(|violation| {
         let mut tail = run.sim.take_trace();
         let keep = tail.len().saturating_sub(60);
@@ -175,11 +164,8 @@ impl ChaosRun {
                 let _ = self.sim.crash(pick);
             }
             2..=3 => {
-                let down: Vec<NodeId> = ids
-                    .iter()
-                    .copied()
-                    .filter(|id| self.sim.node(*id).is_none())
-                    .collect();
+                let down: Vec<NodeId> =
+                    ids.iter().copied().filter(|id| self.sim.node(*id).is_none()).collect();
                 if let Some(&id) = down.get(self.rng.below(down.len().max(1) as u64) as usize) {
                     let _ = self.sim.restart(id);
                 }
@@ -206,9 +192,10 @@ impl ChaosRun {
         };
         let end = leader.log().end_offset();
         leader.applied().writes > writes_before
-            && self.sim.running_nodes().all(|n| {
-                n.high_watermark().is_some_and(|hw| hw >= end) && n.applied().applied_offset >= end
-            })
+            && self
+                .sim
+                .running_nodes()
+                .all(|n| n.high_watermark().is_some_and(|hw| hw >= end) && n.applied().applied_offset >= end)
     }
 
     /// Heal everything; within the bound a leader must be elected and a new write must reach
@@ -218,21 +205,12 @@ impl ChaosRun {
         let mut network = self.sim.network().config.clone();
         network.drop_rate = 0.0;
         self.sim.set_network(network);
-        let down: Vec<NodeId> = self
-            .sim
-            .node_ids()
-            .filter(|id| self.sim.node(*id).is_none())
-            .collect();
+        let down: Vec<NodeId> = self.sim.node_ids().filter(|id| self.sim.node(*id).is_none()).collect();
         for id in down {
             let _ = self.sim.restart(id);
         }
         let deadline = self.sim.now() + LIVENESS_BOUND;
-        let writes_before = self
-            .sim
-            .running_nodes()
-            .map(|n| n.applied().writes)
-            .max()
-            .unwrap_or(0);
+        let writes_before = self.sim.running_nodes().map(|n| n.applied().writes).max().unwrap_or(0);
         let mut next_write = self.sim.now();
         while self.sim.now() < deadline {
             if self.sim.now() >= next_write && self.sim.write().is_ok() {
@@ -247,23 +225,11 @@ impl ChaosRun {
         let state: Vec<String> = self
             .sim
             .running_nodes()
-            .map(|n| {
-                format!(
-                    "n{} {} epoch {} hw {:?}",
-                    n.id(),
-                    n.role(),
-                    n.epoch(),
-                    n.high_watermark()
-                )
-            })
+            .map(|n| format!("n{} {} epoch {} hw {:?}", n.id(), n.role(), n.epoch(), n.high_watermark()))
             .collect();
         Err(Violation {
             invariant: "liveness: with faults healed the cluster converges",
-            detail: format!(
-                "not converged within {}ms: {}",
-                LIVENESS_BOUND / MS,
-                state.join(", ")
-            ),
+            detail: format!("not converged within {}ms: {}", LIVENESS_BOUND / MS, state.join(", ")),
         })
     }
 }

@@ -1,8 +1,10 @@
 //! kraftscope: a deterministic simulation of Apache Kafka's KRaft metadata quorum, the same
 //! core natively (tests, CLI, benchmarks) and in the browser.
 
+pub mod broker_set;
 pub mod check;
 pub mod invariants;
+pub mod metadata;
 pub mod quorum;
 pub mod rng;
 pub mod scenario;

@@ -37,11 +37,7 @@ impl Rng {
 
     /// A uniform integer in `[lo, hi)`; returns `lo` when the range is empty.
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        if hi <= lo {
-            lo
-        } else {
-            lo + self.below(hi - lo)
-        }
+        if hi <= lo { lo } else { lo + self.below(hi - lo) }
     }
 
     /// A uniform float in `[0, 1)`.
@@ -61,15 +57,9 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream_different_seed_different_stream() {
-        let a: Vec<u64> = (0..8)
-            .scan(Rng::new(7), |r, _| Some(r.next_u64()))
-            .collect();
-        let b: Vec<u64> = (0..8)
-            .scan(Rng::new(7), |r, _| Some(r.next_u64()))
-            .collect();
-        let c: Vec<u64> = (0..8)
-            .scan(Rng::new(8), |r, _| Some(r.next_u64()))
-            .collect();
+        let a: Vec<u64> = (0..8).scan(Rng::new(7), |r, _| Some(r.next_u64())).collect();
+        let b: Vec<u64> = (0..8).scan(Rng::new(7), |r, _| Some(r.next_u64())).collect();
+        let c: Vec<u64> = (0..8).scan(Rng::new(8), |r, _| Some(r.next_u64())).collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

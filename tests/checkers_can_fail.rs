@@ -19,10 +19,7 @@ fn healthy_code_passes_the_same_seeds() {
     for seed in 1..=60 {
         let params = SeedParams::derive(seed, Sabotage::default());
         if let Err(failure) = run_seed(&params, false) {
-            panic!(
-                "{}: {} (reproduce: kraftscope check --seed {seed})",
-                params, failure.violation
-            );
+            panic!("{}: {} (reproduce: kraftscope check --seed {seed})", params, failure.violation);
         }
     }
 }
@@ -30,10 +27,7 @@ fn healthy_code_passes_the_same_seeds() {
 #[test]
 fn granting_votes_without_the_log_check_breaks_leader_completeness() {
     let found = violated_invariants("vote-without-log-check", 60);
-    assert!(
-        found.contains(&"leader completeness"),
-        "reported: {found:?}"
-    );
+    assert!(found.contains(&"leader completeness"), "reported: {found:?}");
 }
 
 #[test]
@@ -48,8 +42,5 @@ fn advancing_the_high_watermark_on_a_minority_is_caught() {
 #[test]
 fn not_persisting_the_vote_is_caught() {
     let found = violated_invariants("forget-vote", 20);
-    assert!(
-        found.contains(&"persisted quorum state equals memory"),
-        "reported: {found:?}"
-    );
+    assert!(found.contains(&"persisted quorum state equals memory"), "reported: {found:?}");
 }

@@ -12,14 +12,7 @@ fn every_scenario_file_is_in_the_catalog() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .expect("tests/scenarios exists")
-        .filter_map(|e| {
-            e.ok()?
-                .file_name()
-                .into_string()
-                .ok()?
-                .strip_suffix(".txt")
-                .map(String::from)
-        })
+        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".txt").map(String::from))
         .collect();
     files.sort();
     let catalog: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
@@ -34,8 +27,7 @@ fn scenarios_produce_their_expected_traces() {
         let path = format!("{}/tests/scenarios/{name}.txt", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("readable scenario");
         let blocks = script::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let outputs =
-            run_script(&text, SEED, Detail::Notable).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let outputs = run_script(&text, SEED, Detail::Notable).unwrap_or_else(|e| panic!("{name}: {e}"));
         if rewrite {
             std::fs::write(&path, script::render(&blocks, &outputs)).expect("writable scenario");
             continue;

@@ -3,8 +3,7 @@
 //! UpdateMetadata, the two notions of liveness, and determinism.
 
 use kraftscope::zk::{
-    BrokerId, FailoverPhase, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodePath,
-    measure_failover,
+    BrokerId, FailoverPhase, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodePath, measure_failover,
 };
 
 const SECOND: u64 = 1_000_000;
@@ -18,9 +17,7 @@ fn cluster(partitions: u32, brokers: u32, seed: u64) -> ZkCluster {
 /// A broker that is neither the controller nor in `exclude`.
 fn other_broker(cluster: &ZkCluster, brokers: u32, exclude: &[BrokerId]) -> BrokerId {
     let controller = cluster.controller().map(|(id, _)| id);
-    (0..brokers)
-        .find(|b| Some(*b) != controller && !exclude.contains(b))
-        .expect("enough brokers")
+    (0..brokers).find(|b| Some(*b) != controller && !exclude.contains(b)).expect("enough brokers")
 }
 
 fn leader_in_zookeeper(cluster: &ZkCluster, partition: u32) -> i32 {
@@ -40,15 +37,8 @@ fn cold_load_time_doubles_when_partitions_double() {
         let small = measure_failover(20_000, 5, &costs, 1).expect("failover completes");
         let large = measure_failover(40_000, 5, &costs, 1).expect("failover completes");
         let ratio = large.load_us as f64 / small.load_us as f64;
-        assert!(
-            (1.95..=2.05).contains(&ratio),
-            "load ratio {ratio} for {costs:?}"
-        );
-        assert_eq!(
-            large.znode_reads - small.znode_reads,
-            40_000,
-            "one topic + one state read each"
-        );
+        assert!((1.95..=2.05).contains(&ratio), "load ratio {ratio} for {costs:?}");
+        assert_eq!(large.znode_reads - small.znode_reads, 40_000, "one topic + one state read each");
     }
 }
 
@@ -68,24 +58,14 @@ fn full_state_push_grows_with_partitions_times_brokers() {
     let base = push(100_000, 5);
     let twice_partitions = push(200_000, 5) / base;
     let twice_live_brokers = push(100_000, 9) / base;
-    assert!(
-        (1.9..=2.1).contains(&twice_partitions),
-        "partitions x2 -> {twice_partitions}"
-    );
-    assert!(
-        (1.9..=2.1).contains(&twice_live_brokers),
-        "live brokers 4->8 -> {twice_live_brokers}"
-    );
+    assert!((1.9..=2.1).contains(&twice_partitions), "partitions x2 -> {twice_partitions}");
+    assert!((1.9..=2.1).contains(&twice_live_brokers), "live brokers 4->8 -> {twice_live_brokers}");
 }
 
 #[test]
 fn sync_preset_matches_kafka_pr_3765_at_100k_single_partition_topics() {
     let report = measure_failover(100_000, 5, &ZkCosts::sync_reads_2017(), 2).expect("completes");
-    assert!(
-        within(report.load_us, 59.5, 0.2),
-        "load {}us, published ~58-61 s",
-        report.load_us
-    );
+    assert!(within(report.load_us, 59.5, 0.2), "load {}us, published ~58-61 s", report.load_us);
     let timeout = ZkCosts::sync_reads_2017().zk_session_timeout_us;
     assert!(report.controller_ready_us <= report.load_us + timeout + SECOND);
 }
@@ -94,24 +74,14 @@ fn sync_preset_matches_kafka_pr_3765_at_100k_single_partition_topics() {
 fn async_preset_matches_published_figures_at_1m_partitions() {
     let report = measure_failover(1_000_000, 5, &ZkCosts::async_reads(), 2).expect("completes");
     let applying = report.brokers_updated_us - report.controller_ready_us;
-    assert!(
-        within(report.load_us, 37.0, 0.2),
-        "load {}us, published ~37 s",
-        report.load_us
-    );
-    assert!(
-        within(applying, 40.0, 0.2),
-        "brokers {applying}us, published ~40 s more"
-    );
+    assert!(within(report.load_us, 37.0, 0.2), "load {}us, published ~37 s", report.load_us);
+    assert!(within(applying, 40.0, 0.2), "brokers {applying}us, published ~40 s more");
 }
 
 #[test]
 fn controller_death_fires_every_brokers_controller_watch_and_they_race() {
     let report = measure_failover(1_000, 5, &ZkCosts::async_reads(), 4).expect("completes");
-    assert_eq!(
-        report.watches_fired, 4,
-        "each surviving broker's watch on /controller"
-    );
+    assert_eq!(report.watches_fired, 4, "each surviving broker's watch on /controller");
     assert_ne!(report.new_controller, report.old_controller);
     assert!(report.session_expired_us <= ZkCosts::async_reads().zk_session_timeout_us);
     assert!(report.controller_elected_us > report.session_expired_us);
@@ -127,37 +97,20 @@ fn broker_death_fires_watches_and_rewrites_each_affected_state_znode_one_by_one(
     let trace = zk.run_until(20 * SECOND);
     let after = zk.store().stats();
 
-    assert_eq!(
-        after.watches_fired - before.watches_fired,
-        2,
-        "/brokers/ids child + data watch"
-    );
+    assert_eq!(after.watches_fired - before.watches_fired, 2, "/brokers/ids child + data watch");
     assert!(trace.iter().any(|l| l.text.contains("BrokerChange")));
     let mut affected = 0;
     for p in 0..partitions {
-        let node = zk
-            .store()
-            .inspect(zk.layout().state_path(p))
-            .expect("state znode");
+        let node = zk.store().inspect(zk.layout().state_path(p)).expect("state znode");
         let state = node.partition_state().expect("state data");
         let had_victim = node.version == 1;
         affected += u64::from(had_victim);
-        assert!(
-            !state.isr.contains(victim),
-            "partition {p} still lists {victim} in its ISR"
-        );
+        assert!(!state.isr.contains(victim), "partition {p} still lists {victim} in its ISR");
         assert_ne!(state.leader, victim as i32);
     }
     assert_eq!(affected, u64::from(partitions) * 3 / u64::from(brokers));
-    assert_eq!(
-        after.writes - before.writes,
-        affected,
-        "one write per affected partition"
-    );
-    assert!(
-        zk.divergences().is_empty(),
-        "all copies agree once the change is applied"
-    );
+    assert_eq!(after.writes - before.writes, affected, "one write per affected partition");
+    assert!(zk.divergences().is_empty(), "all copies agree once the change is applied");
 }
 
 #[test]
@@ -182,26 +135,18 @@ fn lost_update_metadata_leaves_a_broker_serving_a_dead_leader() {
     let mut zk = cluster(30, brokers, 21);
     let victim = other_broker(&zk, brokers, &[]);
     let stale = other_broker(&zk, brokers, &[victim]);
-    zk.drop_next_update_metadata(stale, SECOND)
-        .expect("known broker");
+    zk.drop_next_update_metadata(stale, SECOND).expect("known broker");
     zk.kill_broker(victim, SECOND).expect("known broker");
     zk.run_until(30 * SECOND);
 
     let divergences = zk.divergences();
     assert!(!divergences.is_empty());
     for d in &divergences {
-        assert_eq!(
-            d.controller,
-            Some(d.zookeeper),
-            "controller memory follows ZooKeeper"
-        );
+        assert_eq!(d.controller, Some(d.zookeeper), "controller memory follows ZooKeeper");
         let brokers: Vec<BrokerId> = d.stale_brokers.iter().map(|(b, _)| *b).collect();
         assert_eq!(brokers, vec![stale]);
     }
-    let moved = (0..30).find(|p| {
-        zk.metadata_for(stale, *p)
-            .is_some_and(|s| s.leader == victim as i32)
-    });
+    let moved = (0..30).find(|p| zk.metadata_for(stale, *p).is_some_and(|s| s.leader == victim as i32));
     let partition = moved.expect("the victim led some partition");
     assert_ne!(leader_in_zookeeper(&zk, partition), victim as i32);
     assert!(divergences.iter().any(|d| d.partition == partition));
@@ -213,40 +158,25 @@ fn broker_cut_off_from_the_controller_stays_alive_in_zookeeper() {
     let mut zk = cluster(30, brokers, 8);
     let isolated = other_broker(&zk, brokers, &[]);
     let victim = other_broker(&zk, brokers, &[isolated]);
-    zk.cut_off_from_controller(isolated, SECOND)
-        .expect("known broker");
+    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
     zk.kill_broker(victim, 2 * SECOND).expect("known broker");
     zk.run_until(120 * SECOND);
 
     let liveness = zk.liveness(isolated).expect("known broker");
     assert!(liveness.process_alive);
-    assert!(
-        liveness.registered_in_zookeeper,
-        "it keeps pinging its session"
-    );
-    assert!(
-        liveness.in_controller_live_set,
-        "so the controller still counts it live"
-    );
+    assert!(liveness.registered_in_zookeeper, "it keeps pinging its session");
+    assert!(liveness.in_controller_live_set, "so the controller still counts it live");
     assert!(!liveness.reachable_from_controller);
     assert!(zk.store().inspect(ZnodePath::BrokerId(isolated)).is_some());
-    assert!(
-        zk.divergences()
-            .iter()
-            .all(|d| d.stale_brokers.iter().all(|(b, _)| *b == isolated))
-    );
-    assert!(
-        !zk.divergences().is_empty(),
-        "its cache missed the re-election"
-    );
+    assert!(zk.divergences().iter().all(|d| d.stale_brokers.iter().all(|(b, _)| *b == isolated)));
+    assert!(!zk.divergences().is_empty(), "its cache missed the re-election");
     assert_eq!(zk.failover_progress(), FailoverPhase::Ready);
 }
 
 fn scripted_trace(seed: u64) -> Vec<TraceLine> {
     let mut zk = cluster(500, 4, seed);
     zk.kill_controller(SECOND);
-    zk.drop_next_update_metadata(1, 3 * SECOND)
-        .expect("known broker");
+    zk.drop_next_update_metadata(1, 3 * SECOND).expect("known broker");
     zk.kill_broker(2, 20 * SECOND).expect("known broker");
     zk.run_until(60 * SECOND)
 }

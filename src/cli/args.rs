@@ -14,17 +14,11 @@ impl Args {
         let mut values = BTreeMap::new();
         let mut iter = args.iter();
         while let Some(arg) = iter.next() {
-            let name = arg
-                .strip_prefix("--")
-                .ok_or_else(|| format!("unexpected argument '{arg}'"))?;
+            let name = arg.strip_prefix("--").ok_or_else(|| format!("unexpected argument '{arg}'"))?;
             let value = if switches.contains(&name) {
                 None
             } else {
-                Some(
-                    iter.next()
-                        .ok_or_else(|| format!("--{name} needs a value"))?
-                        .clone(),
-                )
+                Some(iter.next().ok_or_else(|| format!("--{name} needs a value"))?.clone())
             };
             values.insert(name.to_string(), value);
         }
@@ -34,10 +28,7 @@ impl Args {
     /// Fail on any flag not in `known`.
     pub fn only(&self, known: &[&str]) -> Result<(), String> {
         match self.values.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(unknown) => Err(format!(
-                "unknown option --{unknown} (known: --{})",
-                known.join(", --")
-            )),
+            Some(unknown) => Err(format!("unknown option --{unknown} (known: --{})", known.join(", --"))),
             None => Ok(()),
         }
     }
@@ -56,9 +47,7 @@ impl Args {
     pub fn get<T: FromStr>(&self, name: &str, default: T) -> Result<T, String> {
         match self.text(name) {
             None => Ok(default),
-            Some(text) => text
-                .parse()
-                .map_err(|_| format!("--{name}: '{text}' is not a valid value")),
+            Some(text) => text.parse().map_err(|_| format!("--{name}: '{text}' is not a valid value")),
         }
     }
 }

@@ -12,14 +12,7 @@ use kraftscope::quorum::Sabotage;
 use super::args::Args;
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    args.only(&[
-        "seeds",
-        "seed",
-        "first-seed",
-        "sabotage",
-        "threads",
-        "quiet",
-    ])?;
+    args.only(&["seeds", "seed", "first-seed", "sabotage", "threads", "quiet"])?;
     let mut sabotage = Sabotage::default();
     if let Some(names) = args.text("sabotage") {
         for name in names.split(',') {
@@ -34,12 +27,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
             (first..first.saturating_add(count)).collect()
         }
     };
-    let threads = args
-        .get(
-            "threads",
-            std::thread::available_parallelism().map_or(1, |n| n.get()),
-        )?
-        .max(1);
+    let threads = args.get("threads", std::thread::available_parallelism().map_or(1, |n| n.get()))?.max(1);
     let quiet = args.has("quiet");
     let results = sweep(&seeds, sabotage, threads);
     let mut violations = 0;
@@ -71,10 +59,7 @@ fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
                     let Some(&seed) = seeds.get(index) else { break };
                     let params = SeedParams::derive(seed, sabotage);
                     let result = run_guarded(&params, seeds.len() == 1);
-                    results
-                        .lock()
-                        .expect("a sweep thread panicked")
-                        .push((index, params, result));
+                    results.lock().expect("a sweep thread panicked").push((index, params, result));
                 }
             });
         }
@@ -94,33 +79,18 @@ fn run_guarded(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            let violation = Violation {
-                invariant: "no panic in the core",
-                detail: message,
-            };
-            Err(Box::new(Failure {
-                violation,
-                event: 0,
-                at: 0,
-                trace_tail: Vec::new(),
-            }))
+            let violation = Violation { invariant: "no panic in the core", detail: message };
+            Err(Box::new(Failure { violation, event: 0, at: 0, trace_tail: Vec::new() }))
         }
     }
 }
 
 fn report(params: &SeedParams, failure: &Failure, sabotage: Option<&str>) {
     println!("VIOLATION in seed {}: {}", params.seed, failure.violation);
-    println!(
-        "  after event #{} at {}",
-        failure.event,
-        kraftscope::sim::trace::format_time(failure.at)
-    );
+    println!("  after event #{} at {}", failure.event, kraftscope::sim::trace::format_time(failure.at));
     for line in &failure.trace_tail {
         println!("  | {line}");
     }
     let sabotage = sabotage.map_or(String::new(), |s| format!(" --sabotage {s}"));
-    println!(
-        "  reproduce with: kraftscope check --seed {}{sabotage}",
-        params.seed
-    );
+    println!("  reproduce with: kraftscope check --seed {}{sabotage}", params.seed);
 }

@@ -14,24 +14,16 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
         _ => {
             let names: Vec<&str> = catalog::SCENARIOS.iter().map(|(n, _)| *n).collect();
-            return Err(format!(
-                "give --scenario NAME or --file PATH (scenarios: {})",
-                names.join(", ")
-            ));
+            return Err(format!("give --scenario NAME or --file PATH (scenarios: {})", names.join(", ")));
         }
     };
-    let detail = if args.has("notable") {
-        Detail::Notable
-    } else {
-        Detail::Full
-    };
+    let detail = if args.has("notable") { Detail::Notable } else { Detail::Full };
     let blocks = script::parse(&text)?;
     let mut run = ScenarioRun::new(seed, detail);
     for block in &blocks {
         println!("> {}", block.directive());
-        let lines = run
-            .execute(block)
-            .map_err(|e| format!("line {} ({}): {e}", block.line, block.directive()))?;
+        let lines =
+            run.execute(block).map_err(|e| format!("line {} ({}): {e}", block.line, block.directive()))?;
         for line in lines {
             println!("{line}");
         }

@@ -74,7 +74,7 @@ impl CommittedLog {
                     committed_in: leader.epoch(),
                     fingerprint: entry.record.fingerprint(),
                 });
-                self.state.apply(&entry.record);
+                self.state.apply(entry.epoch, &entry.record);
                 self.digests.push(self.state.digest);
             }
         }
@@ -124,24 +124,15 @@ impl CommittedLog {
     pub(super) fn check_full_agreement(&self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
             let log = node.log();
-            let end = node
-                .high_watermark()
-                .unwrap_or(0)
-                .min(log.end_offset())
-                .min(self.len());
+            let end = node.high_watermark().unwrap_or(0).min(log.end_offset()).min(self.len());
             for offset in log.start_offset()..end {
                 let (Some(entry), Some(committed)) = (log.get(offset), self.get(offset)) else {
                     continue;
                 };
-                if entry.epoch != committed.epoch
-                    || entry.record.fingerprint() != committed.fingerprint
-                {
+                if entry.epoch != committed.epoch || entry.record.fingerprint() != committed.fingerprint {
                     return violation(
                         INVARIANT,
-                        format!(
-                            "n{} differs from the committed log at offset {offset}",
-                            node.id()
-                        ),
+                        format!("n{} differs from the committed log at offset {offset}", node.id()),
                     );
                 }
             }

@@ -10,8 +10,8 @@ pub fn leader_completeness(sim: &Simulation, committed: &CommittedLog) -> Result
             continue;
         };
         let log = leader.log();
-        let holds = log.start_offset() >= needed
-            || log.get(needed - 1).is_some_and(|e| e.epoch == last.epoch);
+        let holds =
+            log.start_offset() >= needed || log.get(needed - 1).is_some_and(|e| e.epoch == last.epoch);
         if !holds {
             return violation(
                 "leader completeness",

@@ -32,12 +32,7 @@ impl EpochHistory {
             if node.epoch() < *seen {
                 return violation(
                     "epochs never decrease",
-                    format!(
-                        "n{} went from epoch {} to {}",
-                        node.id(),
-                        seen,
-                        node.epoch()
-                    ),
+                    format!("n{} went from epoch {} to {}", node.id(), seen, node.epoch()),
                 );
             }
             *seen = node.epoch();

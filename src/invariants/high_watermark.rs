@@ -39,16 +39,10 @@ impl NewestLeaderHighWatermark {
 
 /// Every offset below a leader's high watermark is held by a majority of voters (as a record
 /// with the committed epoch, or inside a snapshot).
-pub fn majority_holds_committed(
-    sim: &Simulation,
-    committed: &CommittedLog,
-) -> Result<(), Violation> {
+pub fn majority_holds_committed(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
     let voters = sim.voter_ids();
     for leader in running_leaders(sim) {
-        let Some(hw) = leader
-            .high_watermark()
-            .filter(|hw| *hw > 0 && *hw <= committed.len())
-        else {
+        let Some(hw) = leader.high_watermark().filter(|hw| *hw > 0 && *hw <= committed.len()) else {
             continue;
         };
         let Some(last) = committed.get(hw - 1) else {
@@ -58,8 +52,7 @@ pub fn majority_holds_committed(
             .filter(|(id, log)| {
                 voters.contains(id)
                     && (log.start_offset() >= hw
-                        || (log.end_offset() >= hw
-                            && log.get(hw - 1).is_some_and(|e| e.epoch == last.epoch)))
+                        || (log.end_offset() >= hw && log.get(hw - 1).is_some_and(|e| e.epoch == last.epoch)))
             })
             .count();
         if holders < voters.len() / 2 + 1 {

@@ -88,6 +88,5 @@ pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &Log)>
 
 /// Running leaders.
 pub(crate) fn running_leaders(sim: &Simulation) -> impl Iterator<Item = &Node> {
-    sim.running_nodes()
-        .filter(|n| n.role() == crate::quorum::RoleKind::Leader)
+    sim.running_nodes().filter(|n| n.role() == crate::quorum::RoleKind::Leader)
 }

@@ -19,11 +19,7 @@ impl LeaderPerEpoch {
             if first != leader.id() {
                 return violation(
                     "single leader per epoch",
-                    format!(
-                        "n{first} and n{} both led epoch {}",
-                        leader.id(),
-                        leader.epoch()
-                    ),
+                    format!("n{first} and n{} both led epoch {}", leader.id(), leader.epoch()),
                 );
             }
         }

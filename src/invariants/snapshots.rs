@@ -13,10 +13,7 @@ pub fn log_start_at_snapshot(sim: &Simulation) -> Result<(), Violation> {
         if log.start_offset() != expected {
             return violation(
                 "log start is at the earliest snapshot",
-                format!(
-                    "n{id} starts its log at {} but its snapshot ends at {expected}",
-                    log.start_offset()
-                ),
+                format!("n{id} starts its log at {} but its snapshot ends at {expected}", log.start_offset()),
             );
         }
     }
@@ -34,18 +31,12 @@ impl SnapshotLoads {
         for node in sim.running_nodes() {
             let loaded = node.snapshots_loaded();
             let leading = node.role() == RoleKind::Leader;
-            let (before, was_leading) = self
-                .previous
-                .insert(node.id(), (loaded, leading))
-                .unwrap_or((0, false));
+            let (before, was_leading) =
+                self.previous.insert(node.id(), (loaded, leading)).unwrap_or((0, false));
             if leading && was_leading && loaded > before {
                 return violation(
                     "a leader never loads a snapshot",
-                    format!(
-                        "n{} loaded a snapshot while leading epoch {}",
-                        node.id(),
-                        node.epoch()
-                    ),
+                    format!("n{} loaded a snapshot while leading epoch {}", node.id(), node.epoch()),
                 );
             }
         }

@@ -31,9 +31,9 @@ pub struct QuorumConfig {
     pub max_fetch_records: usize,
     /// Bytes per FetchSnapshot response chunk.
     pub snapshot_chunk_bytes: u64,
-    /// Take a snapshot once this many records were committed since the last one (0 = never);
-    /// the simulation's stand-in for `metadata.log.max.record.bytes.between.snapshots`.
-    pub snapshot_every_records: u64,
+    /// `metadata.log.max.record.bytes.between.snapshots` (default 20 MiB): take a snapshot once
+    /// this many bytes of records were applied since the last one (0 = never).
+    pub max_record_bytes_between_snapshots: u64,
     /// KIP-996 pre-vote: a node runs a non-binding poll before bumping the epoch.
     pub pre_vote: bool,
     /// Deliberate bugs, for proving that the invariant checkers catch them.
@@ -52,7 +52,7 @@ impl Default for QuorumConfig {
             fetch_max_wait: 500 * MS,
             max_fetch_records: 512,
             snapshot_chunk_bytes: 64 * 1024,
-            snapshot_every_records: 0,
+            max_record_bytes_between_snapshots: 20 * 1024 * 1024,
             pre_vote: true,
             sabotage: Sabotage::default(),
         }
@@ -75,17 +75,23 @@ pub struct Sabotage {
     pub high_watermark_on_minority: bool,
     /// Forget the vote on restart (the quorum-state file is not written).
     pub forget_vote_on_restart: bool,
+    /// The controller fences a broker without moving its partitions' leadership away.
+    pub fence_keeps_leaders: bool,
+    /// The controller elects leaders among live replicas whether or not they are in the ISR.
+    pub leader_outside_isr: bool,
+    /// A restarted node claims its local log as applied without replaying it.
+    pub restart_skips_local_log: bool,
 }
 
 impl Sabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 3] = [
-        (
-            "vote-without-log-check",
-            "grant votes without the log comparison",
-        ),
+    pub const NAMES: [(&'static str, &'static str); 6] = [
+        ("vote-without-log-check", "grant votes without the log comparison"),
         ("hw-on-minority", "advance the high watermark on a minority"),
         ("forget-vote", "do not persist the vote before answering"),
+        ("fence-keeps-leaders", "fence a broker but leave it leading its partitions"),
+        ("leader-outside-isr", "elect partition leaders outside the ISR"),
+        ("restart-skips-local-log", "restart without replaying the local log"),
     ];
 
     /// Switch on the bug with this `--sabotage` name.
@@ -94,12 +100,12 @@ impl Sabotage {
             "vote-without-log-check" => self.vote_without_log_check = true,
             "hw-on-minority" => self.high_watermark_on_minority = true,
             "forget-vote" => self.forget_vote_on_restart = true,
+            "fence-keeps-leaders" => self.fence_keeps_leaders = true,
+            "leader-outside-isr" => self.leader_outside_isr = true,
+            "restart-skips-local-log" => self.restart_skips_local_log = true,
             other => {
                 let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-                return Err(format!(
-                    "unknown sabotage '{other}' (known: {})",
-                    known.join(", ")
-                ));
+                return Err(format!("unknown sabotage '{other}' (known: {})", known.join(", ")));
             }
         }
         Ok(())

@@ -33,13 +33,7 @@ impl Node {
             backing_off: false,
             leader_hint,
         };
-        self.transition(
-            now,
-            Role::Prospective(election),
-            self.epoch,
-            self.voted,
-            out,
-        );
+        self.transition(now, Role::Prospective(election), self.epoch, self.voted, out);
         self.request_votes(true, out);
         self.count_votes(now, out);
     }
@@ -54,13 +48,7 @@ impl Node {
             backing_off: false,
             leader_hint: None,
         };
-        self.transition(
-            now,
-            Role::Candidate(election),
-            self.epoch + 1,
-            Some(self.id),
-            out,
-        );
+        self.transition(now, Role::Candidate(election), self.epoch + 1, Some(self.id), out);
         self.request_votes(false, out);
         self.count_votes(now, out);
     }
@@ -113,21 +101,9 @@ impl Node {
             granted
         };
         if granted {
-            out.note(
-                self.id,
-                NoteKind::VoteGranted {
-                    candidate,
-                    epoch: candidate_epoch,
-                    pre_vote,
-                },
-            );
+            out.note(self.id, NoteKind::VoteGranted { candidate, epoch: candidate_epoch, pre_vote });
         }
-        let response = Message::VoteResponse {
-            epoch: self.epoch,
-            leader: self.leader(),
-            granted,
-            pre_vote,
-        };
+        let response = Message::VoteResponse { epoch: self.epoch, leader: self.leader(), granted, pre_vote };
         out.send(self.id, candidate, response);
     }
 
@@ -136,9 +112,7 @@ impl Node {
         match &self.role {
             Role::Leader(_) => false,
             Role::Follower(f) if pre_vote => {
-                f.leader_resigned
-                    || f.last_fetch_ok
-                        .is_none_or(|t| now >= t + self.config.fetch_timeout)
+                f.leader_resigned || f.last_fetch_ok.is_none_or(|t| now >= t + self.config.fetch_timeout)
             }
             Role::Follower(_) | Role::Resigned(_) | Role::Candidate(_) => pre_vote,
             Role::Unattached(_) | Role::Prospective(_) => {
@@ -188,11 +162,9 @@ impl Node {
     fn count_votes(&mut self, now: Micros, out: &mut Outbox) {
         let majority = self.majority();
         let (won, lost, retries) = match &self.role {
-            Role::Prospective(e) | Role::Candidate(e) => (
-                e.granted.len() >= majority,
-                e.rejected.len() >= majority,
-                e.retries,
-            ),
+            Role::Prospective(e) | Role::Candidate(e) => {
+                (e.granted.len() >= majority, e.rejected.len() >= majority, e.retries)
+            }
             _ => return,
         };
         match (&self.role, won, lost) {
@@ -237,8 +209,8 @@ impl Node {
         };
         let retries = e.retries + 1;
         let spread = 2u64 << (retries - 1).min(20);
-        let backoff = (self.config.retry_backoff * self.rng.below(spread))
-            .min(self.config.election_backoff_max);
+        let backoff =
+            (self.config.retry_backoff * self.rng.below(spread)).min(self.config.election_backoff_max);
         if let Role::Candidate(e) = &mut self.role {
             e.retries = retries;
             e.backing_off = true;
@@ -254,13 +226,7 @@ impl Node {
         let epoch_start = self.log().end_offset();
         let state = LeaderState::new(self, now, epoch_start);
         self.high_watermark = None;
-        self.transition(
-            now,
-            Role::Leader(Box::new(state)),
-            self.epoch,
-            self.voted,
-            out,
-        );
+        self.transition(now, Role::Leader(Box::new(state)), self.epoch, self.voted, out);
         let record = Record::LeaderChange(Arc::new(LeaderChange {
             leader: self.id,
             voters: self.voters.clone(),
@@ -280,17 +246,11 @@ impl Node {
     ) {
         let already_following = matches!(&self.role, Role::Follower(f) if f.leader == leader);
         if epoch > self.epoch
-            || (epoch == self.epoch
-                && !already_following
-                && self.role.kind() != super::RoleKind::Leader)
+            || (epoch == self.epoch && !already_following && self.role.kind() != super::RoleKind::Leader)
         {
             self.become_follower(now, epoch, leader, out);
         }
-        out.send(
-            self.id,
-            from,
-            Message::BeginQuorumEpochResponse { epoch: self.epoch },
-        );
+        out.send(self.id, from, Message::BeginQuorumEpochResponse { epoch: self.epoch });
     }
 
     pub(super) fn on_end_quorum_epoch(
@@ -332,11 +292,7 @@ impl Node {
     /// Step down gracefully: tell the voters, most caught-up first, to take over.
     pub fn resign(&mut self, now: Micros, out: &mut Outbox) -> Result<(), String> {
         if self.role.kind() != super::RoleKind::Leader {
-            return Err(format!(
-                "node {} is {}, not the leader",
-                self.id,
-                self.role.kind()
-            ));
+            return Err(format!("node {} is {}, not the leader", self.id, self.role.kind()));
         }
         self.step_down(now, "graceful shutdown", out);
         Ok(())
@@ -349,13 +305,7 @@ impl Node {
         };
         let preferred = leader.preferred_successors(self.id);
         let deadline = now + self.election_timeout();
-        self.transition(
-            now,
-            Role::Resigned(Resigned { deadline }),
-            self.epoch,
-            self.voted,
-            out,
-        );
+        self.transition(now, Role::Resigned(Resigned { deadline }), self.epoch, self.voted, out);
         out.note(self.id, NoteKind::Resigned { reason });
         for &voter in self.voters.iter().filter(|v| **v != self.id) {
             let message = Message::EndQuorumEpoch {

@@ -23,16 +23,10 @@ impl Node {
         };
         f.request_deadline = Some(now + timeout);
         let message = match f.snapshot_fetch {
-            Some((snapshot_id, position)) => Message::FetchSnapshot {
-                current_leader_epoch: epoch,
-                snapshot_id,
-                position,
-            },
-            None => Message::Fetch {
-                current_leader_epoch: epoch,
-                fetch_offset,
-                last_fetched_epoch,
-            },
+            Some((snapshot_id, position)) => {
+                Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position }
+            }
+            None => Message::Fetch { current_leader_epoch: epoch, fetch_offset, last_fetched_epoch },
         };
         out.send(id, f.leader, message);
     }
@@ -131,22 +125,15 @@ impl Node {
         self.send_fetch(now, out);
     }
 
-    fn append_fetched(
-        &mut self,
-        entries: &Arc<[Entry]>,
-        high_watermark: Option<Offset>,
-        out: &mut Outbox,
-    ) {
+    fn append_fetched(&mut self, entries: &Arc<[Entry]>, high_watermark: Option<Offset>, out: &mut Outbox) {
         for entry in entries.iter() {
             self.disk.log.append(entry.clone());
         }
-        if !entries.is_empty() {
+        if let Some(first) = entries.first() {
+            let end_offset = self.log().end_offset();
             out.note(
                 self.id,
-                NoteKind::Appended {
-                    records: entries.len(),
-                    end_offset: self.log().end_offset(),
-                },
+                NoteKind::Appended { records: entries.len(), first: first.record.kind(), end_offset },
             );
         }
         if let Some(hw) = high_watermark {
@@ -159,14 +146,7 @@ impl Node {
         if let Some(hw) = self.high_watermark.filter(|hw| to < *hw) {
             self.fatal = Some(format!("truncated to {to}, below its high watermark {hw}"));
         }
-        out.note(
-            self.id,
-            NoteKind::Truncated {
-                to,
-                epoch,
-                leader_end: end_offset,
-            },
-        );
+        out.note(self.id, NoteKind::Truncated { to, epoch, leader_end: end_offset });
     }
 
     pub(super) fn on_fetch_snapshot_response(
@@ -189,14 +169,9 @@ impl Node {
         f.fetch_deadline = now + self.config.fetch_timeout;
         f.last_fetch_ok = Some(now);
         match (result, f.snapshot_fetch) {
-            (
-                SnapshotChunk::Chunk {
-                    snapshot,
-                    position,
-                    len,
-                },
-                Some((id, expected)),
-            ) if snapshot.id == id && position == expected => {
+            (SnapshotChunk::Chunk { snapshot, position, len }, Some((id, expected)))
+                if snapshot.id == id && position == expected =>
+            {
                 let next = position + len;
                 if next >= snapshot.size_bytes() {
                     f.snapshot_fetch = None;

@@ -52,11 +52,7 @@ impl LeaderState {
         let voters = node
             .voters
             .iter()
-            .map(|&id| ReplicaState {
-                id,
-                end_offset: None,
-                fetched_this_epoch: id == node.id,
-            })
+            .map(|&id| ReplicaState { id, end_offset: None, fetched_this_epoch: id == node.id })
             .collect();
         LeaderState {
             epoch_start,
@@ -72,17 +68,14 @@ impl LeaderState {
     }
 
     pub(super) fn next_deadline(&self) -> Micros {
-        let parked = self
-            .parked
-            .iter()
-            .map(|p| p.expires)
-            .min()
-            .unwrap_or(Micros::MAX);
+        let parked = self.parked.iter().map(|p| p.expires).min().unwrap_or(Micros::MAX);
         let linger = self.linger_deadline.unwrap_or(Micros::MAX);
-        self.check_quorum_deadline
-            .min(self.begin_quorum_deadline)
-            .min(parked)
-            .min(linger)
+        self.check_quorum_deadline.min(self.begin_quorum_deadline).min(parked).min(linger)
+    }
+
+    /// Records accepted but not yet appended.
+    pub(super) fn pending_records(&self) -> u64 {
+        self.pending.len() as u64
     }
 
     pub(super) fn accumulate(&mut self, now: Micros, record: Record, linger: Micros) {
@@ -93,18 +86,14 @@ impl LeaderState {
     /// Voters other than `leader`, most caught-up first (ties by id): EndQuorumEpoch's
     /// preferred successors.
     pub(super) fn preferred_successors(&self, leader: NodeId) -> Arc<[NodeId]> {
-        let mut others: Vec<&ReplicaState> =
-            self.voters.iter().filter(|r| r.id != leader).collect();
+        let mut others: Vec<&ReplicaState> = self.voters.iter().filter(|r| r.id != leader).collect();
         others.sort_by_key(|r| (std::cmp::Reverse(r.end_offset), r.id));
         others.iter().map(|r| r.id).collect()
     }
 
     /// The replicas the leader tracks: voters, then observers that have fetched.
     pub fn replicas(&self) -> impl Iterator<Item = (&ReplicaState, bool)> {
-        self.voters
-            .iter()
-            .map(|r| (r, true))
-            .chain(self.observers.iter().map(|r| (r, false)))
+        self.voters.iter().map(|r| (r, true)).chain(self.observers.iter().map(|r| (r, false)))
     }
 
     fn replica_mut(&mut self, id: NodeId) -> (&mut ReplicaState, bool) {
@@ -114,11 +103,7 @@ impl LeaderState {
         let index = match self.observers.iter().position(|r| r.id == id) {
             Some(index) => index,
             None => {
-                self.observers.push(ReplicaState {
-                    id,
-                    end_offset: None,
-                    fetched_this_epoch: true,
-                });
+                self.observers.push(ReplicaState { id, end_offset: None, fetched_this_epoch: true });
                 self.observers.len() - 1
             }
         };
@@ -139,22 +124,11 @@ impl LeaderState {
 
     /// The high watermark the voters' progress allows: sort the voters' end offsets
     /// descending and take the one at index voters/2 (a majority holds everything below).
-    fn majority_end_offset(
-        &self,
-        leader_end: Offset,
-        leader: NodeId,
-        minority_bug: bool,
-    ) -> Offset {
+    fn majority_end_offset(&self, leader_end: Offset, leader: NodeId, minority_bug: bool) -> Offset {
         let mut ends: Vec<Offset> = self
             .voters
             .iter()
-            .map(|r| {
-                if r.id == leader {
-                    leader_end
-                } else {
-                    r.end_offset.unwrap_or(0)
-                }
-            })
+            .map(|r| if r.id == leader { leader_end } else { r.end_offset.unwrap_or(0) })
             .collect();
         ends.sort_unstable_by(|a, b| b.cmp(a));
         let index = if minority_bug { 0 } else { ends.len() / 2 };
@@ -173,20 +147,12 @@ impl Node {
     /// Append records in the leader's epoch (they are flushed before the end offset counts),
     /// then move the high watermark and answer parked fetches.
     pub(super) fn append_as_leader(&mut self, now: Micros, records: Vec<Record>, out: &mut Outbox) {
-        let count = records.len();
+        let (count, first) = (records.len(), records.first().map_or("record", Record::kind));
         for record in records {
-            self.disk.log.append(Entry {
-                epoch: self.epoch,
-                record,
-            });
+            self.disk.log.append(Entry { epoch: self.epoch, record });
         }
-        out.note(
-            self.id,
-            NoteKind::Appended {
-                records: count,
-                end_offset: self.log().end_offset(),
-            },
-        );
+        let end_offset = self.log().end_offset();
+        out.note(self.id, NoteKind::Appended { records: count, first, end_offset });
         self.update_leader_high_watermark(out);
         self.complete_parked_fetches(now, true, out);
     }
@@ -238,11 +204,7 @@ impl Node {
             return;
         };
         for replica in leader.voters.iter().filter(|r| !r.fetched_this_epoch) {
-            out.send(
-                id,
-                replica.id,
-                Message::BeginQuorumEpoch { epoch, leader: id },
-            );
+            out.send(id, replica.id, Message::BeginQuorumEpoch { epoch, leader: id });
         }
     }
 
@@ -275,9 +237,7 @@ impl Node {
     }
 
     fn read_records(&self, fetch_offset: Offset) -> Arc<[Entry]> {
-        self.log()
-            .read(fetch_offset, self.config.max_fetch_records)
-            .into()
+        self.log().read(fetch_offset, self.config.max_fetch_records).into()
     }
 
     fn send_fetch_response(
@@ -300,11 +260,7 @@ impl Node {
 
     /// Kafka's `validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
     /// start it must load the snapshot; a mismatch of epochs means it diverged.
-    fn validate_fetch(
-        &self,
-        fetch_offset: Offset,
-        last_fetched_epoch: Epoch,
-    ) -> Option<FetchResult> {
+    fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> Option<FetchResult> {
         let log = self.log();
         if let Some(snapshot) = log.snapshot_id() {
             let start = log.start_offset();
@@ -356,12 +312,7 @@ impl Node {
             let expires = now + self.config.fetch_max_wait;
             if let Some(leader) = self.leader_state() {
                 leader.parked.retain(|p| p.replica != from);
-                leader.parked.push(ParkedFetch {
-                    replica: from,
-                    fetch_offset,
-                    last_fetched_epoch,
-                    expires,
-                });
+                leader.parked.push(ParkedFetch { replica: from, fetch_offset, last_fetched_epoch, expires });
             }
             return;
         }
@@ -369,11 +320,8 @@ impl Node {
     }
 
     fn record_fetch_for_check_quorum(&mut self, now: Micros, from: NodeId) {
-        let (majority, timeout, is_voter) = (
-            self.majority(),
-            self.config.check_quorum_timeout(),
-            self.voters.contains(&from),
-        );
+        let (majority, timeout, is_voter) =
+            (self.majority(), self.config.check_quorum_timeout(), self.voters.contains(&from));
         if let Some(leader) = self.leader_state()
             && is_voter
         {
@@ -391,33 +339,17 @@ impl Node {
         out: &mut Outbox,
     ) {
         let serving = self.role.kind() == super::RoleKind::Leader && leader_epoch == self.epoch;
-        let snapshot = self
-            .log()
-            .snapshot()
-            .filter(|s| serving && s.id == id)
-            .cloned();
+        let snapshot = self.log().snapshot().filter(|s| serving && s.id == id).cloned();
         let result = match snapshot {
             Some(snapshot) => {
                 self.record_fetch_for_check_quorum(now, from);
                 let size = snapshot.size_bytes();
-                let len = self
-                    .config
-                    .snapshot_chunk_bytes
-                    .max(1)
-                    .min(size.saturating_sub(position));
-                SnapshotChunk::Chunk {
-                    snapshot,
-                    position,
-                    len,
-                }
+                let len = self.config.snapshot_chunk_bytes.max(1).min(size.saturating_sub(position));
+                SnapshotChunk::Chunk { snapshot, position, len }
             }
             None => SnapshotChunk::NotFound,
         };
-        let message = Message::FetchSnapshotResponse {
-            epoch: self.epoch,
-            leader: self.leader(),
-            result,
-        };
+        let message = Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.leader(), result };
         out.send(self.id, from, message);
     }
 

@@ -80,11 +80,7 @@ impl Log {
 
     /// Append one record.
     pub fn append(&mut self, entry: Entry) {
-        if self
-            .epoch_starts
-            .last()
-            .is_none_or(|(e, _)| *e < entry.epoch)
-        {
+        if self.epoch_starts.last().is_none_or(|(e, _)| *e < entry.epoch) {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
         self.entries.push(entry);
@@ -95,11 +91,7 @@ impl Log {
     pub fn end_offset_for_epoch(&self, epoch: Epoch) -> (Epoch, Offset) {
         let Some(index) = self.epoch_starts.iter().rposition(|(e, _)| *e <= epoch) else {
             let snapshot_epoch = self.snapshot_epoch();
-            let known = if snapshot_epoch <= epoch {
-                snapshot_epoch
-            } else {
-                0
-            };
+            let known = if snapshot_epoch <= epoch { snapshot_epoch } else { 0 };
             return (known, self.start_offset);
         };
         let end = match self.epoch_starts.get(index + 1) {
@@ -124,11 +116,7 @@ impl Log {
             end_offset.min(self.end_offset())
         } else {
             let (local_epoch, local_end) = self.end_offset_for_epoch(epoch);
-            if local_epoch == epoch {
-                local_end.min(end_offset)
-            } else {
-                local_end
-            }
+            if local_epoch == epoch { local_end.min(end_offset) } else { local_end }
         };
         let target = target.max(self.start_offset);
         self.truncate_to(target);
@@ -166,8 +154,6 @@ impl Log {
     /// Whether this log holds offset `offset - 1` with the given epoch (as a record or as the
     /// end of its snapshot); used by the invariant checkers.
     pub fn matches(&self, offset: Offset, epoch: Epoch) -> bool {
-        offset <= self.end_offset()
-            && offset >= self.start_offset
-            && self.epoch_before(offset) == Some(epoch)
+        offset <= self.end_offset() && offset >= self.start_offset && self.epoch_before(offset) == Some(epoch)
     }
 }

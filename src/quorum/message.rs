@@ -95,11 +95,7 @@ pub enum FetchResult {
 pub enum SnapshotChunk {
     /// Bytes `[position, position + len)` of a snapshot of `size` bytes. The content travels as a
     /// shared handle; the chunking models the transfer's size and number of round trips.
-    Chunk {
-        snapshot: Arc<Snapshot>,
-        position: u64,
-        len: u64,
-    },
+    Chunk { snapshot: Arc<Snapshot>, position: u64, len: u64 },
     /// The snapshot (or the leadership) is gone.
     NotFound,
 }
@@ -116,14 +112,8 @@ impl Message {
             Message::BeginQuorumEpochResponse { .. } => "BeginQuorumEpochResponse",
             Message::EndQuorumEpoch { .. } => "EndQuorumEpoch",
             Message::Fetch { .. } => "Fetch",
-            Message::FetchResponse {
-                result: FetchResult::DivergingEpoch { .. },
-                ..
-            } => "DivergingEpoch",
-            Message::FetchResponse {
-                result: FetchResult::SnapshotId(_),
-                ..
-            } => "SnapshotId",
+            Message::FetchResponse { result: FetchResult::DivergingEpoch { .. }, .. } => "DivergingEpoch",
+            Message::FetchResponse { result: FetchResult::SnapshotId(_), .. } => "SnapshotId",
             Message::FetchResponse { .. } => "FetchResponse",
             Message::FetchSnapshot { .. } => "FetchSnapshot",
             Message::FetchSnapshotResponse { .. } => "FetchSnapshotResponse",
@@ -134,79 +124,40 @@ impl Message {
 impl fmt::Display for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Message::Vote {
-                candidate_epoch,
-                last_offset_epoch,
-                last_offset,
-                ..
-            } => write!(
-                f,
-                "{}(epoch={candidate_epoch}, last={last_offset}@{last_offset_epoch})",
-                self.kind()
-            ),
+            Message::Vote { candidate_epoch, last_offset_epoch, last_offset, .. } => {
+                write!(f, "{}(epoch={candidate_epoch}, last={last_offset}@{last_offset_epoch})", self.kind())
+            }
             Message::VoteResponse { epoch, granted, .. } => {
                 write!(f, "{}(epoch={epoch}, granted={granted})", self.kind())
             }
-            Message::BeginQuorumEpoch { epoch, .. }
-            | Message::BeginQuorumEpochResponse { epoch } => {
+            Message::BeginQuorumEpoch { epoch, .. } | Message::BeginQuorumEpochResponse { epoch } => {
                 write!(f, "{}(epoch={epoch})", self.kind())
             }
-            Message::EndQuorumEpoch {
-                epoch,
-                preferred_successors,
-                ..
-            } => {
-                write!(
-                    f,
-                    "EndQuorumEpoch(epoch={epoch}, preferred={preferred_successors:?})"
-                )
+            Message::EndQuorumEpoch { epoch, preferred_successors, .. } => {
+                write!(f, "EndQuorumEpoch(epoch={epoch}, preferred={preferred_successors:?})")
             }
-            Message::Fetch {
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-            } => write!(
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => write!(
                 f,
                 "Fetch(epoch={current_leader_epoch}, offset={fetch_offset}, last_epoch={last_fetched_epoch})"
             ),
-            Message::FetchResponse {
-                epoch,
-                high_watermark,
-                result,
-                ..
-            } => {
+            Message::FetchResponse { epoch, high_watermark, result, .. } => {
                 let hw = high_watermark.map_or("-".to_string(), |h| h.to_string());
                 match result {
                     FetchResult::Records(entries) => {
-                        write!(
-                            f,
-                            "FetchResponse(epoch={epoch}, records={}, hw={hw})",
-                            entries.len()
-                        )
+                        write!(f, "FetchResponse(epoch={epoch}, records={}, hw={hw})", entries.len())
                     }
-                    FetchResult::DivergingEpoch {
-                        epoch: e,
-                        end_offset,
-                    } => {
+                    FetchResult::DivergingEpoch { epoch: e, end_offset } => {
                         write!(f, "DivergingEpoch(epoch={e}, end_offset={end_offset})")
                     }
                     FetchResult::SnapshotId(id) => write!(f, "SnapshotId({id})"),
                     FetchResult::NotLeader => write!(f, "FetchResponse(epoch={epoch}, NOT_LEADER)"),
                 }
             }
-            Message::FetchSnapshot {
-                snapshot_id,
-                position,
-                ..
-            } => {
+            Message::FetchSnapshot { snapshot_id, position, .. } => {
                 write!(f, "FetchSnapshot({snapshot_id}, position={position})")
             }
             Message::FetchSnapshotResponse { result, .. } => match result {
-                SnapshotChunk::Chunk {
-                    snapshot,
-                    position,
-                    len,
-                } => write!(
+                SnapshotChunk::Chunk { snapshot, position, len } => write!(
                     f,
                     "FetchSnapshotResponse({}, bytes {}..{} of {})",
                     snapshot.id,

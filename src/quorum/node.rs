@@ -99,6 +99,7 @@ pub struct Node {
     pub(super) high_watermark: Option<Offset>,
     pub(super) applied: AppliedState,
     pub(super) snapshots_loaded: u64,
+    pub(super) bytes_since_snapshot: u64,
     pub(super) fatal: Option<String>,
 }
 
@@ -120,11 +121,10 @@ impl Node {
         now: Micros,
     ) -> Node {
         let state = disk.quorum_state;
-        let applied = disk
-            .log
-            .snapshot()
-            .map(|s| s.state.clone())
-            .unwrap_or_default();
+        let mut applied = disk.log.snapshot().map(|s| s.state.clone()).unwrap_or_default();
+        if config.sabotage.restart_skips_local_log {
+            applied.applied_offset = disk.log.end_offset();
+        }
         let mut node = Node {
             id,
             voters,
@@ -137,20 +137,19 @@ impl Node {
             high_watermark: None,
             applied,
             snapshots_loaded: 0,
+            bytes_since_snapshot: 0,
             fatal: None,
         };
         node.role = match state.leader_id {
-            Some(leader) if leader == id && node.is_voter() => Role::Resigned(Resigned {
-                deadline: now + node.election_timeout(),
-            }),
+            Some(leader) if leader == id && node.is_voter() => {
+                Role::Resigned(Resigned { deadline: now + node.election_timeout() })
+            }
             Some(leader) if leader != id => {
                 let mut follower = node.new_follower_state(leader, now);
                 follower.request_deadline = Some(now);
                 Role::Follower(follower)
             }
-            _ => Role::Unattached(Unattached {
-                deadline: node.unattached_deadline(now),
-            }),
+            _ => Role::Unattached(Unattached { deadline: node.unattached_deadline(now) }),
         };
         node
     }
@@ -238,9 +237,7 @@ impl Node {
             Role::Unattached(u) => u.deadline,
             Role::Prospective(e) | Role::Candidate(e) => e.deadline,
             Role::Leader(l) => l.next_deadline(),
-            Role::Follower(f) => f
-                .request_deadline
-                .map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
+            Role::Follower(f) => f.request_deadline.map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
             Role::Resigned(r) => r.deadline,
         }
     }
@@ -258,58 +255,37 @@ impl Node {
                 leader.accumulate(now, record, self.config.append_linger);
                 Ok(())
             }
-            _ => Err(NotLeader {
-                leader: self.leader(),
-            }),
+            _ => Err(NotLeader { leader: self.leader() }),
+        }
+    }
+
+    /// The offset the next proposed record will get, when this node leads.
+    pub fn next_offset(&self) -> Option<Offset> {
+        match &self.role {
+            Role::Leader(leader) => Some(self.disk.log.end_offset() + leader.pending_records()),
+            _ => None,
         }
     }
 
     /// Handle a message that arrived from `from`.
     pub fn handle(&mut self, now: Micros, from: NodeId, message: Message, out: &mut Outbox) {
         match message {
-            Message::Vote {
-                candidate_epoch,
-                candidate,
-                last_offset_epoch,
-                last_offset,
-                pre_vote,
-            } => self.on_vote(
-                now,
-                candidate_epoch,
-                candidate,
-                (last_offset_epoch, last_offset),
-                pre_vote,
-                out,
-            ),
-            Message::VoteResponse {
-                epoch,
-                leader,
-                granted,
-                pre_vote,
-            } => self.on_vote_response(now, from, epoch, leader, granted, pre_vote, out),
+            Message::Vote { candidate_epoch, candidate, last_offset_epoch, last_offset, pre_vote } => {
+                self.on_vote(now, candidate_epoch, candidate, (last_offset_epoch, last_offset), pre_vote, out)
+            }
+            Message::VoteResponse { epoch, leader, granted, pre_vote } => {
+                self.on_vote_response(now, from, epoch, leader, granted, pre_vote, out)
+            }
             Message::BeginQuorumEpoch { epoch, leader } => {
                 self.on_begin_quorum_epoch(now, from, epoch, leader, out)
             }
-            Message::BeginQuorumEpochResponse { epoch } => {
-                self.observe_epoch(now, epoch, None, out)
+            Message::BeginQuorumEpochResponse { epoch } => self.observe_epoch(now, epoch, None, out),
+            Message::EndQuorumEpoch { epoch, leader, preferred_successors } => {
+                self.on_end_quorum_epoch(now, epoch, leader, &preferred_successors, out)
             }
-            Message::EndQuorumEpoch {
-                epoch,
-                leader,
-                preferred_successors,
-            } => self.on_end_quorum_epoch(now, epoch, leader, &preferred_successors, out),
-            Message::Fetch {
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-            } => self.on_fetch(
-                now,
-                from,
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-                out,
-            ),
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => {
+                self.on_fetch(now, from, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
+            }
             Message::FetchResponse {
                 epoch,
                 leader,
@@ -319,29 +295,14 @@ impl Node {
                 result,
             } => {
                 let request = (fetch_offset, last_fetched_epoch);
-                self.on_fetch_response(
-                    now,
-                    from,
-                    epoch,
-                    leader,
-                    request,
-                    high_watermark,
-                    result,
-                    out,
-                )
+                self.on_fetch_response(now, from, epoch, leader, request, high_watermark, result, out)
             }
-            Message::FetchSnapshot {
-                current_leader_epoch,
-                snapshot_id,
-                position,
-            } => {
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
                 self.on_fetch_snapshot(now, from, current_leader_epoch, snapshot_id, position, out)
             }
-            Message::FetchSnapshotResponse {
-                epoch,
-                leader,
-                result,
-            } => self.on_fetch_snapshot_response(now, from, epoch, leader, result, out),
+            Message::FetchSnapshotResponse { epoch, leader, result } => {
+                self.on_fetch_snapshot_response(now, from, epoch, leader, result, out)
+            }
         }
     }
 
@@ -378,27 +339,13 @@ impl Node {
             Role::Follower(f) => Some(f.leader),
             _ => None,
         };
-        let persisted_vote = if self.config.sabotage.forget_vote_on_restart {
-            None
-        } else {
-            voted
-        };
-        self.disk.quorum_state = QuorumStateFile {
-            leader_epoch: epoch,
-            voted_id: persisted_vote,
-            leader_id: leader,
-        };
+        let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
+        self.disk.quorum_state =
+            QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
         self.epoch = epoch;
         self.voted = voted;
         self.role = role;
-        out.note(
-            self.id,
-            NoteKind::Became {
-                role: to,
-                epoch,
-                leader,
-            },
-        );
+        out.note(self.id, NoteKind::Became { role: to, epoch, leader });
         if to == RoleKind::Follower {
             self.send_fetch(now, out);
         }
@@ -441,27 +388,11 @@ impl Node {
             Some(deadline) if voted.is_none() && self.is_voter() => deadline,
             _ => self.unattached_deadline(now),
         };
-        self.transition(
-            now,
-            Role::Unattached(Unattached { deadline }),
-            epoch,
-            voted,
-            out,
-        );
+        self.transition(now, Role::Unattached(Unattached { deadline }), epoch, voted, out);
     }
 
-    pub(super) fn become_follower(
-        &mut self,
-        now: Micros,
-        epoch: Epoch,
-        leader: NodeId,
-        out: &mut Outbox,
-    ) {
-        let voted = if epoch == self.epoch {
-            self.voted
-        } else {
-            None
-        };
+    pub(super) fn become_follower(&mut self, now: Micros, epoch: Epoch, leader: NodeId, out: &mut Outbox) {
+        let voted = if epoch == self.epoch { self.voted } else { None };
         let state = self.new_follower_state(leader, now);
         self.transition(now, Role::Follower(state), epoch, voted, out);
     }
@@ -478,11 +409,7 @@ impl Node {
     }
 
     fn unattached_deadline(&mut self, now: Micros) -> Micros {
-        if self.is_voter() {
-            now + self.election_timeout()
-        } else {
-            now
-        }
+        if self.is_voter() { now + self.election_timeout() } else { now }
     }
 
     /// A random election timeout in `[T, 2T)`.
@@ -505,26 +432,24 @@ impl Node {
             let Some(entry) = self.disk.log.get(self.applied.applied_offset) else {
                 break;
             };
-            self.applied.apply(&entry.record);
+            self.bytes_since_snapshot += entry.record.size_bytes();
+            self.applied.apply(entry.epoch, &entry.record);
         }
         self.maybe_snapshot(out);
     }
 
     fn maybe_snapshot(&mut self, out: &mut Outbox) {
-        let every = self.config.snapshot_every_records;
-        let since = self.disk.log.snapshot_id().map_or(0, |s| s.end_offset);
-        if every == 0 || self.applied.applied_offset < since + every {
+        let every = self.config.max_record_bytes_between_snapshots;
+        if every == 0 || self.bytes_since_snapshot < every {
             return;
         }
+        self.bytes_since_snapshot = 0;
         let end_offset = self.applied.applied_offset;
         let Some(epoch) = self.disk.log.epoch_before(end_offset) else {
             return;
         };
         let id = SnapshotId { end_offset, epoch };
-        let snapshot = super::snapshot::Snapshot {
-            id,
-            state: self.applied.clone(),
-        };
+        let snapshot = super::snapshot::Snapshot { id, state: self.applied.clone() };
         self.disk.log.compact_to(Arc::new(snapshot));
         out.note(self.id, NoteKind::SnapshotTaken(id));
     }

@@ -55,8 +55,12 @@ pub enum NoteKind {
     },
     Appended {
         records: usize,
+        /// The kind of the first record appended.
+        first: &'static str,
         end_offset: Offset,
     },
+    /// A broker's lifecycle state changed (Kafka's `BrokerState`).
+    Lifecycle(&'static str),
     HighWatermark(Offset),
     Truncated {
         to: Offset,
@@ -74,36 +78,25 @@ impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.node;
         match &self.what {
-            NoteKind::Became {
-                role,
-                epoch,
-                leader: Some(l),
-            } if *role == RoleKind::Follower => {
+            NoteKind::Became { role, epoch, leader: Some(l) } if *role == RoleKind::Follower => {
                 write!(f, "n{n} became Follower of n{l} at epoch {epoch}")
             }
             NoteKind::Became { role, epoch, .. } => {
                 write!(f, "n{n} became {role} at epoch {epoch}")
             }
-            NoteKind::VoteGranted {
-                candidate,
-                epoch,
-                pre_vote,
-            } => {
+            NoteKind::VoteGranted { candidate, epoch, pre_vote } => {
                 let kind = if *pre_vote { "pre-vote" } else { "vote" };
                 write!(f, "n{n} granted {kind} to n{candidate} for epoch {epoch}")
             }
-            NoteKind::Appended {
-                records,
-                end_offset,
-            } => {
-                write!(f, "n{n} appended {records} record(s), log end {end_offset}")
+            NoteKind::Appended { records: 1, first, end_offset } => {
+                write!(f, "n{n} appended a {first}, log end {end_offset}")
             }
+            NoteKind::Appended { records, first, end_offset } => {
+                write!(f, "n{n} appended {records} records from a {first}, log end {end_offset}")
+            }
+            NoteKind::Lifecycle(state) => write!(f, "n{n} is now {state}"),
             NoteKind::HighWatermark(hw) => write!(f, "n{n} high watermark -> {hw}"),
-            NoteKind::Truncated {
-                to,
-                epoch,
-                leader_end,
-            } => write!(
+            NoteKind::Truncated { to, epoch, leader_end } => write!(
                 f,
                 "n{n} truncated its log to {to} (DivergingEpoch: epoch {epoch} ends at {leader_end} on the leader)"
             ),

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::NodeId;
+use crate::metadata::record::MetadataRecord;
 
 /// The body of a LeaderChange control record.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,9 +21,11 @@ pub enum Record {
     /// The control record a new leader appends at the start of its epoch (KIP-595); once it is
     /// on a majority the high watermark can move into the new epoch.
     LeaderChange(Arc<LeaderChange>),
-    /// A client write carrying an opaque value (the quorum-level stand-in for NoOpRecord and
-    /// friends).
+    /// A client write carrying an opaque value (the quorum-level sweeps' stand-in for real
+    /// metadata).
     Write(u64),
+    /// A metadata record (KIP-631), applied to every node's metadata image.
+    Metadata(MetadataRecord),
 }
 
 impl Record {
@@ -37,6 +40,16 @@ impl Record {
                 h
             }
             Record::Write(value) => mix(0x5752_0000_0000_0000 ^ *value),
+            Record::Metadata(record) => record.fingerprint(),
+        }
+    }
+
+    /// Approximate serialized size in bytes.
+    pub fn size_bytes(&self) -> u64 {
+        match self {
+            Record::LeaderChange(change) => 16 + 4 * (change.voters.len() + change.granting.len()) as u64,
+            Record::Write(_) => 16,
+            Record::Metadata(record) => record.size_bytes(),
         }
     }
 
@@ -45,6 +58,7 @@ impl Record {
         match self {
             Record::LeaderChange(_) => "LeaderChange",
             Record::Write(_) => "Write",
+            Record::Metadata(record) => record.name(),
         }
     }
 }
@@ -61,6 +75,7 @@ impl fmt::Display for Record {
         match self {
             Record::LeaderChange(change) => write!(f, "LeaderChange(leader={})", change.leader),
             Record::Write(value) => write!(f, "Write({value})"),
+            Record::Metadata(record) => write!(f, "{record}"),
         }
     }
 }

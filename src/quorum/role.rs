@@ -75,10 +75,7 @@ pub fn check_transition(
         _ if !is_voter && !matches!(to, Unattached | Follower) => false,
         (_, Candidate) => {
             to_epoch == from_epoch + 1
-                && matches!(
-                    from,
-                    Unattached | Prospective | Candidate | Follower | Resigned
-                )
+                && matches!(from, Unattached | Prospective | Candidate | Follower | Resigned)
         }
         (Unattached, Unattached) => higher || same,
         (Unattached | Follower | Resigned | Candidate, Prospective) => same,
@@ -93,9 +90,7 @@ pub fn check_transition(
     if legal {
         Ok(())
     } else {
-        Err(format!(
-            "illegal transition {from}(epoch {from_epoch}) -> {to}(epoch {to_epoch})"
-        ))
+        Err(format!("illegal transition {from}(epoch {from_epoch}) -> {to}(epoch {to_epoch})"))
     }
 }
 

@@ -14,8 +14,7 @@ pub fn run_script(text: &str, seed: u64, detail: Detail) -> Result<Vec<Vec<Strin
     blocks
         .iter()
         .map(|block| {
-            run.execute(block)
-                .map_err(|e| format!("line {} ({}): {e}", block.line, block.directive()))
+            run.execute(block).map_err(|e| format!("line {} ({}): {e}", block.line, block.directive()))
         })
         .collect()
 }

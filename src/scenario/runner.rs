@@ -28,12 +28,7 @@ const DEFAULT_RUN_MAX: Micros = 20_000 * MS;
 
 impl ScenarioRun {
     pub fn new(seed: u64, detail: Detail) -> ScenarioRun {
-        ScenarioRun {
-            seed,
-            detail,
-            sim: None,
-            checker: Checker::default(),
-        }
+        ScenarioRun { seed, detail, sim: None, checker: Checker::default() }
     }
 
     /// The simulation, once `cluster` has created it.
@@ -46,10 +41,7 @@ impl ScenarioRun {
         if block.command == "cluster" {
             return self.create_cluster(block);
         }
-        let sim = self
-            .sim
-            .as_mut()
-            .ok_or("the first directive must be 'cluster'")?;
+        let sim = self.sim.as_mut().ok_or("the first directive must be 'cluster'")?;
         let mut output = Vec::new();
         match block.command.as_str() {
             "run" => self.run(block)?,
@@ -65,12 +57,7 @@ impl ScenarioRun {
                 let id = node_arg(sim, block)?;
                 sim.isolate(id)
             }
-            "partition" => partition(
-                sim,
-                block
-                    .arg("groups")
-                    .ok_or("partition needs groups=1,2|3,4,5")?,
-            )?,
+            "partition" => partition(sim, block.arg("groups").ok_or("partition needs groups=1,2|3,4,5")?)?,
             "heal" => sim.heal_all(),
             "write" => {
                 let count: u64 = parse_arg(block, "count", 1)?;
@@ -87,6 +74,21 @@ impl ScenarioRun {
                 sim.resign_leader()?;
             }
             "status" => output.extend(status(sim)),
+            "brokers" => output.extend(brokers(sim)),
+            "partitions" => output.extend(partitions(sim)),
+            "create-topic" => {
+                let name = block.arg("name").ok_or("create-topic needs name=<topic>")?;
+                let (partitions, rf) = (parse_arg(block, "partitions", 1)?, parse_arg(block, "rf", 1)?);
+                let _ = sim.create_topic(name, partitions, rf);
+            }
+            "delete-topic" => {
+                let name = block.arg("name").ok_or("delete-topic needs name=<topic>")?;
+                sim.delete_topic(name)?
+            }
+            "shutdown" => {
+                let id = node_arg(sim, block)?;
+                sim.shut_down_broker(id)?
+            }
             other => return Err(format!("unknown directive '{other}'")),
         }
         let sim = self.sim.as_mut().ok_or("no cluster")?;
@@ -102,9 +104,8 @@ impl ScenarioRun {
 
     fn create_cluster(&mut self, block: &Block) -> Result<Vec<String>, String> {
         let latency = block.arg("latency").unwrap_or("1-5");
-        let (lo, hi) = latency
-            .split_once('-')
-            .ok_or_else(|| format!("latency '{latency}' must look like 1-5 (ms)"))?;
+        let (lo, hi) =
+            latency.split_once('-').ok_or_else(|| format!("latency '{latency}' must look like 1-5 (ms)"))?;
         let parse_ms = |t: &str| {
             t.parse::<f64>()
                 .map(|v| (v * MS as f64) as Micros)
@@ -118,7 +119,7 @@ impl ScenarioRun {
         let defaults = QuorumConfig::default();
         let quorum = QuorumConfig {
             pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",
-            snapshot_every_records: parse_arg(block, "snapshot-every", 0)?,
+            max_record_bytes_between_snapshots: parse_arg(block, "snapshot-bytes", 0)?,
             snapshot_chunk_bytes: parse_arg(block, "chunk-bytes", defaults.snapshot_chunk_bytes)?,
             max_fetch_records: parse_arg(block, "max-fetch", defaults.max_fetch_records)?,
             ..defaults
@@ -128,9 +129,13 @@ impl ScenarioRun {
             observers: parse_arg(block, "observers", 0)?,
             quorum,
             network,
+            metadata: Default::default(),
         };
-        if config.voters == 0 || config.voters > 99 || config.observers > 99 {
-            return Err("voters must be 1..=99 and observers 0..=99".into());
+        if config.voters == 0 || config.voters > 99 || config.observers > crate::broker_set::MAX_BROKERS {
+            return Err(format!(
+                "voters must be 1..=99 and observers 0..={}",
+                crate::broker_set::MAX_BROKERS
+            ));
         }
         let seed = parse_arg(block, "seed", self.seed)?;
         let mut sim = Simulation::new(config.clone(), seed);
@@ -139,16 +144,9 @@ impl ScenarioRun {
         self.checker = Checker::default();
         let observers = match config.observers {
             0 => "no observers".to_string(),
-            n => format!(
-                "{n} observer(s) n{}..n{}",
-                FIRST_OBSERVER_ID,
-                FIRST_OBSERVER_ID + n - 1
-            ),
+            n => format!("{n} observer(s) n{}..n{}", FIRST_OBSERVER_ID, FIRST_OBSERVER_ID + n - 1),
         };
-        Ok(vec![format!(
-            "{} voter(s) n1..n{} and {observers}, seed {seed}",
-            config.voters, config.voters
-        )])
+        Ok(vec![format!("{} voter(s) n1..n{} and {observers}, seed {seed}", config.voters, config.voters)])
     }
 
     fn run(&mut self, block: &Block) -> Result<(), String> {
@@ -156,10 +154,9 @@ impl ScenarioRun {
         let start = sim.now();
         let (until, limit) = match (block.arg("for"), block.arg("until")) {
             (Some(_), _) => (None, start + parse_arg::<u64>(block, "for", 0)? * MS),
-            (None, Some(goal)) => (
-                Some(goal.to_string()),
-                start + parse_arg::<u64>(block, "max", DEFAULT_RUN_MAX / MS)? * MS,
-            ),
+            (None, Some(goal)) => {
+                (Some(goal.to_string()), start + parse_arg::<u64>(block, "max", DEFAULT_RUN_MAX / MS)? * MS)
+            }
             (None, None) => return Err("run needs for=<ms> or until=leader|converged".into()),
         };
         loop {
@@ -180,10 +177,7 @@ impl ScenarioRun {
         }
         sim.run_until(limit);
         match until {
-            Some(goal) => Err(format!(
-                "'{goal}' not reached within {}ms",
-                (limit - start) / MS
-            )),
+            Some(goal) => Err(format!("'{goal}' not reached within {}ms", (limit - start) / MS)),
             None => Ok(()),
         }
     }
@@ -194,8 +188,7 @@ fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
         "leader" => Ok(sim.leader().is_some_and(|l| l.high_watermark().is_some())),
         "converged" => Ok(sim.leader().is_some_and(|l| {
             let end = l.log().end_offset();
-            sim.running_nodes()
-                .all(|n| n.high_watermark() == Some(end) && n.log().end_offset() == end)
+            sim.running_nodes().all(|n| n.high_watermark() == Some(end) && n.log().end_offset() == end)
         })),
         other => Err(format!("unknown goal '{other}' (leader, converged)")),
     }
@@ -204,45 +197,35 @@ fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
 fn parse_arg<T: std::str::FromStr>(block: &Block, key: &str, default: T) -> Result<T, String> {
     match block.arg(key) {
         None => Ok(default),
-        Some(text) => text
-            .parse()
-            .map_err(|_| format!("line {}: {key}={text} is not valid", block.line)),
+        Some(text) => text.parse().map_err(|_| format!("line {}: {key}={text} is not valid", block.line)),
     }
 }
 
 /// `n=3`, `n=n3` or `n=leader`.
 fn node_arg(sim: &Simulation, block: &Block) -> Result<NodeId, String> {
-    let text = block
-        .arg("n")
-        .ok_or_else(|| format!("line {}: '{}' needs n=<node>", block.line, block.command))?;
+    let text =
+        block.arg("n").ok_or_else(|| format!("line {}: '{}' needs n=<node>", block.line, block.command))?;
     parse_node(sim, text)
 }
 
 fn parse_node(sim: &Simulation, text: &str) -> Result<NodeId, String> {
     if text == "leader" {
-        return sim
-            .leader()
-            .map(|l| l.id())
-            .ok_or_else(|| "there is no leader".to_string());
+        return sim.leader().map(|l| l.id()).ok_or_else(|| "there is no leader".to_string());
     }
-    let id: NodeId = text
-        .trim_start_matches('n')
-        .parse()
-        .map_err(|_| format!("'{text}' is not a node"))?;
-    sim.node_ids()
-        .find(|n| *n == id)
-        .ok_or_else(|| format!("there is no node n{id}"))
+    if text == "follower" {
+        let follower =
+            sim.running_nodes().find(|n| n.is_voter() && n.role() == crate::quorum::RoleKind::Follower);
+        return follower.map(|n| n.id()).ok_or_else(|| "there is no follower".to_string());
+    }
+    let id: NodeId = text.trim_start_matches('n').parse().map_err(|_| format!("'{text}' is not a node"))?;
+    sim.node_ids().find(|n| *n == id).ok_or_else(|| format!("there is no node n{id}"))
 }
 
 /// `groups=1,2|3,4,5`: cut every link between different groups.
 fn partition(sim: &mut Simulation, groups: &str) -> Result<(), String> {
     let groups: Vec<Vec<NodeId>> = groups
         .split('|')
-        .map(|g| {
-            g.split(',')
-                .map(|n| parse_node(sim, n))
-                .collect::<Result<Vec<_>, _>>()
-        })
+        .map(|g| g.split(',').map(|n| parse_node(sim, n)).collect::<Result<Vec<_>, _>>())
         .collect::<Result<_, _>>()?;
     for (i, a) in groups.iter().enumerate() {
         for b in &groups[i + 1..] {
@@ -261,11 +244,15 @@ fn status(sim: &Simulation) -> Vec<String> {
     sim.node_ids()
         .map(|id| match sim.node(id) {
             Some(n) => {
+                let lifecycle = sim
+                    .server(id)
+                    .and_then(|s| s.broker())
+                    .map_or(String::new(), |b| format!(" {}", b.lifecycle()));
                 let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
                 let leader = n.leader().map_or("-".to_string(), |l| format!("n{l}"));
                 let log = n.log();
                 format!(
-                    "n{id} {:<11} epoch={} leader={leader} hw={} log=[{},{}) applied={}",
+                    "n{id} {:<11} epoch={} leader={leader} hw={} log=[{},{}) applied={}{lifecycle}",
                     n.role().name(),
                     n.epoch(),
                     opt(n.high_watermark()),
@@ -277,4 +264,62 @@ fn status(sim: &Simulation) -> Vec<String> {
             None => format!("n{id} down"),
         })
         .collect()
+}
+
+/// One line per broker: lifecycle, broker epoch, metadata offset and lag, what it fetched, and a
+/// summary of its metadata image.
+fn brokers(sim: &Simulation) -> Vec<String> {
+    let hw = sim.leader().and_then(|l| l.high_watermark());
+    sim.node_ids()
+        .filter(|id| *id >= FIRST_OBSERVER_ID)
+        .map(|id| match (sim.server(id), sim.server(id).and_then(|s| s.broker())) {
+            (Some(server), Some(broker)) => {
+                let applied = server.node().applied();
+                let image = &applied.image;
+                let lag = hw.map_or("-".to_string(), |hw| hw.saturating_sub(applied.applied_offset).to_string());
+                let fetched = server.fetched();
+                format!(
+                    "n{id} {} broker_epoch={} image@{}(epoch {}) lag={lag} fetched={}B/{}rec image: {} broker(s), {} topic(s), {} partition(s), {} offline",
+                    broker.lifecycle(),
+                    broker.broker_epoch().map_or("-".to_string(), |e| e.to_string()),
+                    applied.applied_offset,
+                    applied.applied_epoch,
+                    fetched.bytes,
+                    fetched.records,
+                    image.brokers().len(),
+                    image.topics().count(),
+                    image.partition_count(),
+                    image.offline_partitions()
+                )
+            }
+            _ => format!("n{id} down"),
+        })
+        .collect()
+}
+
+/// The committed image of the active controller: registered brokers and every partition.
+fn partitions(sim: &Simulation) -> Vec<String> {
+    let Some(leader) = sim.leader() else { return vec!["no active controller".to_string()] };
+    let image = &leader.applied().image;
+    let fmt_ids = |ids: Vec<u32>| ids.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(",");
+    let mut lines: Vec<String> = image
+        .brokers()
+        .iter()
+        .map(|(id, b)| {
+            let state = if b.fenced { "fenced" } else { "unfenced" };
+            let shutdown = if b.in_controlled_shutdown { ", in controlled shutdown" } else { "" };
+            format!("broker {id} epoch={} {state}{shutdown}", b.epoch)
+        })
+        .collect();
+    for topic in image.topics() {
+        for (_, index, p) in image.partitions().filter(|(t, _, _)| *t == topic.id) {
+            let replicas = fmt_ids(p.replicas.iter().collect());
+            let isr = fmt_ids(crate::metadata::record::broker_ids(p.isr).collect());
+            lines.push(format!(
+                "{}-{index} leader={} leader_epoch={} replicas=[{replicas}] isr=[{isr}]",
+                topic.name, p.leader, p.leader_epoch
+            ));
+        }
+    }
+    lines
 }

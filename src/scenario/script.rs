@@ -16,10 +16,7 @@ pub struct Block {
 impl Block {
     /// The value of `key=value`, if given.
     pub fn arg(&self, key: &str) -> Option<&str> {
-        self.args
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.args.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// The directive line as written.
@@ -62,10 +59,7 @@ pub fn parse(text: &str) -> Result<Vec<Block>, String> {
         match lines.next() {
             Some((_, "----")) => {}
             _ => {
-                return Err(format!(
-                    "line {}: expected '----' after the directive '{trimmed}'",
-                    index + 1
-                ));
+                return Err(format!("line {}: expected '----' after the directive '{trimmed}'", index + 1));
             }
         }
         let mut expected = Vec::new();
@@ -112,8 +106,7 @@ mod tests {
 
     #[test]
     fn parses_and_renders_back_the_same_text() {
-        let text =
-            "# a comment\ncluster voters=3\n----\nok\n\nrun for=100\n----\nline one\nline two\n\n";
+        let text = "# a comment\ncluster voters=3\n----\nok\n\nrun for=100\n----\nline one\nline two\n\n";
         let blocks = parse(text).unwrap();
         assert_eq!(blocks.len(), 2);
         assert_eq!(blocks[0].arg("voters"), Some("3"));
@@ -124,10 +117,6 @@ mod tests {
 
     #[test]
     fn a_directive_without_separator_is_an_error() {
-        assert!(
-            parse("cluster voters=3\nrun\n")
-                .unwrap_err()
-                .contains("line 1")
-        );
+        assert!(parse("cluster voters=3\nrun\n").unwrap_err().contains("line 1"));
     }
 }

@@ -1,7 +1,9 @@
 //! The discrete-event simulator that runs quorum nodes on virtual time over a lossy network.
 
 pub mod network;
+pub mod packet;
 pub mod queue;
+pub mod server;
 pub mod simulation;
 pub mod trace;
 

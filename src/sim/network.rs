@@ -18,11 +18,7 @@ pub struct NetworkConfig {
 
 impl Default for NetworkConfig {
     fn default() -> Self {
-        NetworkConfig {
-            latency_min: MS,
-            latency_max: 5 * MS,
-            drop_rate: 0.0,
-        }
+        NetworkConfig { latency_min: MS, latency_max: 5 * MS, drop_rate: 0.0 }
     }
 }
 
@@ -45,10 +41,7 @@ pub struct Network {
 impl Network {
     /// A network with `config` and every link up.
     pub fn new(config: NetworkConfig) -> Self {
-        Network {
-            config,
-            cut: BTreeSet::new(),
-        }
+        Network { config, cut: BTreeSet::new() }
     }
 
     /// Decide a message's fate: its one-way latency, or why it is lost.
@@ -59,10 +52,7 @@ impl Network {
         if rng.chance(self.config.drop_rate) {
             return Err(Loss::Dropped);
         }
-        let (lo, hi) = (
-            self.config.latency_min,
-            self.config.latency_max.max(self.config.latency_min),
-        );
+        let (lo, hi) = (self.config.latency_min, self.config.latency_max.max(self.config.latency_min));
         Ok(rng.range(lo, hi + 1))
     }
 

@@ -25,12 +25,7 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue {
-            heap: BinaryHeap::new(),
-            slab: Vec::new(),
-            free: Vec::new(),
-            next_seq: 0,
-        }
+        EventQueue { heap: BinaryHeap::new(), slab: Vec::new(), free: Vec::new(), next_seq: 0 }
     }
 }
 
@@ -47,11 +42,7 @@ impl<E> EventQueue<E> {
                 (self.slab.len() - 1) as u32
             }
         };
-        self.heap.push(Key {
-            at: Reverse(at),
-            seq: Reverse(self.next_seq),
-            slot,
-        });
+        self.heap.push(Key { at: Reverse(at), seq: Reverse(self.next_seq), slot });
         self.next_seq += 1;
     }
 
@@ -80,9 +71,7 @@ impl<E> EventQueue<E> {
 
     /// The waiting events with their times, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (Micros, &E)> {
-        self.heap
-            .iter()
-            .filter_map(|k| Some((k.at.0, self.slab[k.slot as usize].as_ref()?)))
+        self.heap.iter().filter_map(|k| Some((k.at.0, self.slab[k.slot as usize].as_ref()?)))
     }
 }
 

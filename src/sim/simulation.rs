@@ -1,19 +1,24 @@
-//! A whole cluster on virtual time: voters and observers, the network between them, crashes
-//! and restarts, client writes. One seeded RNG drives every random choice.
+//! A whole cluster on virtual time: controllers (voters) and brokers (observers), the network
+//! between them, crashes and restarts, client and admin requests. One seeded RNG drives every
+//! random choice.
 
 use std::sync::Arc;
 
+use crate::metadata::config::MetadataConfig;
+use crate::metadata::record::{FIRST_BROKER_ID, TopicId};
 use crate::quorum::disk::Disk;
 use crate::quorum::node::NotLeader;
-use crate::quorum::{Envelope, Micros, Node, NodeId, Outbox, QuorumConfig, Record, RoleKind};
+use crate::quorum::{Micros, Node, NodeId, QuorumConfig, Record, RoleKind};
 use crate::rng::Rng;
 
 use super::network::{Network, NetworkConfig};
+use super::packet::{Packet, Payload};
 use super::queue::EventQueue;
+use super::server::{Server, ServerOutbox};
 use super::trace::{LostBecause, TraceKind, TraceLine};
 
-/// Observers get ids from here up, voters from 1.
-pub const FIRST_OBSERVER_ID: NodeId = 101;
+/// Observers (brokers) get ids from here up, voters (controllers) from 1.
+pub const FIRST_OBSERVER_ID: NodeId = FIRST_BROKER_ID;
 
 /// The shape of a simulated cluster.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +28,7 @@ pub struct ClusterConfig {
     /// Brokers (observers), ids 101..
     pub observers: u32,
     pub quorum: QuorumConfig,
+    pub metadata: MetadataConfig,
     pub network: NetworkConfig,
 }
 
@@ -32,6 +38,7 @@ impl Default for ClusterConfig {
             voters: 3,
             observers: 0,
             quorum: QuorumConfig::default(),
+            metadata: MetadataConfig::default(),
             network: NetworkConfig::default(),
         }
     }
@@ -41,15 +48,15 @@ impl Default for ClusterConfig {
 #[derive(Clone, Debug)]
 pub enum Event {
     /// A message arrives.
-    Deliver { sent_at: Micros, envelope: Envelope },
-    /// A node's timer, valid only if it is still the node's current deadline.
+    Deliver { sent_at: Micros, packet: Packet },
+    /// A server's timer, valid only if it is still the server's current deadline.
     Timer { node: NodeId },
 }
 
 struct Slot {
     id: NodeId,
-    node: Option<Node>,
-    /// The disk of a crashed node, waiting for a restart.
+    server: Option<Server>,
+    /// The disk of a stopped server, waiting for a restart.
     disk: Option<Disk>,
     /// The deadline a Timer event is queued for.
     timer: Option<Micros>,
@@ -66,14 +73,14 @@ pub struct Simulation {
     slots: Vec<Slot>,
     queue: EventQueue<Event>,
     network: Network,
-    outbox: Outbox,
+    outbox: ServerOutbox,
     trace: Option<Vec<TraceLine>>,
     events: u64,
     next_write: u64,
 }
 
 impl Simulation {
-    /// A fresh cluster, every node starting with an empty disk at time 0.
+    /// A fresh cluster, every server starting with an empty disk at time 0.
     pub fn new(config: ClusterConfig, seed: u64) -> Simulation {
         let voters: Arc<[NodeId]> = (1..=config.voters).collect();
         let observers = (0..config.observers).map(|i| FIRST_OBSERVER_ID + i);
@@ -88,19 +95,14 @@ impl Simulation {
             voters,
             slots: Vec::new(),
             queue: EventQueue::default(),
-            outbox: Outbox::default(),
+            outbox: ServerOutbox::default(),
             trace: None,
             events: 0,
             next_write: 1,
         };
         sim.slots = ids
             .iter()
-            .map(|&id| Slot {
-                id,
-                node: None,
-                disk: Some(Disk::default()),
-                timer: None,
-            })
+            .map(|&id| Slot { id, server: None, disk: Some(Disk::default()), timer: None })
             .collect();
         for id in ids {
             sim.boot(id);
@@ -148,26 +150,34 @@ impl Simulation {
         self.slots.iter().map(|s| s.id)
     }
 
-    /// The running node with this id.
+    /// The running server with this id.
+    pub fn server(&self, id: NodeId) -> Option<&Server> {
+        self.slot(id).and_then(|s| s.server.as_ref())
+    }
+
+    /// The quorum node of the running server with this id.
     pub fn node(&self, id: NodeId) -> Option<&Node> {
-        self.slot(id).and_then(|s| s.node.as_ref())
+        self.server(id).map(Server::node)
     }
 
-    /// Every running node.
+    /// Every running server.
+    pub fn running_servers(&self) -> impl Iterator<Item = &Server> {
+        self.slots.iter().filter_map(|s| s.server.as_ref())
+    }
+
+    /// Every running quorum node.
     pub fn running_nodes(&self) -> impl Iterator<Item = &Node> {
-        self.slots.iter().filter_map(|s| s.node.as_ref())
+        self.running_servers().map(Server::node)
     }
 
-    /// The disk of a node that is down.
+    /// The disk of a server that is down.
     pub fn disk_of_down_node(&self, id: NodeId) -> Option<&Disk> {
         self.slot(id).and_then(|s| s.disk.as_ref())
     }
 
-    /// The running leader of the highest epoch, if any.
+    /// The running leader of the highest epoch (the active controller), if any.
     pub fn leader(&self) -> Option<&Node> {
-        self.running_nodes()
-            .filter(|n| n.role() == RoleKind::Leader)
-            .max_by_key(|n| n.epoch())
+        self.running_nodes().filter(|n| n.role() == RoleKind::Leader).max_by_key(|n| n.epoch())
     }
 
     /// The network (latency, loss, cut links).
@@ -175,10 +185,10 @@ impl Simulation {
         &self.network
     }
 
-    /// Messages in flight: (sent at, arrives at, envelope).
-    pub fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Envelope)> {
+    /// Messages in flight: (sent at, arrives at, packet).
+    pub fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Packet)> {
         self.queue.iter().filter_map(|(at, e)| match e {
-            Event::Deliver { sent_at, envelope } => Some((*sent_at, at, envelope)),
+            Event::Deliver { sent_at, packet } => Some((*sent_at, at, packet)),
             Event::Timer { .. } => None,
         })
     }
@@ -213,77 +223,77 @@ impl Simulation {
     }
 
     fn boot(&mut self, id: NodeId) {
-        let Some(index) = self.slot_index(id) else {
-            return;
-        };
-        let Some(disk) = self.slots[index].disk.take() else {
-            return;
-        };
+        let Some(index) = self.slot_index(id) else { return };
+        let Some(disk) = self.slots[index].disk.take() else { return };
         let rng = self.rng.fork();
-        let node = Node::start(
+        let server = Server::start(
             id,
             self.voters.clone(),
             self.quorum_config.clone(),
+            &self.config.metadata,
             rng,
             disk,
             self.now,
         );
-        self.slots[index].node = Some(node);
+        self.slots[index].server = Some(server);
         self.reschedule(index);
     }
 
-    /// Queue a timer event if the node's deadline moved.
+    /// Queue a timer event if the server's deadline moved.
     fn reschedule(&mut self, index: usize) {
         let slot = &mut self.slots[index];
-        let Some(node) = &slot.node else { return };
-        let deadline = node.next_deadline().max(self.now);
+        let Some(server) = &slot.server else { return };
+        let deadline = server.next_deadline().max(self.now);
         if slot.timer != Some(deadline) {
             slot.timer = Some(deadline);
             self.queue.push(deadline, Event::Timer { node: slot.id });
         }
     }
 
-    /// Send what a node produced and trace its notes.
-    fn flush_outbox(&mut self) {
+    /// Send what a server produced and trace its notes.
+    fn flush_outbox(&mut self, from: NodeId) {
         let mut outbox = std::mem::take(&mut self.outbox);
-        for note in outbox.notes.drain(..) {
+        for note in outbox.quorum.notes.drain(..) {
             self.record(TraceKind::Note(note));
         }
-        for envelope in outbox.sends.drain(..) {
-            match self
-                .network
-                .transmit(envelope.from, envelope.to, &mut self.rng)
-            {
-                Ok(latency) => self.queue.push(
-                    self.now + latency,
-                    Event::Deliver {
-                        sent_at: self.now,
-                        envelope,
-                    },
-                ),
-                Err(loss) => {
-                    self.events += 1;
-                    self.record(TraceKind::Lost {
-                        envelope,
-                        why: LostBecause::Network(loss),
-                    });
-                }
-            }
+        for envelope in outbox.quorum.sends.drain(..) {
+            let packet =
+                Packet { from: envelope.from, to: envelope.to, payload: Payload::Quorum(envelope.message) };
+            self.transmit(packet);
+        }
+        for (to, rpc) in outbox.rpcs.drain(..) {
+            self.transmit(Packet { from, to, payload: Payload::Controller(rpc) });
         }
         self.outbox = outbox;
     }
 
-    /// Run `f` on a running node, then send its output and re-arm its timer.
-    fn with_node<T>(
+    fn transmit(&mut self, packet: Packet) {
+        match self.network.transmit(packet.from, packet.to, &mut self.rng) {
+            Ok(latency) => self.queue.push(self.now + latency, Event::Deliver { sent_at: self.now, packet }),
+            Err(loss) => {
+                self.events += 1;
+                self.record(TraceKind::Lost { packet, why: LostBecause::Network(loss) });
+            }
+        }
+    }
+
+    /// Run `f` on a running server, then send its output, stop it if it finished a controlled
+    /// shutdown, and re-arm its timer.
+    fn with_server<T>(
         &mut self,
         id: NodeId,
-        f: impl FnOnce(&mut Node, Micros, &mut Outbox) -> T,
+        f: impl FnOnce(&mut Server, Micros, &mut ServerOutbox) -> T,
     ) -> Option<T> {
         let index = self.slot_index(id)?;
         let now = self.now;
-        let node = self.slots[index].node.as_mut()?;
-        let result = f(node, now, &mut self.outbox);
-        self.flush_outbox();
+        let server = self.slots[index].server.as_mut()?;
+        let result = f(server, now, &mut self.outbox);
+        server.after(now, &mut self.outbox);
+        let stopping = server.wants_to_stop();
+        self.flush_outbox(id);
+        if stopping {
+            self.stop(index, format!("n{id} finished its controlled shutdown and stopped"));
+        }
         self.reschedule(index);
         Some(result)
     }
@@ -291,47 +301,39 @@ impl Simulation {
     /// Process the next event. Returns false when nothing is left to do.
     pub fn step(&mut self) -> bool {
         loop {
-            let Some((at, event)) = self.queue.pop() else {
-                return false;
-            };
+            let Some((at, event)) = self.queue.pop() else { return false };
             self.now = self.now.max(at);
             match event {
-                Event::Deliver { envelope, .. } => {
+                Event::Deliver { packet, .. } => {
                     self.events += 1;
-                    self.deliver(envelope);
+                    self.deliver(packet);
                     return true;
                 }
                 Event::Timer { node } => {
-                    let Some(index) = self.slot_index(node) else {
-                        continue;
-                    };
-                    if self.slots[index].timer != Some(at) || self.slots[index].node.is_none() {
+                    let Some(index) = self.slot_index(node) else { continue };
+                    if self.slots[index].timer != Some(at) || self.slots[index].server.is_none() {
                         continue;
                     }
                     self.slots[index].timer = None;
                     self.events += 1;
                     self.record(TraceKind::Timer(node));
-                    self.with_node(node, |n, now, out| n.tick(now, out));
+                    self.with_server(node, |s, now, out| s.tick(now, out));
                     return true;
                 }
             }
         }
     }
 
-    fn deliver(&mut self, envelope: Envelope) {
-        let up = self.node(envelope.to).is_some();
-        if !up {
-            self.record(TraceKind::Lost {
-                envelope,
-                why: LostBecause::ReceiverDown,
-            });
+    fn deliver(&mut self, packet: Packet) {
+        if self.server(packet.to).is_none() {
+            self.record(TraceKind::Lost { packet, why: LostBecause::ReceiverDown });
             return;
         }
         if self.trace.is_some() {
-            self.record(TraceKind::Deliver(envelope.clone()));
+            self.record(TraceKind::Deliver(packet.clone()));
         }
-        let Envelope { from, to, message } = envelope;
-        self.with_node(to, |n, now, out| n.handle(now, from, message, out));
+        let Packet { from, to, payload } = packet;
+        self.with_server(to, |s, now, out| s.handle(now, from, payload, out));
     }
 
     /// Process every event up to and including time `t`, then move the clock to `t`.
@@ -342,27 +344,28 @@ impl Simulation {
         self.now = self.now.max(t);
     }
 
-    /// Crash a node: it loses everything but its disk.
+    fn stop(&mut self, index: usize, why: String) {
+        if let Some(server) = self.slots[index].server.take() {
+            self.slots[index].disk = Some(server.into_disk());
+            self.slots[index].timer = None;
+            self.record_action(why);
+        }
+    }
+
+    /// Crash a server: it loses everything but its disk.
     pub fn crash(&mut self, id: NodeId) -> Result<(), String> {
-        let index = self
-            .slot_index(id)
-            .ok_or_else(|| format!("no node n{id}"))?;
-        let node = self.slots[index]
-            .node
-            .take()
-            .ok_or_else(|| format!("n{id} is already down"))?;
-        self.slots[index].disk = Some(node.into_disk());
-        self.slots[index].timer = None;
-        self.record_action(format!("crash n{id}"));
+        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+        if self.slots[index].server.is_none() {
+            return Err(format!("n{id} is already down"));
+        }
+        self.stop(index, format!("crash n{id}"));
         Ok(())
     }
 
-    /// Restart a crashed node from its disk.
+    /// Restart a stopped server from its disk.
     pub fn restart(&mut self, id: NodeId) -> Result<(), String> {
-        let index = self
-            .slot_index(id)
-            .ok_or_else(|| format!("no node n{id}"))?;
-        if self.slots[index].node.is_some() {
+        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+        if self.slots[index].server.is_some() {
             return Err(format!("n{id} is already running"));
         }
         self.record_action(format!("restart n{id}"));
@@ -404,12 +407,10 @@ impl Simulation {
 
     /// A client write of a fresh value to the current leader; returns the value written.
     pub fn write(&mut self) -> Result<u64, NotLeader> {
-        let leader = self
-            .leader()
-            .map(|n| n.id())
-            .ok_or(NotLeader { leader: None })?;
+        let leader = self.leader().map(|n| n.id()).ok_or(NotLeader { leader: None })?;
         let value = self.next_write;
-        let result = self.with_node(leader, |n, now, _| n.propose(now, Record::Write(value)));
+        let result =
+            self.with_server(leader, |s, now, _| s.with_node(|n| n.propose(now, Record::Write(value))));
         result.unwrap_or(Err(NotLeader { leader: None }))?;
         self.next_write += 1;
         Ok(value)
@@ -419,8 +420,49 @@ impl Simulation {
     pub fn resign_leader(&mut self) -> Result<NodeId, String> {
         let leader = self.leader().map(|n| n.id()).ok_or("there is no leader")?;
         self.record_action(format!("n{leader} resigns"));
-        self.with_node(leader, |n, now, out| n.resign(now, out))
-            .unwrap_or(Err("leader is down".into()))?;
+        let result = self.with_server(leader, |s, now, out| s.with_node(|n| n.resign(now, &mut out.quorum)));
+        result.unwrap_or(Err("leader is down".into()))?;
         Ok(leader)
+    }
+
+    /// CreateTopics on the active controller.
+    pub fn create_topic(
+        &mut self,
+        name: &str,
+        partitions: u32,
+        replication_factor: u32,
+    ) -> Result<TopicId, String> {
+        let leader = self.leader().map(|n| n.id()).ok_or("no active controller")?;
+        let result = self
+            .with_server(leader, |s, now, _| {
+                s.with_controller(|c, n| c.create_topic(n, now, name, partitions, replication_factor))
+            })
+            .flatten()
+            .unwrap_or_else(|| Err("the active controller is down".into()));
+        let text = match &result {
+            Ok(id) => format!(
+                "create topic {name} ({partitions} partitions, replication factor {replication_factor}) as id {id}"
+            ),
+            Err(e) => format!("create topic {name} refused: {e}"),
+        };
+        self.record_action(text);
+        result
+    }
+
+    /// DeleteTopics on the active controller.
+    pub fn delete_topic(&mut self, name: &str) -> Result<(), String> {
+        let leader = self.leader().map(|n| n.id()).ok_or("no active controller")?;
+        self.record_action(format!("delete topic {name}"));
+        self.with_server(leader, |s, now, _| s.with_controller(|c, n| c.delete_topic(n, now, name)))
+            .flatten()
+            .unwrap_or_else(|| Err("the active controller is down".into()))
+    }
+
+    /// Begin a broker's controlled shutdown.
+    pub fn shut_down_broker(&mut self, id: NodeId) -> Result<(), String> {
+        self.record_action(format!("controlled shutdown of n{id}"));
+        self.with_server(id, |s, now, _| s.with_broker(|b| b.begin_controlled_shutdown(now)))
+            .ok_or_else(|| format!("n{id} is not running"))?
+            .ok_or_else(|| format!("n{id} is not a broker"))?
     }
 }

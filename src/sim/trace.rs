@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use crate::quorum::{Envelope, Micros, NodeId, Note};
+use crate::quorum::{Micros, NodeId, Note};
 
 use super::network::Loss;
+use super::packet::Packet;
 
 /// One line of the trace.
 #[derive(Clone, Debug)]
@@ -17,12 +18,9 @@ pub struct TraceLine {
 #[derive(Clone, Debug)]
 pub enum TraceKind {
     /// A message arrived.
-    Deliver(Envelope),
+    Deliver(Packet),
     /// A message was lost on the way, or its receiver was down.
-    Lost {
-        envelope: Envelope,
-        why: LostBecause,
-    },
+    Lost { packet: Packet, why: LostBecause },
     /// A node's timer fired.
     Timer(NodeId),
     /// A node changed in a notable way.
@@ -47,9 +45,7 @@ impl TraceLine {
     /// The nodes this line is about (sender and receiver for messages).
     pub fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
         match &self.kind {
-            TraceKind::Deliver(e) | TraceKind::Lost { envelope: e, .. } => {
-                (Some(e.from), Some(e.to))
-            }
+            TraceKind::Deliver(e) | TraceKind::Lost { packet: e, .. } => (Some(e.from), Some(e.to)),
             TraceKind::Timer(n) => (Some(*n), None),
             TraceKind::Note(note) => (Some(note.node), None),
             TraceKind::Action(_) => (None, None),
@@ -66,20 +62,14 @@ impl fmt::Display for TraceLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:>13} ", format_time(self.at))?;
         match &self.kind {
-            TraceKind::Deliver(e) => write!(f, "n{} -> n{} {}", e.from, e.to, e.message),
-            TraceKind::Lost { envelope: e, why } => {
+            TraceKind::Deliver(e) => write!(f, "n{} -> n{} {}", e.from, e.to, e.payload),
+            TraceKind::Lost { packet: e, why } => {
                 let why = match why {
                     LostBecause::Network(Loss::Cut) => "link cut",
                     LostBecause::Network(Loss::Dropped) => "dropped",
                     LostBecause::ReceiverDown => "receiver down",
                 };
-                write!(
-                    f,
-                    "n{} -x n{} {} lost ({why})",
-                    e.from,
-                    e.to,
-                    e.message.kind()
-                )
+                write!(f, "n{} -x n{} {} lost ({why})", e.from, e.to, e.payload.kind())
             }
             TraceKind::Timer(n) => write!(f, "n{n} timer"),
             TraceKind::Note(note) => write!(f, "{note}"),

@@ -39,31 +39,14 @@ pub(super) enum Fault {
 }
 
 pub(super) enum Event {
-    Ping {
-        broker: BrokerId,
-    },
-    SessionCheck {
-        session: SessionId,
-    },
+    Ping { broker: BrokerId },
+    SessionCheck { session: SessionId },
     Notify(WatchFired),
-    CreateController {
-        broker: BrokerId,
-    },
-    ControllerCreated {
-        broker: BrokerId,
-    },
-    ControllerEpochBumped {
-        broker: BrokerId,
-        epoch: u32,
-    },
-    ChunkDone {
-        epoch: u32,
-        chunk: ChunkDone,
-    },
-    BrokerApply {
-        broker: BrokerId,
-        request: BrokerRequest,
-    },
+    CreateController { broker: BrokerId },
+    ControllerCreated { broker: BrokerId },
+    ControllerEpochBumped { broker: BrokerId, epoch: u32 },
+    ChunkDone { epoch: u32, chunk: ChunkDone },
+    BrokerApply { broker: BrokerId, request: BrokerRequest },
     Fault(Fault),
 }
 
@@ -101,9 +84,8 @@ impl ZkCluster {
         let brokers = config.brokers;
         let start = rng.below(u64::from(brokers)) as u32;
         let assignment = ReplicaAssignment::new(brokers, config.replication_factor, start);
-        let initial: Vec<PartitionState> = (0..layout.partitions())
-            .map(|p| assignment.initial_state(p, FIRST_EPOCH))
-            .collect();
+        let initial: Vec<PartitionState> =
+            (0..layout.partitions()).map(|p| assignment.initial_state(p, FIRST_EPOCH)).collect();
         let mut store = ZkStore::new(layout, &config.costs, |p| initial[p as usize]);
         let brokers: Vec<Broker> = (0..brokers)
             .map(|id| Broker::new(id, store.open_session(id, 0), initial.clone(), FIRST_EPOCH))
@@ -129,32 +111,20 @@ impl ZkCluster {
 
     fn bootstrap(&mut self, initial: Vec<PartitionState>) -> Result<(), ZkError> {
         for broker in &self.brokers {
-            let data = ZnodeData::BrokerRegistration {
-                broker_id: broker.id,
-            };
-            self.store
-                .create(ZnodePath::BrokerId(broker.id), data, Some(broker.session))?;
+            let data = ZnodeData::BrokerRegistration { broker_id: broker.id };
+            self.store.create(ZnodePath::BrokerId(broker.id), data, Some(broker.session))?;
         }
         let id = self.rng.below(u64::from(self.config.brokers)) as BrokerId;
         let session = self.brokers[id as usize].session;
         let data = ZnodeData::Controller { broker_id: id };
-        self.store
-            .create(ZnodePath::Controller, data, Some(session))?;
+        self.store.create(ZnodePath::Controller, data, Some(session))?;
         let epoch = ZnodeData::ControllerEpoch(FIRST_EPOCH);
-        self.store
-            .set_data(ZnodePath::ControllerEpoch, epoch, None)?;
+        self.store.set_data(ZnodePath::ControllerEpoch, epoch, None)?;
         for broker in &self.brokers {
-            self.store
-                .exists(ZnodePath::Controller, Some(broker.session))?;
+            self.store.exists(ZnodePath::Controller, Some(broker.session))?;
         }
         let live = self.register_controller_watches(session)?;
-        self.controller = Some(ActiveController::steady(
-            id,
-            FIRST_EPOCH,
-            session,
-            live,
-            initial,
-        ));
+        self.controller = Some(ActiveController::steady(id, FIRST_EPOCH, session, live, initial));
         for broker in 0..self.config.brokers {
             let first_ping = self.rng.range(1, self.ping_interval_us() + 1);
             self.schedule(first_ping, Event::Ping { broker });
@@ -164,28 +134,19 @@ impl ZkCluster {
 
     /// The watches a controller holds: `/controller`, the children of `/brokers/ids` and of
     /// `/brokers/topics`, and each broker registration. Returns the live brokers.
-    pub(super) fn register_controller_watches(
-        &mut self,
-        session: SessionId,
-    ) -> Result<BrokerSet, ZkError> {
+    pub(super) fn register_controller_watches(&mut self, session: SessionId) -> Result<BrokerSet, ZkError> {
         self.store.exists(ZnodePath::Controller, Some(session))?;
         let live = self.live_brokers_in_zookeeper(session)?;
         for id in live.iter() {
-            self.store
-                .get_data(ZnodePath::BrokerId(id), Some(session))?;
+            self.store.get_data(ZnodePath::BrokerId(id), Some(session))?;
         }
         self.store.get_children(ZnodePath::Topics, Some(session))?;
         Ok(live)
     }
 
     /// `getChildren("/brokers/ids")` with a watch, as a set of broker ids.
-    pub(super) fn live_brokers_in_zookeeper(
-        &mut self,
-        session: SessionId,
-    ) -> Result<BrokerSet, ZkError> {
-        let children = self
-            .store
-            .get_children(ZnodePath::BrokerIds, Some(session))?;
+    pub(super) fn live_brokers_in_zookeeper(&mut self, session: SessionId) -> Result<BrokerSet, ZkError> {
+        let children = self.store.get_children(ZnodePath::BrokerIds, Some(session))?;
         Ok(children
             .iter()
             .filter_map(|path| match path {
@@ -233,11 +194,7 @@ impl ZkCluster {
     /// drains: pick a bounded `until_us` (e.g. now plus one animation frame of virtual time).
     pub fn run_until(&mut self, until_us: u64) -> Vec<TraceLine> {
         let mut lines = Vec::new();
-        while self
-            .queue
-            .first_key_value()
-            .is_some_and(|((at, _), _)| *at <= until_us)
-        {
+        while self.queue.first_key_value().is_some_and(|((at, _), _)| *at <= until_us) {
             lines.extend(self.step());
         }
         self.now_us = self.now_us.max(until_us);
@@ -256,30 +213,17 @@ impl ZkCluster {
 
     /// From `at_us`, nothing the controller sends reaches `broker`, which keeps pinging
     /// ZooKeeper and so stays registered.
-    pub fn cut_off_from_controller(
-        &mut self,
-        broker: BrokerId,
-        at_us: u64,
-    ) -> Result<(), ZkClusterError> {
+    pub fn cut_off_from_controller(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
         self.schedule_fault(broker, at_us, Fault::CutOffFromController(broker))
     }
 
     /// The next controller request (UpdateMetadata with its LeaderAndIsr) sent to `broker`
     /// after `at_us` is lost.
-    pub fn drop_next_update_metadata(
-        &mut self,
-        broker: BrokerId,
-        at_us: u64,
-    ) -> Result<(), ZkClusterError> {
+    pub fn drop_next_update_metadata(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
         self.schedule_fault(broker, at_us, Fault::DropNextRequest(broker))
     }
 
-    fn schedule_fault(
-        &mut self,
-        broker: BrokerId,
-        at_us: u64,
-        fault: Fault,
-    ) -> Result<(), ZkClusterError> {
+    fn schedule_fault(&mut self, broker: BrokerId, at_us: u64, fault: Fault) -> Result<(), ZkClusterError> {
         if broker >= self.config.brokers {
             return Err(ZkClusterError::UnknownBroker(broker));
         }
@@ -288,8 +232,7 @@ impl ZkCluster {
     }
 
     pub(super) fn schedule(&mut self, at_us: u64, event: Event) {
-        self.queue
-            .insert((at_us.max(self.now_us), self.next_seq), event);
+        self.queue.insert((at_us.max(self.now_us), self.next_seq), event);
         self.next_seq += 1;
     }
 
@@ -346,17 +289,13 @@ impl ZkCluster {
         let was_controller = self.controller.as_ref().is_some_and(|c| c.broker == id);
         let role = if was_controller {
             self.controller = None;
-            let timeline =
-                FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
+            let timeline = FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
             self.failover = Some(timeline);
             " (the controller)"
         } else {
             ""
         };
-        format!(
-            "fault: broker {id}{role} crashed; its session {session} expires at {}ms",
-            expires / 1000
-        )
+        format!("fault: broker {id}{role} crashed; its session {session} expires at {}ms", expires / 1000)
     }
 
     fn on_ping(&mut self, id: BrokerId) -> String {
@@ -371,10 +310,7 @@ impl ZkCluster {
                     self.now_us.saturating_add(self.ping_interval_us()),
                     Event::Ping { broker: id },
                 );
-                format!(
-                    "broker {id} -> zk: ping {session} (expires {}ms)",
-                    expires_at / 1000
-                )
+                format!("broker {id} -> zk: ping {session} (expires {}ms)", expires_at / 1000)
             }
             Err(e) => format!("broker {id} -> zk: ping failed: {e}"),
         }
@@ -384,10 +320,7 @@ impl ZkCluster {
         match self.store.check_session(session, self.now_us) {
             SessionStatus::Alive { expires_at_us } => {
                 self.schedule(expires_at_us, Event::SessionCheck { session });
-                format!(
-                    "zk: session {session} was pinged; expires {}ms",
-                    expires_at_us / 1000
-                )
+                format!("zk: session {session} was pinged; expires {}ms", expires_at_us / 1000)
             }
             SessionStatus::Expired { deleted, fired } => {
                 if let Some(f) = self.failover.as_mut().filter(|f| f.old_session == session) {
@@ -396,10 +329,7 @@ impl ZkCluster {
                 let paths: Vec<String> = deleted.iter().map(|p| p.to_string()).collect();
                 let count = fired.len();
                 self.deliver_watches(fired);
-                format!(
-                    "zk: session {session} expired; deleted {}; {count} watches fired",
-                    paths.join(", ")
-                )
+                format!("zk: session {session} expired; deleted {}; {count} watches fired", paths.join(", "))
             }
             SessionStatus::Unknown => format!("zk: session {session} is already gone"),
         }
@@ -453,10 +383,7 @@ impl ZkCluster {
             return format!("broker {id}: down, its create of /controller is lost");
         }
         let data = ZnodeData::Controller { broker_id: id };
-        match self
-            .store
-            .create(ZnodePath::Controller, data, Some(broker.session))
-        {
+        match self.store.create(ZnodePath::Controller, data, Some(broker.session)) {
             Ok(fired) => {
                 self.deliver_watches(fired);
                 if let Some(f) = self.failover.as_mut() {
@@ -470,9 +397,7 @@ impl ZkCluster {
             }
             Err(ZkError::NodeExists(_)) => {
                 let holder = self.watch_controller(id);
-                format!(
-                    "zk: broker {id} lost the race, /controller is held by {holder}; watching it"
-                )
+                format!("zk: broker {id} lost the race, /controller is held by {holder}; watching it")
             }
             Err(e) => format!("zk: broker {id} could not create /controller: {e}"),
         }
@@ -519,13 +444,9 @@ impl ZkCluster {
         };
         let reads = 3 + u64::from(live.len());
         let in_flight = self.config.costs.zk_max_in_flight_requests;
-        let registered = self
-            .store
-            .submit(self.now_us, ZkRequestKind::Read, reads, in_flight);
+        let registered = self.store.submit(self.now_us, ZkRequestKind::Read, reads, in_flight);
         let partitions = self.layout.partitions() as usize;
-        self.controller = Some(ActiveController::loading(
-            id, epoch, session, live, partitions,
-        ));
+        self.controller = Some(ActiveController::loading(id, epoch, session, live, partitions));
         if let Some(f) = self.failover.as_mut() {
             f.new_controller = Some(id);
         }
@@ -541,9 +462,7 @@ impl ZkCluster {
         let epoch = request.controller_epoch;
         if epoch < broker.controller_epoch {
             let known = broker.controller_epoch;
-            return format!(
-                "broker {id}: rejected request from stale controller epoch {epoch} < {known}"
-            );
+            return format!("broker {id}: rejected request from stale controller epoch {epoch} < {known}");
         }
         broker.controller_epoch = epoch;
         for &(partition, state) in request.entries.iter() {

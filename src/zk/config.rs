@@ -69,10 +69,7 @@ pub enum ZkClusterError {
     /// Brokers must be `1..=32`.
     BrokerCount(u32),
     /// The replication factor must be `1..=brokers`.
-    ReplicationFactor {
-        replication_factor: u32,
-        brokers: u32,
-    },
+    ReplicationFactor { replication_factor: u32, brokers: u32 },
     /// Partitions must be at most [`MAX_PARTITIONS`] and topics need at least one partition.
     PartitionCount(u64),
     /// `chunk_partitions` must be positive.
@@ -91,10 +88,7 @@ impl fmt::Display for ZkClusterError {
             ZkClusterError::BrokerCount(n) => {
                 write!(f, "{n} brokers: a cluster needs 1 to {MAX_BROKERS} brokers")
             }
-            ZkClusterError::ReplicationFactor {
-                replication_factor,
-                brokers,
-            } => write!(
+            ZkClusterError::ReplicationFactor { replication_factor, brokers } => write!(
                 f,
                 "replication factor {replication_factor} must be between 1 and the {brokers} brokers"
             ),
@@ -128,26 +122,11 @@ mod tests {
     fn rejects_shapes_the_simulation_cannot_run() {
         let ok = ZkClusterConfig::single_partition_topics(10, 3, ZkCosts::async_reads());
         assert!(ok.validate().is_ok());
-        let none = ZkClusterConfig {
-            brokers: 0,
-            ..ok.clone()
-        };
+        let none = ZkClusterConfig { brokers: 0, ..ok.clone() };
         assert_eq!(none.validate(), Err(ZkClusterError::BrokerCount(0)));
-        let rf = ZkClusterConfig {
-            replication_factor: 4,
-            ..ok.clone()
-        };
-        assert!(matches!(
-            rf.validate(),
-            Err(ZkClusterError::ReplicationFactor { .. })
-        ));
-        let huge = ZkClusterConfig {
-            topics: u32::MAX,
-            ..ok
-        };
-        assert!(matches!(
-            huge.validate(),
-            Err(ZkClusterError::PartitionCount(_))
-        ));
+        let rf = ZkClusterConfig { replication_factor: 4, ..ok.clone() };
+        assert!(matches!(rf.validate(), Err(ZkClusterError::ReplicationFactor { .. })));
+        let huge = ZkClusterConfig { topics: u32::MAX, ..ok };
+        assert!(matches!(huge.validate(), Err(ZkClusterError::PartitionCount(_))));
     }
 }

@@ -44,10 +44,7 @@ pub(super) enum PushScope {
 /// The result of a chunk of controller work, delivered when the work completes.
 pub(super) enum ChunkDone {
     Loaded(Vec<(u32, PartitionState)>),
-    Written {
-        states: Vec<(u32, PartitionState)>,
-        processed: usize,
-    },
+    Written { states: Vec<(u32, PartitionState)>, processed: usize },
     Sent,
 }
 
@@ -94,14 +91,8 @@ impl ActiveController {
         partitions: usize,
     ) -> Self {
         let memory = vec![PartitionState::UNKNOWN; partitions];
-        let task = ControllerTask::Loading {
-            next_topic: 0,
-            loaded: 0,
-        };
-        ActiveController {
-            task,
-            ..ActiveController::steady(broker, epoch, session, live, memory)
-        }
+        let task = ControllerTask::Loading { next_topic: 0, loaded: 0 };
+        ActiveController { task, ..ActiveController::steady(broker, epoch, session, live, memory) }
     }
 
     /// Whether its memory is complete (not in the middle of a cold load).
@@ -119,25 +110,14 @@ impl ActiveController {
             }
             (
                 ChunkDone::Written { states, processed },
-                ControllerTask::ElectingLeaders {
-                    done, partitions, ..
-                },
+                ControllerTask::ElectingLeaders { done, partitions, .. },
             ) => {
                 *done += processed;
-                let note = format!(
-                    "wrote {} state znodes ({done}/{})",
-                    states.len(),
-                    partitions.len()
-                );
+                let note = format!("wrote {} state znodes ({done}/{})", states.len(), partitions.len());
                 self.apply(states);
                 note
             }
-            (
-                ChunkDone::Sent,
-                ControllerTask::Pushing {
-                    issued, partitions, ..
-                },
-            ) => {
+            (ChunkDone::Sent, ControllerTask::Pushing { issued, partitions, .. }) => {
                 format!("sent requests for {issued}/{} partitions", partitions.len())
             }
             _ => "finished work of an abandoned task".into(),
@@ -154,13 +134,11 @@ impl ActiveController {
         match &self.task {
             ControllerTask::Loading { next_topic, .. } if *next_topic < topics => Step::Load,
             ControllerTask::Loading { .. } => Step::FinishLoad,
-            ControllerTask::ElectingLeaders {
-                partitions, issued, ..
-            } if *issued < partitions.len() => Step::Write,
+            ControllerTask::ElectingLeaders { partitions, issued, .. } if *issued < partitions.len() => {
+                Step::Write
+            }
             ControllerTask::ElectingLeaders { .. } => Step::StartPush,
-            ControllerTask::Pushing {
-                partitions, issued, ..
-            } if *issued < partitions.len() => Step::Push,
+            ControllerTask::Pushing { partitions, issued, .. } if *issued < partitions.len() => Step::Push,
             ControllerTask::Pushing { .. } => Step::FinishPush,
             ControllerTask::Idle if self.broker_change_pending => Step::BrokerChange,
             ControllerTask::Idle => Step::Wait,
@@ -224,10 +202,7 @@ impl ZkCluster {
         let Some(ctrl) = self.controller.as_ref() else {
             return String::new();
         };
-        let ControllerTask::Loading {
-            next_topic: first, ..
-        } = ctrl.task
-        else {
+        let ControllerTask::Loading { next_topic: first, .. } = ctrl.task else {
             return String::new();
         };
         let epoch = ctrl.epoch;
@@ -246,14 +221,9 @@ impl ZkCluster {
         let costs = &self.config.costs;
         let processing = states.len() as u64 * costs.controller_load_us_per_partition;
         let in_flight = costs.zk_max_in_flight_requests;
-        let read = self
-            .store
-            .submit(start_us, ZkRequestKind::Read, reads, in_flight);
+        let read = self.store.submit(start_us, ZkRequestKind::Read, reads, in_flight);
         let chunk = ChunkDone::Loaded(states);
-        self.schedule(
-            read.saturating_add(processing),
-            Event::ChunkDone { epoch, chunk },
-        );
+        self.schedule(read.saturating_add(processing), Event::ChunkDone { epoch, chunk });
         if let Some(ControllerTask::Loading { next_topic, .. }) =
             self.controller.as_mut().map(|c| &mut c.task)
         {
@@ -264,21 +234,13 @@ impl ZkCluster {
 
     /// `getData("/brokers/topics/<t>")`: the topic's partition count (0 if unreadable).
     fn read_topic_assignment(&mut self, topic: u32) -> u32 {
-        match self
-            .store
-            .get_data(ZnodePath::Topic(topic), None)
-            .map(|n| n.data)
-        {
+        match self.store.get_data(ZnodePath::Topic(topic), None).map(|n| n.data) {
             Ok(ZnodeData::TopicAssignment { partitions }) => partitions,
             _ => 0,
         }
     }
 
-    fn read_partition_state(
-        &mut self,
-        topic: u32,
-        partition: u32,
-    ) -> Option<(u32, PartitionState)> {
+    fn read_partition_state(&mut self, topic: u32, partition: u32) -> Option<(u32, PartitionState)> {
         let index = self.layout.index(topic, partition)?;
         let path = ZnodePath::PartitionState { topic, partition };
         let state = self.store.get_data(path, None).ok()?.partition_state()?;
@@ -320,10 +282,7 @@ impl ZkCluster {
         let Some(ctrl) = self.controller.as_mut() else {
             return String::new();
         };
-        let ControllerTask::ElectingLeaders {
-            partitions, issued, ..
-        } = &mut ctrl.task
-        else {
+        let ControllerTask::ElectingLeaders { partitions, issued, .. } = &mut ctrl.task else {
             return String::new();
         };
         let first = *issued;
@@ -340,13 +299,8 @@ impl ZkCluster {
         let costs = &self.config.costs;
         let writes = states.len() as u64;
         let in_flight = costs.zk_max_in_flight_requests;
-        let written = self
-            .store
-            .submit(start_us, ZkRequestKind::Write, writes, in_flight);
-        let chunk = ChunkDone::Written {
-            states,
-            processed: batch.len(),
-        };
+        let written = self.store.submit(start_us, ZkRequestKind::Write, writes, in_flight);
+        let chunk = ChunkDone::Written { states, processed: batch.len() };
         self.schedule(written, Event::ChunkDone { epoch, chunk });
         format!("writing {writes} partition state znodes one by one")
     }
@@ -365,10 +319,7 @@ impl ZkCluster {
             return None;
         }
         let path = self.layout.state_path(partition);
-        let (_, watches) = self
-            .store
-            .set_data(path, ZnodeData::PartitionState(new), None)
-            .ok()?;
+        let (_, watches) = self.store.set_data(path, ZnodeData::PartitionState(new), None).ok()?;
         fired.extend(watches);
         Some((partition, new))
     }
@@ -427,23 +378,14 @@ impl ZkCluster {
     /// Where the failover the controller is working through stands.
     pub(super) fn controller_phase(&self) -> Option<FailoverPhase> {
         let ctrl = self.controller.as_ref()?;
-        let running: BrokerSet = self
-            .brokers
-            .iter()
-            .filter(|b| b.alive)
-            .map(|b| b.id)
-            .collect();
+        let running: BrokerSet = self.brokers.iter().filter(|b| b.alive).map(|b| b.id).collect();
         Some(match &ctrl.task {
-            ControllerTask::Loading { loaded, .. } => FailoverPhase::LoadingFromZk {
-                read: *loaded,
-                total: u64::from(self.layout.partitions()),
-            },
-            ControllerTask::ElectingLeaders {
-                partitions, done, ..
-            } => FailoverPhase::ElectingLeaders {
-                written: *done as u64,
-                total: partitions.len() as u64,
-            },
+            ControllerTask::Loading { loaded, .. } => {
+                FailoverPhase::LoadingFromZk { read: *loaded, total: u64::from(self.layout.partitions()) }
+            }
+            ControllerTask::ElectingLeaders { partitions, done, .. } => {
+                FailoverPhase::ElectingLeaders { written: *done as u64, total: partitions.len() as u64 }
+            }
             ControllerTask::Pushing { .. } | ControllerTask::Idle => {
                 let tracker = self.pushes.iter().rev().find(|t| t.full_state)?;
                 FailoverPhase::PushingToBrokers {

@@ -46,10 +46,7 @@ impl ZkCosts {
     /// 200,000 reads x 290 us plus 100,000 x 8 us of processing gives ~59 s. The session
     /// timeout is Kafka's default of the time (6 s).
     pub fn sync_reads_2017() -> ZkCosts {
-        ZkCosts {
-            zk_max_in_flight_requests: 1,
-            ..ZkCosts::async_reads()
-        }
+        ZkCosts { zk_max_in_flight_requests: 1, ..ZkCosts::async_reads() }
     }
 
     /// Kafka 1.1 and later: the controller pipelines asynchronous ZooKeeper requests (Jun Rao,
@@ -86,12 +83,6 @@ mod tests {
         let pipelined = ZkCosts::async_reads();
         assert_eq!(sync.zk_max_in_flight_requests, 1);
         assert!(pipelined.zk_max_in_flight_requests > 1);
-        assert_eq!(
-            ZkCosts {
-                zk_max_in_flight_requests: 1,
-                ..pipelined
-            },
-            sync
-        );
+        assert_eq!(ZkCosts { zk_max_in_flight_requests: 1, ..pipelined }, sync);
     }
 }

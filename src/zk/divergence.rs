@@ -24,18 +24,13 @@ impl ZkCluster {
     /// Every partition where ZooKeeper, controller memory and the running brokers' caches do
     /// not all agree (expected while a change is in flight; lasting after a lost request).
     pub fn divergences(&self) -> Vec<Divergence> {
-        (0..self.layout.partitions())
-            .filter_map(|p| self.divergence(p))
-            .collect()
+        (0..self.layout.partitions()).filter_map(|p| self.divergence(p)).collect()
     }
 
     fn divergence(&self, partition: u32) -> Option<Divergence> {
         let zookeeper = self.zookeeper_state(partition)?;
-        let controller = self
-            .controller
-            .as_ref()
-            .filter(|c| c.loaded())
-            .map(|c| c.memory[partition as usize]);
+        let controller =
+            self.controller.as_ref().filter(|c| c.loaded()).map(|c| c.memory[partition as usize]);
         let stale_brokers: Vec<(BrokerId, PartitionState)> = self
             .brokers
             .iter()
@@ -64,18 +59,12 @@ impl ZkCluster {
 
     /// Whether `broker` is alive according to its process, ZooKeeper and the controller.
     pub fn liveness(&self, broker: BrokerId) -> Result<BrokerLiveness, ZkClusterError> {
-        let b = self
-            .brokers
-            .get(broker as usize)
-            .ok_or(ZkClusterError::UnknownBroker(broker))?;
+        let b = self.brokers.get(broker as usize).ok_or(ZkClusterError::UnknownBroker(broker))?;
         Ok(BrokerLiveness {
             broker,
             process_alive: b.alive,
             registered_in_zookeeper: self.store.inspect(ZnodePath::BrokerId(broker)).is_some(),
-            in_controller_live_set: self
-                .controller
-                .as_ref()
-                .is_some_and(|c| c.live.contains(broker)),
+            in_controller_live_set: self.controller.as_ref().is_some_and(|c| c.live.contains(broker)),
             reachable_from_controller: b.reachable_from_controller,
         })
     }

@@ -96,11 +96,7 @@ pub struct ZkFailoverReport {
 impl ZkCluster {
     /// Where the most recent controller failover stands.
     pub fn failover_progress(&self) -> FailoverPhase {
-        let Some(f) = self
-            .failover
-            .as_ref()
-            .filter(|f| f.brokers_updated_at.is_none())
-        else {
+        let Some(f) = self.failover.as_ref().filter(|f| f.brokers_updated_at.is_none()) else {
             return FailoverPhase::Ready;
         };
         if let Some(phase) = self.controller_phase() {
@@ -145,8 +141,7 @@ pub fn measure_failover(
     costs: &ZkCosts,
     seed: u64,
 ) -> Result<ZkFailoverReport, ZkClusterError> {
-    let count =
-        u32::try_from(partitions).map_err(|_| ZkClusterError::PartitionCount(partitions))?;
+    let count = u32::try_from(partitions).map_err(|_| ZkClusterError::PartitionCount(partitions))?;
     let config = ZkClusterConfig::single_partition_topics(count, brokers, costs.clone());
     let mut cluster = ZkCluster::new(config, seed)?;
     cluster.run_until(WARM_UP_US);
@@ -156,9 +151,7 @@ pub fn measure_failover(
             return Ok(report);
         }
         if cluster.now() > WARM_UP_US + MAX_FAILOVER_US || cluster.step().is_none() {
-            return Err(ZkClusterError::FailoverStalled {
-                at_us: cluster.now(),
-            });
+            return Err(ZkClusterError::FailoverStalled { at_us: cluster.now() });
         }
     }
 }
@@ -185,14 +178,8 @@ mod tests {
             FailoverPhase::AwaitingSessionExpiry { expires_at_us: 0 },
             FailoverPhase::Electing,
             FailoverPhase::LoadingFromZk { read: 0, total: 0 },
-            FailoverPhase::ElectingLeaders {
-                written: 0,
-                total: 0,
-            },
-            FailoverPhase::PushingToBrokers {
-                brokers_done: 0,
-                total: 0,
-            },
+            FailoverPhase::ElectingLeaders { written: 0, total: 0 },
+            FailoverPhase::PushingToBrokers { brokers_done: 0, total: 0 },
             FailoverPhase::Ready,
         ]
         .map(|p| std::mem::discriminant(&p));

@@ -24,7 +24,7 @@ pub use failover::{FailoverPhase, ZkFailoverReport, measure_failover};
 pub use partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 pub use path::{TopicLayout, ZnodePath};
 pub use store::{
-    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore,
-    Znode, ZnodeData,
+    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore, Znode,
+    ZnodeData,
 };
 pub use trace::TraceLine;

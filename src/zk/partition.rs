@@ -4,75 +4,10 @@
 
 use std::fmt;
 
-/// A Kafka broker id (`broker.id`).
-pub type BrokerId = u32;
-
-/// Brokers are numbered `0..MAX_BROKERS`; sets of them fit in one `u32`.
-pub const MAX_BROKERS: u32 = 32;
+pub use crate::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
 
 /// Kafka's `LeaderAndIsr.NoLeader`: the partition has no leader and is offline.
 pub const NO_LEADER: i32 = -1;
-
-/// A set of broker ids, one bit each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct BrokerSet(u32);
-
-impl BrokerSet {
-    /// No brokers.
-    pub const EMPTY: BrokerSet = BrokerSet(0);
-
-    /// Whether `broker` is in the set.
-    pub fn contains(self, broker: BrokerId) -> bool {
-        broker < MAX_BROKERS && self.0 & (1 << broker) != 0
-    }
-
-    /// The set plus `broker` (ids at or above [`MAX_BROKERS`] are ignored).
-    pub fn with(self, broker: BrokerId) -> BrokerSet {
-        if broker < MAX_BROKERS {
-            BrokerSet(self.0 | 1 << broker)
-        } else {
-            self
-        }
-    }
-
-    /// Brokers in both sets.
-    pub fn intersection(self, other: BrokerSet) -> BrokerSet {
-        BrokerSet(self.0 & other.0)
-    }
-
-    /// Brokers in `self` but not in `other`.
-    pub fn difference(self, other: BrokerSet) -> BrokerSet {
-        BrokerSet(self.0 & !other.0)
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Number of brokers in the set.
-    pub fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// The brokers in ascending id order.
-    pub fn iter(self) -> impl Iterator<Item = BrokerId> {
-        (0..MAX_BROKERS).filter(move |b| self.contains(*b))
-    }
-}
-
-impl FromIterator<BrokerId> for BrokerSet {
-    fn from_iter<I: IntoIterator<Item = BrokerId>>(iter: I) -> Self {
-        iter.into_iter().fold(BrokerSet::EMPTY, BrokerSet::with)
-    }
-}
-
-impl fmt::Display for BrokerSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ids: Vec<String> = self.iter().map(|b| b.to_string()).collect();
-        write!(f, "[{}]", ids.join(","))
-    }
-}
 
 /// The data of `/brokers/topics/<t>/partitions/<p>/state` (Kafka's `LeaderIsrAndControllerEpoch`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,12 +24,8 @@ pub struct PartitionState {
 
 impl PartitionState {
     /// What a controller holds for a partition it has not loaded yet.
-    pub const UNKNOWN: PartitionState = PartitionState {
-        controller_epoch: 0,
-        leader: NO_LEADER,
-        leader_epoch: 0,
-        isr: BrokerSet::EMPTY,
-    };
+    pub const UNKNOWN: PartitionState =
+        PartitionState { controller_epoch: 0, leader: NO_LEADER, leader_epoch: 0, isr: BrokerSet::EMPTY };
 
     /// The leader as a broker id, or `None` when the partition is offline.
     pub fn leader_broker(&self) -> Option<BrokerId> {
@@ -147,16 +78,8 @@ impl ReplicaAssignment {
 
     /// A freshly created partition: preferred leader, all replicas in sync.
     pub fn initial_state(&self, partition: u32, controller_epoch: u32) -> PartitionState {
-        let leader = self
-            .replicas(partition)
-            .next()
-            .map_or(NO_LEADER, |b| b as i32);
-        PartitionState {
-            controller_epoch,
-            leader,
-            leader_epoch: 0,
-            isr: self.replica_set(partition),
-        }
+        let leader = self.replicas(partition).next().map_or(NO_LEADER, |b| b as i32);
+        PartitionState { controller_epoch, leader, leader_epoch: 0, isr: self.replica_set(partition) }
     }
 
     /// The controller's new state for a partition after brokers outside `live` went away:
@@ -175,19 +98,13 @@ impl ReplicaAssignment {
         let leader = if leader_alive {
             state.leader
         } else {
-            self.replicas(partition)
-                .find(|r| live_isr.contains(*r))
-                .map_or(NO_LEADER, |b| b as i32)
+            self.replicas(partition).find(|r| live_isr.contains(*r)).map_or(NO_LEADER, |b| b as i32)
         };
         PartitionState {
             controller_epoch,
             leader,
             leader_epoch: state.leader_epoch + 1,
-            isr: if live_isr.is_empty() {
-                state.isr
-            } else {
-                live_isr
-            },
+            isr: if live_isr.is_empty() { state.isr } else { live_isr },
         }
     }
 }

@@ -17,10 +17,8 @@ impl TopicLayout {
     /// A layout, or `None` when it is empty-per-topic or exceeds `u32` partition indexes.
     pub fn new(topics: u32, partitions_per_topic: u32) -> Option<TopicLayout> {
         let total = u64::from(topics) * u64::from(partitions_per_topic);
-        (partitions_per_topic > 0 && total <= u64::from(u32::MAX)).then_some(TopicLayout {
-            topics,
-            partitions_per_topic,
-        })
+        (partitions_per_topic > 0 && total <= u64::from(u32::MAX))
+            .then_some(TopicLayout { topics, partitions_per_topic })
     }
 
     /// Number of topics.
@@ -46,10 +44,7 @@ impl TopicLayout {
 
     /// The `(topic, partition)` of a global index.
     pub fn locate(&self, index: u32) -> (u32, u32) {
-        (
-            index / self.partitions_per_topic,
-            index % self.partitions_per_topic,
-        )
+        (index / self.partitions_per_topic, index % self.partitions_per_topic)
     }
 
     /// The state znode of a global index.
@@ -102,10 +97,7 @@ impl fmt::Display for ZnodePath {
             ZnodePath::Topics => write!(f, "/brokers/topics"),
             ZnodePath::Topic(t) => write!(f, "/brokers/topics/topic-{t}"),
             ZnodePath::PartitionState { topic, partition } => {
-                write!(
-                    f,
-                    "/brokers/topics/topic-{topic}/partitions/{partition}/state"
-                )
+                write!(f, "/brokers/topics/topic-{topic}/partitions/{partition}/state")
             }
         }
     }
@@ -121,10 +113,7 @@ mod tests {
         assert_eq!(layout.index(3, 2), Some(14));
         assert_eq!(layout.locate(14), (3, 2));
         assert_eq!(layout.index(10, 0), None);
-        assert_eq!(
-            layout.state_path(14).to_string(),
-            "/brokers/topics/topic-3/partitions/2/state"
-        );
+        assert_eq!(layout.state_path(14).to_string(), "/brokers/topics/topic-3/partitions/2/state");
     }
 
     #[test]

@@ -20,10 +20,7 @@ pub(super) struct PushTracker {
 impl PushTracker {
     /// Target brokers still running that have applied every chunk.
     pub fn brokers_done(&self, running: BrokerSet) -> u32 {
-        let done = self
-            .targets
-            .iter()
-            .filter(|b| self.applied[*b as usize] == self.chunks);
+        let done = self.targets.iter().filter(|b| self.applied[*b as usize] == self.chunks);
         done.filter(|b| running.contains(*b)).count() as u32
     }
 }
@@ -37,18 +34,11 @@ impl ZkCluster {
             return String::new();
         };
         let task = std::mem::replace(&mut ctrl.task, ControllerTask::Idle);
-        let ControllerTask::ElectingLeaders {
-            partitions, then, ..
-        } = task
-        else {
+        let ControllerTask::ElectingLeaders { partitions, then, .. } = task else {
             return String::new();
         };
         let full_state = then == PushScope::AllPartitions;
-        let partitions = if full_state {
-            (0..total).collect()
-        } else {
-            partitions
-        };
+        let partitions = if full_state { (0..total).collect() } else { partitions };
         let chunks = partitions.len().div_ceil(chunk);
         let targets = ctrl.live;
         let push = self.pushes.len();
@@ -56,20 +46,10 @@ impl ZkCluster {
             "sending UpdateMetadata+LeaderAndIsr for {} partitions to brokers {targets}",
             partitions.len()
         );
-        ctrl.task = ControllerTask::Pushing {
-            partitions,
-            issued: 0,
-            push,
-        };
+        ctrl.task = ControllerTask::Pushing { partitions, issued: 0, push };
         let applied = vec![0; brokers];
         let complete = false;
-        self.pushes.push(PushTracker {
-            full_state,
-            chunks,
-            targets,
-            applied,
-            complete,
-        });
+        self.pushes.push(PushTracker { full_state, chunks, targets, applied, complete });
         if chunks == 0 {
             self.complete_push(push);
         }
@@ -81,12 +61,7 @@ impl ZkCluster {
         let Some(ctrl) = self.controller.as_mut() else {
             return String::new();
         };
-        let ControllerTask::Pushing {
-            partitions,
-            issued,
-            push,
-        } = &mut ctrl.task
-        else {
+        let ControllerTask::Pushing { partitions, issued, push } = &mut ctrl.task else {
             return String::new();
         };
         let first = *issued;
@@ -94,10 +69,8 @@ impl ZkCluster {
         *issued = end;
         let push = *push;
         let memory = &ctrl.memory;
-        let entries: Rc<[(u32, PartitionState)]> = partitions[first..end]
-            .iter()
-            .map(|p| (*p, memory[*p as usize]))
-            .collect();
+        let entries: Rc<[(u32, PartitionState)]> =
+            partitions[first..end].iter().map(|p| (*p, memory[*p as usize])).collect();
         let epoch = ctrl.epoch;
         let targets = self.pushes[push].targets;
         let replicas_on = self.replicas_per_broker(&entries);
@@ -107,39 +80,18 @@ impl ZkCluster {
         for broker in targets.iter() {
             let leader_and_isr_entries = replicas_on[broker as usize];
             let entries = entries.clone();
-            let request = BrokerRequest {
-                push,
-                controller_epoch: epoch,
-                entries,
-                leader_and_isr_entries,
-            };
+            let request = BrokerRequest { push, controller_epoch: epoch, entries, leader_and_isr_entries };
             if !self.send_to_broker(broker, sent_at, request) {
                 lost = lost.with(broker);
             }
         }
-        self.schedule(
-            sent_at,
-            Event::ChunkDone {
-                epoch,
-                chunk: ChunkDone::Sent,
-            },
-        );
-        let lost_note = if lost.is_empty() {
-            String::new()
-        } else {
-            format!(", lost on the way to {lost}")
-        };
-        format!(
-            "building requests for {} partitions to {targets}{lost_note}",
-            end - first
-        )
+        self.schedule(sent_at, Event::ChunkDone { epoch, chunk: ChunkDone::Sent });
+        let lost_note = if lost.is_empty() { String::new() } else { format!(", lost on the way to {lost}") };
+        format!("building requests for {} partitions to {targets}{lost_note}", end - first)
     }
 
     /// LeaderAndIsr entries per broker: how many of `entries` each broker replicates.
-    fn replicas_per_broker(
-        &self,
-        entries: &[(u32, PartitionState)],
-    ) -> [u64; MAX_BROKERS as usize] {
+    fn replicas_per_broker(&self, entries: &[(u32, PartitionState)]) -> [u64; MAX_BROKERS as usize] {
         let mut counts = [0; MAX_BROKERS as usize];
         for (partition, _) in entries {
             for replica in self.assignment.replicas(*partition) {
@@ -167,22 +119,14 @@ impl ZkCluster {
         let apply_us = entries * costs.broker_apply_us_per_partition;
         let arrival = sent_at.saturating_add(costs.network_latency_us);
         let broker = &mut self.brokers[id as usize];
-        if !broker.alive
-            || !broker.reachable_from_controller
-            || std::mem::take(&mut broker.drop_next_request)
+        if !broker.alive || !broker.reachable_from_controller || std::mem::take(&mut broker.drop_next_request)
         {
             self.requests.lost += 1;
             return false;
         }
         let applied_at = broker.busy_until_us.max(arrival).saturating_add(apply_us);
         broker.busy_until_us = applied_at;
-        self.schedule(
-            applied_at,
-            Event::BrokerApply {
-                broker: id,
-                request,
-            },
-        );
+        self.schedule(applied_at, Event::BrokerApply { broker: id, request });
         true
     }
 
@@ -195,12 +139,7 @@ impl ZkCluster {
 
     /// Counts one applied chunk; returns a note when the whole push has reached every broker.
     pub(super) fn record_applied(&mut self, push: usize, broker: BrokerId) -> String {
-        let running: BrokerSet = self
-            .brokers
-            .iter()
-            .filter(|b| b.alive)
-            .map(|b| b.id)
-            .collect();
+        let running: BrokerSet = self.brokers.iter().filter(|b| b.alive).map(|b| b.id).collect();
         let Some(tracker) = self.pushes.get_mut(push) else {
             return String::new();
         };

@@ -46,10 +46,7 @@ impl fmt::Display for ZnodeData {
             }
             ZnodeData::ControllerEpoch(epoch) => write!(f, "{epoch}"),
             ZnodeData::BrokerRegistration { broker_id } => {
-                write!(
-                    f,
-                    r#"{{"version":4,"host":"broker-{broker_id}","port":9092}}"#
-                )
+                write!(f, r#"{{"version":4,"host":"broker-{broker_id}","port":9092}}"#)
             }
             ZnodeData::TopicAssignment { partitions } => {
                 write!(f, r#"{{"version":1,"partitions":{partitions}}}"#)
@@ -71,11 +68,7 @@ pub struct Znode {
 
 impl Znode {
     fn persistent(data: ZnodeData, version: u32) -> Znode {
-        Znode {
-            data,
-            version,
-            ephemeral_owner: None,
-        }
+        Znode { data, version, ephemeral_owner: None }
     }
 
     /// The partition state, if this is a state znode.
@@ -107,15 +100,8 @@ impl fmt::Display for ZkError {
         match self {
             ZkError::NoNode(path) => write!(f, "NoNode for {path}"),
             ZkError::NodeExists(path) => write!(f, "NodeExists for {path}"),
-            ZkError::BadVersion {
-                path,
-                expected,
-                actual,
-            } => {
-                write!(
-                    f,
-                    "BadVersion for {path}: expected {expected}, found {actual}"
-                )
+            ZkError::BadVersion { path, expected, actual } => {
+                write!(f, "BadVersion for {path}: expected {expected}, found {actual}")
             }
             ZkError::SessionExpired(session) => write!(f, "session {session} expired"),
             ZkError::BadData(path) => write!(f, "data does not fit {path}"),
@@ -170,10 +156,7 @@ pub enum SessionStatus {
     /// Still alive; pinged recently enough.
     Alive { expires_at_us: u64 },
     /// Expired now: its ephemeral znodes were deleted and these watches fired.
-    Expired {
-        deleted: Vec<ZnodePath>,
-        fired: Vec<WatchFired>,
-    },
+    Expired { deleted: Vec<ZnodePath>, fired: Vec<WatchFired> },
     /// No such session (never opened or already expired).
     Unknown,
 }
@@ -223,10 +206,7 @@ impl ZkStore {
         initial_state: impl Fn(u32) -> PartitionState,
     ) -> ZkStore {
         let nodes = BTreeMap::from([
-            (
-                ZnodePath::ControllerEpoch,
-                Znode::persistent(ZnodeData::ControllerEpoch(0), 0),
-            ),
+            (ZnodePath::ControllerEpoch, Znode::persistent(ZnodeData::ControllerEpoch(0), 0)),
             (ZnodePath::BrokerIds, Znode::persistent(ZnodeData::Empty, 0)),
             (ZnodePath::Topics, Znode::persistent(ZnodeData::Empty, 0)),
         ]);
@@ -257,13 +237,7 @@ impl ZkStore {
     /// When `count` pipelined requests issued at `start_us`, at most `max_in_flight` outstanding,
     /// have all completed. Each request occupies the ensemble for `1 / max requests per sec`;
     /// once that ceiling is hit they queue (also behind earlier batches).
-    pub fn submit(
-        &mut self,
-        start_us: u64,
-        kind: ZkRequestKind,
-        count: u64,
-        max_in_flight: u32,
-    ) -> u64 {
+    pub fn submit(&mut self, start_us: u64, kind: ZkRequestKind, count: u64, max_in_flight: u32) -> u64 {
         let latency_us = match kind {
             ZkRequestKind::Read => self.read_latency_us,
             ZkRequestKind::Write => self.write_latency_us,
@@ -281,23 +255,14 @@ impl ZkStore {
         let id = SessionId(self.next_session);
         self.next_session += 1;
         let expires_at_us = now_us.saturating_add(self.session_timeout_us);
-        self.sessions.insert(
-            id,
-            Session {
-                owner,
-                expires_at_us,
-            },
-        );
+        self.sessions.insert(id, Session { owner, expires_at_us });
         id
     }
 
     /// A client ping: pushes the session's deadline out by the session timeout.
     pub fn ping(&mut self, session: SessionId, now_us: u64) -> Result<u64, ZkError> {
         let timeout = self.session_timeout_us;
-        let entry = self
-            .sessions
-            .get_mut(&session)
-            .ok_or(ZkError::SessionExpired(session))?;
+        let entry = self.sessions.get_mut(&session).ok_or(ZkError::SessionExpired(session))?;
         entry.expires_at_us = now_us.saturating_add(timeout);
         Ok(entry.expires_at_us)
     }
@@ -312,9 +277,7 @@ impl ZkStore {
     pub fn check_session(&mut self, session: SessionId, now_us: u64) -> SessionStatus {
         match self.sessions.get(&session) {
             None => SessionStatus::Unknown,
-            Some(s) if s.expires_at_us > now_us => SessionStatus::Alive {
-                expires_at_us: s.expires_at_us,
-            },
+            Some(s) if s.expires_at_us > now_us => SessionStatus::Alive { expires_at_us: s.expires_at_us },
             Some(_) => self.expire(session),
         }
     }
@@ -334,12 +297,7 @@ impl ZkStore {
         for path in &deleted {
             self.nodes.remove(path);
             self.fire(*path, WatchKind::Data, WatchEvent::NodeDeleted, &mut fired);
-            self.fire(
-                *path,
-                WatchKind::Children,
-                WatchEvent::NodeDeleted,
-                &mut fired,
-            );
+            self.fire(*path, WatchKind::Children, WatchEvent::NodeDeleted, &mut fired);
             self.fire_parent(*path, &mut fired);
         }
         SessionStatus::Expired { deleted, fired }
@@ -362,11 +320,7 @@ impl ZkStore {
     }
 
     /// `getData`, optionally leaving a data watch on the znode.
-    pub fn get_data(
-        &mut self,
-        path: ZnodePath,
-        watcher: Option<SessionId>,
-    ) -> Result<Znode, ZkError> {
+    pub fn get_data(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<Znode, ZkError> {
         self.stats.reads += 1;
         let node = self.inspect(path).ok_or(ZkError::NoNode(path))?;
         self.watch(path, watcher, WatchKind::Data)?;
@@ -374,11 +328,7 @@ impl ZkStore {
     }
 
     /// `exists`: like `getData`, but the watch is left even when the znode is absent.
-    pub fn exists(
-        &mut self,
-        path: ZnodePath,
-        watcher: Option<SessionId>,
-    ) -> Result<Option<Znode>, ZkError> {
+    pub fn exists(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<Option<Znode>, ZkError> {
         self.stats.reads += 1;
         self.watch(path, watcher, WatchKind::Data)?;
         Ok(self.inspect(path))
@@ -431,14 +381,7 @@ impl ZkStore {
         if let Some(owner) = ephemeral_owner.filter(|s| !self.sessions.contains_key(s)) {
             return Err(ZkError::SessionExpired(owner));
         }
-        self.nodes.insert(
-            path,
-            Znode {
-                data,
-                version: 0,
-                ephemeral_owner,
-            },
-        );
+        self.nodes.insert(path, Znode { data, version: 0, ephemeral_owner });
         let mut fired = Vec::new();
         self.fire(path, WatchKind::Data, WatchEvent::NodeCreated, &mut fired);
         self.fire_parent(path, &mut fired);
@@ -456,42 +399,24 @@ impl ZkStore {
         self.stats.writes += 1;
         let version = self.version_slot(path, data)?;
         if let Some(expected) = expected_version.filter(|e| *e != *version) {
-            return Err(ZkError::BadVersion {
-                path,
-                expected,
-                actual: *version,
-            });
+            return Err(ZkError::BadVersion { path, expected, actual: *version });
         }
         *version += 1;
         let new_version = *version;
         self.store_data(path, data);
         let mut fired = Vec::new();
-        self.fire(
-            path,
-            WatchKind::Data,
-            WatchEvent::NodeDataChanged,
-            &mut fired,
-        );
+        self.fire(path, WatchKind::Data, WatchEvent::NodeDataChanged, &mut fired);
         Ok((new_version, fired))
     }
 
     fn version_slot(&mut self, path: ZnodePath, data: ZnodeData) -> Result<&mut u32, ZkError> {
         match (path, data) {
             (ZnodePath::PartitionState { topic, partition }, ZnodeData::PartitionState(_)) => {
-                let i = self
-                    .layout
-                    .index(topic, partition)
-                    .ok_or(ZkError::NoNode(path))?;
+                let i = self.layout.index(topic, partition).ok_or(ZkError::NoNode(path))?;
                 Ok(&mut self.state_versions[i])
             }
-            (ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }, _) => {
-                Err(ZkError::BadData(path))
-            }
-            _ => self
-                .nodes
-                .get_mut(&path)
-                .map(|n| &mut n.version)
-                .ok_or(ZkError::NoNode(path)),
+            (ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }, _) => Err(ZkError::BadData(path)),
+            _ => self.nodes.get_mut(&path).map(|n| &mut n.version).ok_or(ZkError::NoNode(path)),
         }
     }
 
@@ -510,12 +435,7 @@ impl ZkStore {
         }
     }
 
-    fn watch(
-        &mut self,
-        path: ZnodePath,
-        watcher: Option<SessionId>,
-        kind: WatchKind,
-    ) -> Result<(), ZkError> {
+    fn watch(&mut self, path: ZnodePath, watcher: Option<SessionId>, kind: WatchKind) -> Result<(), ZkError> {
         let Some(session) = watcher else {
             return Ok(());
         };
@@ -523,10 +443,7 @@ impl ZkStore {
             return Err(ZkError::SessionExpired(session));
         }
         let watches = self.watches.entry(path).or_default();
-        if !watches
-            .iter()
-            .any(|w| w.session == session && w.kind == kind)
-        {
+        if !watches.iter().any(|w| w.session == session && w.kind == kind) {
             watches.push(Watch { session, kind });
         }
         Ok(())
@@ -534,22 +451,11 @@ impl ZkStore {
 
     fn fire_parent(&mut self, path: ZnodePath, fired: &mut Vec<WatchFired>) {
         if let Some(parent) = path.parent() {
-            self.fire(
-                parent,
-                WatchKind::Children,
-                WatchEvent::NodeChildrenChanged,
-                fired,
-            );
+            self.fire(parent, WatchKind::Children, WatchEvent::NodeChildrenChanged, fired);
         }
     }
 
-    fn fire(
-        &mut self,
-        path: ZnodePath,
-        kind: WatchKind,
-        event: WatchEvent,
-        fired: &mut Vec<WatchFired>,
-    ) {
+    fn fire(&mut self, path: ZnodePath, kind: WatchKind, event: WatchEvent, fired: &mut Vec<WatchFired>) {
         let Some(watches) = self.watches.get_mut(&path) else {
             return;
         };
@@ -558,11 +464,7 @@ impl ZkStore {
         for watch in firing {
             if let Some(session) = self.sessions.get(&watch.session) {
                 self.stats.watches_fired += 1;
-                fired.push(WatchFired {
-                    watcher: session.owner,
-                    path,
-                    event,
-                });
+                fired.push(WatchFired { watcher: session.owner, path, event });
             }
         }
     }
@@ -576,9 +478,7 @@ mod tests {
     fn store() -> ZkStore {
         let layout = TopicLayout::new(4, 2).expect("valid layout");
         let assignment = ReplicaAssignment::new(3, 2, 0);
-        ZkStore::new(layout, &ZkCosts::sync_reads_2017(), |p| {
-            assignment.initial_state(p, 1)
-        })
+        ZkStore::new(layout, &ZkCosts::sync_reads_2017(), |p| assignment.initial_state(p, 1))
     }
 
     #[test]
@@ -586,20 +486,12 @@ mod tests {
         let mut zk = store();
         let owner = zk.open_session(0, 0);
         let watcher = zk.open_session(1, 0);
-        zk.create(
-            ZnodePath::Controller,
-            ZnodeData::Controller { broker_id: 0 },
-            Some(owner),
-        )
-        .expect("create /controller");
-        zk.exists(ZnodePath::Controller, Some(watcher))
-            .expect("watch");
+        zk.create(ZnodePath::Controller, ZnodeData::Controller { broker_id: 0 }, Some(owner))
+            .expect("create /controller");
+        zk.exists(ZnodePath::Controller, Some(watcher)).expect("watch");
         zk.ping(watcher, 5_000_000).expect("ping");
         let timeout = ZkCosts::sync_reads_2017().zk_session_timeout_us;
-        assert!(matches!(
-            zk.check_session(owner, timeout - 1),
-            SessionStatus::Alive { .. }
-        ));
+        assert!(matches!(zk.check_session(owner, timeout - 1), SessionStatus::Alive { .. }));
         let SessionStatus::Expired { deleted, fired } = zk.check_session(owner, timeout) else {
             panic!("session should expire at its deadline");
         };
@@ -607,20 +499,14 @@ mod tests {
         assert_eq!(fired.len(), 1);
         assert_eq!(fired[0].event, WatchEvent::NodeDeleted);
         let again = zk.create(ZnodePath::Controller, ZnodeData::Empty, Some(watcher));
-        assert_eq!(
-            again,
-            Ok(Vec::new()),
-            "the one-shot watch must not fire twice"
-        );
+        assert_eq!(again, Ok(Vec::new()), "the one-shot watch must not fire twice");
     }
 
     #[test]
     fn set_data_checks_the_version_and_bumps_it() {
         let mut zk = store();
         let path = ZnodePath::ControllerEpoch;
-        let (version, _) = zk
-            .set_data(path, ZnodeData::ControllerEpoch(1), Some(0))
-            .expect("v0");
+        let (version, _) = zk.set_data(path, ZnodeData::ControllerEpoch(1), Some(0)).expect("v0");
         assert_eq!(version, 1);
         let stale = zk.set_data(path, ZnodeData::ControllerEpoch(2), Some(0));
         assert!(matches!(stale, Err(ZkError::BadVersion { actual: 1, .. })));
@@ -629,21 +515,13 @@ mod tests {
     #[test]
     fn partition_state_znodes_are_versioned_and_typed() {
         let mut zk = store();
-        let path = ZnodePath::PartitionState {
-            topic: 3,
-            partition: 1,
-        };
+        let path = ZnodePath::PartitionState { topic: 3, partition: 1 };
         let node = zk.get_data(path, None).expect("state znode");
         let mut state = node.partition_state().expect("state data");
         state.leader = 2;
-        let (version, _) = zk
-            .set_data(path, ZnodeData::PartitionState(state), Some(0))
-            .expect("write");
+        let (version, _) = zk.set_data(path, ZnodeData::PartitionState(state), Some(0)).expect("write");
         assert_eq!(version, 1);
-        assert_eq!(
-            zk.inspect(path).and_then(|n| n.partition_state()),
-            Some(state)
-        );
+        assert_eq!(zk.inspect(path).and_then(|n| n.partition_state()), Some(state));
         let wrong = zk.set_data(path, ZnodeData::ControllerEpoch(1), None);
         assert_eq!(wrong, Err(ZkError::BadData(path)));
     }
@@ -654,10 +532,6 @@ mod tests {
         let sync = zk.submit(0, ZkRequestKind::Read, 10, 1);
         assert_eq!(sync, 10 * 290);
         let saturated = zk.submit(0, ZkRequestKind::Read, 100_000, 1_000);
-        assert_eq!(
-            saturated,
-            1_000_000 + 100,
-            "100k requests at 100k/s, behind the first 10"
-        );
+        assert_eq!(saturated, 1_000_000 + 100, "100k requests at 100k/s, behind the first 10");
     }
 }

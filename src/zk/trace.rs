@@ -13,13 +13,7 @@ pub struct TraceLine {
 
 impl fmt::Display for TraceLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "t={}.{:03}ms {}",
-            self.at_us / 1000,
-            self.at_us % 1000,
-            self.text
-        )
+        write!(f, "t={}.{:03}ms {}", self.at_us / 1000, self.at_us % 1000, self.text)
     }
 }
 
@@ -29,10 +23,7 @@ mod tests {
 
     #[test]
     fn shows_milliseconds_with_three_decimals() {
-        let line = TraceLine {
-            at_us: 1_234_567,
-            text: "zk: hello".into(),
-        };
+        let line = TraceLine { at_us: 1_234_567, text: "zk: hello".into() };
         assert_eq!(line.to_string(), "t=1234.567ms zk: hello");
     }
 }

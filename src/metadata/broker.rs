@@ -1,0 +1,206 @@
+//! A broker's lifecycle (KIP-631): register with the active controller, heartbeat, catch up on
+//! the metadata log, get unfenced, and leave through a controlled shutdown. Its metadata image is
+//! the quorum observer's applied state; this module only drives the RPCs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::broker_set::BrokerId;
+use crate::quorum::{MS, Micros, Node};
+
+use super::config::MetadataConfig;
+use super::controller::RpcOutbox;
+use super::record::{TopicId, broker_bit, broker_set};
+use super::rpc::{ControllerRpc, RpcError};
+
+/// Kafka's `BrokerState` as the lifecycle manager moves through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum BrokerLifecycle {
+    NotRunning,
+    /// Registering and catching up on the metadata log.
+    Starting,
+    /// Caught up, still fenced.
+    Recovery,
+    /// Unfenced: may lead partitions.
+    Running,
+    /// Asked to shut down; the controller moves its leadership away.
+    PendingControlledShutdown,
+    /// Released by the controller; stopping.
+    ShuttingDown,
+}
+
+impl BrokerLifecycle {
+    /// Kafka's name of the state.
+    pub fn name(self) -> &'static str {
+        match self {
+            BrokerLifecycle::NotRunning => "NOT_RUNNING",
+            BrokerLifecycle::Starting => "STARTING",
+            BrokerLifecycle::Recovery => "RECOVERY",
+            BrokerLifecycle::Running => "RUNNING",
+            BrokerLifecycle::PendingControlledShutdown => "PENDING_CONTROLLED_SHUTDOWN",
+            BrokerLifecycle::ShuttingDown => "SHUTTING_DOWN",
+        }
+    }
+}
+
+impl fmt::Display for BrokerLifecycle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Retry delay when no controller is known or it refused as not active.
+const RETRY: Micros = 100 * MS;
+
+/// One broker's lifecycle manager.
+#[derive(Debug)]
+pub struct Broker {
+    id: BrokerId,
+    config: MetadataConfig,
+    lifecycle: BrokerLifecycle,
+    broker_epoch: Option<u64>,
+    next_request: Micros,
+    want_shut_down: bool,
+    /// AlterPartition requests in flight, by partition, with the partition epoch they were for.
+    isr_requests: BTreeMap<(TopicId, u32), u32>,
+}
+
+impl Broker {
+    /// A broker process starting up.
+    pub fn start(id: BrokerId, config: MetadataConfig, now: Micros) -> Broker {
+        Broker {
+            id,
+            config,
+            lifecycle: BrokerLifecycle::Starting,
+            broker_epoch: None,
+            next_request: now,
+            want_shut_down: false,
+            isr_requests: BTreeMap::new(),
+        }
+    }
+
+    /// Where the broker is in its lifecycle.
+    pub fn lifecycle(&self) -> BrokerLifecycle {
+        self.lifecycle
+    }
+
+    /// The broker epoch the controller gave at registration.
+    pub fn broker_epoch(&self) -> Option<u64> {
+        self.broker_epoch
+    }
+
+    /// When the broker next needs a tick.
+    pub fn next_deadline(&self) -> Micros {
+        if self.lifecycle == BrokerLifecycle::ShuttingDown { Micros::MAX } else { self.next_request }
+    }
+
+    /// Begin a controlled shutdown.
+    pub fn begin_controlled_shutdown(&mut self, now: Micros) -> Result<(), String> {
+        if self.lifecycle == BrokerLifecycle::ShuttingDown {
+            return Err(format!("broker {} is already shutting down", self.id));
+        }
+        self.want_shut_down = true;
+        self.lifecycle = BrokerLifecycle::PendingControlledShutdown;
+        self.next_request = now;
+        Ok(())
+    }
+
+    /// Send the registration or heartbeat that is due, and ask to expand ISRs it leads.
+    pub fn tick(&mut self, node: &Node, now: Micros, out: &mut RpcOutbox) {
+        if now < self.next_request || self.lifecycle == BrokerLifecycle::ShuttingDown {
+            return;
+        }
+        let Some(controller) = node.leader() else {
+            self.next_request = now + RETRY;
+            return;
+        };
+        self.next_request = now + self.config.heartbeat_interval;
+        let rpc = match self.broker_epoch {
+            None => {
+                ControllerRpc::BrokerRegistration { broker_id: self.id, incarnation: node.log().end_offset() }
+            }
+            Some(broker_epoch) => ControllerRpc::BrokerHeartbeat {
+                broker_id: self.id,
+                broker_epoch,
+                current_metadata_offset: node.applied().applied_offset,
+                want_fence: self.lifecycle == BrokerLifecycle::Starting,
+                want_shut_down: self.want_shut_down,
+            },
+        };
+        out.push((controller, rpc));
+        if self.lifecycle == BrokerLifecycle::Running {
+            self.expand_isrs(node, controller, out);
+        }
+    }
+
+    /// KIP-497: as leader of a partition, ask the controller to add unfenced replicas back to
+    /// the ISR (the simulation has no data plane, so a live follower counts as caught up).
+    fn expand_isrs(&mut self, node: &Node, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
+        let Some(broker_epoch) = self.broker_epoch else { return };
+        let image = &node.applied().image;
+        let unfenced = image.unfenced_brokers();
+        for (topic_id, partition, p) in image.partitions().filter(|(_, _, p)| p.leader == self.id as i32) {
+            let missing = p.replicas.set().intersection(unfenced).difference(p.isr);
+            if missing.is_empty() || self.isr_requests.get(&(topic_id, partition)) == Some(&p.partition_epoch)
+            {
+                continue;
+            }
+            let new_isr = broker_set(
+                p.replicas
+                    .iter()
+                    .filter(|r| p.isr.contains(broker_bit(*r)) || missing.contains(broker_bit(*r))),
+            );
+            self.isr_requests.insert((topic_id, partition), p.partition_epoch);
+            out.push((
+                controller,
+                ControllerRpc::AlterPartition {
+                    broker_id: self.id,
+                    broker_epoch,
+                    topic_id,
+                    partition,
+                    leader_epoch: p.leader_epoch,
+                    partition_epoch: p.partition_epoch,
+                    new_isr,
+                },
+            ));
+        }
+    }
+
+    /// Handle the controller's answer.
+    pub fn handle(&mut self, now: Micros, rpc: ControllerRpc) {
+        match rpc {
+            ControllerRpc::BrokerRegistrationResponse { result: Ok(epoch) } => {
+                self.broker_epoch = Some(epoch);
+                self.next_request = now;
+            }
+            ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply) } => {
+                use BrokerLifecycle::*;
+                self.lifecycle = match self.lifecycle {
+                    _ if reply.should_shut_down => ShuttingDown,
+                    Starting if reply.is_caught_up => Recovery,
+                    Recovery if !reply.is_fenced => Running,
+                    Running if reply.is_fenced => Recovery,
+                    other => other,
+                };
+                if self.lifecycle == Recovery {
+                    self.next_request = self.next_request.min(now + RETRY);
+                }
+            }
+            ControllerRpc::BrokerHeartbeatResponse { result: Err(RpcError::StaleBrokerEpoch) } => {
+                self.broker_epoch = None;
+                if self.lifecycle != BrokerLifecycle::PendingControlledShutdown {
+                    self.lifecycle = BrokerLifecycle::Starting;
+                }
+                self.next_request = now;
+            }
+            ControllerRpc::BrokerRegistrationResponse { result: Err(_) }
+            | ControllerRpc::BrokerHeartbeatResponse { result: Err(_) } => {
+                self.next_request = now + RETRY;
+            }
+            ControllerRpc::AlterPartitionResponse { topic_id, partition, result: Err(_) } => {
+                self.isr_requests.remove(&(topic_id, partition));
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The metadata layer's settings, named after Kafka's broker and controller configs.
+
+use crate::quorum::{MS, Micros};
+
+/// Heartbeats and sessions of brokers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetadataConfig {
+    /// `broker.heartbeat.interval.ms` (default 2000).
+    pub heartbeat_interval: Micros,
+    /// `broker.session.timeout.ms` (default 9000): a broker without heartbeats this long is fenced.
+    pub session_timeout: Micros,
+    /// The most partitions one CreateTopics may create in the live simulation.
+    pub max_partitions_per_topic: u32,
+}
+
+impl Default for MetadataConfig {
+    fn default() -> Self {
+        MetadataConfig {
+            heartbeat_interval: 2000 * MS,
+            session_timeout: 9000 * MS,
+            max_partitions_per_topic: 100_000,
+        }
+    }
+}

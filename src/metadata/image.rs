@@ -1,0 +1,272 @@
+//! The metadata image: what replaying the metadata log builds (Kafka's `MetadataImage`),
+//! updated one record at a time as a delta, tagged with the offset it reflects.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::broker_set::{BrokerId, BrokerSet};
+
+use super::partitions::{Partition, PartitionTable};
+use super::record::{LEADER_UNCHANGED, MetadataRecord, PartitionRecord, TopicId};
+
+/// A broker as the image knows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BrokerRegistration {
+    pub epoch: u64,
+    pub fenced: bool,
+    pub in_controlled_shutdown: bool,
+}
+
+/// A topic and where its partitions sit in the partition table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopicImage {
+    pub id: TopicId,
+    pub name: Arc<str>,
+    first_slot: usize,
+    pub partitions: u32,
+}
+
+/// Brokers, topics, partitions, configs and features.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MetadataImage {
+    brokers: BTreeMap<BrokerId, BrokerRegistration>,
+    topics: BTreeMap<TopicId, TopicImage>,
+    names: BTreeMap<Arc<str>, TopicId>,
+    partitions: PartitionTable,
+    configs: BTreeMap<(String, String), String>,
+    features: BTreeMap<Arc<str>, u16>,
+}
+
+impl MetadataImage {
+    /// Apply one record as a delta; a record that does not fit the image is an error.
+    pub fn apply(&mut self, record: &MetadataRecord) -> Result<(), String> {
+        match record {
+            MetadataRecord::RegisterBroker { broker_id, broker_epoch } => {
+                let registration =
+                    BrokerRegistration { epoch: *broker_epoch, fenced: true, in_controlled_shutdown: false };
+                self.brokers.insert(*broker_id, registration);
+            }
+            MetadataRecord::UnregisterBroker { broker_id, .. } => {
+                self.brokers.remove(broker_id);
+            }
+            MetadataRecord::Topic { name, topic_id } => {
+                if self.names.contains_key(name) {
+                    return Err(format!("topic {name} already exists"));
+                }
+                let first_slot = self.partitions.len();
+                self.topics.insert(
+                    *topic_id,
+                    TopicImage { id: *topic_id, name: name.clone(), first_slot, partitions: 0 },
+                );
+                self.names.insert(name.clone(), *topic_id);
+            }
+            MetadataRecord::Partition(p) => self.add_partition(p)?,
+            MetadataRecord::Config(c) => {
+                self.configs.insert((c.resource.clone(), c.name.clone()), c.value.clone());
+            }
+            MetadataRecord::PartitionChange(change) => {
+                let slot = self.slot(change.topic_id, change.partition)?;
+                let mut p = self.partitions.get(slot).ok_or("partition slot out of range")?;
+                if change.leader != LEADER_UNCHANGED && change.leader != p.leader {
+                    p.leader = change.leader;
+                    p.leader_epoch += 1;
+                }
+                if let Some(isr) = change.isr {
+                    p.isr = isr;
+                }
+                p.partition_epoch += 1;
+                self.partitions.set(slot, p);
+            }
+            MetadataRecord::FenceBroker { broker_id, .. } => self.broker_mut(*broker_id)?.fenced = true,
+            MetadataRecord::UnfenceBroker { broker_id, .. } => self.broker_mut(*broker_id)?.fenced = false,
+            MetadataRecord::RemoveTopic { topic_id } => self.remove_topic(*topic_id)?,
+            MetadataRecord::FeatureLevel { name, level } => {
+                self.features.insert(name.clone(), *level);
+            }
+            MetadataRecord::BrokerRegistrationChange {
+                broker_id, fenced, in_controlled_shutdown, ..
+            } => {
+                let broker = self.broker_mut(*broker_id)?;
+                if let Some(fenced) = fenced {
+                    broker.fenced = *fenced;
+                }
+                if let Some(shutdown) = in_controlled_shutdown {
+                    broker.in_controlled_shutdown = *shutdown;
+                }
+            }
+            MetadataRecord::NoOp => {}
+        }
+        Ok(())
+    }
+
+    fn broker_mut(&mut self, id: BrokerId) -> Result<&mut BrokerRegistration, String> {
+        self.brokers.get_mut(&id).ok_or_else(|| format!("unknown broker {id}"))
+    }
+
+    fn add_partition(&mut self, p: &PartitionRecord) -> Result<(), String> {
+        let topic = self
+            .topics
+            .get_mut(&p.topic_id)
+            .ok_or_else(|| format!("PartitionRecord for unknown topic {}", p.topic_id))?;
+        if p.partition != topic.partitions {
+            return Err(format!("partition {} of topic {} arrived out of order", p.partition, topic.name));
+        }
+        let slot = topic.first_slot + topic.partitions as usize;
+        topic.partitions += 1;
+        let id = topic.id;
+        let partition = Partition {
+            replicas: p.replicas,
+            isr: p.isr,
+            leader: p.leader,
+            leader_epoch: p.leader_epoch,
+            partition_epoch: p.partition_epoch,
+        };
+        self.partitions.insert(slot, partition);
+        for later in self.topics.values_mut().filter(|t| t.id != id && t.first_slot >= slot) {
+            later.first_slot += 1;
+        }
+        Ok(())
+    }
+
+    fn remove_topic(&mut self, id: TopicId) -> Result<(), String> {
+        let topic =
+            self.topics.remove(&id).ok_or_else(|| format!("RemoveTopicRecord for unknown topic {id}"))?;
+        self.names.remove(&topic.name);
+        let count = topic.partitions as usize;
+        self.partitions.remove(topic.first_slot..topic.first_slot + count);
+        for later in self.topics.values_mut().filter(|t| t.first_slot > topic.first_slot) {
+            later.first_slot -= count;
+        }
+        Ok(())
+    }
+
+    fn slot(&self, topic: TopicId, partition: u32) -> Result<usize, String> {
+        let t = self.topics.get(&topic).ok_or_else(|| format!("unknown topic {topic}"))?;
+        if partition >= t.partitions {
+            return Err(format!("topic {} has no partition {partition}", t.name));
+        }
+        Ok(t.first_slot + partition as usize)
+    }
+
+    /// The registered brokers.
+    pub fn brokers(&self) -> &BTreeMap<BrokerId, BrokerRegistration> {
+        &self.brokers
+    }
+
+    /// The topics by id.
+    pub fn topics(&self) -> impl Iterator<Item = &TopicImage> {
+        self.topics.values()
+    }
+
+    /// The topic called `name`.
+    pub fn topic_by_name(&self, name: &str) -> Option<&TopicImage> {
+        self.topics.get(self.names.get(name)?)
+    }
+
+    /// The highest topic id in use.
+    pub fn highest_topic_id(&self) -> Option<TopicId> {
+        self.topics.keys().next_back().copied()
+    }
+
+    /// Partition `partition` of topic `topic`.
+    pub fn partition(&self, topic: TopicId, partition: u32) -> Option<Partition> {
+        self.partitions.get(self.slot(topic, partition).ok()?)
+    }
+
+    /// Every partition with its topic id and index, topic by topic.
+    pub fn partitions(&self) -> impl Iterator<Item = (TopicId, u32, Partition)> + '_ {
+        self.topics.values().flat_map(move |t| {
+            (0..t.partitions)
+                .filter_map(move |i| Some((t.id, i, self.partitions.get(t.first_slot + i as usize)?)))
+        })
+    }
+
+    /// Number of partitions.
+    pub fn partition_count(&self) -> usize {
+        self.partitions.len()
+    }
+
+    /// Partitions with no leader.
+    pub fn offline_partitions(&self) -> usize {
+        self.partitions.leaders().iter().filter(|l| **l < 0).count()
+    }
+
+    /// Partitions led by `broker`.
+    pub fn partitions_led_by(&self, broker: BrokerId) -> usize {
+        self.partitions.leaders().iter().filter(|l| **l == broker as i32).count()
+    }
+
+    /// Brokers that are registered and not fenced.
+    pub fn unfenced_brokers(&self) -> BrokerSet {
+        super::record::broker_set(self.brokers.iter().filter(|(_, b)| !b.fenced).map(|(id, _)| *id))
+    }
+
+    /// A configuration value.
+    pub fn config(&self, resource: &str, name: &str) -> Option<&str> {
+        self.configs.get(&(resource.to_string(), name.to_string())).map(String::as_str)
+    }
+
+    /// Bytes of heap the image's partition columns use.
+    pub fn partition_heap_bytes(&self) -> usize {
+        self.partitions.heap_bytes()
+    }
+
+    /// Reserve room for `additional` partitions (used when loading a large snapshot).
+    pub fn reserve_partitions(&mut self, additional: usize) {
+        self.partitions.reserve(additional);
+    }
+
+    /// The serialized size of a snapshot of this image (the records that rebuild it).
+    pub fn size_bytes(&self) -> u64 {
+        let topics: u64 = self.topics.values().map(|t| 24 + t.name.len() as u64).sum();
+        let configs: u64 =
+            self.configs.iter().map(|((r, n), v)| 8 + (r.len() + n.len() + v.len()) as u64).sum();
+        24 * self.brokers.len() as u64
+            + topics
+            + 64 * self.partitions.len() as u64
+            + configs
+            + 16 * self.features.len() as u64
+    }
+
+    /// The records that rebuild this image, in an order that replays cleanly (a snapshot's body).
+    pub fn to_records(&self) -> Vec<MetadataRecord> {
+        let mut records =
+            Vec::with_capacity(self.brokers.len() * 2 + self.topics.len() + self.partitions.len());
+        for (name, level) in &self.features {
+            records.push(MetadataRecord::FeatureLevel { name: name.clone(), level: *level });
+        }
+        for (&broker_id, b) in &self.brokers {
+            records.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch: b.epoch });
+            records.push(MetadataRecord::BrokerRegistrationChange {
+                broker_id,
+                broker_epoch: b.epoch,
+                fenced: Some(b.fenced),
+                in_controlled_shutdown: Some(b.in_controlled_shutdown),
+            });
+        }
+        for t in self.topics.values() {
+            records.push(MetadataRecord::Topic { name: t.name.clone(), topic_id: t.id });
+            for i in 0..t.partitions {
+                let Some(p) = self.partitions.get(t.first_slot + i as usize) else { continue };
+                records.push(MetadataRecord::Partition(PartitionRecord {
+                    topic_id: t.id,
+                    partition: i,
+                    replicas: p.replicas,
+                    isr: p.isr,
+                    leader: p.leader,
+                    leader_epoch: p.leader_epoch,
+                    partition_epoch: p.partition_epoch,
+                }));
+            }
+        }
+        for ((resource, name), value) in &self.configs {
+            let config = super::record::ConfigRecord {
+                resource: resource.clone(),
+                name: name.clone(),
+                value: value.clone(),
+            };
+            records.push(MetadataRecord::Config(Arc::new(config)));
+        }
+        records
+    }
+}

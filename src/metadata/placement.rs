@@ -1,0 +1,103 @@
+//! Partition leadership decisions the controller makes: replica placement for new topics and
+//! the PartitionChangeRecords that fencing, controlled shutdown and unfencing require.
+
+use crate::broker_set::{BrokerId, BrokerSet};
+use crate::quorum::Sabotage;
+
+use super::image::MetadataImage;
+use super::record::{
+    LEADER_UNCHANGED, MetadataRecord, NO_LEADER, PartitionChangeRecord, Replicas, TopicId, broker_bit,
+};
+
+/// Round-robin placement over `brokers` (sorted ids) starting at `start`: partition `p` gets
+/// brokers `start + p`, `start + p + 1`, ... (Kafka's rack-unaware assignment, simplified).
+pub fn place_replicas(
+    brokers: &[BrokerId],
+    partition: u32,
+    replication_factor: usize,
+    start: usize,
+) -> Replicas {
+    let n = brokers.len();
+    let ids: Vec<BrokerId> =
+        (0..replication_factor).map(|j| brokers[(start + partition as usize + j) % n]).collect();
+    Replicas::new(&ids)
+}
+
+/// The first replica, in preference order, that is in `isr` and `eligible`.
+fn elect_leader(replicas: Replicas, isr: BrokerSet, eligible: BrokerSet, sabotage: Sabotage) -> i32 {
+    let allowed = if sabotage.leader_outside_isr { eligible } else { isr.intersection(eligible) };
+    replicas.iter().find(|r| allowed.contains(broker_bit(*r))).map_or(NO_LEADER, |r| r as i32)
+}
+
+/// Brokers that may lead: registered, unfenced and not shutting down.
+fn eligible_leaders(image: &MetadataImage) -> BrokerSet {
+    super::record::broker_set(
+        image.brokers().iter().filter(|(_, b)| !b.fenced && !b.in_controlled_shutdown).map(|(id, _)| *id),
+    )
+}
+
+/// Take `broker` out of every ISR and leadership (fencing or controlled shutdown): a partition
+/// it led moves to another ISR member, or goes offline; a partition whose ISR would become empty
+/// keeps the broker as its last ISR member, as Kafka does.
+pub fn move_away_from(image: &MetadataImage, broker: BrokerId, sabotage: Sabotage) -> Vec<MetadataRecord> {
+    let bit = broker_bit(broker);
+    let eligible = eligible_leaders(image).without(bit);
+    let mut records = Vec::new();
+    for (topic_id, partition, p) in image.partitions() {
+        if !p.isr.contains(bit) && p.leader != broker as i32 {
+            continue;
+        }
+        let shrunk = p.isr.without(bit);
+        let isr = if shrunk.is_empty() { p.isr } else { shrunk };
+        let leader = if p.leader == broker as i32 && !sabotage.fence_keeps_leaders {
+            elect_leader(p.replicas, isr, eligible, sabotage)
+        } else {
+            LEADER_UNCHANGED
+        };
+        if leader == LEADER_UNCHANGED && isr == p.isr {
+            continue;
+        }
+        let isr = (isr != p.isr).then_some(isr);
+        records.push(MetadataRecord::PartitionChange(PartitionChangeRecord {
+            topic_id,
+            partition,
+            leader,
+            isr,
+        }));
+    }
+    records
+}
+
+/// Give leaderless partitions whose ISR holds `broker` a leader again once it is unfenced.
+pub fn lead_offline_partitions(image: &MetadataImage, broker: BrokerId) -> Vec<MetadataRecord> {
+    let bit = broker_bit(broker);
+    image
+        .partitions()
+        .filter(|(_, _, p)| p.leader == NO_LEADER && p.isr.contains(bit))
+        .map(|(topic_id, partition, _)| {
+            MetadataRecord::PartitionChange(PartitionChangeRecord {
+                topic_id,
+                partition,
+                leader: broker as i32,
+                isr: None,
+            })
+        })
+        .collect()
+}
+
+/// Whether `new_isr` may replace the ISR of a partition (KIP-497 AlterPartition): it keeps the
+/// leader, stays within the replicas and only adds brokers that are unfenced.
+pub fn valid_isr_change(
+    image: &MetadataImage,
+    topic_id: TopicId,
+    partition: u32,
+    new_isr: BrokerSet,
+) -> bool {
+    let Some(p) = image.partition(topic_id, partition) else { return false };
+    let unfenced = image.unfenced_brokers();
+    let added = new_isr.difference(p.isr);
+    p.leader >= 0
+        && new_isr.contains(broker_bit(p.leader as BrokerId))
+        && new_isr.difference(p.replicas.set()).is_empty()
+        && added.difference(unfenced).is_empty()
+}

@@ -1,0 +1,41 @@
+//! What travels on the simulated network: quorum RPCs between nodes, and controller RPCs
+//! between brokers and the active controller.
+
+use std::fmt;
+
+use crate::metadata::rpc::ControllerRpc;
+use crate::quorum::{Message, NodeId};
+
+/// A message's content.
+#[derive(Clone, Debug)]
+pub enum Payload {
+    Quorum(Message),
+    Controller(ControllerRpc),
+}
+
+impl Payload {
+    /// The RPC's name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Payload::Quorum(m) => m.kind(),
+            Payload::Controller(rpc) => rpc.kind(),
+        }
+    }
+}
+
+impl fmt::Display for Payload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Payload::Quorum(m) => m.fmt(f),
+            Payload::Controller(rpc) => rpc.fmt(f),
+        }
+    }
+}
+
+/// A message on the wire.
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub payload: Payload,
+}
