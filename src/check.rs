@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::invariants::{Checker, Violation};
+use crate::metadata::broker::BrokerLifecycle;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig, Sabotage};
 use crate::rng::Rng;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
@@ -30,7 +31,7 @@ impl SeedParams {
     pub fn derive(seed: u64, sabotage: Sabotage) -> SeedParams {
         let mut rng = Rng::new(seed ^ 0x005E_ED0F_C4A0_5000);
         let voters = if rng.chance(0.5) { 3 } else { 5 };
-        let observers = rng.below(4) as u32;
+        let observers = rng.below(5) as u32;
         let latency_min = rng.range(MS / 2, 5 * MS);
         let network = NetworkConfig {
             latency_min,
@@ -109,6 +110,7 @@ struct ChaosRun {
     rng: Rng,
     fault_every: Micros,
     write_every: Micros,
+    topics: u32,
 }
 
 impl ChaosRun {
@@ -123,6 +125,7 @@ impl ChaosRun {
             rng: Rng::new(params.seed.rotate_left(17)),
             fault_every: params.fault_every,
             write_every: params.write_every,
+            topics: 0,
         }
     }
 
@@ -159,7 +162,7 @@ impl ChaosRun {
         let ids: Vec<NodeId> = self.sim.node_ids().collect();
         let pick = ids[self.rng.below(ids.len() as u64) as usize];
         let other = ids[self.rng.below(ids.len() as u64) as usize];
-        match self.rng.below(10) {
+        match self.rng.below(13) {
             0..=1 => {
                 let _ = self.sim.crash(pick);
             }
@@ -176,6 +179,14 @@ impl ChaosRun {
             8 => {
                 let _ = self.sim.resign_leader();
             }
+            9..=10 => {
+                let (partitions, rf) = (self.rng.range(1, 12) as u32, self.rng.range(1, 4) as u32);
+                self.topics += 1;
+                let _ = self.sim.create_topic(&format!("topic-{}", self.topics), partitions, rf);
+            }
+            11 => {
+                let _ = self.sim.shut_down_broker(pick);
+            }
             _ => {
                 if let Some(leader) = self.sim.leader().map(|l| l.id()) {
                     let _ = self.sim.crash(leader);
@@ -191,7 +202,13 @@ impl ChaosRun {
             return false;
         };
         let end = leader.log().end_offset();
+        let brokers_running = self
+            .sim
+            .running_servers()
+            .filter_map(|s| s.broker())
+            .all(|b| b.lifecycle() == BrokerLifecycle::Running);
         leader.applied().writes > writes_before
+            && brokers_running
             && self
                 .sim
                 .running_nodes()

@@ -44,3 +44,21 @@ fn not_persisting_the_vote_is_caught() {
     let found = violated_invariants("forget-vote", 20);
     assert!(found.contains(&"persisted quorum state equals memory"), "reported: {found:?}");
 }
+
+#[test]
+fn fencing_without_moving_leadership_is_caught() {
+    let found = violated_invariants("fence-keeps-leaders", 20);
+    assert!(found.contains(&"no partition is led by a fenced broker"), "reported: {found:?}");
+}
+
+#[test]
+fn electing_a_leader_outside_the_isr_is_caught() {
+    let found = violated_invariants("leader-outside-isr", 30);
+    assert!(found.contains(&"a partition leader is in its ISR"), "reported: {found:?}");
+}
+
+#[test]
+fn a_restart_that_skips_the_local_log_is_caught() {
+    let found = violated_invariants("restart-skips-local-log", 10);
+    assert!(found.contains(&"applied state equals the replay of the committed log"), "reported: {found:?}");
+}

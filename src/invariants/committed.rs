@@ -44,6 +44,11 @@ impl CommittedLog {
         self.records.get(usize::try_from(offset).ok()?)
     }
 
+    /// The image the committed log builds up to `offset`, when that is the committed tip.
+    pub fn image_at(&self, offset: Offset) -> Option<&crate::metadata::image::MetadataImage> {
+        (offset == self.len()).then_some(&self.state.image)
+    }
+
     /// The number of committed offsets that leaders of epochs below `epoch` committed.
     pub fn committed_before_epoch(&self, epoch: Epoch) -> Offset {
         self.records.partition_point(|r| r.committed_in < epoch) as Offset

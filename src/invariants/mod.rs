@@ -5,6 +5,7 @@ mod committed;
 mod completeness;
 mod epochs;
 mod high_watermark;
+mod metadata;
 mod single_leader;
 mod snapshots;
 
@@ -41,6 +42,7 @@ pub struct Checker {
     epochs: epochs::EpochHistory,
     high_watermark: high_watermark::NewestLeaderHighWatermark,
     snapshots: snapshots::SnapshotLoads,
+    images: metadata::ImageChecks,
 }
 
 impl Checker {
@@ -62,7 +64,8 @@ impl Checker {
         completeness::leader_completeness(sim, &self.committed)?;
         self.committed.check_applied_states(sim)?;
         snapshots::log_start_at_snapshot(sim)?;
-        self.snapshots.check(sim)
+        self.snapshots.check(sim)?;
+        self.images.check(sim, &self.committed)
     }
 
     /// Check, at the end of a run, that every node agrees with the committed log on every

@@ -198,16 +198,23 @@ impl Controller {
         }
     }
 
+    /// BrokerRegistration: a new incarnation replaces the old registration (moving its
+    /// partitions away first) and stays fenced until caught up; the broker epoch is the offset of
+    /// its RegisterBrokerRecord.
     fn register(
         &mut self,
         node: &Node,
         now: Micros,
         broker_id: BrokerId,
     ) -> (Vec<MetadataRecord>, ControllerRpc) {
-        let broker_epoch = node.next_offset().unwrap_or_default();
         let Some(active) = &mut self.active else { return (Vec::new(), not_active_registration()) };
         active.heartbeats.insert(broker_id, now);
         let mut staged = Staged::new(&mut active.image);
+        if staged.image.brokers().contains_key(&broker_id) {
+            let moves = move_away_from(staged.image, broker_id, self.sabotage);
+            staged.extend(moves);
+        }
+        let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
         staged.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch });
         (staged.records, ControllerRpc::BrokerRegistrationResponse { result: Ok(broker_epoch) })
     }
@@ -244,7 +251,7 @@ impl Controller {
             staged.extend(moves);
         } else if registration.fenced && !want_fence && !want_shut_down && is_caught_up {
             staged.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
-            let leads = lead_offline_partitions(staged.image, broker_id);
+            let leads = lead_offline_partitions(staged.image, broker_id, self.sabotage);
             staged.extend(leads);
         }
         let should_shut_down = want_shut_down && staged.image.partitions_led_by(broker_id) == 0;

@@ -69,18 +69,21 @@ pub fn move_away_from(image: &MetadataImage, broker: BrokerId, sabotage: Sabotag
 }
 
 /// Give leaderless partitions whose ISR holds `broker` a leader again once it is unfenced.
-pub fn lead_offline_partitions(image: &MetadataImage, broker: BrokerId) -> Vec<MetadataRecord> {
+pub fn lead_offline_partitions(
+    image: &MetadataImage,
+    broker: BrokerId,
+    sabotage: Sabotage,
+) -> Vec<MetadataRecord> {
     let bit = broker_bit(broker);
+    let may_lead = |p: &super::partitions::Partition| {
+        p.isr.contains(bit) || (sabotage.leader_outside_isr && p.replicas.set().contains(bit))
+    };
     image
         .partitions()
-        .filter(|(_, _, p)| p.leader == NO_LEADER && p.isr.contains(bit))
+        .filter(|(_, _, p)| p.leader == NO_LEADER && may_lead(p))
         .map(|(topic_id, partition, _)| {
-            MetadataRecord::PartitionChange(PartitionChangeRecord {
-                topic_id,
-                partition,
-                leader: broker as i32,
-                isr: None,
-            })
+            let change = PartitionChangeRecord { topic_id, partition, leader: broker as i32, isr: None };
+            MetadataRecord::PartitionChange(change)
         })
         .collect()
 }

@@ -1,0 +1,80 @@
+//! The metadata layer's invariants (KIP-631): every node's image is the replay of the committed
+//! log up to its offset (whether it got there record by record or through a snapshot), and every
+//! image is well formed: no partition led by a fenced broker, leaders in their ISR, ISRs within
+//! the replicas.
+
+use std::collections::BTreeMap;
+
+use super::{CommittedLog, Violation, violation};
+use crate::metadata::image::MetadataImage;
+use crate::metadata::record::{FIRST_BROKER_ID, broker_bit};
+use crate::quorum::{NodeId, Offset};
+use crate::sim::Simulation;
+
+/// The applied offset at which each node's image was last checked.
+#[derive(Default)]
+pub struct ImageChecks {
+    checked: BTreeMap<NodeId, Offset>,
+}
+
+impl ImageChecks {
+    pub fn check(&mut self, sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+        for node in sim.running_nodes() {
+            let applied = node.applied();
+            if let Some(fault) = &applied.fault {
+                return violation(
+                    "every committed record applies to the image",
+                    format!("n{}: {fault}", node.id()),
+                );
+            }
+            if self.checked.insert(node.id(), applied.applied_offset) == Some(applied.applied_offset) {
+                continue;
+            }
+            if let Some(expected) = committed.image_at(applied.applied_offset) {
+                if *expected != applied.image {
+                    return violation(
+                        "each image equals the replay of the committed log up to its offset",
+                        format!(
+                            "n{}'s image at offset {} differs from replaying the committed log",
+                            node.id(),
+                            applied.applied_offset
+                        ),
+                    );
+                }
+            }
+            well_formed(&applied.image).map_err(|(invariant, detail)| Violation {
+                invariant,
+                detail: format!("n{} at offset {}: {detail}", node.id(), applied.applied_offset),
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Structural checks of one image.
+pub fn well_formed(image: &MetadataImage) -> Result<(), (&'static str, String)> {
+    let brokers = image.brokers();
+    for (topic, index, p) in image.partitions() {
+        let name = format!("partition {topic}-{index}");
+        if p.isr.difference(p.replicas.set()).bits() != 0 {
+            return Err(("the ISR is within the replicas", format!("{name} has ISR outside its replicas")));
+        }
+        if p.leader < 0 {
+            continue;
+        }
+        let leader = p.leader as u32;
+        if brokers.get(&leader).is_none_or(|b| b.fenced) {
+            return Err((
+                "no partition is led by a fenced broker",
+                format!("{name} is led by fenced broker {leader}"),
+            ));
+        }
+        if leader < FIRST_BROKER_ID || !p.isr.contains(broker_bit(leader)) {
+            return Err((
+                "a partition leader is in its ISR",
+                format!("{name} is led by {leader}, outside its ISR"),
+            ));
+        }
+    }
+    Ok(())
+}
