@@ -30,8 +30,8 @@ impl ImageChecks {
             if self.checked.insert(node.id(), applied.applied_offset) == Some(applied.applied_offset) {
                 continue;
             }
-            if let Some(expected) = committed.image_at(applied.applied_offset) {
-                if *expected != applied.image {
+            if let Some(expected) = committed.image_at(applied.applied_offset)
+                && *expected != applied.image {
                     return violation(
                         "each image equals the replay of the committed log up to its offset",
                         format!(
@@ -41,7 +41,6 @@ impl ImageChecks {
                         ),
                     );
                 }
-            }
             well_formed(&applied.image).map_err(|(invariant, detail)| Violation {
                 invariant,
                 detail: format!("n{} at offset {}: {detail}", node.id(), applied.applied_offset),
