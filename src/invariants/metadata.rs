@@ -31,16 +31,17 @@ impl ImageChecks {
                 continue;
             }
             if let Some(expected) = committed.image_at(applied.applied_offset)
-                && *expected != applied.image {
-                    return violation(
-                        "each image equals the replay of the committed log up to its offset",
-                        format!(
-                            "n{}'s image at offset {} differs from replaying the committed log",
-                            node.id(),
-                            applied.applied_offset
-                        ),
-                    );
-                }
+                && *expected != applied.image
+            {
+                return violation(
+                    "each image equals the replay of the committed log up to its offset",
+                    format!(
+                        "n{}'s image at offset {} differs from replaying the committed log",
+                        node.id(),
+                        applied.applied_offset
+                    ),
+                );
+            }
             well_formed(&applied.image).map_err(|(invariant, detail)| Violation {
                 invariant,
                 detail: format!("n{} at offset {}: {detail}", node.id(), applied.applied_offset),

@@ -1,0 +1,59 @@
+//! Brokers keep a local copy of the metadata log: a restarted broker fetches only the records
+//! it missed, and one that fell behind the log start catches up through a snapshot.
+
+use kraftscope::quorum::MS;
+use kraftscope::sim::{ClusterConfig, Simulation};
+
+fn cluster(snapshot_bytes: u64) -> Simulation {
+    let mut config = ClusterConfig { voters: 3, observers: 2, ..ClusterConfig::default() };
+    config.quorum.max_record_bytes_between_snapshots = snapshot_bytes;
+    let mut sim = Simulation::new(config, 3);
+    sim.run_until(6000 * MS);
+    sim
+}
+
+fn leader_end(sim: &Simulation) -> u64 {
+    sim.leader().expect("a leader after 6 s").log().end_offset()
+}
+
+#[test]
+fn a_restarted_broker_fetches_only_what_it_missed() {
+    let mut sim = cluster(0);
+    sim.create_topic("big", 500, 2).unwrap();
+    sim.run_until(7000 * MS);
+    sim.crash(101).unwrap();
+    sim.create_topic("small", 2, 2).unwrap();
+    sim.run_until(7500 * MS);
+    let (had, missed_until) = (sim.disk_of_down_node(101).unwrap().log.end_offset(), leader_end(&sim));
+    sim.restart(101).unwrap();
+    while sim.node(101).unwrap().log().end_offset() < missed_until {
+        assert!(sim.step(), "the simulation ran dry before n101 caught up");
+    }
+    let restarted = sim.server(101).unwrap().fetched();
+    let full = sim.server(102).unwrap().fetched();
+    assert_eq!(restarted.records, missed_until - had, "n101 fetched records it already had");
+    assert!(
+        restarted.bytes * 20 < full.bytes,
+        "restart fetched {} bytes, a full fetch {}",
+        restarted.bytes,
+        full.bytes
+    );
+}
+
+#[test]
+fn a_broker_behind_the_log_start_loads_a_snapshot_and_matches_the_controller() {
+    let mut sim = cluster(4000);
+    sim.crash(102).unwrap();
+    sim.create_topic("events", 150, 2).unwrap();
+    sim.run_until(8000 * MS);
+    let start = sim.leader().unwrap().log().start_offset();
+    assert!(start > sim.disk_of_down_node(102).unwrap().log.end_offset(), "the log start moved past n102");
+    sim.restart(102).unwrap();
+    sim.run_until(12_000 * MS);
+    let broker = sim.node(102).unwrap();
+    assert_eq!(broker.snapshots_loaded(), 1);
+    let leader = sim.leader().unwrap();
+    assert_eq!(broker.applied().applied_offset, leader.applied().applied_offset);
+    assert_eq!(broker.applied().image, leader.applied().image);
+    assert_eq!(broker.applied().image.partition_count(), 150);
+}
