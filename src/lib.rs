@@ -3,6 +3,7 @@
 
 pub mod broker_set;
 pub mod check;
+pub mod failover;
 pub mod invariants;
 pub mod metadata;
 pub mod quorum;

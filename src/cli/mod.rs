@@ -2,4 +2,5 @@
 
 pub mod args;
 pub mod check_cmd;
+pub mod failover_cmd;
 pub mod run_cmd;

@@ -12,7 +12,8 @@ use super::config::MetadataConfig;
 use super::image::MetadataImage;
 use super::placement::{lead_offline_partitions, move_away_from, place_replicas, valid_isr_change};
 use super::record::{
-    LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, PartitionRecord, TopicId, broker_set,
+    ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, PartitionRecord, TopicId,
+    broker_set,
 };
 use super::rpc::{ControllerRpc, HeartbeatReply, RpcError};
 
@@ -344,6 +345,24 @@ impl Controller {
         let records = staged.records;
         Self::append(node, now, records).ok_or("lost leadership while creating the topic")?;
         Ok(topic_id)
+    }
+
+    /// IncrementalAlterConfigs from an admin client: one ConfigRecord; returns its offset.
+    pub fn alter_config(
+        &mut self,
+        node: &mut Node,
+        now: Micros,
+        resource: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<Offset, String> {
+        let active = self.active.as_mut().ok_or("this controller is not active")?;
+        let config =
+            ConfigRecord { resource: resource.to_string(), name: name.to_string(), value: value.to_string() };
+        let mut staged = Staged::new(&mut active.image);
+        staged.push(MetadataRecord::Config(std::sync::Arc::new(config)));
+        let records = staged.records;
+        Self::append(node, now, records).ok_or_else(|| "lost leadership".to_string())
     }
 
     /// DeleteTopics from an admin client.

@@ -26,7 +26,8 @@ pub struct TopicImage {
     pub partitions: u32,
 }
 
-/// Brokers, topics, partitions, configs and features.
+/// Brokers, topics, partitions, configs and features. Topics own contiguous ranges of the
+/// partition table in topic-id order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MetadataImage {
     brokers: BTreeMap<BrokerId, BrokerRegistration>,
@@ -50,10 +51,11 @@ impl MetadataImage {
                 self.brokers.remove(broker_id);
             }
             MetadataRecord::Topic { name, topic_id } => {
-                if self.names.contains_key(name) {
-                    return Err(format!("topic {name} already exists"));
+                if self.names.contains_key(name) || self.topics.contains_key(topic_id) {
+                    return Err(format!("topic {name} (id {topic_id}) already exists"));
                 }
-                let first_slot = self.partitions.len();
+                let before = self.topics.range(..*topic_id).next_back();
+                let first_slot = before.map_or(0, |(_, t)| t.first_slot + t.partitions as usize);
                 self.topics.insert(
                     *topic_id,
                     TopicImage { id: *topic_id, name: name.clone(), first_slot, partitions: 0 },
@@ -122,7 +124,7 @@ impl MetadataImage {
             partition_epoch: p.partition_epoch,
         };
         self.partitions.insert(slot, partition);
-        for later in self.topics.values_mut().filter(|t| t.id != id && t.first_slot >= slot) {
+        for (_, later) in self.topics.range_mut(id + 1..) {
             later.first_slot += 1;
         }
         Ok(())
@@ -134,7 +136,7 @@ impl MetadataImage {
         self.names.remove(&topic.name);
         let count = topic.partitions as usize;
         self.partitions.remove(topic.first_slot..topic.first_slot + count);
-        for later in self.topics.values_mut().filter(|t| t.first_slot > topic.first_slot) {
+        for (_, later) in self.topics.range_mut(id + 1..) {
             later.first_slot -= count;
         }
         Ok(())
@@ -227,46 +229,80 @@ impl MetadataImage {
             + configs
             + 16 * self.features.len() as u64
     }
+}
 
-    /// The records that rebuild this image, in an order that replays cleanly (a snapshot's body).
-    pub fn to_records(&self) -> Vec<MetadataRecord> {
-        let mut records =
-            Vec::with_capacity(self.brokers.len() * 2 + self.topics.len() + self.partitions.len());
-        for (name, level) in &self.features {
-            records.push(MetadataRecord::FeatureLevel { name: name.clone(), level: *level });
+#[cfg(test)]
+mod tests {
+    use super::MetadataImage;
+    use crate::metadata::record::{
+        MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, broker_set,
+    };
+
+    fn topic(id: u32) -> MetadataRecord {
+        MetadataRecord::Topic { name: format!("t{id}").into(), topic_id: id }
+    }
+
+    fn partition(topic_id: u32, partition: u32, leader: u32) -> MetadataRecord {
+        let replicas = Replicas::new(&[leader]);
+        let record = PartitionRecord {
+            topic_id,
+            partition,
+            replicas,
+            isr: broker_set([leader]),
+            leader: leader as i32,
+            leader_epoch: 0,
+            partition_epoch: 0,
+        };
+        MetadataRecord::Partition(record)
+    }
+
+    #[test]
+    fn interleaved_topics_keep_their_own_partitions() {
+        let mut image = MetadataImage::default();
+        for record in [
+            topic(1),
+            topic(2),
+            partition(2, 0, 102),
+            partition(1, 0, 101),
+            partition(2, 1, 103),
+            partition(1, 1, 104),
+        ] {
+            image.apply(&record).unwrap();
         }
-        for (&broker_id, b) in &self.brokers {
-            records.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch: b.epoch });
-            records.push(MetadataRecord::BrokerRegistrationChange {
-                broker_id,
-                broker_epoch: b.epoch,
-                fenced: Some(b.fenced),
-                in_controlled_shutdown: Some(b.in_controlled_shutdown),
-            });
+        let leaders: Vec<(u32, u32, i32)> = image.partitions().map(|(t, p, s)| (t, p, s.leader)).collect();
+        assert_eq!(leaders, [(1, 0, 101), (1, 1, 104), (2, 0, 102), (2, 1, 103)]);
+        image.apply(&MetadataRecord::RemoveTopic { topic_id: 1 }).unwrap();
+        assert_eq!(image.partition(2, 1).unwrap().leader, 103);
+        assert_eq!(image.partition_count(), 2);
+    }
+
+    #[test]
+    fn a_leader_change_bumps_the_leader_epoch_and_every_change_the_partition_epoch() {
+        let mut image = MetadataImage::default();
+        for record in [topic(1), partition(1, 0, 101)] {
+            image.apply(&record).unwrap();
         }
-        for t in self.topics.values() {
-            records.push(MetadataRecord::Topic { name: t.name.clone(), topic_id: t.id });
-            for i in 0..t.partitions {
-                let Some(p) = self.partitions.get(t.first_slot + i as usize) else { continue };
-                records.push(MetadataRecord::Partition(PartitionRecord {
-                    topic_id: t.id,
-                    partition: i,
-                    replicas: p.replicas,
-                    isr: p.isr,
-                    leader: p.leader,
-                    leader_epoch: p.leader_epoch,
-                    partition_epoch: p.partition_epoch,
-                }));
-            }
-        }
-        for ((resource, name), value) in &self.configs {
-            let config = super::record::ConfigRecord {
-                resource: resource.clone(),
-                name: name.clone(),
-                value: value.clone(),
-            };
-            records.push(MetadataRecord::Config(Arc::new(config)));
-        }
-        records
+        let change = |leader| {
+            MetadataRecord::PartitionChange(PartitionChangeRecord {
+                topic_id: 1,
+                partition: 0,
+                leader,
+                isr: None,
+            })
+        };
+        image.apply(&change(-2)).unwrap();
+        image.apply(&change(-1)).unwrap();
+        let p = image.partition(1, 0).unwrap();
+        assert_eq!((p.leader, p.leader_epoch, p.partition_epoch), (-1, 1, 2));
+    }
+
+    #[test]
+    fn records_that_do_not_fit_are_errors() {
+        let mut image = MetadataImage::default();
+        assert!(image.apply(&partition(9, 0, 101)).is_err());
+        image.apply(&topic(1)).unwrap();
+        assert!(image.apply(&topic(1)).is_err());
+        assert!(image.apply(&partition(1, 3, 101)).is_err());
+        assert!(image.apply(&MetadataRecord::FenceBroker { broker_id: 101, broker_epoch: 0 }).is_err());
     }
 }

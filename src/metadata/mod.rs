@@ -9,3 +9,4 @@ pub mod partitions;
 pub mod placement;
 pub mod record;
 pub mod rpc;
+pub mod synthetic;

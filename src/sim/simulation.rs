@@ -82,6 +82,12 @@ pub struct Simulation {
 impl Simulation {
     /// A fresh cluster, every server starting with an empty disk at time 0.
     pub fn new(config: ClusterConfig, seed: u64) -> Simulation {
+        Simulation::with_disk(config, seed, Disk::default())
+    }
+
+    /// A cluster whose every server starts from a copy of `disk` (for example one holding a
+    /// snapshot of a large image).
+    pub fn with_disk(config: ClusterConfig, seed: u64, disk: Disk) -> Simulation {
         let voters: Arc<[NodeId]> = (1..=config.voters).collect();
         let observers = (0..config.observers).map(|i| FIRST_OBSERVER_ID + i);
         let ids: Vec<NodeId> = voters.iter().copied().chain(observers).collect();
@@ -100,10 +106,8 @@ impl Simulation {
             events: 0,
             next_write: 1,
         };
-        sim.slots = ids
-            .iter()
-            .map(|&id| Slot { id, server: None, disk: Some(Disk::default()), timer: None })
-            .collect();
+        sim.slots =
+            ids.iter().map(|&id| Slot { id, server: None, disk: Some(disk.clone()), timer: None }).collect();
         for id in ids {
             sim.boot(id);
         }
@@ -456,6 +460,17 @@ impl Simulation {
         self.with_server(leader, |s, now, _| s.with_controller(|c, n| c.delete_topic(n, now, name)))
             .flatten()
             .unwrap_or_else(|| Err("the active controller is down".into()))
+    }
+
+    /// IncrementalAlterConfigs on the active controller: one ConfigRecord. Returns the offset
+    /// the record will have.
+    pub fn alter_config(&mut self, resource: &str, name: &str, value: &str) -> Result<u64, String> {
+        let leader = self.leader().map(|n| n.id()).ok_or("no active controller")?;
+        self.with_server(leader, |s, now, _| {
+            s.with_controller(|c, n| c.alter_config(n, now, resource, name, value))
+        })
+        .flatten()
+        .unwrap_or_else(|| Err("the active controller is down".into()))
     }
 
     /// Begin a broker's controlled shutdown.

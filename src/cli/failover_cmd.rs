@@ -1,0 +1,93 @@
+//! `kraftscope failover`: the KRaft vs ZooKeeper-mode controller failover table.
+
+use std::time::Instant;
+
+use kraftscope::failover::{FailoverRow, measure_kraft_failover, measure_zk_failover};
+use kraftscope::quorum::MS;
+use kraftscope::zk::ZkCosts;
+
+use super::args::Args;
+
+pub fn run(args: &Args) -> Result<bool, String> {
+    args.only(&["partitions", "mode", "csv", "zk-preset", "seed"])?;
+    let sizes = parse_sizes(args.text("partitions").unwrap_or("1000,10000,100000,1000000,2000000"))?;
+    let (kraft, zk) = match args.text("mode").unwrap_or("both") {
+        "both" => (true, true),
+        "kraft" => (true, false),
+        "zk" => (false, true),
+        other => return Err(format!("--mode must be both, kraft or zk, not '{other}'")),
+    };
+    let (preset_name, costs) = match args.text("zk-preset").unwrap_or("async") {
+        "async" => ("async reads (Kafka 1.1+)", ZkCosts::async_reads()),
+        "sync-2017" => ("sync reads (2017)", ZkCosts::sync_reads_2017()),
+        other => return Err(format!("--zk-preset must be async or sync-2017, not '{other}'")),
+    };
+    let seed: u64 = args.get("seed", 1)?;
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for &partitions in &sizes {
+        let kraft = if kraft { Some(measure_kraft_failover(partitions, seed)?) } else { None };
+        let zk = if zk { Some(measure_zk_failover(partitions, &costs, seed)?) } else { None };
+        rows.push(FailoverRow { partitions, kraft, zk });
+    }
+    if args.has("csv") {
+        print_csv(&rows);
+    } else {
+        print_table(&rows, preset_name);
+        println!("measured in {:.2} s of wall time", started.elapsed().as_secs_f64());
+    }
+    Ok(true)
+}
+
+fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
+    let sizes: Vec<u64> = text
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .replace('_', "")
+                .parse::<u64>()
+                .map_err(|_| format!("--partitions: '{s}' is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    if sizes.is_empty() {
+        return Err("--partitions needs at least one size".into());
+    }
+    Ok(sizes)
+}
+
+fn ms(micros: u64) -> String {
+    format!("{:.0}", micros as f64 / MS as f64)
+}
+
+fn print_csv(rows: &[FailoverRow]) {
+    println!("partitions,kraft_ms,zk_ms");
+    for row in rows {
+        let kraft = row.kraft.map_or(String::new(), ms);
+        let zk = row.zk.as_ref().map_or(String::new(), |z| ms(z.brokers_updated_us));
+        println!("{},{kraft},{zk}", row.partitions);
+    }
+}
+
+fn print_table(rows: &[FailoverRow], preset: &str) {
+    println!(
+        "controller failover: metadata unavailability after killing the active controller (simulated time)"
+    );
+    println!("KRaft: until a new active controller commits a metadata change");
+    println!(
+        "ZooKeeper mode ({preset}): until the new controller is ready / until every broker has the new state"
+    );
+    println!(
+        "{:>12} {:>12} {:>16} {:>20} {:>8}",
+        "partitions", "KRaft ms", "ZK ready ms", "ZK brokers done ms", "ZK/KRaft"
+    );
+    for row in rows {
+        let kraft = row.kraft.map_or("-".to_string(), ms);
+        let ready = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.controller_ready_us));
+        let done = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.brokers_updated_us));
+        let ratio = match (row.kraft, &row.zk) {
+            (Some(k), Some(z)) if k > 0 => format!("{:.0}x", z.brokers_updated_us as f64 / k as f64),
+            _ => "-".to_string(),
+        };
+        println!("{:>12} {kraft:>12} {ready:>16} {done:>20} {ratio:>8}", row.partitions);
+    }
+}

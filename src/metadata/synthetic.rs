@@ -1,0 +1,48 @@
+//! A synthetic metadata snapshot of any size: registered brokers and topics of up to 1,000
+//! partitions each, for the failover experiment and the image benchmarks.
+
+use std::sync::Arc;
+
+use super::placement::place_replicas;
+use super::record::{FIRST_BROKER_ID, MetadataRecord, PartitionRecord, broker_set};
+use crate::broker_set::BrokerId;
+
+/// Partitions per synthetic topic.
+pub const PARTITIONS_PER_TOPIC: u64 = 1_000;
+
+/// The records of a snapshot holding `brokers` unfenced brokers and `partitions` partitions with
+/// replication factor `min(3, brokers)`, in replay order.
+pub fn snapshot_records(partitions: u64, brokers: u32) -> impl Iterator<Item = MetadataRecord> {
+    let ids: Vec<BrokerId> = (0..brokers).map(|i| FIRST_BROKER_ID + i).collect();
+    let rf = ids.len().min(3);
+    let registrations = ids.clone().into_iter().flat_map(|broker_id| {
+        [
+            MetadataRecord::RegisterBroker { broker_id, broker_epoch: 0 },
+            MetadataRecord::UnfenceBroker { broker_id, broker_epoch: 0 },
+        ]
+    });
+    let topics = partitions.div_ceil(PARTITIONS_PER_TOPIC);
+    let topic_records = (0..topics).flat_map(move |t| {
+        let topic_id = t as u32 + 1;
+        let count = PARTITIONS_PER_TOPIC.min(partitions - t * PARTITIONS_PER_TOPIC) as u32;
+        let ids = ids.clone();
+        let topic = MetadataRecord::Topic { name: Arc::from(format!("topic-{topic_id}")), topic_id };
+        std::iter::once(topic).chain((0..count).map(move |partition| {
+            let replicas = place_replicas(&ids, partition, rf, topic_id as usize);
+            let leader = replicas.iter().next().map_or(-1, |b| b as i32);
+            let isr = broker_set(replicas.iter());
+            let record = PartitionRecord {
+                topic_id,
+                partition,
+                replicas,
+                isr,
+                leader,
+                leader_epoch: 0,
+                partition_epoch: 0,
+            };
+            MetadataRecord::Partition(record)
+        }))
+    });
+    let version = MetadataRecord::FeatureLevel { name: Arc::from("metadata.version"), level: 21 };
+    std::iter::once(version).chain(registrations).chain(topic_records)
+}
