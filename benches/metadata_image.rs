@@ -49,7 +49,6 @@ fn build_from_snapshot(records: &[MetadataRecord]) -> (f64, usize, MetadataImage
     let before = ALLOCATED.load(Ordering::Relaxed);
     let started = Instant::now();
     let mut image = MetadataImage::default();
-    image.reserve_partitions(SNAPSHOT_PARTITIONS as usize);
     for record in records {
         image.apply(record).expect("snapshot records apply");
     }

@@ -38,7 +38,7 @@ pub struct FailoverRow {
 pub fn synthetic_snapshot(partitions: u64) -> Arc<Snapshot> {
     let mut state = AppliedState::default();
     for record in snapshot_records(partitions, BROKERS) {
-        state.apply(0, &Record::Metadata(record));
+        state.apply(0, &Record::Metadata(record.into()));
     }
     Arc::new(Snapshot { id: SnapshotId { end_offset: state.applied_offset, epoch: 0 }, state })
 }

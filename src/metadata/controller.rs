@@ -125,7 +125,7 @@ impl Controller {
         let mut last = None;
         for record in records {
             last = node.next_offset();
-            node.propose(now, Record::Metadata(record)).ok()?;
+            node.propose(now, Record::Metadata(record.into())).ok()?;
         }
         last
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::broker_set::{BrokerId, BrokerSet};
 
-use super::partitions::{Partition, PartitionTable};
+use super::partitions::{Partition, PartitionColumns};
 use super::record::{LEADER_UNCHANGED, MetadataRecord, PartitionRecord, TopicId};
 
 /// A broker as the image knows it.
@@ -17,23 +17,22 @@ pub struct BrokerRegistration {
     pub in_controlled_shutdown: bool,
 }
 
-/// A topic and where its partitions sit in the partition table.
+/// A topic and its partitions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopicImage {
     pub id: TopicId,
     pub name: Arc<str>,
-    first_slot: usize,
-    pub partitions: u32,
+    pub partitions: PartitionColumns,
 }
 
-/// Brokers, topics, partitions, configs and features. Topics own contiguous ranges of the
-/// partition table in topic-id order.
+/// Brokers, topics with their partitions, configs and features. Cloning shares the partition
+/// chunks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MetadataImage {
     brokers: BTreeMap<BrokerId, BrokerRegistration>,
     topics: BTreeMap<TopicId, TopicImage>,
     names: BTreeMap<Arc<str>, TopicId>,
-    partitions: PartitionTable,
+    partition_count: usize,
     configs: BTreeMap<(String, String), String>,
     features: BTreeMap<Arc<str>, u16>,
 }
@@ -54,12 +53,9 @@ impl MetadataImage {
                 if self.names.contains_key(name) || self.topics.contains_key(topic_id) {
                     return Err(format!("topic {name} (id {topic_id}) already exists"));
                 }
-                let before = self.topics.range(..*topic_id).next_back();
-                let first_slot = before.map_or(0, |(_, t)| t.first_slot + t.partitions as usize);
-                self.topics.insert(
-                    *topic_id,
-                    TopicImage { id: *topic_id, name: name.clone(), first_slot, partitions: 0 },
-                );
+                let topic =
+                    TopicImage { id: *topic_id, name: name.clone(), partitions: PartitionColumns::default() };
+                self.topics.insert(*topic_id, topic);
                 self.names.insert(name.clone(), *topic_id);
             }
             MetadataRecord::Partition(p) => self.add_partition(p)?,
@@ -67,8 +63,15 @@ impl MetadataImage {
                 self.configs.insert((c.resource.clone(), c.name.clone()), c.value.clone());
             }
             MetadataRecord::PartitionChange(change) => {
-                let slot = self.slot(change.topic_id, change.partition)?;
-                let mut p = self.partitions.get(slot).ok_or("partition slot out of range")?;
+                let topic = self
+                    .topics
+                    .get_mut(&change.topic_id)
+                    .ok_or_else(|| format!("unknown topic {}", change.topic_id))?;
+                let index = change.partition as usize;
+                let mut p = topic
+                    .partitions
+                    .get(index)
+                    .ok_or_else(|| format!("topic {} has no partition {index}", topic.name))?;
                 if change.leader != LEADER_UNCHANGED && change.leader != p.leader {
                     p.leader = change.leader;
                     p.leader_epoch += 1;
@@ -77,7 +80,7 @@ impl MetadataImage {
                     p.isr = isr;
                 }
                 p.partition_epoch += 1;
-                self.partitions.set(slot, p);
+                topic.partitions.set(index, p);
             }
             MetadataRecord::FenceBroker { broker_id, .. } => self.broker_mut(*broker_id)?.fenced = true,
             MetadataRecord::UnfenceBroker { broker_id, .. } => self.broker_mut(*broker_id)?.fenced = false,
@@ -110,12 +113,9 @@ impl MetadataImage {
             .topics
             .get_mut(&p.topic_id)
             .ok_or_else(|| format!("PartitionRecord for unknown topic {}", p.topic_id))?;
-        if p.partition != topic.partitions {
+        if p.partition as usize != topic.partitions.len() {
             return Err(format!("partition {} of topic {} arrived out of order", p.partition, topic.name));
         }
-        let slot = topic.first_slot + topic.partitions as usize;
-        topic.partitions += 1;
-        let id = topic.id;
         let partition = Partition {
             replicas: p.replicas,
             isr: p.isr,
@@ -123,10 +123,8 @@ impl MetadataImage {
             leader_epoch: p.leader_epoch,
             partition_epoch: p.partition_epoch,
         };
-        self.partitions.insert(slot, partition);
-        for (_, later) in self.topics.range_mut(id + 1..) {
-            later.first_slot += 1;
-        }
+        topic.partitions.push(partition);
+        self.partition_count += 1;
         Ok(())
     }
 
@@ -134,20 +132,8 @@ impl MetadataImage {
         let topic =
             self.topics.remove(&id).ok_or_else(|| format!("RemoveTopicRecord for unknown topic {id}"))?;
         self.names.remove(&topic.name);
-        let count = topic.partitions as usize;
-        self.partitions.remove(topic.first_slot..topic.first_slot + count);
-        for (_, later) in self.topics.range_mut(id + 1..) {
-            later.first_slot -= count;
-        }
+        self.partition_count -= topic.partitions.len();
         Ok(())
-    }
-
-    fn slot(&self, topic: TopicId, partition: u32) -> Result<usize, String> {
-        let t = self.topics.get(&topic).ok_or_else(|| format!("unknown topic {topic}"))?;
-        if partition >= t.partitions {
-            return Err(format!("topic {} has no partition {partition}", t.name));
-        }
-        Ok(t.first_slot + partition as usize)
     }
 
     /// The registered brokers.
@@ -172,30 +158,30 @@ impl MetadataImage {
 
     /// Partition `partition` of topic `topic`.
     pub fn partition(&self, topic: TopicId, partition: u32) -> Option<Partition> {
-        self.partitions.get(self.slot(topic, partition).ok()?)
+        self.topics.get(&topic)?.partitions.get(partition as usize)
     }
 
     /// Every partition with its topic id and index, topic by topic.
     pub fn partitions(&self) -> impl Iterator<Item = (TopicId, u32, Partition)> + '_ {
-        self.topics.values().flat_map(move |t| {
-            (0..t.partitions)
-                .filter_map(move |i| Some((t.id, i, self.partitions.get(t.first_slot + i as usize)?)))
-        })
+        self.topics
+            .values()
+            .flat_map(|t| t.partitions.iter().enumerate().map(move |(i, p)| (t.id, i as u32, p)))
     }
 
     /// Number of partitions.
     pub fn partition_count(&self) -> usize {
-        self.partitions.len()
+        self.partition_count
     }
 
     /// Partitions with no leader.
     pub fn offline_partitions(&self) -> usize {
-        self.partitions.leaders().iter().filter(|l| **l < 0).count()
+        self.topics.values().map(|t| t.partitions.leaders().filter(|l| *l < 0).count()).sum()
     }
 
     /// Partitions led by `broker`.
     pub fn partitions_led_by(&self, broker: BrokerId) -> usize {
-        self.partitions.leaders().iter().filter(|l| **l == broker as i32).count()
+        let leader = broker as i32;
+        self.topics.values().map(|t| t.partitions.leaders().filter(|l| *l == leader).count()).sum()
     }
 
     /// Brokers that are registered and not fenced.
@@ -208,14 +194,9 @@ impl MetadataImage {
         self.configs.get(&(resource.to_string(), name.to_string())).map(String::as_str)
     }
 
-    /// Bytes of heap the image's partition columns use.
+    /// Bytes of heap the partition columns use.
     pub fn partition_heap_bytes(&self) -> usize {
-        self.partitions.heap_bytes()
-    }
-
-    /// Reserve room for `additional` partitions (used when loading a large snapshot).
-    pub fn reserve_partitions(&mut self, additional: usize) {
-        self.partitions.reserve(additional);
+        self.topics.values().map(|t| t.partitions.heap_bytes()).sum()
     }
 
     /// The serialized size of a snapshot of this image (the records that rebuild it).
@@ -225,7 +206,7 @@ impl MetadataImage {
             self.configs.iter().map(|((r, n), v)| 8 + (r.len() + n.len() + v.len()) as u64).sum();
         24 * self.brokers.len() as u64
             + topics
-            + 64 * self.partitions.len() as u64
+            + 64 * self.partition_count as u64
             + configs
             + 16 * self.features.len() as u64
     }

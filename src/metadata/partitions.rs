@@ -1,11 +1,18 @@
-//! The partitions of a metadata image as a struct of arrays: about 21 bytes a partition, so
-//! millions of partitions fit in a browser tab.
+//! A topic's partitions as a struct of arrays, in chunks shared between image versions: about
+//! 21 bytes a partition, and copying an image copies only chunk handles (a changed partition
+//! copies its chunk), as Kafka's images share structure between versions. So millions of
+//! partitions fit in a browser tab, and every node of a simulated cluster can hold them.
+
+use std::sync::Arc;
 
 use crate::broker_set::BrokerSet;
 
 use super::record::Replicas;
 
-/// One partition's state, read out of the table.
+/// Partitions per chunk.
+const CHUNK: usize = 1024;
+
+/// One partition's state, read out of the columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Partition {
     pub replicas: Replicas,
@@ -15,9 +22,9 @@ pub struct Partition {
     pub partition_epoch: u32,
 }
 
-/// Every partition of every topic, one column per field; topics own contiguous slot ranges.
+/// Up to [`CHUNK`] partitions, one column per field.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PartitionTable {
+struct Chunk {
     leader: Vec<i32>,
     leader_epoch: Vec<u32>,
     partition_epoch: Vec<u32>,
@@ -25,80 +32,130 @@ pub struct PartitionTable {
     isr: Vec<BrokerSet>,
 }
 
-impl PartitionTable {
-    /// Partitions held.
-    pub fn len(&self) -> usize {
-        self.leader.len()
-    }
-
-    /// Whether the table is empty.
-    pub fn is_empty(&self) -> bool {
-        self.leader.is_empty()
-    }
-
-    /// Make room for `additional` more partitions.
-    pub fn reserve(&mut self, additional: usize) {
-        self.leader.reserve(additional);
-        self.leader_epoch.reserve(additional);
-        self.partition_epoch.reserve(additional);
-        self.replicas.reserve(additional);
-        self.isr.reserve(additional);
-    }
-
-    /// The partition in `slot`.
-    pub fn get(&self, slot: usize) -> Option<Partition> {
+impl Chunk {
+    fn get(&self, i: usize) -> Option<Partition> {
         Some(Partition {
-            replicas: *self.replicas.get(slot)?,
-            isr: self.isr[slot],
-            leader: self.leader[slot],
-            leader_epoch: self.leader_epoch[slot],
-            partition_epoch: self.partition_epoch[slot],
+            replicas: *self.replicas.get(i)?,
+            isr: self.isr[i],
+            leader: self.leader[i],
+            leader_epoch: self.leader_epoch[i],
+            partition_epoch: self.partition_epoch[i],
         })
     }
 
-    /// Insert a partition at `slot` (at the end in the common case), shifting later ones.
-    pub fn insert(&mut self, slot: usize, p: Partition) {
-        self.leader.insert(slot, p.leader);
-        self.leader_epoch.insert(slot, p.leader_epoch);
-        self.partition_epoch.insert(slot, p.partition_epoch);
-        self.replicas.insert(slot, p.replicas);
-        self.isr.insert(slot, p.isr);
+    fn push(&mut self, p: Partition) {
+        self.leader.push(p.leader);
+        self.leader_epoch.push(p.leader_epoch);
+        self.partition_epoch.push(p.partition_epoch);
+        self.replicas.push(p.replicas);
+        self.isr.push(p.isr);
     }
 
-    /// Overwrite the partition in `slot`.
-    pub fn set(&mut self, slot: usize, p: Partition) {
-        self.leader[slot] = p.leader;
-        self.leader_epoch[slot] = p.leader_epoch;
-        self.partition_epoch[slot] = p.partition_epoch;
-        self.replicas[slot] = p.replicas;
-        self.isr[slot] = p.isr;
+    fn set(&mut self, i: usize, p: Partition) {
+        self.leader[i] = p.leader;
+        self.leader_epoch[i] = p.leader_epoch;
+        self.partition_epoch[i] = p.partition_epoch;
+        self.replicas[i] = p.replicas;
+        self.isr[i] = p.isr;
     }
 
-    /// Remove the partitions in `slots`.
-    pub fn remove(&mut self, slots: std::ops::Range<usize>) {
-        self.leader.drain(slots.clone());
-        self.leader_epoch.drain(slots.clone());
-        self.partition_epoch.drain(slots.clone());
-        self.replicas.drain(slots.clone());
-        self.isr.drain(slots);
-    }
-
-    /// The leaders column (for scans such as "which partitions does broker b lead").
-    pub fn leaders(&self) -> &[i32] {
-        &self.leader
-    }
-
-    /// The ISR column.
-    pub fn isrs(&self) -> &[BrokerSet] {
-        &self.isr
-    }
-
-    /// Heap bytes used by the columns' capacity.
-    pub fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> usize {
         self.leader.capacity() * 4
             + self.leader_epoch.capacity() * 4
             + self.partition_epoch.capacity() * 4
             + self.replicas.capacity() * std::mem::size_of::<Replicas>()
             + self.isr.capacity() * std::mem::size_of::<BrokerSet>()
+            + std::mem::size_of::<Chunk>()
+            + 2 * std::mem::size_of::<usize>()
+    }
+}
+
+/// The partitions of one topic, indexed from 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartitionColumns {
+    chunks: Vec<Arc<Chunk>>,
+    len: usize,
+}
+
+impl PartitionColumns {
+    /// Partitions held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Partition `index`.
+    pub fn get(&self, index: usize) -> Option<Partition> {
+        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+    }
+
+    /// Append partition `self.len()`.
+    pub fn push(&mut self, p: Partition) {
+        if self.len.is_multiple_of(CHUNK) {
+            self.chunks.push(Arc::default());
+        }
+        if let Some(last) = self.chunks.last_mut() {
+            Arc::make_mut(last).push(p);
+            self.len += 1;
+        }
+    }
+
+    /// Overwrite partition `index` (copying its chunk if another image version shares it).
+    pub fn set(&mut self, index: usize, p: Partition) {
+        if let Some(chunk) = self.chunks.get_mut(index / CHUNK) {
+            Arc::make_mut(chunk).set(index % CHUNK, p);
+        }
+    }
+
+    /// Every partition's leader, in index order.
+    pub fn leaders(&self) -> impl Iterator<Item = i32> + '_ {
+        self.chunks.iter().flat_map(|c| c.leader.iter().copied())
+    }
+
+    /// Every partition in index order.
+    pub fn iter(&self) -> impl Iterator<Item = Partition> + '_ {
+        self.chunks.iter().flat_map(|c| (0..c.leader.len()).filter_map(move |i| c.get(i)))
+    }
+
+    /// Heap bytes of the chunks (counted in full even when shared).
+    pub fn heap_bytes(&self) -> usize {
+        self.chunks.iter().map(|c| c.heap_bytes()).sum::<usize>()
+            + self.chunks.capacity() * std::mem::size_of::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CHUNK, Partition, PartitionColumns};
+    use crate::broker_set::BrokerSet;
+    use crate::metadata::record::Replicas;
+
+    fn partition(leader: i32) -> Partition {
+        Partition {
+            replicas: Replicas::new(&[101]),
+            isr: BrokerSet::EMPTY,
+            leader,
+            leader_epoch: 0,
+            partition_epoch: 0,
+        }
+    }
+
+    #[test]
+    fn a_copy_shares_chunks_until_one_changes() {
+        let mut a = PartitionColumns::default();
+        for i in 0..(CHUNK as i32 + 10) {
+            a.push(partition(i));
+        }
+        let mut b = a.clone();
+        b.set(3, partition(-1));
+        assert_eq!(a.get(3).unwrap().leader, 3);
+        assert_eq!(b.get(3).unwrap().leader, -1);
+        assert!(std::sync::Arc::ptr_eq(&a.chunks[1], &b.chunks[1]), "the untouched chunk is shared");
+        assert!(!std::sync::Arc::ptr_eq(&a.chunks[0], &b.chunks[0]), "the changed chunk was copied");
+        assert_eq!(b.leaders().count(), CHUNK + 10);
     }
 }

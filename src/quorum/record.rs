@@ -25,7 +25,7 @@ pub enum Record {
     /// metadata).
     Write(u64),
     /// A metadata record (KIP-631), applied to every node's metadata image.
-    Metadata(MetadataRecord),
+    Metadata(Arc<MetadataRecord>),
 }
 
 impl Record {
