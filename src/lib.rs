@@ -9,5 +9,6 @@ pub mod metadata;
 pub mod quorum;
 pub mod rng;
 pub mod scenario;
+pub mod session;
 pub mod sim;
 pub mod zk;

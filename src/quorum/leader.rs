@@ -67,6 +67,11 @@ impl LeaderState {
         }
     }
 
+    /// When check quorum fires unless a majority fetches.
+    pub fn check_quorum_deadline(&self) -> Micros {
+        self.check_quorum_deadline
+    }
+
     pub(super) fn next_deadline(&self) -> Micros {
         let parked = self.parked.iter().map(|p| p.expires).min().unwrap_or(Micros::MAX);
         let linger = self.linger_deadline.unwrap_or(Micros::MAX);

@@ -242,6 +242,21 @@ impl Node {
         }
     }
 
+    /// The timeout the node is waiting out, for display: its name and when it fires. Followers
+    /// wait for the fetch timeout, the others for their election timeout or backoff; a leader
+    /// for check quorum.
+    pub fn visible_timeout(&self) -> (&'static str, Micros) {
+        match &self.role {
+            Role::Unattached(u) => ("election timeout", u.deadline),
+            Role::Prospective(e) => ("pre-vote timeout", e.deadline),
+            Role::Candidate(e) if e.backing_off => ("election backoff", e.deadline),
+            Role::Candidate(e) => ("election timeout", e.deadline),
+            Role::Leader(l) => ("check quorum", l.check_quorum_deadline()),
+            Role::Follower(f) => ("fetch timeout", f.fetch_deadline),
+            Role::Resigned(r) => ("election timeout", r.deadline),
+        }
+    }
+
     /// Hand the disk back (the node crashed or stopped); memory is lost.
     pub fn into_disk(self) -> Disk {
         self.disk

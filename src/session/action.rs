@@ -1,0 +1,160 @@
+//! What a user can do to a live cluster, recorded with the moment it happened so that a session
+//! replays exactly (time travel, shared links). Each action has a short text code for URLs.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::quorum::{Micros, NodeId};
+
+/// A user action on the cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Crash a node (it keeps its disk).
+    Crash(NodeId),
+    /// Restart a crashed node from its disk.
+    Restart(NodeId),
+    /// Cut every link of a node.
+    Isolate(NodeId),
+    /// Cut the link between two nodes, both ways.
+    Cut(NodeId, NodeId),
+    /// Restore every link.
+    Heal,
+    /// Crash whichever controller is active.
+    KillLeader,
+    /// Ask the active controller to resign gracefully (EndQuorumEpoch).
+    Resign,
+    /// CreateTopics with this many partitions and this replication factor.
+    CreateTopic { partitions: u32, replication: u32 },
+    /// A broker's controlled shutdown.
+    ShutDown(NodeId),
+    /// Network latency range (ms) and drop rate (percent).
+    Network { latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32 },
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Crash(n) => write!(f, "c{n}"),
+            Action::Restart(n) => write!(f, "r{n}"),
+            Action::Isolate(n) => write!(f, "i{n}"),
+            Action::Cut(a, b) => write!(f, "x{a}-{b}"),
+            Action::Heal => write!(f, "h"),
+            Action::KillLeader => write!(f, "k"),
+            Action::Resign => write!(f, "g"),
+            Action::CreateTopic { partitions, replication } => write!(f, "t{partitions}-{replication}"),
+            Action::ShutDown(n) => write!(f, "s{n}"),
+            Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
+                write!(f, "n{latency_min_ms}-{latency_max_ms}-{drop_percent}")
+            }
+        }
+    }
+}
+
+impl FromStr for Action {
+    type Err = String;
+
+    fn from_str(code: &str) -> Result<Action, String> {
+        let bad = || format!("'{code}' is not an action");
+        let mut chars = code.chars();
+        let kind = chars.next().ok_or_else(bad)?;
+        let rest = chars.as_str();
+        let numbers = || {
+            rest.split('-').map(|n| n.parse::<u32>().map_err(|_| bad())).collect::<Result<Vec<u32>, String>>()
+        };
+        let one = || match numbers()?.as_slice() {
+            [n] => Ok(*n),
+            _ => Err(bad()),
+        };
+        let two = || match numbers()?.as_slice() {
+            [a, b] => Ok((*a, *b)),
+            _ => Err(bad()),
+        };
+        Ok(match kind {
+            'c' => Action::Crash(one()?),
+            'r' => Action::Restart(one()?),
+            'i' => Action::Isolate(one()?),
+            's' => Action::ShutDown(one()?),
+            'x' => {
+                let (a, b) = two()?;
+                Action::Cut(a, b)
+            }
+            't' => {
+                let (partitions, replication) = two()?;
+                Action::CreateTopic { partitions, replication }
+            }
+            'n' => match numbers()?.as_slice() {
+                [latency_min_ms, latency_max_ms, drop_percent] => Action::Network {
+                    latency_min_ms: *latency_min_ms,
+                    latency_max_ms: *latency_max_ms,
+                    drop_percent: *drop_percent,
+                },
+                _ => return Err(bad()),
+            },
+            'h' if rest.is_empty() => Action::Heal,
+            'k' if rest.is_empty() => Action::KillLeader,
+            'g' if rest.is_empty() => Action::Resign,
+            _ => return Err(bad()),
+        })
+    }
+}
+
+/// An action and the exact point it happened: the simulated time and how many events had been
+/// processed, so a replay applies it between the same two events.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedAction {
+    pub at: Micros,
+    pub events: u64,
+    pub action: Action,
+}
+
+impl fmt::Display for RecordedAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.at, self.events, self.action)
+    }
+}
+
+impl FromStr for RecordedAction {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<RecordedAction, String> {
+        let mut parts = text.splitn(3, '.');
+        let (Some(at), Some(events), Some(action)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!("'{text}' is not a recorded action (time.events.action)"));
+        };
+        let number = |t: &str| t.parse::<u64>().map_err(|_| format!("'{text}': '{t}' is not a number"));
+        Ok(RecordedAction { at: number(at)?, events: number(events)?, action: action.parse()? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Action, RecordedAction};
+
+    #[test]
+    fn every_action_round_trips_through_its_code() {
+        let actions = [
+            Action::Crash(2),
+            Action::Restart(101),
+            Action::Isolate(3),
+            Action::Cut(1, 102),
+            Action::Heal,
+            Action::KillLeader,
+            Action::Resign,
+            Action::CreateTopic { partitions: 12, replication: 3 },
+            Action::ShutDown(103),
+            Action::Network { latency_min_ms: 5, latency_max_ms: 40, drop_percent: 10 },
+        ];
+        for action in actions {
+            let recorded = RecordedAction { at: 1_234_567, events: 89, action };
+            assert_eq!(recorded.to_string().parse::<RecordedAction>(), Ok(recorded));
+        }
+    }
+
+    #[test]
+    fn garbage_is_refused() {
+        for text in ["", "q1", "c", "cx", "x1", "t5", "h1", "12.3", "a.b.c1", "1.2.n1-2"] {
+            assert!(text.parse::<RecordedAction>().is_err() || text.parse::<Action>().is_err(), "{text}");
+        }
+        assert!("1.2.c3".parse::<RecordedAction>().is_ok());
+    }
+}

@@ -1,0 +1,237 @@
+//! A live, steerable simulation for the page: a cluster, the user's recorded actions, the event
+//! log and the invariants checked after every event. Everything is replayable from the seed and
+//! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
+
+pub mod action;
+pub mod settings;
+
+use std::collections::VecDeque;
+
+use crate::invariants::{Checker, Violation};
+use crate::quorum::Micros;
+use crate::sim::{Simulation, TraceLine};
+
+pub use action::{Action, RecordedAction};
+pub use settings::Settings;
+
+/// Trace lines the event log keeps.
+const LOG_LINES: usize = 4_000;
+
+/// A broken invariant and when.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeenViolation {
+    pub at: Micros,
+    pub violation: Violation,
+    /// The trace line of the event after which it was seen.
+    pub event: String,
+}
+
+/// A steerable simulation with its history.
+pub struct Session {
+    settings: Settings,
+    sim: Simulation,
+    checker: Checker,
+    /// Every recorded action; those from `applied` on lie ahead of the simulation (after a seek
+    /// back) and are replayed as it gets there, until a new action forks the timeline.
+    actions: Vec<RecordedAction>,
+    applied: usize,
+    topics_created: u32,
+    log: VecDeque<TraceLine>,
+    violation: Option<SeenViolation>,
+    horizon: Micros,
+}
+
+impl Session {
+    /// A fresh cluster as `settings` describe it (they must be valid).
+    pub fn new(settings: Settings) -> Session {
+        Session::replay(settings, Vec::new(), 0)
+    }
+
+    /// A session that replays `actions` as it runs, positioned at time `until`.
+    pub fn replay(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
+        let mut sim = Simulation::new(settings.cluster_config(), settings.seed);
+        sim.enable_trace();
+        let horizon = actions.last().map_or(0, |a| a.at).max(until);
+        let mut session = Session {
+            settings,
+            sim,
+            checker: Checker::default(),
+            actions,
+            applied: 0,
+            topics_created: 0,
+            log: VecDeque::new(),
+            violation: None,
+            horizon,
+        };
+        session.collect_trace();
+        session.advance_to(until, usize::MAX);
+        session
+    }
+
+    /// The settings the session started from.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The simulation.
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The current simulated time.
+    pub fn now(&self) -> Micros {
+        self.sim.now()
+    }
+
+    /// The furthest time this timeline has reached.
+    pub fn horizon(&self) -> Micros {
+        self.horizon
+    }
+
+    /// Every recorded action of the timeline.
+    pub fn actions(&self) -> &[RecordedAction] {
+        &self.actions
+    }
+
+    /// The latest trace lines, oldest first.
+    pub fn log(&self) -> &VecDeque<TraceLine> {
+        &self.log
+    }
+
+    /// The first invariant violation seen, if any.
+    pub fn violation(&self) -> Option<&SeenViolation> {
+        self.violation.as_ref()
+    }
+
+    fn collect_trace(&mut self) {
+        for line in self.sim.take_trace() {
+            if self.log.len() == LOG_LINES {
+                self.log.pop_front();
+            }
+            self.log.push_back(line);
+        }
+    }
+
+    fn step_checked(&mut self) -> bool {
+        if !self.sim.step() {
+            return false;
+        }
+        self.collect_trace();
+        if self.violation.is_none()
+            && let Err(violation) = self.checker.after_event(&self.sim)
+        {
+            let event = self.log.back().map(|l| l.to_string()).unwrap_or_default();
+            self.violation = Some(SeenViolation { at: self.sim.now(), violation, event });
+        }
+        true
+    }
+
+    /// Apply recorded actions that happened before the next event, up to time `limit`.
+    fn apply_due_actions(&mut self, limit: Micros) {
+        while let Some(recorded) = self.actions.get(self.applied) {
+            if recorded.events != self.sim.events_processed() || recorded.at > limit {
+                return;
+            }
+            let (at, action) = (recorded.at, recorded.action.clone());
+            self.sim.warp_to(at);
+            let _ = self.execute(&action);
+            self.applied += 1;
+            self.collect_trace();
+        }
+    }
+
+    /// Process one event (single step). Returns false when nothing is scheduled.
+    pub fn step(&mut self) -> bool {
+        let Some(next) = self.sim.next_event_time() else { return false };
+        self.apply_due_actions(next);
+        let stepped = self.step_checked();
+        self.horizon = self.horizon.max(self.now());
+        stepped
+    }
+
+    /// Advance to time `t`, processing at most `budget` events; when the budget runs out it
+    /// stops after finishing the current instant. Returns true when `t` was reached.
+    pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
+        let mut done = 0usize;
+        loop {
+            self.apply_due_actions(t);
+            let Some(next) = self.sim.next_event_time().filter(|at| *at <= t) else { break };
+            if done >= budget && next > self.now() {
+                self.horizon = self.horizon.max(self.now());
+                return false;
+            }
+            self.step_checked();
+            done += 1;
+        }
+        self.sim.warp_to(t);
+        self.horizon = self.horizon.max(t);
+        true
+    }
+
+    /// Move to time `t` of this timeline: forward by running, backward by replaying from the
+    /// seed and the recorded actions.
+    pub fn seek(&mut self, t: Micros) {
+        if t >= self.now() {
+            self.advance_to(t, usize::MAX);
+            return;
+        }
+        let horizon = self.horizon;
+        let actions = std::mem::take(&mut self.actions);
+        *self = Session::replay(self.settings.clone(), actions, t);
+        self.horizon = horizon;
+    }
+
+    /// Do `action` now. Acting at a point in the past forks the timeline: the actions that were
+    /// ahead are dropped. A refused action is not recorded and changes nothing.
+    pub fn act(&mut self, action: Action) -> Result<(), String> {
+        self.execute(&action).inspect_err(|_| {
+            self.sim.take_trace();
+        })?;
+        self.actions.truncate(self.applied);
+        self.actions.push(RecordedAction { at: self.now(), events: self.sim.events_processed(), action });
+        self.applied = self.actions.len();
+        self.horizon = self.now();
+        self.collect_trace();
+        Ok(())
+    }
+
+    fn execute(&mut self, action: &Action) -> Result<(), String> {
+        let sim = &mut self.sim;
+        match action {
+            Action::Crash(n) => sim.crash(*n),
+            Action::Restart(n) => sim.restart(*n),
+            Action::Isolate(n) => known_node(sim, *n).map(|n| sim.isolate(n)),
+            Action::Cut(a, b) => known_node(sim, *a).and_then(|a| known_node(sim, *b).map(|b| sim.cut(a, b))),
+            Action::Heal => {
+                sim.heal_all();
+                Ok(())
+            }
+            Action::KillLeader => {
+                let leader = sim.leader().map(|l| l.id()).ok_or("there is no active controller to kill")?;
+                sim.crash(leader)
+            }
+            Action::Resign => sim.resign_leader().map(|_| ()),
+            Action::CreateTopic { partitions, replication } => {
+                let name = format!("topic-{}", self.topics_created + 1);
+                sim.create_topic(&name, *partitions, *replication)?;
+                self.topics_created += 1;
+                Ok(())
+            }
+            Action::ShutDown(n) => sim.shut_down_broker(*n),
+            Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
+                if latency_min_ms > latency_max_ms
+                    || *latency_max_ms > Settings::MAX_LATENCY_MS
+                    || *drop_percent > 100
+                {
+                    return Err("network settings out of range".into());
+                }
+                sim.set_network(settings::network(*latency_min_ms, *latency_max_ms, *drop_percent));
+                Ok(())
+            }
+        }
+    }
+}
+
+fn known_node(sim: &Simulation, id: crate::quorum::NodeId) -> Result<crate::quorum::NodeId, String> {
+    sim.node_ids().find(|n| *n == id).ok_or_else(|| format!("there is no node n{id}"))
+}

@@ -1,0 +1,86 @@
+//! The settings a session starts from, with the page's defaults and their limits.
+
+use crate::quorum::{MS, QuorumConfig, Sabotage};
+use crate::sim::{ClusterConfig, NetworkConfig};
+
+/// Everything that, with the seed and the recorded actions, determines a session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub seed: u64,
+    /// Controllers (voters), 1 to [`Settings::MAX_VOTERS`].
+    pub voters: u32,
+    /// Brokers (observers), 0 to [`Settings::MAX_BROKERS`].
+    pub brokers: u32,
+    pub pre_vote: bool,
+    /// One-way latency range in milliseconds.
+    pub latency_min_ms: u32,
+    pub latency_max_ms: u32,
+    /// Chance a message is lost, in percent.
+    pub drop_percent: u32,
+    pub sabotage: Sabotage,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            seed: 1,
+            voters: 3,
+            brokers: 3,
+            pre_vote: true,
+            latency_min_ms: 10,
+            latency_max_ms: 30,
+            drop_percent: 0,
+            sabotage: Sabotage::default(),
+        }
+    }
+}
+
+impl Settings {
+    pub const MAX_VOTERS: u32 = 7;
+    pub const MAX_BROKERS: u32 = 12;
+    pub const MAX_LATENCY_MS: u32 = 2_000;
+
+    /// Check every field is within its limits.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=Self::MAX_VOTERS).contains(&self.voters) {
+            return Err(format!("controllers must be 1 to {}", Self::MAX_VOTERS));
+        }
+        if self.brokers > Self::MAX_BROKERS {
+            return Err(format!("brokers must be 0 to {}", Self::MAX_BROKERS));
+        }
+        if self.latency_min_ms > self.latency_max_ms || self.latency_max_ms > Self::MAX_LATENCY_MS {
+            return Err(format!("latency must be a range within 0 to {} ms", Self::MAX_LATENCY_MS));
+        }
+        if self.drop_percent > 100 {
+            return Err("drop rate must be 0 to 100 percent".into());
+        }
+        Ok(())
+    }
+
+    /// The network these settings describe.
+    pub fn network(&self) -> NetworkConfig {
+        network(self.latency_min_ms, self.latency_max_ms, self.drop_percent)
+    }
+
+    /// The simulated cluster.
+    pub fn cluster_config(&self) -> ClusterConfig {
+        let quorum =
+            QuorumConfig { pre_vote: self.pre_vote, sabotage: self.sabotage, ..QuorumConfig::default() };
+        ClusterConfig {
+            voters: self.voters,
+            observers: self.brokers,
+            quorum,
+            network: self.network(),
+            ..ClusterConfig::default()
+        }
+    }
+}
+
+/// A network from the page's units (milliseconds, percent).
+pub fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32) -> NetworkConfig {
+    NetworkConfig {
+        latency_min: u64::from(latency_min_ms) * MS,
+        latency_max: u64::from(latency_max_ms) * MS,
+        drop_rate: f64::from(drop_percent.min(100)) / 100.0,
+    }
+}

@@ -1,0 +1,108 @@
+//! The page's session: deterministic replay from the seed and the recorded actions, which is
+//! what time travel and shared links rely on.
+
+use kraftscope::quorum::{MS, Micros};
+use kraftscope::session::{Action, Session, Settings};
+
+/// A comparable summary of the cluster: each node's role, epoch, leader and log.
+fn state(session: &Session) -> Vec<String> {
+    let sim = session.sim();
+    sim.node_ids()
+        .map(|id| match sim.node(id) {
+            Some(n) => format!(
+                "n{id} {} e{} l{:?} log {}..{} hw {:?}",
+                n.role(),
+                n.epoch(),
+                n.leader(),
+                n.log().start_offset(),
+                n.log().end_offset(),
+                n.high_watermark()
+            ),
+            None => format!("n{id} down"),
+        })
+        .collect()
+}
+
+/// Run to `at` in small budgets, as animation frames do.
+fn run_in_frames(session: &mut Session, at: Micros) {
+    for _ in 0..100_000 {
+        if session.advance_to(at, 7) {
+            return;
+        }
+    }
+    panic!("advance_to never reached {at}");
+}
+
+/// A session played frame by frame with a kill, a restart, a topic and an isolation.
+fn played() -> Session {
+    let mut session = Session::new(Settings::default());
+    run_in_frames(&mut session, 4_000 * MS);
+    let leader = session.sim().leader().expect("a leader after 4 s").id();
+    session.act(Action::KillLeader).unwrap();
+    run_in_frames(&mut session, 6_000 * MS);
+    session.act(Action::Restart(leader)).unwrap();
+    run_in_frames(&mut session, 8_000 * MS);
+    session.act(Action::CreateTopic { partitions: 6, replication: 2 }).unwrap();
+    run_in_frames(&mut session, 9_000 * MS);
+    session.act(Action::Isolate(101)).unwrap();
+    run_in_frames(&mut session, 12_000 * MS);
+    session
+}
+
+#[test]
+fn a_replay_from_the_recorded_actions_reaches_the_same_state_and_log() {
+    let live = played();
+    assert!(live.actions().len() >= 3, "actions: {:?}", live.actions());
+    let replayed = Session::replay(live.settings().clone(), live.actions().to_vec(), live.now());
+    assert_eq!(state(&replayed), state(&live));
+    let lines = |s: &Session| s.log().iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    assert_eq!(lines(&replayed), lines(&live));
+}
+
+#[test]
+fn seeking_back_shows_the_exact_past_and_forward_again_the_same_future() {
+    let mut session = played();
+    let (end, end_state) = (session.now(), state(&session));
+    let mut straight = Session::new(Settings::default());
+    straight.advance_to(3_500 * MS, usize::MAX);
+
+    session.seek(3_500 * MS);
+    assert_eq!(session.now(), 3_500 * MS);
+    assert_eq!(session.horizon(), end);
+    assert_eq!(state(&session), state(&straight), "before any action the past is the plain run");
+    session.seek(5_000 * MS);
+    assert!(session.sim().leader().is_none_or(|l| l.epoch() >= 2), "after the kill the epoch moved on");
+    session.seek(end);
+    assert_eq!(state(&session), end_state);
+}
+
+#[test]
+fn acting_in_the_past_forks_a_new_future() {
+    let mut session = played();
+    assert_eq!(session.actions().len(), 4);
+    session.seek(6_500 * MS);
+    session.act(Action::Heal).unwrap();
+    let kinds: Vec<&Action> = session.actions().iter().map(|a| &a.action).collect();
+    assert_eq!(kinds.len(), 3, "the kill and the restart stay, the later two are dropped: {kinds:?}");
+    assert_eq!(session.horizon(), 6_500 * MS);
+    assert_eq!(session.actions().last().unwrap().action, Action::Heal);
+}
+
+#[test]
+fn a_refused_action_is_not_recorded() {
+    let mut session = Session::new(Settings::default());
+    assert!(session.act(Action::Restart(1)).unwrap_err().contains("already running"));
+    assert!(session.act(Action::Isolate(77)).is_err());
+    assert!(session.actions().is_empty());
+}
+
+#[test]
+fn a_sabotaged_cluster_shows_its_violation() {
+    let mut settings = Settings::default();
+    settings.sabotage.enable("hw-on-minority").unwrap();
+    let mut session = Session::new(settings);
+    session.advance_to(5_000 * MS, usize::MAX);
+    let seen = session.violation().expect("the sabotage is caught");
+    assert_eq!(seen.violation.invariant, "a majority of voters holds every offset below the high watermark");
+    assert!(!seen.event.is_empty());
+}
