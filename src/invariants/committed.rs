@@ -1,7 +1,8 @@
 //! The committed log as observed from the outside: each offset is recorded the first time some
 //! leader's high watermark covers it, and must never change afterwards (Raft's state machine
-//! safety; Kafka's "all nodes agree on every committed offset").
+//! safety; Kafka's names::AGREEMENT).
 
+use super::names;
 use super::{Violation, running_leaders, violation};
 use crate::quorum::applied::AppliedState;
 use crate::quorum::{Epoch, Offset};
@@ -25,8 +26,6 @@ pub struct CommittedLog {
     digests: Vec<u64>,
     state: AppliedState,
 }
-
-const INVARIANT: &str = "all nodes agree on every committed offset";
 
 impl CommittedLog {
     /// How many offsets are known committed.
@@ -94,7 +93,7 @@ impl CommittedLog {
                 && *expected != applied.digest
             {
                 return violation(
-                    "applied state equals the replay of the committed log",
+                    names::APPLIED_EQUALS_REPLAY,
                     format!(
                         "n{} at offset {} has digest {:x}, the committed log gives {:x}",
                         node.id(),
@@ -112,7 +111,7 @@ impl CommittedLog {
                 && self.records[offset as usize].epoch != entry.epoch
             {
                 return violation(
-                    INVARIANT,
+                    names::AGREEMENT,
                     format!(
                         "n{} holds epoch {} at committed offset {offset}, committed was epoch {}",
                         node.id(),
@@ -136,7 +135,7 @@ impl CommittedLog {
                 };
                 if entry.epoch != committed.epoch || entry.record.fingerprint() != committed.fingerprint {
                     return violation(
-                        INVARIANT,
+                        names::AGREEMENT,
                         format!("n{} differs from the committed log at offset {offset}", node.id()),
                     );
                 }

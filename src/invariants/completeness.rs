@@ -1,5 +1,6 @@
 //! Leader completeness (Raft §5.4): a leader holds every record committed in earlier epochs.
 
+use super::names;
 use super::{CommittedLog, Violation, running_leaders, violation};
 use crate::sim::Simulation;
 
@@ -14,7 +15,7 @@ pub fn leader_completeness(sim: &Simulation, committed: &CommittedLog) -> Result
             log.start_offset() >= needed || log.get(needed - 1).is_some_and(|e| e.epoch == last.epoch);
         if !holds {
             return violation(
-                "leader completeness",
+                names::LEADER_COMPLETENESS,
                 format!(
                     "n{} leads epoch {} without committed offset {} (its log ends at {})",
                     leader.id(),

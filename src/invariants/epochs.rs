@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::names;
 use super::{Violation, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
@@ -19,7 +20,7 @@ impl EpochHistory {
             let file = node.quorum_state_file();
             if file.leader_epoch != node.epoch() || file.voted_id != node.voted_for() {
                 return violation(
-                    "persisted quorum state equals memory",
+                    names::PERSISTED_STATE,
                     format!(
                         "n{} holds epoch {} voted {:?}, its quorum-state file says {file}",
                         node.id(),
@@ -31,7 +32,7 @@ impl EpochHistory {
             let seen = self.seen.entry(node.id()).or_insert(0);
             if node.epoch() < *seen {
                 return violation(
-                    "epochs never decrease",
+                    names::EPOCHS_NEVER_DECREASE,
                     format!("n{} went from epoch {} to {}", node.id(), seen, node.epoch()),
                 );
             }

@@ -1,6 +1,7 @@
 //! The high watermark: the newest leader's never decreases (Kafka's `MonotonicHighWatermark`),
 //! and a majority of voters holds every offset below it (what makes it "committed").
 
+use super::names;
 use super::{CommittedLog, Violation, all_logs, running_leaders, violation};
 use crate::quorum::{Epoch, Offset};
 use crate::sim::Simulation;
@@ -23,7 +24,7 @@ impl NewestLeaderHighWatermark {
             }
             if hw < best {
                 return violation(
-                    "the newest leader's high watermark never decreases",
+                    names::HIGH_WATERMARK_MONOTONIC,
                     format!(
                         "n{} (epoch {}) has high watermark {hw}, below {best} reached in epoch {epoch}",
                         leader.id(),
@@ -57,7 +58,7 @@ pub fn majority_holds_committed(sim: &Simulation, committed: &CommittedLog) -> R
             .count();
         if holders < voters.len() / 2 + 1 {
             return violation(
-                "a majority of voters holds every offset below the high watermark",
+                names::MAJORITY_HOLDS_COMMITTED,
                 format!(
                     "n{} has high watermark {hw} but only {holders} of {} voters hold offset {}",
                     leader.id(),

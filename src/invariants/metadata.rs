@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::names;
 use super::{CommittedLog, Violation, violation};
 use crate::metadata::image::MetadataImage;
 use crate::metadata::record::{FIRST_BROKER_ID, broker_bit};
@@ -22,10 +23,7 @@ impl ImageChecks {
         for node in sim.running_nodes() {
             let applied = node.applied();
             if let Some(fault) = &applied.fault {
-                return violation(
-                    "every committed record applies to the image",
-                    format!("n{}: {fault}", node.id()),
-                );
+                return violation(names::RECORDS_APPLY, format!("n{}: {fault}", node.id()));
             }
             if self.checked.insert(node.id(), applied.applied_offset) == Some(applied.applied_offset) {
                 continue;
@@ -34,7 +32,7 @@ impl ImageChecks {
                 && *expected != applied.image
             {
                 return violation(
-                    "each image equals the replay of the committed log up to its offset",
+                    names::IMAGE_EQUALS_REPLAY,
                     format!(
                         "n{}'s image at offset {} differs from replaying the committed log",
                         node.id(),
@@ -57,23 +55,17 @@ pub fn well_formed(image: &MetadataImage) -> Result<(), (&'static str, String)> 
     for (topic, index, p) in image.partitions() {
         let name = format!("partition {topic}-{index}");
         if p.isr.difference(p.replicas.set()).bits() != 0 {
-            return Err(("the ISR is within the replicas", format!("{name} has ISR outside its replicas")));
+            return Err((names::ISR_WITHIN_REPLICAS, format!("{name} has ISR outside its replicas")));
         }
         if p.leader < 0 {
             continue;
         }
         let leader = p.leader as u32;
         if brokers.get(&leader).is_none_or(|b| b.fenced) {
-            return Err((
-                "no partition is led by a fenced broker",
-                format!("{name} is led by fenced broker {leader}"),
-            ));
+            return Err((names::FENCED_NOT_LEADER, format!("{name} is led by fenced broker {leader}")));
         }
         if leader < FIRST_BROKER_ID || !p.isr.contains(broker_bit(leader)) {
-            return Err((
-                "a partition leader is in its ISR",
-                format!("{name} is led by {leader}, outside its ISR"),
-            ));
+            return Err((names::LEADER_IN_ISR, format!("{name} is led by {leader}, outside its ISR")));
         }
     }
     Ok(())

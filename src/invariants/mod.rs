@@ -6,6 +6,7 @@ mod completeness;
 mod epochs;
 mod high_watermark;
 mod metadata;
+pub mod names;
 mod single_leader;
 mod snapshots;
 
@@ -51,7 +52,7 @@ impl Checker {
         for node in sim.running_nodes() {
             if let Some(error) = node.fatal_error() {
                 return violation(
-                    "no truncation below the high watermark",
+                    names::NO_TRUNCATION_BELOW_HIGH_WATERMARK,
                     format!("n{}: {error}", node.id()),
                 );
             }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::names;
 use super::{Violation, running_leaders, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
@@ -18,7 +19,7 @@ impl LeaderPerEpoch {
             let first = *self.leaders.entry(leader.epoch()).or_insert(leader.id());
             if first != leader.id() {
                 return violation(
-                    "single leader per epoch",
+                    names::SINGLE_LEADER,
                     format!("n{first} and n{} both led epoch {}", leader.id(), leader.epoch()),
                 );
             }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::names;
 use super::{Violation, all_logs, violation};
 use crate::quorum::{NodeId, RoleKind};
 use crate::sim::Simulation;
@@ -12,7 +13,7 @@ pub fn log_start_at_snapshot(sim: &Simulation) -> Result<(), Violation> {
         let expected = log.snapshot_id().map_or(0, |s| s.end_offset);
         if log.start_offset() != expected {
             return violation(
-                "log start is at the earliest snapshot",
+                names::LOG_START_AT_SNAPSHOT,
                 format!("n{id} starts its log at {} but its snapshot ends at {expected}", log.start_offset()),
             );
         }
@@ -35,7 +36,7 @@ impl SnapshotLoads {
                 self.previous.insert(node.id(), (loaded, leading)).unwrap_or((0, false));
             if leading && was_leading && loaded > before {
                 return violation(
-                    "a leader never loads a snapshot",
+                    names::LEADER_NEVER_LOADS_SNAPSHOT,
                     format!("n{} loaded a snapshot while leading epoch {}", node.id(), node.epoch()),
                 );
             }

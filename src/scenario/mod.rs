@@ -18,3 +18,15 @@ pub fn run_script(text: &str, seed: u64, detail: Detail) -> Result<Vec<Vec<Strin
         })
         .collect()
 }
+
+/// A fingerprint of the full trace of scenario `name` run with `seed`: the number of lines and a
+/// 64-bit hash of their text. Native and WebAssembly builds must agree on it.
+pub fn fingerprint(name: &str, seed: u64) -> Result<String, String> {
+    let outputs = run_script(catalog::find(name)?, seed, Detail::Full)?;
+    let lines = outputs.iter().flatten();
+    let (count, hash) = lines.fold((0u64, 0u64), |(count, hash), line| {
+        let line_hash = line.bytes().fold(hash, |h, b| crate::quorum::record::mix(h ^ u64::from(b)));
+        (count + 1, crate::quorum::record::mix(line_hash ^ count))
+    });
+    Ok(format!("{count} lines, {hash:016x}"))
+}

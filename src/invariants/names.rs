@@ -1,0 +1,55 @@
+//! The name of every invariant the checkers enforce, with where it comes from; the page lists
+//! them and the checkers report them by these names.
+
+/// Raft §5.2: at most one leader per epoch.
+pub const SINGLE_LEADER: &str = "single leader per epoch";
+/// A node's epoch only moves forward.
+pub const EPOCHS_NEVER_DECREASE: &str = "epochs never decrease";
+/// The quorum-state file is written before acting.
+pub const PERSISTED_STATE: &str = "persisted quorum state equals memory";
+/// Committed stays committed.
+pub const HIGH_WATERMARK_MONOTONIC: &str = "the newest leader's high watermark never decreases";
+/// What makes an offset committed.
+pub const MAJORITY_HOLDS_COMMITTED: &str = "a majority of voters holds every offset below the high watermark";
+/// Raft §5.4: a leader holds every record committed before its epoch.
+pub const LEADER_COMPLETENESS: &str = "leader completeness";
+/// Log matching up to the high watermark.
+pub const AGREEMENT: &str = "all nodes agree on every committed offset";
+/// A follower never drops committed records.
+pub const NO_TRUNCATION_BELOW_HIGH_WATERMARK: &str = "no truncation below the high watermark";
+/// KIP-630.
+pub const LOG_START_AT_SNAPSHOT: &str = "log start is at the earliest snapshot";
+/// KIP-630.
+pub const LEADER_NEVER_LOADS_SNAPSHOT: &str = "a leader never loads a snapshot";
+/// Every node applies the same records in order.
+pub const APPLIED_EQUALS_REPLAY: &str = "applied state equals the replay of the committed log";
+/// No record refers to something that does not exist.
+pub const RECORDS_APPLY: &str = "every committed record applies to the image";
+/// Snapshot plus later records equals a full replay.
+pub const IMAGE_EQUALS_REPLAY: &str = "each image equals the replay of the committed log up to its offset";
+/// Fencing moves leadership away.
+pub const FENCED_NOT_LEADER: &str = "no partition is led by a fenced broker";
+/// Leaders are elected from the in-sync replicas.
+pub const LEADER_IN_ISR: &str = "a partition leader is in its ISR";
+/// KIP-497: only replicas can be in sync.
+pub const ISR_WITHIN_REPLICAS: &str = "the ISR is within the replicas";
+
+/// Every invariant, in the order the page lists them, with a one-line explanation.
+pub const ALL: [(&str, &str); 16] = [
+    (SINGLE_LEADER, "Raft §5.2: at most one leader per epoch"),
+    (EPOCHS_NEVER_DECREASE, "a node's epoch only moves forward"),
+    (PERSISTED_STATE, "the quorum-state file is written before acting"),
+    (HIGH_WATERMARK_MONOTONIC, "committed stays committed"),
+    (MAJORITY_HOLDS_COMMITTED, "what makes an offset committed"),
+    (LEADER_COMPLETENESS, "Raft §5.4: a leader holds every record committed before its epoch"),
+    (AGREEMENT, "log matching up to the high watermark"),
+    (NO_TRUNCATION_BELOW_HIGH_WATERMARK, "a follower never drops committed records"),
+    (LOG_START_AT_SNAPSHOT, "KIP-630"),
+    (LEADER_NEVER_LOADS_SNAPSHOT, "KIP-630"),
+    (APPLIED_EQUALS_REPLAY, "every node applies the same records in order"),
+    (RECORDS_APPLY, "no record refers to something that does not exist"),
+    (IMAGE_EQUALS_REPLAY, "snapshot plus later records equals a full replay"),
+    (FENCED_NOT_LEADER, "fencing moves leadership away"),
+    (LEADER_IN_ISR, "leaders are elected from the in-sync replicas"),
+    (ISR_WITHIN_REPLICAS, "KIP-497: only replicas can be in sync"),
+];

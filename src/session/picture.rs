@@ -1,0 +1,208 @@
+//! What the page draws, computed from a session: each node's role, epoch, timeout and log, each
+//! broker's lifecycle and image, the messages in flight. Pure data, so the drawing code only
+//! places shapes and the content is tested natively.
+
+use crate::metadata::record::FIRST_BROKER_ID;
+use crate::quorum::{Micros, NodeId, Record, RoleKind};
+use crate::sim::{Simulation, TraceKind, TraceLine};
+
+/// How many of the latest log records a strip shows.
+pub const STRIP_RECORDS: u64 = 14;
+
+/// One record cell of a log strip.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogCell {
+    pub offset: u64,
+    pub epoch: u32,
+    pub kind: &'static str,
+    pub detail: String,
+}
+
+/// One node as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodePicture {
+    pub id: NodeId,
+    pub label: String,
+    pub voter: bool,
+    /// `None` when the node is down.
+    pub role: Option<RoleKind>,
+    pub epoch: u32,
+    pub leader: Option<NodeId>,
+    pub voted_for: Option<NodeId>,
+    /// Name of the timeout being waited out and the fraction of it left (1 = just started).
+    pub timeout: Option<(&'static str, f64)>,
+    pub cells: Vec<LogCell>,
+    pub log_start: u64,
+    pub log_end: u64,
+    pub high_watermark: Option<u64>,
+    /// Broker lifecycle state, for brokers.
+    pub lifecycle: Option<&'static str>,
+    pub applied_offset: u64,
+    /// How far the node's applied image is behind the leader's high watermark.
+    pub lag: Option<u64>,
+    pub topics: usize,
+    pub partitions: usize,
+    pub offline_partitions: usize,
+    pub fenced: Option<bool>,
+}
+
+/// A message in flight, or one just lost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessagePicture {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: &'static str,
+    pub text: String,
+    /// 0 at the sender, 1 at the receiver.
+    pub progress: f64,
+    pub lost: bool,
+}
+
+/// Everything the cluster view draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterPicture {
+    pub now: Micros,
+    pub nodes: Vec<NodePicture>,
+    pub messages: Vec<MessagePicture>,
+    pub cut_links: Vec<(NodeId, NodeId)>,
+}
+
+/// A node's display name: controllers `c1`, brokers `b101`.
+pub fn node_label(id: NodeId) -> String {
+    if id >= FIRST_BROKER_ID { format!("b{id}") } else { format!("c{id}") }
+}
+
+/// Draw the cluster as it is at `sim.now()`; `recent` are trace lines of the last moments, whose
+/// lost messages are shown falling.
+pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> ClusterPicture {
+    let now = sim.now();
+    let hw = sim.leader().and_then(|l| l.high_watermark());
+    let fenced =
+        |id: NodeId| sim.leader().and_then(|l| l.applied().image.brokers().get(&id).map(|b| b.fenced));
+    let nodes = sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
+    let mut messages: Vec<MessagePicture> = sim
+        .in_flight()
+        .map(|(sent, arrives, packet)| MessagePicture {
+            from: packet.from,
+            to: packet.to,
+            kind: packet.payload.kind(),
+            text: packet.payload.to_string(),
+            progress: if arrives > sent {
+                (now.saturating_sub(sent)) as f64 / (arrives - sent) as f64
+            } else {
+                1.0
+            },
+            lost: false,
+        })
+        .collect();
+    messages.sort_by(|a, b| (a.from, a.to, a.kind).cmp(&(b.from, b.to, b.kind)));
+    for line in recent {
+        if let TraceKind::Lost { packet, .. } = &line.kind {
+            messages.push(MessagePicture {
+                from: packet.from,
+                to: packet.to,
+                kind: packet.payload.kind(),
+                text: format!("{} lost", packet.payload),
+                progress: 0.5,
+                lost: true,
+            });
+        }
+    }
+    let cut_links = sim.network().cut_links().filter(|(a, b)| a < b).collect();
+    ClusterPicture { now, nodes, messages, cut_links }
+}
+
+fn node_picture(
+    sim: &Simulation,
+    id: NodeId,
+    now: Micros,
+    hw: Option<u64>,
+    timeout_full: Micros,
+    fenced: Option<bool>,
+) -> NodePicture {
+    let voter = sim.voter_ids().contains(&id);
+    let mut picture = NodePicture {
+        id,
+        label: node_label(id),
+        voter,
+        role: None,
+        epoch: 0,
+        leader: None,
+        voted_for: None,
+        timeout: None,
+        cells: Vec::new(),
+        log_start: 0,
+        log_end: 0,
+        high_watermark: None,
+        lifecycle: None,
+        applied_offset: 0,
+        lag: None,
+        topics: 0,
+        partitions: 0,
+        offline_partitions: 0,
+        fenced: (!voter).then_some(fenced).flatten(),
+    };
+    let Some(server) = sim.server(id) else {
+        if let Some(disk) = sim.disk_of_down_node(id) {
+            picture.epoch = disk.quorum_state.leader_epoch;
+            picture.log_start = disk.log.start_offset();
+            picture.log_end = disk.log.end_offset();
+        }
+        return picture;
+    };
+    let node = server.node();
+    let log = node.log();
+    let applied = node.applied();
+    let (timeout_name, deadline) = node.visible_timeout();
+    picture.role = Some(node.role());
+    picture.epoch = node.epoch();
+    picture.leader = node.leader();
+    picture.voted_for = node.voted_for();
+    let show_timeout = voter || node.role() == RoleKind::Follower;
+    picture.timeout = show_timeout
+        .then(|| (timeout_name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
+    picture.cells = (log.end_offset().saturating_sub(STRIP_RECORDS).max(log.start_offset())
+        ..log.end_offset())
+        .filter_map(|offset| log.get(offset).map(|e| (offset, e)))
+        .map(|(offset, e)| LogCell {
+            offset,
+            epoch: e.epoch,
+            kind: e.record.kind(),
+            detail: describe(&e.record),
+        })
+        .collect();
+    picture.log_start = log.start_offset();
+    picture.log_end = log.end_offset();
+    picture.high_watermark = node.high_watermark();
+    picture.lifecycle = server.broker().map(|b| b.lifecycle().name());
+    picture.applied_offset = applied.applied_offset;
+    picture.lag = hw.map(|hw| hw.saturating_sub(applied.applied_offset));
+    picture.topics = applied.image.topics().count();
+    picture.partitions = applied.image.partition_count();
+    picture.offline_partitions = applied.image.offline_partitions();
+    picture
+}
+
+fn describe(record: &Record) -> String {
+    record.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::picture;
+    use crate::quorum::{MS, RoleKind};
+    use crate::session::{Session, Settings};
+
+    #[test]
+    fn a_running_cluster_shows_one_leader_its_log_and_messages() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(4_000 * MS, usize::MAX);
+        let view = picture(session.sim(), &[], 2_000 * MS);
+        let leaders: Vec<_> = view.nodes.iter().filter(|n| n.role == Some(RoleKind::Leader)).collect();
+        assert_eq!(leaders.len(), 1);
+        assert!(!leaders[0].cells.is_empty(), "the leader's log strip shows records");
+        assert_eq!(leaders[0].cells[0].kind, "LeaderChange");
+        assert_eq!(view.nodes.iter().filter(|n| n.lifecycle == Some("RUNNING")).count(), 3);
+        assert!(view.messages.iter().all(|m| (0.0..=1.0).contains(&m.progress)));
+    }
+}

@@ -1,0 +1,153 @@
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use wasm_bindgen_cli_support::Bindgen;
+
+use crate::server;
+use crate::util::{cargo, root, run, target_dir, Result};
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+pub const OUT_NAME: &str = "kraftscope";
+
+/// The cargo profile of the page's wasm (see Cargo.toml).
+const WASM_PROFILE: &str = "wasm-release";
+
+/// Partition counts of the failover chart shipped with the page.
+const CHART_PARTITIONS: &str = "10,100,1000,10000,100000,1000000,2000000";
+
+/// Builds the release wasm and returns its path.
+pub fn build_wasm() -> Result<PathBuf> {
+    ensure_wasm_target()?;
+    run(cargo().args(["build", "--profile", WASM_PROFILE, "--lib", "--target", WASM_TARGET]))?;
+    Ok(target_dir().join(WASM_TARGET).join(WASM_PROFILE).join("kraftscope.wasm"))
+}
+
+/// Runs the core's failover experiment natively and returns its CSV, the page's chart data.
+fn failover_csv() -> Result<Vec<u8>> {
+    let output = cargo()
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "--bin",
+            "kraftscope",
+            "--",
+            "failover",
+            "--csv",
+            "--partitions",
+            CHART_PARTITIONS,
+        ])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|err| format!("failed to run the failover experiment: {err}"))?;
+    if !output.status.success() {
+        return Err(format!("the failover experiment failed ({})", output.status).into());
+    }
+    Ok(output.stdout)
+}
+
+fn ensure_wasm_target() -> Result<()> {
+    let output = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .current_dir(root())
+        .output()
+        .map_err(|err| format!("failed to run rustup: {err}"))?;
+    let installed = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() || !installed.lines().any(|line| line.trim() == WASM_TARGET) {
+        run(Command::new("rustup").args(["target", "add", WASM_TARGET]).current_dir(root()))?;
+    }
+    Ok(())
+}
+
+/// Generates wasm-bindgen JS glue for `wasm` into `out_dir`.
+pub fn bindgen(wasm: &Path, out_dir: &Path, configure: fn(&mut Bindgen) -> Result<()>) -> Result<()> {
+    let mut bindgen = Bindgen::new();
+    // Unlike the wasm-bindgen CLI, the library omits the default `new URL("…_bg.wasm",
+    // import.meta.url)` from init() unless told otherwise.
+    bindgen.input_path(wasm).out_name(OUT_NAME).typescript(false).omit_default_module_path(false);
+    configure(&mut bindgen)?;
+    bindgen.generate(out_dir).map_err(|err| format!("wasm-bindgen failed: {err:#}").into())
+}
+
+/// Builds the complete static site into dist/ and returns its path.
+pub fn dist() -> Result<PathBuf> {
+    let wasm = build_wasm()?;
+    let dist = root().join("dist");
+    if dist.exists() {
+        fs::remove_dir_all(&dist)?;
+    }
+    fs::create_dir_all(&dist)?;
+    bindgen(&wasm, &dist, |bindgen| {
+        // The name section (function names for stack traces) is ~40% of the wasm.
+        bindgen
+            .web(true)
+            .map_err(|err| format!("{err:#}"))?
+            .remove_name_section(true)
+            .remove_producers_section(true);
+        Ok(())
+    })?;
+    fs::copy(root().join("index.html"), dist.join("index.html"))?;
+    copy_dir(&root().join("www"), &dist)?;
+    fs::write(dist.join("failover.csv"), failover_csv()?)?;
+    report_sizes(&dist)?;
+    Ok(dist)
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            fs::create_dir_all(&dest)?;
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            fs::copy(entry.path(), dest)?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints each file's size, raw and gzipped (what a compressing server transfers).
+fn report_sizes(dist: &Path) -> Result<()> {
+    let mut files: Vec<PathBuf> =
+        fs::read_dir(dist)?.map(|entry| entry.map(|entry| entry.path())).collect::<Result<_, _>>()?;
+    files.retain(|path| path.is_file());
+    files.sort();
+    let (mut raw_total, mut gzip_total) = (0, 0);
+    println!("dist/ written to {}:", dist.display());
+    for path in files {
+        let bytes = fs::read(&path)?;
+        let gzipped = gzip_len(&bytes)?;
+        raw_total += bytes.len();
+        gzip_total += gzipped;
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        println!("  {name:<24} {:>9} B  {gzipped:>9} B gzip -9", bytes.len());
+    }
+    println!("  {:<24} {raw_total:>9} B  {gzip_total:>9} B gzip -9", "total");
+    Ok(())
+}
+
+fn gzip_len(bytes: &[u8]) -> Result<usize> {
+    let mut child = Command::new("gzip")
+        .args(["-9", "-c"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|err| format!("failed to run gzip to measure sizes: {err}"))?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output()?;
+    writer.join().expect("gzip writer thread panicked")?;
+    Ok(output.stdout.len())
+}
+
+/// `cargo xtask serve`: builds dist/ and serves it until interrupted.
+pub fn serve(port: u16) -> Result<()> {
+    let dist = dist()?;
+    let listener = server::bind(port)?;
+    println!("Serving {} at http://{}/ (Ctrl-C to stop)", dist.display(), listener.local_addr()?);
+    server::serve(listener, dist, "/");
+}

@@ -1,0 +1,40 @@
+//! Build tool for kraftscope: `cargo xtask dist | serve [--port P] | test`.
+
+mod dist;
+mod server;
+mod test;
+mod util;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  dist               build the static site into dist/
+  serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
+  test               native tests, wasm determinism check and browser e2e tests";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["dist"] => dist::dist().map(|_| ()),
+        ["serve"] => dist::serve(8080),
+        ["serve", "--port", port] => match port.parse() {
+            Ok(port) => dist::serve(port),
+            Err(_) => Err(format!("invalid port: {port}").into()),
+        },
+        ["test"] => test::test(),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

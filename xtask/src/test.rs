@@ -1,0 +1,227 @@
+//! `cargo xtask test`: native tests, the wasm determinism check and browser e2e tests.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::Instant;
+
+use crate::dist::{self, OUT_NAME};
+use crate::server;
+use crate::util::{cargo, describe, root, run, target_dir, Result};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const E2E_MOUNT: &str = "/kraftscope/";
+
+/// Seeds every scenario runs with natively and under node; one above 2^53 checks the
+/// u64 <-> BigInt path.
+const DETERMINISM_SEEDS: [u64; 3] = [1, 7, 0xDEAD_BEEF_CAFE_BABE];
+
+#[derive(Default)]
+struct Counts {
+    passed: usize,
+    failed: usize,
+}
+
+type Step = (&'static str, fn() -> Result<Counts>);
+
+pub fn test() -> Result<()> {
+    let steps: [Step; 4] = [
+        ("native tests", native_tests),
+        ("seed sweep", seed_sweep),
+        ("wasm determinism", wasm_determinism),
+        ("browser e2e", browser_e2e),
+    ];
+    let mut total = Counts::default();
+    for (name, step) in steps {
+        println!("==> xtask test: {name}");
+        let started = Instant::now();
+        let result = step();
+        let seconds = started.elapsed().as_secs_f64();
+        match result {
+            Ok(counts) if counts.failed == 0 && counts.passed > 0 => {
+                println!("<== {name}: {} passed ({seconds:.1}s)", counts.passed);
+                total.passed += counts.passed;
+            }
+            outcome => {
+                let (counts, reason) = match outcome {
+                    Ok(counts) if counts.failed == 0 => (counts, "no tests ran".to_string()),
+                    Ok(counts) => (counts, "some tests failed".to_string()),
+                    Err(err) => (Counts::default(), err.to_string()),
+                };
+                let failed = counts.failed.max(1);
+                eprintln!("xtask test: step '{name}' failed after {seconds:.1}s: {reason}");
+                println!("xtask: {} passed, {} failed", total.passed + counts.passed, total.failed + failed);
+                return Err(format!("step '{name}' failed").into());
+            }
+        }
+    }
+    println!("xtask: {} passed, {} failed", total.passed, total.failed);
+    Ok(())
+}
+
+fn native_tests() -> Result<Counts> {
+    run_counted(cargo().args(["test", "--release", "--workspace"]), |line| {
+        let rest = line.strip_prefix("test result: ")?;
+        Some((number_before(rest, " passed")?, number_before(rest, " failed")?))
+    })
+}
+
+/// Sweeps seeds through chaos with every invariant checked after every event.
+fn seed_sweep() -> Result<Counts> {
+    run_counted(
+        cargo().args([
+            "run",
+            "--release",
+            "--quiet",
+            "--bin",
+            "kraftscope",
+            "--",
+            "check",
+            "--seeds",
+            "1000",
+            "--quiet",
+        ]),
+        |line| {
+            let rest = line.strip_prefix("checked ")?;
+            let violations = number_before(rest, " violations")?;
+            Some(if violations == 0 { (1, 0) } else { (0, violations) })
+        },
+    )
+}
+
+/// Runs the release wasm under node and compares its answers with the native core.
+fn wasm_determinism() -> Result<Counts> {
+    let wasm = dist::build_wasm()?;
+    let out_dir = target_dir().join("wasm-node");
+    dist::bindgen(&wasm, &out_dir, |bindgen| {
+        bindgen.nodejs(true).map_err(|err| format!("{err:#}"))?;
+        Ok(())
+    })?;
+    let cases: Vec<(&str, u64)> = kraftscope::scenario::catalog::SCENARIOS
+        .iter()
+        .flat_map(|(name, _)| DETERMINISM_SEEDS.iter().map(move |seed| (*name, *seed)))
+        .collect();
+    let mut node = Command::new("node");
+    node.current_dir(root())
+        .arg(root().join("tests/wasm/determinism.cjs"))
+        .arg(out_dir.join(format!("{OUT_NAME}.js")));
+    for (name, seed) in &cases {
+        node.arg(format!("{name}:{seed}"));
+    }
+    let output =
+        node.stderr(Stdio::inherit()).output().map_err(|err| format!("failed to run node: {err}"))?;
+    if !output.status.success() {
+        return Err(format!("`{}` failed ({})", describe(&node), output.status).into());
+    }
+    let stdout = String::from_utf8(output.stdout)?;
+    let wasm_results: Vec<&str> = stdout.lines().collect();
+    let mut counts = Counts::default();
+    for (i, (name, seed)) in cases.into_iter().enumerate() {
+        let native = kraftscope::scenario::fingerprint(name, seed)?;
+        let wasm = wasm_results.get(i).copied().unwrap_or("<missing>");
+        if wasm == native {
+            println!("ok   {name} seed={seed}: {native}");
+            counts.passed += 1;
+        } else {
+            println!("FAIL {name} seed={seed}: native {native:?}, wasm {wasm:?}");
+            counts.failed += 1;
+        }
+    }
+    Ok(counts)
+}
+
+fn browser_e2e() -> Result<Counts> {
+    ensure_chromium()?;
+    ensure_playwright()?;
+    let dist = dist::dist()?;
+    let listener = server::bind(0)?;
+    let url = format!("http://{}{E2E_MOUNT}", listener.local_addr()?);
+    thread::spawn(move || server::serve(listener, dist, E2E_MOUNT));
+    let artifacts = target_dir().join("e2e-artifacts");
+    if artifacts.exists() {
+        fs::remove_dir_all(&artifacts)?;
+    }
+    fs::create_dir_all(&artifacts)?;
+    println!("serving dist/ at {url}; screenshots go to {}", artifacts.display());
+    let counts = run_counted(
+        Command::new("node")
+            .current_dir(root())
+            .args(["--test", "--test-reporter=spec", "tests/e2e/"])
+            .env("KRAFTSCOPE_URL", &url)
+            .env("KRAFTSCOPE_ARTIFACTS", &artifacts)
+            .env("CHROMIUM_PATH", CHROMIUM),
+        |line| {
+            let line = line.trim_start_matches(['ℹ', '#', ' ']);
+            if let Some(n) = line.strip_prefix("pass ") {
+                Some((n.trim().parse().ok()?, 0))
+            } else {
+                Some((0, line.strip_prefix("fail ")?.trim().parse().ok()?))
+            }
+        },
+    )?;
+    Ok(counts)
+}
+
+fn ensure_chromium() -> Result<()> {
+    if Path::new(CHROMIUM).exists() {
+        return Ok(());
+    }
+    println!("{CHROMIUM} not found; installing Debian's chromium package with apt-get");
+    let install = || {
+        run(Command::new("apt-get")
+            .args(["install", "-y", "chromium"])
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    };
+    let installed =
+        install().or_else(|_| run(Command::new("apt-get").arg("update")).and_then(|()| install()));
+    match installed {
+        Ok(()) if Path::new(CHROMIUM).exists() => Ok(()),
+        _ => Err(format!(
+            "the browser e2e tests need Chromium at {CHROMIUM}, and `apt-get install -y chromium` \
+             did not provide it; install Debian's `chromium` package (as root) and re-run"
+        )
+        .into()),
+    }
+}
+
+/// Installs the pinned playwright-core from tests/e2e/package-lock.json when missing or stale.
+fn ensure_playwright() -> Result<()> {
+    let e2e = root().join("tests/e2e");
+    let modified = |path: PathBuf| fs::metadata(path).and_then(|meta| meta.modified()).ok();
+    let lock = modified(e2e.join("package-lock.json"));
+    let installed = modified(e2e.join("node_modules/.package-lock.json"));
+    if installed.is_some() && installed >= lock {
+        return Ok(());
+    }
+    run(Command::new("npm").current_dir(&e2e).args(["ci", "--no-audit", "--no-fund"]))
+        .map_err(|err| format!("installing playwright-core with npm failed: {err}").into())
+}
+
+/// Runs `cmd`, echoing its stdout, and sums the (passed, failed) counts that `parse` finds.
+fn run_counted(cmd: &mut Command, parse: fn(&str) -> Option<(usize, usize)>) -> Result<Counts> {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|err| format!("failed to start {}: {err}", describe(cmd)))?;
+    let mut counts = Counts::default();
+    for line in BufReader::new(child.stdout.take().expect("stdout is piped")).lines() {
+        let line = line?;
+        println!("{line}");
+        if let Some((passed, failed)) = parse(&line) {
+            counts.passed += passed;
+            counts.failed += failed;
+        }
+    }
+    let status = child.wait()?;
+    if !status.success() {
+        counts.failed = counts.failed.max(1);
+    }
+    Ok(counts)
+}
+
+fn number_before(text: &str, label: &str) -> Option<usize> {
+    let end = text.find(label)?;
+    text[..end].rsplit([' ', ';', '.']).next()?.parse().ok()
+}
