@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::metadata::synthetic::snapshot_records;
+use crate::metadata::record::MetadataRecord;
+use crate::metadata::synthetic::{snapshot_record_count, snapshot_records};
 use crate::quorum::applied::AppliedState;
 use crate::quorum::disk::Disk;
 use crate::quorum::snapshot::{Snapshot, SnapshotId};
@@ -19,7 +20,7 @@ pub const MAX_PARTITIONS: u64 = 5_000_000;
 /// Time the KRaft cluster runs steadily before the kill.
 const WARM_UP: Micros = 8_000 * MS;
 /// Give up on a KRaft failover after this long.
-const KRAFT_LIMIT: Micros = 120_000 * MS;
+pub const KRAFT_LIMIT: Micros = 120_000 * MS;
 /// How often the probe retries its metadata change while there is no active controller.
 const PROBE_EVERY: Micros = MS;
 
@@ -33,42 +34,114 @@ pub struct FailoverRow {
     pub zk: Option<ZkFailoverReport>,
 }
 
-/// A snapshot of an image with `partitions` partitions on [`BROKERS`] brokers, as every
-/// controller's disk holds it before the experiment.
-pub fn synthetic_snapshot(partitions: u64) -> Arc<Snapshot> {
-    let mut state = AppliedState::default();
-    for record in snapshot_records(partitions, BROKERS) {
-        state.apply(0, &Record::Metadata(record.into()));
-    }
-    Arc::new(Snapshot { id: SnapshotId { end_offset: state.applied_offset, epoch: 0 }, state })
+/// Builds the synthetic snapshot every controller's disk holds, in slices of records so a page
+/// can spread the work over frames.
+pub struct SnapshotBuilder {
+    records: Box<dyn Iterator<Item = MetadataRecord>>,
+    state: AppliedState,
+    total: u64,
 }
 
-/// KRaft: three controllers start from a snapshot of `partitions` partitions, elect a leader
-/// and run; then the active controller is killed. Returns the simulated time until a new active
-/// controller commits a ConfigRecord that a probe keeps offering from the moment of the kill.
-pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, String> {
-    check_partitions(partitions)?;
-    let mut disk = Disk::default();
-    disk.log.install_snapshot(synthetic_snapshot(partitions));
-    let config = ClusterConfig { voters: 3, observers: 0, ..ClusterConfig::default() };
-    let mut sim = Simulation::with_disk(config, seed, disk);
-    sim.run_until(WARM_UP);
-    let old = sim.leader().map(|l| l.id()).ok_or("no leader was elected before the kill")?;
-    let killed_at = sim.now();
-    sim.crash(old)?;
-    let mut probe = None;
-    while sim.now() < killed_at + KRAFT_LIMIT {
-        if probe.is_none() {
-            probe = sim.alter_config("cluster", "failover.probe", "1").ok();
-        }
-        if let (Some(offset), Some(leader)) = (probe, sim.leader())
-            && leader.high_watermark().is_some_and(|hw| hw > offset)
-        {
-            return Ok(sim.now() - killed_at);
-        }
-        sim.run_until(sim.now() + PROBE_EVERY);
+impl SnapshotBuilder {
+    /// A snapshot of `partitions` partitions on [`BROKERS`] brokers.
+    pub fn new(partitions: u64) -> Result<SnapshotBuilder, String> {
+        check_partitions(partitions)?;
+        let total = snapshot_record_count(partitions, BROKERS);
+        Ok(SnapshotBuilder { records: Box::new(snapshot_records(partitions, BROKERS)), state: AppliedState::default(), total })
     }
-    Err(format!("no new controller committed within {} s", KRAFT_LIMIT / 1_000_000))
+
+    /// Apply up to `budget` more records; returns the progress.
+    pub fn step(&mut self, budget: usize) -> (u64, u64) {
+        for record in self.records.by_ref().take(budget) {
+            self.state.apply(0, &Record::Metadata(record.into()));
+        }
+        self.progress()
+    }
+
+    /// (records applied, records in all).
+    pub fn progress(&self) -> (u64, u64) {
+        (self.state.applied_offset, self.total)
+    }
+
+    /// Finish the remaining records and return the snapshot.
+    pub fn finish(mut self) -> Arc<Snapshot> {
+        self.step(usize::MAX);
+        let id = SnapshotId { end_offset: self.state.applied_offset, epoch: 0 };
+        Arc::new(Snapshot { id, state: self.state })
+    }
+}
+
+/// A KRaft cluster of three controllers started from a snapshot, whose active controller can
+/// be killed and whose recovery is timed by a probe: a ConfigRecord offered from the moment of
+/// the kill until a new active controller commits it.
+pub struct KraftFailover {
+    sim: Simulation,
+    killed_at: Option<Micros>,
+    probe: Option<u64>,
+    recovered_after: Option<Micros>,
+}
+
+impl KraftFailover {
+    /// Start the cluster from `snapshot` and let it elect a leader and settle.
+    pub fn new(snapshot: Arc<Snapshot>, seed: u64) -> Result<KraftFailover, String> {
+        let mut disk = Disk::default();
+        disk.log.install_snapshot(snapshot);
+        let config = ClusterConfig { voters: 3, observers: 0, ..ClusterConfig::default() };
+        let mut sim = Simulation::with_disk(config, seed, disk);
+        sim.run_until(WARM_UP);
+        if sim.leader().is_none() {
+            return Err("no leader was elected before the kill".into());
+        }
+        Ok(KraftFailover { sim, killed_at: None, probe: None, recovered_after: None })
+    }
+
+    /// The cluster.
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// Crash the active controller now.
+    pub fn kill(&mut self) -> Result<(), String> {
+        let leader = self.sim.leader().map(|l| l.id()).ok_or("there is no active controller")?;
+        self.sim.crash(leader)?;
+        self.killed_at = Some(self.sim.now());
+        Ok(())
+    }
+
+    /// How long metadata was unavailable, once a new controller committed the probe.
+    pub fn recovered_after(&self) -> Option<Micros> {
+        self.recovered_after
+    }
+
+    /// Run until `elapsed` after the kill (or until recovery), probing every millisecond.
+    pub fn advance(&mut self, elapsed: Micros) {
+        let Some(killed_at) = self.killed_at else { return };
+        while self.recovered_after.is_none() && self.sim.now() < killed_at + elapsed {
+            if self.probe.is_none() {
+                self.probe = self.sim.alter_config("cluster", "failover.probe", "1").ok();
+            }
+            let committed = self.sim.leader().and_then(|l| l.high_watermark()).is_some_and(|hw| self.probe.is_some_and(|p| hw > p));
+            if committed {
+                self.recovered_after = Some(self.sim.now() - killed_at);
+                return;
+            }
+            self.sim.run_until(self.sim.now() + PROBE_EVERY);
+        }
+    }
+}
+
+/// A snapshot of an image with `partitions` partitions on [`BROKERS`] brokers.
+pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<Snapshot>, String> {
+    Ok(SnapshotBuilder::new(partitions)?.finish())
+}
+
+/// KRaft: the simulated time from killing the active controller until a new one commits a
+/// metadata change, for a cluster holding `partitions` partitions.
+pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, String> {
+    let mut failover = KraftFailover::new(synthetic_snapshot(partitions)?, seed)?;
+    failover.kill()?;
+    failover.advance(KRAFT_LIMIT);
+    failover.recovered_after().ok_or_else(|| format!("no new controller committed within {} s", KRAFT_LIMIT / 1_000_000))
 }
 
 /// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.

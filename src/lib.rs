@@ -4,11 +4,16 @@
 pub mod broker_set;
 pub mod check;
 pub mod failover;
+pub mod format;
 pub mod invariants;
 pub mod metadata;
 pub mod quorum;
+pub mod race;
 pub mod rng;
 pub mod scenario;
 pub mod session;
 pub mod sim;
 pub mod zk;
+
+#[cfg(target_arch = "wasm32")]
+mod web;

@@ -46,3 +46,20 @@ pub fn snapshot_records(partitions: u64, brokers: u32) -> impl Iterator<Item = M
     let version = MetadataRecord::FeatureLevel { name: Arc::from("metadata.version"), level: 21 };
     std::iter::once(version).chain(registrations).chain(topic_records)
 }
+
+/// How many records [`snapshot_records`] yields.
+pub fn snapshot_record_count(partitions: u64, brokers: u32) -> u64 {
+    1 + 2 * u64::from(brokers) + partitions.div_ceil(PARTITIONS_PER_TOPIC) + partitions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{snapshot_record_count, snapshot_records};
+
+    #[test]
+    fn the_record_count_is_exact() {
+        for (partitions, brokers) in [(1, 1), (999, 3), (1_000, 5), (2_501, 4)] {
+            assert_eq!(snapshot_records(partitions, brokers).count() as u64, snapshot_record_count(partitions, brokers));
+        }
+    }
+}

@@ -2,8 +2,7 @@
 //! broker's lifecycle and image, the messages in flight. Pure data, so the drawing code only
 //! places shapes and the content is tested natively.
 
-use crate::metadata::record::FIRST_BROKER_ID;
-use crate::quorum::{Micros, NodeId, Record, RoleKind};
+use crate::quorum::{Micros, NodeId, RoleKind};
 use crate::sim::{Simulation, TraceKind, TraceLine};
 
 /// How many of the latest log records a strip shows.
@@ -67,9 +66,9 @@ pub struct ClusterPicture {
     pub cut_links: Vec<(NodeId, NodeId)>,
 }
 
-/// A node's display name: controllers `c1`, brokers `b101`.
+/// A node's display name, as the trace prints it: `n1` (controllers), `n101` (brokers).
 pub fn node_label(id: NodeId) -> String {
-    if id >= FIRST_BROKER_ID { format!("b{id}") } else { format!("c{id}") }
+    format!("n{id}")
 }
 
 /// Draw the cluster as it is at `sim.now()`; `recent` are trace lines of the last moments, whose
@@ -168,7 +167,7 @@ fn node_picture(
             offset,
             epoch: e.epoch,
             kind: e.record.kind(),
-            detail: describe(&e.record),
+            detail: e.record.to_string(),
         })
         .collect();
     picture.log_start = log.start_offset();
@@ -181,10 +180,6 @@ fn node_picture(
     picture.partitions = applied.image.partition_count();
     picture.offline_partitions = applied.image.offline_partitions();
     picture
-}
-
-fn describe(record: &Record) -> String {
-    record.to_string()
 }
 
 #[cfg(test)]

@@ -1,0 +1,41 @@
+//! Numbers and times as the page and the command line print them.
+
+use crate::quorum::Micros;
+
+/// Simulated time as seconds with milliseconds: `12.345 s`.
+pub fn seconds(t: Micros) -> String {
+    format!("{}.{:03} s", t / 1_000_000, (t / 1_000) % 1_000)
+}
+
+/// A speed factor: `0.1×`, `1×`, `20×`.
+pub fn speed(factor: f64) -> String {
+    if factor >= 1.0 { format!("{:.0}×", factor) } else if factor >= 0.01 { format!("{:.2}×", factor) } else { format!("{:.3}×", factor) }
+}
+
+/// A count with thousands separators: `2,000,000`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count, seconds, speed};
+
+    #[test]
+    fn formats_read_naturally() {
+        assert_eq!(seconds(12_345_678), "12.345 s");
+        assert_eq!(speed(0.1), "0.10×");
+        assert_eq!(speed(0.001), "0.001×");
+        assert_eq!(speed(20.0), "20×");
+        assert_eq!(count(2_000_000), "2,000,000");
+        assert_eq!(count(999), "999");
+    }
+}

@@ -1,0 +1,84 @@
+//! The chart of unavailability against partition count for both modes, drawn from the core's
+//! failover experiment (the `failover.csv` that `cargo xtask dist` writes next to the page).
+
+use yew::prelude::*;
+
+/// One measured size: partitions, KRaft seconds, ZooKeeper-mode seconds.
+pub type Point = (u64, f64, f64);
+
+/// Parse `partitions,kraft_ms,zk_ms` lines; bad lines are skipped.
+pub fn parse_csv(text: &str) -> Vec<Point> {
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut fields = line.split(',');
+            let partitions = fields.next()?.trim().parse().ok()?;
+            let kraft: f64 = fields.next()?.trim().parse().ok()?;
+            let zk: f64 = fields.next()?.trim().parse().ok()?;
+            Some((partitions, kraft / 1_000.0, zk / 1_000.0))
+        })
+        .collect()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    pub points: Vec<Point>,
+    /// The partition count the race is set to, marked on the chart.
+    pub marker: u64,
+}
+
+const W: f64 = 640.0;
+const H: f64 = 300.0;
+const LEFT: f64 = 60.0;
+const BOTTOM: f64 = 40.0;
+const TOP: f64 = 16.0;
+const RIGHT: f64 = 20.0;
+
+#[function_component(Chart)]
+pub fn chart(props: &ChartProps) -> Html {
+    if props.points.is_empty() {
+        return html! { <p class="hint">{ "Loading the measured curve (failover.csv)…" }</p> };
+    }
+    let max_s = props.points.iter().map(|p| p.2.max(p.1)).fold(1.0, f64::max);
+    let (min_x, max_x) = (1.0, 2_000_000f64.log10().max(props.points.last().map_or(1.0, |p| (p.0 as f64).log10())));
+    let x = |partitions: f64| LEFT + (partitions.max(1.0).log10() - min_x) / (max_x - min_x) * (W - LEFT - RIGHT);
+    let y = |seconds: f64| H - BOTTOM - seconds / max_s * (H - BOTTOM - TOP);
+    let line = |pick: fn(&Point) -> f64| {
+        props.points.iter().map(|p| format!("{:.1},{:.1}", x(p.0 as f64), y(pick(p)))).collect::<Vec<_>>().join(" ")
+    };
+    let ticks_x = [10u64, 100, 1_000, 10_000, 100_000, 1_000_000];
+    let step = if max_s > 100.0 { 50.0 } else if max_s > 20.0 { 10.0 } else { 2.0 };
+    let ticks_y: Vec<f64> = (0..).map(|i| i as f64 * step).take_while(|s| *s <= max_s).collect();
+    html! {
+        <svg class="chart" viewBox={format!("0 0 {W} {H}")} role="img"
+             aria-label="Metadata unavailability after a controller failover against partition count: KRaft stays flat, ZooKeeper mode grows with partitions">
+            { for ticks_y.iter().map(|s| html! {
+                <>
+                    <line class="grid" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={y(*s).to_string()} y2={y(*s).to_string()} />
+                    <text class="axis" x={(LEFT - 6.0).to_string()} y={(y(*s) + 4.0).to_string()} text-anchor="end">{ format!("{s:.0} s") }</text>
+                </>
+            }) }
+            { for ticks_x.iter().map(|p| html! {
+                <text class="axis" x={x(*p as f64).to_string()} y={(H - BOTTOM + 16.0).to_string()} text-anchor="middle">{ crate::format::count(*p) }</text>
+            }) }
+            <text class="axis" x={((W + LEFT) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{ "partitions (log scale)" }</text>
+            <line class="marker" x1={x(props.marker as f64).to_string()} x2={x(props.marker as f64).to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+            <polyline class="series zk" points={line(|p| p.2)} />
+            <polyline class="series kraft" points={line(|p| p.1)} />
+            { for props.points.iter().map(|p| html! {
+                <>
+                    <rect class="dot zk" x={(x(p.0 as f64) - 4.0).to_string()} y={(y(p.2) - 4.0).to_string()} width="8" height="8">
+                        <title>{ format!("ZooKeeper mode, {} partitions: {:.1} s", crate::format::count(p.0), p.2) }</title>
+                    </rect>
+                    <circle class="dot kraft" cx={x(p.0 as f64).to_string()} cy={y(p.1).to_string()} r="4">
+                        <title>{ format!("KRaft, {} partitions: {:.1} s", crate::format::count(p.0), p.1) }</title>
+                    </circle>
+                </>
+            }) }
+            <g class="chart-legend" transform={format!("translate({} {})", LEFT + 12.0, TOP + 8.0)}>
+                <rect class="dot zk" x="0" y="0" width="8" height="8" /><text x="14" y="8">{ "ZooKeeper mode (async reads): until every broker has the new state" }</text>
+                <circle class="dot kraft" cx="4" cy="22" r="4" /><text x="14" y="26">{ "KRaft: until a new controller commits a change" }</text>
+            </g>
+        </svg>
+    }
+}

@@ -1,0 +1,143 @@
+//! The control panel: actions on the selected node, cluster-wide actions, the network, topics,
+//! and the settings a reset starts from. Every control is a labelled form element or button.
+
+use yew::prelude::*;
+
+use crate::quorum::NodeId;
+use crate::session::{Action, Settings};
+
+/// What the controls ask the app to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControlMsg {
+    Act(Action),
+    /// Change the settings form (applied by Reset).
+    Edit(Settings),
+    Reset,
+    /// Change the topic form.
+    Topic { partitions: u32, replication: u32 },
+}
+
+/// The node the controls act on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelectedNode {
+    pub id: NodeId,
+    pub voter: bool,
+    pub running: bool,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub selected: Option<SelectedNode>,
+    pub form: Settings,
+    pub network: (u32, u32, u32),
+    pub topic: (u32, u32),
+    pub on: Callback<ControlMsg>,
+}
+
+fn number_input(label: &str, id: &str, value: u64, min: u64, max: u64, on: Callback<u64>) -> Html {
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+        if let Ok(v) = input.value().parse::<u64>() {
+            on.emit(v.clamp(min, max));
+        }
+    });
+    html! {
+        <label for={id.to_string()}>{ label }
+            <input id={id.to_string()} type="number" value={value.to_string()} min={min.to_string()} max={max.to_string()} {oninput} />
+        </label>
+    }
+}
+
+#[function_component(Controls)]
+pub fn controls(props: &ControlsProps) -> Html {
+    let on = props.on.clone();
+    let act = move |action: Action| {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(ControlMsg::Act(action.clone())))
+    };
+    let form = props.form.clone();
+    let edit = |f: fn(&mut Settings, u64)| {
+        let (on, form) = (props.on.clone(), form.clone());
+        Callback::from(move |v: u64| {
+            let mut next = form.clone();
+            f(&mut next, v);
+            on.emit(ControlMsg::Edit(next));
+        })
+    };
+    let (lat_min, lat_max, drop) = props.network;
+    let network = |f: fn(u32, (u32, u32, u32)) -> (u32, u32, u32)| {
+        let on = props.on.clone();
+        Callback::from(move |v: u64| {
+            let (latency_min_ms, latency_max_ms, drop_percent) = f(v as u32, (lat_min, lat_max, drop));
+            on.emit(ControlMsg::Act(Action::Network { latency_min_ms, latency_max_ms, drop_percent }));
+        })
+    };
+    let (partitions, replication) = props.topic;
+    let topic = |f: fn(u32, (u32, u32)) -> (u32, u32)| {
+        let on = props.on.clone();
+        Callback::from(move |v: u64| {
+            let (partitions, replication) = f(v as u32, (partitions, replication));
+            on.emit(ControlMsg::Topic { partitions, replication });
+        })
+    };
+    let pre_vote = {
+        let (on, form) = (props.on.clone(), form.clone());
+        Callback::from(move |e: Event| {
+            let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            on.emit(ControlMsg::Edit(Settings { pre_vote: checked, ..form.clone() }));
+        })
+    };
+    let reset = props.on.reform(|_: MouseEvent| ControlMsg::Reset);
+    html! {
+        <section class="panel controls" aria-labelledby="controls-heading">
+            <h2 id="controls-heading">{ "Controls" }</h2>
+            <div class="group" role="group" aria-label="Selected node">
+                { selected_node(props.selected.as_ref(), &act) }
+            </div>
+            <div class="group" role="group" aria-label="Cluster">
+                <button onclick={act(Action::KillLeader)} title="K">{ "Kill active controller" }</button>
+                <button onclick={act(Action::Resign)} title="G">{ "Leader resigns" }</button>
+                <button onclick={act(Action::Heal)} title="H">{ "Heal all links" }</button>
+            </div>
+            <div class="group" role="group" aria-label="Create a topic">
+                { number_input("Partitions", "topic-partitions", partitions.into(), 1, 10_000, topic(|v, (_, r)| (v, r))) }
+                { number_input("Replicas", "topic-replicas", replication.into(), 1, 4, topic(|v, (p, _)| (p, v))) }
+                <button onclick={act(Action::CreateTopic { partitions, replication })}>{ "Create topic" }</button>
+            </div>
+            <div class="group" role="group" aria-label="Network">
+                { number_input("Latency min (ms)", "latency-min", lat_min.into(), 0, Settings::MAX_LATENCY_MS.into(), network(|v, (_, max, d)| (v.min(max), max, d))) }
+                { number_input("Latency max (ms)", "latency-max", lat_max.into(), 0, Settings::MAX_LATENCY_MS.into(), network(|v, (min, _, d)| (min.min(v), v, d))) }
+                { number_input("Drop rate (%)", "drop-rate", drop.into(), 0, 100, network(|v, (min, max, _)| (min, max, v))) }
+            </div>
+            <details class="group settings">
+                <summary>{ "Cluster settings (apply with Reset)" }</summary>
+                { number_input("Seed", "seed", form.seed, 0, u64::MAX, edit(|s, v| s.seed = v)) }
+                { number_input("Controllers", "voters", form.voters.into(), 1, Settings::MAX_VOTERS.into(), edit(|s, v| s.voters = v as u32)) }
+                { number_input("Brokers", "brokers", form.brokers.into(), 0, Settings::MAX_BROKERS.into(), edit(|s, v| s.brokers = v as u32)) }
+                <label><input type="checkbox" checked={form.pre_vote} onchange={pre_vote} />{ " pre-vote (KIP-996)" }</label>
+            </details>
+            <button class="reset" onclick={reset} title="R">{ "Reset" }</button>
+        </section>
+    }
+}
+
+fn selected_node(selected: Option<&SelectedNode>, act: &impl Fn(Action) -> Callback<MouseEvent>) -> Html {
+    let Some(node) = selected else {
+        return html! { <p class="hint">{ "Click a node (or focus it and press Enter) to crash, restart or isolate it." }</p> };
+    };
+    let name = format!("n{}", node.id);
+    html! {
+        <>
+            <p class="selected-name">{ format!("Selected: {name} ({})", if node.voter { "controller" } else { "broker" }) }</p>
+            if node.running {
+                <button onclick={act(Action::Crash(node.id))}>{ format!("Crash {name}") }</button>
+            } else {
+                <button onclick={act(Action::Restart(node.id))}>{ format!("Restart {name}") }</button>
+            }
+            <button onclick={act(Action::Isolate(node.id))} title="I">{ format!("Isolate {name}") }</button>
+            if !node.voter && node.running {
+                <button onclick={act(Action::ShutDown(node.id))}>{ format!("Shut down {name}") }</button>
+            }
+        </>
+    }
+}

@@ -1,0 +1,104 @@
+//! The event log: one line per event, newest first, filterable by node and message kind.
+
+use yew::prelude::*;
+
+use crate::quorum::NodeId;
+use crate::session::picture::node_label;
+use crate::sim::{TraceKind, TraceLine};
+
+/// How many lines the log shows.
+const SHOWN: usize = 120;
+
+/// What the log shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogFilter {
+    pub node: Option<NodeId>,
+    pub kind: Option<String>,
+    pub notable_only: bool,
+}
+
+impl LogFilter {
+    /// The newest lines this filter keeps, newest first, each with whether it is a state change.
+    pub fn shown<'a>(&self, lines: impl DoubleEndedIterator<Item = &'a TraceLine>) -> Vec<(String, bool)> {
+        lines.rev().filter(|l| self.keeps(l)).take(SHOWN).map(|l| (l.to_string(), l.is_notable())).collect()
+    }
+
+    fn keeps(&self, line: &TraceLine) -> bool {
+        let (a, b) = line.nodes();
+        let node_ok = self.node.is_none_or(|n| a == Some(n) || b == Some(n));
+        let kind = match &line.kind {
+            TraceKind::Deliver(p) | TraceKind::Lost { packet: p, .. } => Some(p.payload.kind()),
+            _ => None,
+        };
+        let kind_ok = self.kind.as_deref().is_none_or(|k| kind == Some(k));
+        node_ok && kind_ok && (!self.notable_only || line.is_notable())
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct EventLogProps {
+    /// The lines to show, newest first, each with whether it is a state change.
+    pub lines: Vec<(String, bool)>,
+    pub nodes: Vec<NodeId>,
+    pub filter: LogFilter,
+    pub on_filter: Callback<LogFilter>,
+}
+
+/// Message kinds offered as filters.
+const KINDS: [&str; 12] = [
+    "PreVote", "Vote", "BeginQuorumEpoch", "EndQuorumEpoch", "Fetch", "FetchResponse", "DivergingEpoch", "SnapshotId",
+    "FetchSnapshot", "FetchSnapshotResponse", "BrokerHeartbeat", "BrokerRegistration",
+];
+
+#[function_component(EventLog)]
+pub fn event_log(props: &EventLogProps) -> Html {
+    let filter = props.filter.clone();
+    let on_node = {
+        let (filter, cb) = (filter.clone(), props.on_filter.clone());
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            cb.emit(LogFilter { node: value.parse().ok(), ..filter.clone() });
+        })
+    };
+    let on_kind = {
+        let (filter, cb) = (filter.clone(), props.on_filter.clone());
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            cb.emit(LogFilter { kind: (!value.is_empty()).then_some(value), ..filter.clone() });
+        })
+    };
+    let on_notable = {
+        let (filter, cb) = (filter.clone(), props.on_filter.clone());
+        Callback::from(move |e: Event| {
+            let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            cb.emit(LogFilter { notable_only: checked, ..filter.clone() });
+        })
+    };
+    html! {
+        <section class="panel log" aria-labelledby="log-heading">
+            <h2 id="log-heading">{ "Event log" }</h2>
+            <div class="filters">
+                <label>{ "Node " }
+                    <select onchange={on_node} aria-label="Show events of node">
+                        <option value="" selected={filter.node.is_none()}>{ "all" }</option>
+                        { for props.nodes.iter().map(|n| html! {
+                            <option value={n.to_string()} selected={filter.node == Some(*n)}>{ node_label(*n) }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Message " }
+                    <select onchange={on_kind} aria-label="Show messages of kind">
+                        <option value="" selected={filter.kind.is_none()}>{ "all" }</option>
+                        { for KINDS.iter().map(|k| html! {
+                            <option value={*k} selected={filter.kind.as_deref() == Some(*k)}>{ *k }</option>
+                        }) }
+                    </select>
+                </label>
+                <label><input type="checkbox" checked={filter.notable_only} onchange={on_notable} />{ " state changes only" }</label>
+            </div>
+            <ol class="lines" aria-live="off">
+                { for props.lines.iter().map(|(text, notable)| html! { <li class={if *notable { "notable" } else { "" }}>{ text }</li> }) }
+            </ol>
+        </section>
+    }
+}

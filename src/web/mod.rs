@@ -1,0 +1,35 @@
+//! The browser front end (compiled for wasm32 only): a Yew app over the same core.
+
+mod app;
+mod chart;
+mod cluster_view;
+mod controls;
+mod event_log;
+mod failover_tab;
+mod invariants_panel;
+mod panic_panel;
+mod timeline;
+
+use wasm_bindgen::prelude::*;
+
+/// Entry point, run by wasm-bindgen as soon as the module is instantiated.
+#[wasm_bindgen(start)]
+pub fn start() {
+    // Under node (the cross-platform determinism check) there is no DOM to mount into.
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    panic_panel::install();
+    let search = window.location().search().unwrap_or_default();
+    let Some(root) = gloo::utils::document().get_element_by_id("app") else {
+        return;
+    };
+    yew::Renderer::<app::App>::with_root_and_props(root, app::AppProps { search }).render();
+}
+
+/// The trace fingerprint of a built-in scenario, so node can compare this build with the
+/// native one (`cargo xtask test`).
+#[wasm_bindgen(js_name = scenarioFingerprint)]
+pub fn scenario_fingerprint(name: &str, seed: u64) -> String {
+    crate::scenario::fingerprint(name, seed).unwrap_or_else(|error| format!("error: {error}"))
+}

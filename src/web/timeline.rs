@@ -1,0 +1,60 @@
+//! Play, pause, single step, speed on a log scale, and the timeline scrubber that travels back
+//! to any earlier moment.
+
+use yew::prelude::*;
+
+use crate::format;
+use crate::quorum::{MS, Micros};
+
+/// Speeds from 1/1000x to 1000x: the slider moves the exponent.
+pub const MIN_SPEED_EXP: f64 = -3.0;
+pub const MAX_SPEED_EXP: f64 = 3.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimelineMsg {
+    TogglePlay,
+    Step,
+    SpeedExp(f64),
+    Seek(Micros),
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub now: Micros,
+    pub horizon: Micros,
+    pub playing: bool,
+    pub speed_exp: f64,
+    pub on: Callback<TimelineMsg>,
+}
+
+#[function_component(Timeline)]
+pub fn timeline(props: &TimelineProps) -> Html {
+    let on_speed = props.on.reform(|e: InputEvent| {
+        let value = e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number();
+        TimelineMsg::SpeedExp(value)
+    });
+    let on_seek = props.on.reform(|e: InputEvent| {
+        let ms = e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number();
+        TimelineMsg::Seek((ms.max(0.0) as u64) * MS)
+    });
+    let speed = 10f64.powf(props.speed_exp);
+    html! {
+        <section class="timeline" aria-label="Time">
+            <button class="play" onclick={props.on.reform(|_| TimelineMsg::TogglePlay)} title="Space"
+                    aria-label={if props.playing { "Pause" } else { "Play" }}>
+                { if props.playing { "Pause" } else { "Play" } }
+            </button>
+            <button onclick={props.on.reform(|_| TimelineMsg::Step)} title="S" aria-label="Step one event">{ "Step" }</button>
+            <label class="speed">{ "Speed " }
+                <input type="range" min={MIN_SPEED_EXP.to_string()} max={MAX_SPEED_EXP.to_string()} step="0.25"
+                       value={props.speed_exp.to_string()} oninput={on_speed} aria-valuetext={format::speed(speed)} />
+                <output>{ format::speed(speed) }</output>
+            </label>
+            <label class="scrubber">{ "Time " }
+                <input id="scrubber" type="range" min="0" max={(props.horizon / MS).to_string()} step="1" value={(props.now / MS).to_string()}
+                       oninput={on_seek} aria-valuetext={format::seconds(props.now)} />
+                <output id="clock">{ format!("{} of {}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
+            </label>
+        </section>
+    }
+}
