@@ -1,7 +1,7 @@
 //! The page: a live cluster driven by one animation frame loop (none while paused), its
 //! controls, invariants, event log and timeline, and the failover race against ZooKeeper mode.
 
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -81,7 +81,8 @@ impl Component for App {
         let settings = Settings::default();
         let link = ctx.link().clone();
         let keys = gloo::utils::window().dyn_into::<web_sys::EventTarget>().ok().map(|window| {
-            EventListener::new(&window, "keydown", move |event| {
+            let options = EventListenerOptions::enable_prevent_default();
+            EventListener::new_with_options(&window, "keydown", options, move |event| {
                 if let Some(key) = event.dyn_ref::<KeyboardEvent>() {
                     link.send_message(Msg::Key(key.clone()));
                 }

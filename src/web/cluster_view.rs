@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::quorum::{NodeId, RoleKind};
-use crate::session::picture::{ClusterPicture, MessagePicture, NodePicture, STRIP_RECORDS};
+use crate::session::picture::{ClusterPicture, MessagePicture, NodePicture};
 
 /// Width and height of the drawing's coordinate space.
 pub const WIDTH: f64 = 1000.0;
@@ -188,7 +188,7 @@ fn controller(n: &NodePicture, role: &str) -> Html {
 }
 
 fn log_strip(n: &NodePicture) -> Html {
-    let left = -(STRIP_RECORDS as f64) * CELL / 2.0;
+    let left = -(n.cells.len().max(1) as f64) * CELL / 2.0;
     let top = RADIUS + 18.0;
     let hw = n.high_watermark;
     let first = n.cells.first().map_or(n.log_end, |c| c.offset);

@@ -218,7 +218,7 @@ impl FailoverTab {
             Some(FailoverPhase::AwaitingSessionExpiry { .. }) => ("Waiting for the dead controller's ZooKeeper session to expire…".to_string(), 0, 1),
             Some(FailoverPhase::Electing) => ("Brokers race to create /controller…".to_string(), 0, 1),
             Some(FailoverPhase::LoadingFromZk { read, total }) => (format!("Cold load: reading partition state from ZooKeeper, {} of {}", format::count(read), format::count(total)), read, total),
-            Some(FailoverPhase::ElectingLeaders { written, total }) => (format!("Electing leaders for the dead broker's partitions, {} of {}", format::count(written), format::count(total)), written, total),
+            Some(FailoverPhase::ElectingLeaders { written, total }) => (format!("Electing new leaders for the partitions the dead controller's broker led, {} of {}", format::count(written), format::count(total)), written, total),
             Some(FailoverPhase::PushingToBrokers { brokers_done, total }) => (format!("Pushing full-state UpdateMetadata and LeaderAndIsr to every broker: {brokers_done} of {total}"), u64::from(brokers_done), u64::from(total)),
             Some(FailoverPhase::Ready) | None => ("Done.".to_string(), 1, 1),
         };

@@ -62,7 +62,7 @@ pub fn test() -> Result<()> {
 }
 
 fn native_tests() -> Result<Counts> {
-    run_counted(cargo().args(["test", "--release", "--workspace"]), |line| {
+    run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), |line| {
         let rest = line.strip_prefix("test result: ")?;
         Some((number_before(rest, " passed")?, number_before(rest, " failed")?))
     })
