@@ -47,7 +47,11 @@ impl SnapshotBuilder {
     pub fn new(partitions: u64) -> Result<SnapshotBuilder, String> {
         check_partitions(partitions)?;
         let total = snapshot_record_count(partitions, BROKERS);
-        Ok(SnapshotBuilder { records: Box::new(snapshot_records(partitions, BROKERS)), state: AppliedState::default(), total })
+        Ok(SnapshotBuilder {
+            records: Box::new(snapshot_records(partitions, BROKERS)),
+            state: AppliedState::default(),
+            total,
+        })
     }
 
     /// Apply up to `budget` more records; returns the progress.
@@ -120,7 +124,11 @@ impl KraftFailover {
             if self.probe.is_none() {
                 self.probe = self.sim.alter_config("cluster", "failover.probe", "1").ok();
             }
-            let committed = self.sim.leader().and_then(|l| l.high_watermark()).is_some_and(|hw| self.probe.is_some_and(|p| hw > p));
+            let committed = self
+                .sim
+                .leader()
+                .and_then(|l| l.high_watermark())
+                .is_some_and(|hw| self.probe.is_some_and(|p| hw > p));
             if committed {
                 self.recovered_after = Some(self.sim.now() - killed_at);
                 return;
@@ -141,7 +149,9 @@ pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, Stri
     let mut failover = KraftFailover::new(synthetic_snapshot(partitions)?, seed)?;
     failover.kill()?;
     failover.advance(KRAFT_LIMIT);
-    failover.recovered_after().ok_or_else(|| format!("no new controller committed within {} s", KRAFT_LIMIT / 1_000_000))
+    failover
+        .recovered_after()
+        .ok_or_else(|| format!("no new controller committed within {} s", KRAFT_LIMIT / 1_000_000))
 }
 
 /// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.

@@ -9,7 +9,13 @@ pub fn seconds(t: Micros) -> String {
 
 /// A speed factor: `0.1×`, `1×`, `20×`.
 pub fn speed(factor: f64) -> String {
-    if factor >= 1.0 { format!("{:.0}×", factor) } else if factor >= 0.01 { format!("{:.2}×", factor) } else { format!("{:.3}×", factor) }
+    if factor >= 1.0 {
+        format!("{:.0}×", factor)
+    } else if factor >= 0.01 {
+        format!("{:.2}×", factor)
+    } else {
+        format!("{:.3}×", factor)
+    }
 }
 
 /// A count with thousands separators: `2,000,000`.

@@ -36,7 +36,15 @@ impl FailoverRace {
     /// A race at `partitions` partitions (validated), in its preparing stage.
     pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, String> {
         let builder = SnapshotBuilder::new(partitions)?;
-        Ok(FailoverRace { partitions, seed, builder: Some(builder), kraft: None, zk: None, zk_killed_at: 0, elapsed: None })
+        Ok(FailoverRace {
+            partitions,
+            seed,
+            builder: Some(builder),
+            kraft: None,
+            zk: None,
+            zk_killed_at: 0,
+            elapsed: None,
+        })
     }
 
     /// The partition count.
@@ -65,7 +73,8 @@ impl FailoverRace {
         }
         let snapshot = self.builder.take().map(SnapshotBuilder::finish).ok_or("no builder")?;
         self.kraft = Some(KraftFailover::new(snapshot, self.seed)?);
-        let config = ZkClusterConfig::single_partition_topics(self.partitions as u32, BROKERS, ZkCosts::async_reads());
+        let config =
+            ZkClusterConfig::single_partition_topics(self.partitions as u32, BROKERS, ZkCosts::async_reads());
         let mut zk = ZkCluster::new(config, self.seed).map_err(|e| e.to_string())?;
         zk.run_until(ZK_WARM_UP);
         self.zk = Some(zk);
@@ -74,7 +83,9 @@ impl FailoverRace {
 
     /// Kill both active controllers at the same moment.
     pub fn kill(&mut self) -> Result<(), String> {
-        let (Some(kraft), Some(zk)) = (&mut self.kraft, &mut self.zk) else { return Err("the clusters are not ready yet".into()) };
+        let (Some(kraft), Some(zk)) = (&mut self.kraft, &mut self.zk) else {
+            return Err("the clusters are not ready yet".into());
+        };
         if self.elapsed.is_some() {
             return Err("the controllers were already killed".into());
         }
@@ -87,7 +98,10 @@ impl FailoverRace {
 
     /// Run both clusters `dt` further on the shared clock.
     pub fn advance(&mut self, dt: Micros) {
-        let (Some(kraft), Some(zk), Some(elapsed)) = (&mut self.kraft, &mut self.zk, &mut self.elapsed) else { return };
+        let (Some(kraft), Some(zk), Some(elapsed)) = (&mut self.kraft, &mut self.zk, &mut self.elapsed)
+        else {
+            return;
+        };
         *elapsed += dt;
         kraft.advance(*elapsed);
         zk.run_until(self.zk_killed_at + *elapsed);
@@ -138,7 +152,10 @@ mod tests {
         assert_eq!(race.kraft_recovered_after(), Some(measure_kraft_failover(20_000, 3).unwrap()));
         let zk = race.zk_report().unwrap();
         let measured = measure_zk_failover(20_000, &ZkCosts::async_reads(), 3).unwrap();
-        assert_eq!(zk.brokers_updated_us - zk.session_expired_us, measured.brokers_updated_us - measured.session_expired_us);
+        assert_eq!(
+            zk.brokers_updated_us - zk.session_expired_us,
+            measured.brokers_updated_us - measured.session_expired_us
+        );
         assert!(race.kraft_recovered_after().unwrap() * 2 < zk.brokers_updated_us);
     }
 

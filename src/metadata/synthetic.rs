@@ -59,7 +59,10 @@ mod tests {
     #[test]
     fn the_record_count_is_exact() {
         for (partitions, brokers) in [(1, 1), (999, 3), (1_000, 5), (2_501, 4)] {
-            assert_eq!(snapshot_records(partitions, brokers).count() as u64, snapshot_record_count(partitions, brokers));
+            assert_eq!(
+                snapshot_records(partitions, brokers).count() as u64,
+                snapshot_record_count(partitions, brokers)
+            );
         }
     }
 }

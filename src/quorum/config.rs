@@ -94,6 +94,12 @@ impl Sabotage {
         ("restart-skips-local-log", "restart without replaying the local log"),
     ];
 
+    /// Whether the bug with this `--sabotage` name is on.
+    pub fn is_enabled(&self, name: &str) -> bool {
+        let mut with = *self;
+        with.enable(name).is_ok() && with == *self
+    }
+
     /// Switch on the bug with this `--sabotage` name.
     pub fn enable(&mut self, name: &str) -> Result<(), String> {
         match name {

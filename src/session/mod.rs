@@ -3,8 +3,10 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod params;
 pub mod picture;
 pub mod settings;
+pub mod stories;
 
 use std::collections::VecDeque;
 

@@ -17,6 +17,8 @@ pub struct Settings {
     pub latency_max_ms: u32,
     /// Chance a message is lost, in percent.
     pub drop_percent: u32,
+    /// Snapshot after this many bytes of records (0: Kafka's default of 20 MiB).
+    pub snapshot_bytes: u64,
     pub sabotage: Sabotage,
 }
 
@@ -30,6 +32,7 @@ impl Default for Settings {
             latency_min_ms: 10,
             latency_max_ms: 30,
             drop_percent: 0,
+            snapshot_bytes: 0,
             sabotage: Sabotage::default(),
         }
     }
@@ -64,8 +67,18 @@ impl Settings {
 
     /// The simulated cluster.
     pub fn cluster_config(&self) -> ClusterConfig {
-        let quorum =
-            QuorumConfig { pre_vote: self.pre_vote, sabotage: self.sabotage, ..QuorumConfig::default() };
+        let defaults = QuorumConfig::default();
+        let snapshot_bytes = if self.snapshot_bytes == 0 {
+            defaults.max_record_bytes_between_snapshots
+        } else {
+            self.snapshot_bytes
+        };
+        let quorum = QuorumConfig {
+            pre_vote: self.pre_vote,
+            sabotage: self.sabotage,
+            max_record_bytes_between_snapshots: snapshot_bytes,
+            ..defaults
+        };
         ClusterConfig {
             voters: self.voters,
             observers: self.brokers,

@@ -175,7 +175,13 @@ impl App {
         let before = self.session.now();
         let target = before + (elapsed * 1_000.0 * factor) as Micros;
         self.session.advance_to(target, FRAME_EVENT_BUDGET);
-        let lost = self.session.log().iter().rev().take_while(|l| l.at > before).filter(|l| matches!(l.kind, TraceKind::Lost { .. }));
+        let lost = self
+            .session
+            .log()
+            .iter()
+            .rev()
+            .take_while(|l| l.at > before)
+            .filter(|l| matches!(l.kind, TraceKind::Lost { .. }));
         self.falling.extend(lost.cloned().map(|l| (ts, l)).collect::<Vec<_>>());
         self.falling.retain(|(shown, _)| ts - *shown < FALL_MS);
     }
@@ -206,7 +212,10 @@ impl App {
                     self.session = Session::new(self.form.clone());
                     self.selected = None;
                     self.falling.clear();
-                    self.notice = Some(format!("Reset: seed {}, {} controllers, {} brokers", self.form.seed, self.form.voters, self.form.brokers));
+                    self.notice = Some(format!(
+                        "Reset: seed {}, {} controllers, {} brokers",
+                        self.form.seed, self.form.voters, self.form.brokers
+                    ));
                 }
                 Err(error) => self.notice = Some(format!("Cannot reset: {error}")),
             },
@@ -239,7 +248,9 @@ impl App {
             "r" | "R" => self.on_control(ControlMsg::Reset),
             "i" | "I" => match self.selected {
                 Some(id) => self.act(Action::Isolate(id)),
-                None => self.notice = Some("Select a node first (click it, or Tab to it and press Enter)".into()),
+                None => {
+                    self.notice = Some("Select a node first (click it, or Tab to it and press Enter)".into())
+                }
             },
             _ => return false,
         }
@@ -252,10 +263,18 @@ impl App {
         let falling: Vec<TraceLine> = self.falling.iter().map(|(_, l)| l.clone()).collect();
         let view = picture(sim, &falling, TIMEOUT_FULL);
         let selected = self.selected.and_then(|id| {
-            view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode { id, voter: n.voter, running: n.role.is_some() })
+            view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode {
+                id,
+                voter: n.voter,
+                running: n.role.is_some(),
+            })
         });
         let network = sim.network().config.clone();
-        let network = ((network.latency_min / MS) as u32, (network.latency_max / MS) as u32, (network.drop_rate * 100.0).round() as u32);
+        let network = (
+            (network.latency_min / MS) as u32,
+            (network.latency_max / MS) as u32,
+            (network.drop_rate * 100.0).round() as u32,
+        );
         let lines = self.filter.shown(self.session.log().iter());
         let nodes: Vec<NodeId> = sim.node_ids().collect();
         html! {
@@ -281,9 +300,14 @@ impl App {
 fn is_routine(payload: &Payload) -> bool {
     match payload {
         Payload::Quorum(Message::Fetch { .. }) => true,
-        Payload::Quorum(Message::FetchResponse { result: FetchResult::Records(records), .. }) => records.is_empty(),
+        Payload::Quorum(Message::FetchResponse { result: FetchResult::Records(records), .. }) => {
+            records.is_empty()
+        }
         Payload::Quorum(Message::FetchResponse { result: FetchResult::NotLeader, .. }) => true,
-        Payload::Controller(rpc) => matches!(rpc, ControllerRpc::BrokerHeartbeat { .. } | ControllerRpc::BrokerHeartbeatResponse { .. }),
+        Payload::Controller(rpc) => matches!(
+            rpc,
+            ControllerRpc::BrokerHeartbeat { .. } | ControllerRpc::BrokerHeartbeatResponse { .. }
+        ),
         Payload::Quorum(_) => false,
     }
 }
@@ -298,7 +322,9 @@ fn action_text(action: &Action) -> String {
         Action::Heal => "Healed all links".into(),
         Action::KillLeader => "Killed the active controller".into(),
         Action::Resign => "The leader resigns (EndQuorumEpoch)".into(),
-        Action::CreateTopic { partitions, replication } => format!("Created a topic: {partitions} partitions x{replication}"),
+        Action::CreateTopic { partitions, replication } => {
+            format!("Created a topic: {partitions} partitions x{replication}")
+        }
         Action::ShutDown(n) => format!("Controlled shutdown of n{n}"),
         Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
             format!("Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped")

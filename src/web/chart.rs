@@ -40,14 +40,27 @@ pub fn chart(props: &ChartProps) -> Html {
         return html! { <p class="hint">{ "Loading the measured curve (failover.csv)…" }</p> };
     }
     let max_s = props.points.iter().map(|p| p.2.max(p.1)).fold(1.0, f64::max);
-    let (min_x, max_x) = (1.0, 2_000_000f64.log10().max(props.points.last().map_or(1.0, |p| (p.0 as f64).log10())));
-    let x = |partitions: f64| LEFT + (partitions.max(1.0).log10() - min_x) / (max_x - min_x) * (W - LEFT - RIGHT);
+    let (min_x, max_x) =
+        (1.0, 2_000_000f64.log10().max(props.points.last().map_or(1.0, |p| (p.0 as f64).log10())));
+    let x =
+        |partitions: f64| LEFT + (partitions.max(1.0).log10() - min_x) / (max_x - min_x) * (W - LEFT - RIGHT);
     let y = |seconds: f64| H - BOTTOM - seconds / max_s * (H - BOTTOM - TOP);
     let line = |pick: fn(&Point) -> f64| {
-        props.points.iter().map(|p| format!("{:.1},{:.1}", x(p.0 as f64), y(pick(p)))).collect::<Vec<_>>().join(" ")
+        props
+            .points
+            .iter()
+            .map(|p| format!("{:.1},{:.1}", x(p.0 as f64), y(pick(p))))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let ticks_x = [10u64, 100, 1_000, 10_000, 100_000, 1_000_000];
-    let step = if max_s > 100.0 { 50.0 } else if max_s > 20.0 { 10.0 } else { 2.0 };
+    let step = if max_s > 100.0 {
+        50.0
+    } else if max_s > 20.0 {
+        10.0
+    } else {
+        2.0
+    };
     let ticks_y: Vec<f64> = (0..).map(|i| i as f64 * step).take_while(|s| *s <= max_s).collect();
     html! {
         <svg class="chart" viewBox={format!("0 0 {W} {H}")} role="img"

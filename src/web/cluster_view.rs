@@ -16,7 +16,8 @@ const RADIUS: f64 = 44.0;
 const CELL: f64 = 15.0;
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
-const EPOCH_COLOURS: [&str; 7] = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"];
+const EPOCH_COLOURS: [&str; 7] =
+    ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"];
 
 #[derive(Properties, PartialEq)]
 pub struct ClusterViewProps {

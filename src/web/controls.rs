@@ -14,7 +14,10 @@ pub enum ControlMsg {
     Edit(Settings),
     Reset,
     /// Change the topic form.
-    Topic { partitions: u32, replication: u32 },
+    Topic {
+        partitions: u32,
+        replication: u32,
+    },
 }
 
 /// The node the controls act on.

@@ -46,8 +46,18 @@ pub struct EventLogProps {
 
 /// Message kinds offered as filters.
 const KINDS: [&str; 12] = [
-    "PreVote", "Vote", "BeginQuorumEpoch", "EndQuorumEpoch", "Fetch", "FetchResponse", "DivergingEpoch", "SnapshotId",
-    "FetchSnapshot", "FetchSnapshotResponse", "BrokerHeartbeat", "BrokerRegistration",
+    "PreVote",
+    "Vote",
+    "BeginQuorumEpoch",
+    "EndQuorumEpoch",
+    "Fetch",
+    "FetchResponse",
+    "DivergingEpoch",
+    "SnapshotId",
+    "FetchSnapshot",
+    "FetchSnapshotResponse",
+    "BrokerHeartbeat",
+    "BrokerRegistration",
 ];
 
 #[function_component(EventLog)]

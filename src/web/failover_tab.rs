@@ -57,7 +57,14 @@ impl Component for FailoverTab {
             link.send_message(Msg::Csv(parse_csv(&text)));
         });
         let exp = 6.0;
-        let mut tab = FailoverTab { race: FailoverRace::new(partitions_for(exp), 1), exp, speed: 10.0, frame: None, last_frame: None, points: Vec::new() };
+        let mut tab = FailoverTab {
+            race: FailoverRace::new(partitions_for(exp), 1),
+            exp,
+            speed: 10.0,
+            frame: None,
+            last_frame: None,
+            points: Vec::new(),
+        };
         tab.schedule(ctx);
         tab
     }
@@ -91,8 +98,14 @@ impl Component for FailoverTab {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let partitions = partitions_for(self.exp);
-        let on_partitions = link.callback(|e: InputEvent| Msg::Partitions(e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number()));
-        let on_speed = link.callback(|e: Event| Msg::Speed(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(10.0)));
+        let on_partitions = link.callback(|e: InputEvent| {
+            Msg::Partitions(e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number())
+        });
+        let on_speed = link.callback(|e: Event| {
+            Msg::Speed(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(10.0),
+            )
+        });
         let stage = self.race.as_ref().map(FailoverRace::stage);
         let ready = matches!(stage, Ok(RaceStage::Ready));
         let running = matches!(stage, Ok(RaceStage::Running { .. }));
@@ -173,10 +186,19 @@ impl FailoverTab {
         let text = match &self.race {
             Err(error) => format!("Cannot prepare: {error}"),
             Ok(race) => match race.stage() {
-                RaceStage::Preparing { done, total } => format!("Building the {}-partition image the KRaft controllers start from: {}%", format::count(race.partitions()), done * 100 / total.max(1)),
-                RaceStage::Ready => "Both clusters are healthy. Kill both active controllers to start the stopwatches.".to_string(),
+                RaceStage::Preparing { done, total } => format!(
+                    "Building the {}-partition image the KRaft controllers start from: {}%",
+                    format::count(race.partitions()),
+                    done * 100 / total.max(1)
+                ),
+                RaceStage::Ready => {
+                    "Both clusters are healthy. Kill both active controllers to start the stopwatches."
+                        .to_string()
+                }
                 RaceStage::Running { .. } if race.finished() => "Both sides recovered.".to_string(),
-                RaceStage::Running { elapsed } => format!("{} since the kill (simulated)", format::seconds(elapsed)),
+                RaceStage::Running { elapsed } => {
+                    format!("{} since the kill (simulated)", format::seconds(elapsed))
+                }
             },
         };
         html! { <p class="race-stage" role="status">{ text }</p> }
@@ -189,11 +211,20 @@ impl FailoverTab {
             _ => 0,
         };
         let shown = race.kraft_recovered_after().unwrap_or(elapsed);
-        let leader = race.kraft_leader().map_or("no active controller: electing".to_string(), |(id, epoch)| format!("active controller n{id}, epoch {epoch}"));
+        let leader =
+            race.kraft_leader().map_or("no active controller: electing".to_string(), |(id, epoch)| {
+                format!("active controller n{id}, epoch {epoch}")
+            });
         let status = match race.kraft_recovered_after() {
-            Some(t) => format!("Recovered after {}: a new controller committed a metadata change.", format::seconds(t)),
-            None if elapsed > 0 => "Followers wait out the fetch timeout, then pre-vote and vote.".to_string(),
-            None => "Three controllers; the standbys have already replayed the whole log into their images.".to_string(),
+            Some(t) => format!(
+                "Recovered after {}: a new controller committed a metadata change.",
+                format::seconds(t)
+            ),
+            None if elapsed > 0 => {
+                "Followers wait out the fetch timeout, then pre-vote and vote.".to_string()
+            }
+            None => "Three controllers; the standbys have already replayed the whole log into their images."
+                .to_string(),
         };
         html! {
             <section class="panel side-kraft" aria-label="KRaft">
@@ -214,15 +245,47 @@ impl FailoverTab {
         let report = race.zk_report();
         let shown = report.as_ref().map_or(elapsed, |r| r.brokers_updated_us);
         let (phase, done, total) = match race.zk_phase() {
-            _ if elapsed == 0 => ("Healthy: one controller, brokers registered in ZooKeeper.".to_string(), 0, 1),
-            Some(FailoverPhase::AwaitingSessionExpiry { .. }) => ("Waiting for the dead controller's ZooKeeper session to expire…".to_string(), 0, 1),
+            _ if elapsed == 0 => {
+                ("Healthy: one controller, brokers registered in ZooKeeper.".to_string(), 0, 1)
+            }
+            Some(FailoverPhase::AwaitingSessionExpiry { .. }) => {
+                ("Waiting for the dead controller's ZooKeeper session to expire…".to_string(), 0, 1)
+            }
             Some(FailoverPhase::Electing) => ("Brokers race to create /controller…".to_string(), 0, 1),
-            Some(FailoverPhase::LoadingFromZk { read, total }) => (format!("Cold load: reading partition state from ZooKeeper, {} of {}", format::count(read), format::count(total)), read, total),
-            Some(FailoverPhase::ElectingLeaders { written, total }) => (format!("Electing new leaders for the partitions the dead controller's broker led, {} of {}", format::count(written), format::count(total)), written, total),
-            Some(FailoverPhase::PushingToBrokers { brokers_done, total }) => (format!("Pushing full-state UpdateMetadata and LeaderAndIsr to every broker: {brokers_done} of {total}"), u64::from(brokers_done), u64::from(total)),
+            Some(FailoverPhase::LoadingFromZk { read, total }) => (
+                format!(
+                    "Cold load: reading partition state from ZooKeeper, {} of {}",
+                    format::count(read),
+                    format::count(total)
+                ),
+                read,
+                total,
+            ),
+            Some(FailoverPhase::ElectingLeaders { written, total }) => (
+                format!(
+                    "Electing new leaders for the partitions the dead controller's broker led, {} of {}",
+                    format::count(written),
+                    format::count(total)
+                ),
+                written,
+                total,
+            ),
+            Some(FailoverPhase::PushingToBrokers { brokers_done, total }) => (
+                format!(
+                    "Pushing full-state UpdateMetadata and LeaderAndIsr to every broker: {brokers_done} of {total}"
+                ),
+                u64::from(brokers_done),
+                u64::from(total),
+            ),
             Some(FailoverPhase::Ready) | None => ("Done.".to_string(), 1, 1),
         };
-        let summary = report.map(|r| format!("Controller ready after {}; every broker updated after {}.", format::seconds(r.controller_ready_us), format::seconds(r.brokers_updated_us)));
+        let summary = report.map(|r| {
+            format!(
+                "Controller ready after {}; every broker updated after {}.",
+                format::seconds(r.controller_ready_us),
+                format::seconds(r.brokers_updated_us)
+            )
+        });
         html! {
             <section class="panel side-zk" aria-label="ZooKeeper mode">
                 <h2>{ "ZooKeeper mode" }</h2>

@@ -1,0 +1,257 @@
+//! The page's URL parameters: what to open (a scenario, a tour step, a shared session), how
+//! (speed, autoplay, which controls, embedded or presenting), and the cluster. Anything garbled,
+//! unknown or out of range is replaced by its default and named in a notice; parsing never fails.
+
+use crate::quorum::{MS, Micros, Sabotage};
+
+use super::action::RecordedAction;
+use super::settings::Settings;
+use super::stories;
+
+/// Which controls the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controls {
+    /// Everything.
+    Full,
+    /// Play/pause, step, kill the leader and reset only.
+    Min,
+    /// None: a moving picture.
+    None,
+}
+
+/// Everything the URL can ask for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageParams {
+    pub settings: Settings,
+    /// A built-in scenario (`failover` opens the race).
+    pub scenario: Option<&'static str>,
+    /// A tour step, 1-based.
+    pub tour: Option<usize>,
+    /// Playback speed factor.
+    pub speed: f64,
+    pub autoplay: bool,
+    pub controls: Controls,
+    pub embed: bool,
+    pub present: bool,
+    /// Partition count of the failover race.
+    pub partitions: u64,
+    /// Shared actions to replay, and the moment to open at.
+    pub actions: Vec<RecordedAction>,
+    pub at: Option<Micros>,
+    /// Show the error panel (a demonstration of what a crash looks like).
+    pub panic: bool,
+}
+
+impl Default for PageParams {
+    fn default() -> Self {
+        PageParams {
+            settings: Settings::default(),
+            scenario: None,
+            tour: None,
+            speed: 0.1,
+            autoplay: true,
+            controls: Controls::Full,
+            embed: false,
+            present: false,
+            partitions: 1_000_000,
+            actions: Vec::new(),
+            at: None,
+            panic: false,
+        }
+    }
+}
+
+/// The bounds of the speed factor.
+pub const MIN_SPEED: f64 = 0.001;
+pub const MAX_SPEED: f64 = 1000.0;
+/// The bounds of the race's partition count.
+pub const MIN_PARTITIONS: u64 = 10;
+pub const MAX_PARTITIONS: u64 = 2_000_000;
+/// The latest moment a URL may ask to open at (one simulated hour).
+const MAX_AT: Micros = 3_600_000 * MS;
+
+/// Decode `%XX` and `+` in a query component.
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%' && i + 2 < bytes.len())
+            .then(|| {
+                std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
+            })
+            .flatten();
+        match (bytes[i], escaped) {
+            (_, Some(b)) => {
+                out.push(b);
+                i += 2;
+            }
+            (b'+', None) => out.push(b' '),
+            (b, None) => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn flag(value: &str) -> Option<bool> {
+    match value {
+        "1" | "true" | "yes" | "on" | "" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+impl PageParams {
+    /// Read a query string (with or without the leading `?`); returns the parameters and one
+    /// notice per parameter that was ignored.
+    pub fn parse(query: &str) -> (PageParams, Vec<String>) {
+        let mut params = PageParams::default();
+        let mut notices = Vec::new();
+        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (key, value) = (decode(key), decode(value));
+            if let Err(problem) = params.set(&key, &value) {
+                notices.push(problem);
+            }
+        }
+        if let Err(problem) = params.settings.validate() {
+            notices.push(format!("cluster settings: {problem}; using the defaults"));
+            params.settings = Settings { seed: params.settings.seed, ..Settings::default() };
+        }
+        (params, notices)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let number = |what: &str| {
+            value.parse::<u64>().map_err(|_| format!("{key}: '{value}' is not {what}; using the default"))
+        };
+        let within = |v: u64, lo: u64, hi: u64| {
+            if (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                Err(format!("{key}: {v} is outside {lo} to {hi}; using the default"))
+            }
+        };
+        match key {
+            "seed" => self.settings.seed = number("a seed (a whole number)")?,
+            "voters" | "controllers" => {
+                self.settings.voters = within(number("a count")?, 1, Settings::MAX_VOTERS.into())? as u32
+            }
+            "brokers" => {
+                self.settings.brokers = within(number("a count")?, 0, Settings::MAX_BROKERS.into())? as u32
+            }
+            "prevote" => {
+                self.settings.pre_vote =
+                    flag(value).ok_or_else(|| format!("{key}: '{value}' is not 0 or 1; using the default"))?
+            }
+            "drop" => self.settings.drop_percent = within(number("a percentage")?, 0, 100)? as u32,
+            "snapshot" => self.settings.snapshot_bytes = within(number("a byte count")?, 0, 1 << 30)?,
+            "latency" => {
+                let (lo, hi) = value.split_once('-').unwrap_or((value, value));
+                let parse = |t: &str| t.parse::<u32>().ok().filter(|v| *v <= Settings::MAX_LATENCY_MS);
+                match (parse(lo), parse(hi)) {
+                    (Some(lo), Some(hi)) if lo <= hi => {
+                        self.settings.latency_min_ms = lo;
+                        self.settings.latency_max_ms = hi;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "{key}: '{value}' is not a range like 10-30 (ms, at most {}); using the default",
+                            Settings::MAX_LATENCY_MS
+                        ));
+                    }
+                }
+            }
+            "sabotage" => {
+                let mut sabotage = Sabotage::default();
+                for name in value.split(',') {
+                    sabotage.enable(name).map_err(|e| format!("{key}: {e}"))?;
+                }
+                self.settings.sabotage = sabotage;
+            }
+            "scenario" => {
+                self.scenario = Some(stories::find(value).map(|s| s.id).ok_or_else(|| {
+                    format!(
+                        "scenario: '{value}' is unknown (known: {}); opening the live cluster",
+                        stories::ids().join(", ")
+                    )
+                })?)
+            }
+            "tour" => {
+                self.tour = Some(within(number("a step number")?, 1, stories::TOUR.len() as u64)? as usize)
+            }
+            "speed" => {
+                let speed = value.parse::<f64>().ok().filter(|s| s.is_finite());
+                self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {
+                    format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using 0.1")
+                })?;
+            }
+            "autoplay" => {
+                self.autoplay =
+                    flag(value).ok_or_else(|| format!("autoplay: '{value}' is not 0 or 1; playing"))?
+            }
+            "embed" => self.embed = flag(value).ok_or_else(|| format!("embed: '{value}' is not 0 or 1"))?,
+            "present" => {
+                self.present = flag(value).ok_or_else(|| format!("present: '{value}' is not 0 or 1"))?
+            }
+            "controls" => {
+                self.controls = match value {
+                    "full" => Controls::Full,
+                    "min" => Controls::Min,
+                    "none" => Controls::None,
+                    _ => return Err(format!("controls: '{value}' is not full, min or none; showing all")),
+                }
+            }
+            "partitions" => {
+                self.partitions = within(number("a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?
+            }
+            "t" => self.at = Some(within(number("a time in ms")?, 0, MAX_AT / MS)? * MS),
+            "actions" => {
+                let actions: Result<Vec<RecordedAction>, String> =
+                    value.split('~').filter(|a| !a.is_empty()).map(str::parse).collect();
+                let actions = actions.map_err(|e| {
+                    format!("actions: {e} (is the link truncated?); ignoring the shared actions")
+                })?;
+                if actions.windows(2).any(|w| (w[0].events, w[0].at) > (w[1].events, w[1].at)) {
+                    return Err(
+                        "actions: they are out of order (is the link damaged?); ignoring the shared actions"
+                            .into(),
+                    );
+                }
+                self.actions = actions;
+            }
+            "panic" => self.panic = flag(value).unwrap_or(false),
+            _ => return Err(format!("'{key}' is not a parameter kraftscope knows; ignored")),
+        }
+        Ok(())
+    }
+
+    /// The query string that reopens a session exactly: settings, actions and the moment.
+    pub fn share_query(settings: &Settings, actions: &[RecordedAction], at: Micros) -> String {
+        let mut query = format!(
+            "seed={}&voters={}&brokers={}&prevote={}&latency={}-{}&drop={}",
+            settings.seed,
+            settings.voters,
+            settings.brokers,
+            u8::from(settings.pre_vote),
+            settings.latency_min_ms,
+            settings.latency_max_ms,
+            settings.drop_percent
+        );
+        let sabotage: Vec<&str> =
+            Sabotage::NAMES.iter().map(|(n, _)| *n).filter(|n| settings.sabotage.is_enabled(n)).collect();
+        if settings.snapshot_bytes > 0 {
+            query.push_str(&format!("&snapshot={}", settings.snapshot_bytes));
+        }
+        if !sabotage.is_empty() {
+            query.push_str(&format!("&sabotage={}", sabotage.join(",")));
+        }
+        if !actions.is_empty() {
+            let codes: Vec<String> = actions.iter().map(ToString::to_string).collect();
+            query.push_str(&format!("&actions={}", codes.join("~")));
+        }
+        query.push_str(&format!("&t={}", at / MS));
+        query
+    }
+}

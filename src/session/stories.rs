@@ -1,0 +1,227 @@
+//! Scripted moments of the simulation, each a deterministic state with a short narration: the
+//! guided tour's steps and the scenarios a URL can open (`?scenario=leader-crash`, `?tour=4`).
+
+use crate::quorum::MS;
+
+use super::Session;
+use super::action::Action;
+use super::settings::Settings;
+
+/// Which view a story shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Cluster,
+    Failover,
+}
+
+/// How far a failover race is played: its partition count, and how long after the kill it is
+/// shown (`None`: before the kill).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceScript {
+    pub partitions: u64,
+    pub shown_after_kill_ms: Option<u64>,
+}
+
+/// One scripted moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Story {
+    pub id: &'static str,
+    pub chapter: &'static str,
+    pub title: &'static str,
+    pub narration: &'static str,
+    pub view: View,
+    pub voters: u32,
+    pub brokers: u32,
+    pub pre_vote: bool,
+    pub snapshot_bytes: u64,
+    /// Actions at simulated milliseconds.
+    pub script: &'static [(u64, Action)],
+    /// The simulated millisecond the story shows.
+    pub shown_at_ms: u64,
+    pub race: Option<RaceScript>,
+}
+
+const CLUSTER: Story = Story {
+    id: "",
+    chapter: "",
+    title: "",
+    narration: "",
+    view: View::Cluster,
+    voters: 3,
+    brokers: 3,
+    pre_vote: true,
+    snapshot_bytes: 0,
+    script: &[],
+    shown_at_ms: 0,
+    race: None,
+};
+
+const ZK_ERA: &str = "The ZooKeeper era";
+const QUORUM: &str = "The KRaft quorum";
+const STREAM: &str = "Metadata as an event stream";
+const SIDE_BY_SIDE: &str = "Failover side by side";
+const SNAPSHOTS: &str = "Snapshots";
+const LIFECYCLE: &str = "Broker lifecycle and fencing";
+
+/// The guided tour, in order.
+pub const TOUR: [Story; 12] = [
+    Story {
+        id: "zk-cold-load",
+        chapter: ZK_ERA,
+        title: "Two systems, and a cold load",
+        narration: "Before KIP-500 Kafka kept its metadata in a separate system, ZooKeeper. One broker is the controller: whoever created the /controller znode first. When it dies, its ZooKeeper session must expire, the brokers race to create /controller, and the winner must read every topic's and partition's state from ZooKeeper before it can do anything. Here 100,000 partitions are loading: the work grows with the partition count.",
+        view: View::Failover,
+        race: Some(RaceScript { partitions: 100_000, shown_after_kill_ms: Some(8_000) }),
+        ..CLUSTER
+    },
+    Story {
+        id: "zk-push",
+        chapter: ZK_ERA,
+        title: "Full state to every broker; three copies of the truth",
+        narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work). ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths: a lost update leaves a broker serving stale leaders. A broker's death fires watches, and the controller rewrites each affected partition's znode one by one. A broker cut off from the controller but still talking to ZooKeeper stays 'alive': two notions of liveness.",
+        view: View::Failover,
+        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(60_000) }),
+        ..CLUSTER
+    },
+    Story {
+        id: "first-election",
+        chapter: QUORUM,
+        title: "Controllers elect a leader",
+        narration: "In KRaft the controllers form a Raft quorum. Each waits a random election timeout (1 to 2 s); the first to time out runs a pre-vote, then bumps the epoch, votes for itself and asks the others. With a majority it becomes the leader, the active controller, and appends a LeaderChange record. The bar in its log strip is the high watermark: records below it are committed.",
+        shown_at_ms: 2_500,
+        ..CLUSTER
+    },
+    Story {
+        id: "leader-crash",
+        chapter: QUORUM,
+        title: "The leader dies; a new epoch begins",
+        narration: "The active controller crashed. Followers pull from the leader; when no fetch succeeds for controller.quorum.fetch.timeout.ms (2 s) one of them starts an election. The winner leads a higher epoch, and every node compares epochs on every message, so a stale leader can never be obeyed again.",
+        script: &[(4_000, Action::KillLeader)],
+        shown_at_ms: 7_500,
+        ..CLUSTER
+    },
+    Story {
+        id: "pre-vote",
+        chapter: QUORUM,
+        title: "Pre-vote keeps a returning node from disrupting",
+        narration: "Controller n3 was cut off. Its fetches time out, so it asks the others whether they would vote for it, without bumping its epoch (KIP-996 pre-vote). Nobody answers, so its epoch stays where it was, and when it comes back it simply follows the leader again.",
+        script: &[(3_000, Action::Isolate(3)), (13_000, Action::Heal)],
+        shown_at_ms: 16_000,
+        ..CLUSTER
+    },
+    Story {
+        id: "no-pre-vote",
+        chapter: QUORUM,
+        title: "Without pre-vote, the same node deposes a healthy leader",
+        narration: "The same cut, with pre-vote switched off: n3 becomes a candidate again and again, raising its epoch each time. When the links heal, its Vote request carries that higher epoch, the healthy leader steps down, and the cluster goes through an election it did not need.",
+        pre_vote: false,
+        script: &[(3_000, Action::Isolate(3)), (13_000, Action::Heal)],
+        shown_at_ms: 16_000,
+        ..CLUSTER
+    },
+    Story {
+        id: "brokers-fetch",
+        chapter: STREAM,
+        title: "Brokers follow the log by offset",
+        narration: "Brokers are observers of the __cluster_metadata log: they fetch it by offset, like followers, and apply each committed record as a delta to their metadata image. A topic was just created: one TopicRecord and a PartitionRecord per partition, and every broker's image shows it, tagged with the offset it reflects.",
+        script: &[(4_000, Action::CreateTopic { partitions: 6, replication: 2 })],
+        shown_at_ms: 6_000,
+        ..CLUSTER
+    },
+    Story {
+        id: "broker-restart",
+        chapter: STREAM,
+        title: "A restart fetches only what is new",
+        narration: "Broker n101 crashed while another topic was created. It keeps its copy of the log on disk, so after the restart it rebuilds its image locally and fetches only the records it missed, instead of waiting for a full-state push.",
+        script: &[
+            (4_000, Action::CreateTopic { partitions: 40, replication: 2 }),
+            (5_000, Action::Crash(101)),
+            (5_500, Action::CreateTopic { partitions: 2, replication: 2 }),
+            (6_000, Action::Restart(101)),
+        ],
+        shown_at_ms: 6_015,
+        ..CLUSTER
+    },
+    Story {
+        id: "failover",
+        chapter: SIDE_BY_SIDE,
+        title: "KRaft and ZooKeeper mode lose their controller",
+        narration: "The same failover in both designs at 1,000,000 partitions. KRaft's standby controllers already hold the whole image, replayed from the log, so the new leader only has to win an election. The ZooKeeper-mode controller has to load everything first, and then push it to every broker.",
+        view: View::Failover,
+        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(10_000) }),
+        ..CLUSTER
+    },
+    Story {
+        id: "snapshot",
+        chapter: SNAPSHOTS,
+        title: "A far-behind broker catches up by snapshot",
+        narration: "Every node snapshots its image periodically (metadata.log.max.record.bytes.between.snapshots) and the log start moves up. Broker n103 was down while a big topic was created; on restart its fetch offset is below the leader's log start, so the leader answers SnapshotId, and n103 loads the snapshot with FetchSnapshot before fetching the rest.",
+        snapshot_bytes: 4_000,
+        script: &[
+            (4_000, Action::Crash(103)),
+            (4_500, Action::CreateTopic { partitions: 120, replication: 2 }),
+            (6_000, Action::Restart(103)),
+        ],
+        shown_at_ms: 7_000,
+        ..CLUSTER
+    },
+    Story {
+        id: "fencing",
+        chapter: LIFECYCLE,
+        title: "A silent broker is fenced",
+        narration: "Brokers register (STARTING), catch up (RECOVERY), are unfenced (RUNNING) and heartbeat every 2 s. Broker n101 was cut off: after broker.session.timeout.ms (9 s) without a heartbeat the active controller fences it and moves leadership of its partitions to other in-sync replicas.",
+        script: &[
+            (4_000, Action::CreateTopic { partitions: 6, replication: 2 }),
+            (5_000, Action::Isolate(101)),
+        ],
+        shown_at_ms: 16_000,
+        ..CLUSTER
+    },
+    Story {
+        id: "controlled-shutdown",
+        chapter: LIFECYCLE,
+        title: "Controlled shutdown",
+        narration: "Broker n102 asks to shut down in its heartbeat. The controller moves leadership of its partitions to other in-sync replicas, and once n102 leads nothing it is fenced and told it may stop.",
+        script: &[
+            (4_000, Action::CreateTopic { partitions: 6, replication: 2 }),
+            (5_000, Action::ShutDown(102)),
+        ],
+        shown_at_ms: 6_500,
+        ..CLUSTER
+    },
+];
+
+/// The story with this id.
+pub fn find(id: &str) -> Option<&'static Story> {
+    TOUR.iter().find(|s| s.id == id)
+}
+
+/// Every story id.
+pub fn ids() -> Vec<&'static str> {
+    TOUR.iter().map(|s| s.id).collect()
+}
+
+impl Story {
+    /// The settings the story runs with.
+    pub fn settings(&self, seed: u64) -> Settings {
+        Settings {
+            seed,
+            voters: self.voters,
+            brokers: self.brokers,
+            pre_vote: self.pre_vote,
+            snapshot_bytes: self.snapshot_bytes,
+            ..Settings::default()
+        }
+    }
+
+    /// The story's session at the moment it shows (cluster stories).
+    pub fn session(&self, seed: u64) -> Session {
+        let mut session = Session::new(self.settings(seed));
+        for (at_ms, action) in self.script {
+            session.advance_to(at_ms * MS, usize::MAX);
+            let _ = session.act(action.clone());
+        }
+        session.advance_to(self.shown_at_ms * MS, usize::MAX);
+        session
+    }
+}

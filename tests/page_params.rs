@@ -1,0 +1,95 @@
+//! URL parameters: good ones are read, every bad one falls back to its default and is named in
+//! a notice, and a shared link reopens exactly the session it was made from.
+
+use kraftscope::quorum::MS;
+use kraftscope::session::params::{Controls, PageParams};
+use kraftscope::session::{Action, Session, Settings};
+
+#[test]
+fn an_embedding_url_is_read() {
+    let (params, notices) = PageParams::parse(
+        "?embed=1&scenario=failover&seed=7&autoplay=1&controls=min&partitions=20000&speed=2.5",
+    );
+    assert!(notices.is_empty(), "{notices:?}");
+    assert!(params.embed && params.autoplay);
+    assert_eq!(params.scenario, Some("failover"));
+    assert_eq!(params.settings.seed, 7);
+    assert_eq!(params.controls, Controls::Min);
+    assert_eq!(params.partitions, 20_000);
+    assert_eq!(params.speed, 2.5);
+}
+
+/// Parse `query` and return the single notice it produced, checking the value fell back.
+fn one_notice(query: &str) -> (PageParams, String) {
+    let (params, notices) = PageParams::parse(query);
+    assert_eq!(notices.len(), 1, "{query}: {notices:?}");
+    (params, notices[0].clone())
+}
+
+#[test]
+fn a_bad_seed_is_named_and_replaced() {
+    let (params, notice) = one_notice("seed=abc");
+    assert!(notice.starts_with("seed:"), "{notice}");
+    assert_eq!(params.settings.seed, Settings::default().seed);
+    let (_, notice) = one_notice("seed=99999999999999999999999");
+    assert!(notice.starts_with("seed:"), "{notice}");
+}
+
+#[test]
+fn an_unknown_scenario_is_named() {
+    let (params, notice) = one_notice("scenario=blackhole");
+    assert!(notice.contains("blackhole") && notice.contains("leader-crash"), "{notice}");
+    assert_eq!(params.scenario, None);
+}
+
+#[test]
+fn huge_partition_counts_and_cluster_sizes_are_refused() {
+    let (params, notice) = one_notice("partitions=999999999");
+    assert!(notice.starts_with("partitions:"), "{notice}");
+    assert_eq!(params.partitions, PageParams::default().partitions);
+    let (params, notice) = one_notice("brokers=5000");
+    assert!(notice.starts_with("brokers:"), "{notice}");
+    assert_eq!(params.settings.brokers, Settings::default().brokers);
+    let (_, notice) = one_notice("speed=1e9");
+    assert!(notice.starts_with("speed:"), "{notice}");
+    let (_, notice) = one_notice("speed=NaN");
+    assert!(notice.starts_with("speed:"), "{notice}");
+}
+
+#[test]
+fn truncated_share_strings_are_ignored_with_a_notice() {
+    let (params, notice) = one_notice("seed=3&actions=4000000.120.k~6000000.3");
+    assert!(notice.starts_with("actions:") && notice.contains("truncated"), "{notice}");
+    assert!(params.actions.is_empty());
+    assert_eq!(params.settings.seed, 3);
+    let (_, notice) = one_notice("actions=4000000.120.c%");
+    assert!(notice.starts_with("actions:"), "{notice}");
+}
+
+#[test]
+fn unknown_parameters_are_named_and_several_problems_give_several_notices() {
+    let (_, notices) = PageParams::parse("colour=red&seed=-1&tour=99&controls=some&latency=50-10");
+    assert_eq!(notices.len(), 5, "{notices:?}");
+    for (notice, key) in notices.iter().zip(["'colour'", "seed:", "tour:", "controls:", "latency:"]) {
+        assert!(notice.contains(key), "{notice} should name {key}");
+    }
+}
+
+#[test]
+fn a_shared_link_reopens_the_same_leader_epoch_and_log() {
+    let mut session = Session::new(Settings { seed: 11, ..Settings::default() });
+    session.advance_to(4_000 * MS, usize::MAX);
+    session.act(Action::KillLeader).unwrap();
+    while !session.advance_to(8_000 * MS, 5) {}
+    session.act(Action::CreateTopic { partitions: 3, replication: 2 }).unwrap();
+    session.advance_to(9_000 * MS, usize::MAX);
+    let query = PageParams::share_query(session.settings(), session.actions(), session.now());
+    let (params, notices) = PageParams::parse(&query);
+    assert!(notices.is_empty(), "{notices:?}");
+    let reopened = Session::replay(params.settings, params.actions, params.at.unwrap());
+    let view = |s: &Session| {
+        let leader = s.sim().leader().map(|l| (l.id(), l.epoch(), l.log().end_offset(), l.high_watermark()));
+        (leader, s.now(), s.log().iter().map(|l| l.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(view(&reopened), view(&session));
+}

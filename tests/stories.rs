@@ -1,0 +1,78 @@
+//! Every scripted story (the tour's steps, the scenarios a URL can open) reaches the state its
+//! narration describes, the same way every time.
+
+use kraftscope::quorum::RoleKind;
+use kraftscope::session::Session;
+use kraftscope::session::stories::{TOUR, View, find};
+
+fn story(id: &str) -> Session {
+    find(id).unwrap_or_else(|| panic!("no story {id}")).session(1)
+}
+
+fn leader(session: &Session) -> (u32, u32) {
+    let l = session.sim().leader().expect("a leader");
+    (l.id(), l.epoch())
+}
+
+#[test]
+fn the_first_election_has_a_leader_at_epoch_one() {
+    assert_eq!(leader(&story("first-election")).1, 1);
+}
+
+#[test]
+fn after_the_crash_a_new_leader_leads_a_higher_epoch() {
+    let first = leader(&story("first-election"));
+    let after = leader(&story("leader-crash"));
+    assert!(after.1 > first.1 && after.0 != first.0, "{first:?} then {after:?}");
+}
+
+#[test]
+fn pre_vote_keeps_the_leader_and_epoch_while_without_it_the_epoch_jumps() {
+    let calm = story("pre-vote");
+    let (leader_before, epoch_before) = leader(&story("first-election"));
+    assert_eq!(leader(&calm), (leader_before, epoch_before));
+    assert_eq!(calm.sim().node(3).unwrap().role(), RoleKind::Follower);
+    let disrupted = story("no-pre-vote");
+    assert!(leader(&disrupted).1 > 2, "without pre-vote the epoch climbs: {:?}", leader(&disrupted));
+}
+
+#[test]
+fn brokers_hold_the_new_topic_and_a_restarted_broker_fetched_only_the_delta() {
+    let fetched = story("brokers-fetch");
+    for broker in [101, 102, 103] {
+        assert_eq!(fetched.sim().node(broker).unwrap().applied().image.topics().count(), 1);
+    }
+    let restarted = story("broker-restart");
+    let stats = |id| restarted.sim().server(id).unwrap().fetched();
+    assert!(stats(101).records * 5 < stats(102).records, "{:?} vs {:?}", stats(101), stats(102));
+}
+
+#[test]
+fn the_far_behind_broker_loaded_a_snapshot() {
+    let session = story("snapshot");
+    assert_eq!(session.sim().node(103).unwrap().snapshots_loaded(), 1);
+}
+
+#[test]
+fn the_silent_broker_is_fenced_and_the_shut_down_one_stopped() {
+    let fenced = story("fencing");
+    let image = &fenced.sim().leader().unwrap().applied().image;
+    assert!(image.brokers()[&101].fenced);
+    assert_eq!(image.partitions_led_by(101), 0);
+    let shut = story("controlled-shutdown");
+    assert!(shut.sim().node(102).is_none(), "n102 stopped after its controlled shutdown");
+}
+
+#[test]
+fn every_story_is_deterministic_and_failover_stories_name_a_race() {
+    for story in TOUR {
+        match story.view {
+            View::Cluster => {
+                let (a, b) = (story.session(5), story.session(5));
+                assert_eq!(a.sim().events_processed(), b.sim().events_processed(), "{}", story.id);
+                assert!(story.race.is_none());
+            }
+            View::Failover => assert!(story.race.is_some(), "{}", story.id),
+        }
+    }
+}
