@@ -5,7 +5,7 @@
 
 use crate::failover::{BROKERS, KraftFailover, SnapshotBuilder};
 use crate::quorum::Micros;
-use crate::zk::{FailoverPhase, ZkCluster, ZkClusterConfig, ZkCosts, ZkFailoverReport};
+use crate::zk::{FailoverPhase, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkCosts, ZkFailoverReport};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000_000;
@@ -13,7 +13,8 @@ const ZK_WARM_UP: Micros = 2_000_000;
 /// Where a race stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RaceStage {
-    /// Building the image every KRaft controller starts from: records done of total.
+    /// Building the image every KRaft controller starts from, then the ZooKeeper-mode cluster:
+    /// units of work done of total.
     Preparing { done: u64, total: u64 },
     /// Both clusters are healthy, waiting for the kill.
     Ready,
@@ -26,6 +27,7 @@ pub struct FailoverRace {
     partitions: u64,
     seed: u64,
     builder: Option<SnapshotBuilder>,
+    zk_builder: Option<ZkClusterBuilder>,
     kraft: Option<KraftFailover>,
     zk: Option<ZkCluster>,
     zk_killed_at: Micros,
@@ -36,10 +38,14 @@ impl FailoverRace {
     /// A race at `partitions` partitions (validated), in its preparing stage.
     pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, String> {
         let builder = SnapshotBuilder::new(partitions)?;
+        let config =
+            ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, ZkCosts::async_reads());
+        let zk_builder = ZkClusterBuilder::new(config, seed).map_err(|e| e.to_string())?;
         Ok(FailoverRace {
             partitions,
             seed,
             builder: Some(builder),
+            zk_builder: Some(zk_builder),
             kraft: None,
             zk: None,
             zk_killed_at: 0,
@@ -54,30 +60,39 @@ impl FailoverRace {
 
     /// The stage.
     pub fn stage(&self) -> RaceStage {
-        match (&self.builder, self.elapsed) {
-            (Some(builder), _) => {
-                let (done, total) = builder.progress();
-                RaceStage::Preparing { done, total }
-            }
-            (None, None) => RaceStage::Ready,
-            (None, Some(elapsed)) => RaceStage::Running { elapsed },
+        if let Some(builder) = &self.builder {
+            let (done, total) = builder.progress();
+            return RaceStage::Preparing { done, total: total + self.partitions };
+        }
+        if let Some(zk) = &self.zk_builder {
+            let (done, total) = zk.progress();
+            return RaceStage::Preparing { done: self.partitions + done, total: self.partitions + total };
+        }
+        match self.elapsed {
+            None => RaceStage::Ready,
+            Some(elapsed) => RaceStage::Running { elapsed },
         }
     }
 
-    /// Do up to `budget` records of preparation; the clusters are created with the last slice.
+    /// Do up to `budget` units of preparation: records of the KRaft image, then partitions of
+    /// the ZooKeeper-mode cluster; each cluster starts once built.
     pub fn prepare(&mut self, budget: usize) -> Result<(), String> {
-        let Some(builder) = &mut self.builder else { return Ok(()) };
-        let (done, total) = builder.step(budget);
-        if done < total {
+        if let Some(builder) = &mut self.builder {
+            let (done, total) = builder.step(budget);
+            if done == total {
+                let snapshot = self.builder.take().map(SnapshotBuilder::finish).ok_or("no builder")?;
+                self.kraft = Some(KraftFailover::new(snapshot, self.seed)?);
+            }
             return Ok(());
         }
-        let snapshot = self.builder.take().map(SnapshotBuilder::finish).ok_or("no builder")?;
-        self.kraft = Some(KraftFailover::new(snapshot, self.seed)?);
-        let config =
-            ZkClusterConfig::single_partition_topics(self.partitions as u32, BROKERS, ZkCosts::async_reads());
-        let mut zk = ZkCluster::new(config, self.seed).map_err(|e| e.to_string())?;
-        zk.run_until(ZK_WARM_UP);
-        self.zk = Some(zk);
+        let Some(builder) = &mut self.zk_builder else { return Ok(()) };
+        builder.step(budget as u64);
+        if builder.is_done() {
+            let builder = self.zk_builder.take().ok_or("no builder")?;
+            let mut zk = builder.finish().map_err(|e| e.to_string())?;
+            zk.run_until(ZK_WARM_UP);
+            self.zk = Some(zk);
+        }
         Ok(())
     }
 

@@ -1,5 +1,6 @@
 //! The page: a live cluster driven by one animation frame loop (none while paused), its
-//! controls, invariants, event log and timeline, and the failover race against ZooKeeper mode.
+//! controls, invariants, event log and timeline; the failover race against ZooKeeper mode; the
+//! guided tour, presenter mode, embedding and shared links, all configured from the URL.
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
@@ -9,13 +10,17 @@ use yew::prelude::*;
 use super::cluster_view::{ClusterView, MESSAGE_LEGEND, epoch_colour, message_style};
 use super::controls::{ControlMsg, Controls, SelectedNode};
 use super::event_log::{EventLog, LogFilter};
-use super::failover_tab::FailoverTab;
+use super::failover_tab::{FailoverTab, RaceRequest};
+use super::help::HelpOverlay;
 use super::invariants_panel::InvariantsPanel;
 use super::timeline::{MAX_SPEED_EXP, MIN_SPEED_EXP, Timeline, TimelineMsg};
+use super::tour::TourPanel;
 use crate::metadata::rpc::ControllerRpc;
 use crate::quorum::message::FetchResult;
-use crate::quorum::{MS, Message, Micros, NodeId};
+use crate::quorum::{MS, Message, Micros, NodeId, RoleKind};
+use crate::session::params::{Controls as ControlLevel, PageParams};
 use crate::session::picture::picture;
+use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{Action, Session, Settings};
 use crate::sim::packet::Payload;
 use crate::sim::{TraceKind, TraceLine};
@@ -52,9 +57,14 @@ pub enum Msg {
     Filter(LogFilter),
     Tab(Tab),
     Key(KeyboardEvent),
+    Tour(Option<usize>),
+    Help(bool),
+    DismissNotices,
 }
 
 pub struct App {
+    params: PageParams,
+    notices: Vec<String>,
     session: Session,
     form: Settings,
     playing: bool,
@@ -64,9 +74,18 @@ pub struct App {
     selected: Option<NodeId>,
     filter: LogFilter,
     falling: Vec<(f64, TraceLine)>,
-    notice: Option<String>,
+    status: String,
     topic: (u32, u32),
     tab: Tab,
+    tour: Option<usize>,
+    race: RaceRequest,
+    present: bool,
+    help: bool,
+    share: Option<String>,
+    announcement: String,
+    last_leader: Option<(NodeId, u32)>,
+    fenced: Vec<NodeId>,
+    reduced_motion: bool,
     _keys: Option<EventListener>,
 }
 
@@ -75,10 +94,10 @@ impl Component for App {
     type Properties = AppProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        if ctx.props().search.contains("panic=1") {
+        let (params, notices) = PageParams::parse(&ctx.props().search);
+        if params.panic {
             panic!("deliberate panic requested with ?panic=1 (shows the error panel)");
         }
-        let settings = Settings::default();
         let link = ctx.link().clone();
         let keys = gloo::utils::window().dyn_into::<web_sys::EventTarget>().ok().map(|window| {
             let options = EventListenerOptions::enable_prevent_default();
@@ -88,21 +107,39 @@ impl Component for App {
                 }
             })
         });
+        let reduced_motion = gloo::utils::window()
+            .match_media("(prefers-reduced-motion: reduce)")
+            .ok()
+            .flatten()
+            .is_some_and(|query| query.matches());
+        let settings = params.settings.clone();
         let mut app = App {
+            notices,
             session: Session::new(settings.clone()),
             form: settings,
-            playing: true,
-            speed_exp: -1.0,
+            playing: params.autoplay && params.tour.is_none(),
+            speed_exp: params.speed.log10(),
             frame: None,
             last_frame: None,
             selected: None,
             filter: LogFilter::default(),
             falling: Vec::new(),
-            notice: None,
+            status: String::new(),
             topic: (6, 2),
             tab: Tab::Cluster,
+            tour: params.tour.map(|step| step - 1),
+            race: RaceRequest { partitions: params.partitions, shown_after_kill_ms: None, generation: 0 },
+            present: params.present,
+            help: false,
+            share: None,
+            announcement: String::new(),
+            last_leader: None,
+            fenced: Vec::new(),
+            reduced_motion,
+            params,
             _keys: keys,
         };
+        app.start_over();
         app.schedule(ctx);
         app
     }
@@ -121,12 +158,47 @@ impl Component for App {
                 }
                 event.prevent_default();
             }
+            Msg::Tour(step) => self.go_to_step(step),
+            Msg::Help(open) => self.help = open,
+            Msg::DismissNotices => self.notices.clear(),
         }
+        self.announce();
         self.schedule(ctx);
         true
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let chrome = !self.params.embed;
+        let class = classes!("page", self.present.then_some("present"), self.params.embed.then_some("embed"));
+        html! {
+            <div class={class}>
+                if chrome { { self.header(ctx) } }
+                if !self.notices.is_empty() {
+                    <div class="notices" role="alert">
+                        <p>{ "Some URL parameters were not used:" }</p>
+                        <ul>{ for self.notices.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+                        <button class="secondary" onclick={link.callback(|_| Msg::DismissNotices)}>{ "Dismiss" }</button>
+                    </div>
+                }
+                <div role="status" class="notice" aria-live="polite">{ &self.status }</div>
+                <div id="announcer" class="visually-hidden" role="status" aria-live="assertive">{ &self.announcement }</div>
+                if let Some(step) = self.tour {
+                    <TourPanel step={step} on_go={link.callback(|s| Msg::Tour(Some(s)))} on_exit={link.callback(|_| Msg::Tour(None))} />
+                }
+                if self.tab == Tab::Cluster {
+                    { self.cluster_tab(ctx) }
+                } else {
+                    <FailoverTab request={self.race.clone()} compact={self.params.embed} />
+                }
+                if self.help { <HelpOverlay on_close={link.callback(|_| Msg::Help(false))} /> }
+            </div>
+        }
+    }
+}
+
+impl App {
+    fn header(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let tab = |t: Tab, label: &str| {
             let selected = self.tab == t;
@@ -136,23 +208,75 @@ impl Component for App {
             }
         };
         html! {
-            <div class="page">
-                <header>
-                    <h1>{ "kraftscope" }</h1>
-                    <p class="tagline">{ "Kafka's KRaft metadata quorum, simulated live: elections, epochs, fetch-by-offset, and failover against ZooKeeper mode." }</p>
-                    <nav role="tablist" aria-label="Views">
-                        { tab(Tab::Cluster, "Live cluster") }
-                        { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper") }
-                    </nav>
-                </header>
-                <div role="status" class="notice" aria-live="polite">{ self.notice.clone().unwrap_or_default() }</div>
-                if self.tab == Tab::Cluster { { self.cluster_tab(ctx) } } else { <FailoverTab /> }
-            </div>
+            <header>
+                <h1>{ "kraftscope" }</h1>
+                <p class="tagline">{ "Kafka's KRaft metadata quorum, simulated live: elections, epochs, fetch-by-offset, and failover against ZooKeeper mode." }</p>
+                <nav role="tablist" aria-label="Views">
+                    { tab(Tab::Cluster, "Live cluster") }
+                    { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper") }
+                </nav>
+                <div class="header-buttons">
+                    if self.tour.is_none() {
+                        <button id="start-tour" class="secondary" onclick={link.callback(|_| Msg::Tour(Some(0)))}>{ "Guided tour" }</button>
+                    }
+                    <button class="secondary" onclick={link.callback(|_| Msg::Help(true))} aria-label="Keyboard shortcuts">{ "?" }</button>
+                </div>
+            </header>
         }
     }
-}
 
-impl App {
+    /// Put the page in its initial state: the tour step, the scenario, or the (shared) session.
+    fn start_over(&mut self) {
+        let story = self.tour.map(|i| &TOUR[i]).or_else(|| self.params.scenario.and_then(stories::find));
+        match story {
+            Some(story) => self.load_story(story),
+            None => {
+                let at = self.params.at.unwrap_or(0);
+                self.session = Session::replay(self.form.clone(), self.params.actions.clone(), at);
+                self.tab = Tab::Cluster;
+            }
+        }
+        self.falling.clear();
+        self.selected = None;
+    }
+
+    fn load_story(&mut self, story: &Story) {
+        let seed = self.params.settings.seed;
+        match (story.view, story.race) {
+            (View::Failover, Some(race)) => {
+                let partitions = if self.tour.is_some() { race.partitions } else { self.params.partitions };
+                let generation = self.race.generation + 1;
+                self.race =
+                    RaceRequest { partitions, shown_after_kill_ms: race.shown_after_kill_ms, generation };
+                self.tab = Tab::Failover;
+            }
+            _ => {
+                self.session = story.session(seed);
+                self.form = self.session.settings().clone();
+                self.tab = Tab::Cluster;
+            }
+        }
+    }
+
+    fn go_to_step(&mut self, step: Option<usize>) {
+        self.tour = step.map(|s| s.min(TOUR.len() - 1));
+        if let Some(step) = self.tour {
+            self.playing = false;
+            self.load_story(&TOUR[step]);
+            self.falling.clear();
+            self.set_url(&format!("?tour={}{}", step + 1, if self.present { "&present=1" } else { "" }));
+            self.status = format!("Tour step {} of {}: {}", step + 1, TOUR.len(), TOUR[step].title);
+        } else {
+            self.set_url("?");
+        }
+    }
+
+    fn set_url(&self, query: &str) {
+        if let Ok(history) = gloo::utils::window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query));
+        }
+    }
+
     /// Keep exactly one animation frame requested while playing; none while paused.
     fn schedule(&mut self, ctx: &Context<Self>) {
         if self.playing && self.tab == Tab::Cluster {
@@ -175,14 +299,16 @@ impl App {
         let before = self.session.now();
         let target = before + (elapsed * 1_000.0 * factor) as Micros;
         self.session.advance_to(target, FRAME_EVENT_BUDGET);
-        let lost = self
-            .session
-            .log()
-            .iter()
-            .rev()
-            .take_while(|l| l.at > before)
-            .filter(|l| matches!(l.kind, TraceKind::Lost { .. }));
-        self.falling.extend(lost.cloned().map(|l| (ts, l)).collect::<Vec<_>>());
+        if !self.reduced_motion {
+            let lost = self
+                .session
+                .log()
+                .iter()
+                .rev()
+                .take_while(|l| l.at > before)
+                .filter(|l| matches!(l.kind, TraceKind::Lost { .. }));
+            self.falling.extend(lost.cloned().map(|l| (ts, l)).collect::<Vec<_>>());
+        }
         self.falling.retain(|(shown, _)| ts - *shown < FALL_MS);
     }
 
@@ -199,6 +325,7 @@ impl App {
                 self.falling.clear();
                 self.session.seek(t.min(self.session.horizon()));
             }
+            TimelineMsg::Share => self.share(),
         }
     }
 
@@ -208,26 +335,81 @@ impl App {
             ControlMsg::Edit(form) => self.form = form,
             ControlMsg::Topic { partitions, replication } => self.topic = (partitions, replication),
             ControlMsg::Reset => match self.form.validate() {
+                Ok(()) if self.tour.is_some() => self.go_to_step(self.tour),
                 Ok(()) => {
-                    self.session = Session::new(self.form.clone());
-                    self.selected = None;
-                    self.falling.clear();
-                    self.notice = Some(format!(
+                    self.params.actions.clear();
+                    self.params.at = None;
+                    self.start_over();
+                    self.status = format!(
                         "Reset: seed {}, {} controllers, {} brokers",
                         self.form.seed, self.form.voters, self.form.brokers
-                    ));
+                    );
                 }
-                Err(error) => self.notice = Some(format!("Cannot reset: {error}")),
+                Err(error) => self.status = format!("Cannot reset: {error}"),
             },
         }
     }
 
     fn act(&mut self, action: Action) {
         let text = action_text(&action);
-        self.notice = Some(match self.session.act(action) {
+        self.status = match self.session.act(action) {
             Ok(()) => text,
             Err(error) => format!("{text} refused: {error}"),
-        });
+        };
+    }
+
+    /// A link that reopens exactly this moment: settings, recorded actions and time (or the
+    /// race's size on the failover view).
+    fn share(&mut self) {
+        let location = gloo::utils::window().location();
+        let base =
+            format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
+        let query = match self.tab {
+            Tab::Cluster => {
+                PageParams::share_query(self.session.settings(), self.session.actions(), self.session.now())
+            }
+            Tab::Failover => format!(
+                "scenario=failover&partitions={}&seed={}",
+                self.race.partitions, self.params.settings.seed
+            ),
+        };
+        let url = format!("{base}?{query}");
+        let _ = gloo::utils::window().navigator().clipboard().write_text(&url);
+        self.status =
+            "A link to this moment is below (and on the clipboard where the browser allows).".into();
+        self.share = Some(url);
+    }
+
+    /// Tell screen readers about a new leader or a broker fenced or unfenced.
+    fn announce(&mut self) {
+        let sim = self.session.sim();
+        let leader = sim.leader().map(|l| (l.id(), l.epoch()));
+        let fenced: Vec<NodeId> = sim
+            .leader()
+            .map(|l| {
+                l.applied().image.brokers().iter().filter(|(_, b)| b.fenced).map(|(id, _)| *id).collect()
+            })
+            .unwrap_or_default();
+        let mut news = Vec::new();
+        if leader != self.last_leader {
+            if let Some((id, epoch)) = leader {
+                news.push(format!("New leader n{id}, epoch {epoch}."));
+            }
+            self.last_leader = leader;
+        }
+        news.extend(
+            fenced.iter().filter(|b| !self.fenced.contains(b)).map(|b| format!("Broker n{b} fenced.")),
+        );
+        news.extend(
+            self.fenced
+                .iter()
+                .filter(|b| !fenced.contains(b) && sim.node(**b).is_some())
+                .map(|b| format!("Broker n{b} unfenced.")),
+        );
+        self.fenced = fenced;
+        if !news.is_empty() {
+            self.announcement = news.join(" ");
+        }
     }
 
     /// Keyboard shortcuts; returns whether the key was used.
@@ -242,19 +424,37 @@ impl App {
         match event.key().as_str() {
             " " => self.on_timeline(TimelineMsg::TogglePlay),
             "s" | "S" => self.on_timeline(TimelineMsg::Step),
+            "ArrowRight" | "PageDown" => self.go_to_step(Some(self.tour.map_or(0, |s| s + 1))),
+            "ArrowLeft" | "PageUp" => self.go_to_step(Some(self.tour.map_or(0, |s| s.saturating_sub(1)))),
             "k" | "K" => self.act(Action::KillLeader),
+            "x" | "X" => self.partition_a_node(),
             "h" | "H" => self.act(Action::Heal),
             "g" | "G" => self.act(Action::Resign),
             "r" | "R" => self.on_control(ControlMsg::Reset),
-            "i" | "I" => match self.selected {
-                Some(id) => self.act(Action::Isolate(id)),
-                None => {
-                    self.notice = Some("Select a node first (click it, or Tab to it and press Enter)".into())
-                }
-            },
+            "p" | "P" => self.present = !self.present,
+            "f" | "F" => {
+                let _ = gloo::utils::document().document_element().map(|e| e.request_fullscreen());
+            }
+            "?" => self.help = !self.help,
+            "Escape" if self.help => self.help = false,
             _ => return false,
         }
         true
+    }
+
+    /// Isolate the selected node, or else a follower controller.
+    fn partition_a_node(&mut self) {
+        let follower = || {
+            self.session
+                .sim()
+                .running_nodes()
+                .find(|n| n.is_voter() && n.role() == RoleKind::Follower)
+                .map(|n| n.id())
+        };
+        match self.selected.or_else(follower) {
+            Some(id) => self.act(Action::Isolate(id)),
+            None => self.status = "No node to partition: select one first".into(),
+        }
     }
 
     fn cluster_tab(&self, ctx: &Context<Self>) -> Html {
@@ -275,22 +475,30 @@ impl App {
             (network.latency_max / MS) as u32,
             (network.drop_rate * 100.0).round() as u32,
         );
-        let lines = self.filter.shown(self.session.log().iter());
-        let nodes: Vec<NodeId> = sim.node_ids().collect();
+        let level = self.params.controls;
+        let chrome = !self.params.embed;
         html! {
             <main class="cluster-tab">
                 <div class="stage">
-                    <ClusterView picture={view} selected={self.selected} on_select={link.callback(Msg::Select)} />
-                    { legend() }
-                    <Timeline now={self.session.now()} horizon={self.session.horizon()} playing={self.playing}
-                              speed_exp={self.speed_exp} on={link.callback(Msg::Timeline)} />
-                    <EventLog lines={lines} nodes={nodes} filter={self.filter.clone()} on_filter={link.callback(Msg::Filter)} />
+                    <ClusterView picture={view} selected={self.selected} on_select={link.callback(Msg::Select)} reduced_motion={self.reduced_motion} />
+                    if chrome { { legend() } }
+                    if level != ControlLevel::None {
+                        <Timeline now={self.session.now()} horizon={self.session.horizon()} playing={self.playing}
+                                  speed_exp={self.speed_exp} minimal={level == ControlLevel::Min} share={self.share.clone()}
+                                  on={link.callback(Msg::Timeline)} on_control={link.callback(Msg::Control)} />
+                    }
+                    if chrome {
+                        <EventLog lines={self.filter.shown(self.session.log().iter())} nodes={sim.node_ids().collect::<Vec<_>>()}
+                                  filter={self.filter.clone()} on_filter={link.callback(Msg::Filter)} />
+                    }
                 </div>
-                <aside class="side">
-                    <Controls selected={selected} form={self.form.clone()} network={network} topic={self.topic}
-                              on={link.callback(Msg::Control)} />
-                    <InvariantsPanel violation={self.session.violation().cloned()} events={sim.events_processed()} />
-                </aside>
+                if level == ControlLevel::Full {
+                    <aside class="side">
+                        <Controls selected={selected} form={self.form.clone()} network={network} topic={self.topic}
+                                  on={link.callback(Msg::Control)} />
+                        <InvariantsPanel violation={self.session.violation().cloned()} events={sim.events_processed()} />
+                    </aside>
+                }
             </main>
         }
     }

@@ -24,6 +24,8 @@ pub struct ClusterViewProps {
     pub picture: ClusterPicture,
     pub selected: Option<NodeId>,
     pub on_select: Callback<NodeId>,
+    /// Prefers reduced motion: messages sit still at the middle of their link.
+    pub reduced_motion: bool,
 }
 
 /// Where node `id` is drawn.
@@ -84,7 +86,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
              aria-label="The cluster: controllers at the top, brokers at the bottom, messages in flight between them">
             { links(picture, leader) }
             { for picture.nodes.iter().map(|n| node(n, picture, props)) }
-            { for picture.messages.iter().map(|m| message(m, picture)) }
+            { for picture.messages.iter().map(|m| message(m, picture, props.reduced_motion)) }
         </svg>
     }
 }
@@ -240,9 +242,9 @@ fn broker(n: &NodePicture, role: &str) -> Html {
     }
 }
 
-fn message(m: &MessagePicture, picture: &ClusterPicture) -> Html {
+fn message(m: &MessagePicture, picture: &ClusterPicture, still: bool) -> Html {
     let ((x1, y1), (x2, y2)) = (position(picture, m.from), position(picture, m.to));
-    let t = m.progress.clamp(0.0, 1.0);
+    let t = if still { 0.5 } else { m.progress.clamp(0.0, 1.0) };
     let (x, y) = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
     let (colour, label) = message_style(m.kind);
     let class = if m.lost { "message lost" } else { "message" };

@@ -19,6 +19,25 @@ const MAX_FRAME_MS: f64 = 100.0;
 const MIN_EXP: f64 = 1.0;
 const MAX_EXP: f64 = 6.30103;
 
+/// What the page asks the race for: its size, how far past the kill to show it (a tour step
+/// or scenario), and a counter that restarts it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceRequest {
+    pub partitions: u64,
+    pub shown_after_kill_ms: Option<u64>,
+    pub generation: u32,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FailoverProps {
+    pub request: RaceRequest,
+    /// Embedded: no chart and no explanations.
+    pub compact: bool,
+}
+
+/// Simulated time a fast-forwarding frame covers.
+const FAST_FORWARD_STEP: Micros = 5_000_000;
+
 pub enum Msg {
     Frame(f64),
     Partitions(f64),
@@ -30,6 +49,10 @@ pub enum Msg {
 
 pub struct FailoverTab {
     race: Result<FailoverRace, String>,
+    /// Kill as soon as ready and fast-forward to this long after the kill.
+    script: Option<Micros>,
+    /// Fast-forward to the end ("Skip to the end").
+    skipping: bool,
     exp: f64,
     speed: f64,
     frame: Option<AnimationFrame>,
@@ -45,7 +68,15 @@ fn partitions_for(exp: f64) -> u64 {
 
 impl Component for FailoverTab {
     type Message = Msg;
-    type Properties = ();
+    type Properties = FailoverProps;
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
+        if ctx.props().request != old.request {
+            self.restart(&ctx.props().request);
+            self.schedule(ctx);
+        }
+        true
+    }
 
     fn create(ctx: &Context<Self>) -> Self {
         let link = ctx.link().clone();
@@ -56,15 +87,17 @@ impl Component for FailoverTab {
             };
             link.send_message(Msg::Csv(parse_csv(&text)));
         });
-        let exp = 6.0;
         let mut tab = FailoverTab {
-            race: FailoverRace::new(partitions_for(exp), 1),
-            exp,
+            race: Err(String::new()),
+            script: None,
+            skipping: false,
+            exp: 6.0,
             speed: 10.0,
             frame: None,
             last_frame: None,
             points: Vec::new(),
         };
+        tab.restart(&ctx.props().request);
         tab.schedule(ctx);
         tab
     }
@@ -75,6 +108,7 @@ impl Component for FailoverTab {
             Msg::Partitions(exp) => {
                 self.exp = exp.clamp(MIN_EXP, MAX_EXP);
                 self.race = FailoverRace::new(partitions_for(self.exp), 1);
+                (self.script, self.skipping) = (None, false);
             }
             Msg::Speed(speed) => self.speed = speed,
             Msg::Kill => {
@@ -82,13 +116,7 @@ impl Component for FailoverTab {
                     let _ = race.kill();
                 }
             }
-            Msg::SkipToEnd => {
-                if let Ok(race) = &mut self.race {
-                    while !race.finished() && matches!(race.stage(), RaceStage::Running { .. }) {
-                        race.advance(1_000_000);
-                    }
-                }
-            }
+            Msg::SkipToEnd => self.skipping = true,
             Msg::Csv(points) => self.points = points,
         }
         self.schedule(ctx);
@@ -132,23 +160,34 @@ impl Component for FailoverTab {
                     { self.kraft_side() }
                     { self.zk_side() }
                 </div>
+                if !ctx.props().compact {
                 <section class="panel" aria-label="Measured unavailability">
                     <h2>{ "Unavailability against partitions" }</h2>
                     <Chart points={self.points.clone()} marker={partitions} />
                     <p class="hint">{ "Measured by the same core (kraftscope failover --csv). ZooKeeper-mode costs are calibrated to published figures: ~37 s to load 1,000,000 partitions plus ~40 s for brokers to apply them (async reads); ~60 s at 100,000 with the 2017 synchronous reads. The simulation simplifies: it models costs per request and per partition, not a real ZooKeeper." }</p>
                 </section>
+                }
             </main>
         }
     }
 }
 
 impl FailoverTab {
+    fn restart(&mut self, request: &RaceRequest) {
+        self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
+        self.race = FailoverRace::new(request.partitions, 1);
+        self.script = request.shown_after_kill_ms.map(|ms| ms * 1_000);
+        self.skipping = false;
+    }
+
     fn busy(&self) -> bool {
         match &self.race {
             Ok(race) => match race.stage() {
                 RaceStage::Preparing { .. } => true,
-                RaceStage::Running { .. } => !race.finished(),
-                RaceStage::Ready => false,
+                RaceStage::Running { elapsed } => {
+                    !race.finished() && self.script.is_none_or(|t| elapsed < t || self.skipping)
+                }
+                RaceStage::Ready => self.script.is_some(),
             },
             Err(_) => false,
         }
@@ -168,7 +207,7 @@ impl FailoverTab {
 
     fn on_frame(&mut self, ts: f64) {
         self.frame = None;
-        let elapsed = self.last_frame.map_or(0.0, |last| (ts - last).clamp(0.0, MAX_FRAME_MS));
+        let elapsed_ms = self.last_frame.map_or(0.0, |last| (ts - last).clamp(0.0, MAX_FRAME_MS));
         self.last_frame = Some(ts);
         let Ok(race) = &mut self.race else { return };
         match race.stage() {
@@ -177,8 +216,16 @@ impl FailoverTab {
                     self.race = Err(error);
                 }
             }
-            RaceStage::Running { .. } => race.advance((elapsed * 1_000.0 * self.speed) as Micros),
+            RaceStage::Ready if self.script.is_some() => {
+                let _ = race.kill();
+            }
             RaceStage::Ready => {}
+            RaceStage::Running { elapsed } => match self.script {
+                Some(target) if elapsed < target => race.advance((target - elapsed).min(FAST_FORWARD_STEP)),
+                _ if self.skipping => race.advance(FAST_FORWARD_STEP),
+                Some(_) => {}
+                None => race.advance((elapsed_ms * 1_000.0 * self.speed) as Micros),
+            },
         }
     }
 

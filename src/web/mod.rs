@@ -6,9 +6,11 @@ mod cluster_view;
 mod controls;
 mod event_log;
 mod failover_tab;
+mod help;
 mod invariants_panel;
 mod panic_panel;
 mod timeline;
+mod tour;
 
 use wasm_bindgen::prelude::*;
 

@@ -3,8 +3,10 @@
 
 use yew::prelude::*;
 
+use super::controls::ControlMsg;
 use crate::format;
 use crate::quorum::{MS, Micros};
+use crate::session::Action;
 
 /// Speeds from 1/1000x to 1000x: the slider moves the exponent.
 pub const MIN_SPEED_EXP: f64 = -3.0;
@@ -16,6 +18,7 @@ pub enum TimelineMsg {
     Step,
     SpeedExp(f64),
     Seek(Micros),
+    Share,
 }
 
 #[derive(Properties, PartialEq)]
@@ -24,7 +27,12 @@ pub struct TimelineProps {
     pub horizon: Micros,
     pub playing: bool,
     pub speed_exp: f64,
+    /// Embedded with `controls=min`: only play, step, kill the leader and reset.
+    pub minimal: bool,
+    /// A link to share, once asked for.
+    pub share: Option<String>,
     pub on: Callback<TimelineMsg>,
+    pub on_control: Callback<ControlMsg>,
 }
 
 #[function_component(Timeline)]
@@ -45,16 +53,26 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 { if props.playing { "Pause" } else { "Play" } }
             </button>
             <button onclick={props.on.reform(|_| TimelineMsg::Step)} title="S" aria-label="Step one event">{ "Step" }</button>
-            <label class="speed">{ "Speed " }
-                <input type="range" min={MIN_SPEED_EXP.to_string()} max={MAX_SPEED_EXP.to_string()} step="0.25"
-                       value={props.speed_exp.to_string()} oninput={on_speed} aria-valuetext={format::speed(speed)} />
-                <output>{ format::speed(speed) }</output>
-            </label>
-            <label class="scrubber">{ "Time " }
-                <input id="scrubber" type="range" min="0" max={(props.horizon / MS).to_string()} step="1" value={(props.now / MS).to_string()}
-                       oninput={on_seek} aria-valuetext={format::seconds(props.now)} />
-                <output id="clock">{ format!("{} of {}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
-            </label>
+            if props.minimal {
+                <button onclick={props.on_control.reform(|_| ControlMsg::Act(Action::KillLeader))}>{ "Kill active controller" }</button>
+                <button onclick={props.on_control.reform(|_| ControlMsg::Reset)}>{ "Reset" }</button>
+                <output id="clock">{ format::seconds(props.now) }</output>
+            } else {
+                <label class="speed">{ "Speed " }
+                    <input type="range" min={MIN_SPEED_EXP.to_string()} max={MAX_SPEED_EXP.to_string()} step="0.25"
+                           value={props.speed_exp.to_string()} oninput={on_speed} aria-valuetext={format::speed(speed)} />
+                    <output>{ format::speed(speed) }</output>
+                </label>
+                <label class="scrubber">{ "Time " }
+                    <input id="scrubber" type="range" min="0" max={(props.horizon / MS).to_string()} step="1" value={(props.now / MS).to_string()}
+                           oninput={on_seek} aria-valuetext={format::seconds(props.now)} />
+                    <output id="clock">{ format!("{} of {}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
+                </label>
+                <button id="share" class="secondary" onclick={props.on.reform(|_| TimelineMsg::Share)}>{ "Share" }</button>
+                if let Some(url) = &props.share {
+                    <label class="share-url">{ "Link to this moment " }<input id="share-url" type="text" readonly=true value={url.clone()} /></label>
+                }
+            }
         </section>
     }
 }

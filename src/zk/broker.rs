@@ -1,6 +1,7 @@
 //! A ZooKeeper-mode broker: its ZooKeeper session, its own metadata cache (the third copy of the
 //! truth, fed only by the controller's UpdateMetadata/LeaderAndIsr) and its notions of liveness.
 
+use super::column::SharedColumn;
 use super::partition::{BrokerId, PartitionState};
 use super::store::SessionId;
 
@@ -15,7 +16,7 @@ pub(super) struct Broker {
     /// The next controller request to it is lost (an injected drop).
     pub drop_next_request: bool,
     /// Leader/ISR per partition as this broker believes it, indexed by global partition index.
-    pub cache: Vec<PartitionState>,
+    pub cache: SharedColumn<PartitionState>,
     /// Epoch of the controller it last accepted a request from; older epochs are rejected.
     pub controller_epoch: u32,
     /// When it finishes applying the requests already queued to it.
@@ -23,7 +24,7 @@ pub(super) struct Broker {
 }
 
 impl Broker {
-    pub fn new(id: BrokerId, session: SessionId, cache: Vec<PartitionState>, epoch: u32) -> Self {
+    pub fn new(id: BrokerId, session: SessionId, cache: SharedColumn<PartitionState>, epoch: u32) -> Self {
         Broker {
             id,
             session,

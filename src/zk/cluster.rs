@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::broker::Broker;
+use super::builder::ZkClusterBuilder;
+use super::column::SharedColumn;
 use super::config::{ZkClusterConfig, ZkClusterError};
 use super::controller::{ActiveController, ChunkDone};
 use super::failover::FailoverTimeline;
@@ -19,7 +21,7 @@ use super::trace::TraceLine;
 use crate::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
-const FIRST_EPOCH: u32 = 1;
+pub(super) const FIRST_EPOCH: u32 = 1;
 
 /// A controller request as it travels to one broker: one chunk of UpdateMetadata entries plus
 /// the LeaderAndIsr entries for the partitions the broker replicates.
@@ -78,16 +80,25 @@ pub struct ZkCluster {
 impl ZkCluster {
     /// A steady cluster at t=0: every broker registered, a controller (chosen by `seed`) at
     /// epoch 1, every partition led by its preferred replica and every cache up to date.
+    /// Builds it in one go; [`ZkClusterBuilder`] spreads the same work over several calls.
     pub fn new(config: ZkClusterConfig, seed: u64) -> Result<ZkCluster, ZkClusterError> {
-        let layout = config.validate()?;
-        let mut rng = Rng::new(seed);
-        let brokers = config.brokers;
-        let start = rng.below(u64::from(brokers)) as u32;
-        let assignment = ReplicaAssignment::new(brokers, config.replication_factor, start);
-        let initial: Vec<PartitionState> =
-            (0..layout.partitions()).map(|p| assignment.initial_state(p, FIRST_EPOCH)).collect();
-        let mut store = ZkStore::new(layout, &config.costs, |p| initial[p as usize]);
-        let brokers: Vec<Broker> = (0..brokers)
+        let mut builder = ZkClusterBuilder::new(config, seed)?;
+        builder.step(u64::MAX);
+        builder.finish()
+    }
+
+    /// The cluster around built initial partition states: opens the brokers' sessions, registers
+    /// them, installs the controller and schedules the first pings. `rng` continues the stream
+    /// the builder drew the replica placement from.
+    pub(super) fn assemble(
+        config: ZkClusterConfig,
+        layout: TopicLayout,
+        assignment: ReplicaAssignment,
+        rng: Rng,
+        initial: SharedColumn<PartitionState>,
+    ) -> Result<ZkCluster, ZkClusterError> {
+        let mut store = ZkStore::new(layout, &config.costs, initial.clone());
+        let brokers: Vec<Broker> = (0..config.brokers)
             .map(|id| Broker::new(id, store.open_session(id, 0), initial.clone(), FIRST_EPOCH))
             .collect();
         let mut cluster = ZkCluster {
@@ -109,7 +120,7 @@ impl ZkCluster {
         Ok(cluster)
     }
 
-    fn bootstrap(&mut self, initial: Vec<PartitionState>) -> Result<(), ZkError> {
+    fn bootstrap(&mut self, initial: SharedColumn<PartitionState>) -> Result<(), ZkError> {
         for broker in &self.brokers {
             let data = ZnodeData::BrokerRegistration { broker_id: broker.id };
             self.store.create(ZnodePath::BrokerId(broker.id), data, Some(broker.session))?;
@@ -140,7 +151,7 @@ impl ZkCluster {
         for id in live.iter() {
             self.store.get_data(ZnodePath::BrokerId(id), Some(session))?;
         }
-        self.store.get_children(ZnodePath::Topics, Some(session))?;
+        self.store.count_children(ZnodePath::Topics, Some(session))?;
         Ok(live)
     }
 
@@ -466,7 +477,7 @@ impl ZkCluster {
         }
         broker.controller_epoch = epoch;
         for &(partition, state) in request.entries.iter() {
-            broker.cache[partition as usize] = state;
+            broker.cache.set(partition as usize, state);
         }
         let done = self.record_applied(request.push, id);
         format!(

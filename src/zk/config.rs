@@ -76,6 +76,9 @@ pub enum ZkClusterError {
     ZeroChunk,
     /// No broker has this id.
     UnknownBroker(u32),
+    /// [`ZkClusterBuilder::finish`](super::ZkClusterBuilder::finish) was called after only
+    /// `built` of the `total` partitions had been built.
+    Unfinished { built: u64, total: u64 },
     /// The failover did not complete by this virtual time.
     FailoverStalled { at_us: u64 },
     /// The ensemble refused a request while the cluster was being set up.
@@ -98,6 +101,9 @@ impl fmt::Display for ZkClusterError {
             ),
             ZkClusterError::ZeroChunk => write!(f, "chunk_partitions must be at least 1"),
             ZkClusterError::UnknownBroker(id) => write!(f, "no broker with id {id}"),
+            ZkClusterError::Unfinished { built, total } => {
+                write!(f, "the cluster is not built yet: {built} of {total} partitions")
+            }
             ZkClusterError::FailoverStalled { at_us } => {
                 write!(f, "the failover had not completed at t={at_us}us")
             }

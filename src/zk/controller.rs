@@ -4,6 +4,7 @@
 //! chunks, one event each.
 
 use super::cluster::{Event, ZkCluster};
+use super::column::SharedColumn;
 use super::failover::FailoverPhase;
 use super::partition::{BrokerId, BrokerSet, PartitionState};
 use super::path::ZnodePath;
@@ -56,7 +57,7 @@ pub(super) struct ActiveController {
     /// Brokers it believes alive (registered in ZooKeeper when it last looked).
     pub live: BrokerSet,
     /// Leader/ISR per partition as the controller believes it.
-    pub memory: Vec<PartitionState>,
+    pub memory: SharedColumn<PartitionState>,
     pub task: ControllerTask,
     /// A `/brokers/ids` change arrived while busy; handle it when idle.
     pub broker_change_pending: bool,
@@ -69,7 +70,7 @@ impl ActiveController {
         epoch: u32,
         session: SessionId,
         live: BrokerSet,
-        memory: Vec<PartitionState>,
+        memory: SharedColumn<PartitionState>,
     ) -> Self {
         ActiveController {
             broker,
@@ -90,7 +91,7 @@ impl ActiveController {
         live: BrokerSet,
         partitions: usize,
     ) -> Self {
-        let memory = vec![PartitionState::UNKNOWN; partitions];
+        let memory = SharedColumn::filled(partitions, PartitionState::UNKNOWN);
         let task = ControllerTask::Loading { next_topic: 0, loaded: 0 };
         ActiveController { task, ..ActiveController::steady(broker, epoch, session, live, memory) }
     }
@@ -126,7 +127,7 @@ impl ActiveController {
 
     fn apply(&mut self, states: Vec<(u32, PartitionState)>) {
         for (partition, state) in states {
-            self.memory[partition as usize] = state;
+            self.memory.set(partition as usize, state);
         }
     }
 

@@ -143,7 +143,12 @@ pub fn measure_failover(
 ) -> Result<ZkFailoverReport, ZkClusterError> {
     let count = u32::try_from(partitions).map_err(|_| ZkClusterError::PartitionCount(partitions))?;
     let config = ZkClusterConfig::single_partition_topics(count, brokers, costs.clone());
-    let mut cluster = ZkCluster::new(config, seed)?;
+    fail_over(&mut ZkCluster::new(config, seed)?)
+}
+
+/// Runs a fresh `cluster` steadily for a while, kills its controller and runs until the
+/// failover completes.
+fn fail_over(cluster: &mut ZkCluster) -> Result<ZkFailoverReport, ZkClusterError> {
     cluster.run_until(WARM_UP_US);
     cluster.kill_controller(WARM_UP_US);
     loop {
@@ -159,6 +164,7 @@ pub fn measure_failover(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zk::ZkClusterBuilder;
 
     #[test]
     fn failover_goes_through_every_phase_in_order() {
@@ -184,6 +190,22 @@ mod tests {
         ]
         .map(|p| std::mem::discriminant(&p));
         assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn a_cluster_built_in_small_steps_fails_over_exactly_like_one_built_at_once() {
+        let config = ZkClusterConfig::single_partition_topics(30_000, 5, ZkCosts::async_reads());
+        let mut builder = ZkClusterBuilder::new(config.clone(), 7).expect("valid config");
+        let mut calls = 0;
+        while !builder.is_done() {
+            builder.step(1_234);
+            calls += 1;
+        }
+        assert_eq!(calls, 25);
+        let stepped = fail_over(&mut builder.finish().expect("fully built"));
+        let at_once = fail_over(&mut ZkCluster::new(config, 7).expect("valid cluster"));
+        assert!(at_once.is_ok());
+        assert_eq!(stepped, at_once);
     }
 
     #[test]

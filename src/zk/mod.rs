@@ -3,7 +3,9 @@
 //! every broker, and the three copies of the truth (ZooKeeper, controller, broker caches).
 
 pub mod broker;
+pub mod builder;
 pub mod cluster;
+pub mod column;
 pub mod config;
 mod controller;
 pub mod costs;
@@ -16,7 +18,9 @@ pub mod store;
 pub mod trace;
 
 pub use broker::BrokerLiveness;
+pub use builder::ZkClusterBuilder;
 pub use cluster::{RequestCounters, ZkCluster};
+pub use column::{ColumnBuilder, SharedColumn};
 pub use config::{ZkClusterConfig, ZkClusterError};
 pub use costs::ZkCosts;
 pub use divergence::Divergence;

@@ -1,10 +1,11 @@
 //! The ZooKeeper ensemble as a znode store: versioned znodes, ephemeral znodes owned by sessions
 //! that expire unless pinged, one-shot watches, and a latency model with a request-rate ceiling.
-//! Topic and partition-state znodes are kept in flat vectors so millions of them stay cheap.
+//! Partition-state znodes are kept in shared columns so millions of them stay cheap.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::column::SharedColumn;
 use super::costs::ZkCosts;
 use super::partition::{BrokerId, PartitionState};
 use super::path::{TopicLayout, ZnodePath};
@@ -187,9 +188,8 @@ pub struct ZkStore {
     service_ns_per_request: u64,
     session_timeout_us: u64,
     nodes: BTreeMap<ZnodePath, Znode>,
-    topic_versions: Vec<u32>,
-    states: Vec<PartitionState>,
-    state_versions: Vec<u32>,
+    states: SharedColumn<PartitionState>,
+    state_versions: SharedColumn<u32>,
     sessions: BTreeMap<SessionId, Session>,
     watches: BTreeMap<ZnodePath, Vec<Watch>>,
     next_session: u64,
@@ -199,18 +199,19 @@ pub struct ZkStore {
 
 impl ZkStore {
     /// An ensemble holding `/controller_epoch` (0), `/brokers/ids`, `/brokers/topics` and every
-    /// topic of `layout`, partition `i` starting as `initial_state(i)`.
-    pub fn new(
-        layout: TopicLayout,
-        costs: &ZkCosts,
-        initial_state: impl Fn(u32) -> PartitionState,
-    ) -> ZkStore {
+    /// topic of `layout`, partition `i` starting as `states[i]` (sharing the column's storage).
+    ///
+    /// # Panics
+    ///
+    /// If `states` does not hold exactly one entry per partition of `layout`.
+    pub fn new(layout: TopicLayout, costs: &ZkCosts, states: SharedColumn<PartitionState>) -> ZkStore {
         let nodes = BTreeMap::from([
             (ZnodePath::ControllerEpoch, Znode::persistent(ZnodeData::ControllerEpoch(0), 0)),
             (ZnodePath::BrokerIds, Znode::persistent(ZnodeData::Empty, 0)),
             (ZnodePath::Topics, Znode::persistent(ZnodeData::Empty, 0)),
         ]);
-        let partitions = layout.partitions();
+        let partitions = layout.partitions() as usize;
+        assert_eq!(states.len(), partitions, "one initial state per partition");
         ZkStore {
             layout,
             read_latency_us: costs.zk_read_latency_us,
@@ -218,9 +219,8 @@ impl ZkStore {
             service_ns_per_request: 1_000_000_000 / costs.zk_max_requests_per_sec.max(1),
             session_timeout_us: costs.zk_session_timeout_us,
             nodes,
-            topic_versions: vec![0; layout.topics() as usize],
-            states: (0..partitions).map(initial_state).collect(),
-            state_versions: vec![0; partitions as usize],
+            states,
+            state_versions: SharedColumn::filled(partitions, 0),
             sessions: BTreeMap::new(),
             watches: BTreeMap::new(),
             next_session: 1,
@@ -306,9 +306,10 @@ impl ZkStore {
     /// A znode as it is, without a request (for inspection by a UI or a report).
     pub fn inspect(&self, path: ZnodePath) -> Option<Znode> {
         match path {
-            ZnodePath::Topic(topic) => self.topic_versions.get(topic as usize).map(|v| {
+            // Topic assignments are never rewritten (`setData` on them is refused): version 0.
+            ZnodePath::Topic(topic) => (topic < self.layout.topics()).then(|| {
                 let partitions = self.layout.partitions_per_topic();
-                Znode::persistent(ZnodeData::TopicAssignment { partitions }, *v)
+                Znode::persistent(ZnodeData::TopicAssignment { partitions }, 0)
             }),
             ZnodePath::PartitionState { topic, partition } => {
                 let i = self.layout.index(topic, partition)?;
@@ -340,10 +341,24 @@ impl ZkStore {
         path: ZnodePath,
         watcher: Option<SessionId>,
     ) -> Result<Vec<ZnodePath>, ZkError> {
+        self.read_children(path, watcher)?;
+        Ok(self.children(path))
+    }
+
+    /// `getChildren` when only the number of children matters: the same read and watch, without
+    /// listing them (`/brokers/topics` can have millions).
+    pub fn count_children(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<u64, ZkError> {
+        self.read_children(path, watcher)?;
+        Ok(match path {
+            ZnodePath::Topics => u64::from(self.layout.topics()),
+            other => self.children(other).len() as u64,
+        })
+    }
+
+    fn read_children(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<(), ZkError> {
         self.stats.reads += 1;
         self.inspect(path).ok_or(ZkError::NoNode(path))?;
-        self.watch(path, watcher, WatchKind::Children)?;
-        Ok(self.children(path))
+        self.watch(path, watcher, WatchKind::Children)
     }
 
     fn children(&self, path: ZnodePath) -> Vec<ZnodePath> {
@@ -413,7 +428,7 @@ impl ZkStore {
         match (path, data) {
             (ZnodePath::PartitionState { topic, partition }, ZnodeData::PartitionState(_)) => {
                 let i = self.layout.index(topic, partition).ok_or(ZkError::NoNode(path))?;
-                Ok(&mut self.state_versions[i])
+                self.state_versions.get_mut(i).ok_or(ZkError::NoNode(path))
             }
             (ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }, _) => Err(ZkError::BadData(path)),
             _ => self.nodes.get_mut(&path).map(|n| &mut n.version).ok_or(ZkError::NoNode(path)),
@@ -424,7 +439,7 @@ impl ZkStore {
         match (path, data) {
             (ZnodePath::PartitionState { topic, partition }, ZnodeData::PartitionState(state)) => {
                 if let Some(i) = self.layout.index(topic, partition) {
-                    self.states[i] = state;
+                    self.states.set(i, state);
                 }
             }
             _ => {
@@ -473,12 +488,15 @@ impl ZkStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zk::column::ColumnBuilder;
     use crate::zk::partition::ReplicaAssignment;
 
     fn store() -> ZkStore {
         let layout = TopicLayout::new(4, 2).expect("valid layout");
         let assignment = ReplicaAssignment::new(3, 2, 0);
-        ZkStore::new(layout, &ZkCosts::sync_reads_2017(), |p| assignment.initial_state(p, 1))
+        let mut states = ColumnBuilder::new();
+        (0..layout.partitions()).for_each(|p| states.push(assignment.initial_state(p, 1)));
+        ZkStore::new(layout, &ZkCosts::sync_reads_2017(), states.finish())
     }
 
     #[test]
@@ -524,6 +542,21 @@ mod tests {
         assert_eq!(zk.inspect(path).and_then(|n| n.partition_state()), Some(state));
         let wrong = zk.set_data(path, ZnodeData::ControllerEpoch(1), None);
         assert_eq!(wrong, Err(ZkError::BadData(path)));
+    }
+
+    #[test]
+    fn counting_children_reads_and_watches_like_listing_them() {
+        let mut zk = store();
+        let watcher = zk.open_session(0, 0);
+        for path in [ZnodePath::Topics, ZnodePath::Topic(1), ZnodePath::BrokerIds] {
+            let listed = zk.get_children(path, None).expect("listed").len() as u64;
+            let reads = zk.stats().reads;
+            assert_eq!(zk.count_children(path, Some(watcher)), Ok(listed));
+            assert_eq!(zk.stats().reads, reads + 1);
+        }
+        zk.create(ZnodePath::BrokerId(0), ZnodeData::BrokerRegistration { broker_id: 0 }, None)
+            .expect("create a registration");
+        assert_eq!(zk.stats().watches_fired, 1, "the children watch on /brokers/ids fired");
     }
 
     #[test]

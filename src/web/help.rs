@@ -1,0 +1,39 @@
+//! The `?` overlay: every keyboard shortcut, for presenters.
+
+use yew::prelude::*;
+
+/// Every shortcut and what it does.
+pub const SHORTCUTS: [(&str, &str); 12] = [
+    ("Space", "play / pause"),
+    ("S", "step one event"),
+    ("→ or Page Down", "next tour step (starts the tour)"),
+    ("← or Page Up", "previous tour step"),
+    ("K", "kill the active controller"),
+    ("X", "partition a node: isolate the selected node, or a follower"),
+    ("H", "heal every link"),
+    ("G", "the leader resigns gracefully"),
+    ("R", "reset to the start (same seed: the demo repeats exactly)"),
+    ("P", "presenter mode (large type)"),
+    ("F", "full screen"),
+    ("?", "show or hide this list"),
+];
+
+#[derive(Properties, PartialEq)]
+pub struct HelpProps {
+    pub on_close: Callback<()>,
+}
+
+#[function_component(HelpOverlay)]
+pub fn help_overlay(props: &HelpProps) -> Html {
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading">
+            <div class="panel help">
+                <h2 id="help-heading">{ "Keyboard shortcuts" }</h2>
+                <dl>
+                    { for SHORTCUTS.iter().map(|(key, what)| html! { <><dt><kbd>{ *key }</kbd></dt><dd>{ *what }</dd></> }) }
+                </dl>
+                <button onclick={props.on_close.reform(|_| ())}>{ "Close" }</button>
+            </div>
+        </div>
+    }
+}
