@@ -227,7 +227,8 @@ impl PageParams {
         Ok(())
     }
 
-    /// The query string that reopens a session exactly: settings, actions and the moment.
+    /// The query string that reopens a session exactly: settings, actions and the moment,
+    /// paused there.
     pub fn share_query(settings: &Settings, actions: &[RecordedAction], at: Micros) -> String {
         let mut query = format!(
             "seed={}&voters={}&brokers={}&prevote={}&latency={}-{}&drop={}",
@@ -251,7 +252,7 @@ impl PageParams {
             let codes: Vec<String> = actions.iter().map(ToString::to_string).collect();
             query.push_str(&format!("&actions={}", codes.join("~")));
         }
-        query.push_str(&format!("&t={}", at / MS));
+        query.push_str(&format!("&t={}&autoplay=0", at / MS));
         query
     }
 }

@@ -82,12 +82,14 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let picture = &props.picture;
     let leader = picture.nodes.iter().find(|n| n.role == Some(RoleKind::Leader)).map(|n| n.id);
     html! {
+        <div class="svg-wrap">
         <svg class="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
              aria-label="The cluster: controllers at the top, brokers at the bottom, messages in flight between them">
             { links(picture, leader) }
             { for picture.nodes.iter().map(|n| node(n, picture, props)) }
             { for picture.messages.iter().map(|m| message(m, picture, props.reduced_motion)) }
         </svg>
+        </div>
     }
 }
 
@@ -146,8 +148,11 @@ fn node(n: &NodePicture, picture: &ClusterPicture, props: &ClusterViewProps) -> 
     });
     let selected = props.selected == Some(n.id);
     let (role, role_class) = role_text(n);
-    let kind = if n.voter { "controller" } else { "broker" };
-    let name = format!("{kind} {} {role}, epoch {}", n.label, n.epoch);
+    let name = match n.lifecycle {
+        Some(lifecycle) if !n.voter => format!("broker {} {lifecycle}, epoch {}", n.label, n.epoch),
+        _ if !n.voter => format!("broker {} {role}, epoch {}", n.label, n.epoch),
+        _ => format!("controller {} {role}, epoch {}", n.label, n.epoch),
+    };
     let class = classes!("node", role_class, selected.then_some("selected"));
     html! {
         <g class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"

@@ -20,6 +20,9 @@ pub enum ControlMsg {
     },
 }
 
+/// Latency min and max (ms) and drop rate (percent).
+type Latency = (u32, u32, u32);
+
 /// The node the controls act on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SelectedNode {
@@ -32,7 +35,7 @@ pub struct SelectedNode {
 pub struct ControlsProps {
     pub selected: Option<SelectedNode>,
     pub form: Settings,
-    pub network: (u32, u32, u32),
+    pub network: Latency,
     pub topic: (u32, u32),
     pub on: Callback<ControlMsg>,
 }
@@ -68,7 +71,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         })
     };
     let (lat_min, lat_max, drop) = props.network;
-    let network = |f: fn(u32, (u32, u32, u32)) -> (u32, u32, u32)| {
+    let network = |f: fn(u32, Latency) -> Latency| {
         let on = props.on.clone();
         Callback::from(move |v: u64| {
             let (latency_min_ms, latency_max_ms, drop_percent) = f(v as u32, (lat_min, lat_max, drop));

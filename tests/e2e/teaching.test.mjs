@@ -1,0 +1,188 @@
+// Teaching, talks and docs: the guided tour forward and back, presenter shortcuts, the
+// embedded docs page, shared links, URL parameter notices, reduced motion and small screens.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { baseUrl, freshContext, open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";
+
+const TOUR_STEPS = 12;
+
+/** What a tour step shows: its title and either the leader or the race's state. */
+async function stepState(page) {
+  const title = await page.locator("#tour-title").textContent();
+  const progress = await page.locator("#tour-progress").textContent();
+  if (await page.locator("svg.cluster").count()) {
+    return { title, progress, leader: await shownLeader(page), clock: await page.locator("#clock").textContent() };
+  }
+  await page.waitForFunction(() => !document.querySelector(".race-stage")?.textContent.startsWith("Building"), null, { timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const text = document.querySelector(".race-stage")?.textContent ?? "";
+    return / since the kill/.test(text) || text === "Both sides recovered.";
+  }, null, { timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  return { title, progress, partitions: await page.locator("#partition-count").textContent(), zk: await page.locator("#zk-stopwatch").textContent() };
+}
+
+test("the guided tour walks forward and back, each step restoring its exact state", async () => {
+  const { page, errors, context } = await open("?tour=1");
+  const forward = [];
+  for (let step = 1; step <= TOUR_STEPS; step += 1) {
+    assert.equal(await page.locator("#tour-progress").textContent(), `Step ${step} of ${TOUR_STEPS}`);
+    forward.push(await stepState(page));
+    if (step === 3) await screenshot(page, "tour-step-3");
+    if (step < TOUR_STEPS) await page.locator("#tour-next").click();
+  }
+  assert.equal(await page.locator("#tour-next").isDisabled(), true);
+  assert.equal(forward[2].leader.epoch, 1, "the first election leads epoch 1");
+  assert.ok(forward[3].leader.epoch > forward[2].leader.epoch, "after the crash the epoch is higher");
+  assert.equal(forward[0].partitions, "100,000");
+  assert.equal(forward[0].zk, "8.000 s", "the cold-load step shows the race 8 s after the kill");
+  assert.equal(forward[8].partitions, "1,000,000");
+  for (let step = TOUR_STEPS - 1; step >= 1; step -= 1) {
+    await page.locator("#tour-back").click();
+    assert.deepEqual(await stepState(page), forward[step - 1], `step ${step} going back`);
+  }
+  assert.equal(await page.locator("#tour-back").isDisabled(), true);
+  assert.match(new URL(page.url()).search, /tour=1/, "each step has a deep link");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("presenter shortcuts each do their action", async () => {
+  const { page, errors, context } = await open();
+  const first = await waitForLeader(page);
+  await page.keyboard.press("p");
+  assert.equal(await page.locator(".page.present").count(), 1, "P: large type");
+  await page.keyboard.press("?");
+  await page.getByRole("dialog").waitFor();
+  assert.match(await page.getByRole("dialog").textContent(), /kill the active controller/);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.getByRole("dialog").count(), 0);
+  await page.keyboard.press("k");
+  await waitForLeader(page, (l) => l.epoch > first.epoch);
+  await page.locator('svg.cluster g.node.role-follower[aria-label^="controller"]').first().waitFor();
+  await page.keyboard.press("x");
+  await page.locator(".cut-mark").first().waitFor();
+  await page.keyboard.press("h");
+  await page.waitForFunction(() => document.querySelectorAll(".cut-mark").length === 0);
+  await page.keyboard.press("g");
+  await page.waitForFunction(() => /resigns/.test(document.querySelector(".notice").textContent));
+  await page.keyboard.press(" ");
+  await page.getByRole("button", { name: "Play" }).waitFor();
+  const clock = await page.locator("#clock").textContent();
+  await page.keyboard.press("s");
+  await page.waitForFunction((before) => document.querySelector("#clock").textContent !== before, clock);
+  await page.keyboard.press("ArrowRight");
+  await page.locator("#tour-progress").waitFor();
+  assert.equal(await page.locator("#tour-progress").textContent(), `Step 1 of ${TOUR_STEPS}`);
+  await page.keyboard.press("PageDown");
+  assert.equal(await page.locator("#tour-progress").textContent(), `Step 2 of ${TOUR_STEPS}`);
+  await page.keyboard.press("PageUp");
+  assert.equal(await page.locator("#tour-progress").textContent(), `Step 1 of ${TOUR_STEPS}`);
+  await page.getByRole("button", { name: "Leave the tour" }).click();
+  await page.keyboard.press("r");
+  await page.waitForFunction(() => /Reset/.test(document.querySelector(".notice").textContent));
+  await screenshot(page, "presenter-1280x720");
+  assert.deepEqual(errors.filter((e) => !/fullscreen/i.test(e)), []);
+  await context.close();
+});
+
+test("the example docs page shows the simulation inside a 480 x 320 iframe", async () => {
+  const { page, errors, context } = await open("embed-example.html");
+  const frameElement = page.locator("#kraftscope-embed");
+  assert.deepEqual(await frameElement.evaluate((f) => [f.clientWidth, f.clientHeight]), [480, 320]);
+  const box = await frameElement.boundingBox();
+  const frame = page.frameLocator("#kraftscope-embed");
+  await frame.locator("svg.cluster g.node").first().waitFor({ timeout: 30_000 });
+  await frame.locator("svg.cluster g.node.role-leader").first().waitFor({ timeout: 30_000 });
+  const svg = await frame.locator("svg.cluster").boundingBox();
+  assert.ok(svg.y + svg.height <= box.y + box.height + 1 && svg.width <= box.width, "the drawing fits the frame");
+  assert.equal(await frame.locator("header").count(), 0, "no page chrome in the embed");
+  await screenshot(page, "docs-page-with-embed");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a shared URL opened in a fresh browser context reproduces the same leader, epoch and log", async () => {
+  const { page, errors, context } = await open();
+  const first = await waitForLeader(page);
+  await page.getByRole("button", { name: "Kill active controller" }).click();
+  await waitForLeader(page, (l) => l.epoch > first.epoch);
+  await page.getByRole("button", { name: "Create topic" }).click();
+  await page.waitForTimeout(1500);
+  await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByRole("button", { name: "Share" }).click();
+  const url = await page.locator("#share-url").inputValue();
+  assert.ok(url.startsWith(baseUrl) && url.includes("actions="), url);
+  const seen = async (p) => ({
+    leader: await shownLeader(p),
+    clock: await p.locator("#clock").textContent(),
+    logs: await p.locator("svg.cluster .log text.tiny").allTextContents(),
+    brokers: await p.locator("svg.cluster g.node text.small").allTextContents(),
+  });
+  const sharer = await seen(page);
+  const other = await freshContext();
+  const reopened = await other.newPage();
+  await reopened.goto(url);
+  await reopened.locator("svg.cluster g.node").first().waitFor();
+  assert.deepEqual(await seen(reopened), sharer);
+  await screenshot(reopened, "shared-link-reopened");
+  await other.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const [kind, query, named] of [
+  ["a bad seed", "?seed=abc", ["seed"]],
+  ["an unknown scenario", "?scenario=blackhole", ["scenario"]],
+  ["a huge partition count", "?partitions=99999999999&brokers=5000", ["partitions", "brokers"]],
+  ["a truncated share string", "?seed=4&actions=4000000.310.k~6000000.4", ["actions"]],
+  ["an unknown parameter", "?colour=red", ["colour"]],
+]) {
+  test(`${kind} opens the page with defaults and a notice naming it`, async () => {
+    const { page, errors, context } = await open(query);
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    const text = await alert.textContent();
+    for (const name of named) assert.match(text, new RegExp(name), `the notice names ${name}: ${text}`);
+    await waitForLeader(page);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test("with prefers-reduced-motion no element animates position", async () => {
+  const { page, errors, context } = await open("", { reducedMotion: "reduce" });
+  await waitForLeader(page);
+  const midpointsOnly = () => page.evaluate(() => {
+    const translate = (g) => (/translate\(([-\d.]+) ([-\d.]+)\)/.exec(g.getAttribute("transform")) ?? []).slice(1).map(Number);
+    const nodes = [...document.querySelectorAll("svg.cluster g.node")].map(translate);
+    const midpoints = [];
+    for (const a of nodes) for (const b of nodes) midpoints.push([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
+    const messages = [...document.querySelectorAll("svg.cluster g.message")].map(translate);
+    const moving = messages.filter(([x, y]) => !midpoints.some(([mx, my]) => Math.abs(mx - x) < 0.2 && Math.abs(my - y) < 0.2));
+    return { messages: messages.length, moving: moving.length, animations: document.getAnimations().length };
+  });
+  let sawMessages = 0;
+  for (let i = 0; i < 20; i += 1) {
+    const sample = await midpointsOnly();
+    sawMessages += sample.messages;
+    assert.equal(sample.moving, 0, "a message is drawn between positions");
+    assert.equal(sample.animations, 0, "no CSS animation runs");
+    await page.waitForTimeout(100);
+  }
+  assert.ok(sawMessages > 0, "messages were shown, standing still");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const [width, height] of [[1280, 720], [480, 320], [375, 667]]) {
+  test(`the page renders at ${width} x ${height}`, async () => {
+    const { page, errors, context } = await open("", { viewport: { width, height } });
+    await waitForLeader(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 1, `no horizontal scrolling (${overflow}px too wide)`);
+    await screenshot(page, `page-${width}x${height}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
