@@ -34,6 +34,8 @@ const FRAME_EVENT_BUDGET: usize = 5_000;
 const MAX_FRAME_MS: f64 = 100.0;
 /// How long a lost message is shown falling, in real milliseconds.
 const FALL_MS: f64 = 900.0;
+/// While playing, the event log is refreshed every this many frames (its text reflows).
+const LOG_REFRESH_FRAMES: u32 = 8;
 /// The full circle of a timeout arc.
 const TIMEOUT_FULL: Micros = 2_000 * MS;
 
@@ -86,6 +88,9 @@ pub struct App {
     last_leader: Option<(NodeId, u32)>,
     fenced: Vec<NodeId>,
     reduced_motion: bool,
+    /// The event log as shown, and frames since it was refreshed.
+    log_lines: Vec<(String, bool)>,
+    frames_since_log: u32,
     _keys: Option<EventListener>,
 }
 
@@ -136,6 +141,8 @@ impl Component for App {
             last_leader: None,
             fenced: Vec::new(),
             reduced_motion,
+            log_lines: Vec::new(),
+            frames_since_log: 0,
             params,
             _keys: keys,
         };
@@ -150,7 +157,10 @@ impl Component for App {
             Msg::Timeline(m) => self.on_timeline(m),
             Msg::Control(m) => self.on_control(m),
             Msg::Select(id) => self.selected = if self.selected == Some(id) { None } else { Some(id) },
-            Msg::Filter(filter) => self.filter = filter,
+            Msg::Filter(filter) => {
+                self.filter = filter;
+                self.frames_since_log = LOG_REFRESH_FRAMES;
+            }
             Msg::Tab(tab) => self.tab = tab,
             Msg::Key(event) => {
                 if !self.on_key(&event) {
@@ -163,6 +173,7 @@ impl Component for App {
             Msg::DismissNotices => self.notices.clear(),
         }
         self.announce();
+        self.refresh_log();
         self.schedule(ctx);
         true
     }
@@ -380,6 +391,15 @@ impl App {
         self.share = Some(url);
     }
 
+    /// Refresh the event log's lines: at once when paused, every few frames while playing.
+    fn refresh_log(&mut self) {
+        self.frames_since_log += 1;
+        if !self.playing || self.frames_since_log >= LOG_REFRESH_FRAMES {
+            self.frames_since_log = 0;
+            self.log_lines = self.filter.shown(self.session.log().iter());
+        }
+    }
+
     /// Tell screen readers about a new leader or a broker fenced or unfenced.
     fn announce(&mut self) {
         let sim = self.session.sim();
@@ -488,7 +508,7 @@ impl App {
                                   on={link.callback(Msg::Timeline)} on_control={link.callback(Msg::Control)} />
                     }
                     if chrome {
-                        <EventLog lines={self.filter.shown(self.session.log().iter())} nodes={sim.node_ids().collect::<Vec<_>>()}
+                        <EventLog lines={self.log_lines.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}
                                   filter={self.filter.clone()} on_filter={link.callback(Msg::Filter)} />
                     }
                 </div>

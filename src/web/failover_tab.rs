@@ -12,12 +12,12 @@ use crate::race::{FailoverRace, RaceStage};
 use crate::zk::FailoverPhase;
 
 /// Records of image building per animation frame.
-const PREPARE_BUDGET: usize = 40_000;
+const PREPARE_BUDGET: usize = 25_000;
 /// Longest real time one frame may account for.
 const MAX_FRAME_MS: f64 = 100.0;
 /// The slider moves log10 of the partition count.
 const MIN_EXP: f64 = 1.0;
-const MAX_EXP: f64 = 6.30103;
+const MAX_EXP: f64 = 6.35;
 
 /// What the page asks the race for: its size, how far past the kill to show it (a tour step
 /// or scenario), and a counter that restarts it.

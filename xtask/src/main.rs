@@ -12,7 +12,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   dist               build the static site into dist/
   serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
-  test               native tests, wasm determinism check and browser e2e tests";
+  test               native tests, a seed sweep, wasm determinism check and browser e2e tests
+  bench              browser benchmark: frame work, long tasks, idle timers, page size, first render";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
             Err(_) => Err(format!("invalid port: {port}").into()),
         },
         ["test"] => test::test(),
+        ["bench"] => test::bench(),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -132,13 +132,32 @@ fn wasm_determinism() -> Result<Counts> {
     Ok(counts)
 }
 
-fn browser_e2e() -> Result<Counts> {
+/// Builds dist/ and serves it under the e2e sub-path in a background thread; returns the URL
+/// and the dist/ folder.
+fn serve_for_browser() -> Result<(String, PathBuf)> {
     ensure_chromium()?;
     ensure_playwright()?;
     let dist = dist::dist()?;
     let listener = server::bind(0)?;
     let url = format!("http://{}{E2E_MOUNT}", listener.local_addr()?);
-    thread::spawn(move || server::serve(listener, dist, E2E_MOUNT));
+    let served = dist.clone();
+    thread::spawn(move || server::serve(listener, served, E2E_MOUNT));
+    Ok((url, dist))
+}
+
+/// `cargo xtask bench`: the browser benchmark, which prints figures (it is not a test).
+pub fn bench() -> Result<()> {
+    let (url, dist) = serve_for_browser()?;
+    run(Command::new("node")
+        .current_dir(root())
+        .arg("tests/e2e/bench.mjs")
+        .env("KRAFTSCOPE_URL", &url)
+        .env("KRAFTSCOPE_DIST", &dist)
+        .env("CHROMIUM_PATH", CHROMIUM))
+}
+
+fn browser_e2e() -> Result<Counts> {
+    let (url, _) = serve_for_browser()?;
     let artifacts = target_dir().join("e2e-artifacts");
     if artifacts.exists() {
         fs::remove_dir_all(&artifacts)?;

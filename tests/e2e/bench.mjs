@@ -1,0 +1,130 @@
+// Browser benchmark (not a test): prints figures for the page, measured in headless Debian
+// Chromium against the served dist/. Run with `cargo xtask bench`.
+//   - p95 work per animation frame while animating 5 controllers and 9 brokers at 1x
+//   - the longest main-thread task while a 2,000,000-partition failover race prepares and runs
+//   - callbacks and timers firing while paused and while the tab is hidden
+//   - transfer size of the page (wasm + js + css, gzipped)
+//   - time to the first rendered cluster
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+
+const baseUrl = process.env.KRAFTSCOPE_URL;
+const dist = process.env.KRAFTSCOPE_DIST;
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+// Times every requestAnimationFrame callback, counts timers, and records long tasks and the
+// moment the first cluster node appears. Installed before the page's own scripts run.
+function instrument() {
+  window.__bench = { frames: [], scripts: [], callbacks: 0, timers: 0, longTasks: [], firstCluster: null };
+  // Two measures per frame: the page's own work (the callback and the rendering it queues as
+  // microtasks), and the whole frame including the browser's style, layout and paint, which
+  // ends when a message posted at the end of the callback is delivered.
+  const raf = window.requestAnimationFrame.bind(window);
+  const channel = new MessageChannel();
+  const started = [];
+  channel.port1.onmessage = () => window.__bench.frames.push(performance.now() - started.shift());
+  window.requestAnimationFrame = (callback) => raf((ts) => {
+    started.push(performance.now());
+    window.__bench.callbacks += 1;
+    callback(ts);
+    const start = started[started.length - 1];
+    Promise.resolve().then(() => Promise.resolve()).then(() => window.__bench.scripts.push(performance.now() - start));
+    channel.port2.postMessage(0);
+  });
+  for (const name of ["setTimeout", "setInterval"]) {
+    const original = window[name].bind(window);
+    window[name] = (fn, ...rest) => original((...args) => { window.__bench.timers += 1; return typeof fn === "function" ? fn(...args) : undefined; }, ...rest);
+  }
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__bench.longTasks.push(e.duration); }).observe({ type: "longtask", buffered: true });
+  new MutationObserver((_, observer) => {
+    if (document.querySelector("svg.cluster g.node")) {
+      window.__bench.firstCluster = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+};
+const reset = (page) => page.evaluate(() => { Object.assign(window.__bench, { frames: [], scripts: [], callbacks: 0, timers: 0, longTasks: [] }); });
+const read = (page) => page.evaluate(() => window.__bench);
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: FLAGS });
+const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+await context.addInitScript(instrument);
+
+// Time to first render, median of five cold loads.
+const firsts = [];
+for (let i = 0; i < 5; i += 1) {
+  const page = await context.newPage();
+  await page.goto(baseUrl);
+  await page.waitForFunction(() => window.__bench.firstCluster !== null);
+  firsts.push((await read(page)).firstCluster);
+  await page.close();
+}
+console.log(`time to first rendered cluster: median ${percentile(firsts, 0.5).toFixed(0)} ms over 5 loads (target <= 1000 ms)`);
+
+// Frame work while animating 5 controllers and 9 brokers at 1x.
+const page = await context.newPage();
+await page.goto(new URL("?voters=5&brokers=9&speed=1", baseUrl).href);
+await page.locator("svg.cluster g.node.role-leader").first().waitFor({ timeout: 30_000 });
+await reset(page);
+await page.waitForTimeout(6000);
+const animating = await read(page);
+console.log(`5 controllers + 9 brokers at 1x, ${animating.frames.length} frames (target p95 <= 10 ms):`);
+console.log(`  page work per frame (simulation + Yew render): p95 ${percentile(animating.scripts, 0.95).toFixed(1)} ms, median ${percentile(animating.scripts, 0.5).toFixed(1)} ms`);
+console.log(`  whole frame incl. the browser's style, layout and software paint: p95 ${percentile(animating.frames, 0.95).toFixed(1)} ms, median ${percentile(animating.frames, 0.5).toFixed(1)} ms`);
+
+// Paused: nothing should fire.
+await page.getByRole("button", { name: "Pause" }).click();
+await page.waitForTimeout(200);
+await reset(page);
+await page.waitForTimeout(3000);
+const paused = await read(page);
+console.log(`while paused for 3 s: ${paused.callbacks} animation frames, ${paused.timers} timers fired (target: 0)`);
+
+// Hidden: play again, then hide the tab behind another one.
+await page.getByRole("button", { name: "Play" }).click();
+const other = await context.newPage();
+await other.goto("about:blank");
+await other.bringToFront();
+await page.evaluate(() => new Promise((resolve) => { if (document.hidden) resolve(); else document.addEventListener("visibilitychange", resolve, { once: true }); setTimeout(resolve, 2000); }));
+const visibility = await page.evaluate(() => document.visibilityState);
+await reset(page);
+await page.waitForTimeout(3000);
+const hidden = await read(page);
+console.log(`behind another tab (document.visibilityState "${visibility}" in headless Chromium) for 3 s while playing: ${hidden.callbacks} animation frames, ${hidden.timers} timers fired (the page uses no timers; browsers stop animation frames in hidden tabs)`);
+await other.close();
+await page.close();
+
+// The 2,000,000-partition failover race: preparation, kill, run to the end.
+const race = await context.newPage();
+await race.goto(baseUrl);
+await race.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+await race.locator("#partitions").evaluate((input) => {
+  input.value = input.max;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+});
+await race.waitForFunction(() => document.querySelector("#partition-count")?.textContent === "2,000,000", null, { timeout: 10_000 });
+await reset(race);
+const prepared = Date.now();
+await race.locator("#kill-both:not([disabled])").waitFor({ timeout: 120_000 });
+const preparation = Date.now() - prepared;
+await race.locator("#kill-both").click();
+await race.getByRole("button", { name: "Skip to the end" }).click();
+await race.waitForFunction(() => document.querySelector(".race-stage")?.textContent === "Both sides recovered.", null, { timeout: 120_000 });
+const during = await read(race);
+const longest = Math.max(0, ...during.frames);
+console.log(`2,000,000-partition failover: preparation ${preparation} ms over ${during.frames.length} frames; longest frame task ${longest.toFixed(1)} ms; long tasks (>50 ms) seen: ${during.longTasks.length ? during.longTasks.map((d) => d.toFixed(0)).join(", ") + " ms" : "none"} (target: longest <= 50 ms)`);
+await race.close();
+
+// Transfer size.
+const files = ["kraftscope_bg.wasm", "kraftscope.js", "style.css"];
+const sizes = files.map((f) => gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length);
+console.log(`transfer size, gzipped: ${files.map((f, i) => `${f} ${(sizes[i] / 1024).toFixed(1)} KB`).join(", ")}; total ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB (target <= 400 KB)`);
+
+await browser.close();
