@@ -10,11 +10,10 @@ use crate::rng::Rng;
 
 use super::config::MetadataConfig;
 use super::image::MetadataImage;
-use super::placement::{lead_offline_partitions, move_away_from, place_replicas, valid_isr_change};
-use super::record::{
-    ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, PartitionRecord, TopicId,
-    broker_set,
+use super::placement::{
+    lead_offline_partitions, move_away_from, new_partition, place_replicas, valid_isr_change,
 };
+use super::record::{ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, TopicId};
 use super::rpc::{ControllerRpc, HeartbeatReply, RpcError};
 
 /// A reply held until the record at `offset` is committed.
@@ -330,17 +329,7 @@ impl Controller {
         staged.push(MetadataRecord::Topic { name: name.into(), topic_id });
         for partition in 0..partitions {
             let replicas = place_replicas(&brokers, partition, rf, start);
-            let leader = replicas.iter().next().map_or(-1, |b| b as i32);
-            let isr = broker_set(replicas.iter());
-            staged.push(MetadataRecord::Partition(PartitionRecord {
-                topic_id,
-                partition,
-                replicas,
-                isr,
-                leader,
-                leader_epoch: 0,
-                partition_epoch: 0,
-            }));
+            staged.push(MetadataRecord::Partition(new_partition(topic_id, partition, replicas)));
         }
         let records = staged.records;
         Self::append(node, now, records).ok_or("lost leadership while creating the topic")?;

@@ -6,7 +6,8 @@ use crate::quorum::Sabotage;
 
 use super::image::MetadataImage;
 use super::record::{
-    LEADER_UNCHANGED, MetadataRecord, NO_LEADER, PartitionChangeRecord, Replicas, TopicId, broker_bit,
+    LEADER_UNCHANGED, MetadataRecord, NO_LEADER, PartitionChangeRecord, PartitionRecord, Replicas, TopicId,
+    broker_bit,
 };
 
 /// Round-robin placement over `brokers` (sorted ids) starting at `start`: partition `p` gets
@@ -21,6 +22,13 @@ pub fn place_replicas(
     let ids: Vec<BrokerId> =
         (0..replication_factor).map(|j| brokers[(start + partition as usize + j) % n]).collect();
     Replicas::new(&ids)
+}
+
+/// A new partition: every replica in sync, led by the preferred (first) replica.
+pub fn new_partition(topic_id: TopicId, partition: u32, replicas: Replicas) -> PartitionRecord {
+    let leader = replicas.iter().next().map_or(NO_LEADER, |b| b as i32);
+    let isr = super::record::broker_set(replicas.iter());
+    PartitionRecord { topic_id, partition, replicas, isr, leader, leader_epoch: 0, partition_epoch: 0 }
 }
 
 /// The first replica, in preference order, that is in `isr` and `eligible`.

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::placement::place_replicas;
-use super::record::{FIRST_BROKER_ID, MetadataRecord, PartitionRecord, broker_set};
+use super::placement::{new_partition, place_replicas};
+use super::record::{FIRST_BROKER_ID, MetadataRecord};
 use crate::broker_set::BrokerId;
 
 /// Partitions per synthetic topic.
@@ -29,18 +29,7 @@ pub fn snapshot_records(partitions: u64, brokers: u32) -> impl Iterator<Item = M
         let topic = MetadataRecord::Topic { name: Arc::from(format!("topic-{topic_id}")), topic_id };
         std::iter::once(topic).chain((0..count).map(move |partition| {
             let replicas = place_replicas(&ids, partition, rf, topic_id as usize);
-            let leader = replicas.iter().next().map_or(-1, |b| b as i32);
-            let isr = broker_set(replicas.iter());
-            let record = PartitionRecord {
-                topic_id,
-                partition,
-                replicas,
-                isr,
-                leader,
-                leader_epoch: 0,
-                partition_epoch: 0,
-            };
-            MetadataRecord::Partition(record)
+            MetadataRecord::Partition(new_partition(topic_id, partition, replicas))
         }))
     });
     let version = MetadataRecord::FeatureLevel { name: Arc::from("metadata.version"), level: 21 };

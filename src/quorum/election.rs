@@ -1,7 +1,6 @@
 //! Elections: pre-vote (KIP-996), Vote with the log comparison and one vote per epoch,
 //! candidate backoff, BeginQuorumEpoch from the winner, and graceful EndQuorumEpoch.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::config::Micros;
@@ -25,14 +24,7 @@ impl Node {
     fn become_prospective(&mut self, now: Micros, retries: u32, out: &mut Outbox) {
         let leader_hint = self.leader();
         let deadline = now + self.election_timeout();
-        let election = Election {
-            granted: BTreeSet::from([self.id]),
-            rejected: BTreeSet::new(),
-            deadline,
-            retries,
-            backing_off: false,
-            leader_hint,
-        };
+        let election = Election::new(self.id, deadline, retries, leader_hint);
         self.transition(now, Role::Prospective(election), self.epoch, self.voted, out);
         self.request_votes(true, out);
         self.count_votes(now, out);
@@ -40,14 +32,7 @@ impl Node {
 
     fn become_candidate(&mut self, now: Micros, retries: u32, out: &mut Outbox) {
         let deadline = now + self.election_timeout();
-        let election = Election {
-            granted: BTreeSet::from([self.id]),
-            rejected: BTreeSet::new(),
-            deadline,
-            retries,
-            backing_off: false,
-            leader_hint: None,
-        };
+        let election = Election::new(self.id, deadline, retries, None);
         self.transition(now, Role::Candidate(election), self.epoch + 1, Some(self.id), out);
         self.request_votes(false, out);
         self.count_votes(now, out);

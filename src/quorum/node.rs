@@ -72,6 +72,20 @@ pub(super) struct Resigned {
     pub deadline: Micros,
 }
 
+impl Election {
+    /// A round in which only this node has voted for itself so far.
+    pub(super) fn new(id: NodeId, deadline: Micros, retries: u32, leader_hint: Option<NodeId>) -> Election {
+        Election {
+            granted: BTreeSet::from([id]),
+            rejected: BTreeSet::new(),
+            deadline,
+            retries,
+            backing_off: false,
+            leader_hint,
+        }
+    }
+}
+
 impl Role {
     pub(super) fn kind(&self) -> RoleKind {
         match self {

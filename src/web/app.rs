@@ -3,7 +3,6 @@
 //! guided tour, presenter mode, embedding and shared links, all configured from the URL.
 
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::render::{AnimationFrame, request_animation_frame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -11,6 +10,7 @@ use super::cluster_view::{ClusterView, MESSAGE_LEGEND, epoch_colour, message_sty
 use super::controls::{ControlMsg, Controls, SelectedNode};
 use super::event_log::{EventLog, LogFilter};
 use super::failover_tab::{FailoverTab, RaceRequest};
+use super::frame_clock::FrameClock;
 use super::help::HelpOverlay;
 use super::invariants_panel::InvariantsPanel;
 use super::timeline::{MAX_SPEED_EXP, MIN_SPEED_EXP, Timeline, TimelineMsg};
@@ -30,8 +30,6 @@ use crate::sim::{TraceKind, TraceLine};
 const QUIET_WARP: f64 = 30.0;
 /// Most simulated events processed in one animation frame.
 const FRAME_EVENT_BUDGET: usize = 5_000;
-/// Longest real time one frame may account for (after the tab was hidden, say).
-const MAX_FRAME_MS: f64 = 100.0;
 /// How long a lost message is shown falling, in real milliseconds.
 const FALL_MS: f64 = 900.0;
 /// While playing, the event log is refreshed every this many frames (its text reflows).
@@ -71,8 +69,7 @@ pub struct App {
     form: Settings,
     playing: bool,
     speed_exp: f64,
-    frame: Option<AnimationFrame>,
-    last_frame: Option<f64>,
+    clock: FrameClock,
     selected: Option<NodeId>,
     filter: LogFilter,
     falling: Vec<(f64, TraceLine)>,
@@ -124,8 +121,7 @@ impl Component for App {
             form: settings,
             playing: params.autoplay && params.tour.is_none(),
             speed_exp: params.speed.log10(),
-            frame: None,
-            last_frame: None,
+            clock: FrameClock::default(),
             selected: None,
             filter: LogFilter::default(),
             falling: Vec::new(),
@@ -290,21 +286,11 @@ impl App {
 
     /// Keep exactly one animation frame requested while playing; none while paused.
     fn schedule(&mut self, ctx: &Context<Self>) {
-        if self.playing && self.tab == Tab::Cluster {
-            if self.frame.is_none() {
-                let link = ctx.link().clone();
-                self.frame = Some(request_animation_frame(move |ts| link.send_message(Msg::Frame(ts))));
-            }
-        } else {
-            self.frame = None;
-            self.last_frame = None;
-        }
+        self.clock.keep(self.playing && self.tab == Tab::Cluster, ctx.link(), Msg::Frame);
     }
 
     fn on_frame(&mut self, ts: f64) {
-        self.frame = None;
-        let elapsed = self.last_frame.map_or(0.0, |last| (ts - last).clamp(0.0, MAX_FRAME_MS));
-        self.last_frame = Some(ts);
+        let elapsed = self.clock.tick(ts);
         let quiet = self.session.sim().in_flight().all(|(_, _, packet)| is_routine(&packet.payload));
         let factor = 10f64.powf(self.speed_exp) * if quiet { QUIET_WARP } else { 1.0 };
         let before = self.session.now();

@@ -2,10 +2,10 @@
 //! active controller of a KRaft cluster and of a ZooKeeper-mode cluster of that size, a stopwatch
 //! on each side, the ZooKeeper side's cold load as it progresses, and the measured curve.
 
-use gloo::render::{AnimationFrame, request_animation_frame};
 use yew::prelude::*;
 
 use super::chart::{Chart, Point, parse_csv};
+use super::frame_clock::FrameClock;
 use crate::format;
 use crate::quorum::Micros;
 use crate::race::{FailoverRace, RaceStage};
@@ -13,8 +13,6 @@ use crate::zk::FailoverPhase;
 
 /// Records of image building per animation frame.
 const PREPARE_BUDGET: usize = 25_000;
-/// Longest real time one frame may account for.
-const MAX_FRAME_MS: f64 = 100.0;
 /// The slider moves log10 of the partition count.
 const MIN_EXP: f64 = 1.0;
 const MAX_EXP: f64 = 6.35;
@@ -55,8 +53,7 @@ pub struct FailoverTab {
     skipping: bool,
     exp: f64,
     speed: f64,
-    frame: Option<AnimationFrame>,
-    last_frame: Option<f64>,
+    clock: FrameClock,
     points: Vec<Point>,
 }
 
@@ -93,8 +90,7 @@ impl Component for FailoverTab {
             skipping: false,
             exp: 6.0,
             speed: 10.0,
-            frame: None,
-            last_frame: None,
+            clock: FrameClock::default(),
             points: Vec::new(),
         };
         tab.restart(&ctx.props().request);
@@ -194,21 +190,12 @@ impl FailoverTab {
     }
 
     fn schedule(&mut self, ctx: &Context<Self>) {
-        if self.busy() {
-            if self.frame.is_none() {
-                let link = ctx.link().clone();
-                self.frame = Some(request_animation_frame(move |ts| link.send_message(Msg::Frame(ts))));
-            }
-        } else {
-            self.frame = None;
-            self.last_frame = None;
-        }
+        let busy = self.busy();
+        self.clock.keep(busy, ctx.link(), Msg::Frame);
     }
 
     fn on_frame(&mut self, ts: f64) {
-        self.frame = None;
-        let elapsed_ms = self.last_frame.map_or(0.0, |last| (ts - last).clamp(0.0, MAX_FRAME_MS));
-        self.last_frame = Some(ts);
+        let elapsed_ms = self.clock.tick(ts);
         let Ok(race) = &mut self.race else { return };
         match race.stage() {
             RaceStage::Preparing { .. } => {
