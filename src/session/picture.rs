@@ -30,6 +30,7 @@ pub struct NodePicture {
     pub voted_for: Option<NodeId>,
     /// Name of the timeout being waited out and the fraction of it left (1 = just started).
     pub timeout: Option<(&'static str, f64)>,
+    /// The latest records of the log, for controllers (brokers show their image instead).
     pub cells: Vec<LogCell>,
     pub log_start: u64,
     pub log_end: u64,
@@ -160,8 +161,12 @@ fn node_picture(
     let show_timeout = voter || node.role() == RoleKind::Follower;
     picture.timeout = show_timeout
         .then(|| (timeout_name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
-    picture.cells = (log.end_offset().saturating_sub(STRIP_RECORDS).max(log.start_offset())
-        ..log.end_offset())
+    let strip = if voter {
+        log.end_offset().saturating_sub(STRIP_RECORDS).max(log.start_offset())
+    } else {
+        log.end_offset()
+    };
+    picture.cells = (strip..log.end_offset())
         .filter_map(|offset| log.get(offset).map(|e| (offset, e)))
         .map(|(offset, e)| LogCell {
             offset,
