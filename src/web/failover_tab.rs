@@ -33,8 +33,10 @@ pub struct FailoverProps {
     pub compact: bool,
 }
 
-/// Simulated time a fast-forwarding frame covers.
-const FAST_FORWARD_STEP: Micros = 5_000_000;
+/// Simulated time one fast-forward slice covers.
+const FAST_FORWARD_SLICE: Micros = 250_000;
+/// Real milliseconds a frame may spend fast-forwarding.
+const FAST_FORWARD_BUDGET_MS: f64 = 12.0;
 
 pub enum Msg {
     Frame(f64),
@@ -168,6 +170,21 @@ impl Component for FailoverTab {
     }
 }
 
+/// Run the race in small slices until `target` (or the end) or the frame's time budget is used.
+fn fast_forward(race: &mut FailoverRace, target: Option<Micros>) {
+    let clock = gloo::utils::window().performance();
+    let now = || clock.as_ref().map_or(0.0, |p| p.now());
+    let started = now();
+    while now() - started < FAST_FORWARD_BUDGET_MS && !race.finished() {
+        let RaceStage::Running { elapsed } = race.stage() else { return };
+        let slice = target.map_or(FAST_FORWARD_SLICE, |t| t.saturating_sub(elapsed).min(FAST_FORWARD_SLICE));
+        if slice == 0 {
+            return;
+        }
+        race.advance(slice);
+    }
+}
+
 impl FailoverTab {
     fn restart(&mut self, request: &RaceRequest) {
         self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
@@ -208,8 +225,8 @@ impl FailoverTab {
             }
             RaceStage::Ready => {}
             RaceStage::Running { elapsed } => match self.script {
-                Some(target) if elapsed < target => race.advance((target - elapsed).min(FAST_FORWARD_STEP)),
-                _ if self.skipping => race.advance(FAST_FORWARD_STEP),
+                Some(target) if elapsed < target => fast_forward(race, Some(target)),
+                _ if self.skipping => fast_forward(race, None),
                 Some(_) => {}
                 None => race.advance((elapsed_ms * 1_000.0 * self.speed) as Micros),
             },
