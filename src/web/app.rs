@@ -549,6 +549,7 @@ fn action_text(action: &Action) -> String {
 fn legend() -> Html {
     html! {
         <div class="legend" aria-label="Legend">
+            <p class="how-to-read">{ "Top: the controllers, a Raft quorum (the crown marks the leader, the active controller). Bottom: the brokers, which fetch the metadata log by offset. The orange arc is the timeout a node is waiting out; click a node to act on it." }</p>
             <span class="legend-title">{ "Messages:" }</span>
             { for MESSAGE_LEGEND.iter().map(|(kind, text)| {
                 let (colour, label) = message_style(kind);
