@@ -75,11 +75,6 @@ impl Checker {
         self.after_event(sim)?;
         self.committed.check_full_agreement(sim)
     }
-
-    /// The committed log as the checker has seen it.
-    pub fn committed(&self) -> &CommittedLog {
-        &self.committed
-    }
 }
 
 /// Every node's log, whether the node is running or down (a crashed node keeps its disk).

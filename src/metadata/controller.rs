@@ -50,16 +50,6 @@ impl Controller {
         Controller { config, sabotage, rng, active: None }
     }
 
-    /// Whether this controller is the active one.
-    pub fn is_active(&self) -> bool {
-        self.active.is_some()
-    }
-
-    /// The working image of the active controller.
-    pub fn working_image(&self) -> Option<&MetadataImage> {
-        self.active.as_ref().map(|a| &a.image)
-    }
-
     /// Follow the quorum: become active on winning leadership (loading the log's uncommitted
     /// tail into the working image), step down on losing it, and send replies now committed.
     pub fn sync(&mut self, node: &Node, now: Micros, out: &mut RpcOutbox) {

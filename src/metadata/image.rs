@@ -194,11 +194,6 @@ impl MetadataImage {
         self.configs.get(&(resource.to_string(), name.to_string())).map(String::as_str)
     }
 
-    /// Bytes of heap the partition columns use.
-    pub fn partition_heap_bytes(&self) -> usize {
-        self.topics.values().map(|t| t.partitions.heap_bytes()).sum()
-    }
-
     /// The serialized size of a snapshot of this image (the records that rebuild it).
     pub fn size_bytes(&self) -> u64 {
         let topics: u64 = self.topics.values().map(|t| 24 + t.name.len() as u64).sum();

@@ -58,16 +58,6 @@ impl Chunk {
         self.replicas[i] = p.replicas;
         self.isr[i] = p.isr;
     }
-
-    fn heap_bytes(&self) -> usize {
-        self.leader.capacity() * 4
-            + self.leader_epoch.capacity() * 4
-            + self.partition_epoch.capacity() * 4
-            + self.replicas.capacity() * std::mem::size_of::<Replicas>()
-            + self.isr.capacity() * std::mem::size_of::<BrokerSet>()
-            + std::mem::size_of::<Chunk>()
-            + 2 * std::mem::size_of::<usize>()
-    }
 }
 
 /// The partitions of one topic, indexed from 0.
@@ -119,12 +109,6 @@ impl PartitionColumns {
     /// Every partition in index order.
     pub fn iter(&self) -> impl Iterator<Item = Partition> + '_ {
         self.chunks.iter().flat_map(|c| (0..c.leader.len()).filter_map(move |i| c.get(i)))
-    }
-
-    /// Heap bytes of the chunks (counted in full even when shared).
-    pub fn heap_bytes(&self) -> usize {
-        self.chunks.iter().map(|c| c.heap_bytes()).sum::<usize>()
-            + self.chunks.capacity() * std::mem::size_of::<usize>()
     }
 }
 

@@ -96,11 +96,6 @@ impl LeaderState {
         others.iter().map(|r| r.id).collect()
     }
 
-    /// The replicas the leader tracks: voters, then observers that have fetched.
-    pub fn replicas(&self) -> impl Iterator<Item = (&ReplicaState, bool)> {
-        self.voters.iter().map(|r| (r, true)).chain(self.observers.iter().map(|r| (r, false)))
-    }
-
     fn replica_mut(&mut self, id: NodeId) -> (&mut ReplicaState, bool) {
         if let Some(index) = self.voters.iter().position(|r| r.id == id) {
             return (&mut self.voters[index], true);
@@ -356,13 +351,5 @@ impl Node {
         };
         let message = Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.leader(), result };
         out.send(self.id, from, message);
-    }
-
-    /// The leader's view of its replicas, for the UI and invariants.
-    pub fn replica_states(&self) -> Vec<(ReplicaState, bool)> {
-        match &self.role {
-            Role::Leader(l) => l.replicas().map(|(r, v)| (r.clone(), v)).collect(),
-            _ => Vec::new(),
-        }
     }
 }

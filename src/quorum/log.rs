@@ -150,10 +150,4 @@ impl Log {
     pub fn snapshot_id(&self) -> Option<SnapshotId> {
         self.snapshot.as_ref().map(|s| s.id)
     }
-
-    /// Whether this log holds offset `offset - 1` with the given epoch (as a record or as the
-    /// end of its snapshot); used by the invariant checkers.
-    pub fn matches(&self, offset: Offset, epoch: Epoch) -> bool {
-        offset <= self.end_offset() && offset >= self.start_offset && self.epoch_before(offset) == Some(epoch)
-    }
 }

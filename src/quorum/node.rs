@@ -232,19 +232,6 @@ impl Node {
         self.voters.contains(&self.id)
     }
 
-    /// The voter set.
-    pub fn voters(&self) -> &[NodeId] {
-        &self.voters
-    }
-
-    /// The offset of the start of the leader's epoch, when this node leads.
-    pub fn epoch_start_offset(&self) -> Option<Offset> {
-        match &self.role {
-            Role::Leader(l) => Some(l.epoch_start),
-            _ => None,
-        }
-    }
-
     /// How long until the node's current timer fires, as a point in time.
     pub fn next_deadline(&self) -> Micros {
         match &self.role {

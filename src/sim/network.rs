@@ -61,19 +61,9 @@ impl Network {
         self.cut.insert((from, to));
     }
 
-    /// Restore the link from `from` to `to`.
-    pub fn heal(&mut self, from: NodeId, to: NodeId) {
-        self.cut.remove(&(from, to));
-    }
-
     /// Restore every link.
     pub fn heal_all(&mut self) {
         self.cut.clear();
-    }
-
-    /// Whether the link from `from` to `to` is cut.
-    pub fn is_cut(&self, from: NodeId, to: NodeId) -> bool {
-        self.cut.contains(&(from, to))
     }
 
     /// The cut links.

@@ -65,7 +65,6 @@ struct Slot {
 /// A deterministic simulation of one KRaft cluster.
 pub struct Simulation {
     now: Micros,
-    seed: u64,
     rng: Rng,
     config: ClusterConfig,
     quorum_config: Arc<QuorumConfig>,
@@ -93,7 +92,6 @@ impl Simulation {
         let ids: Vec<NodeId> = voters.iter().copied().chain(observers).collect();
         let mut sim = Simulation {
             now: 0,
-            seed,
             rng: Rng::new(seed),
             quorum_config: Arc::new(config.quorum.clone()),
             network: Network::new(config.network.clone()),
@@ -127,11 +125,6 @@ impl Simulation {
     /// The current virtual time.
     pub fn now(&self) -> Micros {
         self.now
-    }
-
-    /// The seed this run was started with.
-    pub fn seed(&self) -> u64 {
-        self.seed
     }
 
     /// The cluster's configuration.
