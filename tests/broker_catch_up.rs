@@ -49,7 +49,14 @@ fn a_broker_behind_the_log_start_loads_a_snapshot_and_matches_the_controller() {
     let start = sim.leader().unwrap().log().start_offset();
     assert!(start > sim.disk_of_down_node(102).unwrap().log.end_offset(), "the log start moved past n102");
     sim.restart(102).unwrap();
-    sim.run_until(12_000 * MS);
+    let caught_up = |sim: &Simulation| {
+        let leader = sim.leader().map(|l| l.applied().applied_offset);
+        sim.node(102).is_some_and(|b| Some(b.applied().applied_offset) == leader)
+    };
+    sim.run_until(10_000 * MS);
+    while !caught_up(&sim) && sim.now() < 30_000 * MS {
+        sim.run_until(sim.now() + 100 * MS);
+    }
     let broker = sim.node(102).unwrap();
     assert_eq!(broker.snapshots_loaded(), 1);
     let leader = sim.leader().unwrap();

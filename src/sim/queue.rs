@@ -51,6 +51,12 @@ impl<E> EventQueue<E> {
         self.heap.peek().map(|k| k.at.0)
     }
 
+    /// The earliest event and its time.
+    pub fn peek(&self) -> Option<(Micros, &E)> {
+        let key = self.heap.peek()?;
+        Some((key.at.0, self.slab[key.slot as usize].as_ref()?))
+    }
+
     /// Remove and return the earliest event.
     pub fn pop(&mut self) -> Option<(Micros, E)> {
         let key = self.heap.pop()?;

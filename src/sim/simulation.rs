@@ -190,8 +190,18 @@ impl Simulation {
         })
     }
 
-    /// The time of the next event, if any.
-    pub fn next_event_time(&self) -> Option<Micros> {
+    /// The time of the next event that will do something, if any (timers a node no longer
+    /// waits for are dropped first, so stepping never jumps past this time).
+    pub fn next_event_time(&mut self) -> Option<Micros> {
+        while let Some((at, Event::Timer { node })) = self.queue.peek() {
+            let live = self
+                .slot_index(*node)
+                .is_some_and(|i| self.slots[i].timer == Some(at) && self.slots[i].server.is_some());
+            if live {
+                break;
+            }
+            self.queue.pop();
+        }
         self.queue.peek_time()
     }
 
@@ -342,7 +352,7 @@ impl Simulation {
 
     /// Process every event up to and including time `t`, then move the clock to `t`.
     pub fn run_until(&mut self, t: Micros) {
-        while self.queue.peek_time().is_some_and(|at| at <= t) {
+        while self.next_event_time().is_some_and(|at| at <= t) {
             self.step();
         }
         self.now = self.now.max(t);

@@ -501,7 +501,7 @@ impl App {
                 if level == ControlLevel::Full {
                     <aside class="side">
                         <Controls selected={selected} form={self.form.clone()} network={network} topic={self.topic}
-                                  on={link.callback(Msg::Control)} />
+                                  nodes={sim.node_ids().collect::<Vec<_>>()} on={link.callback(Msg::Control)} />
                         <InvariantsPanel violation={self.session.violation().cloned()} events={sim.events_processed()} />
                     </aside>
                 }

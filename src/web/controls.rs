@@ -20,6 +20,9 @@ pub enum ControlMsg {
     },
 }
 
+/// The latency sliders' range, in ms (a URL may set up to `Settings::MAX_LATENCY_MS`).
+const SLIDER_MAX_LATENCY_MS: u64 = 500;
+
 /// Latency min and max (ms) and drop rate (percent).
 type Latency = (u32, u32, u32);
 
@@ -37,10 +40,21 @@ pub struct ControlsProps {
     pub form: Settings,
     pub network: Latency,
     pub topic: (u32, u32),
+    /// Every node, for cutting one link.
+    pub nodes: Vec<NodeId>,
     pub on: Callback<ControlMsg>,
 }
 
-fn number_input(label: &str, id: &str, value: u64, min: u64, max: u64, on: Callback<u64>) -> Html {
+/// A labelled number field or slider (`input_type` "number" or "range") that reports valid values.
+fn number_input(
+    input_type: &'static str,
+    label: &str,
+    id: &str,
+    value: u64,
+    min: u64,
+    max: u64,
+    on: Callback<u64>,
+) -> Html {
     let oninput = Callback::from(move |e: InputEvent| {
         let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
         if let Ok(v) = input.value().parse::<u64>() {
@@ -49,7 +63,8 @@ fn number_input(label: &str, id: &str, value: u64, min: u64, max: u64, on: Callb
     });
     html! {
         <label for={id.to_string()}>{ label }
-            <input id={id.to_string()} type="number" value={value.to_string()} min={min.to_string()} max={max.to_string()} {oninput} />
+            <input id={id.to_string()} type={input_type} value={value.to_string()} min={min.to_string()} max={max.to_string()} {oninput} />
+            if input_type == "range" { <output>{ value }</output> }
         </label>
     }
 }
@@ -94,11 +109,15 @@ pub fn controls(props: &ControlsProps) -> Html {
         })
     };
     let reset = props.on.reform(|_: MouseEvent| ControlMsg::Reset);
+    let peer = use_state(|| None::<NodeId>);
     html! {
         <section class="panel controls" aria-labelledby="controls-heading">
             <h2 id="controls-heading">{ "Controls" }</h2>
             <div class="group" role="group" aria-label="Selected node">
                 { selected_node(props.selected.as_ref(), &act) }
+                if let Some(node) = &props.selected {
+                    { cut_link(node.id, &props.nodes, *peer, peer.setter(), &act) }
+                }
             </div>
             <div class="group" role="group" aria-label="Cluster">
                 <button onclick={act(Action::KillLeader)} title="K">{ "Kill active controller" }</button>
@@ -106,20 +125,20 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <button onclick={act(Action::Heal)} title="H">{ "Heal all links" }</button>
             </div>
             <div class="group" role="group" aria-label="Create a topic">
-                { number_input("Partitions", "topic-partitions", partitions.into(), 1, 10_000, topic(|v, (_, r)| (v, r))) }
-                { number_input("Replicas", "topic-replicas", replication.into(), 1, 4, topic(|v, (p, _)| (p, v))) }
+                { number_input("number", "Partitions", "topic-partitions", partitions.into(), 1, 10_000, topic(|v, (_, r)| (v, r))) }
+                { number_input("number", "Replicas", "topic-replicas", replication.into(), 1, 4, topic(|v, (p, _)| (p, v))) }
                 <button onclick={act(Action::CreateTopic { partitions, replication })}>{ "Create topic" }</button>
             </div>
             <div class="group" role="group" aria-label="Network">
-                { number_input("Latency min (ms)", "latency-min", lat_min.into(), 0, Settings::MAX_LATENCY_MS.into(), network(|v, (_, max, d)| (v.min(max), max, d))) }
-                { number_input("Latency max (ms)", "latency-max", lat_max.into(), 0, Settings::MAX_LATENCY_MS.into(), network(|v, (min, _, d)| (min.min(v), v, d))) }
-                { number_input("Drop rate (%)", "drop-rate", drop.into(), 0, 100, network(|v, (min, max, _)| (min, max, v))) }
+                { number_input("range", "Latency min (ms)", "latency-min", lat_min.into(), 0, SLIDER_MAX_LATENCY_MS, network(|v, (_, max, d)| (v.min(max), max, d))) }
+                { number_input("range", "Latency max (ms)", "latency-max", lat_max.into(), 0, SLIDER_MAX_LATENCY_MS, network(|v, (min, _, d)| (min.min(v), v, d))) }
+                { number_input("range", "Drop rate (%)", "drop-rate", drop.into(), 0, 100, network(|v, (min, max, _)| (min, max, v))) }
             </div>
             <details class="group settings">
                 <summary>{ "Cluster settings (apply with Reset)" }</summary>
-                { number_input("Seed", "seed", form.seed, 0, u64::MAX, edit(|s, v| s.seed = v)) }
-                { number_input("Controllers", "voters", form.voters.into(), 1, Settings::MAX_VOTERS.into(), edit(|s, v| s.voters = v as u32)) }
-                { number_input("Brokers", "brokers", form.brokers.into(), 0, Settings::MAX_BROKERS.into(), edit(|s, v| s.brokers = v as u32)) }
+                { number_input("number", "Seed", "seed", form.seed, 0, u64::MAX, edit(|s, v| s.seed = v)) }
+                { number_input("number", "Controllers", "voters", form.voters.into(), 1, Settings::MAX_VOTERS.into(), edit(|s, v| s.voters = v as u32)) }
+                { number_input("number", "Brokers", "brokers", form.brokers.into(), 0, Settings::MAX_BROKERS.into(), edit(|s, v| s.brokers = v as u32)) }
                 <label><input type="checkbox" checked={form.pre_vote} onchange={pre_vote} />{ " pre-vote (KIP-996)" }</label>
             </details>
             <button class="reset" onclick={reset} title="R">{ "Reset" }</button>
@@ -143,6 +162,33 @@ fn selected_node(selected: Option<&SelectedNode>, act: &impl Fn(Action) -> Callb
             <button onclick={act(Action::Isolate(node.id))} title="I">{ format!("Isolate {name}") }</button>
             if !node.voter && node.running {
                 <button onclick={act(Action::ShutDown(node.id))}>{ format!("Shut down {name}") }</button>
+            }
+        </>
+    }
+}
+
+/// Cut the link between the selected node and one other node, both ways.
+fn cut_link(
+    node: NodeId,
+    nodes: &[NodeId],
+    peer: Option<NodeId>,
+    set_peer: UseStateSetter<Option<NodeId>>,
+    act: &impl Fn(Action) -> Callback<MouseEvent>,
+) -> Html {
+    let others: Vec<NodeId> = nodes.iter().copied().filter(|n| *n != node).collect();
+    let chosen = peer.filter(|p| others.contains(p)).or(others.first().copied());
+    let onchange = Callback::from(move |e: Event| {
+        set_peer.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().ok());
+    });
+    html! {
+        <>
+            <label for="cut-peer">{ "Link to" }
+                <select id="cut-peer" {onchange}>
+                    { for others.iter().map(|n| html! { <option value={n.to_string()} selected={chosen == Some(*n)}>{ format!("n{n}") }</option> }) }
+                </select>
+            </label>
+            if let Some(other) = chosen {
+                <button onclick={act(Action::Cut(node, other))}>{ format!("Cut n{node} <-> n{other}") }</button>
             }
         </>
     }
