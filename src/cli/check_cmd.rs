@@ -11,6 +11,9 @@ use kraftscope::quorum::Sabotage;
 
 use super::args::Args;
 
+/// The most seeds one sweep runs.
+const MAX_SEEDS: u64 = 10_000_000;
+
 pub fn run(args: &Args) -> Result<bool, String> {
     args.only(&["seeds", "seed", "first-seed", "sabotage", "threads", "quiet"])?;
     let mut sabotage = Sabotage::default();
@@ -23,6 +26,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
         Some(_) => vec![args.get("seed", 0u64)?],
         None => {
             let count: u64 = args.get("seeds", 100)?;
+            if count > MAX_SEEDS {
+                return Err(format!("--seeds: at most {MAX_SEEDS} in one sweep"));
+            }
             let first: u64 = args.get("first-seed", 1)?;
             (first..first.saturating_add(count)).collect()
         }

@@ -25,6 +25,10 @@ pub struct ScenarioRun {
 }
 
 const DEFAULT_RUN_MAX: Micros = 20_000 * MS;
+/// The most client writes one `write` directive may make.
+const MAX_WRITES: u64 = 100_000;
+/// The longest one `run` directive may simulate (an hour).
+const LONGEST_RUN: Micros = 3_600_000 * MS;
 
 impl ScenarioRun {
     pub fn new(seed: u64, detail: Detail) -> ScenarioRun {
@@ -61,6 +65,9 @@ impl ScenarioRun {
             "heal" => sim.heal_all(),
             "write" => {
                 let count: u64 = parse_arg(block, "count", 1)?;
+                if count > MAX_WRITES {
+                    return Err(format!("write count must be at most {MAX_WRITES}"));
+                }
                 let written: Vec<u64> = (0..count).map_while(|_| sim.write().ok()).collect();
                 let text = match (written.first(), written.last()) {
                     (Some(first), Some(last)) => {
@@ -152,13 +159,17 @@ impl ScenarioRun {
     fn run(&mut self, block: &Block) -> Result<(), String> {
         let sim = self.sim.as_mut().ok_or("no cluster")?;
         let start = sim.now();
-        let (until, limit) = match (block.arg("for"), block.arg("until")) {
-            (Some(_), _) => (None, start + parse_arg::<u64>(block, "for", 0)? * MS),
+        let (until, span_ms) = match (block.arg("for"), block.arg("until")) {
+            (Some(_), _) => (None, parse_arg::<u64>(block, "for", 0)?),
             (None, Some(goal)) => {
-                (Some(goal.to_string()), start + parse_arg::<u64>(block, "max", DEFAULT_RUN_MAX / MS)? * MS)
+                (Some(goal.to_string()), parse_arg::<u64>(block, "max", DEFAULT_RUN_MAX / MS)?)
             }
             (None, None) => return Err("run needs for=<ms> or until=leader|converged".into()),
         };
+        if span_ms > LONGEST_RUN / MS {
+            return Err(format!("a run may simulate at most {} ms", LONGEST_RUN / MS));
+        }
+        let limit = start + span_ms * MS;
         loop {
             if let Some(goal) = &until
                 && goal_reached(sim, goal)?
