@@ -67,8 +67,9 @@ pub const MAX_SPEED: f64 = 1000.0;
 /// The bounds of the race's partition count.
 pub const MIN_PARTITIONS: u64 = 10;
 pub const MAX_PARTITIONS: u64 = 2_000_000;
-/// The latest moment a URL may ask to open at (one simulated hour).
-const MAX_AT: Micros = 3_600_000 * MS;
+/// The latest moment a URL may ask to open at: ten simulated minutes, which the page replays
+/// in well under a second.
+const MAX_AT: Micros = 600_000 * MS;
 
 /// Decode `%XX` and `+` in a query component.
 fn decode(text: &str) -> String {
