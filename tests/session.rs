@@ -2,7 +2,7 @@
 //! what time travel and shared links rely on.
 
 use kraftscope::quorum::{MS, Micros};
-use kraftscope::session::{Action, Session, Settings};
+use kraftscope::session::{Action, RecordedAction, Session, Settings};
 
 /// A comparable summary of the cluster: each node's role, epoch, leader and log.
 fn state(session: &Session) -> Vec<String> {
@@ -105,4 +105,33 @@ fn a_sabotaged_cluster_shows_its_violation() {
     let seen = session.violation().expect("the sabotage is caught");
     assert_eq!(seen.violation.invariant, "a majority of voters holds every offset below the high watermark");
     assert!(!seen.event.is_empty());
+}
+
+#[test]
+fn an_action_that_cannot_be_replayed_where_it_was_made_is_dropped_with_a_reason() {
+    let live = played();
+    let mut actions = live.actions().to_vec();
+    actions[1].events += 1_000_000;
+    let replayed = Session::replay(live.settings().clone(), actions, live.now());
+    assert_eq!(replayed.actions().len(), 1, "the damaged action and everything after it are dropped");
+    assert!(replayed.replay_problem().is_some_and(|p| p.contains("could not be replayed")));
+    let early = vec![RecordedAction { at: 0, events: 0, action: Action::Isolate(101) }];
+    let replayed = Session::replay(live.settings().clone(), early, live.now());
+    assert!(replayed.replay_problem().is_none(), "an action at the very start replays");
+    assert_eq!(replayed.actions().len(), 1);
+}
+
+#[test]
+fn an_action_made_while_messages_are_lost_replays_at_the_same_point() {
+    let mut session = Session::new(Settings { drop_percent: 30, ..Settings::default() });
+    for (at, action) in
+        [(3_000, Action::Isolate(1)), (3_001, Action::Resign), (3_002, Action::Heal), (6_000, Action::Resign)]
+    {
+        session.advance_to(at * MS, usize::MAX);
+        let _ = session.act(action);
+    }
+    session.advance_to(9_000 * MS, usize::MAX);
+    let replayed = Session::replay(session.settings().clone(), session.actions().to_vec(), session.now());
+    assert!(replayed.replay_problem().is_none(), "{:?}", replayed.replay_problem());
+    assert_eq!(state(&replayed), state(&session));
 }

@@ -1,5 +1,6 @@
-//! The metadata layer's invariants (KIP-631): every node's image is the replay of the committed
-//! log up to its offset (whether it got there record by record or through a snapshot), and every
+//! The metadata layer's invariants (KIP-631): a node's image equals the replay of the committed
+//! log whenever it has applied up to the committed tip (whether it got there record by record or
+//! through a snapshot; at other offsets the record-by-record state digest is compared), and every
 //! image is well formed: no partition led by a fenced broker, leaders in their ISR, ISRs within
 //! the replicas.
 

@@ -50,11 +50,8 @@ impl Checker {
     /// Check every per-event invariant against the simulation's current state.
     pub fn after_event(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
-            if let Some(error) = node.fatal_error() {
-                return violation(
-                    names::NO_TRUNCATION_BELOW_HIGH_WATERMARK,
-                    format!("n{}: {error}", node.id()),
-                );
+            if let Some((invariant, detail)) = node.fatal_error() {
+                return violation(invariant, format!("n{}: {detail}", node.id()));
             }
         }
         self.leaders.check(sim)?;

@@ -122,7 +122,7 @@ impl Broker {
             Some(broker_epoch) => ControllerRpc::BrokerHeartbeat {
                 broker_id: self.id,
                 broker_epoch,
-                current_metadata_offset: node.applied().applied_offset,
+                current_metadata_offset: node.applied().applied_offset.saturating_sub(1),
                 want_fence: self.lifecycle == BrokerLifecycle::Starting,
                 want_shut_down: self.want_shut_down,
             },
@@ -179,7 +179,6 @@ impl Broker {
                     _ if reply.should_shut_down => ShuttingDown,
                     Starting if reply.is_caught_up => Recovery,
                     Recovery if !reply.is_fenced => Running,
-                    Running if reply.is_fenced => Recovery,
                     other => other,
                 };
                 if self.lifecycle == Recovery {

@@ -228,7 +228,7 @@ impl Controller {
             return (Vec::new(), stale);
         };
         active.heartbeats.insert(broker_id, now);
-        let is_caught_up = metadata_offset > broker_epoch;
+        let is_caught_up = metadata_offset >= broker_epoch;
         let mut staged = Staged::new(&mut active.image);
         if want_shut_down && !registration.in_controlled_shutdown {
             staged.push(MetadataRecord::BrokerRegistrationChange {
@@ -312,7 +312,7 @@ impl Controller {
                 brokers.len()
             ));
         }
-        let topic_id = active.image.highest_topic_id().map_or(1, |id| id + 1);
+        let topic_id = active.image.next_topic_id();
         let start = self.rng.below(brokers.len() as u64) as usize;
         let Some(active) = &mut self.active else { return Err("this controller is not active".into()) };
         let mut staged = Staged::new(&mut active.image);

@@ -35,6 +35,8 @@ pub struct MetadataImage {
     partition_count: usize,
     configs: BTreeMap<(String, String), String>,
     features: BTreeMap<Arc<str>, u16>,
+    /// One above the highest topic id ever created: ids are never reused after a delete.
+    next_topic_id: TopicId,
 }
 
 impl MetadataImage {
@@ -57,6 +59,7 @@ impl MetadataImage {
                     TopicImage { id: *topic_id, name: name.clone(), partitions: PartitionColumns::default() };
                 self.topics.insert(*topic_id, topic);
                 self.names.insert(name.clone(), *topic_id);
+                self.next_topic_id = self.next_topic_id.max(topic_id + 1);
             }
             MetadataRecord::Partition(p) => self.add_partition(p)?,
             MetadataRecord::Config(c) => {
@@ -72,7 +75,7 @@ impl MetadataImage {
                     .partitions
                     .get(index)
                     .ok_or_else(|| format!("topic {} has no partition {index}", topic.name))?;
-                if change.leader != LEADER_UNCHANGED && change.leader != p.leader {
+                if change.leader != LEADER_UNCHANGED {
                     p.leader = change.leader;
                     p.leader_epoch += 1;
                 }
@@ -151,9 +154,9 @@ impl MetadataImage {
         self.topics.get(self.names.get(name)?)
     }
 
-    /// The highest topic id in use.
-    pub fn highest_topic_id(&self) -> Option<TopicId> {
-        self.topics.keys().next_back().copied()
+    /// The id the next topic gets (never one a deleted topic had).
+    pub fn next_topic_id(&self) -> TopicId {
+        self.next_topic_id.max(1)
     }
 
     /// Partition `partition` of topic `topic`.

@@ -1,5 +1,5 @@
-//! A topic's partitions as a struct of arrays, in chunks shared between image versions: about
-//! 21 bytes a partition, and copying an image copies only chunk handles (a changed partition
+//! A topic's partitions as a struct of arrays, in chunks shared between image versions: 21
+//! bytes a partition in the columns (about 22 with the chunks' overhead), and copying an image copies only chunk handles (a changed partition
 //! copies its chunk), as Kafka's images share structure between versions. So millions of
 //! partitions fit in a browser tab, and every node of a simulated cluster can hold them.
 

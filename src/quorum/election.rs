@@ -229,6 +229,14 @@ impl Node {
         leader: NodeId,
         out: &mut Outbox,
     ) {
+        if let Role::Follower(f) = &self.role
+            && epoch == self.epoch
+            && f.leader != leader
+        {
+            let detail = format!("n{leader} and n{} both announced themselves for epoch {epoch}", f.leader);
+            self.fatal = Some((crate::invariants::names::SINGLE_LEADER, detail));
+            return;
+        }
         let already_following = matches!(&self.role, Role::Follower(f) if f.leader == leader);
         if epoch > self.epoch
             || (epoch == self.epoch && !already_following && self.role.kind() != super::RoleKind::Leader)

@@ -11,6 +11,7 @@ use super::node::{Node, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::snapshot::Snapshot;
 use super::{Epoch, NodeId, Offset};
+use crate::invariants::names as invariants;
 
 impl Node {
     /// Send the next Fetch (or FetchSnapshot while a snapshot transfer is under way).
@@ -141,11 +142,16 @@ impl Node {
         }
     }
 
+    /// Truncate to the end of the common epoch, unless that would drop committed records (below
+    /// the high watermark), which Kafka refuses as a fatal error.
     fn truncate_diverging(&mut self, epoch: Epoch, end_offset: Offset, out: &mut Outbox) {
-        let to = self.disk.log.truncate_to_diverging(epoch, end_offset);
+        let to = self.disk.log.diverging_end(epoch, end_offset);
         if let Some(hw) = self.high_watermark.filter(|hw| to < *hw) {
-            self.fatal = Some(format!("truncated to {to}, below its high watermark {hw}"));
+            let detail = format!("asked to truncate to {to}, below its high watermark {hw}; refused");
+            self.fatal = Some((invariants::NO_TRUNCATION_BELOW_HIGH_WATERMARK, detail));
+            return;
         }
+        self.disk.log.truncate_to(to);
         out.note(self.id, NoteKind::Truncated { to, epoch, leader_end: end_offset });
     }
 
@@ -190,10 +196,11 @@ impl Node {
     fn install_snapshot(&mut self, snapshot: Arc<Snapshot>, out: &mut Outbox) {
         let id = snapshot.id;
         if self.applied.applied_offset > id.end_offset {
-            self.fatal = Some(format!(
-                "offered snapshot {id} older than its applied offset {}",
+            let detail = format!(
+                "offered snapshot {id}, older than its applied offset {}",
                 self.applied.applied_offset
-            ));
+            );
+            self.fatal = Some((invariants::NO_TRUNCATION_BELOW_HIGH_WATERMARK, detail));
             return;
         }
         self.applied = snapshot.state.clone();

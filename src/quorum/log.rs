@@ -109,18 +109,16 @@ impl Log {
         self.epoch_starts.retain(|(_, start)| *start < end);
     }
 
-    /// Kafka's `truncateToEndOffset`: cut the log back to the last offset it shares with a
-    /// leader that answered `DivergingEpoch{epoch, end_offset}`. Returns the new end offset.
-    pub fn truncate_to_diverging(&mut self, epoch: Epoch, end_offset: Offset) -> Offset {
+    /// Kafka's `truncateToEndOffset`: the last offset this log shares with a leader that
+    /// answered `DivergingEpoch{epoch, end_offset}`, where it must be cut back to.
+    pub fn diverging_end(&self, epoch: Epoch, end_offset: Offset) -> Offset {
         let target = if epoch == 0 {
             end_offset.min(self.end_offset())
         } else {
             let (local_epoch, local_end) = self.end_offset_for_epoch(epoch);
             if local_epoch == epoch { local_end.min(end_offset) } else { local_end }
         };
-        let target = target.max(self.start_offset);
-        self.truncate_to(target);
-        target
+        target.max(self.start_offset)
     }
 
     /// Record a snapshot taken from this log's own committed prefix and drop the records it

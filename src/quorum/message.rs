@@ -101,7 +101,8 @@ pub enum SnapshotChunk {
 }
 
 impl Message {
-    /// The RPC's name as Kafka spells it, for traces and the UI.
+    /// The name traces and the UI show: Kafka's RPC name, with a pre-vote `Vote` shown as
+    /// PreVote and a FetchResponse named by its outcome (DivergingEpoch, SnapshotId).
     pub fn kind(&self) -> &'static str {
         match self {
             Message::Vote { pre_vote: true, .. } => "PreVote",

@@ -114,7 +114,8 @@ pub struct Node {
     pub(super) applied: AppliedState,
     pub(super) snapshots_loaded: u64,
     pub(super) bytes_since_snapshot: u64,
-    pub(super) fatal: Option<String>,
+    /// A protocol error the node refused to go past: the invariant at stake and what happened.
+    pub(super) fatal: Option<(&'static str, String)>,
 }
 
 /// A write was offered to a node that is not the leader.
@@ -223,8 +224,8 @@ impl Node {
     }
 
     /// A protocol error the node hit (for example truncating below its high watermark).
-    pub fn fatal_error(&self) -> Option<&str> {
-        self.fatal.as_deref()
+    pub fn fatal_error(&self) -> Option<(&'static str, &str)> {
+        self.fatal.as_ref().map(|(invariant, detail)| (*invariant, detail.as_str()))
     }
 
     /// Whether this node is a voter (a controller) rather than an observer.

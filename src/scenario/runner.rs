@@ -25,6 +25,8 @@ pub struct ScenarioRun {
 }
 
 const DEFAULT_RUN_MAX: Micros = 20_000 * MS;
+/// The longest one-way latency a scenario may ask for, in ms.
+const MAX_LATENCY_MS: u64 = 60_000;
 /// The most client writes one `write` directive may make.
 const MAX_WRITES: u64 = 100_000;
 /// The longest one `run` directive may simulate (an hour).
@@ -111,18 +113,19 @@ impl ScenarioRun {
 
     fn create_cluster(&mut self, block: &Block) -> Result<Vec<String>, String> {
         let latency = block.arg("latency").unwrap_or("1-5");
-        let (lo, hi) =
-            latency.split_once('-').ok_or_else(|| format!("latency '{latency}' must look like 1-5 (ms)"))?;
-        let parse_ms = |t: &str| {
-            t.parse::<f64>()
-                .map(|v| (v * MS as f64) as Micros)
-                .map_err(|_| format!("bad latency '{latency}'"))
+        let bad_latency = || {
+            format!("latency={latency} must be a range like 1-5 (ms, whole numbers up to {MAX_LATENCY_MS})")
         };
-        let network = NetworkConfig {
-            latency_min: parse_ms(lo)?,
-            latency_max: parse_ms(hi)?,
-            drop_rate: parse_arg::<f64>(block, "drop", 0.0)? / 100.0,
+        let (lo, hi) = latency.split_once('-').ok_or_else(bad_latency)?;
+        let ms = |t: &str| {
+            t.parse::<u64>().ok().filter(|v| *v <= MAX_LATENCY_MS).map(|v| v * MS).ok_or_else(bad_latency)
         };
+        let (latency_min, latency_max) = (ms(lo)?, ms(hi)?);
+        let drop_percent: f64 = parse_arg(block, "drop", 0.0)?;
+        if latency_min > latency_max || !(0.0..=100.0).contains(&drop_percent) {
+            return Err(format!("{} (and drop= must be 0 to 100 percent)", bad_latency()));
+        }
+        let network = NetworkConfig { latency_min, latency_max, drop_rate: drop_percent / 100.0 };
         let defaults = QuorumConfig::default();
         let quorum = QuorumConfig {
             pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",
@@ -138,6 +141,9 @@ impl ScenarioRun {
             network,
             metadata: Default::default(),
         };
+        if config.quorum.max_fetch_records == 0 || config.quorum.snapshot_chunk_bytes == 0 {
+            return Err("max-fetch and chunk-bytes must be at least 1".into());
+        }
         if config.voters == 0 || config.voters > 99 || config.observers > crate::broker_set::MAX_BROKERS {
             return Err(format!(
                 "voters must be 1..=99 and observers 0..={}",

@@ -41,6 +41,8 @@ pub struct Session {
     topics_created: u32,
     log: VecDeque<TraceLine>,
     violation: Option<SeenViolation>,
+    /// Recorded actions that could not be replayed (a damaged shared link).
+    replay_problem: Option<String>,
     horizon: Micros,
 }
 
@@ -64,6 +66,7 @@ impl Session {
             topics_created: 0,
             log: VecDeque::new(),
             violation: None,
+            replay_problem: None,
             horizon,
         };
         session.collect_trace();
@@ -101,6 +104,11 @@ impl Session {
         &self.log
     }
 
+    /// Why some recorded actions could not be replayed, if that happened.
+    pub fn replay_problem(&self) -> Option<&str> {
+        self.replay_problem.as_deref()
+    }
+
     /// The first invariant violation seen, if any.
     pub fn violation(&self) -> Option<&SeenViolation> {
         self.violation.as_ref()
@@ -132,7 +140,25 @@ impl Session {
     /// Apply recorded actions that happened before the next event, up to time `limit`.
     fn apply_due_actions(&mut self, limit: Micros) {
         while let Some(recorded) = self.actions.get(self.applied) {
-            if recorded.events != self.sim.events_processed() || recorded.at > limit {
+            let processed = self.sim.events_processed();
+            let next = self.sim.next_event_time();
+            // Events run in time order, so an action is out of reach once its event count has
+            // passed, or once the next event lies after its time (before reaching its count).
+            let missed = match recorded.events.cmp(&processed) {
+                std::cmp::Ordering::Less => true,
+                std::cmp::Ordering::Equal => next.is_some_and(|n| n < recorded.at),
+                std::cmp::Ordering::Greater => next.is_none_or(|n| n > recorded.at),
+            };
+            if missed {
+                let dropped = self.actions.len() - self.applied;
+                self.replay_problem = Some(format!(
+                    "{dropped} recorded action(s) from {} on could not be replayed at the moment they were made; they were dropped",
+                    crate::format::seconds(recorded.at)
+                ));
+                self.actions.truncate(self.applied);
+                return;
+            }
+            if recorded.events != processed || recorded.at > limit {
                 return;
             }
             let (at, action) = (recorded.at, recorded.action.clone());
@@ -187,11 +213,12 @@ impl Session {
     /// Do `action` now. Acting at a point in the past forks the timeline: the actions that were
     /// ahead are dropped. A refused action is not recorded and changes nothing.
     pub fn act(&mut self, action: Action) -> Result<(), String> {
+        let (at, events) = (self.now(), self.sim.events_processed());
         self.execute(&action).inspect_err(|_| {
             self.sim.take_trace();
         })?;
         self.actions.truncate(self.applied);
-        self.actions.push(RecordedAction { at: self.now(), events: self.sim.events_processed(), action });
+        self.actions.push(RecordedAction { at, events, action });
         self.applied = self.actions.len();
         self.horizon = self.now();
         self.collect_trace();

@@ -241,6 +241,9 @@ impl App {
                 let at = self.params.at.unwrap_or(0);
                 self.session = Session::replay(self.form.clone(), self.params.actions.clone(), at);
                 self.tab = Tab::Cluster;
+                if let Some(problem) = self.session.replay_problem() {
+                    self.notices.push(format!("actions: {problem}"));
+                }
             }
         }
         self.falling.clear();
