@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use wasm_bindgen_cli_support::Bindgen;
 
 use crate::server;
-use crate::util::{cargo, root, run, target_dir, Result};
+use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
@@ -26,19 +26,7 @@ pub fn build_wasm() -> Result<PathBuf> {
 
 /// Runs the core's failover experiment natively and returns its CSV, the page's chart data.
 fn failover_csv() -> Result<Vec<u8>> {
-    let output = cargo()
-        .args([
-            "run",
-            "--release",
-            "--quiet",
-            "--bin",
-            "kraftscope",
-            "--",
-            "failover",
-            "--csv",
-            "--partitions",
-            CHART_PARTITIONS,
-        ])
+    let output = kraftscope_cli(&["failover", "--csv", "--partitions", CHART_PARTITIONS])
         .stderr(Stdio::inherit())
         .output()
         .map_err(|err| format!("failed to run the failover experiment: {err}"))?;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::dist::{self, OUT_NAME};
 use crate::server;
-use crate::util::{cargo, describe, root, run, target_dir, Result};
+use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const E2E_MOUNT: &str = "/kraftscope/";
@@ -70,25 +70,11 @@ fn native_tests() -> Result<Counts> {
 
 /// Sweeps seeds through chaos with every invariant checked after every event.
 fn seed_sweep() -> Result<Counts> {
-    run_counted(
-        cargo().args([
-            "run",
-            "--release",
-            "--quiet",
-            "--bin",
-            "kraftscope",
-            "--",
-            "check",
-            "--seeds",
-            "1000",
-            "--quiet",
-        ]),
-        |line| {
-            let rest = line.strip_prefix("checked ")?;
-            let violations = number_before(rest, " violations")?;
-            Some(if violations == 0 { (1, 0) } else { (0, violations) })
-        },
-    )
+    run_counted(&mut kraftscope_cli(&["check", "--seeds", "1000", "--quiet"]), |line| {
+        let rest = line.strip_prefix("checked ")?;
+        let violations = number_before(rest, " violations")?;
+        Some(if violations == 0 { (1, 0) } else { (0, violations) })
+    })
 }
 
 /// Runs the release wasm under node and compares its answers with the native core.

@@ -20,6 +20,13 @@ pub fn cargo() -> Command {
     cmd
 }
 
+/// `cargo run --release` of the kraftscope command line with `args`.
+pub fn kraftscope_cli(args: &[&str]) -> Command {
+    let mut cmd = cargo();
+    cmd.args(["run", "--release", "--quiet", "--bin", "kraftscope", "--"]).args(args);
+    cmd
+}
+
 /// Runs a command with inherited stdio and fails unless it exits successfully.
 pub fn run(cmd: &mut Command) -> Result<()> {
     let status = cmd.status().map_err(|err| format!("failed to start {}: {err}", describe(cmd)))?;
