@@ -143,6 +143,8 @@ impl Component for App {
             _keys: keys,
         };
         app.start_over();
+        app.frames_since_log = LOG_REFRESH_FRAMES;
+        app.refresh_log();
         app.schedule(ctx);
         app
     }

@@ -109,13 +109,13 @@ fn links(picture: &ClusterPicture, leader: Option<NodeId>) -> Html {
     let cut = |a: NodeId, b: NodeId| picture.cut_links.contains(&(a.min(b), a.max(b)));
     html! {
         <g class="links">
-            { for lines.into_iter().map(|(a, b, class)| {
+            { for lines.iter().map(|&(a, b, class)| {
                 let ((x1, y1), (x2, y2)) = (position(picture, a), position(picture, b));
                 let class = if cut(a, b) { "link cut" } else { class };
                 html! { <line class={class} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
             }) }
-            { for picture.cut_links.iter().map(|(a, b)| {
-                let ((x1, y1), (x2, y2)) = (position(picture, *a), position(picture, *b));
+            { for lines.iter().filter(|(a, b, _)| cut(*a, *b)).map(|&(a, b, _)| {
+                let ((x1, y1), (x2, y2)) = (position(picture, a), position(picture, b));
                 html! { <text class="cut-mark" x={((x1 + x2) / 2.0).to_string()} y={((y1 + y2) / 2.0).to_string()}>{ "✂ cut" }</text> }
             }) }
         </g>
