@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
+import { FLAGS, executablePath } from "./chromium.mjs";
 
 const baseUrl = process.env.KRAFTSCOPE_URL;
 const dist = process.env.KRAFTSCOPE_DIST;
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 // Times every requestAnimationFrame callback, counts timers, and records long tasks and the
 // moment the first cluster node appears. Installed before the page's own scripts run.
@@ -53,7 +53,7 @@ const percentile = (values, p) => {
 const reset = (page) => page.evaluate(() => { Object.assign(window.__bench, { frames: [], scripts: [], callbacks: 0, timers: 0, longTasks: [] }); });
 const read = (page) => page.evaluate(() => window.__bench);
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: FLAGS });
+const browser = await chromium.launch({ executablePath, headless: true, args: FLAGS });
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
 await context.addInitScript(instrument);
 

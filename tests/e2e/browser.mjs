@@ -3,26 +3,14 @@
 // sets KRAFTSCOPE_URL, KRAFTSCOPE_ARTIFACTS and CHROMIUM_PATH.
 import { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { FLAGS, executablePath } from "./chromium.mjs";
 
 export const baseUrl = process.env.KRAFTSCOPE_URL;
 const artifacts = process.env.KRAFTSCOPE_ARTIFACTS ?? path.resolve("target/e2e-artifacts");
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 let browser;
-const dirs = [];
 
 before(async () => {
   assert.ok(baseUrl, "KRAFTSCOPE_URL must point at the served dist/ (use `cargo xtask test`)");
@@ -32,7 +20,6 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A fresh browser context (no shared state) with the given viewport and options. */
@@ -79,4 +66,3 @@ export async function waitForLeader(page, accept = () => true, timeout = 30_000)
   assert.fail(`no leader matching the condition within ${timeout} ms (last: ${JSON.stringify(await shownLeader(page))})`);
 }
 
-export { dirs };
