@@ -14,11 +14,14 @@ async function stepState(page) {
     return { title, progress, leader: await shownLeader(page), clock: await page.locator("#clock").textContent() };
   }
   await page.waitForFunction(() => !document.querySelector(".race-stage")?.textContent.startsWith("Building"), null, { timeout: 60_000 });
-  await page.waitForFunction(() => {
-    const text = document.querySelector(".race-stage")?.textContent ?? "";
-    return / since the kill/.test(text) || text === "Both sides recovered.";
-  }, null, { timeout: 60_000 });
-  await page.waitForTimeout(1500);
+  // The step fast-forwards the race to its scripted moment; wait until the clocks stop moving.
+  let previous = null;
+  for (let tries = 0; tries < 200; tries += 1) {
+    const now = await page.evaluate(() => [".race-stage", "#zk-stopwatch", "#kraft-stopwatch"].map((s) => document.querySelector(s)?.textContent).join("|"));
+    if (now === previous && / since the kill|Both sides recovered/.test(now)) break;
+    previous = now;
+    await page.waitForTimeout(400);
+  }
   return { title, progress, partitions: await page.locator("#partition-count").textContent(), zk: await page.locator("#zk-stopwatch").textContent() };
 }
 
