@@ -125,7 +125,6 @@ impl Server {
             }
             Payload::Controller(rpc) => self.handle_rpc(now, from, rpc, &mut out.rpcs),
         }
-        self.after(now, out);
     }
 
     fn handle_rpc(&mut self, now: Micros, from: NodeId, rpc: ControllerRpc, out: &mut RpcOutbox) {
@@ -138,7 +137,6 @@ impl Server {
     /// Fire whatever timers are due.
     pub fn tick(&mut self, now: Micros, out: &mut ServerOutbox) {
         self.node.tick(now, &mut out.quorum);
-        self.after(now, out);
         match &mut self.role {
             ServerRole::Controller(controller) => controller.tick(&mut self.node, now),
             ServerRole::Broker(broker) => broker.tick(&self.node, now, &mut out.rpcs),
@@ -166,8 +164,10 @@ impl Server {
         f(&mut self.node)
     }
 
-    /// Let the controller follow changes of leadership and release committed replies.
-    pub fn after(&mut self, now: Micros, out: &mut ServerOutbox) {
+    /// Let the controller follow changes of leadership and release committed replies, and
+    /// report a broker's lifecycle change. The simulation calls it once after anything it runs
+    /// on a server (a message, a timer, an admin request).
+    pub(crate) fn after(&mut self, now: Micros, out: &mut ServerOutbox) {
         match &mut self.role {
             ServerRole::Controller(controller) => controller.sync(&self.node, now, &mut out.rpcs),
             ServerRole::Broker(broker) => {
