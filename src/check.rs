@@ -6,8 +6,10 @@ use std::fmt;
 
 use crate::invariants::{Checker, Violation};
 use crate::metadata::broker::BrokerLifecycle;
-use crate::quorum::{MS, Micros, NodeId, QuorumConfig, Sabotage};
+use crate::metadata::config::MetadataConfig;
+use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
 use crate::rng::Rng;
+use crate::sabotage::Sabotage;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
 
 /// Simulated time of the chaos phase.
@@ -43,12 +45,18 @@ impl SeedParams {
             max_record_bytes_between_snapshots: if rng.chance(0.5) { rng.range(160, 3200) } else { 0 },
             max_fetch_records: rng.range(4, 64) as usize,
             snapshot_chunk_bytes: rng.range(16, 128),
-            sabotage,
+            sabotage: sabotage.quorum,
             ..QuorumConfig::default()
         };
         SeedParams {
             seed,
-            cluster: ClusterConfig { voters, observers, quorum, network, metadata: Default::default() },
+            cluster: ClusterConfig {
+                voters,
+                observers,
+                quorum,
+                network,
+                metadata: MetadataConfig { sabotage: sabotage.metadata, ..MetadataConfig::default() },
+            },
             fault_every: rng.range(300 * MS, 3000 * MS),
             write_every: rng.range(5 * MS, 200 * MS),
         }
@@ -207,7 +215,7 @@ impl ChaosRun {
             .running_servers()
             .filter_map(|s| s.broker())
             .all(|b| b.lifecycle() == BrokerLifecycle::Running);
-        leader.applied().writes > writes_before
+        leader.applied().state.writes > writes_before
             && brokers_running
             && self
                 .sim
@@ -227,7 +235,7 @@ impl ChaosRun {
             let _ = self.sim.restart(id);
         }
         let deadline = self.sim.now() + LIVENESS_BOUND;
-        let writes_before = self.sim.running_nodes().map(|n| n.applied().writes).max().unwrap_or(0);
+        let writes_before = self.sim.running_nodes().map(|n| n.applied().state.writes).max().unwrap_or(0);
         let mut next_write = self.sim.now();
         while self.sim.now() < deadline {
             if self.sim.now() >= next_write && self.sim.write().is_ok() {

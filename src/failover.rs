@@ -5,10 +5,9 @@
 use std::sync::Arc;
 
 use crate::metadata::record::MetadataRecord;
+use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};
 use crate::metadata::synthetic::{snapshot_record_count, snapshot_records};
-use crate::quorum::applied::AppliedState;
-use crate::quorum::disk::Disk;
-use crate::quorum::snapshot::{Snapshot, SnapshotId};
+use crate::quorum::snapshot::SnapshotId;
 use crate::quorum::{MS, Micros, Record};
 use crate::sim::{ClusterConfig, Simulation};
 use crate::zk::{ZkCosts, ZkFailoverReport, measure_failover};
@@ -38,7 +37,7 @@ pub struct FailoverRow {
 /// can spread the work over frames.
 pub struct SnapshotBuilder {
     records: Box<dyn Iterator<Item = MetadataRecord>>,
-    state: AppliedState,
+    state: AppliedMetadata,
     total: u64,
 }
 
@@ -49,7 +48,7 @@ impl SnapshotBuilder {
         let total = snapshot_record_count(partitions, BROKERS);
         Ok(SnapshotBuilder {
             records: Box::new(snapshot_records(partitions, BROKERS)),
-            state: AppliedState::default(),
+            state: AppliedMetadata::default(),
             total,
         })
     }
@@ -57,7 +56,7 @@ impl SnapshotBuilder {
     /// Apply up to `budget` more records; returns the progress.
     pub fn step(&mut self, budget: usize) -> (u64, u64) {
         for record in self.records.by_ref().take(budget) {
-            self.state.apply(0, &Record::Metadata(record.into()));
+            self.state.apply(0, &Record::Data(record.into()));
         }
         self.progress()
     }
@@ -68,10 +67,10 @@ impl SnapshotBuilder {
     }
 
     /// Finish the remaining records and return the snapshot.
-    pub fn finish(mut self) -> Arc<Snapshot> {
+    pub fn finish(mut self) -> Arc<MetadataSnapshot> {
         self.step(usize::MAX);
         let id = SnapshotId { end_offset: self.state.applied_offset, epoch: 0 };
-        Arc::new(Snapshot { id, state: self.state })
+        Arc::new(MetadataSnapshot { id, state: self.state })
     }
 }
 
@@ -87,8 +86,8 @@ pub struct KraftFailover {
 
 impl KraftFailover {
     /// Start the cluster from `snapshot` and let it elect a leader and settle.
-    pub fn new(snapshot: Arc<Snapshot>, seed: u64) -> Result<KraftFailover, String> {
-        let mut disk = Disk::default();
+    pub fn new(snapshot: Arc<MetadataSnapshot>, seed: u64) -> Result<KraftFailover, String> {
+        let mut disk = MetadataDisk::default();
         disk.log.install_snapshot(snapshot);
         let config = ClusterConfig { voters: 3, observers: 0, ..ClusterConfig::default() };
         let mut sim = Simulation::with_disk(config, seed, disk);
@@ -139,7 +138,7 @@ impl KraftFailover {
 }
 
 /// A snapshot of an image with `partitions` partitions on [`BROKERS`] brokers.
-pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<Snapshot>, String> {
+pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<MetadataSnapshot>, String> {
     Ok(SnapshotBuilder::new(partitions)?.finish())
 }
 

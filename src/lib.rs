@@ -10,6 +10,7 @@ pub mod metadata;
 pub mod quorum;
 pub mod race;
 pub mod rng;
+pub mod sabotage;
 pub mod scenario;
 pub mod session;
 pub mod sim;

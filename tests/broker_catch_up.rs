@@ -61,6 +61,6 @@ fn a_broker_behind_the_log_start_loads_a_snapshot_and_matches_the_controller() {
     assert_eq!(broker.snapshots_loaded(), 1);
     let leader = sim.leader().unwrap();
     assert_eq!(broker.applied().applied_offset, leader.applied().applied_offset);
-    assert_eq!(broker.applied().image, leader.applied().image);
-    assert_eq!(broker.applied().image.partition_count(), 150);
+    assert_eq!(broker.applied().state.image, leader.applied().state.image);
+    assert_eq!(broker.applied().state.image.partition_count(), 150);
 }

@@ -2,7 +2,7 @@
 //! report the invariant it breaks.
 
 use kraftscope::check::{SeedParams, run_seed};
-use kraftscope::quorum::Sabotage;
+use kraftscope::sabotage::Sabotage;
 
 /// The invariants reported over the first `seeds` seeds with `sabotage` switched on.
 fn violated_invariants(sabotage: &str, seeds: u64) -> Vec<&'static str> {

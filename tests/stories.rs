@@ -40,7 +40,7 @@ fn pre_vote_keeps_the_leader_and_epoch_while_without_it_the_epoch_jumps() {
 fn brokers_hold_the_new_topic_and_a_restarted_broker_fetched_only_the_delta() {
     let fetched = story("brokers-fetch");
     for broker in [101, 102, 103] {
-        assert_eq!(fetched.sim().node(broker).unwrap().applied().image.topics().count(), 1);
+        assert_eq!(fetched.sim().node(broker).unwrap().applied().state.image.topics().count(), 1);
     }
     let restarted = story("broker-restart");
     let stats = |id| restarted.sim().server(id).unwrap().fetched();
@@ -56,7 +56,7 @@ fn the_far_behind_broker_loaded_a_snapshot() {
 #[test]
 fn the_silent_broker_is_fenced_and_the_shut_down_one_stopped() {
     let fenced = story("fencing");
-    let image = &fenced.sim().leader().unwrap().applied().image;
+    let image = &fenced.sim().leader().unwrap().applied().state.image;
     assert!(image.brokers()[&101].fenced);
     assert_eq!(image.partitions_led_by(101), 0);
     let shut = story("controlled-shutdown");

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use kraftscope::check::{Failure, SeedParams, run_seed};
 use kraftscope::invariants::Violation;
-use kraftscope::quorum::Sabotage;
+use kraftscope::sabotage::Sabotage;
 
 use super::args::Args;
 

@@ -4,7 +4,7 @@
 
 use super::names;
 use super::{Violation, running_leaders, violation};
-use crate::quorum::applied::AppliedState;
+use crate::metadata::state::AppliedMetadata;
 use crate::quorum::{Epoch, Offset};
 use crate::sim::Simulation;
 
@@ -24,7 +24,7 @@ pub struct CommittedLog {
     records: Vec<CommittedRecord>,
     /// `digests[o]` is the applied-state digest after applying offsets `0..o`.
     digests: Vec<u64>,
-    state: AppliedState,
+    state: AppliedMetadata,
 }
 
 impl CommittedLog {
@@ -45,7 +45,7 @@ impl CommittedLog {
 
     /// The image the committed log builds up to `offset`, when that is the committed tip.
     pub fn image_at(&self, offset: Offset) -> Option<&crate::metadata::image::MetadataImage> {
-        (offset == self.len()).then_some(&self.state.image)
+        (offset == self.len()).then_some(&self.state.state.image)
     }
 
     /// The number of committed offsets that leaders of epochs below `epoch` committed.

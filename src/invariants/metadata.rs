@@ -23,14 +23,14 @@ impl ImageChecks {
     pub fn check(&mut self, sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
         for node in sim.running_nodes() {
             let applied = node.applied();
-            if let Some(fault) = &applied.fault {
-                return violation(names::RECORDS_APPLY, format!("n{}: {fault}", node.id()));
+            if let Some((offset, fault)) = &applied.fault {
+                return violation(names::RECORDS_APPLY, format!("n{}: offset {offset}: {fault}", node.id()));
             }
             if self.checked.insert(node.id(), applied.applied_offset) == Some(applied.applied_offset) {
                 continue;
             }
             if let Some(expected) = committed.image_at(applied.applied_offset)
-                && *expected != applied.image
+                && *expected != applied.state.image
             {
                 return violation(
                     names::IMAGE_EQUALS_REPLAY,
@@ -41,7 +41,7 @@ impl ImageChecks {
                     ),
                 );
             }
-            well_formed(&applied.image).map_err(|(invariant, detail)| Violation {
+            well_formed(&applied.state.image).map_err(|(invariant, detail)| Violation {
                 invariant,
                 detail: format!("n{} at offset {}: {detail}", node.id(), applied.applied_offset),
             })?;

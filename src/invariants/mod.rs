@@ -12,8 +12,8 @@ mod snapshots;
 
 use std::fmt;
 
-use crate::quorum::log::Log;
-use crate::quorum::{Node, NodeId};
+use crate::metadata::state::{MetadataLog, MetadataNode};
+use crate::quorum::{NodeId, QuorumError};
 use crate::sim::Simulation;
 
 pub use committed::CommittedLog;
@@ -50,8 +50,8 @@ impl Checker {
     /// Check every per-event invariant against the simulation's current state.
     pub fn after_event(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
-            if let Some((invariant, detail)) = node.fatal_error() {
-                return violation(invariant, format!("n{}: {detail}", node.id()));
+            if let Some(error) = node.fatal_error() {
+                return violation(invariant_of(error), format!("n{}: {error}", node.id()));
             }
         }
         self.leaders.check(sim)?;
@@ -74,8 +74,19 @@ impl Checker {
     }
 }
 
+/// The invariant a protocol error a node refused to go past would have broken.
+fn invariant_of(error: &QuorumError) -> &'static str {
+    match error {
+        QuorumError::ConflictingLeaders { .. } => names::SINGLE_LEADER,
+        QuorumError::TruncationBelowHighWatermark { .. } | QuorumError::StaleSnapshot { .. } => {
+            names::NO_TRUNCATION_BELOW_HIGH_WATERMARK
+        }
+        QuorumError::IllegalTransition { .. } => names::LEGAL_TRANSITIONS,
+    }
+}
+
 /// Every node's log, whether the node is running or down (a crashed node keeps its disk).
-pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &Log)> {
+pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &MetadataLog)> {
     sim.node_ids().filter_map(move |id| match sim.node(id) {
         Some(node) => Some((id, node.log())),
         None => sim.disk_of_down_node(id).map(|disk| (id, &disk.log)),
@@ -83,6 +94,6 @@ pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &Log)>
 }
 
 /// Running leaders.
-pub(crate) fn running_leaders(sim: &Simulation) -> impl Iterator<Item = &Node> {
+pub(crate) fn running_leaders(sim: &Simulation) -> impl Iterator<Item = &MetadataNode> {
     sim.running_nodes().filter(|n| n.role() == crate::quorum::RoleKind::Leader)
 }

@@ -17,6 +17,8 @@ pub const LEADER_COMPLETENESS: &str = "leader completeness";
 pub const AGREEMENT: &str = "all nodes agree on every committed offset";
 /// A follower never drops committed records.
 pub const NO_TRUNCATION_BELOW_HIGH_WATERMARK: &str = "no truncation below the high watermark";
+/// Kafka's `QuorumState`: every change of role is one its transition table allows.
+pub const LEGAL_TRANSITIONS: &str = "every role change is one QuorumState allows";
 /// KIP-630.
 pub const LOG_START_AT_SNAPSHOT: &str = "log start is at the earliest snapshot";
 /// KIP-630.
@@ -35,7 +37,7 @@ pub const LEADER_IN_ISR: &str = "a partition leader is in its ISR";
 pub const ISR_WITHIN_REPLICAS: &str = "the ISR is within the replicas";
 
 /// Every invariant, in the order the page lists them, with a one-line explanation.
-pub const ALL: [(&str, &str); 16] = [
+pub const ALL: [(&str, &str); 17] = [
     (SINGLE_LEADER, "Raft §5.2: at most one leader per epoch"),
     (EPOCHS_NEVER_DECREASE, "a node's epoch only moves forward"),
     (PERSISTED_STATE, "the quorum-state file is written before acting"),
@@ -44,6 +46,7 @@ pub const ALL: [(&str, &str); 16] = [
     (LEADER_COMPLETENESS, "Raft §5.4: a leader holds every record committed before its epoch"),
     (AGREEMENT, "log matching up to the high watermark"),
     (NO_TRUNCATION_BELOW_HIGH_WATERMARK, "a follower never drops committed records"),
+    (LEGAL_TRANSITIONS, "Kafka's QuorumState transition table"),
     (LOG_START_AT_SNAPSHOT, "KIP-630"),
     (LEADER_NEVER_LOADS_SNAPSHOT, "KIP-630"),
     (APPLIED_EQUALS_REPLAY, "every node applies the same records in order"),

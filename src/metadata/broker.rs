@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::broker_set::BrokerId;
-use crate::quorum::{MS, Micros, Node};
+use crate::quorum::{MS, Micros};
 
 use super::config::MetadataConfig;
 use super::controller::RpcOutbox;
 use super::record::{TopicId, broker_bit, broker_set};
 use super::rpc::{ControllerRpc, RpcError};
+use super::state::MetadataNode;
 
 /// Kafka's `BrokerState` as the lifecycle manager moves through it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -106,7 +107,7 @@ impl Broker {
     }
 
     /// Send the registration or heartbeat that is due, and ask to expand ISRs it leads.
-    pub fn tick(&mut self, node: &Node, now: Micros, out: &mut RpcOutbox) {
+    pub fn tick(&mut self, node: &MetadataNode, now: Micros, out: &mut RpcOutbox) {
         if now < self.next_request || self.lifecycle == BrokerLifecycle::ShuttingDown {
             return;
         }
@@ -135,9 +136,9 @@ impl Broker {
 
     /// KIP-497: as leader of a partition, ask the controller to add unfenced replicas back to
     /// the ISR (the simulation has no data plane, so a live follower counts as caught up).
-    fn expand_isrs(&mut self, node: &Node, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
+    fn expand_isrs(&mut self, node: &MetadataNode, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
         let Some(broker_epoch) = self.broker_epoch else { return };
-        let image = &node.applied().image;
+        let image = &node.applied().state.image;
         let unfenced = image.unfenced_brokers();
         for (topic_id, partition, p) in image.partitions().filter(|(_, _, p)| p.leader == self.id as i32) {
             let missing = p.replicas.set().intersection(unfenced).difference(p.isr);

@@ -11,6 +11,18 @@ pub struct MetadataConfig {
     pub session_timeout: Micros,
     /// The most partitions one CreateTopics may create in the live simulation.
     pub max_partitions_per_topic: u32,
+    /// Deliberate bugs, for proving that the invariant checkers catch them.
+    pub sabotage: MetadataSabotage,
+}
+
+/// Bugs in the controller that can be switched on to show that the invariant checkers are able
+/// to fail (the crate's `sabotage` module names them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MetadataSabotage {
+    /// The controller fences a broker without moving its partitions' leadership away.
+    pub fence_keeps_leaders: bool,
+    /// The controller elects leaders among live replicas whether or not they are in the ISR.
+    pub leader_outside_isr: bool,
 }
 
 impl Default for MetadataConfig {
@@ -19,6 +31,7 @@ impl Default for MetadataConfig {
             heartbeat_interval: 2000 * MS,
             session_timeout: 9000 * MS,
             max_partitions_per_topic: 100_000,
+            sabotage: MetadataSabotage::default(),
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::broker_set::BrokerId;
-use crate::quorum::{Micros, Node, NodeId, Offset, Record, RoleKind, Sabotage};
+use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
 use crate::rng::Rng;
 
 use super::config::MetadataConfig;
@@ -15,6 +15,7 @@ use super::placement::{
 };
 use super::record::{ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, TopicId};
 use super::rpc::{ControllerRpc, HeartbeatReply, RpcError};
+use super::state::{MetadataEntry, MetadataNode};
 
 /// A reply held until the record at `offset` is committed.
 #[derive(Clone, Debug)]
@@ -37,7 +38,6 @@ struct Active {
 #[derive(Debug)]
 pub struct Controller {
     config: MetadataConfig,
-    sabotage: Sabotage,
     rng: Rng,
     active: Option<Active>,
 }
@@ -46,13 +46,13 @@ pub struct Controller {
 pub type RpcOutbox = Vec<(NodeId, ControllerRpc)>;
 
 impl Controller {
-    pub fn new(config: MetadataConfig, sabotage: Sabotage, rng: Rng) -> Controller {
-        Controller { config, sabotage, rng, active: None }
+    pub fn new(config: MetadataConfig, rng: Rng) -> Controller {
+        Controller { config, rng, active: None }
     }
 
     /// Follow the quorum: become active on winning leadership (loading the log's uncommitted
     /// tail into the working image), step down on losing it, and send replies now committed.
-    pub fn sync(&mut self, node: &Node, now: Micros, out: &mut RpcOutbox) {
+    pub fn sync(&mut self, node: &MetadataNode, now: Micros, out: &mut RpcOutbox) {
         let leading = node.role() == RoleKind::Leader;
         match (&mut self.active, leading) {
             (None, true) => self.activate(node, now),
@@ -70,11 +70,11 @@ impl Controller {
         }
     }
 
-    fn activate(&mut self, node: &Node, now: Micros) {
-        let mut image = node.applied().image.clone();
+    fn activate(&mut self, node: &MetadataNode, now: Micros) {
+        let mut image = node.applied().state.image.clone();
         let log = node.log();
         for offset in node.applied().applied_offset..log.end_offset() {
-            if let Some(Record::Metadata(record)) = log.get(offset).map(|e| &e.record) {
+            if let Some(Record::Data(MetadataEntry::Record(record))) = log.get(offset).map(|e| &e.record) {
                 let _ = image.apply(record);
             }
         }
@@ -89,7 +89,7 @@ impl Controller {
     }
 
     /// Fence brokers whose session expired.
-    pub fn tick(&mut self, node: &mut Node, now: Micros) {
+    pub fn tick(&mut self, node: &mut MetadataNode, now: Micros) {
         let Some(active) = &mut self.active else { return };
         if now < active.next_session_check {
             return;
@@ -110,20 +110,20 @@ impl Controller {
 
     /// Append staged records to the log through the quorum leader's accumulator (the working
     /// image already has them); returns the offset of the last one.
-    fn append(node: &mut Node, now: Micros, records: Vec<MetadataRecord>) -> Option<Offset> {
+    fn append(node: &mut MetadataNode, now: Micros, records: Vec<MetadataRecord>) -> Option<Offset> {
         let mut last = None;
         for record in records {
             last = node.next_offset();
-            node.propose(now, Record::Metadata(record.into())).ok()?;
+            node.propose(now, record.into()).ok()?;
         }
         last
     }
 
-    fn fence(&mut self, node: &mut Node, now: Micros, broker: BrokerId) {
+    fn fence(&mut self, node: &mut MetadataNode, now: Micros, broker: BrokerId) {
         let Some(active) = &mut self.active else { return };
         let Some(registration) = active.image.brokers().get(&broker).copied() else { return };
         let mut staged = Staged::new(&mut active.image);
-        let moves = move_away_from(staged.image, broker, self.sabotage);
+        let moves = move_away_from(staged.image, broker, self.config.sabotage);
         staged.extend(moves);
         staged.push(MetadataRecord::FenceBroker { broker_id: broker, broker_epoch: registration.epoch });
         let records = staged.records;
@@ -133,7 +133,7 @@ impl Controller {
     /// Handle a broker's request; the reply goes out now or once its records commit.
     pub fn handle(
         &mut self,
-        node: &mut Node,
+        node: &mut MetadataNode,
         now: Micros,
         from: NodeId,
         rpc: ControllerRpc,
@@ -193,7 +193,7 @@ impl Controller {
     /// its RegisterBrokerRecord.
     fn register(
         &mut self,
-        node: &Node,
+        node: &MetadataNode,
         now: Micros,
         broker_id: BrokerId,
     ) -> (Vec<MetadataRecord>, ControllerRpc) {
@@ -201,7 +201,7 @@ impl Controller {
         active.heartbeats.insert(broker_id, now);
         let mut staged = Staged::new(&mut active.image);
         if staged.image.brokers().contains_key(&broker_id) {
-            let moves = move_away_from(staged.image, broker_id, self.sabotage);
+            let moves = move_away_from(staged.image, broker_id, self.config.sabotage);
             staged.extend(moves);
         }
         let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
@@ -237,11 +237,11 @@ impl Controller {
                 fenced: None,
                 in_controlled_shutdown: Some(true),
             });
-            let moves = move_away_from(staged.image, broker_id, self.sabotage);
+            let moves = move_away_from(staged.image, broker_id, self.config.sabotage);
             staged.extend(moves);
         } else if registration.fenced && !want_fence && !want_shut_down && is_caught_up {
             staged.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
-            let leads = lead_offline_partitions(staged.image, broker_id, self.sabotage);
+            let leads = lead_offline_partitions(staged.image, broker_id, self.config.sabotage);
             staged.extend(leads);
         }
         let should_shut_down = want_shut_down && staged.image.partitions_led_by(broker_id) == 0;
@@ -284,7 +284,7 @@ impl Controller {
     /// one atomic batch.
     pub fn create_topic(
         &mut self,
-        node: &mut Node,
+        node: &mut MetadataNode,
         now: Micros,
         name: &str,
         partitions: u32,
@@ -329,7 +329,7 @@ impl Controller {
     /// IncrementalAlterConfigs from an admin client: one ConfigRecord; returns its offset.
     pub fn alter_config(
         &mut self,
-        node: &mut Node,
+        node: &mut MetadataNode,
         now: Micros,
         resource: &str,
         name: &str,
@@ -345,7 +345,7 @@ impl Controller {
     }
 
     /// DeleteTopics from an admin client.
-    pub fn delete_topic(&mut self, node: &mut Node, now: Micros, name: &str) -> Result<(), String> {
+    pub fn delete_topic(&mut self, node: &mut MetadataNode, now: Micros, name: &str) -> Result<(), String> {
         let active = self.active.as_mut().ok_or("this controller is not active")?;
         let topic_id =
             active.image.topic_by_name(name).map(|t| t.id).ok_or_else(|| format!("no topic '{name}'"))?;

@@ -9,4 +9,5 @@ pub mod partitions;
 pub mod placement;
 pub mod record;
 pub mod rpc;
+pub mod state;
 pub mod synthetic;

@@ -1,8 +1,8 @@
 //! Partition leadership decisions the controller makes: replica placement for new topics and
 //! the PartitionChangeRecords that fencing, controlled shutdown and unfencing require.
 
+use super::config::MetadataSabotage;
 use crate::broker_set::{BrokerId, BrokerSet};
-use crate::quorum::Sabotage;
 
 use super::image::MetadataImage;
 use super::record::{
@@ -32,7 +32,7 @@ pub fn new_partition(topic_id: TopicId, partition: u32, replicas: Replicas) -> P
 }
 
 /// The first replica, in preference order, that is in `isr` and `eligible`.
-fn elect_leader(replicas: Replicas, isr: BrokerSet, eligible: BrokerSet, sabotage: Sabotage) -> i32 {
+fn elect_leader(replicas: Replicas, isr: BrokerSet, eligible: BrokerSet, sabotage: MetadataSabotage) -> i32 {
     let allowed = if sabotage.leader_outside_isr { eligible } else { isr.intersection(eligible) };
     replicas.iter().find(|r| allowed.contains(broker_bit(*r))).map_or(NO_LEADER, |r| r as i32)
 }
@@ -47,7 +47,11 @@ fn eligible_leaders(image: &MetadataImage) -> BrokerSet {
 /// Take `broker` out of every ISR and leadership (fencing or controlled shutdown): a partition
 /// it led moves to another ISR member, or goes offline; a partition whose ISR would become empty
 /// keeps the broker as its last ISR member, as Kafka does.
-pub fn move_away_from(image: &MetadataImage, broker: BrokerId, sabotage: Sabotage) -> Vec<MetadataRecord> {
+pub fn move_away_from(
+    image: &MetadataImage,
+    broker: BrokerId,
+    sabotage: MetadataSabotage,
+) -> Vec<MetadataRecord> {
     let bit = broker_bit(broker);
     let eligible = eligible_leaders(image).without(bit);
     let mut records = Vec::new();
@@ -80,7 +84,7 @@ pub fn move_away_from(image: &MetadataImage, broker: BrokerId, sabotage: Sabotag
 pub fn lead_offline_partitions(
     image: &MetadataImage,
     broker: BrokerId,
-    sabotage: Sabotage,
+    sabotage: MetadataSabotage,
 ) -> Vec<MetadataRecord> {
     let bit = broker_bit(broker);
     let may_lead = |p: &super::partitions::Partition| {

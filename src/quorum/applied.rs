@@ -1,40 +1,41 @@
-//! The state machine a node builds by applying committed records in order: the metadata image,
-//! tagged with the offset and epoch it reflects, and a digest of everything applied so replicas
-//! and snapshots can be compared.
+//! The state a node builds by applying committed records in order: the state machine's own
+//! state, tagged with the offset and epoch it reflects, and a digest of everything applied so
+//! replicas and snapshots can be compared.
 
 use super::record::{Record, mix};
+use super::state_machine::StateMachine;
 use super::{Epoch, Offset};
-use crate::metadata::image::MetadataImage;
 
 /// The result of applying the committed log up to (not including) `applied_offset`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AppliedState {
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppliedState<S: StateMachine> {
     /// Every record below this offset has been applied.
     pub applied_offset: Offset,
     /// The epoch of the last applied record.
     pub applied_epoch: Epoch,
     /// A running digest of the applied records' fingerprints, in offset order.
     pub digest: u64,
-    /// How many client writes were applied.
-    pub writes: u64,
-    /// The metadata image.
-    pub image: MetadataImage,
-    /// The first record that did not apply to the image, if any (Kafka treats it as fatal).
-    pub fault: Option<String>,
+    /// The state machine.
+    pub state: S,
+    /// The first entry that did not apply, with its offset (Kafka treats it as fatal).
+    pub fault: Option<(Offset, S::Error)>,
 }
 
-impl AppliedState {
-    /// Apply the record at `self.applied_offset`, appended in `epoch`.
-    pub fn apply(&mut self, epoch: Epoch, record: &Record) {
+impl<S: StateMachine> Default for AppliedState<S> {
+    fn default() -> Self {
+        AppliedState { applied_offset: 0, applied_epoch: 0, digest: 0, state: S::default(), fault: None }
+    }
+}
+
+impl<S: StateMachine> AppliedState<S> {
+    /// Apply the record at `self.applied_offset`, appended in `epoch`. Control records only
+    /// move the offset; entries go to the state machine.
+    pub fn apply(&mut self, epoch: Epoch, record: &Record<S::Entry>) {
         self.digest = mix(self.digest ^ record.fingerprint()).wrapping_add(self.applied_offset);
-        match record {
-            Record::Write(_) => self.writes += 1,
-            Record::Metadata(metadata) => {
-                if let Err(error) = self.image.apply(metadata) {
-                    self.fault.get_or_insert(format!("offset {}: {metadata}: {error}", self.applied_offset));
-                }
-            }
-            Record::LeaderChange(_) => {}
+        if let Record::Data(entry) = record
+            && let Err(error) = self.state.apply(entry)
+        {
+            self.fault.get_or_insert((self.applied_offset, error));
         }
         self.applied_offset += 1;
         self.applied_epoch = epoch;
@@ -42,6 +43,6 @@ impl AppliedState {
 
     /// Serialized size of this state inside a snapshot.
     pub fn size_bytes(&self) -> u64 {
-        24 + self.image.size_bytes()
+        24 + self.state.size_bytes()
     }
 }

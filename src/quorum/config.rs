@@ -37,7 +37,7 @@ pub struct QuorumConfig {
     /// KIP-996 pre-vote: a node runs a non-binding poll before bumping the epoch.
     pub pre_vote: bool,
     /// Deliberate bugs, for proving that the invariant checkers catch them.
-    pub sabotage: Sabotage,
+    pub sabotage: QuorumSabotage,
 }
 
 impl Default for QuorumConfig {
@@ -54,7 +54,7 @@ impl Default for QuorumConfig {
             snapshot_chunk_bytes: 64 * 1024,
             max_record_bytes_between_snapshots: 20 * 1024 * 1024,
             pre_vote: true,
-            sabotage: Sabotage::default(),
+            sabotage: QuorumSabotage::default(),
         }
     }
 }
@@ -66,54 +66,16 @@ impl QuorumConfig {
     }
 }
 
-/// Bugs that can be switched on to show that the invariant checkers are able to fail.
+/// Bugs in the quorum protocol that can be switched on to show that the invariant checkers
+/// are able to fail (the crate's `sabotage` module names them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Sabotage {
+pub struct QuorumSabotage {
     /// Grant votes without comparing the candidate's log with our own.
     pub vote_without_log_check: bool,
     /// Let the leader advance the high watermark as soon as any one follower has a record.
     pub high_watermark_on_minority: bool,
     /// Forget the vote on restart (the quorum-state file is not written).
     pub forget_vote_on_restart: bool,
-    /// The controller fences a broker without moving its partitions' leadership away.
-    pub fence_keeps_leaders: bool,
-    /// The controller elects leaders among live replicas whether or not they are in the ISR.
-    pub leader_outside_isr: bool,
     /// A restarted node claims its local log as applied without replaying it.
     pub restart_skips_local_log: bool,
-}
-
-impl Sabotage {
-    /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 6] = [
-        ("vote-without-log-check", "grant votes without the log comparison"),
-        ("hw-on-minority", "advance the high watermark on a minority"),
-        ("forget-vote", "do not persist the vote before answering"),
-        ("fence-keeps-leaders", "fence a broker but leave it leading its partitions"),
-        ("leader-outside-isr", "elect partition leaders outside the ISR"),
-        ("restart-skips-local-log", "restart without replaying the local log"),
-    ];
-
-    /// Whether the bug with this `--sabotage` name is on.
-    pub fn is_enabled(&self, name: &str) -> bool {
-        let mut with = *self;
-        with.enable(name).is_ok() && with == *self
-    }
-
-    /// Switch on the bug with this `--sabotage` name.
-    pub fn enable(&mut self, name: &str) -> Result<(), String> {
-        match name {
-            "vote-without-log-check" => self.vote_without_log_check = true,
-            "hw-on-minority" => self.high_watermark_on_minority = true,
-            "forget-vote" => self.forget_vote_on_restart = true,
-            "fence-keeps-leaders" => self.fence_keeps_leaders = true,
-            "leader-outside-isr" => self.leader_outside_isr = true,
-            "restart-skips-local-log" => self.restart_skips_local_log = true,
-            other => {
-                let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-                return Err(format!("unknown sabotage '{other}' (known: {})", known.join(", ")));
-            }
-        }
-        Ok(())
-    }
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::log::Log;
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId};
 
 /// Kafka's `quorum-state` file: written to a temp file, fsynced and renamed before the node
@@ -30,8 +31,14 @@ impl fmt::Display for QuorumStateFile {
 
 /// A node's durable storage. The simulation flushes every append before the node reports the
 /// new end offset, as Kafka's raft client does.
-#[derive(Clone, Debug, Default)]
-pub struct Disk {
+#[derive(Clone, Debug)]
+pub struct Disk<S: StateMachine> {
     pub quorum_state: QuorumStateFile,
-    pub log: Log,
+    pub log: Log<S>,
+}
+
+impl<S: StateMachine> Default for Disk<S> {
+    fn default() -> Self {
+        Disk { quorum_state: QuorumStateFile::default(), log: Log::default() }
+    }
 }

@@ -4,16 +4,18 @@
 use std::sync::Arc;
 
 use super::config::Micros;
+use super::error::QuorumError;
 use super::leader::LeaderState;
 use super::message::Message;
 use super::node::{Election, Node, Resigned, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::record::{LeaderChange, Record};
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 
-impl Node {
+impl<S: StateMachine> Node<S> {
     /// Start an election after a timeout: a pre-vote round when enabled, else a candidacy.
-    pub(super) fn start_election(&mut self, now: Micros, retries: u32, out: &mut Outbox) {
+    pub(super) fn start_election(&mut self, now: Micros, retries: u32, out: &mut Outbox<S>) {
         if self.config.pre_vote {
             self.become_prospective(now, retries, out);
         } else {
@@ -21,7 +23,7 @@ impl Node {
         }
     }
 
-    fn become_prospective(&mut self, now: Micros, retries: u32, out: &mut Outbox) {
+    fn become_prospective(&mut self, now: Micros, retries: u32, out: &mut Outbox<S>) {
         let leader_hint = self.leader();
         let deadline = now + self.election_timeout();
         let election = Election::new(self.id, deadline, retries, leader_hint);
@@ -30,7 +32,7 @@ impl Node {
         self.count_votes(now, out);
     }
 
-    fn become_candidate(&mut self, now: Micros, retries: u32, out: &mut Outbox) {
+    fn become_candidate(&mut self, now: Micros, retries: u32, out: &mut Outbox<S>) {
         let deadline = now + self.election_timeout();
         let election = Election::new(self.id, deadline, retries, None);
         self.transition(now, Role::Candidate(election), self.epoch + 1, Some(self.id), out);
@@ -38,7 +40,7 @@ impl Node {
         self.count_votes(now, out);
     }
 
-    fn request_votes(&self, pre_vote: bool, out: &mut Outbox) {
+    fn request_votes(&self, pre_vote: bool, out: &mut Outbox<S>) {
         let candidate_epoch = if pre_vote { self.epoch + 1 } else { self.epoch };
         let log = self.log();
         for &voter in self.voters.iter().filter(|v| **v != self.id) {
@@ -67,7 +69,7 @@ impl Node {
         candidate: NodeId,
         last: (Epoch, Offset),
         pre_vote: bool,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         if !self.is_voter() {
             return;
@@ -115,7 +117,7 @@ impl Node {
         leader: Option<NodeId>,
         granted: bool,
         pre_vote: bool,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         if epoch > self.epoch {
             self.observe_epoch(now, epoch, leader, out);
@@ -144,7 +146,7 @@ impl Node {
     }
 
     /// Win or lose the current round once a majority has answered either way.
-    fn count_votes(&mut self, now: Micros, out: &mut Outbox) {
+    fn count_votes(&mut self, now: Micros, out: &mut Outbox<S>) {
         let majority = self.majority();
         let (won, lost, retries) = match &self.role {
             Role::Prospective(e) | Role::Candidate(e) => {
@@ -162,7 +164,7 @@ impl Node {
     }
 
     /// A lost or timed-out pre-vote: back to following the known leader, or to unattached.
-    pub(super) fn lose_pre_vote(&mut self, now: Micros, out: &mut Outbox) {
+    pub(super) fn lose_pre_vote(&mut self, now: Micros, out: &mut Outbox<S>) {
         let hint = match &self.role {
             Role::Prospective(e) => e.leader_hint,
             _ => None,
@@ -174,7 +176,7 @@ impl Node {
     }
 
     /// The candidate's timer: the election timed out (back off), or the backoff is over (retry).
-    pub(super) fn candidate_timer(&mut self, now: Micros, out: &mut Outbox) {
+    pub(super) fn candidate_timer(&mut self, now: Micros, out: &mut Outbox<S>) {
         let Role::Candidate(e) = &self.role else {
             return;
         };
@@ -203,7 +205,7 @@ impl Node {
         }
     }
 
-    fn become_leader(&mut self, now: Micros, out: &mut Outbox) {
+    fn become_leader(&mut self, now: Micros, out: &mut Outbox<S>) {
         let granting: Arc<[NodeId]> = match &self.role {
             Role::Candidate(e) => e.granted.iter().copied().collect(),
             _ => return,
@@ -227,14 +229,14 @@ impl Node {
         from: NodeId,
         epoch: Epoch,
         leader: NodeId,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         if let Role::Follower(f) = &self.role
             && epoch == self.epoch
             && f.leader != leader
         {
-            let detail = format!("n{leader} and n{} both announced themselves for epoch {epoch}", f.leader);
-            self.fatal = Some((crate::invariants::names::SINGLE_LEADER, detail));
+            let error = QuorumError::ConflictingLeaders { epoch, known: f.leader, other: leader };
+            self.fatal.get_or_insert(error);
             return;
         }
         let already_following = matches!(&self.role, Role::Follower(f) if f.leader == leader);
@@ -252,7 +254,7 @@ impl Node {
         epoch: Epoch,
         leader: NodeId,
         preferred: &[NodeId],
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         if epoch < self.epoch {
             return;
@@ -283,7 +285,7 @@ impl Node {
     }
 
     /// Step down gracefully: tell the voters, most caught-up first, to take over.
-    pub fn resign(&mut self, now: Micros, out: &mut Outbox) -> Result<(), String> {
+    pub fn resign(&mut self, now: Micros, out: &mut Outbox<S>) -> Result<(), String> {
         if self.role.kind() != super::RoleKind::Leader {
             return Err(format!("node {} is {}, not the leader", self.id, self.role.kind()));
         }
@@ -292,7 +294,7 @@ impl Node {
     }
 
     /// Become Resigned and send EndQuorumEpoch with the preferred successors.
-    pub(super) fn step_down(&mut self, now: Micros, reason: &'static str, out: &mut Outbox) {
+    pub(super) fn step_down(&mut self, now: Micros, reason: &'static str, out: &mut Outbox<S>) {
         let Role::Leader(leader) = &self.role else {
             return;
         };

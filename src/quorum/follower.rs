@@ -5,17 +5,18 @@
 use std::sync::Arc;
 
 use super::config::Micros;
+use super::error::QuorumError;
 use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
 use super::node::{Node, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::snapshot::Snapshot;
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
-use crate::invariants::names as invariants;
 
-impl Node {
+impl<S: StateMachine> Node<S> {
     /// Send the next Fetch (or FetchSnapshot while a snapshot transfer is under way).
-    pub(super) fn send_fetch(&mut self, now: Micros, out: &mut Outbox) {
+    pub(super) fn send_fetch(&mut self, now: Micros, out: &mut Outbox<S>) {
         let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
         let fetch_offset = self.log().end_offset();
         let last_fetched_epoch = self.log().last_epoch();
@@ -33,7 +34,7 @@ impl Node {
     }
 
     /// An observer that knows no leader asks a random voter; the answer names the leader.
-    pub(super) fn send_discovery_fetch(&mut self, now: Micros, out: &mut Outbox) {
+    pub(super) fn send_discovery_fetch(&mut self, now: Micros, out: &mut Outbox<S>) {
         let voter = self.voters[self.rng.below(self.voters.len() as u64) as usize];
         let message = Message::Fetch {
             current_leader_epoch: self.epoch,
@@ -46,7 +47,7 @@ impl Node {
         }
     }
 
-    pub(super) fn follower_timers(&mut self, now: Micros, out: &mut Outbox) {
+    pub(super) fn follower_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
         let Role::Follower(f) = &self.role else {
             return;
         };
@@ -76,8 +77,8 @@ impl Node {
         leader: Option<NodeId>,
         request: (Offset, Epoch),
         high_watermark: Option<Offset>,
-        result: FetchResult,
-        out: &mut Outbox,
+        result: FetchResult<S>,
+        out: &mut Outbox<S>,
     ) {
         let epoch_before = self.epoch;
         self.observe_epoch(now, epoch, leader, out);
@@ -126,7 +127,12 @@ impl Node {
         self.send_fetch(now, out);
     }
 
-    fn append_fetched(&mut self, entries: &Arc<[Entry]>, high_watermark: Option<Offset>, out: &mut Outbox) {
+    fn append_fetched(
+        &mut self,
+        entries: &Arc<[Entry<S::Entry>]>,
+        high_watermark: Option<Offset>,
+        out: &mut Outbox<S>,
+    ) {
         for entry in entries.iter() {
             self.disk.log.append(entry.clone());
         }
@@ -144,11 +150,10 @@ impl Node {
 
     /// Truncate to the end of the common epoch, unless that would drop committed records (below
     /// the high watermark), which Kafka refuses as a fatal error.
-    fn truncate_diverging(&mut self, epoch: Epoch, end_offset: Offset, out: &mut Outbox) {
+    fn truncate_diverging(&mut self, epoch: Epoch, end_offset: Offset, out: &mut Outbox<S>) {
         let to = self.disk.log.diverging_end(epoch, end_offset);
-        if let Some(hw) = self.high_watermark.filter(|hw| to < *hw) {
-            let detail = format!("asked to truncate to {to}, below its high watermark {hw}; refused");
-            self.fatal = Some((invariants::NO_TRUNCATION_BELOW_HIGH_WATERMARK, detail));
+        if let Some(high_watermark) = self.high_watermark.filter(|hw| to < *hw) {
+            self.fatal.get_or_insert(QuorumError::TruncationBelowHighWatermark { to, high_watermark });
             return;
         }
         self.disk.log.truncate_to(to);
@@ -161,8 +166,8 @@ impl Node {
         from: NodeId,
         epoch: Epoch,
         leader: Option<NodeId>,
-        result: SnapshotChunk,
-        out: &mut Outbox,
+        result: SnapshotChunk<S>,
+        out: &mut Outbox<S>,
     ) {
         self.observe_epoch(now, epoch, leader, out);
         if !self.expecting_response_from(from, epoch) {
@@ -193,14 +198,11 @@ impl Node {
     }
 
     /// Replace the log by the fetched snapshot and restart the state machine from it.
-    fn install_snapshot(&mut self, snapshot: Arc<Snapshot>, out: &mut Outbox) {
+    fn install_snapshot(&mut self, snapshot: Arc<Snapshot<S>>, out: &mut Outbox<S>) {
         let id = snapshot.id;
-        if self.applied.applied_offset > id.end_offset {
-            let detail = format!(
-                "offered snapshot {id}, older than its applied offset {}",
-                self.applied.applied_offset
-            );
-            self.fatal = Some((invariants::NO_TRUNCATION_BELOW_HIGH_WATERMARK, detail));
+        let applied = self.applied.applied_offset;
+        if applied > id.end_offset {
+            self.fatal.get_or_insert(QuorumError::StaleSnapshot { snapshot: id, applied });
             return;
         }
         self.applied = snapshot.state.clone();

@@ -11,6 +11,7 @@ use super::node::{Node, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::record::Record;
 use super::snapshot::SnapshotId;
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 
 /// What the leader knows of one replica.
@@ -35,7 +36,7 @@ struct ParkedFetch {
 
 /// The leader's role data.
 #[derive(Debug)]
-pub struct LeaderState {
+pub struct LeaderState<S: StateMachine> {
     pub epoch_start: Offset,
     voters: Vec<ReplicaState>,
     observers: Vec<ReplicaState>,
@@ -43,12 +44,12 @@ pub struct LeaderState {
     fetched_since_check: Vec<NodeId>,
     begin_quorum_deadline: Micros,
     parked: Vec<ParkedFetch>,
-    pending: Vec<Record>,
+    pending: Vec<Record<S::Entry>>,
     linger_deadline: Option<Micros>,
 }
 
-impl LeaderState {
-    pub(super) fn new(node: &Node, now: Micros, epoch_start: Offset) -> LeaderState {
+impl<S: StateMachine> LeaderState<S> {
+    pub(super) fn new(node: &Node<S>, now: Micros, epoch_start: Offset) -> LeaderState<S> {
         let voters = node
             .voters
             .iter()
@@ -83,7 +84,7 @@ impl LeaderState {
         self.pending.len() as u64
     }
 
-    pub(super) fn accumulate(&mut self, now: Micros, record: Record, linger: Micros) {
+    pub(super) fn accumulate(&mut self, now: Micros, record: Record<S::Entry>, linger: Micros) {
         self.pending.push(record);
         self.linger_deadline.get_or_insert(now + linger);
     }
@@ -136,8 +137,8 @@ impl LeaderState {
     }
 }
 
-impl Node {
-    fn leader_state(&mut self) -> Option<&mut LeaderState> {
+impl<S: StateMachine> Node<S> {
+    fn leader_state(&mut self) -> Option<&mut LeaderState<S>> {
         match &mut self.role {
             Role::Leader(l) => Some(l),
             _ => None,
@@ -146,7 +147,12 @@ impl Node {
 
     /// Append records in the leader's epoch (they are flushed before the end offset counts),
     /// then move the high watermark and answer parked fetches.
-    pub(super) fn append_as_leader(&mut self, now: Micros, records: Vec<Record>, out: &mut Outbox) {
+    pub(super) fn append_as_leader(
+        &mut self,
+        now: Micros,
+        records: Vec<Record<S::Entry>>,
+        out: &mut Outbox<S>,
+    ) {
         let (count, first) = (records.len(), records.first().map_or("record", Record::kind));
         for record in records {
             self.disk.log.append(Entry { epoch: self.epoch, record });
@@ -157,7 +163,7 @@ impl Node {
         self.complete_parked_fetches(now, true, out);
     }
 
-    fn update_leader_high_watermark(&mut self, out: &mut Outbox) {
+    fn update_leader_high_watermark(&mut self, out: &mut Outbox<S>) {
         let leader_end = self.log().end_offset();
         let (id, bug) = (self.id, self.config.sabotage.high_watermark_on_minority);
         let Some(leader) = self.leader_state() else {
@@ -169,7 +175,7 @@ impl Node {
         }
     }
 
-    pub(super) fn leader_timers(&mut self, now: Micros, out: &mut Outbox) {
+    pub(super) fn leader_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
         let config = self.config.clone();
         let single_voter = self.voters.len() == 1;
         let Some(leader) = self.leader_state() else {
@@ -198,7 +204,7 @@ impl Node {
     }
 
     /// Send BeginQuorumEpoch to every voter that has not fetched in this epoch yet.
-    pub(super) fn send_begin_quorum_epoch(&mut self, out: &mut Outbox) {
+    pub(super) fn send_begin_quorum_epoch(&mut self, out: &mut Outbox<S>) {
         let (id, epoch) = (self.id, self.epoch);
         let Some(leader) = self.leader_state() else {
             return;
@@ -210,7 +216,7 @@ impl Node {
 
     /// Answer parked fetches: all of them when `all` (new records or a new high watermark),
     /// else only the expired ones.
-    fn complete_parked_fetches(&mut self, now: Micros, all: bool, out: &mut Outbox) {
+    fn complete_parked_fetches(&mut self, now: Micros, all: bool, out: &mut Outbox<S>) {
         let Some(leader) = self.leader_state() else {
             return;
         };
@@ -236,7 +242,7 @@ impl Node {
         }
     }
 
-    fn read_records(&self, fetch_offset: Offset) -> Arc<[Entry]> {
+    fn read_records(&self, fetch_offset: Offset) -> Arc<[Entry<S::Entry>]> {
         self.log().read(fetch_offset, self.config.max_fetch_records).into()
     }
 
@@ -244,8 +250,8 @@ impl Node {
         &self,
         to: NodeId,
         request: (Offset, Epoch),
-        result: FetchResult,
-        out: &mut Outbox,
+        result: FetchResult<S>,
+        out: &mut Outbox<S>,
     ) {
         let message = Message::FetchResponse {
             epoch: self.epoch,
@@ -260,7 +266,7 @@ impl Node {
 
     /// Kafka's `validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
     /// start it must load the snapshot; a mismatch of epochs means it diverged.
-    fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> Option<FetchResult> {
+    fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> Option<FetchResult<S>> {
         let log = self.log();
         if let Some(snapshot) = log.snapshot_id() {
             let start = log.start_offset();
@@ -285,7 +291,7 @@ impl Node {
         leader_epoch: Epoch,
         fetch_offset: Offset,
         last_fetched_epoch: Epoch,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         let request = (fetch_offset, last_fetched_epoch);
         if self.role.kind() != super::RoleKind::Leader || leader_epoch != self.epoch {
@@ -336,7 +342,7 @@ impl Node {
         leader_epoch: Epoch,
         id: SnapshotId,
         position: u64,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         let serving = self.role.kind() == super::RoleKind::Leader && leader_epoch == self.epoch;
         let snapshot = self.log().snapshot().filter(|s| serving && s.id == id).cloned();

@@ -5,27 +5,34 @@ use std::sync::Arc;
 
 use super::record::Record;
 use super::snapshot::{Snapshot, SnapshotId};
+use super::state_machine::StateMachine;
 use super::{Epoch, Offset};
 
 /// One log entry: a record and the leader epoch it was appended in.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
+pub struct Entry<P> {
     pub epoch: Epoch,
-    pub record: Record,
+    pub record: Record<P>,
 }
 
 /// A node's `__cluster_metadata` log: `[start_offset, end_offset)` plus an optional snapshot
 /// covering everything before `start_offset`.
-#[derive(Clone, Debug, Default)]
-pub struct Log {
+#[derive(Clone, Debug)]
+pub struct Log<S: StateMachine> {
     start_offset: Offset,
-    entries: Vec<Entry>,
+    entries: Vec<Entry<S::Entry>>,
     /// (epoch, first offset of that epoch), ascending; Kafka's leader-epoch cache.
     epoch_starts: Vec<(Epoch, Offset)>,
-    snapshot: Option<Arc<Snapshot>>,
+    snapshot: Option<Arc<Snapshot<S>>>,
 }
 
-impl Log {
+impl<S: StateMachine> Default for Log<S> {
+    fn default() -> Self {
+        Log { start_offset: 0, entries: Vec::new(), epoch_starts: Vec::new(), snapshot: None }
+    }
+}
+
+impl<S: StateMachine> Log<S> {
     /// The first offset held as a record (everything below is in the snapshot).
     pub fn start_offset(&self) -> Offset {
         self.start_offset
@@ -37,7 +44,7 @@ impl Log {
     }
 
     /// The latest snapshot, if any.
-    pub fn snapshot(&self) -> Option<&Arc<Snapshot>> {
+    pub fn snapshot(&self) -> Option<&Arc<Snapshot<S>>> {
         self.snapshot.as_ref()
     }
 
@@ -54,7 +61,7 @@ impl Log {
     }
 
     /// The record at `offset`, if it is held as a record.
-    pub fn get(&self, offset: Offset) -> Option<&Entry> {
+    pub fn get(&self, offset: Offset) -> Option<&Entry<S::Entry>> {
         let index = offset.checked_sub(self.start_offset)?;
         self.entries.get(usize::try_from(index).ok()?)
     }
@@ -69,7 +76,7 @@ impl Log {
     }
 
     /// Up to `max` records starting at `offset`.
-    pub fn read(&self, offset: Offset, max: usize) -> &[Entry] {
+    pub fn read(&self, offset: Offset, max: usize) -> &[Entry<S::Entry>] {
         let Some(from) = offset.checked_sub(self.start_offset) else {
             return &[];
         };
@@ -79,7 +86,7 @@ impl Log {
     }
 
     /// Append one record.
-    pub fn append(&mut self, entry: Entry) {
+    pub fn append(&mut self, entry: Entry<S::Entry>) {
         if self.epoch_starts.last().is_none_or(|(e, _)| *e < entry.epoch) {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
@@ -123,7 +130,7 @@ impl Log {
 
     /// Record a snapshot taken from this log's own committed prefix and drop the records it
     /// covers: the log start moves up to the snapshot.
-    pub fn compact_to(&mut self, snapshot: Arc<Snapshot>) {
+    pub fn compact_to(&mut self, snapshot: Arc<Snapshot<S>>) {
         let end = snapshot.id.end_offset;
         debug_assert!(end >= self.start_offset && end <= self.end_offset());
         let drop = (end - self.start_offset) as usize;
@@ -137,7 +144,7 @@ impl Log {
     }
 
     /// Replace the whole log by a snapshot fetched from the leader (FetchSnapshot).
-    pub fn install_snapshot(&mut self, snapshot: Arc<Snapshot>) {
+    pub fn install_snapshot(&mut self, snapshot: Arc<Snapshot<S>>) {
         self.entries.clear();
         self.epoch_starts.clear();
         self.start_offset = snapshot.id.end_offset;

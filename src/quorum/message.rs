@@ -5,19 +5,20 @@ use std::sync::Arc;
 
 use super::log::Entry;
 use super::snapshot::{Snapshot, SnapshotId};
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 
 /// A message on the wire, from one node to another.
 #[derive(Clone, Debug)]
-pub struct Envelope {
+pub struct Envelope<S: StateMachine> {
     pub from: NodeId,
     pub to: NodeId,
-    pub message: Message,
+    pub message: Message<S>,
 }
 
 /// Every request and response of the quorum protocol.
 #[derive(Clone, Debug)]
-pub enum Message {
+pub enum Message<S: StateMachine> {
     /// `Vote`: a candidate (or, with `pre_vote`, a prospective node) asks for a vote.
     Vote {
         candidate_epoch: Epoch,
@@ -61,7 +62,7 @@ pub enum Message {
         fetch_offset: Offset,
         last_fetched_epoch: Epoch,
         high_watermark: Option<Offset>,
-        result: FetchResult,
+        result: FetchResult<S>,
     },
     /// `FetchSnapshot`: read a snapshot by position, chunk by chunk.
     FetchSnapshot {
@@ -72,15 +73,15 @@ pub enum Message {
     FetchSnapshotResponse {
         epoch: Epoch,
         leader: Option<NodeId>,
-        result: SnapshotChunk,
+        result: SnapshotChunk<S>,
     },
 }
 
 /// What a FetchResponse carries.
 #[derive(Clone, Debug)]
-pub enum FetchResult {
+pub enum FetchResult<S: StateMachine> {
     /// Records starting at the fetch offset (possibly none).
-    Records(Arc<[Entry]>),
+    Records(Arc<[Entry<S::Entry>]>),
     /// The fetcher's log diverges: truncate to the end of `epoch` at `end_offset`.
     DivergingEpoch { epoch: Epoch, end_offset: Offset },
     /// The fetch offset is below the log start: fetch this snapshot instead.
@@ -92,15 +93,15 @@ pub enum FetchResult {
 
 /// What a FetchSnapshotResponse carries.
 #[derive(Clone, Debug)]
-pub enum SnapshotChunk {
+pub enum SnapshotChunk<S: StateMachine> {
     /// Bytes `[position, position + len)` of a snapshot of `size` bytes. The content travels as a
     /// shared handle; the chunking models the transfer's size and number of round trips.
-    Chunk { snapshot: Arc<Snapshot>, position: u64, len: u64 },
+    Chunk { snapshot: Arc<Snapshot<S>>, position: u64, len: u64 },
     /// The snapshot (or the leadership) is gone.
     NotFound,
 }
 
-impl Message {
+impl<S: StateMachine> Message<S> {
     /// The name traces and the UI show: Kafka's RPC name, with a pre-vote `Vote` shown as
     /// PreVote and a FetchResponse named by its outcome (DivergingEpoch, SnapshotId).
     pub fn kind(&self) -> &'static str {
@@ -122,7 +123,7 @@ impl Message {
     }
 }
 
-impl fmt::Display for Message {
+impl<S: StateMachine> fmt::Display for Message<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Message::Vote { candidate_epoch, last_offset_epoch, last_offset, .. } => {

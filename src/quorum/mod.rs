@@ -5,6 +5,7 @@ pub mod applied;
 pub mod config;
 pub mod disk;
 mod election;
+pub mod error;
 mod follower;
 pub mod leader;
 pub mod log;
@@ -14,6 +15,7 @@ pub mod outbox;
 pub mod record;
 pub mod role;
 pub mod snapshot;
+pub mod state_machine;
 
 /// A node id (Kafka's `node.id`).
 pub type NodeId = u32;
@@ -22,9 +24,11 @@ pub type Epoch = u32;
 /// A log offset.
 pub type Offset = u64;
 
-pub use config::{MS, Micros, QuorumConfig, Sabotage};
+pub use config::{MS, Micros, QuorumConfig, QuorumSabotage};
+pub use error::QuorumError;
 pub use message::{Envelope, Message};
 pub use node::Node;
 pub use outbox::{Note, NoteKind, Outbox};
 pub use record::Record;
 pub use role::RoleKind;
+pub use state_machine::{Payload, StateMachine};

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::applied::AppliedState;
 use super::config::{Micros, QuorumConfig};
 use super::disk::{Disk, QuorumStateFile};
+use super::error::QuorumError;
 use super::leader::LeaderState;
 use super::log::Log;
 use super::message::Message;
@@ -15,16 +16,17 @@ use super::outbox::{NoteKind, Outbox};
 use super::record::Record;
 use super::role::{RoleKind, check_transition};
 use super::snapshot::SnapshotId;
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 use crate::rng::Rng;
 
 /// A role with the data only that role has.
 #[derive(Debug)]
-pub(super) enum Role {
+pub(super) enum Role<S: StateMachine> {
     Unattached(Unattached),
     Prospective(Election),
     Candidate(Election),
-    Leader(Box<LeaderState>),
+    Leader(Box<LeaderState<S>>),
     Follower(FollowerState),
     Resigned(Resigned),
 }
@@ -86,7 +88,7 @@ impl Election {
     }
 }
 
-impl Role {
+impl<S: StateMachine> Role<S> {
     pub(super) fn kind(&self) -> RoleKind {
         match self {
             Role::Unattached(_) => RoleKind::Unattached,
@@ -101,21 +103,21 @@ impl Role {
 
 /// One controller (voter) or broker (observer) of the metadata quorum.
 #[derive(Debug)]
-pub struct Node {
+pub struct Node<S: StateMachine> {
     pub(super) id: NodeId,
     pub(super) voters: Arc<[NodeId]>,
     pub(super) config: Arc<QuorumConfig>,
     pub(super) rng: Rng,
-    pub(super) disk: Disk,
+    pub(super) disk: Disk<S>,
     pub(super) epoch: Epoch,
     pub(super) voted: Option<NodeId>,
-    pub(super) role: Role,
+    pub(super) role: Role<S>,
     pub(super) high_watermark: Option<Offset>,
-    pub(super) applied: AppliedState,
+    pub(super) applied: AppliedState<S>,
     pub(super) snapshots_loaded: u64,
     pub(super) bytes_since_snapshot: u64,
-    /// A protocol error the node refused to go past: the invariant at stake and what happened.
-    pub(super) fatal: Option<(&'static str, String)>,
+    /// The first protocol error the node refused to go past.
+    pub(super) fatal: Option<QuorumError>,
 }
 
 /// A write was offered to a node that is not the leader.
@@ -124,7 +126,7 @@ pub struct NotLeader {
     pub leader: Option<NodeId>,
 }
 
-impl Node {
+impl<S: StateMachine> Node<S> {
     /// Start (or restart) node `id` from what its disk holds. `voters` is the static voter set;
     /// a node not in it is an observer.
     pub fn start(
@@ -132,9 +134,9 @@ impl Node {
         voters: Arc<[NodeId]>,
         config: Arc<QuorumConfig>,
         rng: Rng,
-        disk: Disk,
+        disk: Disk<S>,
         now: Micros,
-    ) -> Node {
+    ) -> Node<S> {
         let state = disk.quorum_state;
         let mut applied = disk.log.snapshot().map(|s| s.state.clone()).unwrap_or_default();
         if config.sabotage.restart_skips_local_log {
@@ -204,7 +206,7 @@ impl Node {
     }
 
     /// The node's log.
-    pub fn log(&self) -> &Log {
+    pub fn log(&self) -> &Log<S> {
         &self.disk.log
     }
 
@@ -214,7 +216,7 @@ impl Node {
     }
 
     /// The state machine built from the committed records applied so far.
-    pub fn applied(&self) -> &AppliedState {
+    pub fn applied(&self) -> &AppliedState<S> {
         &self.applied
     }
 
@@ -223,9 +225,9 @@ impl Node {
         self.snapshots_loaded
     }
 
-    /// A protocol error the node hit (for example truncating below its high watermark).
-    pub fn fatal_error(&self) -> Option<(&'static str, &str)> {
-        self.fatal.as_ref().map(|(invariant, detail)| (*invariant, detail.as_str()))
+    /// The first protocol error the node hit (for example truncating below its high watermark).
+    pub fn fatal_error(&self) -> Option<&QuorumError> {
+        self.fatal.as_ref()
     }
 
     /// Whether this node is a voter (a controller) rather than an observer.
@@ -260,16 +262,16 @@ impl Node {
     }
 
     /// Hand the disk back (the node crashed or stopped); memory is lost.
-    pub fn into_disk(self) -> Disk {
+    pub fn into_disk(self) -> Disk<S> {
         self.disk
     }
 
     /// Offer a client write. The leader accumulates writes for `append.linger.ms` and then
     /// appends them as one batch.
-    pub fn propose(&mut self, now: Micros, record: Record) -> Result<(), NotLeader> {
+    pub fn propose(&mut self, now: Micros, entry: S::Entry) -> Result<(), NotLeader> {
         match &mut self.role {
             Role::Leader(leader) => {
-                leader.accumulate(now, record, self.config.append_linger);
+                leader.accumulate(now, Record::Data(entry), self.config.append_linger);
                 Ok(())
             }
             _ => Err(NotLeader { leader: self.leader() }),
@@ -285,7 +287,7 @@ impl Node {
     }
 
     /// Handle a message that arrived from `from`.
-    pub fn handle(&mut self, now: Micros, from: NodeId, message: Message, out: &mut Outbox) {
+    pub fn handle(&mut self, now: Micros, from: NodeId, message: Message<S>, out: &mut Outbox<S>) {
         match message {
             Message::Vote { candidate_epoch, candidate, last_offset_epoch, last_offset, pre_vote } => {
                 self.on_vote(now, candidate_epoch, candidate, (last_offset_epoch, last_offset), pre_vote, out)
@@ -324,7 +326,7 @@ impl Node {
     }
 
     /// Handle whatever timers have expired by `now`.
-    pub fn tick(&mut self, now: Micros, out: &mut Outbox) {
+    pub fn tick(&mut self, now: Micros, out: &mut Outbox<S>) {
         if now < self.next_deadline() {
             return;
         }
@@ -342,14 +344,15 @@ impl Node {
     pub(super) fn transition(
         &mut self,
         now: Micros,
-        role: Role,
+        role: Role<S>,
         epoch: Epoch,
         voted: Option<NodeId>,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         let (from, to) = (self.role.kind(), role.kind());
         if let Err(error) = check_transition(from, self.epoch, to, epoch, self.is_voter()) {
-            panic!("node {}: {error}", self.id);
+            self.fatal.get_or_insert(error);
+            return;
         }
         let leader = match &role {
             Role::Leader(_) | Role::Resigned(_) => Some(self.id),
@@ -375,7 +378,7 @@ impl Node {
         now: Micros,
         epoch: Epoch,
         leader: Option<NodeId>,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         if epoch <= self.epoch {
             return;
@@ -394,7 +397,7 @@ impl Node {
         now: Micros,
         epoch: Epoch,
         voted: Option<NodeId>,
-        out: &mut Outbox,
+        out: &mut Outbox<S>,
     ) {
         let remaining = match &self.role {
             Role::Unattached(u) => Some(u.deadline),
@@ -408,7 +411,7 @@ impl Node {
         self.transition(now, Role::Unattached(Unattached { deadline }), epoch, voted, out);
     }
 
-    pub(super) fn become_follower(&mut self, now: Micros, epoch: Epoch, leader: NodeId, out: &mut Outbox) {
+    pub(super) fn become_follower(&mut self, now: Micros, epoch: Epoch, leader: NodeId, out: &mut Outbox<S>) {
         let voted = if epoch == self.epoch { self.voted } else { None };
         let state = self.new_follower_state(leader, now);
         self.transition(now, Role::Follower(state), epoch, voted, out);
@@ -441,7 +444,7 @@ impl Node {
     }
 
     /// Apply committed records up to the high watermark, taking a snapshot when due.
-    pub(super) fn apply_committed(&mut self, out: &mut Outbox) {
+    pub(super) fn apply_committed(&mut self, out: &mut Outbox<S>) {
         let Some(hw) = self.high_watermark else {
             return;
         };
@@ -455,7 +458,7 @@ impl Node {
         self.maybe_snapshot(out);
     }
 
-    fn maybe_snapshot(&mut self, out: &mut Outbox) {
+    fn maybe_snapshot(&mut self, out: &mut Outbox<S>) {
         let every = self.config.max_record_bytes_between_snapshots;
         if every == 0 || self.bytes_since_snapshot < every {
             return;
@@ -472,7 +475,7 @@ impl Node {
     }
 
     /// Raise the high watermark (it never goes down while the node runs) and apply.
-    pub(super) fn advance_high_watermark(&mut self, hw: Offset, out: &mut Outbox) {
+    pub(super) fn advance_high_watermark(&mut self, hw: Offset, out: &mut Outbox<S>) {
         if self.high_watermark.is_some_and(|old| old >= hw) {
             return;
         }

@@ -6,18 +6,25 @@ use std::fmt;
 use super::message::{Envelope, Message};
 use super::role::RoleKind;
 use super::snapshot::SnapshotId;
+use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 
 /// Outputs of one step of a node, in the order they happened.
-#[derive(Debug, Default)]
-pub struct Outbox {
-    pub sends: Vec<Envelope>,
+#[derive(Debug)]
+pub struct Outbox<S: StateMachine> {
+    pub sends: Vec<Envelope<S>>,
     pub notes: Vec<Note>,
 }
 
-impl Outbox {
+impl<S: StateMachine> Default for Outbox<S> {
+    fn default() -> Self {
+        Outbox { sends: Vec::new(), notes: Vec::new() }
+    }
+}
+
+impl<S: StateMachine> Outbox<S> {
     /// Queue `message` from `from` to `to`.
-    pub fn send(&mut self, from: NodeId, to: NodeId, message: Message) {
+    pub fn send(&mut self, from: NodeId, to: NodeId, message: Message<S>) {
         self.sends.push(Envelope { from, to, message });
     }
 
@@ -59,8 +66,6 @@ pub enum NoteKind {
         first: &'static str,
         end_offset: Offset,
     },
-    /// A broker's lifecycle state changed (Kafka's `BrokerState`).
-    Lifecycle(&'static str),
     HighWatermark(Offset),
     Truncated {
         to: Offset,
@@ -94,7 +99,6 @@ impl fmt::Display for Note {
             NoteKind::Appended { records, first, end_offset } => {
                 write!(f, "n{n} appended {records} records from a {first}, log end {end_offset}")
             }
-            NoteKind::Lifecycle(state) => write!(f, "n{n} is now {state}"),
             NoteKind::HighWatermark(hw) => write!(f, "n{n} high watermark -> {hw}"),
             NoteKind::Truncated { to, epoch, leader_end } => write!(
                 f,

@@ -1,11 +1,11 @@
-//! What the quorum's log carries: control records the quorum writes itself (LeaderChange) and
-//! the records of the state machine above it.
+//! What the quorum's log carries: the control record the quorum writes itself (LeaderChange)
+//! and opaque entries of the state machine above it.
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::NodeId;
-use crate::metadata::record::MetadataRecord;
+use super::state_machine::Payload;
 
 /// The body of a LeaderChange control record.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,20 +15,17 @@ pub struct LeaderChange {
     pub granting: Arc<[NodeId]>,
 }
 
-/// One record of the `__cluster_metadata` log.
+/// One record of the replicated log.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Record {
+pub enum Record<P> {
     /// The control record a new leader appends at the start of its epoch (KIP-595); once it is
     /// on a majority the high watermark can move into the new epoch.
     LeaderChange(Arc<LeaderChange>),
-    /// A client write carrying an opaque value (the quorum-level sweeps' stand-in for real
-    /// metadata).
-    Write(u64),
-    /// A metadata record (KIP-631), applied to every node's metadata image.
-    Metadata(Arc<MetadataRecord>),
+    /// An entry of the state machine, opaque to the quorum.
+    Data(P),
 }
 
-impl Record {
+impl<P: Payload> Record<P> {
     /// A stable 64-bit fingerprint of the record's content, folded into state digests.
     pub fn fingerprint(&self) -> u64 {
         match self {
@@ -39,8 +36,7 @@ impl Record {
                 }
                 h
             }
-            Record::Write(value) => mix(0x5752_0000_0000_0000 ^ *value),
-            Record::Metadata(record) => record.fingerprint(),
+            Record::Data(payload) => payload.fingerprint(),
         }
     }
 
@@ -48,8 +44,7 @@ impl Record {
     pub fn size_bytes(&self) -> u64 {
         match self {
             Record::LeaderChange(change) => 16 + 4 * (change.voters.len() + change.granting.len()) as u64,
-            Record::Write(_) => 16,
-            Record::Metadata(record) => record.size_bytes(),
+            Record::Data(payload) => payload.size_bytes(),
         }
     }
 
@@ -57,8 +52,7 @@ impl Record {
     pub fn kind(&self) -> &'static str {
         match self {
             Record::LeaderChange(_) => "LeaderChange",
-            Record::Write(_) => "Write",
-            Record::Metadata(record) => record.name(),
+            Record::Data(payload) => payload.kind(),
         }
     }
 }
@@ -70,12 +64,11 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-impl fmt::Display for Record {
+impl<P: fmt::Display> fmt::Display for Record<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Record::LeaderChange(change) => write!(f, "LeaderChange(leader={})", change.leader),
-            Record::Write(value) => write!(f, "Write({value})"),
-            Record::Metadata(record) => write!(f, "{record}"),
+            Record::Data(payload) => payload.fmt(f),
         }
     }
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::Epoch;
+use super::error::QuorumError;
 
 /// The kind of role a node is in, without its data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -66,7 +67,7 @@ pub fn check_transition(
     to: RoleKind,
     to_epoch: Epoch,
     is_voter: bool,
-) -> Result<(), String> {
+) -> Result<(), QuorumError> {
     use RoleKind::*;
     let higher = to_epoch > from_epoch;
     let same = to_epoch == from_epoch;
@@ -87,11 +88,7 @@ pub fn check_transition(
         (Candidate | Leader | Follower | Resigned, Unattached) => higher,
         _ => false,
     };
-    if legal {
-        Ok(())
-    } else {
-        Err(format!("illegal transition {from}(epoch {from_epoch}) -> {to}(epoch {to_epoch})"))
-    }
+    if legal { Ok(()) } else { Err(QuorumError::IllegalTransition { from, from_epoch, to, to_epoch }) }
 }
 
 #[cfg(test)]

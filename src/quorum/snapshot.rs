@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::applied::AppliedState;
+use super::state_machine::StateMachine;
 use super::{Epoch, Offset};
 
 /// Identifies a snapshot: it holds every record below `end_offset`, the last one of `epoch`.
@@ -29,15 +30,15 @@ impl fmt::Display for SnapshotId {
 /// A snapshot: SnapshotHeader, the state that rebuilds everything below `id.end_offset`,
 /// SnapshotFooter. Its size drives how many FetchSnapshot chunks a transfer takes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot {
+pub struct Snapshot<S: StateMachine> {
     pub id: SnapshotId,
-    pub state: AppliedState,
+    pub state: AppliedState<S>,
 }
 
 /// Bytes of the SnapshotHeader and SnapshotFooter control records together.
 const HEADER_AND_FOOTER_BYTES: u64 = 64;
 
-impl Snapshot {
+impl<S: StateMachine> Snapshot<S> {
     /// The serialized size, in bytes, that FetchSnapshot transfers by position.
     pub fn size_bytes(&self) -> u64 {
         HEADER_AND_FOOTER_BYTES + self.state.size_bytes()

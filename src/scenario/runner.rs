@@ -292,7 +292,7 @@ fn brokers(sim: &Simulation) -> Vec<String> {
         .map(|id| match (sim.server(id), sim.server(id).and_then(|s| s.broker())) {
             (Some(server), Some(broker)) => {
                 let applied = server.node().applied();
-                let image = &applied.image;
+                let image = &applied.state.image;
                 let lag = hw.map_or("-".to_string(), |hw| hw.saturating_sub(applied.applied_offset).to_string());
                 let fetched = server.fetched();
                 format!(
@@ -317,7 +317,7 @@ fn brokers(sim: &Simulation) -> Vec<String> {
 /// The committed image of the active controller: registered brokers and every partition.
 fn partitions(sim: &Simulation) -> Vec<String> {
     let Some(leader) = sim.leader() else { return vec!["no active controller".to_string()] };
-    let image = &leader.applied().image;
+    let image = &leader.applied().state.image;
     let fmt_ids = |ids: Vec<u32>| ids.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(",");
     let mut lines: Vec<String> = image
         .brokers()

@@ -2,7 +2,8 @@
 //! (speed, autoplay, which controls, embedded or presenting), and the cluster. Anything garbled,
 //! unknown or out of range is replaced by its default and named in a notice; parsing never fails.
 
-use crate::quorum::{MS, Micros, Sabotage};
+use crate::quorum::{MS, Micros};
+use crate::sabotage::Sabotage;
 
 use super::action::RecordedAction;
 use super::settings::Settings;

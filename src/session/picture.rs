@@ -78,7 +78,7 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
     let now = sim.now();
     let hw = sim.leader().and_then(|l| l.high_watermark());
     let fenced =
-        |id: NodeId| sim.leader().and_then(|l| l.applied().image.brokers().get(&id).map(|b| b.fenced));
+        |id: NodeId| sim.leader().and_then(|l| l.applied().state.image.brokers().get(&id).map(|b| b.fenced));
     let nodes = sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
     let mut messages: Vec<MessagePicture> = sim
         .in_flight()
@@ -181,9 +181,9 @@ fn node_picture(
     picture.lifecycle = server.broker().map(|b| b.lifecycle().name());
     picture.applied_offset = applied.applied_offset;
     picture.lag = hw.map(|hw| hw.saturating_sub(applied.applied_offset));
-    picture.topics = applied.image.topics().count();
-    picture.partitions = applied.image.partition_count();
-    picture.offline_partitions = applied.image.offline_partitions();
+    picture.topics = applied.state.image.topics().count();
+    picture.partitions = applied.state.image.partition_count();
+    picture.offline_partitions = applied.state.image.offline_partitions();
     picture
 }
 

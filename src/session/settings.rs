@@ -1,6 +1,8 @@
 //! The settings a session starts from, with the page's defaults and their limits.
 
-use crate::quorum::{MS, QuorumConfig, Sabotage};
+use crate::metadata::config::MetadataConfig;
+use crate::quorum::{MS, QuorumConfig};
+use crate::sabotage::Sabotage;
 use crate::sim::{ClusterConfig, NetworkConfig};
 
 /// Everything that, with the seed and the recorded actions, determines a session.
@@ -75,7 +77,7 @@ impl Settings {
         };
         let quorum = QuorumConfig {
             pre_vote: self.pre_vote,
-            sabotage: self.sabotage,
+            sabotage: self.sabotage.quorum,
             max_record_bytes_between_snapshots: snapshot_bytes,
             ..defaults
         };
@@ -84,6 +86,7 @@ impl Settings {
             observers: self.brokers,
             quorum,
             network: self.network(),
+            metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
             ..ClusterConfig::default()
         }
     }

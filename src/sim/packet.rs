@@ -4,12 +4,13 @@
 use std::fmt;
 
 use crate::metadata::rpc::ControllerRpc;
-use crate::quorum::{Message, NodeId};
+use crate::metadata::state::MetadataMessage;
+use crate::quorum::NodeId;
 
 /// A message's content.
 #[derive(Clone, Debug)]
 pub enum Payload {
-    Quorum(Message),
+    Quorum(MetadataMessage),
     Controller(ControllerRpc),
 }
 

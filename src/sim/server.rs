@@ -7,9 +7,9 @@ use crate::metadata::broker::{Broker, BrokerLifecycle};
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::controller::{Controller, RpcOutbox};
 use crate::metadata::rpc::ControllerRpc;
-use crate::quorum::disk::Disk;
+use crate::metadata::state::{MetadataDisk, MetadataMessage, MetadataNode, MetadataOutbox};
 use crate::quorum::message::{FetchResult, SnapshotChunk};
-use crate::quorum::{Message, Micros, Node, NodeId, NoteKind, Outbox, QuorumConfig};
+use crate::quorum::{Message, Micros, NodeId, QuorumConfig};
 use crate::rng::Rng;
 
 use super::packet::Payload;
@@ -31,7 +31,7 @@ pub struct FetchStats {
 /// One running server.
 #[derive(Debug)]
 pub struct Server {
-    node: Node,
+    node: MetadataNode,
     role: ServerRole,
     fetched: FetchStats,
     /// The broker lifecycle state last reported in the trace.
@@ -41,8 +41,10 @@ pub struct Server {
 /// Everything a server wants sent.
 #[derive(Debug, Default)]
 pub struct ServerOutbox {
-    pub quorum: Outbox,
+    pub quorum: MetadataOutbox,
     pub rpcs: RpcOutbox,
+    /// Brokers whose lifecycle state changed, with the new state.
+    pub lifecycle: Vec<(NodeId, BrokerLifecycle)>,
 }
 
 impl Server {
@@ -53,13 +55,12 @@ impl Server {
         quorum: Arc<QuorumConfig>,
         metadata: &MetadataConfig,
         mut rng: Rng,
-        disk: Disk,
+        disk: MetadataDisk,
         now: Micros,
     ) -> Server {
-        let sabotage = quorum.sabotage;
-        let node = Node::start(id, voters, quorum, rng.fork(), disk, now);
+        let node = MetadataNode::start(id, voters, quorum, rng.fork(), disk, now);
         let role = if node.is_voter() {
-            ServerRole::Controller(Box::new(Controller::new(metadata.clone(), sabotage, rng)))
+            ServerRole::Controller(Box::new(Controller::new(metadata.clone(), rng)))
         } else {
             ServerRole::Broker(Broker::start(id, metadata.clone(), now))
         };
@@ -67,7 +68,7 @@ impl Server {
     }
 
     /// The quorum node.
-    pub fn node(&self) -> &Node {
+    pub fn node(&self) -> &MetadataNode {
         &self.node
     }
 
@@ -103,7 +104,7 @@ impl Server {
     }
 
     /// The disk, once the process is gone.
-    pub fn into_disk(self) -> Disk {
+    pub fn into_disk(self) -> MetadataDisk {
         self.node.into_disk()
     }
 
@@ -144,7 +145,10 @@ impl Server {
     }
 
     /// Run `f` on the controller and its node (admin operations such as CreateTopics).
-    pub fn with_controller<T>(&mut self, f: impl FnOnce(&mut Controller, &mut Node) -> T) -> Option<T> {
+    pub fn with_controller<T>(
+        &mut self,
+        f: impl FnOnce(&mut Controller, &mut MetadataNode) -> T,
+    ) -> Option<T> {
         match &mut self.role {
             ServerRole::Controller(controller) => Some(f(controller, &mut self.node)),
             ServerRole::Broker(_) => None,
@@ -160,7 +164,7 @@ impl Server {
     }
 
     /// Run `f` on the quorum node.
-    pub fn with_node<T>(&mut self, f: impl FnOnce(&mut Node) -> T) -> T {
+    pub fn with_node<T>(&mut self, f: impl FnOnce(&mut MetadataNode) -> T) -> T {
         f(&mut self.node)
     }
 
@@ -174,13 +178,13 @@ impl Server {
                 let lifecycle = broker.lifecycle();
                 if self.reported_lifecycle != Some(lifecycle) {
                     self.reported_lifecycle = Some(lifecycle);
-                    out.quorum.note(self.node.id(), NoteKind::Lifecycle(lifecycle.name()));
+                    out.lifecycle.push((self.node.id(), lifecycle));
                 }
             }
         }
     }
 
-    fn count_fetched(&mut self, message: &Message) {
+    fn count_fetched(&mut self, message: &MetadataMessage) {
         match message {
             Message::FetchResponse { result: FetchResult::Records(entries), .. } => {
                 self.fetched.records += entries.len() as u64;

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, TopicId};
-use crate::quorum::disk::Disk;
+use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataNode};
 use crate::quorum::node::NotLeader;
-use crate::quorum::{Micros, Node, NodeId, QuorumConfig, Record, RoleKind};
+use crate::quorum::{Micros, NodeId, QuorumConfig, RoleKind};
 use crate::rng::Rng;
 
 use super::network::{Network, NetworkConfig};
@@ -57,7 +57,7 @@ struct Slot {
     id: NodeId,
     server: Option<Server>,
     /// The disk of a stopped server, waiting for a restart.
-    disk: Option<Disk>,
+    disk: Option<MetadataDisk>,
     /// The deadline a Timer event is queued for.
     timer: Option<Micros>,
 }
@@ -81,12 +81,12 @@ pub struct Simulation {
 impl Simulation {
     /// A fresh cluster, every server starting with an empty disk at time 0.
     pub fn new(config: ClusterConfig, seed: u64) -> Simulation {
-        Simulation::with_disk(config, seed, Disk::default())
+        Simulation::with_disk(config, seed, MetadataDisk::default())
     }
 
     /// A cluster whose every server starts from a copy of `disk` (for example one holding a
     /// snapshot of a large image).
-    pub fn with_disk(config: ClusterConfig, seed: u64, disk: Disk) -> Simulation {
+    pub fn with_disk(config: ClusterConfig, seed: u64, disk: MetadataDisk) -> Simulation {
         let voters: Arc<[NodeId]> = (1..=config.voters).collect();
         let observers = (0..config.observers).map(|i| FIRST_OBSERVER_ID + i);
         let ids: Vec<NodeId> = voters.iter().copied().chain(observers).collect();
@@ -153,7 +153,7 @@ impl Simulation {
     }
 
     /// The quorum node of the running server with this id.
-    pub fn node(&self, id: NodeId) -> Option<&Node> {
+    pub fn node(&self, id: NodeId) -> Option<&MetadataNode> {
         self.server(id).map(Server::node)
     }
 
@@ -163,17 +163,17 @@ impl Simulation {
     }
 
     /// Every running quorum node.
-    pub fn running_nodes(&self) -> impl Iterator<Item = &Node> {
+    pub fn running_nodes(&self) -> impl Iterator<Item = &MetadataNode> {
         self.running_servers().map(Server::node)
     }
 
     /// The disk of a server that is down.
-    pub fn disk_of_down_node(&self, id: NodeId) -> Option<&Disk> {
+    pub fn disk_of_down_node(&self, id: NodeId) -> Option<&MetadataDisk> {
         self.slot(id).and_then(|s| s.disk.as_ref())
     }
 
     /// The running leader of the highest epoch (the active controller), if any.
-    pub fn leader(&self) -> Option<&Node> {
+    pub fn leader(&self) -> Option<&MetadataNode> {
         self.running_nodes().filter(|n| n.role() == RoleKind::Leader).max_by_key(|n| n.epoch())
     }
 
@@ -262,6 +262,9 @@ impl Simulation {
         let mut outbox = std::mem::take(&mut self.outbox);
         for note in outbox.quorum.notes.drain(..) {
             self.record(TraceKind::Note(note));
+        }
+        for (node, state) in outbox.lifecycle.drain(..) {
+            self.record(TraceKind::Lifecycle(node, state));
         }
         for envelope in outbox.quorum.sends.drain(..) {
             let packet =
@@ -423,8 +426,8 @@ impl Simulation {
     pub fn write(&mut self) -> Result<u64, NotLeader> {
         let leader = self.leader().map(|n| n.id()).ok_or(NotLeader { leader: None })?;
         let value = self.next_write;
-        let result =
-            self.with_server(leader, |s, now, _| s.with_node(|n| n.propose(now, Record::Write(value))));
+        let result = self
+            .with_server(leader, |s, now, _| s.with_node(|n| n.propose(now, MetadataEntry::Write(value))));
         result.unwrap_or(Err(NotLeader { leader: None }))?;
         self.next_write += 1;
         Ok(value)

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::metadata::broker::BrokerLifecycle;
 use crate::quorum::{Micros, NodeId, Note};
 
 use super::network::Loss;
@@ -25,6 +26,8 @@ pub enum TraceKind {
     Timer(NodeId),
     /// A node changed in a notable way.
     Note(Note),
+    /// A broker's lifecycle state changed (Kafka's `BrokerState`).
+    Lifecycle(NodeId, BrokerLifecycle),
     /// A user or fault-injector action.
     Action(String),
 }
@@ -39,14 +42,14 @@ pub enum LostBecause {
 impl TraceLine {
     /// Whether this line is a state change or an action rather than message traffic.
     pub fn is_notable(&self) -> bool {
-        matches!(self.kind, TraceKind::Note(_) | TraceKind::Action(_))
+        matches!(self.kind, TraceKind::Note(_) | TraceKind::Lifecycle(..) | TraceKind::Action(_))
     }
 
     /// The nodes this line is about (sender and receiver for messages).
     pub fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
         match &self.kind {
             TraceKind::Deliver(e) | TraceKind::Lost { packet: e, .. } => (Some(e.from), Some(e.to)),
-            TraceKind::Timer(n) => (Some(*n), None),
+            TraceKind::Timer(n) | TraceKind::Lifecycle(n, _) => (Some(*n), None),
             TraceKind::Note(note) => (Some(note.node), None),
             TraceKind::Action(_) => (None, None),
         }
@@ -73,6 +76,7 @@ impl fmt::Display for TraceLine {
             }
             TraceKind::Timer(n) => write!(f, "n{n} timer"),
             TraceKind::Note(note) => write!(f, "{note}"),
+            TraceKind::Lifecycle(n, state) => write!(f, "n{n} is now {state}"),
             TraceKind::Action(text) => write!(f, "** {text}"),
         }
     }

@@ -398,7 +398,14 @@ impl App {
         let fenced: Vec<NodeId> = sim
             .leader()
             .map(|l| {
-                l.applied().image.brokers().iter().filter(|(_, b)| b.fenced).map(|(id, _)| *id).collect()
+                l.applied()
+                    .state
+                    .image
+                    .brokers()
+                    .iter()
+                    .filter(|(_, b)| b.fenced)
+                    .map(|(id, _)| *id)
+                    .collect()
             })
             .unwrap_or_default();
         let mut news = Vec::new();
