@@ -39,12 +39,15 @@ impl SeedParams {
             latency_min,
             latency_max: latency_min + rng.range(0, 20 * MS),
             drop_rate: rng.below(11) as f64 / 100.0,
+            reorder: rng.chance(0.3),
         };
         let quorum = QuorumConfig {
             pre_vote: !rng.chance(0.2),
             max_record_bytes_between_snapshots: if rng.chance(0.5) { rng.range(160, 3200) } else { 0 },
-            max_fetch_records: rng.range(4, 64) as usize,
-            snapshot_chunk_bytes: rng.range(16, 128),
+            fetch_max_bytes: rng.range(16, 1024),
+            fetch_snapshot_max_bytes: rng.range(16, 128),
+            max_retention_bytes: rng.range(200, 4000),
+            log_clean_interval: rng.range(500 * MS, 5000 * MS),
             sabotage: sabotage.quorum,
             ..QuorumConfig::default()
         };
@@ -68,15 +71,17 @@ impl fmt::Display for SeedParams {
         let c = &self.cluster;
         write!(
             f,
-            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% pre-vote={} snapshot-bytes={} faults-every={}ms writes-every={}ms",
+            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% reorder={} pre-vote={} snapshot-bytes={} retention-bytes={} faults-every={}ms writes-every={}ms",
             self.seed,
             c.voters,
             c.observers,
             c.network.latency_min,
             c.network.latency_max,
             c.network.drop_rate * 100.0,
+            if c.network.reorder { "on" } else { "off" },
             if c.quorum.pre_vote { "on" } else { "off" },
             c.quorum.max_record_bytes_between_snapshots,
+            c.quorum.max_retention_bytes,
             self.fault_every / MS,
             self.write_every / MS
         )
@@ -203,24 +208,21 @@ impl ChaosRun {
         }
     }
 
-    /// Whether a leader has committed a write made after healing, and every running node has
-    /// applied the leader's whole log.
-    fn converged(&self, writes_before: u64) -> bool {
-        let Some(leader) = self.sim.leader() else {
-            return false;
-        };
-        let end = leader.log().end_offset();
+    /// Once a leader has committed a write made after healing, the offset every node must
+    /// reach: the leader's high watermark at that moment.
+    fn catch_up_target(&self, writes_before: u64) -> Option<u64> {
+        let leader = self.sim.leader()?;
+        (leader.applied().state.writes > writes_before).then_some(leader.high_watermark()?)
+    }
+
+    /// Whether every running node has applied up to `target` and every broker is RUNNING.
+    fn converged(&self, target: u64) -> bool {
         let brokers_running = self
             .sim
             .running_servers()
             .filter_map(|s| s.broker())
             .all(|b| b.lifecycle() == BrokerLifecycle::Running);
-        leader.applied().state.writes > writes_before
-            && brokers_running
-            && self
-                .sim
-                .running_nodes()
-                .all(|n| n.high_watermark().is_some_and(|hw| hw >= end) && n.applied().applied_offset >= end)
+        brokers_running && self.sim.running_nodes().all(|n| n.applied().applied_offset >= target)
     }
 
     /// Heal everything; within the bound a leader must be elected and a new write must reach
@@ -237,13 +239,15 @@ impl ChaosRun {
         let deadline = self.sim.now() + LIVENESS_BOUND;
         let writes_before = self.sim.running_nodes().map(|n| n.applied().state.writes).max().unwrap_or(0);
         let mut next_write = self.sim.now();
+        let mut target = None;
         while self.sim.now() < deadline {
             if self.sim.now() >= next_write && self.sim.write().is_ok() {
                 next_write = self.sim.now() + 1000 * MS;
             }
             let step_to = self.sim.now() + 50 * MS;
             self.advance_to(step_to)?;
-            if self.converged(writes_before) {
+            target = target.or_else(|| self.catch_up_target(writes_before));
+            if target.is_some_and(|t| self.converged(t)) {
                 return Ok(());
             }
         }

@@ -43,6 +43,11 @@ impl CommittedLog {
         self.records.get(usize::try_from(offset).ok()?)
     }
 
+    /// The applied-state digest after replaying the committed log up to `offset`, if known.
+    pub fn digest_at(&self, offset: Offset) -> Option<u64> {
+        self.digests.get(usize::try_from(offset).ok()?).copied()
+    }
+
     /// The image the committed log builds up to `offset`, when that is the committed tip.
     pub fn image_at(&self, offset: Offset) -> Option<&crate::metadata::image::MetadataImage> {
         (offset == self.len()).then_some(&self.state.state.image)

@@ -21,8 +21,9 @@ pub const NO_TRUNCATION_BELOW_HIGH_WATERMARK: &str = "no truncation below the hi
 pub const LEGAL_TRANSITIONS: &str = "every role change is one QuorumState allows";
 /// KIP-630.
 pub const LOG_START_AT_SNAPSHOT: &str = "log start is at the earliest snapshot";
-/// KIP-630.
-pub const LEADER_NEVER_LOADS_SNAPSHOT: &str = "a leader never loads a snapshot";
+/// KIP-630: a snapshot is the committed state at its offset.
+pub const SNAPSHOT_EQUALS_REPLAY: &str =
+    "every snapshot equals the replay of the committed log to its offset";
 /// Every node applies the same records in order.
 pub const APPLIED_EQUALS_REPLAY: &str = "applied state equals the replay of the committed log";
 /// No record refers to something that does not exist.
@@ -47,8 +48,8 @@ pub const ALL: [(&str, &str); 17] = [
     (AGREEMENT, "log matching up to the high watermark"),
     (NO_TRUNCATION_BELOW_HIGH_WATERMARK, "a follower never drops committed records"),
     (LEGAL_TRANSITIONS, "Kafka's QuorumState transition table"),
-    (LOG_START_AT_SNAPSHOT, "KIP-630"),
-    (LEADER_NEVER_LOADS_SNAPSHOT, "KIP-630"),
+    (LOG_START_AT_SNAPSHOT, "KIP-630: the cleaner moves the log start only up to a snapshot"),
+    (SNAPSHOT_EQUALS_REPLAY, "KIP-630: a snapshot is the committed state at its offset"),
     (APPLIED_EQUALS_REPLAY, "every node applies the same records in order"),
     (RECORDS_APPLY, "no record refers to something that does not exist"),
     (IMAGE_EQUALS_REPLAY, "snapshot plus later records equals a full replay"),

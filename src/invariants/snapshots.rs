@@ -1,46 +1,44 @@
-//! Snapshots (KIP-630): the log start sits at the snapshot, and a leader never loads one.
+//! Snapshots (KIP-630): the log start sits at the oldest snapshot once the cleaner has moved
+//! it, and every snapshot holds exactly the state the committed log builds up to its end offset.
 
-use std::collections::BTreeMap;
-
+use super::committed::CommittedLog;
 use super::names;
 use super::{Violation, all_logs, violation};
-use crate::quorum::{NodeId, RoleKind};
 use crate::sim::Simulation;
 
-/// The log start offset of every node is the end of its snapshot (or 0 without one).
+/// The log start offset of every node is 0 or the end of its oldest snapshot
+/// (`KafkaRaftLog.deleteBeforeSnapshot` moves it only up to a snapshot).
 pub fn log_start_at_snapshot(sim: &Simulation) -> Result<(), Violation> {
     for (id, log) in all_logs(sim) {
-        let expected = log.snapshot_id().map_or(0, |s| s.end_offset);
-        if log.start_offset() != expected {
+        let start = log.start_offset();
+        let oldest = log.snapshots().first().map(|s| s.id.end_offset);
+        if start != 0 && oldest != Some(start) {
             return violation(
                 names::LOG_START_AT_SNAPSHOT,
-                format!("n{id} starts its log at {} but its snapshot ends at {expected}", log.start_offset()),
+                format!("n{id} starts its log at {start} but its oldest snapshot ends at {oldest:?}"),
             );
         }
     }
     Ok(())
 }
 
-/// How many snapshots each node had loaded, and whether it led, at the previous check.
-#[derive(Default)]
-pub struct SnapshotLoads {
-    previous: BTreeMap<NodeId, (u64, bool)>,
-}
-
-impl SnapshotLoads {
-    pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
-        for node in sim.running_nodes() {
-            let loaded = node.snapshots_loaded();
-            let leading = node.role() == RoleKind::Leader;
-            let (before, was_leading) =
-                self.previous.insert(node.id(), (loaded, leading)).unwrap_or((0, false));
-            if leading && was_leading && loaded > before {
+/// Every snapshot a node holds, taken or fetched, equals the replay of the committed log up to
+/// the snapshot's end offset.
+pub fn snapshots_equal_replay(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+    for (id, log) in all_logs(sim) {
+        for snapshot in log.snapshots() {
+            let end = snapshot.id.end_offset;
+            let Some(expected) = committed.digest_at(end) else { continue };
+            if snapshot.state.applied_offset != end || snapshot.state.digest != expected {
                 return violation(
-                    names::LEADER_NEVER_LOADS_SNAPSHOT,
-                    format!("n{} loaded a snapshot while leading epoch {}", node.id(), node.epoch()),
+                    names::SNAPSHOT_EQUALS_REPLAY,
+                    format!(
+                        "n{id}'s snapshot {} holds state applied to offset {} that differs from replaying the committed log to {end}",
+                        snapshot.id, snapshot.state.applied_offset
+                    ),
                 );
             }
         }
-        Ok(())
     }
+    Ok(())
 }

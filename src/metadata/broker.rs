@@ -50,8 +50,13 @@ impl fmt::Display for BrokerLifecycle {
     }
 }
 
-/// Retry delay when no controller is known or it refused as not active.
+/// Retry delay while no controller is known.
 const RETRY: Micros = 100 * MS;
+/// A STARTING broker heartbeats again this soon after each answer
+/// (`BrokerLifecycleManager`: "so that ... we start up a bit quicker").
+const STARTING_HEARTBEAT: Micros = 10 * MS;
+/// The first heartbeat answer of a controlled shutdown is followed this soon by the next.
+const SHUTDOWN_HEARTBEAT: Micros = 50 * MS;
 
 /// One broker's lifecycle manager.
 #[derive(Debug)]
@@ -64,6 +69,8 @@ pub struct Broker {
     want_shut_down: bool,
     /// AlterPartition requests in flight, by partition, with the partition epoch they were for.
     isr_requests: BTreeMap<(TopicId, u32), u32>,
+    /// Heartbeat answers received while waiting to shut down.
+    shutdown_answers: u32,
 }
 
 impl Broker {
@@ -77,6 +84,7 @@ impl Broker {
             next_request: now,
             want_shut_down: false,
             isr_requests: BTreeMap::new(),
+            shutdown_answers: 0,
         }
     }
 
@@ -139,9 +147,9 @@ impl Broker {
     fn expand_isrs(&mut self, node: &MetadataNode, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
         let Some(broker_epoch) = self.broker_epoch else { return };
         let image = &node.applied().state.image;
-        let unfenced = image.unfenced_brokers();
+        let active = image.active_brokers();
         for (topic_id, partition, p) in image.partitions().filter(|(_, _, p)| p.leader == self.id as i32) {
-            let missing = p.replicas.set().intersection(unfenced).difference(p.isr);
+            let missing = p.replicas.set().intersection(active).difference(p.isr);
             if missing.is_empty() || self.isr_requests.get(&(topic_id, partition)) == Some(&p.partition_epoch)
             {
                 continue;
@@ -167,7 +175,10 @@ impl Broker {
         }
     }
 
-    /// Handle the controller's answer.
+    /// Handle the controller's answer and schedule the next heartbeat as Kafka's
+    /// `BrokerLifecycleManager` does: 10 ms after each answer while STARTING, at once when
+    /// ready to be unfenced, 50 ms after the first answer of a controlled shutdown, otherwise
+    /// every `broker.heartbeat.interval.ms`.
     pub fn handle(&mut self, now: Micros, rpc: ControllerRpc) {
         match rpc {
             ControllerRpc::BrokerRegistrationResponse { result: Ok(epoch) } => {
@@ -176,15 +187,23 @@ impl Broker {
             }
             ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply) } => {
                 use BrokerLifecycle::*;
+                let before = self.lifecycle;
                 self.lifecycle = match self.lifecycle {
                     _ if reply.should_shut_down => ShuttingDown,
                     Starting if reply.is_caught_up => Recovery,
                     Recovery if !reply.is_fenced => Running,
                     other => other,
                 };
-                if self.lifecycle == Recovery {
-                    self.next_request = self.next_request.min(now + RETRY);
-                }
+                let interval = self.config.heartbeat_interval;
+                self.next_request = match (before, self.lifecycle) {
+                    (Starting, Starting) => now + STARTING_HEARTBEAT,
+                    (Starting, Recovery) => now,
+                    (PendingControlledShutdown, PendingControlledShutdown) => {
+                        self.shutdown_answers += 1;
+                        now + if self.shutdown_answers == 1 { SHUTDOWN_HEARTBEAT } else { interval }
+                    }
+                    _ => now + interval,
+                };
             }
             ControllerRpc::BrokerHeartbeatResponse { result: Err(RpcError::StaleBrokerEpoch) } => {
                 self.broker_epoch = None;
@@ -195,7 +214,7 @@ impl Broker {
             }
             ControllerRpc::BrokerRegistrationResponse { result: Err(_) }
             | ControllerRpc::BrokerHeartbeatResponse { result: Err(_) } => {
-                self.next_request = now + RETRY;
+                self.next_request = now + self.config.heartbeat_interval;
             }
             ControllerRpc::AlterPartitionResponse { topic_id, partition, result: Err(_) } => {
                 self.isr_requests.remove(&(topic_id, partition));

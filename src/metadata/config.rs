@@ -11,6 +11,9 @@ pub struct MetadataConfig {
     pub session_timeout: Micros,
     /// The most partitions one CreateTopics may create in the live simulation.
     pub max_partitions_per_topic: u32,
+    /// `metadata.max.idle.interval.ms` (default 500, KIP-835): the active controller appends a
+    /// NoOpRecord this often (0: never).
+    pub max_idle_interval: Micros,
     /// Deliberate bugs, for proving that the invariant checkers catch them.
     pub sabotage: MetadataSabotage,
 }
@@ -31,6 +34,7 @@ impl Default for MetadataConfig {
             heartbeat_interval: 2000 * MS,
             session_timeout: 9000 * MS,
             max_partitions_per_topic: 100_000,
+            max_idle_interval: 500 * MS,
             sabotage: MetadataSabotage::default(),
         }
     }

@@ -1,21 +1,22 @@
-//! The active controller (KIP-631): the quorum leader turns requests into metadata records.
-//! It keeps a working image (committed state plus its own appended records), broker heartbeats
-//! as soft state, and answers a request once the records it produced are committed.
+//! The active controller (KIP-631, Kafka 4.3's `QuorumController`): the quorum leader, once it
+//! has replayed its epoch's LeaderChange, turns requests into metadata records. It keeps a
+//! working image (committed state plus its own appended records), broker sessions as soft
+//! state, a NoOpRecord every idle interval, and answers a request once its records commit.
 
 use std::collections::BTreeMap;
 
 use crate::broker_set::BrokerId;
-use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
+use crate::quorum::{Micros, NodeId, Offset, RoleKind};
 use crate::rng::Rng;
 
-use super::config::MetadataConfig;
+use super::config::{MetadataConfig, MetadataSabotage};
 use super::image::MetadataImage;
 use super::placement::{
     lead_offline_partitions, move_away_from, new_partition, place_replicas, valid_isr_change,
 };
 use super::record::{ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, TopicId};
 use super::rpc::{ControllerRpc, HeartbeatReply, RpcError};
-use super::state::{MetadataEntry, MetadataNode};
+use super::state::MetadataNode;
 
 /// A reply held until the record at `offset` is committed.
 #[derive(Clone, Debug)]
@@ -25,13 +26,24 @@ struct PendingReply {
     rpc: ControllerRpc,
 }
 
+/// What the active controller knows of a broker's session (`BrokerHeartbeatManager`).
+#[derive(Clone, Copy, Debug)]
+struct Session {
+    last_contact: Micros,
+    /// The metadata offset the broker last reported as applied.
+    metadata_offset: Option<Offset>,
+    /// The last offset of the batch that put it in controlled shutdown.
+    controlled_shutdown_offset: Option<Offset>,
+}
+
 /// State that exists only while this controller is active.
 #[derive(Debug)]
 struct Active {
     image: MetadataImage,
-    heartbeats: BTreeMap<BrokerId, Micros>,
+    sessions: BTreeMap<BrokerId, Session>,
     pending: Vec<PendingReply>,
     next_session_check: Micros,
+    next_noop: Micros,
 }
 
 /// A controller: standby (replaying the log like everyone) or active (the quorum leader).
@@ -50,12 +62,15 @@ impl Controller {
         Controller { config, rng, active: None }
     }
 
-    /// Follow the quorum: become active on winning leadership (loading the log's uncommitted
-    /// tail into the working image), step down on losing it, and send replies now committed.
+    /// Follow the quorum: become active once leading and the epoch's first record is applied
+    /// (`ListenerContext.maybeFireLeaderChange`, then `QuorumController.claim`), step down on
+    /// losing leadership (`renounce`), and send replies now committed.
     pub fn sync(&mut self, node: &MetadataNode, now: Micros, out: &mut RpcOutbox) {
         let leading = node.role() == RoleKind::Leader;
+        let replayed_epoch_start =
+            node.epoch_start_offset().is_some_and(|start| node.applied().applied_offset > start);
         match (&mut self.active, leading) {
-            (None, true) => self.activate(node, now),
+            (None, true) if replayed_epoch_start => self.activate(node, now),
             (Some(_), false) => self.active = None,
             (Some(active), true) => {
                 let applied = node.applied().applied_offset;
@@ -66,44 +81,58 @@ impl Controller {
                     reply.offset >= applied
                 });
             }
-            (None, false) => {}
+            (None, _) => {}
         }
     }
 
+    /// `QuorumController.claim`: the working image is the applied image (everything up to the
+    /// epoch start is committed by now), and every registered broker's session starts afresh.
     fn activate(&mut self, node: &MetadataNode, now: Micros) {
-        let mut image = node.applied().state.image.clone();
-        let log = node.log();
-        for offset in node.applied().applied_offset..log.end_offset() {
-            if let Some(Record::Data(MetadataEntry::Record(record))) = log.get(offset).map(|e| &e.record) {
-                let _ = image.apply(record);
-            }
-        }
-        let heartbeats = image.brokers().keys().map(|b| (*b, now)).collect();
-        let next_session_check = now + self.config.heartbeat_interval / 2;
-        self.active = Some(Active { image, heartbeats, pending: Vec::new(), next_session_check });
+        let image = node.applied().state.image.clone();
+        let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
+        let sessions = image.brokers().keys().map(|b| (*b, fresh)).collect();
+        let next_session_check = now + self.session_check_period();
+        let next_noop = now + self.config.max_idle_interval;
+        self.active = Some(Active { image, sessions, pending: Vec::new(), next_session_check, next_noop });
+    }
+
+    /// `QuorumController.maybeFenceStaleBrokerPeriodNs`: an eighth of the session timeout.
+    fn session_check_period(&self) -> Micros {
+        (self.config.session_timeout / 8).max(1)
     }
 
     /// When the controller next needs a tick.
     pub fn next_deadline(&self) -> Micros {
-        self.active.as_ref().map_or(Micros::MAX, |a| a.next_session_check)
+        let noop_on = self.config.max_idle_interval > 0;
+        self.active.as_ref().map_or(Micros::MAX, |a| {
+            a.next_session_check.min(if noop_on { a.next_noop } else { Micros::MAX })
+        })
     }
 
-    /// Fence brokers whose session expired.
+    /// The active controller's periodic tasks: fence one broker whose session expired
+    /// (`ReplicationControlManager.maybeFenceOneStaleBroker`), and append a NoOpRecord every
+    /// `metadata.max.idle.interval.ms` (KIP-835) so followers see the log move.
     pub fn tick(&mut self, node: &mut MetadataNode, now: Micros) {
+        let (period, idle) = (self.session_check_period(), self.config.max_idle_interval);
         let Some(active) = &mut self.active else { return };
+        if idle > 0 && now >= active.next_noop {
+            active.next_noop = now + idle;
+            Self::append(node, now, vec![MetadataRecord::NoOp]);
+        }
         if now < active.next_session_check {
             return;
         }
-        active.next_session_check = now + self.config.heartbeat_interval / 2;
+        active.next_session_check = now + period;
         let timeout = self.config.session_timeout;
-        let expired: Vec<BrokerId> = active
+        let expired = active
             .image
             .brokers()
             .iter()
-            .filter(|(id, b)| !b.fenced && active.heartbeats.get(id).is_none_or(|t| now >= t + timeout))
-            .map(|(id, _)| *id)
-            .collect();
-        for broker in expired {
+            .find(|(id, b)| {
+                !b.fenced && active.sessions.get(id).is_none_or(|s| now >= s.last_contact + timeout)
+            })
+            .map(|(id, _)| *id);
+        if let Some(broker) = expired {
             self.fence(node, now, broker);
         }
     }
@@ -121,12 +150,7 @@ impl Controller {
 
     fn fence(&mut self, node: &mut MetadataNode, now: Micros, broker: BrokerId) {
         let Some(active) = &mut self.active else { return };
-        let Some(registration) = active.image.brokers().get(&broker).copied() else { return };
-        let mut staged = Staged::new(&mut active.image);
-        let moves = move_away_from(staged.image, broker, self.config.sabotage);
-        staged.extend(moves);
-        staged.push(MetadataRecord::FenceBroker { broker_id: broker, broker_epoch: registration.epoch });
-        let records = staged.records;
+        let records = fence_records(&mut active.image, broker, self.config.sabotage);
         Self::append(node, now, records);
     }
 
@@ -155,6 +179,7 @@ impl Controller {
                 want_shut_down,
             } => self.heartbeat(
                 now,
+                node.next_offset().unwrap_or_default(),
                 broker_id,
                 broker_epoch,
                 current_metadata_offset,
@@ -198,7 +223,8 @@ impl Controller {
         broker_id: BrokerId,
     ) -> (Vec<MetadataRecord>, ControllerRpc) {
         let Some(active) = &mut self.active else { return (Vec::new(), not_active_registration()) };
-        active.heartbeats.insert(broker_id, now);
+        let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
+        active.sessions.insert(broker_id, fresh);
         let mut staged = Staged::new(&mut active.image);
         if staged.image.brokers().contains_key(&broker_id) {
             let moves = move_away_from(staged.image, broker_id, self.config.sabotage);
@@ -209,11 +235,20 @@ impl Controller {
         (staged.records, ControllerRpc::BrokerRegistrationResponse { result: Ok(broker_epoch) })
     }
 
-    /// BrokerHeartbeat: refresh the session; unfence a caught-up broker that asks; run a
-    /// controlled shutdown (move leadership away, then let it go once it leads nothing).
+    /// BrokerHeartbeat (`QuorumController.processBrokerHeartbeat`): refresh the session and
+    /// the broker's reported offset, then `BrokerHeartbeatManager.calculateNextBrokerState`:
+    /// unfence a caught-up broker that asks; on a shutdown request, a broker that leads
+    /// partitions enters controlled shutdown (leadership moves away) and is let go on a later
+    /// heartbeat once it leads nothing and every active broker has replayed that change; one that
+    /// leads nothing, or is fenced, shuts down at once. The shutdown's offset is the end of the
+    /// batch that started it, or, after a controller failover, of the next heartbeat's
+    /// (`BrokerHeartbeatManager.maybeUpdateControlledShutdownOffset`). `next_offset` is where
+    /// the records of this request will start.
+    #[allow(clippy::too_many_arguments)]
     fn heartbeat(
         &mut self,
         now: Micros,
+        next_offset: Offset,
         broker_id: BrokerId,
         broker_epoch: u64,
         metadata_offset: Offset,
@@ -221,36 +256,63 @@ impl Controller {
         want_shut_down: bool,
     ) -> (Vec<MetadataRecord>, ControllerRpc) {
         let stale = ControllerRpc::BrokerHeartbeatResponse { result: Err(RpcError::StaleBrokerEpoch) };
+        let sabotage = self.config.sabotage;
         let Some(active) = &mut self.active else { return (Vec::new(), stale) };
         let Some(registration) =
             active.image.brokers().get(&broker_id).copied().filter(|b| b.epoch == broker_epoch)
         else {
             return (Vec::new(), stale);
         };
-        active.heartbeats.insert(broker_id, now);
+        let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
+        let session = active.sessions.entry(broker_id).or_insert(fresh);
+        session.last_contact = now;
+        session.metadata_offset = Some(metadata_offset);
+        let shutdown_offset = session.controlled_shutdown_offset;
+        let lowest_active = lowest_active_offset(&active.image, &active.sessions);
         let is_caught_up = metadata_offset >= broker_epoch;
+        let leads = active.image.partitions_led_by(broker_id) > 0;
         let mut staged = Staged::new(&mut active.image);
-        if want_shut_down && !registration.in_controlled_shutdown {
+        let mut shut_down = false;
+        let mut entered_controlled_shutdown = false;
+        if want_shut_down {
+            let caught_up_with_shutdown = shutdown_offset.is_some_and(|o| o <= lowest_active);
+            let done_leading = !leads && (!registration.in_controlled_shutdown || caught_up_with_shutdown);
+            shut_down = registration.fenced || want_fence || done_leading;
+            if shut_down && !registration.fenced {
+                let fence = fence_records(staged.image, broker_id, sabotage);
+                staged.records.extend(fence);
+            } else if !shut_down && !registration.in_controlled_shutdown {
+                staged.push(MetadataRecord::BrokerRegistrationChange {
+                    broker_id,
+                    broker_epoch,
+                    fenced: None,
+                    in_controlled_shutdown: Some(true),
+                });
+                staged.extend(move_away_from(staged.image, broker_id, sabotage));
+                entered_controlled_shutdown = true;
+            }
+        } else if registration.fenced && !want_fence && is_caught_up {
             staged.push(MetadataRecord::BrokerRegistrationChange {
                 broker_id,
                 broker_epoch,
-                fenced: None,
-                in_controlled_shutdown: Some(true),
+                fenced: Some(false),
+                in_controlled_shutdown: None,
             });
-            let moves = move_away_from(staged.image, broker_id, self.config.sabotage);
-            staged.extend(moves);
-        } else if registration.fenced && !want_fence && !want_shut_down && is_caught_up {
-            staged.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
-            let leads = lead_offline_partitions(staged.image, broker_id, self.config.sabotage);
-            staged.extend(leads);
+            staged.extend(lead_offline_partitions(staged.image, broker_id, sabotage));
         }
-        let should_shut_down = want_shut_down && staged.image.partitions_led_by(broker_id) == 0;
         let fenced = staged.image.brokers().get(&broker_id).is_none_or(|b| b.fenced);
-        if should_shut_down && !fenced {
-            staged.push(MetadataRecord::FenceBroker { broker_id, broker_epoch });
+        let records = staged.records;
+        let in_controlled_shutdown =
+            entered_controlled_shutdown || (registration.in_controlled_shutdown && !shut_down);
+        if let Some(session) = active.sessions.get_mut(&broker_id)
+            && in_controlled_shutdown
+            && session.controlled_shutdown_offset.is_none()
+        {
+            let batch_end = (next_offset + records.len() as Offset).saturating_sub(1);
+            session.controlled_shutdown_offset = Some(batch_end);
         }
-        let reply = HeartbeatReply { is_caught_up, is_fenced: fenced || should_shut_down, should_shut_down };
-        (staged.records, ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply) })
+        let reply = HeartbeatReply { is_caught_up, is_fenced: fenced, should_shut_down: shut_down };
+        (records, ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply) })
     }
 
     fn alter_partition(
@@ -303,12 +365,11 @@ impl Controller {
         if partitions == 0 || partitions > self.config.max_partitions_per_topic {
             return Err(format!("partitions must be between 1 and {}", self.config.max_partitions_per_topic));
         }
-        let brokers: Vec<BrokerId> =
-            active.image.brokers().iter().filter(|(_, b)| !b.fenced).map(|(id, _)| *id).collect();
+        let brokers: Vec<BrokerId> = super::record::broker_ids(active.image.active_brokers()).collect();
         let rf = replication_factor as usize;
         if rf == 0 || rf > super::record::Replicas::MAX || rf > brokers.len() {
             return Err(format!(
-                "replication factor {rf} needs that many unfenced brokers ({} available, at most 4)",
+                "replication factor {rf} needs that many active brokers ({} available, at most 4)",
                 brokers.len()
             ));
         }
@@ -355,6 +416,36 @@ impl Controller {
         Self::append(node, now, records).ok_or("lost leadership")?;
         Ok(())
     }
+}
+
+/// `ReplicationControlManager.handleBrokerFenced`: move leadership and ISR membership away
+/// from `broker`, then `BrokerRegistrationChangeRecord{fenced}` (metadata.version 3.3-IV3 on).
+fn fence_records(
+    image: &mut MetadataImage,
+    broker: BrokerId,
+    sabotage: MetadataSabotage,
+) -> Vec<MetadataRecord> {
+    let Some(registration) = image.brokers().get(&broker).copied() else { return Vec::new() };
+    let mut staged = Staged::new(image);
+    staged.extend(move_away_from(staged.image, broker, sabotage));
+    staged.push(MetadataRecord::BrokerRegistrationChange {
+        broker_id: broker,
+        broker_epoch: registration.epoch,
+        fenced: Some(true),
+        in_controlled_shutdown: None,
+    });
+    staged.records
+}
+
+/// `BrokerHeartbeatManager.lowestActiveOffset`: the lowest offset any active broker (unfenced,
+/// not shutting down) has reported; one that has not reported since this controller became
+/// active holds everything back.
+fn lowest_active_offset(image: &MetadataImage, sessions: &BTreeMap<BrokerId, Session>) -> Offset {
+    let active = image.brokers().iter().filter(|(_, b)| !b.fenced && !b.in_controlled_shutdown);
+    active
+        .map(|(id, _)| sessions.get(id).and_then(|s| s.metadata_offset).unwrap_or(0))
+        .min()
+        .unwrap_or(Offset::MAX)
 }
 
 /// Records being generated for one request, applied to the working image as they are made so

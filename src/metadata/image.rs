@@ -188,8 +188,11 @@ impl MetadataImage {
     }
 
     /// Brokers that are registered and not fenced.
-    pub fn unfenced_brokers(&self) -> BrokerSet {
-        super::record::broker_set(self.brokers.iter().filter(|(_, b)| !b.fenced).map(|(id, _)| *id))
+    /// Brokers that may lead and join ISRs: registered, unfenced and not in controlled shutdown
+    /// (`ClusterControlManager.isActive`).
+    pub fn active_brokers(&self) -> BrokerSet {
+        let active = self.brokers.iter().filter(|(_, b)| !b.fenced && !b.in_controlled_shutdown);
+        super::record::broker_set(active.map(|(id, _)| *id))
     }
 
     /// A configuration value.

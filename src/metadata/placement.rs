@@ -37,13 +37,6 @@ fn elect_leader(replicas: Replicas, isr: BrokerSet, eligible: BrokerSet, sabotag
     replicas.iter().find(|r| allowed.contains(broker_bit(*r))).map_or(NO_LEADER, |r| r as i32)
 }
 
-/// Brokers that may lead: registered, unfenced and not shutting down.
-fn eligible_leaders(image: &MetadataImage) -> BrokerSet {
-    super::record::broker_set(
-        image.brokers().iter().filter(|(_, b)| !b.fenced && !b.in_controlled_shutdown).map(|(id, _)| *id),
-    )
-}
-
 /// Take `broker` out of every ISR and leadership (fencing or controlled shutdown): a partition
 /// it led moves to another ISR member, or goes offline; a partition whose ISR would become empty
 /// keeps the broker as its last ISR member, as Kafka does.
@@ -53,7 +46,7 @@ pub fn move_away_from(
     sabotage: MetadataSabotage,
 ) -> Vec<MetadataRecord> {
     let bit = broker_bit(broker);
-    let eligible = eligible_leaders(image).without(bit);
+    let eligible = image.active_brokers().without(bit);
     let mut records = Vec::new();
     for (topic_id, partition, p) in image.partitions() {
         if !p.isr.contains(bit) && p.leader != broker as i32 {
@@ -101,7 +94,8 @@ pub fn lead_offline_partitions(
 }
 
 /// Whether `new_isr` may replace the ISR of a partition (KIP-497 AlterPartition): it keeps the
-/// leader, stays within the replicas and only adds brokers that are unfenced.
+/// leader, stays within the replicas, and every member is active: registered, unfenced and not
+/// in controlled shutdown (`ReplicationControlManager.ineligibleReplicasForIsr`).
 pub fn valid_isr_change(
     image: &MetadataImage,
     topic_id: TopicId,
@@ -109,10 +103,8 @@ pub fn valid_isr_change(
     new_isr: BrokerSet,
 ) -> bool {
     let Some(p) = image.partition(topic_id, partition) else { return false };
-    let unfenced = image.unfenced_brokers();
-    let added = new_isr.difference(p.isr);
     p.leader >= 0
         && new_isr.contains(broker_bit(p.leader as BrokerId))
         && new_isr.difference(p.replicas.set()).is_empty()
-        && added.difference(unfenced).is_empty()
+        && new_isr.difference(image.active_brokers()).is_empty()
 }

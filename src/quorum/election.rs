@@ -1,5 +1,7 @@
-//! Elections: pre-vote (KIP-996), Vote with the log comparison and one vote per epoch,
-//! candidate backoff, BeginQuorumEpoch from the winner, and graceful EndQuorumEpoch.
+//! Elections as Kafka 4.3 runs them: pre-vote (KIP-996) in the current epoch, Vote with the
+//! log comparison and one vote per epoch, vote requests resent to voters that have not answered,
+//! BeginQuorumEpoch from the winner, and graceful resignation with EndQuorumEpoch (resent until
+//! acknowledged) and its strictly exponential successor backoff.
 
 use std::sync::Arc;
 
@@ -7,51 +9,70 @@ use super::config::Micros;
 use super::error::QuorumError;
 use super::leader::LeaderState;
 use super::message::Message;
-use super::node::{Election, Node, Resigned, Role};
+use super::node::{Election, Node, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::record::{LeaderChange, Record};
+use super::role::RoleKind;
 use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 
 impl<S: StateMachine> Node<S> {
-    /// Start an election after a timeout: a pre-vote round when enabled, else a candidacy.
-    pub(super) fn start_election(&mut self, now: Micros, retries: u32, out: &mut Outbox<S>) {
+    /// Start an election after a timeout: a pre-vote round (Kafka 4.x), or a candidacy when
+    /// pre-vote is switched off.
+    pub(super) fn start_election(&mut self, now: Micros, out: &mut Outbox<S>) {
         if self.config.pre_vote {
-            self.become_prospective(now, retries, out);
+            self.become_prospective(now, out);
         } else {
-            self.become_candidate(now, retries, out);
+            self.become_candidate(now, out);
         }
     }
 
-    fn become_prospective(&mut self, now: Micros, retries: u32, out: &mut Outbox<S>) {
-        let leader_hint = self.leader();
+    /// `QuorumState.transitionToProspective`: same epoch, memory only, keeps the known leader.
+    fn become_prospective(&mut self, now: Micros, out: &mut Outbox<S>) {
+        let leader_hint = self.known_leader();
         let deadline = now + self.election_timeout();
-        let election = Election::new(self.id, deadline, retries, leader_hint);
+        let election = Election::new(self.id, now, deadline, leader_hint);
         self.transition(now, Role::Prospective(election), self.epoch, self.voted, out);
-        self.request_votes(true, out);
         self.count_votes(now, out);
     }
 
-    fn become_candidate(&mut self, now: Micros, retries: u32, out: &mut Outbox<S>) {
+    /// `QuorumState.transitionToCandidate`: epoch + 1, durable vote for itself.
+    fn become_candidate(&mut self, now: Micros, out: &mut Outbox<S>) {
         let deadline = now + self.election_timeout();
-        let election = Election::new(self.id, deadline, retries, None);
+        let election = Election::new(self.id, now, deadline, None);
         self.transition(now, Role::Candidate(election), self.epoch + 1, Some(self.id), out);
-        self.request_votes(false, out);
         self.count_votes(now, out);
     }
 
-    fn request_votes(&self, pre_vote: bool, out: &mut Outbox<S>) {
-        let candidate_epoch = if pre_vote { self.epoch + 1 } else { self.epoch };
-        let log = self.log();
-        for &voter in self.voters.iter().filter(|v| **v != self.id) {
+    /// `KafkaRaftClient.maybeSendVoteRequests`: ask every voter that has not answered, with the
+    /// current epoch for both kinds (`buildVoteRequest`), while the round is not lost.
+    fn send_vote_requests(&mut self, now: Micros, out: &mut Outbox<S>) {
+        let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
+        let (last_offset_epoch, last_offset) = (self.log().last_epoch(), self.log().end_offset());
+        let majority = self.majority();
+        let voters = self.voters.clone();
+        let (pre_vote, election) = match &mut self.role {
+            Role::Prospective(e) => (true, e),
+            Role::Candidate(e) => (false, e),
+            _ => return,
+        };
+        election.resend_at = now + timeout;
+        if is_lost(election, voters.len(), majority) {
+            return;
+        }
+        let unanswered = voters
+            .iter()
+            .copied()
+            .filter(|v| !election.granted.contains(v) && !election.rejected.contains(v));
+        for voter in unanswered {
             let message = Message::Vote {
-                candidate_epoch,
-                candidate: self.id,
-                last_offset_epoch: log.last_epoch(),
-                last_offset: log.end_offset(),
+                candidate_epoch: epoch,
+                candidate: id,
+                last_offset_epoch,
+                last_offset,
                 pre_vote,
             };
-            out.send(self.id, voter, message);
+            out.send(id, voter, message);
         }
     }
 
@@ -62,6 +83,9 @@ impl<S: StateMachine> Node<S> {
         self.config.sabotage.vote_without_log_check || last >= (log.last_epoch(), log.end_offset())
     }
 
+    /// `KafkaRaftClient.handleVoteRequest`: a request from an older epoch is refused with ours;
+    /// one from a newer epoch (pre-vote or not) first makes this node Unattached in that epoch;
+    /// then the role decides (`canGrantVote`), and a granted real vote is persisted.
     pub(super) fn on_vote(
         &mut self,
         now: Micros,
@@ -74,19 +98,13 @@ impl<S: StateMachine> Node<S> {
         if !self.is_voter() {
             return;
         }
-        let granted = if !pre_vote && candidate_epoch > self.epoch {
-            let granted = self.candidate_log_ok(last);
-            self.become_unattached(now, candidate_epoch, granted.then_some(candidate), out);
-            granted
-        } else {
-            let granted = candidate_epoch >= self.epoch
-                && self.candidate_log_ok(last)
-                && self.can_grant(candidate, pre_vote, now);
-            if granted && !pre_vote && self.voted.is_none() {
-                self.become_unattached(now, self.epoch, Some(candidate), out);
-            }
-            granted
-        };
+        if candidate_epoch > self.epoch {
+            self.become_unattached(now, candidate_epoch, None, out);
+        }
+        let granted = candidate_epoch == self.epoch && self.can_grant(candidate, pre_vote, last);
+        if granted && !pre_vote && self.voted.is_none() {
+            self.record_vote(now, candidate, out);
+        }
         if granted {
             out.note(self.id, NoteKind::VoteGranted { candidate, epoch: candidate_epoch, pre_vote });
         }
@@ -94,20 +112,39 @@ impl<S: StateMachine> Node<S> {
         out.send(self.id, candidate, response);
     }
 
-    /// The role's part of the vote decision (the log check is separate).
-    fn can_grant(&self, candidate: NodeId, pre_vote: bool, now: Micros) -> bool {
+    /// Each role's `canGrantVote`: Unattached and Prospective grant a pre-vote to any
+    /// up-to-date log and a vote unless they voted for someone else or know a leader; a
+    /// Follower grants only a pre-vote and only before its first successful fetch in the epoch;
+    /// Candidate and Resigned grant pre-votes only; a Leader grants nothing.
+    fn can_grant(&self, candidate: NodeId, pre_vote: bool, last: (Epoch, Offset)) -> bool {
+        let up_to_date = self.candidate_log_ok(last);
         match &self.role {
             Role::Leader(_) => false,
-            Role::Follower(f) if pre_vote => {
-                f.leader_resigned || f.last_fetch_ok.is_none_or(|t| now >= t + self.config.fetch_timeout)
-            }
-            Role::Follower(_) | Role::Resigned(_) | Role::Candidate(_) => pre_vote,
-            Role::Unattached(_) | Role::Prospective(_) => {
-                pre_vote || self.voted.is_none_or(|v| v == candidate)
-            }
+            Role::Follower(f) => pre_vote && f.last_fetch_ok.is_none() && up_to_date,
+            Role::Candidate(_) | Role::Resigned(_) => pre_vote && up_to_date,
+            Role::Unattached(_) | Role::Prospective(_) if pre_vote => up_to_date,
+            Role::Unattached(_) | Role::Prospective(_) => match self.voted {
+                Some(voted) => voted == candidate || self.config.sabotage.vote_twice,
+                None => self.known_leader().is_none() && up_to_date,
+            },
         }
     }
 
+    /// Persist a granted vote: Unattached stays Unattached (`unattachedAddVotedState`), a
+    /// Prospective stays Prospective with a fresh round and timer (`prospectiveAddVotedState`).
+    fn record_vote(&mut self, now: Micros, candidate: NodeId, out: &mut Outbox<S>) {
+        let deadline = now + self.election_timeout();
+        match &self.role {
+            Role::Prospective(e) => {
+                let election = Election::new(self.id, now, deadline, e.leader_hint);
+                self.transition(now, Role::Prospective(election), self.epoch, Some(candidate), out);
+            }
+            _ => self.become_unattached_until(now, self.epoch, Some(candidate), deadline, out),
+        }
+    }
+
+    /// `KafkaRaftClient.handleVoteResponse`: newer epochs and leaders are adopted first; then a
+    /// grant or rejection is recorded in the current round.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn on_vote_response(
         &mut self,
@@ -119,89 +156,81 @@ impl<S: StateMachine> Node<S> {
         pre_vote: bool,
         out: &mut Outbox<S>,
     ) {
-        if epoch > self.epoch {
-            self.observe_epoch(now, epoch, leader, out);
+        let before = (self.epoch, self.role.kind());
+        self.observe_epoch(now, epoch, leader, out);
+        if (self.epoch, self.role.kind()) != before || epoch != self.epoch {
             return;
         }
         let our_round = match &mut self.role {
-            Role::Prospective(e) if pre_vote && epoch == self.epoch => Some(e),
-            Role::Candidate(e) if !pre_vote && epoch == self.epoch && !e.backing_off => Some(e),
+            Role::Prospective(e) if pre_vote => Some(e),
+            Role::Candidate(e) if !pre_vote => Some(e),
             _ => None,
         };
         let Some(election) = our_round else { return };
-        let hint = election.leader_hint;
         if granted {
             election.granted.insert(from);
         } else {
             election.rejected.insert(from);
         }
-        if let (Some(leader), true, false) = (leader, pre_vote, granted)
-            && leader != self.id
-            && Some(leader) != hint
-        {
-            self.become_follower(now, epoch, leader, out);
-            return;
-        }
         self.count_votes(now, out);
     }
 
-    /// Win or lose the current round once a majority has answered either way.
+    /// Win once a majority granted (`EpochElection.isVoteGranted`); a Prospective that can no
+    /// longer win gives up at once, a Candidate waits out its election timeout. Otherwise send
+    /// the requests still due.
     fn count_votes(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let majority = self.majority();
-        let (won, lost, retries) = match &self.role {
+        let (voters, majority) = (self.voters.len(), self.majority());
+        let (won, lost, resend_due) = match &self.role {
             Role::Prospective(e) | Role::Candidate(e) => {
-                (e.granted.len() >= majority, e.rejected.len() >= majority, e.retries)
+                let needed = if self.config.sabotage.leader_without_majority { 1 } else { majority };
+                (e.granted.len() >= needed, is_lost(e, voters, majority), now >= e.resend_at)
             }
             _ => return,
         };
-        match (&self.role, won, lost) {
-            (Role::Prospective(_), true, _) => self.become_candidate(now, retries, out),
-            (Role::Prospective(_), _, true) => self.lose_pre_vote(now, out),
-            (Role::Candidate(_), true, _) => self.become_leader(now, out),
-            (Role::Candidate(_), _, true) => self.back_off(now),
+        match (self.role.kind(), won, lost) {
+            (RoleKind::Prospective, true, _) => self.become_candidate(now, out),
+            (RoleKind::Prospective, _, true) => self.leave_prospective(now, true, out),
+            (RoleKind::Candidate, true, _) => self.become_leader(now, out),
+            _ if resend_due => self.send_vote_requests(now, out),
             _ => {}
         }
     }
 
-    /// A lost or timed-out pre-vote: back to following the known leader, or to unattached.
-    pub(super) fn lose_pre_vote(&mut self, now: Micros, out: &mut Outbox<S>) {
+    /// `prospectiveTransitionAfterElectionLoss`: follow the leader it knew, or become
+    /// Unattached in the same epoch: with a new timer after a rejection, with none left after
+    /// a timeout (so the next pre-vote starts at once).
+    fn leave_prospective(&mut self, now: Micros, rejected: bool, out: &mut Outbox<S>) {
         let hint = match &self.role {
             Role::Prospective(e) => e.leader_hint,
             _ => None,
         };
         match hint {
             Some(leader) => self.become_follower(now, self.epoch, leader, out),
-            None => self.become_unattached(now, self.epoch, self.voted, out),
+            None => {
+                let deadline = if rejected { now + self.election_timeout() } else { now };
+                self.become_unattached_until(now, self.epoch, self.voted, deadline, out);
+            }
         }
     }
 
-    /// The candidate's timer: the election timed out (back off), or the backoff is over (retry).
-    pub(super) fn candidate_timer(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let Role::Candidate(e) = &self.role else {
-            return;
+    /// `pollProspective` and `pollCandidate`: resend due vote requests; when the election
+    /// timeout fires a Prospective gives up and a Candidate goes back to Prospective (or, with
+    /// pre-vote off, runs again in the next epoch).
+    pub(super) fn election_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
+        let (kind, deadline, resend_at) = match &self.role {
+            Role::Prospective(e) | Role::Candidate(e) => (self.role.kind(), e.deadline, e.resend_at),
+            _ => return,
         };
-        if e.backing_off {
-            let retries = e.retries;
-            self.start_election(now, retries, out);
-        } else {
-            self.back_off(now);
+        if now < deadline {
+            if now >= resend_at {
+                self.send_vote_requests(now, out);
+            }
+            return;
         }
-    }
-
-    /// Kafka's backoff after a failed election:
-    /// `min(retry.backoff x random(2 << min(20, retries - 1)), election.backoff.max)`.
-    fn back_off(&mut self, now: Micros) {
-        let Role::Candidate(e) = &self.role else {
-            return;
-        };
-        let retries = e.retries + 1;
-        let spread = 2u64 << (retries - 1).min(20);
-        let backoff =
-            (self.config.retry_backoff * self.rng.below(spread)).min(self.config.election_backoff_max);
-        if let Role::Candidate(e) = &mut self.role {
-            e.retries = retries;
-            e.backing_off = true;
-            e.deadline = now + backoff;
+        match kind {
+            RoleKind::Prospective => self.leave_prospective(now, false, out),
+            _ if self.config.pre_vote => self.become_prospective(now, out),
+            _ => self.become_candidate(now, out),
         }
     }
 
@@ -220,9 +249,12 @@ impl<S: StateMachine> Node<S> {
             granting,
         }));
         self.append_as_leader(now, vec![record], out);
-        self.send_begin_quorum_epoch(out);
+        self.send_begin_quorum_epoch(now, out);
     }
 
+    /// `KafkaRaftClient.handleBeginQuorumEpochRequest`: follow the announced leader unless
+    /// already following it (a Prospective that knows it keeps its pre-vote going); two
+    /// leaders announced for one epoch is a fatal error.
     pub(super) fn on_begin_quorum_epoch(
         &mut self,
         now: Micros,
@@ -231,84 +263,124 @@ impl<S: StateMachine> Node<S> {
         leader: NodeId,
         out: &mut Outbox<S>,
     ) {
-        if let Role::Follower(f) = &self.role
-            && epoch == self.epoch
-            && f.leader != leader
+        if epoch == self.epoch
+            && let Some(known) = self.known_leader().filter(|known| *known != leader)
         {
-            let error = QuorumError::ConflictingLeaders { epoch, known: f.leader, other: leader };
-            self.fatal.get_or_insert(error);
+            self.fatal.get_or_insert(QuorumError::ConflictingLeaders { epoch, known, other: leader });
             return;
         }
-        let already_following = matches!(&self.role, Role::Follower(f) if f.leader == leader);
-        if epoch > self.epoch
-            || (epoch == self.epoch && !already_following && self.role.kind() != super::RoleKind::Leader)
-        {
-            self.become_follower(now, epoch, leader, out);
-        }
+        self.observe_epoch(now, epoch, Some(leader), out);
         out.send(self.id, from, Message::BeginQuorumEpochResponse { epoch: self.epoch });
     }
 
+    /// `KafkaRaftClient.handleEndQuorumEpochRequest`: adopt the epoch and leader, then a
+    /// follower of that leader sets its fetch timer to its successor backoff; always answer.
     pub(super) fn on_end_quorum_epoch(
         &mut self,
         now: Micros,
+        from: NodeId,
         epoch: Epoch,
         leader: NodeId,
         preferred: &[NodeId],
         out: &mut Outbox<S>,
     ) {
-        if epoch < self.epoch {
-            return;
-        }
-        let backoff = self.successor_backoff(preferred);
-        if epoch > self.epoch {
-            self.become_unattached(now, epoch, None, out);
-        }
-        match &mut self.role {
-            Role::Follower(f) if f.leader == leader => {
-                f.leader_resigned = true;
+        if epoch >= self.epoch {
+            self.observe_epoch(now, epoch, Some(leader), out);
+            let backoff = self.successor_backoff(preferred);
+            if let Role::Follower(f) = &mut self.role
+                && f.leader == leader
+                && epoch == self.epoch
+            {
                 f.fetch_deadline = now + backoff;
             }
-            Role::Unattached(u) => u.deadline = now + backoff,
-            _ => {}
+        }
+        let response = Message::EndQuorumEpochResponse { epoch: self.epoch, leader: self.leader() };
+        out.send(self.id, from, response);
+    }
+
+    /// A voter acknowledged EndQuorumEpoch (`ResignedState.acknowledgeResignation`).
+    pub(super) fn on_end_quorum_epoch_response(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        out: &mut Outbox<S>,
+    ) {
+        self.observe_epoch(now, epoch, leader, out);
+        if let Role::Resigned(r) = &mut self.role
+            && epoch == self.epoch
+        {
+            r.unacked.remove(&from);
         }
     }
 
-    /// The most caught-up successor runs at once; the others wait exponentially by rank
-    /// (Kafka's strict exponential election backoff).
+    /// `KafkaRaftClient.strictExponentialElectionBackoffMs`: position 0 runs at once, position
+    /// p of n waits min(max, (max >> (n - 1)) << (p - 1)), a voter not in the list waits max.
     fn successor_backoff(&self, preferred: &[NodeId]) -> Micros {
         let max = self.config.election_backoff_max;
-        match preferred.iter().position(|v| *v == self.id) {
-            Some(0) => 0,
-            Some(rank) => (self.config.retry_backoff << (rank - 1).min(20)).min(max),
-            None => max,
+        let n = preferred.len();
+        let position = preferred.iter().position(|v| *v == self.id).unwrap_or(n);
+        match position {
+            0 => 0,
+            p if p >= n => max,
+            p => ((max >> (n - 1).min(63)) << (p - 1).min(63)).min(max),
         }
     }
 
     /// Step down gracefully: tell the voters, most caught-up first, to take over.
     pub fn resign(&mut self, now: Micros, out: &mut Outbox<S>) -> Result<(), String> {
-        if self.role.kind() != super::RoleKind::Leader {
+        if self.role.kind() != RoleKind::Leader {
             return Err(format!("node {} is {}, not the leader", self.id, self.role.kind()));
         }
         self.step_down(now, "graceful shutdown", out);
         Ok(())
     }
 
-    /// Become Resigned and send EndQuorumEpoch with the preferred successors.
+    /// Become Resigned (`transitionToResigned`) and send EndQuorumEpoch with the preferred
+    /// successors.
     pub(super) fn step_down(&mut self, now: Micros, reason: &'static str, out: &mut Outbox<S>) {
         let Role::Leader(leader) = &self.role else {
             return;
         };
         let preferred = leader.preferred_successors(self.id);
         let deadline = now + self.election_timeout();
-        self.transition(now, Role::Resigned(Resigned { deadline }), self.epoch, self.voted, out);
+        let resigned = self.new_resigned(now, deadline, preferred);
+        self.transition(now, Role::Resigned(resigned), self.epoch, self.voted, out);
         out.note(self.id, NoteKind::Resigned { reason });
-        for &voter in self.voters.iter().filter(|v| **v != self.id) {
-            let message = Message::EndQuorumEpoch {
-                epoch: self.epoch,
-                leader: self.id,
-                preferred_successors: preferred.clone(),
-            };
-            out.send(self.id, voter, message);
+        self.resigned_timers(now, out);
+    }
+
+    /// `KafkaRaftClient.pollResigned`: resend EndQuorumEpoch to voters that have not
+    /// acknowledged it; when the election timer fires, move to Unattached in the next epoch
+    /// with no time left, so the next poll starts a pre-vote there.
+    pub(super) fn resigned_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
+        let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
+        let Role::Resigned(r) = &mut self.role else {
+            return;
+        };
+        if now >= r.deadline {
+            if self.config.sabotage.resign_into_same_epoch {
+                self.become_prospective(now, out);
+            } else {
+                self.become_unattached_until(now, epoch + 1, None, now, out);
+            }
+            return;
+        }
+        if now >= r.resend_at {
+            r.resend_at = now + timeout;
+            for &voter in &r.unacked {
+                let message =
+                    Message::EndQuorumEpoch { epoch, leader: id, preferred_successors: r.preferred.clone() };
+                out.send(id, voter, message);
+            }
         }
     }
+}
+
+/// `EpochElection.isVoteRejected`: even every unanswered voter granting could not make a
+/// majority.
+fn is_lost(election: &Election, voters: usize, majority: usize) -> bool {
+    let unrecorded = voters - election.granted.len() - election.rejected.len();
+    election.granted.len() + unrecorded < majority
 }

@@ -33,31 +33,40 @@ impl<S: StateMachine> Node<S> {
         out.send(id, f.leader, message);
     }
 
-    /// An observer that knows no leader asks a random voter; the answer names the leader.
+    /// Ask a random other voter (a bootstrap server) with a Fetch; its answer names the epoch
+    /// and leader it knows (`KafkaRaftClient.maybeSendFetchToAnyBootstrap`).
     pub(super) fn send_discovery_fetch(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let voter = self.voters[self.rng.below(self.voters.len() as u64) as usize];
+        let others: Vec<NodeId> = self.voters.iter().copied().filter(|v| *v != self.id).collect();
+        let Some(&voter) = others.get(self.rng.below(others.len().max(1) as u64) as usize) else {
+            return;
+        };
         let message = Message::Fetch {
             current_leader_epoch: self.epoch,
             fetch_offset: self.log().end_offset(),
             last_fetched_epoch: self.log().last_epoch(),
         };
         out.send(self.id, voter, message);
-        if let Role::Unattached(u) = &mut self.role {
-            u.deadline = now + self.config.request_timeout;
+        let next = now + self.config.request_timeout;
+        match &mut self.role {
+            Role::Unattached(u) => u.discovery_at = next,
+            Role::Follower(f) => f.request_deadline = Some(next),
+            _ => {}
         }
     }
 
+    /// `pollFollowerAsVoter` / `pollFollowerAsObserver`: a voter whose fetches stopped
+    /// succeeding starts a pre-vote; a request that timed out is resent, an observer's to a
+    /// random voter (it never gives up its leader by itself).
     pub(super) fn follower_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
         let Role::Follower(f) = &self.role else {
             return;
         };
+        let timed_out = f.request_deadline.is_some_and(|d| now >= d);
         if now >= f.fetch_deadline {
-            if self.is_voter() {
-                self.start_election(now, 0, out);
-            } else {
-                self.become_unattached(now, self.epoch, None, out);
-            }
-        } else if f.request_deadline.is_some_and(|d| now >= d) {
+            self.start_election(now, out);
+        } else if timed_out && !self.is_voter() {
+            self.send_discovery_fetch(now, out);
+        } else if timed_out {
             self.send_fetch(now, out);
         }
     }
@@ -80,30 +89,32 @@ impl<S: StateMachine> Node<S> {
         result: FetchResult<S>,
         out: &mut Outbox<S>,
     ) {
-        let epoch_before = self.epoch;
+        let before = (self.epoch, self.role.kind());
         self.observe_epoch(now, epoch, leader, out);
-        if self.epoch != epoch_before {
+        if (self.epoch, self.role.kind()) != before {
             return;
         }
-        let observer = !self.is_voter();
-        if let Role::Unattached(u) = &mut self.role {
-            match leader {
-                Some(leader) if observer && epoch == self.epoch && leader != self.id => {
-                    self.become_follower(now, epoch, leader, out)
-                }
-                _ if observer => u.deadline = u.deadline.min(now + self.config.retry_backoff),
-                _ => {}
+        let retry = now + self.config.retry_backoff;
+        match &mut self.role {
+            Role::Unattached(u) => {
+                u.discovery_at = u.discovery_at.min(retry);
+                return;
             }
-            return;
+            Role::Follower(f) if f.leader != from => {
+                f.request_deadline = Some(now);
+                return;
+            }
+            _ => {}
         }
         let position = (self.log().end_offset(), self.log().last_epoch());
         if !self.expecting_response_from(from, epoch) || request != position {
             return;
         }
+        let fetch_deadline = self.fetch_deadline_from(now);
         if let Role::Follower(f) = &mut self.role {
             f.request_deadline = None;
             if !matches!(result, FetchResult::NotLeader) {
-                f.fetch_deadline = now + self.config.fetch_timeout;
+                f.fetch_deadline = fetch_deadline;
                 f.last_fetch_ok = Some(now);
             }
         }
@@ -169,30 +180,39 @@ impl<S: StateMachine> Node<S> {
         result: SnapshotChunk<S>,
         out: &mut Outbox<S>,
     ) {
+        let before = (self.epoch, self.role.kind());
         self.observe_epoch(now, epoch, leader, out);
-        if !self.expecting_response_from(from, epoch) {
+        if (self.epoch, self.role.kind()) != before || !self.expecting_response_from(from, epoch) {
             return;
         }
+        let fetch_deadline = self.fetch_deadline_from(now);
         let Role::Follower(f) = &mut self.role else {
             return;
         };
+        let expected = match (&result, f.snapshot_fetch) {
+            (SnapshotChunk::Chunk { snapshot, position, .. }, Some((id, at))) => {
+                snapshot.id == id && *position == at
+            }
+            (SnapshotChunk::NotFound, _) => true,
+            _ => false,
+        };
+        if !expected {
+            return;
+        }
         f.request_deadline = None;
-        f.fetch_deadline = now + self.config.fetch_timeout;
+        f.fetch_deadline = fetch_deadline;
         f.last_fetch_ok = Some(now);
-        match (result, f.snapshot_fetch) {
-            (SnapshotChunk::Chunk { snapshot, position, len }, Some((id, expected)))
-                if snapshot.id == id && position == expected =>
-            {
+        match result {
+            SnapshotChunk::Chunk { snapshot, position, len } => {
                 let next = position + len;
                 if next >= snapshot.size_bytes() {
                     f.snapshot_fetch = None;
                     self.install_snapshot(snapshot, out);
                 } else {
-                    f.snapshot_fetch = Some((id, next));
+                    f.snapshot_fetch = Some((snapshot.id, next));
                 }
             }
-            (SnapshotChunk::NotFound, _) => f.snapshot_fetch = None,
-            _ => return,
+            SnapshotChunk::NotFound => f.snapshot_fetch = None,
         }
         self.send_fetch(now, out);
     }

@@ -20,8 +20,9 @@ pub struct ReplicaState {
     pub id: NodeId,
     /// The replica holds every record below this offset (its last valid fetch offset).
     pub end_offset: Option<Offset>,
-    /// Whether it has fetched in this epoch (else BeginQuorumEpoch is resent).
-    pub fetched_this_epoch: bool,
+    /// When it last fetched in this epoch (BeginQuorumEpoch is resent to voters that have not
+    /// fetched lately).
+    pub last_fetch: Option<Micros>,
 }
 
 /// A Fetch with nothing new to return, held until records arrive, the high watermark moves or
@@ -50,18 +51,15 @@ pub struct LeaderState<S: StateMachine> {
 
 impl<S: StateMachine> LeaderState<S> {
     pub(super) fn new(node: &Node<S>, now: Micros, epoch_start: Offset) -> LeaderState<S> {
-        let voters = node
-            .voters
-            .iter()
-            .map(|&id| ReplicaState { id, end_offset: None, fetched_this_epoch: id == node.id })
-            .collect();
+        let voters =
+            node.voters.iter().map(|&id| ReplicaState { id, end_offset: None, last_fetch: None }).collect();
         LeaderState {
             epoch_start,
             voters,
             observers: Vec::new(),
             check_quorum_deadline: now + node.config.check_quorum_timeout(),
             fetched_since_check: Vec::new(),
-            begin_quorum_deadline: now + node.config.fetch_timeout / 2,
+            begin_quorum_deadline: now + node.config.begin_quorum_epoch_interval(),
             parked: Vec::new(),
             pending: Vec::new(),
             linger_deadline: None,
@@ -104,7 +102,7 @@ impl<S: StateMachine> LeaderState<S> {
         let index = match self.observers.iter().position(|r| r.id == id) {
             Some(index) => index,
             None => {
-                self.observers.push(ReplicaState { id, end_offset: None, fetched_this_epoch: true });
+                self.observers.push(ReplicaState { id, end_offset: None, last_fetch: None });
                 self.observers.len() - 1
             }
         };
@@ -170,7 +168,7 @@ impl<S: StateMachine> Node<S> {
             return;
         };
         let candidate = leader.majority_end_offset(leader_end, id, bug);
-        if candidate > leader.epoch_start {
+        if candidate > leader.epoch_start || self.config.sabotage.hw_before_epoch_start {
             self.advance_high_watermark(candidate, out);
         }
     }
@@ -197,19 +195,22 @@ impl<S: StateMachine> Node<S> {
             return;
         };
         if now >= leader.begin_quorum_deadline {
-            leader.begin_quorum_deadline = now + config.fetch_timeout / 2;
-            self.send_begin_quorum_epoch(out);
+            self.send_begin_quorum_epoch(now, out);
         }
         self.complete_parked_fetches(now, false, out);
     }
 
-    /// Send BeginQuorumEpoch to every voter that has not fetched in this epoch yet.
-    pub(super) fn send_begin_quorum_epoch(&mut self, out: &mut Outbox<S>) {
-        let (id, epoch) = (self.id, self.epoch);
+    /// `KafkaRaftClient.maybeSendBeginQuorumEpochRequests`: BeginQuorumEpoch to every other
+    /// voter that has not fetched in the last fetch.timeout/2 (all of them at election), then
+    /// again after that interval.
+    pub(super) fn send_begin_quorum_epoch(&mut self, now: Micros, out: &mut Outbox<S>) {
+        let (id, epoch, interval) = (self.id, self.epoch, self.config.begin_quorum_epoch_interval());
         let Some(leader) = self.leader_state() else {
             return;
         };
-        for replica in leader.voters.iter().filter(|r| !r.fetched_this_epoch) {
+        leader.begin_quorum_deadline = now + interval;
+        let quiet = |r: &&ReplicaState| r.id != id && r.last_fetch.is_none_or(|t| now >= t + interval);
+        for replica in leader.voters.iter().filter(quiet) {
             out.send(id, replica.id, Message::BeginQuorumEpoch { epoch, leader: id });
         }
     }
@@ -243,7 +244,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     fn read_records(&self, fetch_offset: Offset) -> Arc<[Entry<S::Entry>]> {
-        self.log().read(fetch_offset, self.config.max_fetch_records).into()
+        self.log().read(fetch_offset, self.config.fetch_max_bytes).into()
     }
 
     fn send_fetch_response(
@@ -264,18 +265,25 @@ impl<S: StateMachine> Node<S> {
         out.send(self.id, to, message);
     }
 
-    /// Kafka's `validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
-    /// start it must load the snapshot; a mismatch of epochs means it diverged.
+    /// `RaftLog.validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
+    /// start, or behind the oldest snapshot's epoch, it must load the latest snapshot; a
+    /// mismatch of epochs means it diverged.
     fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> Option<FetchResult<S>> {
         let log = self.log();
-        if let Some(snapshot) = log.snapshot_id() {
-            let start = log.start_offset();
+        let start = log.start_offset();
+        if start == 0 && fetch_offset == 0 {
+            return None;
+        }
+        if let (Some(earliest), Some(latest)) = (log.snapshots().first(), log.snapshot_id()) {
             let behind = fetch_offset < start
-                || (fetch_offset == start && last_fetched_epoch != snapshot.epoch)
-                || last_fetched_epoch < snapshot.epoch;
+                || (fetch_offset == start && last_fetched_epoch != earliest.id.epoch)
+                || last_fetched_epoch < earliest.id.epoch;
             if behind {
-                return Some(FetchResult::SnapshotId(snapshot));
+                return Some(FetchResult::SnapshotId(latest));
             }
+        }
+        if self.config.sabotage.skip_divergence_check {
+            return None;
         }
         let (epoch, end_offset) = log.end_offset_for_epoch(last_fetched_epoch);
         if epoch != last_fetched_epoch || fetch_offset > end_offset {
@@ -307,7 +315,7 @@ impl<S: StateMachine> Node<S> {
         if let Some(leader) = self.leader_state() {
             let (replica, _) = leader.replica_mut(from);
             replica.end_offset = Some(fetch_offset);
-            replica.fetched_this_epoch = true;
+            replica.last_fetch = Some(now);
         }
         self.update_leader_high_watermark(out);
         if self.high_watermark != hw_before {
@@ -350,7 +358,7 @@ impl<S: StateMachine> Node<S> {
             Some(snapshot) => {
                 self.record_fetch_for_check_quorum(now, from);
                 let size = snapshot.size_bytes();
-                let len = self.config.snapshot_chunk_bytes.max(1).min(size.saturating_sub(position));
+                let len = self.config.fetch_snapshot_max_bytes.max(1).min(size.saturating_sub(position));
                 SnapshotChunk::Chunk { snapshot, position, len }
             }
             None => SnapshotChunk::NotFound,

@@ -1,5 +1,6 @@
 //! The replicated log of one node: records with their epochs, the epoch cache used to validate
-//! fetches and find divergence, and the snapshot that stands in for the log's prefix.
+//! fetches and find divergence, and the snapshots that may stand in for the log's prefix (Kafka's
+//! `KafkaRaftLog`).
 
 use std::sync::Arc;
 
@@ -15,25 +16,36 @@ pub struct Entry<P> {
     pub record: Record<P>,
 }
 
-/// A node's `__cluster_metadata` log: `[start_offset, end_offset)` plus an optional snapshot
-/// covering everything before `start_offset`.
+/// A node's replicated log: records `[start_offset, end_offset)` plus the snapshots it holds,
+/// oldest first. Taking a snapshot does not move the log start; the cleaner does, once the log
+/// outgrows its retention (KIP-630).
 #[derive(Clone, Debug)]
 pub struct Log<S: StateMachine> {
     start_offset: Offset,
     entries: Vec<Entry<S::Entry>>,
+    /// Serialized bytes of `entries`.
+    record_bytes: u64,
     /// (epoch, first offset of that epoch), ascending; Kafka's leader-epoch cache.
     epoch_starts: Vec<(Epoch, Offset)>,
-    snapshot: Option<Arc<Snapshot<S>>>,
+    /// Snapshots by ascending end offset; the first one ends at the log start once the cleaner
+    /// has moved it.
+    snapshots: Vec<Arc<Snapshot<S>>>,
 }
 
 impl<S: StateMachine> Default for Log<S> {
     fn default() -> Self {
-        Log { start_offset: 0, entries: Vec::new(), epoch_starts: Vec::new(), snapshot: None }
+        Log {
+            start_offset: 0,
+            entries: Vec::new(),
+            record_bytes: 0,
+            epoch_starts: Vec::new(),
+            snapshots: Vec::new(),
+        }
     }
 }
 
 impl<S: StateMachine> Log<S> {
-    /// The first offset held as a record (everything below is in the snapshot).
+    /// The first offset held as a record (everything below is only in a snapshot).
     pub fn start_offset(&self) -> Offset {
         self.start_offset
     }
@@ -43,21 +55,28 @@ impl<S: StateMachine> Log<S> {
         self.start_offset + self.entries.len() as Offset
     }
 
-    /// The latest snapshot, if any.
+    /// The latest snapshot, if any (the one a far-behind fetcher is sent).
     pub fn snapshot(&self) -> Option<&Arc<Snapshot<S>>> {
-        self.snapshot.as_ref()
+        self.snapshots.last()
     }
 
-    /// The epoch of the last record, or of the snapshot when the log holds no record.
+    /// Every snapshot held, oldest first.
+    pub fn snapshots(&self) -> &[Arc<Snapshot<S>>] {
+        &self.snapshots
+    }
+
+    /// The epoch of the last record, or of the snapshot at the log start when the log holds no
+    /// record.
     pub fn last_epoch(&self) -> Epoch {
         match self.entries.last() {
             Some(entry) => entry.epoch,
-            None => self.snapshot_epoch(),
+            None => self.start_epoch(),
         }
     }
 
-    fn snapshot_epoch(&self) -> Epoch {
-        self.snapshot.as_ref().map_or(0, |s| s.id.epoch)
+    /// The epoch of the record just below the log start (the snapshot ending there).
+    fn start_epoch(&self) -> Epoch {
+        self.snapshots.iter().find(|s| s.id.end_offset == self.start_offset).map_or(0, |s| s.id.epoch)
     }
 
     /// The record at `offset`, if it is held as a record.
@@ -70,18 +89,27 @@ impl<S: StateMachine> Log<S> {
     /// `offset` would send; covers the snapshot boundary.
     pub fn epoch_before(&self, offset: Offset) -> Option<Epoch> {
         if offset == self.start_offset {
-            return Some(self.snapshot_epoch());
+            return Some(self.start_epoch());
         }
         self.get(offset.checked_sub(1)?).map(|e| e.epoch)
     }
 
-    /// Up to `max` records starting at `offset`.
-    pub fn read(&self, offset: Offset, max: usize) -> &[Entry<S::Entry>] {
+    /// Records from `offset` up to about `max_bytes`, always at least one when there is one
+    /// (`KafkaRaftLog.read` with minOneMessage).
+    pub fn read(&self, offset: Offset, max_bytes: u64) -> &[Entry<S::Entry>] {
         let Some(from) = offset.checked_sub(self.start_offset) else {
             return &[];
         };
         let from = (from as usize).min(self.entries.len());
-        let to = from.saturating_add(max).min(self.entries.len());
+        let mut to = from;
+        let mut bytes = 0;
+        while let Some(entry) = self.entries.get(to) {
+            bytes += entry.record.size_bytes();
+            if to > from && bytes > max_bytes {
+                break;
+            }
+            to += 1;
+        }
         &self.entries[from..to]
     }
 
@@ -90,6 +118,7 @@ impl<S: StateMachine> Log<S> {
         if self.epoch_starts.last().is_none_or(|(e, _)| *e < entry.epoch) {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
+        self.record_bytes += entry.record.size_bytes();
         self.entries.push(entry);
     }
 
@@ -97,8 +126,8 @@ impl<S: StateMachine> Log<S> {
     /// where that epoch ends (the start of the next epoch, or the log end).
     pub fn end_offset_for_epoch(&self, epoch: Epoch) -> (Epoch, Offset) {
         let Some(index) = self.epoch_starts.iter().rposition(|(e, _)| *e <= epoch) else {
-            let snapshot_epoch = self.snapshot_epoch();
-            let known = if snapshot_epoch <= epoch { snapshot_epoch } else { 0 };
+            let start_epoch = self.start_epoch();
+            let known = if start_epoch <= epoch { start_epoch } else { 0 };
             return (known, self.start_offset);
         };
         let end = match self.epoch_starts.get(index + 1) {
@@ -108,12 +137,15 @@ impl<S: StateMachine> Log<S> {
         (self.epoch_starts[index].0, end)
     }
 
-    /// Remove every record at or after `offset`.
+    /// Remove every record at or after `offset`, and the snapshots past the new end.
     pub fn truncate_to(&mut self, offset: Offset) {
         let keep = offset.saturating_sub(self.start_offset) as usize;
+        let dropped: u64 = self.entries.iter().skip(keep).map(|e| e.record.size_bytes()).sum();
+        self.record_bytes -= dropped;
         self.entries.truncate(keep);
         let end = self.end_offset();
         self.epoch_starts.retain(|(_, start)| *start < end);
+        self.snapshots.retain(|s| s.id.end_offset <= end);
     }
 
     /// Kafka's `truncateToEndOffset`: the last offset this log shares with a leader that
@@ -128,31 +160,63 @@ impl<S: StateMachine> Log<S> {
         target.max(self.start_offset)
     }
 
-    /// Record a snapshot taken from this log's own committed prefix and drop the records it
-    /// covers: the log start moves up to the snapshot.
-    pub fn compact_to(&mut self, snapshot: Arc<Snapshot<S>>) {
-        let end = snapshot.id.end_offset;
-        debug_assert!(end >= self.start_offset && end <= self.end_offset());
-        let drop = (end - self.start_offset) as usize;
-        self.entries.drain(..drop);
-        self.start_offset = end;
-        self.epoch_starts.retain(|(_, start)| *start > end);
-        if let Some(first) = self.entries.first() {
-            self.epoch_starts.insert(0, (first.epoch, end));
-        }
-        self.snapshot = Some(snapshot);
+    /// Keep a snapshot of this log's own committed prefix (`onSnapshotFrozen`); the records
+    /// stay until the cleaner removes them.
+    pub fn add_snapshot(&mut self, snapshot: Arc<Snapshot<S>>) {
+        self.snapshots.push(snapshot);
     }
 
-    /// Replace the whole log by a snapshot fetched from the leader (FetchSnapshot).
+    /// Bytes of records and snapshots together, what `metadata.max.retention.bytes` limits.
+    pub fn retained_bytes(&self) -> u64 {
+        self.record_bytes + self.snapshots.iter().map(|s| s.size_bytes()).sum::<u64>()
+    }
+
+    /// Kafka's `KafkaRaftLog.maybeClean` by size: while the log and snapshots hold more than
+    /// `retention_bytes` and there are at least two snapshots, move the log start up to the
+    /// second-oldest snapshot and forget the oldest. Returns the new log start when it moved.
+    pub fn clean(&mut self, retention_bytes: u64) -> Option<Offset> {
+        let before = self.start_offset;
+        while self.snapshots.len() >= 2 && self.retained_bytes() > retention_bytes {
+            let next = self.snapshots[1].id.end_offset;
+            self.move_start_to(next);
+            self.snapshots.remove(0);
+        }
+        (self.start_offset != before).then_some(self.start_offset)
+    }
+
+    /// Drop the records below `offset` (at most up to the log end).
+    pub(super) fn move_start_to(&mut self, offset: Offset) {
+        let drop = (offset.min(self.end_offset()) - self.start_offset) as usize;
+        let dropped: u64 = self.entries.drain(..drop).map(|e| e.record.size_bytes()).sum();
+        self.record_bytes -= dropped;
+        self.start_offset += drop as Offset;
+        let start = self.start_offset;
+        self.epoch_starts.retain(|(_, s)| *s > start);
+        if let Some(first) = self.entries.first() {
+            self.epoch_starts.insert(0, (first.epoch, start));
+        }
+    }
+
+    /// Replace the whole log by a snapshot fetched from the leader (FetchSnapshot, then
+    /// `truncateToLatestSnapshot`).
     pub fn install_snapshot(&mut self, snapshot: Arc<Snapshot<S>>) {
         self.entries.clear();
+        self.record_bytes = 0;
         self.epoch_starts.clear();
         self.start_offset = snapshot.id.end_offset;
-        self.snapshot = Some(snapshot);
+        self.snapshots = vec![snapshot];
     }
 
     /// The id of the latest snapshot, if any.
     pub fn snapshot_id(&self) -> Option<SnapshotId> {
-        self.snapshot.as_ref().map(|s| s.id)
+        self.snapshot().map(|s| s.id)
+    }
+
+    /// The snapshot ending at the log start, if the cleaner has moved the start.
+    pub fn start_snapshot_id(&self) -> Option<SnapshotId> {
+        self.snapshots
+            .first()
+            .map(|s| s.id)
+            .filter(|id| id.end_offset == self.start_offset && self.start_offset > 0)
     }
 }

@@ -48,6 +48,10 @@ pub enum Message<S: StateMachine> {
         leader: NodeId,
         preferred_successors: Arc<[NodeId]>,
     },
+    EndQuorumEpochResponse {
+        epoch: Epoch,
+        leader: Option<NodeId>,
+    },
     /// `Fetch`: pull replication; also how observers follow the log.
     Fetch {
         current_leader_epoch: Epoch,
@@ -113,6 +117,7 @@ impl<S: StateMachine> Message<S> {
             Message::BeginQuorumEpoch { .. } => "BeginQuorumEpoch",
             Message::BeginQuorumEpochResponse { .. } => "BeginQuorumEpochResponse",
             Message::EndQuorumEpoch { .. } => "EndQuorumEpoch",
+            Message::EndQuorumEpochResponse { .. } => "EndQuorumEpochResponse",
             Message::Fetch { .. } => "Fetch",
             Message::FetchResponse { result: FetchResult::DivergingEpoch { .. }, .. } => "DivergingEpoch",
             Message::FetchResponse { result: FetchResult::SnapshotId(_), .. } => "SnapshotId",
@@ -137,6 +142,9 @@ impl<S: StateMachine> fmt::Display for Message<S> {
             }
             Message::EndQuorumEpoch { epoch, preferred_successors, .. } => {
                 write!(f, "EndQuorumEpoch(epoch={epoch}, preferred={preferred_successors:?})")
+            }
+            Message::EndQuorumEpochResponse { epoch, .. } => {
+                write!(f, "EndQuorumEpochResponse(epoch={epoch})")
             }
             Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => write!(
                 f,

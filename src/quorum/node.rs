@@ -1,6 +1,7 @@
-//! One KRaft node as a pure state machine: inputs are messages, timer expiries and client
-//! writes, each with `now`; outputs go to an [`Outbox`]. Role data lives in the [`Role`] enum and
-//! every change of role goes through [`Node::transition`], which persists first.
+//! One KRaft node as a pure state machine (Kafka 4.3's `KafkaRaftClient` with `QuorumState`):
+//! inputs are messages, timer expiries and client writes, each with `now`; outputs go to an
+//! [`Outbox`]. Role data lives in the [`Role`] enum and every change of role goes through
+//! [`Node::transition`], which checks it against the transition table and persists first.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -31,23 +32,26 @@ pub(super) enum Role<S: StateMachine> {
     Resigned(Resigned),
 }
 
-/// Knows no leader. Voters wait for the election timeout; observers look for the leader.
+/// Knows no leader. Voters wait for the election timeout; all ask a voter who leads.
 #[derive(Debug)]
 pub(super) struct Unattached {
+    /// Voters: when the election timeout fires (observers never run).
     pub deadline: Micros,
+    /// When the next Fetch to a bootstrap voter goes out to find the leader
+    /// (`KafkaRaftClient.pollUnattachedCommon`).
+    pub discovery_at: Micros,
 }
 
-/// A pre-vote (Prospective) or vote (Candidate) round.
+/// A pre-vote (Prospective) or vote (Candidate) round: Kafka's `EpochElection`.
 #[derive(Debug)]
 pub(super) struct Election {
     pub granted: BTreeSet<NodeId>,
     pub rejected: BTreeSet<NodeId>,
+    /// The election timeout.
     pub deadline: Micros,
-    /// Failed elections in a row (drives the backoff).
-    pub retries: u32,
-    /// The round is lost; waiting out the backoff before the next one.
-    pub backing_off: bool,
-    /// A leader of the current epoch we knew before starting the pre-vote.
+    /// When requests go again to voters that have not answered (`request.timeout.ms`).
+    pub resend_at: Micros,
+    /// Prospective only: the leader of the current epoch it knew before the pre-vote.
     pub leader_hint: Option<NodeId>,
 }
 
@@ -55,14 +59,11 @@ pub(super) struct Election {
 #[derive(Debug)]
 pub(super) struct FollowerState {
     pub leader: NodeId,
-    /// Voters: start an election when no fetch succeeded by then; observers: detach.
+    /// Voters: start an election when no fetch succeeded by then (observers never do).
     pub fetch_deadline: Micros,
-    /// When the request in flight is given up and resent (`None`: nothing in flight).
+    /// When the request in flight is given up (`None`: nothing in flight).
     pub request_deadline: Option<Micros>,
-    /// The leader sent EndQuorumEpoch: it is stepping down, pre-votes may be granted.
-    pub leader_resigned: bool,
-    /// When a fetch from the leader last succeeded in this role (pre-votes are refused while
-    /// that is recent).
+    /// When a fetch from the leader last succeeded in this role (`hasFetchedFromLeader`).
     pub last_fetch_ok: Option<Micros>,
     /// A snapshot being fetched, and the next position to ask for.
     pub snapshot_fetch: Option<(SnapshotId, u64)>,
@@ -72,17 +73,22 @@ pub(super) struct FollowerState {
 #[derive(Debug)]
 pub(super) struct Resigned {
     pub deadline: Micros,
+    /// Voters that have not acknowledged EndQuorumEpoch yet.
+    pub unacked: BTreeSet<NodeId>,
+    /// The successors named in EndQuorumEpoch, most caught-up first.
+    pub preferred: Arc<[NodeId]>,
+    /// When EndQuorumEpoch goes again to the voters that have not acknowledged it.
+    pub resend_at: Micros,
 }
 
 impl Election {
-    /// A round in which only this node has voted for itself so far.
-    pub(super) fn new(id: NodeId, deadline: Micros, retries: u32, leader_hint: Option<NodeId>) -> Election {
+    /// A round in which only this node has voted for itself so far; requests go out at once.
+    pub(super) fn new(id: NodeId, now: Micros, deadline: Micros, leader_hint: Option<NodeId>) -> Election {
         Election {
             granted: BTreeSet::from([id]),
             rejected: BTreeSet::new(),
             deadline,
-            retries,
-            backing_off: false,
+            resend_at: now,
             leader_hint,
         }
     }
@@ -116,6 +122,8 @@ pub struct Node<S: StateMachine> {
     pub(super) applied: AppliedState<S>,
     pub(super) snapshots_loaded: u64,
     pub(super) bytes_since_snapshot: u64,
+    /// When the log cleaner next runs.
+    pub(super) next_clean: Micros,
     /// The first protocol error the node refused to go past.
     pub(super) fatal: Option<QuorumError>,
 }
@@ -127,8 +135,10 @@ pub struct NotLeader {
 }
 
 impl<S: StateMachine> Node<S> {
-    /// Start (or restart) node `id` from what its disk holds. `voters` is the static voter set;
-    /// a node not in it is an observer.
+    /// Start (or restart) node `id` from what its disk holds (`QuorumState.initialize`): a
+    /// former leader comes back Resigned with no preferred successors, a node that had voted for
+    /// itself comes back Candidate, one that knew a leader follows it. `voters` is the static
+    /// voter set; a node not in it is an observer.
     pub fn start(
         id: NodeId,
         voters: Arc<[NodeId]>,
@@ -142,31 +152,43 @@ impl<S: StateMachine> Node<S> {
         if config.sabotage.restart_skips_local_log {
             applied.applied_offset = disk.log.end_offset();
         }
+        let next_clean = now + config.log_clean_interval;
+        let epoch = if config.sabotage.restart_forgets_epoch { 0 } else { state.leader_epoch };
         let mut node = Node {
             id,
             voters,
             config,
             rng,
             disk,
-            epoch: state.leader_epoch,
+            epoch,
             voted: state.voted_id,
-            role: Role::Unattached(Unattached { deadline: now }),
+            role: Role::Unattached(Unattached { deadline: now, discovery_at: now }),
             high_watermark: None,
             applied,
             snapshots_loaded: 0,
             bytes_since_snapshot: 0,
+            next_clean,
             fatal: None,
         };
-        node.role = match state.leader_id {
-            Some(leader) if leader == id && node.is_voter() => {
-                Role::Resigned(Resigned { deadline: now + node.election_timeout() })
+        let voter = node.is_voter();
+        node.role = match (state.leader_id, state.voted_id) {
+            (Some(leader), _) if leader == id && voter => {
+                let deadline = now + node.election_timeout();
+                Role::Resigned(node.new_resigned(now, deadline, Arc::from([])))
             }
-            Some(leader) if leader != id => {
+            (Some(leader), _) if leader != id => {
                 let mut follower = node.new_follower_state(leader, now);
                 follower.request_deadline = Some(now);
                 Role::Follower(follower)
             }
-            _ => Role::Unattached(Unattached { deadline: node.unattached_deadline(now) }),
+            (None, Some(voted)) if voted == id && voter => {
+                let deadline = now + node.election_timeout();
+                Role::Candidate(Election::new(id, now, deadline, None))
+            }
+            _ => {
+                let deadline = node.unattached_deadline(now);
+                Role::Unattached(node.new_unattached(now, deadline))
+            }
         };
         node
     }
@@ -192,6 +214,15 @@ impl<S: StateMachine> Node<S> {
             Role::Leader(_) => Some(self.id),
             Role::Follower(f) => Some(f.leader),
             _ => None,
+        }
+    }
+
+    /// The leader of the current epoch this node knows of, including the one a Prospective
+    /// remembers from before its pre-vote.
+    pub(super) fn known_leader(&self) -> Option<NodeId> {
+        match &self.role {
+            Role::Prospective(e) => e.leader_hint,
+            _ => self.leader(),
         }
     }
 
@@ -235,30 +266,41 @@ impl<S: StateMachine> Node<S> {
         self.voters.contains(&self.id)
     }
 
-    /// How long until the node's current timer fires, as a point in time.
-    pub fn next_deadline(&self) -> Micros {
+    /// The offset where the current leader's epoch starts, while this node leads.
+    pub fn epoch_start_offset(&self) -> Option<Offset> {
         match &self.role {
-            Role::Unattached(u) => u.deadline,
-            Role::Prospective(e) | Role::Candidate(e) => e.deadline,
-            Role::Leader(l) => l.next_deadline(),
-            Role::Follower(f) => f.request_deadline.map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
-            Role::Resigned(r) => r.deadline,
+            Role::Leader(l) => Some(l.epoch_start),
+            _ => None,
         }
     }
 
+    /// When the node next needs a tick.
+    pub fn next_deadline(&self) -> Micros {
+        let role = match &self.role {
+            Role::Unattached(u) => u.deadline.min(u.discovery_at),
+            Role::Prospective(e) | Role::Candidate(e) => e.deadline.min(e.resend_at),
+            Role::Leader(l) => l.next_deadline(),
+            Role::Follower(f) => f.request_deadline.map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
+            Role::Resigned(r) => r.deadline.min(r.resend_at),
+        };
+        role.min(self.next_clean)
+    }
+
     /// The timeout the node is waiting out, for display: its name and when it fires. Followers
-    /// wait for the fetch timeout, the others for their election timeout or backoff; a leader
-    /// for check quorum.
-    pub fn visible_timeout(&self) -> (&'static str, Micros) {
-        match &self.role {
+    /// wait for the fetch timeout, the others for their election timeout; a leader for check
+    /// quorum; observers for nothing.
+    pub fn visible_timeout(&self) -> Option<(&'static str, Micros)> {
+        if !self.is_voter() {
+            return None;
+        }
+        Some(match &self.role {
             Role::Unattached(u) => ("election timeout", u.deadline),
             Role::Prospective(e) => ("pre-vote timeout", e.deadline),
-            Role::Candidate(e) if e.backing_off => ("election backoff", e.deadline),
             Role::Candidate(e) => ("election timeout", e.deadline),
             Role::Leader(l) => ("check quorum", l.check_quorum_deadline()),
             Role::Follower(f) => ("fetch timeout", f.fetch_deadline),
             Role::Resigned(r) => ("election timeout", r.deadline),
-        }
+        })
     }
 
     /// Hand the disk back (the node crashed or stopped); memory is lost.
@@ -300,7 +342,10 @@ impl<S: StateMachine> Node<S> {
             }
             Message::BeginQuorumEpochResponse { epoch } => self.observe_epoch(now, epoch, None, out),
             Message::EndQuorumEpoch { epoch, leader, preferred_successors } => {
-                self.on_end_quorum_epoch(now, epoch, leader, &preferred_successors, out)
+                self.on_end_quorum_epoch(now, from, epoch, leader, &preferred_successors, out)
+            }
+            Message::EndQuorumEpochResponse { epoch, leader } => {
+                self.on_end_quorum_epoch_response(now, from, epoch, leader, out)
             }
             Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => {
                 self.on_fetch(now, from, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
@@ -325,22 +370,27 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
-    /// Handle whatever timers have expired by `now`.
+    /// Handle whatever timers have expired by `now` (Kafka's `poll` for the current role).
     pub fn tick(&mut self, now: Micros, out: &mut Outbox<S>) {
-        if now < self.next_deadline() {
-            return;
+        if now >= self.next_clean {
+            self.next_clean = now + self.config.log_clean_interval;
+            self.clean_log(out);
         }
         match &self.role {
-            Role::Unattached(_) if !self.is_voter() => self.send_discovery_fetch(now, out),
-            Role::Unattached(_) | Role::Resigned(_) => self.start_election(now, 0, out),
-            Role::Prospective(_) => self.lose_pre_vote(now, out),
-            Role::Candidate(_) => self.candidate_timer(now, out),
+            Role::Unattached(u) if self.is_voter() && now >= u.deadline => self.start_election(now, out),
+            Role::Unattached(u) if now >= u.discovery_at => self.send_discovery_fetch(now, out),
+            Role::Prospective(_) | Role::Candidate(_) => self.election_timers(now, out),
+            Role::Resigned(_) => self.resigned_timers(now, out),
             Role::Leader(_) => self.leader_timers(now, out),
             Role::Follower(_) => self.follower_timers(now, out),
+            Role::Unattached(_) => {}
         }
     }
 
-    /// The single place where the role changes: validate, persist, then switch.
+    /// The single place where the role changes: validate, persist, then switch. Prospective
+    /// and Resigned are kept in memory only (`QuorumState.memoryTransitionTo`); every other
+    /// role is written to the quorum-state file first, the leader with no vote. A transition
+    /// the table forbids is recorded as the node's fatal error and not made.
     pub(super) fn transition(
         &mut self,
         now: Micros,
@@ -357,22 +407,31 @@ impl<S: StateMachine> Node<S> {
         let leader = match &role {
             Role::Leader(_) | Role::Resigned(_) => Some(self.id),
             Role::Follower(f) => Some(f.leader),
+            Role::Prospective(e) => e.leader_hint,
             _ => None,
         };
-        let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
-        self.disk.quorum_state =
-            QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+        let voted = if to == RoleKind::Leader { None } else { voted };
+        let memory_only = to == RoleKind::Resigned || (to == RoleKind::Prospective && voted == self.voted);
+        if !memory_only {
+            let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
+            self.disk.quorum_state =
+                QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+        }
+        let changed = from != to || epoch != self.epoch;
         self.epoch = epoch;
         self.voted = voted;
         self.role = role;
-        out.note(self.id, NoteKind::Became { role: to, epoch, leader });
+        if changed {
+            out.note(self.id, NoteKind::Became { role: to, epoch, leader });
+        }
         if to == RoleKind::Follower {
             self.send_fetch(now, out);
         }
     }
 
-    /// React to an epoch seen in a message: a higher epoch makes this node follow the leader it
-    /// names, or become unattached when no leader is named.
+    /// React to an epoch and leader seen in a message (`KafkaRaftClient.maybeTransition`): a
+    /// higher epoch makes this node follow the leader it names, or become unattached when no
+    /// leader is named; the same epoch naming a leader this node does not know makes it follow.
     pub(super) fn observe_epoch(
         &mut self,
         now: Micros,
@@ -380,18 +439,19 @@ impl<S: StateMachine> Node<S> {
         leader: Option<NodeId>,
         out: &mut Outbox<S>,
     ) {
-        if epoch <= self.epoch {
-            return;
-        }
+        let unknown_leader =
+            |l: NodeId| l != self.id && self.known_leader().is_none() && self.role.kind() != RoleKind::Leader;
         match leader {
-            Some(leader) if leader != self.id => self.become_follower(now, epoch, leader, out),
-            _ => self.become_unattached(now, epoch, None, out),
+            Some(l) if epoch > self.epoch && l != self.id => self.become_follower(now, epoch, l, out),
+            Some(l) if epoch == self.epoch && unknown_leader(l) => self.become_follower(now, epoch, l, out),
+            _ if epoch > self.epoch => self.become_unattached(now, epoch, None, out),
+            _ => {}
         }
     }
 
-    /// Become unattached. As in Kafka, a voter that was already waiting to run (unattached,
-    /// prospective or candidate) keeps its remaining election time unless it grants a vote, so
-    /// a stream of hopeless candidacies cannot keep resetting everyone's timer.
+    /// Become unattached (`QuorumState.transitionToUnattached`). A voter that was already
+    /// waiting to run (unattached, or a candidate) keeps its remaining election time unless it
+    /// grants a vote, so a stream of hopeless candidacies cannot keep resetting its timer.
     pub(super) fn become_unattached(
         &mut self,
         now: Micros,
@@ -401,14 +461,31 @@ impl<S: StateMachine> Node<S> {
     ) {
         let remaining = match &self.role {
             Role::Unattached(u) => Some(u.deadline),
-            Role::Prospective(e) | Role::Candidate(e) => Some(e.deadline),
+            Role::Candidate(e) => Some(e.deadline),
             _ => None,
         };
         let deadline = match remaining {
             Some(deadline) if voted.is_none() && self.is_voter() => deadline,
             _ => self.unattached_deadline(now),
         };
-        self.transition(now, Role::Unattached(Unattached { deadline }), epoch, voted, out);
+        self.become_unattached_until(now, epoch, voted, deadline, out);
+    }
+
+    /// Become unattached with the election timer set to `deadline`.
+    pub(super) fn become_unattached_until(
+        &mut self,
+        now: Micros,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        deadline: Micros,
+        out: &mut Outbox<S>,
+    ) {
+        let unattached = self.new_unattached(now, deadline);
+        self.transition(now, Role::Unattached(unattached), epoch, voted, out);
+    }
+
+    fn new_unattached(&self, now: Micros, deadline: Micros) -> Unattached {
+        Unattached { deadline, discovery_at: now }
     }
 
     pub(super) fn become_follower(&mut self, now: Micros, epoch: Epoch, leader: NodeId, out: &mut Outbox<S>) {
@@ -417,19 +494,31 @@ impl<S: StateMachine> Node<S> {
         self.transition(now, Role::Follower(state), epoch, voted, out);
     }
 
+    /// When a follower that fetched successfully now starts an election: a voter after the
+    /// fetch timeout, an observer never.
+    pub(super) fn fetch_deadline_from(&self, now: Micros) -> Micros {
+        if self.is_voter() { now + self.config.fetch_timeout } else { Micros::MAX }
+    }
+
     fn new_follower_state(&self, leader: NodeId, now: Micros) -> FollowerState {
+        let fetch_deadline = self.fetch_deadline_from(now);
         FollowerState {
             leader,
-            fetch_deadline: now + self.config.fetch_timeout,
+            fetch_deadline,
             request_deadline: None,
-            leader_resigned: false,
             last_fetch_ok: None,
             snapshot_fetch: None,
         }
     }
 
+    pub(super) fn new_resigned(&self, now: Micros, deadline: Micros, preferred: Arc<[NodeId]>) -> Resigned {
+        let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
+        Resigned { deadline, unacked, preferred, resend_at: now }
+    }
+
+    /// A voter's election timer; an observer never runs for election.
     fn unattached_deadline(&mut self, now: Micros) -> Micros {
-        if self.is_voter() { now + self.election_timeout() } else { now }
+        if self.is_voter() { now + self.election_timeout() } else { Micros::MAX }
     }
 
     /// A random election timeout in `[T, 2T)`.
@@ -458,6 +547,8 @@ impl<S: StateMachine> Node<S> {
         self.maybe_snapshot(out);
     }
 
+    /// Take a snapshot of the applied state once enough bytes were applied since the last one
+    /// (`metadata.log.max.record.bytes.between.snapshots`). The log start stays where it is.
     fn maybe_snapshot(&mut self, out: &mut Outbox<S>) {
         let every = self.config.max_record_bytes_between_snapshots;
         if every == 0 || self.bytes_since_snapshot < every {
@@ -468,10 +559,28 @@ impl<S: StateMachine> Node<S> {
         let Some(epoch) = self.disk.log.epoch_before(end_offset) else {
             return;
         };
-        let id = SnapshotId { end_offset, epoch };
+        let label = end_offset + u64::from(self.config.sabotage.snapshot_off_by_one);
+        let id = SnapshotId { end_offset: label.min(self.disk.log.end_offset()), epoch };
         let snapshot = super::snapshot::Snapshot { id, state: self.applied.clone() };
-        self.disk.log.compact_to(Arc::new(snapshot));
+        self.disk.log.add_snapshot(Arc::new(snapshot));
         out.note(self.id, NoteKind::SnapshotTaken(id));
+    }
+
+    /// The log cleaner: move the log start up to a snapshot once the log outgrows
+    /// `metadata.max.retention.bytes`.
+    fn clean_log(&mut self, out: &mut Outbox<S>) {
+        let moved = if self.config.sabotage.clean_past_snapshot {
+            let to = self.high_watermark.unwrap_or(0).min(self.applied.applied_offset);
+            (to > self.disk.log.start_offset()).then(|| {
+                self.disk.log.move_start_to(to);
+                to
+            })
+        } else {
+            self.disk.log.clean(self.config.max_retention_bytes)
+        };
+        if let Some(start) = moved {
+            out.note(self.id, NoteKind::LogStartMoved(start));
+        }
     }
 
     /// Raise the high watermark (it never goes down while the node runs) and apply.

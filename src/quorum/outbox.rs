@@ -73,6 +73,8 @@ pub enum NoteKind {
         leader_end: Offset,
     },
     SnapshotTaken(SnapshotId),
+    /// The log cleaner moved the log start up to a snapshot.
+    LogStartMoved(Offset),
     SnapshotLoaded(SnapshotId),
     Resigned {
         reason: &'static str,
@@ -105,6 +107,7 @@ impl fmt::Display for Note {
                 "n{n} truncated its log to {to} (DivergingEpoch: epoch {epoch} ends at {leader_end} on the leader)"
             ),
             NoteKind::SnapshotTaken(id) => write!(f, "n{n} took snapshot {}", id.file_name()),
+            NoteKind::LogStartMoved(start) => write!(f, "n{n} log cleaner moved the log start to {start}"),
             NoteKind::SnapshotLoaded(id) => write!(f, "n{n} loaded snapshot {}", id.file_name()),
             NoteKind::Resigned { reason } => write!(f, "n{n} resigned ({reason})"),
         }

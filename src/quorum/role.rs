@@ -43,24 +43,26 @@ impl fmt::Display for RoleKind {
     }
 }
 
-/// Every legal transition, with the epoch rule it obeys.
+/// Every legal transition, after the comment at the top of Kafka 4.3's `QuorumState`, with the
+/// epoch rule it obeys.
 ///
 /// - Unattached -> Unattached (higher epoch, or casting a vote in the same epoch),
-///   Prospective / Candidate (election timeout), Follower (leader of an equal or higher epoch).
-/// - Prospective -> Unattached (higher epoch, or lost the pre-vote knowing no leader),
-///   Candidate (a majority granted the pre-vote), Follower (a leader of an equal or higher
-///   epoch, or lost the pre-vote while knowing the leader).
-/// - Candidate -> Unattached (higher epoch), Prospective (lost or timed out, with pre-vote),
-///   Candidate (lost or timed out, without pre-vote), Leader (a majority voted),
-///   Follower (a leader of an equal or higher epoch).
+///   Prospective (election timeout), Follower (leader of an equal or higher epoch).
+/// - Prospective -> Unattached (higher epoch, or lost or timed out knowing no leader),
+///   Prospective (casting a vote in the same epoch), Candidate (a majority granted the
+///   pre-vote), Follower (a leader of an equal or higher epoch, or lost or timed out while
+///   knowing the leader).
+/// - Candidate -> Unattached (higher epoch), Prospective (election timeout), Leader (a majority
+///   voted), Follower (a leader of an equal or higher epoch).
 /// - Leader -> Unattached / Follower (higher epoch), Resigned (graceful, or check quorum failed).
-/// - Follower -> Unattached (higher epoch), Prospective / Candidate (fetch timeout),
-///   Follower (a leader of a higher epoch).
-/// - Resigned -> Unattached / Follower (higher epoch), Prospective / Candidate (election timeout).
+/// - Follower -> Unattached (higher epoch), Prospective (fetch timeout), Follower (a leader of
+///   a higher epoch).
+/// - Resigned -> Unattached (higher epoch, or its election timeout: the next epoch), Follower
+///   (a leader of a higher epoch).
 ///
-/// Observers (non-voters) only move between Unattached and Follower (a follower observer whose
-/// fetches time out detaches in the same epoch and looks for the leader again). A Candidate's epoch is one
-/// above the epoch it came from; every other transition keeps or raises the epoch.
+/// With pre-vote switched off (Raft as Kafka ran it before 4.0) Unattached, Follower and
+/// Candidate become Candidate directly, in the next epoch. Observers (non-voters) only move
+/// between Unattached (a higher epoch) and Follower (a leader of an equal or higher epoch).
 pub fn check_transition(
     from: RoleKind,
     from_epoch: Epoch,
@@ -72,14 +74,13 @@ pub fn check_transition(
     let higher = to_epoch > from_epoch;
     let same = to_epoch == from_epoch;
     let legal = match (from, to) {
-        (Unattached | Follower, Unattached) if !is_voter => higher || same,
-        _ if !is_voter && !matches!(to, Unattached | Follower) => false,
-        (_, Candidate) => {
-            to_epoch == from_epoch + 1
-                && matches!(from, Unattached | Prospective | Candidate | Follower | Resigned)
-        }
+        (Unattached | Follower, Unattached) if !is_voter => higher,
+        (Unattached, Follower) if !is_voter => higher || same,
+        (Follower, Follower) if !is_voter => higher,
+        _ if !is_voter => false,
+        (Unattached | Prospective | Candidate | Follower, Candidate) => to_epoch == from_epoch + 1,
         (Unattached, Unattached) => higher || same,
-        (Unattached | Follower | Resigned | Candidate, Prospective) => same,
+        (Unattached | Follower | Candidate | Prospective, Prospective) => same,
         (Prospective, Unattached) => higher || same,
         (Unattached | Prospective | Candidate, Follower) => higher || same,
         (Candidate, Leader) => same,
@@ -114,6 +115,14 @@ mod tests {
     fn observers_only_attach_and_detach() {
         assert!(check_transition(Unattached, 1, Follower, 1, false).is_ok());
         assert!(check_transition(Follower, 1, Unattached, 2, false).is_ok());
+        assert!(check_transition(Follower, 1, Unattached, 1, false).is_err(), "QuorumState forbids it");
         assert!(check_transition(Unattached, 1, Prospective, 1, false).is_err());
+    }
+
+    #[test]
+    fn a_resigned_leader_moves_to_the_next_epoch_never_back_into_its_own() {
+        assert!(check_transition(Resigned, 3, Prospective, 3, true).is_err());
+        assert!(check_transition(Resigned, 3, Unattached, 4, true).is_ok());
+        assert!(check_transition(Resigned, 3, Candidate, 4, true).is_err());
     }
 }

@@ -125,13 +125,18 @@ impl ScenarioRun {
         if latency_min > latency_max || !(0.0..=100.0).contains(&drop_percent) {
             return Err(format!("{} (and drop= must be 0 to 100 percent)", bad_latency()));
         }
-        let network = NetworkConfig { latency_min, latency_max, drop_rate: drop_percent / 100.0 };
+        let reorder = block.arg("reorder").unwrap_or("off") == "on";
+        let network = NetworkConfig { latency_min, latency_max, drop_rate: drop_percent / 100.0, reorder };
         let defaults = QuorumConfig::default();
         let quorum = QuorumConfig {
             pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",
             max_record_bytes_between_snapshots: parse_arg(block, "snapshot-bytes", 0)?,
-            snapshot_chunk_bytes: parse_arg(block, "chunk-bytes", defaults.snapshot_chunk_bytes)?,
-            max_fetch_records: parse_arg(block, "max-fetch", defaults.max_fetch_records)?,
+            fetch_snapshot_max_bytes: parse_arg(block, "chunk-bytes", defaults.fetch_snapshot_max_bytes)?,
+            fetch_max_bytes: parse_arg(block, "fetch-bytes", defaults.fetch_max_bytes)?,
+            max_retention_bytes: parse_arg(block, "retention-bytes", defaults.max_retention_bytes)?,
+            log_clean_interval: parse_arg::<u64>(block, "clean-every", defaults.log_clean_interval / MS)?
+                .checked_mul(MS)
+                .ok_or("clean-every is too large")?,
             ..defaults
         };
         let config = ClusterConfig {
@@ -141,8 +146,11 @@ impl ScenarioRun {
             network,
             metadata: Default::default(),
         };
-        if config.quorum.max_fetch_records == 0 || config.quorum.snapshot_chunk_bytes == 0 {
-            return Err("max-fetch and chunk-bytes must be at least 1".into());
+        if config.quorum.fetch_max_bytes == 0
+            || config.quorum.fetch_snapshot_max_bytes == 0
+            || config.quorum.log_clean_interval == 0
+        {
+            return Err("fetch-bytes, chunk-bytes and clean-every must be at least 1".into());
         }
         if config.voters == 0 || config.voters > 99 || config.observers > crate::broker_set::MAX_BROKERS {
             return Err(format!(
@@ -205,7 +213,7 @@ fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
         "leader" => Ok(sim.leader().is_some_and(|l| l.high_watermark().is_some())),
         "converged" => Ok(sim.leader().is_some_and(|l| {
             let end = l.log().end_offset();
-            sim.running_nodes().all(|n| n.high_watermark() == Some(end) && n.log().end_offset() == end)
+            l.high_watermark() == Some(end) && sim.running_nodes().all(|n| n.log().end_offset() == end)
         })),
         other => Err(format!("unknown goal '{other}' (leader, converged)")),
     }

@@ -153,14 +153,13 @@ fn node_picture(
     let node = server.node();
     let log = node.log();
     let applied = node.applied();
-    let (timeout_name, deadline) = node.visible_timeout();
     picture.role = Some(node.role());
     picture.epoch = node.epoch();
     picture.leader = node.leader();
     picture.voted_for = node.voted_for();
-    let show_timeout = voter || node.role() == RoleKind::Follower;
-    picture.timeout = show_timeout
-        .then(|| (timeout_name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
+    picture.timeout = node
+        .visible_timeout()
+        .map(|(name, deadline)| (name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
     let strip = if voter {
         log.end_offset().saturating_sub(STRIP_RECORDS).max(log.start_offset())
     } else {

@@ -67,19 +67,22 @@ impl Settings {
         network(self.latency_min_ms, self.latency_max_ms, self.drop_percent)
     }
 
-    /// The simulated cluster.
+    /// The simulated cluster. Kafka's snapshot and retention sizes (20 MiB, 100 MiB) would
+    /// take hours to reach on the page, so a page-sized snapshot interval also shrinks the
+    /// retention to a few snapshots and runs the log cleaner every second.
     pub fn cluster_config(&self) -> ClusterConfig {
         let defaults = QuorumConfig::default();
-        let snapshot_bytes = if self.snapshot_bytes == 0 {
-            defaults.max_record_bytes_between_snapshots
+        let quorum = if self.snapshot_bytes == 0 {
+            QuorumConfig { pre_vote: self.pre_vote, sabotage: self.sabotage.quorum, ..defaults }
         } else {
-            self.snapshot_bytes
-        };
-        let quorum = QuorumConfig {
-            pre_vote: self.pre_vote,
-            sabotage: self.sabotage.quorum,
-            max_record_bytes_between_snapshots: snapshot_bytes,
-            ..defaults
+            QuorumConfig {
+                pre_vote: self.pre_vote,
+                sabotage: self.sabotage.quorum,
+                max_record_bytes_between_snapshots: self.snapshot_bytes,
+                max_retention_bytes: PAGE_RETENTION_SNAPSHOTS * self.snapshot_bytes,
+                log_clean_interval: 1000 * MS,
+                ..defaults
+            }
         };
         ClusterConfig {
             voters: self.voters,
@@ -87,10 +90,12 @@ impl Settings {
             quorum,
             network: self.network(),
             metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
-            ..ClusterConfig::default()
         }
     }
 }
+
+/// With a page-sized snapshot interval, the retention in snapshot intervals.
+const PAGE_RETENTION_SNAPSHOTS: u64 = 4;
 
 /// A network from the page's units (milliseconds, percent).
 pub fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32) -> NetworkConfig {
@@ -98,5 +103,6 @@ pub fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32) -> N
         latency_min: u64::from(latency_min_ms) * MS,
         latency_max: u64::from(latency_max_ms) * MS,
         drop_rate: f64::from(drop_percent.min(100)) / 100.0,
+        reorder: false,
     }
 }

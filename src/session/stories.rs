@@ -155,14 +155,16 @@ pub const TOUR: [Story; 12] = [
         id: "snapshot",
         chapter: SNAPSHOTS,
         title: "A far-behind broker catches up by snapshot",
-        narration: "Every node snapshots its image periodically (metadata.log.max.record.bytes.between.snapshots) and the log start moves up. Broker n103 was down while a big topic was created; on restart its fetch offset is below the leader's log start, so the leader answers SnapshotId, and n103 loads the snapshot with FetchSnapshot before fetching the rest.",
-        snapshot_bytes: 4_000,
+        narration: "Every node snapshots its image periodically (metadata.log.max.record.bytes.between.snapshots); once the log and its snapshots outgrow metadata.max.retention.bytes, the log cleaner moves the log start up to a snapshot (the page shrinks both sizes so this happens in seconds, not hours). Broker n103 was down while topics were created; on restart its fetch offset is below the leader's log start, so the leader answers SnapshotId, and n103 loads the snapshot with FetchSnapshot before fetching the rest.",
+        snapshot_bytes: 2_000,
         script: &[
             (4_000, Action::Crash(103)),
-            (4_500, Action::CreateTopic { partitions: 120, replication: 2 }),
-            (6_000, Action::Restart(103)),
+            (4_500, Action::CreateTopic { partitions: 40, replication: 2 }),
+            (5_000, Action::CreateTopic { partitions: 40, replication: 2 }),
+            (5_500, Action::CreateTopic { partitions: 40, replication: 2 }),
+            (8_000, Action::Restart(103)),
         ],
-        shown_at_ms: 7_000,
+        shown_at_ms: 9_000,
         ..CLUSTER
     },
     Story {
@@ -181,12 +183,12 @@ pub const TOUR: [Story; 12] = [
         id: "controlled-shutdown",
         chapter: LIFECYCLE,
         title: "Controlled shutdown",
-        narration: "Broker n102 asks to shut down in its heartbeat. The controller moves leadership of its partitions to other in-sync replicas, and once n102 leads nothing it is fenced and told it may stop.",
+        narration: "Broker n102 asks to shut down in its heartbeat. The controller marks it in controlled shutdown and moves leadership of its partitions to other in-sync replicas. On a later heartbeat, once n102 leads nothing and every active broker has replayed that change, it is fenced and told it may stop.",
         script: &[
             (4_000, Action::CreateTopic { partitions: 6, replication: 2 }),
             (5_000, Action::ShutDown(102)),
         ],
-        shown_at_ms: 6_500,
+        shown_at_ms: 9_500,
         ..CLUSTER
     },
 ];

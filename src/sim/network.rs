@@ -1,24 +1,28 @@
-//! The simulated network: a latency range, a drop probability and directed link cuts. It only
-//! decides a message's fate; the simulation schedules the delivery.
+//! The simulated network: every directed link behaves like a TCP connection (messages arrive
+//! in the order they were sent; a cut or a crash resets the connection and drops what it
+//! carried), with a latency range. Reordering and single-message loss are explicit chaos
+//! switches. It only decides a message's fate; the simulation schedules the delivery.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::quorum::{MS, Micros, NodeId};
 use crate::rng::Rng;
 
-/// Latency and loss of every link.
+/// Latency of every link, and the chaos switches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetworkConfig {
     /// One-way latency is uniform in `[latency_min, latency_max]`.
     pub latency_min: Micros,
     pub latency_max: Micros,
-    /// Probability that a message is lost.
+    /// Chaos: probability that a single message is lost (TCP would retransmit it).
     pub drop_rate: f64,
+    /// Chaos: messages on one link may overtake each other (TCP would keep their order).
+    pub reorder: bool,
 }
 
 impl Default for NetworkConfig {
     fn default() -> Self {
-        NetworkConfig { latency_min: MS, latency_max: 5 * MS, drop_rate: 0.0 }
+        NetworkConfig { latency_min: MS, latency_max: 5 * MS, drop_rate: 0.0, reorder: false }
     }
 }
 
@@ -27,25 +31,45 @@ impl Default for NetworkConfig {
 pub enum Loss {
     /// The link from sender to receiver is cut.
     Cut,
-    /// Random loss.
+    /// Random loss (a chaos switch).
     Dropped,
+    /// The connection carrying it was reset by a cut or a crash while it was in flight.
+    Reset,
 }
 
-/// The network's state: its configuration and the links currently cut.
+/// A message accepted on a connection: when it arrives, and the connection's generation (a
+/// reset makes older generations undeliverable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transit {
+    pub arrives: Micros,
+    pub generation: u64,
+}
+
+/// The network's state: its configuration, the links currently cut, and each connection's
+/// ordering point and generation.
 #[derive(Clone, Debug, Default)]
 pub struct Network {
     pub config: NetworkConfig,
     cut: BTreeSet<(NodeId, NodeId)>,
+    last_arrival: BTreeMap<(NodeId, NodeId), Micros>,
+    generation: BTreeMap<(NodeId, NodeId), u64>,
 }
 
 impl Network {
     /// A network with `config` and every link up.
     pub fn new(config: NetworkConfig) -> Self {
-        Network { config, cut: BTreeSet::new() }
+        Network { config, ..Network::default() }
     }
 
-    /// Decide a message's fate: its one-way latency, or why it is lost.
-    pub fn transmit(&self, from: NodeId, to: NodeId, rng: &mut Rng) -> Result<Micros, Loss> {
+    /// Decide a message's fate: when it arrives (never before an earlier message on the same
+    /// connection, unless reordering is switched on), or why it is lost.
+    pub fn transmit(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        now: Micros,
+        rng: &mut Rng,
+    ) -> Result<Transit, Loss> {
         if self.cut.contains(&(from, to)) {
             return Err(Loss::Cut);
         }
@@ -53,7 +77,26 @@ impl Network {
             return Err(Loss::Dropped);
         }
         let (lo, hi) = (self.config.latency_min, self.config.latency_max.max(self.config.latency_min));
-        Ok(rng.range(lo, hi + 1))
+        let mut arrives = now + rng.range(lo, hi + 1);
+        if !self.config.reorder {
+            let last = self.last_arrival.entry((from, to)).or_insert(0);
+            arrives = arrives.max(*last);
+            *last = arrives;
+        }
+        Ok(Transit { arrives, generation: self.generation(from, to) })
+    }
+
+    /// The current generation of the connection from `from` to `to`.
+    pub fn generation(&self, from: NodeId, to: NodeId) -> u64 {
+        self.generation.get(&(from, to)).copied().unwrap_or(0)
+    }
+
+    /// Reset both directions between `a` and `b`: what is in flight there is lost.
+    pub fn reset(&mut self, a: NodeId, b: NodeId) {
+        for link in [(a, b), (b, a)] {
+            *self.generation.entry(link).or_insert(0) += 1;
+            self.last_arrival.remove(&link);
+        }
     }
 
     /// Cut the link from `from` to `to` (one direction).
@@ -69,5 +112,48 @@ impl Network {
     /// The cut links.
     pub fn cut_links(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
         self.cut.iter().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_on_one_connection_arrive_in_the_order_they_were_sent() {
+        let config = NetworkConfig { latency_min: MS, latency_max: 50 * MS, ..NetworkConfig::default() };
+        let mut network = Network::new(config);
+        let mut rng = Rng::new(9);
+        let arrivals: Vec<Micros> = (0..200)
+            .map(|i| network.transmit(1, 2, i * 100, &mut rng).expect("link is up").arrives)
+            .collect();
+        assert!(arrivals.windows(2).all(|w| w[0] <= w[1]), "FIFO per direction: {arrivals:?}");
+    }
+
+    #[test]
+    fn with_reordering_switched_on_messages_may_overtake() {
+        let config = NetworkConfig {
+            latency_min: MS,
+            latency_max: 50 * MS,
+            reorder: true,
+            ..NetworkConfig::default()
+        };
+        let mut network = Network::new(config);
+        let mut rng = Rng::new(9);
+        let arrivals: Vec<Micros> = (0..200)
+            .map(|i| network.transmit(1, 2, i * 100, &mut rng).expect("link is up").arrives)
+            .collect();
+        assert!(arrivals.windows(2).any(|w| w[0] > w[1]));
+    }
+
+    #[test]
+    fn a_reset_moves_the_connection_to_a_new_generation() {
+        let mut network = Network::new(NetworkConfig::default());
+        let mut rng = Rng::new(1);
+        let before = network.transmit(1, 2, 0, &mut rng).expect("link is up").generation;
+        network.reset(2, 1);
+        assert_ne!(network.generation(1, 2), before);
+        assert_ne!(network.generation(2, 1), 0);
+        assert_eq!(network.generation(1, 3), 0, "other connections are untouched");
     }
 }

@@ -11,7 +11,7 @@ use crate::quorum::node::NotLeader;
 use crate::quorum::{Micros, NodeId, QuorumConfig, RoleKind};
 use crate::rng::Rng;
 
-use super::network::{Network, NetworkConfig};
+use super::network::{Loss, Network, NetworkConfig};
 use super::packet::{Packet, Payload};
 use super::queue::EventQueue;
 use super::server::{Server, ServerOutbox};
@@ -47,8 +47,8 @@ impl Default for ClusterConfig {
 /// Something scheduled on the simulation's clock.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// A message arrives.
-    Deliver { sent_at: Micros, packet: Packet },
+    /// A message arrives, if its connection was not reset since it was sent.
+    Deliver { sent_at: Micros, packet: Packet, generation: u64 },
     /// A server's timer, valid only if it is still the server's current deadline.
     Timer { node: NodeId },
 }
@@ -185,18 +185,28 @@ impl Simulation {
     /// Messages in flight: (sent at, arrives at, packet).
     pub fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Packet)> {
         self.queue.iter().filter_map(|(at, e)| match e {
-            Event::Deliver { sent_at, packet } => Some((*sent_at, at, packet)),
-            Event::Timer { .. } => None,
+            Event::Deliver { sent_at, packet, generation } if self.live(packet, *generation) => {
+                Some((*sent_at, at, packet))
+            }
+            _ => None,
         })
+    }
+
+    /// Whether a message's connection is still the one it was sent on.
+    fn live(&self, packet: &Packet, generation: u64) -> bool {
+        self.network.generation(packet.from, packet.to) == generation
     }
 
     /// The time of the next event that will do something, if any (timers a node no longer
     /// waits for are dropped first, so stepping never jumps past this time).
     pub fn next_event_time(&mut self) -> Option<Micros> {
-        while let Some((at, Event::Timer { node })) = self.queue.peek() {
-            let live = self
-                .slot_index(*node)
-                .is_some_and(|i| self.slots[i].timer == Some(at) && self.slots[i].server.is_some());
+        while let Some((at, event)) = self.queue.peek() {
+            let live = match event {
+                Event::Timer { node } => self
+                    .slot_index(*node)
+                    .is_some_and(|i| self.slots[i].timer == Some(at) && self.slots[i].server.is_some()),
+                Event::Deliver { packet, generation, .. } => self.live(packet, *generation),
+            };
             if live {
                 break;
             }
@@ -278,8 +288,11 @@ impl Simulation {
     }
 
     fn transmit(&mut self, packet: Packet) {
-        match self.network.transmit(packet.from, packet.to, &mut self.rng) {
-            Ok(latency) => self.queue.push(self.now + latency, Event::Deliver { sent_at: self.now, packet }),
+        match self.network.transmit(packet.from, packet.to, self.now, &mut self.rng) {
+            Ok(transit) => {
+                let event = Event::Deliver { sent_at: self.now, packet, generation: transit.generation };
+                self.queue.push(transit.arrives, event);
+            }
             Err(loss) => {
                 self.events += 1;
                 self.record(TraceKind::Lost { packet, why: LostBecause::Network(loss) });
@@ -314,7 +327,10 @@ impl Simulation {
             let Some((at, event)) = self.queue.pop() else { return false };
             self.now = self.now.max(at);
             match event {
-                Event::Deliver { packet, .. } => {
+                Event::Deliver { packet, generation, .. } => {
+                    if !self.live(&packet, generation) {
+                        continue;
+                    }
                     self.events += 1;
                     self.deliver(packet);
                     return true;
@@ -366,6 +382,26 @@ impl Simulation {
             self.slots[index].disk = Some(server.into_disk());
             self.slots[index].timer = None;
             self.record_action(why);
+            let id = self.slots[index].id;
+            let others: Vec<NodeId> = self.node_ids().filter(|o| *o != id).collect();
+            self.reset_connections(others.into_iter().map(|o| (id, o)));
+        }
+    }
+
+    /// Reset these connections (both directions): what they carry is lost now, as TCP loses
+    /// what a reset connection had not delivered.
+    fn reset_connections(&mut self, pairs: impl IntoIterator<Item = (NodeId, NodeId)>) {
+        let pairs: Vec<(NodeId, NodeId)> = pairs.into_iter().collect();
+        let on_reset =
+            |p: &Packet| pairs.iter().any(|&(a, b)| (p.from, p.to) == (a, b) || (p.from, p.to) == (b, a));
+        let mut lost: Vec<(Micros, Packet)> =
+            self.in_flight().filter(|(_, _, p)| on_reset(p)).map(|(_, at, p)| (at, p.clone())).collect();
+        lost.sort_by_key(|(at, p)| (*at, p.from, p.to));
+        for &(a, b) in &pairs {
+            self.network.reset(a, b);
+        }
+        for (_, packet) in lost {
+            self.record(TraceKind::Lost { packet, why: LostBecause::Network(Loss::Reset) });
         }
     }
 
@@ -395,16 +431,18 @@ impl Simulation {
         self.network.cut(a, b);
         self.network.cut(b, a);
         self.record_action(format!("cut n{a} <-> n{b}"));
+        self.reset_connections([(a, b)]);
     }
 
     /// Cut every link of `id`.
     pub fn isolate(&mut self, id: NodeId) {
         let others: Vec<NodeId> = self.node_ids().filter(|o| *o != id).collect();
-        for other in others {
+        for &other in &others {
             self.network.cut(id, other);
             self.network.cut(other, id);
         }
         self.record_action(format!("isolate n{id}"));
+        self.reset_connections(others.into_iter().map(|o| (id, o)));
     }
 
     /// Restore every link.

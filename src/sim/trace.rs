@@ -70,6 +70,7 @@ impl fmt::Display for TraceLine {
                 let why = match why {
                     LostBecause::Network(Loss::Cut) => "link cut",
                     LostBecause::Network(Loss::Dropped) => "dropped",
+                    LostBecause::Network(Loss::Reset) => "connection reset",
                     LostBecause::ReceiverDown => "receiver down",
                 };
                 write!(f, "n{} -x n{} {} lost ({why})", e.from, e.to, e.payload.kind())
