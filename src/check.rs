@@ -44,7 +44,7 @@ impl SeedParams {
         let quorum = QuorumConfig {
             pre_vote: !rng.chance(0.2),
             max_record_bytes_between_snapshots: if rng.chance(0.5) { rng.range(160, 3200) } else { 0 },
-            fetch_max_bytes: rng.range(16, 1024),
+            fetch_max_bytes: rng.range(64, 4096),
             fetch_snapshot_max_bytes: rng.range(16, 128),
             max_retention_bytes: rng.range(200, 4000),
             log_clean_interval: rng.range(500 * MS, 5000 * MS),
@@ -101,7 +101,7 @@ pub struct Failure {
 
 /// Run one seed; `trace` keeps the trace for the failure report.
 pub fn run_seed(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
-    let mut run = ChaosRun::new(params, trace);
+    let mut run = ChaosRun::new(params, trace, Checker::default());
     let result =
         run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
     result.map_err(|violation| {
@@ -117,6 +117,15 @@ pub fn run_seed(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
     })
 }
 
+/// Run one seed reporting only `invariant` (the others are checked without stopping the run):
+/// whether the sweep catches it. Shows that a sabotage breaks the invariant it targets.
+pub fn catches(params: &SeedParams, invariant: &'static str) -> bool {
+    let mut run = ChaosRun::new(params, false, Checker::watching(invariant));
+    let result =
+        run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
+    result.is_err_and(|violation| violation.invariant == invariant)
+}
+
 struct ChaosRun {
     sim: Simulation,
     checker: Checker,
@@ -127,14 +136,14 @@ struct ChaosRun {
 }
 
 impl ChaosRun {
-    fn new(params: &SeedParams, trace: bool) -> ChaosRun {
+    fn new(params: &SeedParams, trace: bool, checker: Checker) -> ChaosRun {
         let mut sim = Simulation::new(params.cluster.clone(), params.seed);
         if trace {
             sim.enable_trace();
         }
         ChaosRun {
             sim,
-            checker: Checker::default(),
+            checker,
             rng: Rng::new(params.seed.rotate_left(17)),
             fault_every: params.fault_every,
             write_every: params.write_every,
@@ -253,12 +262,29 @@ impl ChaosRun {
         }
         let state: Vec<String> = self
             .sim
-            .running_nodes()
-            .map(|n| format!("n{} {} epoch {} hw {:?}", n.id(), n.role(), n.epoch(), n.high_watermark()))
+            .running_servers()
+            .map(|s| {
+                let n = s.node();
+                let lifecycle = s.broker().map_or(String::new(), |b| format!(" {}", b.lifecycle()));
+                let (applied, hw, log) = (n.applied().applied_offset, n.high_watermark(), n.log());
+                let range = format!("log {}..{}", log.start_offset(), log.end_offset());
+                format!(
+                    "n{} {}{lifecycle} epoch {} hw {hw:?} applied {applied} {range}",
+                    n.id(),
+                    n.role(),
+                    n.epoch()
+                )
+            })
             .collect();
+        let target =
+            target.map_or("no post-heal write committed".to_string(), |t| format!("target offset {t}"));
         Err(Violation {
             invariant: "liveness: with faults healed the cluster converges",
-            detail: format!("not converged within {}ms: {}", LIVENESS_BOUND / MS, state.join(", ")),
+            detail: format!(
+                "not converged within {}ms ({target}): {}",
+                LIVENESS_BOUND / MS,
+                state.join(", ")
+            ),
         })
     }
 }

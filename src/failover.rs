@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::elections::Distribution;
 use crate::metadata::record::MetadataRecord;
 use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};
 use crate::metadata::synthetic::{snapshot_record_count, snapshot_records};
@@ -27,8 +28,9 @@ const PROBE_EVERY: Micros = MS;
 #[derive(Clone, Debug, PartialEq)]
 pub struct FailoverRow {
     pub partitions: u64,
-    /// KRaft: from the kill until a new active controller committed a metadata change.
-    pub kraft: Option<Micros>,
+    /// KRaft: from the kill until a new active controller committed a metadata change, over
+    /// seeds.
+    pub kraft: Option<Distribution>,
     /// ZooKeeper mode: the controller-ready and brokers-updated times.
     pub zk: Option<ZkFailoverReport>,
 }
@@ -151,6 +153,25 @@ pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, Stri
     failover
         .recovered_after()
         .ok_or_else(|| format!("no new controller committed within {} s", KRAFT_LIMIT / 1_000_000))
+}
+
+/// KRaft over `trials` seeds from `first_seed`: the distribution of unavailability for a
+/// cluster holding `partitions` partitions (the snapshot is built once).
+pub fn measure_kraft_failovers(
+    partitions: u64,
+    first_seed: u64,
+    trials: usize,
+) -> Result<Distribution, String> {
+    let snapshot = synthetic_snapshot(partitions)?;
+    let samples = (first_seed..first_seed + trials as u64)
+        .map(|seed| {
+            let mut failover = KraftFailover::new(snapshot.clone(), seed)?;
+            failover.kill()?;
+            failover.advance(KRAFT_LIMIT);
+            failover.recovered_after().ok_or_else(|| format!("seed {seed}: no new controller committed"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Distribution::of(samples).ok_or_else(|| "no trials were run".to_string())
 }
 
 /// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.

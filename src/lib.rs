@@ -3,6 +3,7 @@
 
 pub mod broker_set;
 pub mod check;
+pub mod elections;
 pub mod failover;
 pub mod format;
 pub mod invariants;

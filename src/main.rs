@@ -13,6 +13,8 @@ const USAGE: &str = "usage:
   kraftscope run --scenario NAME [--seed S] [--notable]
   kraftscope run --file PATH [--seed S] [--notable]
       play a scenario script and print its trace (every event, or state changes only)
+  kraftscope elections [--trials N] [--voters V] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
+      kill the leader in N seeded trials and print the distribution of time to a new leader
   kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
   kraftscope help";
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv"]).and_then(|a| cli::failover_cmd::run(&a)),
+        "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

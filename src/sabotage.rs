@@ -14,13 +14,23 @@ pub struct Sabotage {
 
 impl Sabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 6] = [
+    pub const NAMES: [(&'static str, &'static str); 16] = [
         ("vote-without-log-check", "grant votes without the log comparison"),
+        ("vote-twice", "grant a second vote in an epoch"),
+        ("leader-without-majority", "become leader on one's own vote"),
         ("hw-on-minority", "advance the high watermark on a minority"),
+        ("hw-before-epoch-start", "move the high watermark before the epoch's first record commits"),
         ("forget-vote", "do not persist the vote before answering"),
-        ("fence-keeps-leaders", "fence a broker but leave it leading its partitions"),
-        ("leader-outside-isr", "elect partition leaders outside the ISR"),
+        ("restart-forgets-epoch", "ignore the quorum-state file's epoch on restart"),
+        ("resign-into-same-epoch", "a resigned leader runs again in its own epoch"),
+        ("skip-divergence-check", "answer fetches without checking the last fetched epoch"),
+        ("clean-past-snapshot", "the log cleaner drops records past the snapshots"),
+        ("snapshot-off-by-one", "label a snapshot one offset past its state"),
         ("restart-skips-local-log", "restart without replaying the local log"),
+        ("fence-keeps-leaders", "fence a broker but leave it leading its partitions"),
+        ("fence-unregistered-broker", "write the fencing record for a broker that never registered"),
+        ("leader-outside-isr", "elect partition leaders outside the ISR"),
+        ("isr-beyond-replicas", "put every active broker in a new partition's ISR"),
     ];
 
     /// Whether the bug with this `--sabotage` name is on.
@@ -34,11 +44,21 @@ impl Sabotage {
         let (quorum, metadata) = (&mut self.quorum, &mut self.metadata);
         match name {
             "vote-without-log-check" => quorum.vote_without_log_check = true,
+            "vote-twice" => quorum.vote_twice = true,
+            "leader-without-majority" => quorum.leader_without_majority = true,
             "hw-on-minority" => quorum.high_watermark_on_minority = true,
+            "hw-before-epoch-start" => quorum.hw_before_epoch_start = true,
             "forget-vote" => quorum.forget_vote_on_restart = true,
-            "fence-keeps-leaders" => metadata.fence_keeps_leaders = true,
-            "leader-outside-isr" => metadata.leader_outside_isr = true,
+            "restart-forgets-epoch" => quorum.restart_forgets_epoch = true,
+            "resign-into-same-epoch" => quorum.resign_into_same_epoch = true,
+            "skip-divergence-check" => quorum.skip_divergence_check = true,
+            "clean-past-snapshot" => quorum.clean_past_snapshot = true,
+            "snapshot-off-by-one" => quorum.snapshot_off_by_one = true,
             "restart-skips-local-log" => quorum.restart_skips_local_log = true,
+            "fence-keeps-leaders" => metadata.fence_keeps_leaders = true,
+            "fence-unregistered-broker" => metadata.fence_unregistered_broker = true,
+            "leader-outside-isr" => metadata.leader_outside_isr = true,
+            "isr-beyond-replicas" => metadata.isr_beyond_replicas = true,
             other => {
                 let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
                 return Err(format!("unknown sabotage '{other}' (known: {})", known.join(", ")));

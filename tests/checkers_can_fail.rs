@@ -1,17 +1,59 @@
-//! The invariant checkers are able to fail: switch on a deliberate bug and the seed sweep must
-//! report the invariant it breaks.
+//! The invariant checkers are able to fail: for every invariant there is a deliberate bug
+//! (`--sabotage NAME`) that the seed sweep catches, and healthy code passes the same seeds.
 
-use kraftscope::check::{SeedParams, run_seed};
+use kraftscope::check::{SeedParams, catches, run_seed};
+use kraftscope::invariants::names;
 use kraftscope::sabotage::Sabotage;
 
-/// The invariants reported over the first `seeds` seeds with `sabotage` switched on.
-fn violated_invariants(sabotage: &str, seeds: u64) -> Vec<&'static str> {
+/// Each invariant, the sabotage that breaks it, and how many seeds the sweep may need.
+const CAUGHT_BY: [(&str, &str, u64); 18] = [
+    (names::SINGLE_LEADER, "leader-without-majority", 40),
+    (names::ONE_VOTE_PER_EPOCH, "vote-twice", 80),
+    (names::EPOCHS_NEVER_DECREASE, "restart-forgets-epoch", 40),
+    (names::PERSISTED_STATE, "forget-vote", 20),
+    (names::HIGH_WATERMARK_MONOTONIC, "hw-before-epoch-start", 60),
+    (names::MAJORITY_HOLDS_COMMITTED, "hw-on-minority", 20),
+    (names::LEADER_COMPLETENESS, "vote-without-log-check", 80),
+    (names::AGREEMENT, "skip-divergence-check", 80),
+    (names::NO_TRUNCATION_BELOW_HIGH_WATERMARK, "hw-on-minority", 120),
+    (names::LEGAL_TRANSITIONS, "resign-into-same-epoch", 40),
+    (names::LOG_START_AT_SNAPSHOT, "clean-past-snapshot", 40),
+    (names::SNAPSHOT_EQUALS_REPLAY, "snapshot-off-by-one", 40),
+    (names::APPLIED_EQUALS_REPLAY, "restart-skips-local-log", 20),
+    (names::RECORDS_APPLY, "fence-unregistered-broker", 60),
+    (names::IMAGE_EQUALS_REPLAY, "restart-skips-local-log", 60),
+    (names::FENCED_NOT_LEADER, "fence-keeps-leaders", 40),
+    (names::LEADER_IN_ISR, "leader-outside-isr", 150),
+    (names::ISR_WITHIN_REPLICAS, "isr-beyond-replicas", 40),
+];
+
+/// The first seed in `1..=seeds` whose sweep, with `sabotage` on, reports `invariant`.
+fn first_catching_seed(invariant: &'static str, sabotage: &str, seeds: u64) -> Option<u64> {
     let mut bugs = Sabotage::default();
     bugs.enable(sabotage).expect("known sabotage");
-    (1..=seeds)
-        .filter_map(|seed| run_seed(&SeedParams::derive(seed, bugs), false).err())
-        .map(|failure| failure.violation.invariant)
-        .collect()
+    (1..=seeds).find(|seed| catches(&SeedParams::derive(*seed, bugs), invariant))
+}
+
+#[test]
+fn every_invariant_is_broken_by_its_sabotage_and_caught_by_the_sweep() {
+    let mut missed = Vec::new();
+    for (invariant, sabotage, seeds) in CAUGHT_BY {
+        match first_catching_seed(invariant, sabotage, seeds) {
+            Some(seed) => println!("{invariant}: caught with --sabotage {sabotage} at seed {seed}"),
+            None => missed.push(format!("{invariant} (--sabotage {sabotage}, {seeds} seeds)")),
+        }
+    }
+    assert!(missed.is_empty(), "not caught: {missed:#?}");
+}
+
+#[test]
+fn the_table_names_every_invariant_and_every_sabotage() {
+    for (name, _) in names::ALL {
+        assert!(CAUGHT_BY.iter().any(|(invariant, _, _)| *invariant == name), "{name} has no sabotage");
+    }
+    for (sabotage, _) in Sabotage::NAMES {
+        assert!(CAUGHT_BY.iter().any(|(_, s, _)| *s == sabotage), "--sabotage {sabotage} is not tested");
+    }
 }
 
 #[test]
@@ -22,43 +64,4 @@ fn healthy_code_passes_the_same_seeds() {
             panic!("{}: {} (reproduce: kraftscope check --seed {seed})", params, failure.violation);
         }
     }
-}
-
-#[test]
-fn granting_votes_without_the_log_check_breaks_leader_completeness() {
-    let found = violated_invariants("vote-without-log-check", 60);
-    assert!(found.contains(&"leader completeness"), "reported: {found:?}");
-}
-
-#[test]
-fn advancing_the_high_watermark_on_a_minority_is_caught() {
-    let found = violated_invariants("hw-on-minority", 20);
-    assert!(
-        found.contains(&"a majority of voters holds every offset below the high watermark"),
-        "reported: {found:?}"
-    );
-}
-
-#[test]
-fn not_persisting_the_vote_is_caught() {
-    let found = violated_invariants("forget-vote", 20);
-    assert!(found.contains(&"persisted quorum state equals memory"), "reported: {found:?}");
-}
-
-#[test]
-fn fencing_without_moving_leadership_is_caught() {
-    let found = violated_invariants("fence-keeps-leaders", 20);
-    assert!(found.contains(&"no partition is led by a fenced broker"), "reported: {found:?}");
-}
-
-#[test]
-fn electing_a_leader_outside_the_isr_is_caught() {
-    let found = violated_invariants("leader-outside-isr", 100);
-    assert!(found.contains(&"a partition leader is in its ISR"), "reported: {found:?}");
-}
-
-#[test]
-fn a_restart_that_skips_the_local_log_is_caught() {
-    let found = violated_invariants("restart-skips-local-log", 10);
-    assert!(found.contains(&"applied state equals the replay of the committed log"), "reported: {found:?}");
 }

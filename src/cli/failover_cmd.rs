@@ -2,14 +2,14 @@
 
 use std::time::Instant;
 
-use kraftscope::failover::{FailoverRow, measure_kraft_failover, measure_zk_failover};
+use kraftscope::failover::{FailoverRow, measure_kraft_failovers, measure_zk_failover};
 use kraftscope::quorum::MS;
 use kraftscope::zk::ZkCosts;
 
 use super::args::Args;
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["partitions", "mode", "csv", "zk-preset", "seed"])?;
+    args.only(&["partitions", "mode", "csv", "zk-preset", "seed", "kraft-trials"])?;
     let sizes = parse_sizes(args.text("partitions").unwrap_or("1000,10000,100000,1000000,2000000"))?;
     let (kraft, zk) = match args.text("mode").unwrap_or("both") {
         "both" => (true, true),
@@ -23,10 +23,14 @@ pub fn run(args: &Args) -> Result<bool, String> {
         other => return Err(format!("--zk-preset must be async or sync-2017, not '{other}'")),
     };
     let seed: u64 = args.get("seed", 1)?;
+    let trials: usize = args.get("kraft-trials", 21)?;
+    if !(1..=1000).contains(&trials) {
+        return Err("--kraft-trials must be between 1 and 1000".into());
+    }
     let started = Instant::now();
     let mut rows = Vec::new();
     for &partitions in &sizes {
-        let kraft = if kraft { Some(measure_kraft_failover(partitions, seed)?) } else { None };
+        let kraft = if kraft { Some(measure_kraft_failovers(partitions, seed, trials)?) } else { None };
         let zk = if zk { Some(measure_zk_failover(partitions, &costs, seed)?) } else { None };
         rows.push(FailoverRow { partitions, kraft, zk });
     }
@@ -60,11 +64,12 @@ fn ms(micros: u64) -> String {
 }
 
 fn print_csv(rows: &[FailoverRow]) {
-    println!("partitions,kraft_ms,zk_ms");
+    println!("partitions,kraft_ms,zk_ms,kraft_p99_ms");
     for row in rows {
-        let kraft = row.kraft.map_or(String::new(), ms);
+        let kraft = row.kraft.map_or(String::new(), |d| ms(d.p50));
         let zk = row.zk.as_ref().map_or(String::new(), |z| ms(z.brokers_updated_us));
-        println!("{},{kraft},{zk}", row.partitions);
+        let p99 = row.kraft.map_or(String::new(), |d| ms(d.p99));
+        println!("{},{kraft},{zk},{p99}", row.partitions);
     }
 }
 
@@ -72,22 +77,23 @@ fn print_table(rows: &[FailoverRow], preset: &str) {
     println!(
         "controller failover: metadata unavailability after killing the active controller (simulated time)"
     );
-    println!("KRaft: until a new active controller commits a metadata change");
+    println!("KRaft: until a new active controller commits a metadata change (p50 and p99 over seeds)");
     println!(
         "ZooKeeper mode ({preset}): until the new controller is ready / until every broker has the new state"
     );
     println!(
-        "{:>12} {:>12} {:>16} {:>20} {:>8}",
-        "partitions", "KRaft ms", "ZK ready ms", "ZK brokers done ms", "ZK/KRaft"
+        "{:>12} {:>12} {:>12} {:>16} {:>20} {:>8}",
+        "partitions", "KRaft p50 ms", "KRaft p99 ms", "ZK ready ms", "ZK brokers done ms", "ZK/KRaft"
     );
     for row in rows {
-        let kraft = row.kraft.map_or("-".to_string(), ms);
+        let kraft = row.kraft.map_or("-".to_string(), |d| ms(d.p50));
+        let p99 = row.kraft.map_or("-".to_string(), |d| ms(d.p99));
         let ready = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.controller_ready_us));
         let done = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.brokers_updated_us));
         let ratio = match (row.kraft, &row.zk) {
-            (Some(k), Some(z)) if k > 0 => format!("{:.0}x", z.brokers_updated_us as f64 / k as f64),
+            (Some(k), Some(z)) if k.p50 > 0 => format!("{:.0}x", z.brokers_updated_us as f64 / k.p50 as f64),
             _ => "-".to_string(),
         };
-        println!("{:>12} {kraft:>12} {ready:>16} {done:>20} {ratio:>8}", row.partitions);
+        println!("{:>12} {kraft:>12} {p99:>12} {ready:>16} {done:>20} {ratio:>8}", row.partitions);
     }
 }

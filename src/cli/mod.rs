@@ -2,5 +2,6 @@
 
 pub mod args;
 pub mod check_cmd;
+pub mod elections_cmd;
 pub mod failover_cmd;
 pub mod run_cmd;

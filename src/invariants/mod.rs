@@ -9,6 +9,7 @@ mod metadata;
 pub mod names;
 mod single_leader;
 mod snapshots;
+mod votes;
 
 use std::fmt;
 
@@ -41,35 +42,70 @@ pub struct Checker {
     committed: CommittedLog,
     leaders: single_leader::LeaderPerEpoch,
     epochs: epochs::EpochHistory,
+    votes: votes::VotesPerEpoch,
     high_watermark: high_watermark::NewestLeaderHighWatermark,
     images: metadata::ImageChecks,
+    /// Report only this invariant (and keep checking past others), to show that a sabotage
+    /// breaks the invariant it targets.
+    watch: Option<&'static str>,
+}
+
+/// The first violation seen in one round of checks, among those being reported.
+struct FirstViolation {
+    watch: Option<&'static str>,
+    first: Option<Violation>,
+}
+
+impl FirstViolation {
+    fn add(&mut self, result: Result<(), Violation>) {
+        if let Err(violation) = result
+            && self.first.is_none()
+            && self.watch.is_none_or(|name| name == violation.invariant)
+        {
+            self.first = Some(violation);
+        }
+    }
+
+    fn result(self) -> Result<(), Violation> {
+        self.first.map_or(Ok(()), Err)
+    }
 }
 
 impl Checker {
+    /// A checker that reports only `invariant` and checks every other one without stopping.
+    pub fn watching(invariant: &'static str) -> Checker {
+        Checker { watch: Some(invariant), ..Checker::default() }
+    }
+
     /// Check every per-event invariant against the simulation's current state.
     pub fn after_event(&mut self, sim: &Simulation) -> Result<(), Violation> {
+        let mut found = FirstViolation { watch: self.watch, first: None };
         for node in sim.running_nodes() {
             if let Some(error) = node.fatal_error() {
-                return violation(invariant_of(error), format!("n{}: {error}", node.id()));
+                found.add(violation(invariant_of(error), format!("n{}: {error}", node.id())));
             }
         }
-        self.leaders.check(sim)?;
-        self.epochs.check(sim)?;
-        self.high_watermark.check(sim)?;
-        self.committed.extend(sim)?;
-        high_watermark::majority_holds_committed(sim, &self.committed)?;
-        completeness::leader_completeness(sim, &self.committed)?;
-        self.committed.check_applied_states(sim)?;
-        snapshots::log_start_at_snapshot(sim)?;
-        snapshots::snapshots_equal_replay(sim, &self.committed)?;
-        self.images.check(sim, &self.committed)
+        found.add(self.leaders.check(sim));
+        found.add(self.epochs.check(sim));
+        found.add(self.votes.check(sim));
+        found.add(self.high_watermark.check(sim));
+        self.committed.extend(sim);
+        found.add(high_watermark::majority_holds_committed(sim, &self.committed));
+        found.add(completeness::leader_completeness(sim, &self.committed));
+        found.add(self.committed.check_applied_states(sim));
+        found.add(snapshots::log_start_at_snapshot(sim));
+        found.add(snapshots::snapshots_equal_replay(sim, &self.committed));
+        found.add(self.images.check(sim, &self.committed));
+        found.result()
     }
 
     /// Check, at the end of a run, that every node agrees with the committed log on every
     /// offset it has committed (log matching up to each node's high watermark).
     pub fn at_end(&mut self, sim: &Simulation) -> Result<(), Violation> {
         self.after_event(sim)?;
-        self.committed.check_full_agreement(sim)
+        let mut found = FirstViolation { watch: self.watch, first: None };
+        found.add(self.committed.check_full_agreement(sim));
+        found.result()
     }
 }
 

@@ -3,6 +3,8 @@
 
 /// Raft §5.2: at most one leader per epoch.
 pub const SINGLE_LEADER: &str = "single leader per epoch";
+/// Raft §5.2, across restarts: the vote is persisted before it is sent.
+pub const ONE_VOTE_PER_EPOCH: &str = "a voter votes at most once per epoch, across restarts";
 /// A node's epoch only moves forward.
 pub const EPOCHS_NEVER_DECREASE: &str = "epochs never decrease";
 /// The quorum-state file is written before acting.
@@ -38,8 +40,9 @@ pub const LEADER_IN_ISR: &str = "a partition leader is in its ISR";
 pub const ISR_WITHIN_REPLICAS: &str = "the ISR is within the replicas";
 
 /// Every invariant, in the order the page lists them, with a one-line explanation.
-pub const ALL: [(&str, &str); 17] = [
+pub const ALL: [(&str, &str); 18] = [
     (SINGLE_LEADER, "Raft §5.2: at most one leader per epoch"),
+    (ONE_VOTE_PER_EPOCH, "Raft §5.2: the vote is persisted before it is sent"),
     (EPOCHS_NEVER_DECREASE, "a node's epoch only moves forward"),
     (PERSISTED_STATE, "the quorum-state file is written before acting"),
     (HIGH_WATERMARK_MONOTONIC, "committed stays committed"),

@@ -71,6 +71,11 @@ pub struct Broker {
     isr_requests: BTreeMap<(TopicId, u32), u32>,
     /// Heartbeat answers received while waiting to shut down.
     shutdown_answers: u32,
+    /// The correlation id of the request whose answer it waits for: one at a time, as
+    /// `BrokerLifecycleManager` has one communication in flight; any other answer (to a
+    /// request that timed out and was replaced) is ignored.
+    awaiting: Option<u64>,
+    next_correlation: u64,
 }
 
 impl Broker {
@@ -85,6 +90,8 @@ impl Broker {
             want_shut_down: false,
             isr_requests: BTreeMap::new(),
             shutdown_answers: 0,
+            awaiting: None,
+            next_correlation: 0,
         }
     }
 
@@ -124,11 +131,13 @@ impl Broker {
             return;
         };
         self.next_request = now + self.config.heartbeat_interval;
+        let correlation = self.next_correlation;
+        self.next_correlation += 1;
+        self.awaiting = Some(correlation);
         let rpc = match self.broker_epoch {
-            None => {
-                ControllerRpc::BrokerRegistration { broker_id: self.id, incarnation: node.log().end_offset() }
-            }
+            None => ControllerRpc::BrokerRegistration { broker_id: self.id, correlation },
             Some(broker_epoch) => ControllerRpc::BrokerHeartbeat {
+                correlation,
                 broker_id: self.id,
                 broker_epoch,
                 current_metadata_offset: node.applied().applied_offset.saturating_sub(1),
@@ -180,12 +189,23 @@ impl Broker {
     /// ready to be unfenced, 50 ms after the first answer of a controlled shutdown, otherwise
     /// every `broker.heartbeat.interval.ms`.
     pub fn handle(&mut self, now: Micros, rpc: ControllerRpc) {
+        let answers = match &rpc {
+            ControllerRpc::BrokerRegistrationResponse { correlation, .. }
+            | ControllerRpc::BrokerHeartbeatResponse { correlation, .. } => Some(*correlation),
+            _ => None,
+        };
+        if let Some(correlation) = answers {
+            if self.awaiting != Some(correlation) {
+                return;
+            }
+            self.awaiting = None;
+        }
         match rpc {
-            ControllerRpc::BrokerRegistrationResponse { result: Ok(epoch) } => {
+            ControllerRpc::BrokerRegistrationResponse { result: Ok(epoch), .. } => {
                 self.broker_epoch = Some(epoch);
                 self.next_request = now;
             }
-            ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply) } => {
+            ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply), .. } => {
                 use BrokerLifecycle::*;
                 let before = self.lifecycle;
                 self.lifecycle = match self.lifecycle {
@@ -205,15 +225,15 @@ impl Broker {
                     _ => now + interval,
                 };
             }
-            ControllerRpc::BrokerHeartbeatResponse { result: Err(RpcError::StaleBrokerEpoch) } => {
+            ControllerRpc::BrokerHeartbeatResponse { result: Err(RpcError::StaleBrokerEpoch), .. } => {
                 self.broker_epoch = None;
                 if self.lifecycle != BrokerLifecycle::PendingControlledShutdown {
                     self.lifecycle = BrokerLifecycle::Starting;
                 }
                 self.next_request = now;
             }
-            ControllerRpc::BrokerRegistrationResponse { result: Err(_) }
-            | ControllerRpc::BrokerHeartbeatResponse { result: Err(_) } => {
+            ControllerRpc::BrokerRegistrationResponse { result: Err(_), .. }
+            | ControllerRpc::BrokerHeartbeatResponse { result: Err(_), .. } => {
                 self.next_request = now + self.config.heartbeat_interval;
             }
             ControllerRpc::AlterPartitionResponse { topic_id, partition, result: Err(_) } => {

@@ -26,6 +26,10 @@ pub struct MetadataSabotage {
     pub fence_keeps_leaders: bool,
     /// The controller elects leaders among live replicas whether or not they are in the ISR.
     pub leader_outside_isr: bool,
+    /// The fencing record names a broker id that never registered.
+    pub fence_unregistered_broker: bool,
+    /// A new partition's ISR holds every active broker, replicas or not.
+    pub isr_beyond_replicas: bool,
 }
 
 impl Default for MetadataConfig {

@@ -170,8 +170,11 @@ impl Controller {
             return;
         }
         let (records, reply) = match rpc {
-            ControllerRpc::BrokerRegistration { broker_id, .. } => self.register(node, now, broker_id),
+            ControllerRpc::BrokerRegistration { broker_id, correlation } => {
+                self.register(node, now, broker_id, correlation)
+            }
             ControllerRpc::BrokerHeartbeat {
+                correlation,
                 broker_id,
                 broker_epoch,
                 current_metadata_offset,
@@ -180,6 +183,7 @@ impl Controller {
             } => self.heartbeat(
                 now,
                 node.next_offset().unwrap_or_default(),
+                correlation,
                 broker_id,
                 broker_epoch,
                 current_metadata_offset,
@@ -221,8 +225,11 @@ impl Controller {
         node: &MetadataNode,
         now: Micros,
         broker_id: BrokerId,
+        correlation: u64,
     ) -> (Vec<MetadataRecord>, ControllerRpc) {
-        let Some(active) = &mut self.active else { return (Vec::new(), not_active_registration()) };
+        let not_active =
+            ControllerRpc::BrokerRegistrationResponse { correlation, result: Err(RpcError::NotController) };
+        let Some(active) = &mut self.active else { return (Vec::new(), not_active) };
         let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
         active.sessions.insert(broker_id, fresh);
         let mut staged = Staged::new(&mut active.image);
@@ -232,7 +239,7 @@ impl Controller {
         }
         let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
         staged.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch });
-        (staged.records, ControllerRpc::BrokerRegistrationResponse { result: Ok(broker_epoch) })
+        (staged.records, ControllerRpc::BrokerRegistrationResponse { correlation, result: Ok(broker_epoch) })
     }
 
     /// BrokerHeartbeat (`QuorumController.processBrokerHeartbeat`): refresh the session and
@@ -249,13 +256,15 @@ impl Controller {
         &mut self,
         now: Micros,
         next_offset: Offset,
+        correlation: u64,
         broker_id: BrokerId,
         broker_epoch: u64,
         metadata_offset: Offset,
         want_fence: bool,
         want_shut_down: bool,
     ) -> (Vec<MetadataRecord>, ControllerRpc) {
-        let stale = ControllerRpc::BrokerHeartbeatResponse { result: Err(RpcError::StaleBrokerEpoch) };
+        let stale =
+            ControllerRpc::BrokerHeartbeatResponse { correlation, result: Err(RpcError::StaleBrokerEpoch) };
         let sabotage = self.config.sabotage;
         let Some(active) = &mut self.active else { return (Vec::new(), stale) };
         let Some(registration) =
@@ -312,7 +321,7 @@ impl Controller {
             session.controlled_shutdown_offset = Some(batch_end);
         }
         let reply = HeartbeatReply { is_caught_up, is_fenced: fenced, should_shut_down: shut_down };
-        (records, ControllerRpc::BrokerHeartbeatResponse { result: Ok(reply) })
+        (records, ControllerRpc::BrokerHeartbeatResponse { correlation, result: Ok(reply) })
     }
 
     fn alter_partition(
@@ -378,9 +387,14 @@ impl Controller {
         let Some(active) = &mut self.active else { return Err("this controller is not active".into()) };
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::Topic { name: name.into(), topic_id });
+        let everyone = staged.image.active_brokers();
         for partition in 0..partitions {
             let replicas = place_replicas(&brokers, partition, rf, start);
-            staged.push(MetadataRecord::Partition(new_partition(topic_id, partition, replicas)));
+            let mut record = new_partition(topic_id, partition, replicas);
+            if self.config.sabotage.isr_beyond_replicas {
+                record.isr = everyone;
+            }
+            staged.push(MetadataRecord::Partition(record));
         }
         let records = staged.records;
         Self::append(node, now, records).ok_or("lost leadership while creating the topic")?;
@@ -428,14 +442,18 @@ fn fence_records(
     let Some(registration) = image.brokers().get(&broker).copied() else { return Vec::new() };
     let mut staged = Staged::new(image);
     staged.extend(move_away_from(staged.image, broker, sabotage));
+    let broker_id = if sabotage.fence_unregistered_broker { UNREGISTERED_BROKER } else { broker };
     staged.push(MetadataRecord::BrokerRegistrationChange {
-        broker_id: broker,
+        broker_id,
         broker_epoch: registration.epoch,
         fenced: Some(true),
         in_controlled_shutdown: None,
     });
     staged.records
 }
+
+/// The broker id the `fence-unregistered-broker` sabotage writes: never registered.
+const UNREGISTERED_BROKER: BrokerId = 99;
 
 /// `BrokerHeartbeatManager.lowestActiveOffset`: the lowest offset any active broker (unfenced,
 /// not shutting down) has reported; one that has not reported since this controller became
@@ -472,19 +490,15 @@ impl<'a> Staged<'a> {
     }
 }
 
-fn not_active_registration() -> ControllerRpc {
-    ControllerRpc::BrokerRegistrationResponse { result: Err(RpcError::NotController) }
-}
-
 /// The NOT_CONTROLLER answer to a request (responses get none).
 fn not_controller(rpc: &ControllerRpc) -> Option<ControllerRpc> {
     let error = RpcError::NotController;
     match rpc {
-        ControllerRpc::BrokerRegistration { .. } => {
-            Some(ControllerRpc::BrokerRegistrationResponse { result: Err(error) })
+        ControllerRpc::BrokerRegistration { correlation, .. } => {
+            Some(ControllerRpc::BrokerRegistrationResponse { correlation: *correlation, result: Err(error) })
         }
-        ControllerRpc::BrokerHeartbeat { .. } => {
-            Some(ControllerRpc::BrokerHeartbeatResponse { result: Err(error) })
+        ControllerRpc::BrokerHeartbeat { correlation, .. } => {
+            Some(ControllerRpc::BrokerHeartbeatResponse { correlation: *correlation, result: Err(error) })
         }
         ControllerRpc::AlterPartition { topic_id, partition, .. } => {
             Some(ControllerRpc::AlterPartitionResponse {

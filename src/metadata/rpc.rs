@@ -30,14 +30,18 @@ pub struct HeartbeatReply {
 /// A controller RPC.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ControllerRpc {
+    /// `correlation` is the request header's correlation id, echoed in the response, so a
+    /// broker can tell the answer to its current request from a late one.
     BrokerRegistration {
         broker_id: BrokerId,
-        incarnation: u64,
+        correlation: u64,
     },
     BrokerRegistrationResponse {
+        correlation: u64,
         result: Result<u64, RpcError>,
     },
     BrokerHeartbeat {
+        correlation: u64,
         broker_id: BrokerId,
         broker_epoch: u64,
         current_metadata_offset: u64,
@@ -45,6 +49,7 @@ pub enum ControllerRpc {
         want_shut_down: bool,
     },
     BrokerHeartbeatResponse {
+        correlation: u64,
         result: Result<HeartbeatReply, RpcError>,
     },
     AlterPartition {
@@ -82,7 +87,7 @@ impl fmt::Display for ControllerRpc {
         let kind = self.kind();
         match self {
             ControllerRpc::BrokerRegistration { broker_id, .. } => write!(f, "{kind}(broker={broker_id})"),
-            ControllerRpc::BrokerRegistrationResponse { result } => write!(f, "{kind}({result:?})"),
+            ControllerRpc::BrokerRegistrationResponse { result, .. } => write!(f, "{kind}({result:?})"),
             ControllerRpc::BrokerHeartbeat {
                 broker_epoch,
                 current_metadata_offset,
@@ -93,12 +98,12 @@ impl fmt::Display for ControllerRpc {
                 f,
                 "{kind}(epoch={broker_epoch}, offset={current_metadata_offset}, want_fence={want_fence}, want_shut_down={want_shut_down})"
             ),
-            ControllerRpc::BrokerHeartbeatResponse { result: Ok(r) } => write!(
+            ControllerRpc::BrokerHeartbeatResponse { result: Ok(r), .. } => write!(
                 f,
                 "{kind}(caught_up={}, fenced={}, shut_down={})",
                 r.is_caught_up, r.is_fenced, r.should_shut_down
             ),
-            ControllerRpc::BrokerHeartbeatResponse { result: Err(e) } => write!(f, "{kind}({e:?})"),
+            ControllerRpc::BrokerHeartbeatResponse { result: Err(e), .. } => write!(f, "{kind}({e:?})"),
             ControllerRpc::AlterPartition { topic_id, partition, new_isr, .. } => {
                 let isr: Vec<String> = broker_ids(*new_isr).map(|b| b.to_string()).collect();
                 write!(f, "{kind}({topic_id}-{partition}, isr=[{}])", isr.join(","))

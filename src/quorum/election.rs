@@ -102,7 +102,9 @@ impl<S: StateMachine> Node<S> {
             self.become_unattached(now, candidate_epoch, None, out);
         }
         let granted = candidate_epoch == self.epoch && self.can_grant(candidate, pre_vote, last);
-        if granted && !pre_vote && self.voted.is_none() {
+        let new_vote =
+            self.voted.is_none() || (self.config.sabotage.vote_twice && self.voted != Some(candidate));
+        if granted && !pre_vote && new_vote {
             self.record_vote(now, candidate, out);
         }
         if granted {

@@ -38,6 +38,9 @@ impl<S: StateMachine> Node<S> {
     pub(super) fn send_discovery_fetch(&mut self, now: Micros, out: &mut Outbox<S>) {
         let others: Vec<NodeId> = self.voters.iter().copied().filter(|v| *v != self.id).collect();
         let Some(&voter) = others.get(self.rng.below(others.len().max(1) as u64) as usize) else {
+            if let Role::Unattached(u) = &mut self.role {
+                u.discovery_at = Micros::MAX;
+            }
             return;
         };
         let message = Message::Fetch {

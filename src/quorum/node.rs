@@ -218,8 +218,8 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The leader of the current epoch this node knows of, including the one a Prospective
-    /// remembers from before its pre-vote.
-    pub(super) fn known_leader(&self) -> Option<NodeId> {
+    /// remembers from before its pre-vote (`QuorumState.leaderId`).
+    pub fn known_leader(&self) -> Option<NodeId> {
         match &self.role {
             Role::Prospective(e) => e.leader_hint,
             _ => self.leader(),
@@ -516,9 +516,14 @@ impl<S: StateMachine> Node<S> {
         Resigned { deadline, unacked, preferred, resend_at: now }
     }
 
-    /// A voter's election timer; an observer never runs for election.
+    /// A voter's election timer; an observer never runs for election, and a lone voter elects
+    /// itself at once (`QuorumState.initialize`).
     fn unattached_deadline(&mut self, now: Micros) -> Micros {
-        if self.is_voter() { now + self.election_timeout() } else { Micros::MAX }
+        match (self.is_voter(), self.voters.len()) {
+            (false, _) => Micros::MAX,
+            (true, 1) => now,
+            (true, _) => now + self.election_timeout(),
+        }
     }
 
     /// A random election timeout in `[T, 2T)`.

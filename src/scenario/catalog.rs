@@ -1,23 +1,37 @@
 //! The built-in scenarios: the scripts under `tests/scenarios/`, compiled in.
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 16] = [
+pub const SCENARIOS: [(&str, &str); 30] = [
+    ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
     ("broker_restart_delta", include_str!("../../tests/scenarios/broker_restart_delta.txt")),
     ("broker_snapshot_catch_up", include_str!("../../tests/scenarios/broker_snapshot_catch_up.txt")),
+    ("candidate_waits_out_timeout", include_str!("../../tests/scenarios/candidate_waits_out_timeout.txt")),
     ("check_quorum", include_str!("../../tests/scenarios/check_quorum.txt")),
     ("controlled_shutdown", include_str!("../../tests/scenarios/controlled_shutdown.txt")),
+    ("controlled_shutdown_waits", include_str!("../../tests/scenarios/controlled_shutdown_waits.txt")),
+    ("controller_activation", include_str!("../../tests/scenarios/controller_activation.txt")),
     ("diverging_follower", include_str!("../../tests/scenarios/diverging_follower.txt")),
+    ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
+    ("fetch_byte_limit", include_str!("../../tests/scenarios/fetch_byte_limit.txt")),
     ("first_election", include_str!("../../tests/scenarios/first_election.txt")),
     ("graceful_resignation", include_str!("../../tests/scenarios/graceful_resignation.txt")),
     ("kraft_stale_broker", include_str!("../../tests/scenarios/kraft_stale_broker.txt")),
     ("leader_crash", include_str!("../../tests/scenarios/leader_crash.txt")),
     ("minority_no_progress", include_str!("../../tests/scenarios/minority_no_progress.txt")),
+    ("observer_keeps_leader", include_str!("../../tests/scenarios/observer_keeps_leader.txt")),
     ("observers", include_str!("../../tests/scenarios/observers.txt")),
+    ("prevote_current_epoch", include_str!("../../tests/scenarios/prevote_current_epoch.txt")),
+    ("prospective_memory_only", include_str!("../../tests/scenarios/prospective_memory_only.txt")),
     ("rejoin_with_pre_vote", include_str!("../../tests/scenarios/rejoin_with_pre_vote.txt")),
     ("rejoin_without_pre_vote", include_str!("../../tests/scenarios/rejoin_without_pre_vote.txt")),
+    ("resigned_next_epoch", include_str!("../../tests/scenarios/resigned_next_epoch.txt")),
+    ("single_voter", include_str!("../../tests/scenarios/single_voter.txt")),
     ("snapshot_catch_up", include_str!("../../tests/scenarios/snapshot_catch_up.txt")),
+    ("snapshot_keeps_log_start", include_str!("../../tests/scenarios/snapshot_keeps_log_start.txt")),
+    ("starting_broker_heartbeat", include_str!("../../tests/scenarios/starting_broker_heartbeat.txt")),
+    ("successor_backoff", include_str!("../../tests/scenarios/successor_backoff.txt")),
 ];
 
 /// The script of the scenario called `name`.

@@ -2,6 +2,7 @@
 //! and produces each directive's output: the notable trace lines, or everything for the CLI.
 
 use crate::invariants::Checker;
+use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
 use crate::sim::{ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation};
 
@@ -213,7 +214,10 @@ fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
         "leader" => Ok(sim.leader().is_some_and(|l| l.high_watermark().is_some())),
         "converged" => Ok(sim.leader().is_some_and(|l| {
             let end = l.log().end_offset();
-            l.high_watermark() == Some(end) && sim.running_nodes().all(|n| n.log().end_offset() == end)
+            let last_epoch = l.log().last_epoch();
+            let same_log =
+                |n: &MetadataNode| n.log().end_offset() == end && n.log().last_epoch() == last_epoch;
+            l.high_watermark() == Some(end) && sim.running_nodes().all(same_log)
         })),
         other => Err(format!("unknown goal '{other}' (leader, converged)")),
     }
@@ -274,7 +278,7 @@ fn status(sim: &Simulation) -> Vec<String> {
                     .and_then(|s| s.broker())
                     .map_or(String::new(), |b| format!(" {}", b.lifecycle()));
                 let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
-                let leader = n.leader().map_or("-".to_string(), |l| format!("n{l}"));
+                let leader = n.known_leader().map_or("-".to_string(), |l| format!("n{l}"));
                 let log = n.log();
                 format!(
                     "n{id} {:<11} epoch={} leader={leader} hw={} log=[{},{}) applied={}{lifecycle}",

@@ -1,0 +1,123 @@
+//! How long a KRaft cluster is without a leader after the leader dies, over many seeds: the
+//! experiment of Fig. 16 of the Raft paper (Ongaro and Ousterhout, 2014), run on the simulated
+//! Kafka quorum with its real timeouts.
+
+use crate::quorum::{MS, Micros};
+use crate::rng::Rng;
+use crate::sim::{ClusterConfig, NetworkConfig, Simulation};
+
+/// The settings of one experiment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElectionExperiment {
+    pub voters: u32,
+    /// `controller.quorum.election.timeout.ms`.
+    pub election_timeout: Micros,
+    /// `controller.quorum.fetch.timeout.ms`.
+    pub fetch_timeout: Micros,
+    pub network: NetworkConfig,
+}
+
+impl Default for ElectionExperiment {
+    fn default() -> Self {
+        let quorum = crate::quorum::QuorumConfig::default();
+        ElectionExperiment {
+            voters: 3,
+            election_timeout: quorum.election_timeout,
+            fetch_timeout: quorum.fetch_timeout,
+            network: NetworkConfig::default(),
+        }
+    }
+}
+
+/// Give up on one trial after this long without a new leader.
+pub const TRIAL_LIMIT: Micros = 120_000 * MS;
+/// The cluster runs this long (plus a random part of a fetch timeout) before the kill.
+const WARM_UP: Micros = 5_000 * MS;
+
+/// The distribution of leaderless time over trials.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distribution {
+    pub trials: usize,
+    pub min: Micros,
+    pub p50: Micros,
+    pub p90: Micros,
+    pub p99: Micros,
+    pub max: Micros,
+}
+
+impl Distribution {
+    /// Percentiles of `samples` (nearest rank); `None` when there are none.
+    pub fn of(mut samples: Vec<Micros>) -> Option<Distribution> {
+        samples.sort_unstable();
+        let n = samples.len();
+        let rank = |p: usize| samples[(p * n).div_ceil(100).clamp(1, n) - 1];
+        Some(Distribution {
+            trials: n,
+            min: *samples.first()?,
+            p50: rank(50),
+            p90: rank(90),
+            p99: rank(99),
+            max: *samples.last()?,
+        })
+    }
+}
+
+impl ElectionExperiment {
+    fn cluster(&self) -> ClusterConfig {
+        let mut config = ClusterConfig {
+            voters: self.voters,
+            observers: 0,
+            network: self.network.clone(),
+            ..ClusterConfig::default()
+        };
+        config.quorum.election_timeout = self.election_timeout;
+        config.quorum.fetch_timeout = self.fetch_timeout;
+        config
+    }
+
+    /// One trial: let a leader settle, kill it at a moment drawn from the seed, and measure the
+    /// simulated time until another voter leads a higher epoch.
+    pub fn trial(&self, seed: u64) -> Result<Micros, String> {
+        let mut sim = Simulation::new(self.cluster(), seed);
+        let kill_at = WARM_UP + Rng::new(seed ^ 0x0E1E_C710_0000).below(self.fetch_timeout.max(1));
+        sim.run_until(kill_at);
+        let (old, epoch) = sim.leader().map(|l| (l.id(), l.epoch())).ok_or("no leader before the kill")?;
+        sim.crash(old)?;
+        let limit = kill_at + TRIAL_LIMIT;
+        while sim.next_event_time().is_some_and(|at| at <= limit) {
+            sim.step();
+            if sim.leader().is_some_and(|l| l.id() != old && l.epoch() > epoch) {
+                return Ok(sim.now() - kill_at);
+            }
+        }
+        Err(format!("seed {seed}: no new leader within {} s", TRIAL_LIMIT / 1_000_000))
+    }
+
+    /// `trials` trials with seeds `first_seed..`, as a distribution.
+    pub fn run(&self, trials: usize, first_seed: u64) -> Result<Distribution, String> {
+        let samples =
+            (0..trials as u64).map(|i| self.trial(first_seed + i)).collect::<Result<Vec<_>, _>>()?;
+        Distribution::of(samples).ok_or_else(|| "no trials were run".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_take_the_nearest_rank() {
+        let d = Distribution::of((1..=100).collect()).unwrap();
+        assert_eq!((d.min, d.p50, d.p90, d.p99, d.max), (1, 50, 90, 99, 100));
+        assert_eq!(Distribution::of(vec![7]).unwrap().p99, 7);
+        assert!(Distribution::of(Vec::new()).is_none());
+    }
+
+    #[test]
+    fn a_new_leader_follows_within_the_fetch_timeout_plus_an_election() {
+        let experiment = ElectionExperiment::default();
+        let d = experiment.run(20, 1).unwrap();
+        assert!(d.min >= experiment.fetch_timeout / 2, "{d:?}");
+        assert!(d.max <= experiment.fetch_timeout + 4 * experiment.election_timeout, "{d:?}");
+    }
+}
