@@ -1,10 +1,11 @@
 //! Runs scenario directives against a simulation, checking every invariant after every event,
-//! and produces each directive's output: the notable trace lines, or everything for the CLI.
+//! and produces each directive's output: the notable trace lines (plus the messages of the kinds
+//! a directive names with `messages=Kind,Kind`), or everything for the CLI.
 
 use crate::invariants::Checker;
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
-use crate::sim::{ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation};
+use crate::sim::{ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine};
 
 use super::script::Block;
 
@@ -102,10 +103,17 @@ impl ScenarioRun {
             other => return Err(format!("unknown directive '{other}'")),
         }
         let sim = self.sim.as_mut().ok_or("no cluster")?;
+        let shown: Vec<&str> = block.arg("messages").map_or(Vec::new(), |kinds| kinds.split(',').collect());
+        let shown_message = |l: &TraceLine| match &l.kind {
+            TraceKind::Deliver(packet) | TraceKind::Lost { packet, .. } => {
+                shown.contains(&packet.payload.kind())
+            }
+            _ => false,
+        };
         let mut lines: Vec<String> = sim
             .take_trace()
             .into_iter()
-            .filter(|l| self.detail == Detail::Full || l.is_notable())
+            .filter(|l| self.detail == Detail::Full || l.is_notable() || shown_message(l))
             .map(|l| l.to_string())
             .collect();
         lines.append(&mut output);
