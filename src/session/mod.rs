@@ -3,6 +3,7 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod fingerprint;
 pub mod params;
 pub mod picture;
 pub mod settings;
@@ -15,6 +16,7 @@ use crate::quorum::Micros;
 use crate::sim::{Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
+pub use fingerprint::Fingerprint;
 pub use settings::Settings;
 
 /// Trace lines the event log keeps.
@@ -54,6 +56,18 @@ impl Session {
 
     /// A session that replays `actions` as it runs, positioned at time `until`.
     pub fn replay(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
+        Session::reopen(settings, actions, until, None)
+    }
+
+    /// A session positioned at an exact moment: time `until` after `events` events (several
+    /// events can share a microsecond, and a single step stops between them); every event up to
+    /// `until` when `events` is not given.
+    pub fn reopen(
+        settings: Settings,
+        actions: Vec<RecordedAction>,
+        until: Micros,
+        events: Option<u64>,
+    ) -> Session {
         let mut sim = Simulation::new(settings.cluster_config(), settings.seed);
         sim.enable_trace();
         let horizon = actions.last().map_or(0, |a| a.at).max(until);
@@ -70,7 +84,7 @@ impl Session {
             horizon,
         };
         session.collect_trace();
-        session.advance_to(until, usize::MAX);
+        session.run(until, usize::MAX, events.unwrap_or(u64::MAX));
         session
     }
 
@@ -87,6 +101,16 @@ impl Session {
     /// The current simulated time.
     pub fn now(&self) -> Micros {
         self.sim.now()
+    }
+
+    /// Events processed so far: with `now`, the exact moment of the timeline.
+    pub fn events(&self) -> u64 {
+        self.sim.events_processed()
+    }
+
+    /// A fingerprint of the whole state of the cluster at this moment.
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint::of(&self.sim)
     }
 
     /// The furthest time this timeline has reached.
@@ -181,9 +205,17 @@ impl Session {
     /// Advance to time `t`, processing at most `budget` events; when the budget runs out it
     /// stops after finishing the current instant. Returns true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
+        self.run(t, budget, u64::MAX)
+    }
+
+    /// Like `advance_to`, and processing no more than `events` events since the start.
+    fn run(&mut self, t: Micros, budget: usize, events: u64) -> bool {
         let mut done = 0usize;
         loop {
             self.apply_due_actions(t);
+            if self.sim.events_processed() >= events {
+                break;
+            }
             let Some(next) = self.sim.next_event_time().filter(|at| *at <= t) else { break };
             if done >= budget && next > self.now() {
                 self.horizon = self.horizon.max(self.now());

@@ -180,8 +180,11 @@ impl Component for App {
         let link = ctx.link();
         let chrome = !self.params.embed;
         let class = classes!("page", self.present.then_some("present"), self.params.embed.then_some("embed"));
+        // The whole state's fingerprint while paused, for tests comparing a shared link's state.
+        let fingerprint =
+            (!self.playing && self.tab == Tab::Cluster).then(|| self.session.fingerprint().to_string());
         html! {
-            <div class={class}>
+            <div class={class} data-fingerprint={fingerprint}>
                 if chrome { { self.header(ctx) } }
                 if !self.notices.is_empty() {
                     <div class="notices" role="alert">
@@ -240,12 +243,13 @@ impl App {
         match story {
             Some(story) => self.load_story(story),
             None => {
-                let at = self.params.at.unwrap_or(0);
-                self.session = Session::replay(self.form.clone(), self.params.actions.clone(), at);
+                let (session, mismatch) = self.params.open_session(self.form.clone());
+                self.session = session;
                 self.tab = Tab::Cluster;
                 if let Some(problem) = self.session.replay_problem() {
                     self.notices.push(format!("actions: {problem}"));
                 }
+                self.notices.extend(mismatch);
             }
         }
         self.falling.clear();
@@ -340,7 +344,7 @@ impl App {
                 Ok(()) if self.tour.is_some() => self.go_to_step(self.tour),
                 Ok(()) => {
                     self.params.actions.clear();
-                    self.params.at = None;
+                    (self.params.at, self.params.events, self.params.fingerprint) = (None, None, None);
                     self.start_over();
                     self.status = format!(
                         "Reset: seed {}, {} controllers, {} brokers",
@@ -367,9 +371,7 @@ impl App {
         let base =
             format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
         let query = match self.tab {
-            Tab::Cluster => {
-                PageParams::share_query(self.session.settings(), self.session.actions(), self.session.now())
-            }
+            Tab::Cluster => PageParams::share_query(&self.session),
             Tab::Failover => format!(
                 "scenario=failover&partitions={}&seed={}",
                 self.race.partitions, self.params.settings.seed
