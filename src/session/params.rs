@@ -116,9 +116,7 @@ impl PageParams {
     pub fn parse(query: &str) -> (PageParams, Vec<String>) {
         let mut params = PageParams::default();
         let mut notices = Vec::new();
-        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let (key, value) = (decode(key), decode(value));
+        for (key, value) in PageParams::pairs(query) {
             if let Err(problem) = params.set(&key, &value) {
                 notices.push(problem);
             }
@@ -128,6 +126,14 @@ impl PageParams {
             params.settings = Settings { seed: params.settings.seed, ..Settings::default() };
         }
         (params, notices)
+    }
+
+    /// The decoded `key=value` pairs of a query string, in order (a notice names its key).
+    pub fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+        query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(key), decode(value))
+        })
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
