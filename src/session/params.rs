@@ -74,9 +74,8 @@ pub const MAX_SPEED: f64 = 1000.0;
 /// The bounds of the race's partition count.
 pub const MIN_PARTITIONS: u64 = 10;
 pub const MAX_PARTITIONS: u64 = 2_000_000;
-/// The latest moment a URL may ask to open at: ten simulated minutes, which the page replays
-/// in well under a second.
-const MAX_AT: Micros = 600_000 * MS;
+/// The latest moment a URL may ask to open at: the end of a timeline.
+const MAX_AT: Micros = super::TIMELINE_LIMIT;
 
 /// Decode `%XX` and `+` in a query component.
 fn decode(text: &str) -> String {
@@ -249,6 +248,13 @@ impl PageParams {
                 let actions = actions.map_err(|e| {
                     format!("actions: {e} (is the link truncated?); ignoring the shared actions")
                 })?;
+                if actions.len() > super::MAX_ACTIONS {
+                    return Err(format!(
+                        "actions: {} of them, more than the {} a timeline keeps; ignoring the shared actions",
+                        actions.len(),
+                        super::MAX_ACTIONS
+                    ));
+                }
                 if actions.windows(2).any(|w| (w[0].events, w[0].at) > (w[1].events, w[1].at)) {
                     return Err(
                         "actions: they are out of order (is the link damaged?); ignoring the shared actions"

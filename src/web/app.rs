@@ -21,7 +21,7 @@ use crate::quorum::{MS, Message, Micros, NodeId, RoleKind};
 use crate::session::params::{Controls as ControlLevel, PageParams};
 use crate::session::picture::picture;
 use crate::session::stories::{self, Story, TOUR, View};
-use crate::session::{Action, Session, Settings};
+use crate::session::{Action, Session, Settings, TIMELINE_LIMIT};
 use crate::sim::packet::Payload;
 use crate::sim::{TraceKind, TraceLine};
 
@@ -85,8 +85,10 @@ pub struct App {
     last_leader: Option<(NodeId, u32)>,
     fenced: Vec<NodeId>,
     reduced_motion: bool,
-    /// The event log as shown, and frames since it was refreshed.
+    /// The event log as shown with the trace lines and actions the timeline holds, and frames
+    /// since it was refreshed.
     log_lines: Vec<(String, bool)>,
+    log_counts: (usize, usize),
     frames_since_log: u32,
     _keys: Option<EventListener>,
 }
@@ -138,6 +140,7 @@ impl Component for App {
             fenced: Vec::new(),
             reduced_motion,
             log_lines: Vec::new(),
+            log_counts: (0, 0),
             frames_since_log: 0,
             params,
             _keys: keys,
@@ -305,6 +308,13 @@ impl App {
         let before = self.session.now();
         let target = before + (elapsed * 1_000.0 * factor) as Micros;
         self.session.advance_to(target, FRAME_EVENT_BUDGET);
+        if self.session.at_limit() {
+            self.playing = false;
+            self.status = format!(
+                "The timeline ends at {} simulated minutes, the most one keeps: scrub back, or reset to start a new one",
+                TIMELINE_LIMIT / (60_000 * MS)
+            );
+        }
         if !self.reduced_motion {
             let lost = self
                 .session
@@ -390,6 +400,7 @@ impl App {
         if !self.playing || self.frames_since_log >= LOG_REFRESH_FRAMES {
             self.frames_since_log = 0;
             self.log_lines = self.filter.shown(self.session.log().iter());
+            self.log_counts = (self.session.log().len(), self.session.actions().len());
         }
     }
 
@@ -502,6 +513,7 @@ impl App {
                     }
                     if chrome {
                         <EventLog lines={self.log_lines.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}
+                                  kept={self.log_counts.0} actions={self.log_counts.1}
                                   filter={self.filter.clone()} on_filter={link.callback(Msg::Filter)} />
                     }
                 </div>
