@@ -83,10 +83,10 @@ fn a_shared_link_reopens_the_same_leader_epoch_and_log() {
     while !session.advance_to(8_000 * MS, 5) {}
     session.act(Action::CreateTopic { partitions: 3, replication: 2 }).unwrap();
     session.advance_to(9_000 * MS, usize::MAX);
-    let query = PageParams::share_query(session.settings(), session.actions(), session.now());
-    let (params, notices) = PageParams::parse(&query);
+    let (params, notices) = PageParams::parse(&PageParams::share_query(&session));
     assert!(notices.is_empty(), "{notices:?}");
-    let reopened = Session::replay(params.settings, params.actions, params.at.unwrap());
+    let (reopened, problem) = params.open_session(params.settings.clone());
+    assert_eq!(problem, None);
     let view = |s: &Session| {
         let leader = s.sim().leader().map(|l| (l.id(), l.epoch(), l.log().end_offset(), l.high_watermark()));
         (leader, s.now(), s.log().iter().map(|l| l.to_string()).collect::<Vec<_>>())

@@ -135,3 +135,23 @@ fn an_action_made_while_messages_are_lost_replays_at_the_same_point() {
     assert!(replayed.replay_problem().is_none(), "{:?}", replayed.replay_problem());
     assert_eq!(state(&replayed), state(&session));
 }
+
+#[test]
+fn a_timeline_stops_at_its_limit_and_refuses_actions_past_the_most_it_keeps() {
+    use kraftscope::session::{MAX_ACTIONS, TIMELINE_LIMIT};
+    let mut session = Session::new(Settings::default());
+    assert!(session.advance_to(TIMELINE_LIMIT + 60_000 * MS, usize::MAX));
+    assert_eq!(session.now(), TIMELINE_LIMIT);
+    assert!(session.at_limit());
+    let events = session.events();
+    assert!(!session.step(), "no step past the end of the timeline");
+    assert_eq!(session.events(), events);
+
+    let mut session = Session::new(Settings::default());
+    for i in 0..MAX_ACTIONS {
+        session.act(Action::Heal).unwrap_or_else(|e| panic!("action {i}: {e}"));
+    }
+    let refused = session.act(Action::Heal).unwrap_err();
+    assert!(refused.contains(&MAX_ACTIONS.to_string()) && refused.contains("reset"), "{refused}");
+    assert_eq!(session.actions().len(), MAX_ACTIONS);
+}

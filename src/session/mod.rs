@@ -3,6 +3,7 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod fingerprint;
 pub mod params;
 pub mod picture;
 pub mod settings;
@@ -15,10 +16,15 @@ use crate::quorum::Micros;
 use crate::sim::{Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
+pub use fingerprint::Fingerprint;
 pub use settings::Settings;
 
 /// Trace lines the event log keeps.
-const LOG_LINES: usize = 4_000;
+pub const LOG_LINES: usize = 4_000;
+/// The longest a timeline runs (ten simulated minutes, which a seek or a shared link replays in
+/// well under a second) and the most actions it records, so a page left playing stays bounded.
+pub const TIMELINE_LIMIT: Micros = 600_000 * crate::quorum::MS;
+pub const MAX_ACTIONS: usize = 500;
 
 /// A broken invariant and when.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,9 +60,22 @@ impl Session {
 
     /// A session that replays `actions` as it runs, positioned at time `until`.
     pub fn replay(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
+        Session::reopen(settings, actions, until, None)
+    }
+
+    /// A session positioned at an exact moment: time `until` after `events` events (several
+    /// events can share a microsecond, and a single step stops between them); every event up to
+    /// `until` when `events` is not given.
+    pub fn reopen(
+        settings: Settings,
+        actions: Vec<RecordedAction>,
+        until: Micros,
+        events: Option<u64>,
+    ) -> Session {
         let mut sim = Simulation::new(settings.cluster_config(), settings.seed);
         sim.enable_trace();
-        let horizon = actions.last().map_or(0, |a| a.at).max(until);
+        let until = until.min(TIMELINE_LIMIT);
+        let horizon = actions.last().map_or(0, |a| a.at).max(until).min(TIMELINE_LIMIT);
         let mut session = Session {
             settings,
             sim,
@@ -70,7 +89,7 @@ impl Session {
             horizon,
         };
         session.collect_trace();
-        session.advance_to(until, usize::MAX);
+        session.run(until, usize::MAX, events.unwrap_or(u64::MAX));
         session
     }
 
@@ -87,6 +106,16 @@ impl Session {
     /// The current simulated time.
     pub fn now(&self) -> Micros {
         self.sim.now()
+    }
+
+    /// Events processed so far: with `now`, the exact moment of the timeline.
+    pub fn events(&self) -> u64 {
+        self.sim.events_processed()
+    }
+
+    /// A fingerprint of the whole state of the cluster at this moment.
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint::of(&self.sim)
     }
 
     /// The furthest time this timeline has reached.
@@ -169,21 +198,36 @@ impl Session {
         }
     }
 
-    /// Process one event (single step). Returns false when nothing is scheduled.
+    /// Process one event (single step). Returns false when nothing is scheduled before the end
+    /// of the timeline.
     pub fn step(&mut self) -> bool {
-        let Some(next) = self.sim.next_event_time() else { return false };
+        let Some(next) = self.sim.next_event_time().filter(|at| *at <= TIMELINE_LIMIT) else { return false };
         self.apply_due_actions(next);
         let stepped = self.step_checked();
         self.horizon = self.horizon.max(self.now());
         stepped
     }
 
-    /// Advance to time `t`, processing at most `budget` events; when the budget runs out it
-    /// stops after finishing the current instant. Returns true when `t` was reached.
+    /// Advance to time `t` (at most the end of the timeline), processing at most `budget`
+    /// events; when the budget runs out it stops after finishing the current instant. Returns
+    /// true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
+        self.run(t.min(TIMELINE_LIMIT), budget, u64::MAX)
+    }
+
+    /// Whether the timeline has reached its end ([`TIMELINE_LIMIT`]).
+    pub fn at_limit(&self) -> bool {
+        self.now() >= TIMELINE_LIMIT
+    }
+
+    /// Like `advance_to`, and processing no more than `events` events since the start.
+    fn run(&mut self, t: Micros, budget: usize, events: u64) -> bool {
         let mut done = 0usize;
         loop {
             self.apply_due_actions(t);
+            if self.sim.events_processed() >= events {
+                break;
+            }
             let Some(next) = self.sim.next_event_time().filter(|at| *at <= t) else { break };
             if done >= budget && next > self.now() {
                 self.horizon = self.horizon.max(self.now());
@@ -213,6 +257,11 @@ impl Session {
     /// Do `action` now. Acting at a point in the past forks the timeline: the actions that were
     /// ahead are dropped. A refused action is not recorded and changes nothing.
     pub fn act(&mut self, action: Action) -> Result<(), String> {
+        if self.applied >= MAX_ACTIONS {
+            return Err(format!(
+                "this timeline already holds {MAX_ACTIONS} actions, the most one keeps; reset to start a new one"
+            ));
+        }
         let (at, events) = (self.now(), self.sim.events_processed());
         self.execute(&action).inspect_err(|_| {
             self.sim.take_trace();

@@ -5,6 +5,7 @@
 use crate::quorum::{MS, Micros};
 use crate::sabotage::Sabotage;
 
+use super::Session;
 use super::action::RecordedAction;
 use super::settings::Settings;
 use super::stories;
@@ -36,9 +37,13 @@ pub struct PageParams {
     pub present: bool,
     /// Partition count of the failover race.
     pub partitions: u64,
-    /// Shared actions to replay, and the moment to open at.
+    /// Shared actions to replay, and the moment to open at: a time, and (from a shared link)
+    /// how many events had been processed by then.
     pub actions: Vec<RecordedAction>,
     pub at: Option<Micros>,
+    pub events: Option<u64>,
+    /// The short code of the state's fingerprint a shared link was made at.
+    pub fingerprint: Option<String>,
     /// Show the error panel (a demonstration of what a crash looks like).
     pub panic: bool,
 }
@@ -57,6 +62,8 @@ impl Default for PageParams {
             partitions: 1_000_000,
             actions: Vec::new(),
             at: None,
+            events: None,
+            fingerprint: None,
             panic: false,
         }
     }
@@ -68,9 +75,8 @@ pub const MAX_SPEED: f64 = 1000.0;
 /// The bounds of the race's partition count.
 pub const MIN_PARTITIONS: u64 = 10;
 pub const MAX_PARTITIONS: u64 = 2_000_000;
-/// The latest moment a URL may ask to open at: ten simulated minutes, which the page replays
-/// in well under a second.
-const MAX_AT: Micros = 600_000 * MS;
+/// The latest moment a URL may ask to open at: the end of a timeline.
+const MAX_AT: Micros = super::TIMELINE_LIMIT;
 
 /// Decode `%XX` and `+` in a query component.
 fn decode(text: &str) -> String {
@@ -110,9 +116,7 @@ impl PageParams {
     pub fn parse(query: &str) -> (PageParams, Vec<String>) {
         let mut params = PageParams::default();
         let mut notices = Vec::new();
-        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let (key, value) = (decode(key), decode(value));
+        for (key, value) in PageParams::pairs(query) {
             if let Err(problem) = params.set(&key, &value) {
                 notices.push(problem);
             }
@@ -122,6 +126,14 @@ impl PageParams {
             params.settings = Settings { seed: params.settings.seed, ..Settings::default() };
         }
         (params, notices)
+    }
+
+    /// The decoded `key=value` pairs of a query string, in order (a notice names its key).
+    pub fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+        query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(key), decode(value))
+        })
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
@@ -209,12 +221,41 @@ impl PageParams {
                 self.partitions = within(number("a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?
             }
             "t" => self.at = Some(within(number("a time in ms")?, 0, MAX_AT / MS)? * MS),
+            "at" => {
+                let bad = || {
+                    format!(
+                        "at: '{value}' is not a moment like 4000123.567 (microseconds.events); opening at the start"
+                    )
+                };
+                let (at, events) = value.split_once('.').ok_or_else(bad)?;
+                let (at, events) =
+                    (at.parse::<u64>().map_err(|_| bad())?, events.parse::<u64>().map_err(|_| bad())?);
+                if at > MAX_AT {
+                    return Err(format!("at: {at} us is later than {MAX_AT} us; opening at the start"));
+                }
+                (self.at, self.events) = (Some(at), Some(events));
+            }
+            "fp" => {
+                if value.len() != 8 || !value.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(format!(
+                        "fp: '{value}' is not a fingerprint code (8 hex digits); not checked"
+                    ));
+                }
+                self.fingerprint = Some(value.to_ascii_lowercase());
+            }
             "actions" => {
                 let actions: Result<Vec<RecordedAction>, String> =
                     value.split('~').filter(|a| !a.is_empty()).map(str::parse).collect();
                 let actions = actions.map_err(|e| {
                     format!("actions: {e} (is the link truncated?); ignoring the shared actions")
                 })?;
+                if actions.len() > super::MAX_ACTIONS {
+                    return Err(format!(
+                        "actions: {} of them, more than the {} a timeline keeps; ignoring the shared actions",
+                        actions.len(),
+                        super::MAX_ACTIONS
+                    ));
+                }
                 if actions.windows(2).any(|w| (w[0].events, w[0].at) > (w[1].events, w[1].at)) {
                     return Err(
                         "actions: they are out of order (is the link damaged?); ignoring the shared actions"
@@ -229,9 +270,10 @@ impl PageParams {
         Ok(())
     }
 
-    /// The query string that reopens a session exactly: settings, actions and the moment,
-    /// paused there.
-    pub fn share_query(settings: &Settings, actions: &[RecordedAction], at: Micros) -> String {
+    /// The query string that reopens a session exactly: settings, actions and the moment (time
+    /// and event count), paused there, with the short code of the state's fingerprint.
+    pub fn share_query(session: &Session) -> String {
+        let (settings, actions) = (session.settings(), session.actions());
         let mut query = format!(
             "seed={}&voters={}&brokers={}&prevote={}&latency={}-{}&drop={}",
             settings.seed,
@@ -254,7 +296,30 @@ impl PageParams {
             let codes: Vec<String> = actions.iter().map(ToString::to_string).collect();
             query.push_str(&format!("&actions={}", codes.join("~")));
         }
-        query.push_str(&format!("&t={}&autoplay=0", at / MS));
+        let code = session.fingerprint().code();
+        query.push_str(&format!("&at={}.{}&fp={code}&autoplay=0", session.now(), session.events()));
         query
+    }
+
+    /// Open a session of `settings` with these parameters' actions at their moment; also returns
+    /// what did not match the link (a moment the timeline never reaches, another fingerprint).
+    pub fn open_session(&self, settings: Settings) -> (Session, Option<String>) {
+        let at = self.at.unwrap_or(0);
+        let session = Session::reopen(settings, self.actions.clone(), at, self.events);
+        let mut problems = Vec::new();
+        if let Some(events) = self.events.filter(|e| *e != session.events()) {
+            problems.push(format!(
+                "at: the link asks for event {events} at {at} us, but this timeline has {} events by then",
+                session.events()
+            ));
+        }
+        let code = session.fingerprint().code();
+        if let Some(expected) = self.fingerprint.as_ref().filter(|e| **e != code) {
+            problems.push(format!(
+                "fp: the state here (fingerprint {code}) differs from the shared one ({expected}); the link is damaged or from another version"
+            ));
+        }
+        let problem = (!problems.is_empty()).then(|| format!("{}; opened anyway", problems.join("; ")));
+        (session, problem)
     }
 }

@@ -21,7 +21,7 @@ use crate::quorum::{MS, Message, Micros, NodeId, RoleKind};
 use crate::session::params::{Controls as ControlLevel, PageParams};
 use crate::session::picture::picture;
 use crate::session::stories::{self, Story, TOUR, View};
-use crate::session::{Action, Session, Settings};
+use crate::session::{Action, Session, Settings, TIMELINE_LIMIT};
 use crate::sim::packet::Payload;
 use crate::sim::{TraceKind, TraceLine};
 
@@ -85,8 +85,10 @@ pub struct App {
     last_leader: Option<(NodeId, u32)>,
     fenced: Vec<NodeId>,
     reduced_motion: bool,
-    /// The event log as shown, and frames since it was refreshed.
+    /// The event log as shown with the trace lines and actions the timeline holds, and frames
+    /// since it was refreshed.
     log_lines: Vec<(String, bool)>,
+    log_counts: (usize, usize),
     frames_since_log: u32,
     _keys: Option<EventListener>,
 }
@@ -138,6 +140,7 @@ impl Component for App {
             fenced: Vec::new(),
             reduced_motion,
             log_lines: Vec::new(),
+            log_counts: (0, 0),
             frames_since_log: 0,
             params,
             _keys: keys,
@@ -180,8 +183,11 @@ impl Component for App {
         let link = ctx.link();
         let chrome = !self.params.embed;
         let class = classes!("page", self.present.then_some("present"), self.params.embed.then_some("embed"));
+        // The whole state's fingerprint while paused, for tests comparing a shared link's state.
+        let fingerprint =
+            (!self.playing && self.tab == Tab::Cluster).then(|| self.session.fingerprint().to_string());
         html! {
-            <div class={class}>
+            <div class={class} data-fingerprint={fingerprint}>
                 if chrome { { self.header(ctx) } }
                 if !self.notices.is_empty() {
                     <div class="notices" role="alert">
@@ -240,12 +246,13 @@ impl App {
         match story {
             Some(story) => self.load_story(story),
             None => {
-                let at = self.params.at.unwrap_or(0);
-                self.session = Session::replay(self.form.clone(), self.params.actions.clone(), at);
+                let (session, mismatch) = self.params.open_session(self.form.clone());
+                self.session = session;
                 self.tab = Tab::Cluster;
                 if let Some(problem) = self.session.replay_problem() {
                     self.notices.push(format!("actions: {problem}"));
                 }
+                self.notices.extend(mismatch);
             }
         }
         self.falling.clear();
@@ -301,6 +308,13 @@ impl App {
         let before = self.session.now();
         let target = before + (elapsed * 1_000.0 * factor) as Micros;
         self.session.advance_to(target, FRAME_EVENT_BUDGET);
+        if self.session.at_limit() {
+            self.playing = false;
+            self.status = format!(
+                "The timeline ends at {} simulated minutes, the most one keeps: scrub back, or reset to start a new one",
+                TIMELINE_LIMIT / (60_000 * MS)
+            );
+        }
         if !self.reduced_motion {
             let lost = self
                 .session
@@ -340,7 +354,7 @@ impl App {
                 Ok(()) if self.tour.is_some() => self.go_to_step(self.tour),
                 Ok(()) => {
                     self.params.actions.clear();
-                    self.params.at = None;
+                    (self.params.at, self.params.events, self.params.fingerprint) = (None, None, None);
                     self.start_over();
                     self.status = format!(
                         "Reset: seed {}, {} controllers, {} brokers",
@@ -367,9 +381,7 @@ impl App {
         let base =
             format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
         let query = match self.tab {
-            Tab::Cluster => {
-                PageParams::share_query(self.session.settings(), self.session.actions(), self.session.now())
-            }
+            Tab::Cluster => PageParams::share_query(&self.session),
             Tab::Failover => format!(
                 "scenario=failover&partitions={}&seed={}",
                 self.race.partitions, self.params.settings.seed
@@ -388,6 +400,7 @@ impl App {
         if !self.playing || self.frames_since_log >= LOG_REFRESH_FRAMES {
             self.frames_since_log = 0;
             self.log_lines = self.filter.shown(self.session.log().iter());
+            self.log_counts = (self.session.log().len(), self.session.actions().len());
         }
     }
 
@@ -507,6 +520,7 @@ impl App {
                     }
                     if chrome {
                         <EventLog lines={self.log_lines.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}
+                                  kept={self.log_counts.0} actions={self.log_counts.1}
                                   filter={self.filter.clone()} on_filter={link.callback(Msg::Filter)} />
                     }
                 </div>

@@ -1,9 +1,12 @@
-//! The event log: one line per event, newest first, filterable by node and message kind.
+//! The event log: one line per event, newest first, filterable by node and message kind, with
+//! the limits of what a timeline keeps.
 
 use yew::prelude::*;
 
-use crate::quorum::NodeId;
+use crate::format;
+use crate::quorum::{MS, NodeId};
 use crate::session::picture::node_label;
+use crate::session::{LOG_LINES, MAX_ACTIONS, TIMELINE_LIMIT};
 use crate::sim::{TraceKind, TraceLine};
 
 /// How many lines the log shows.
@@ -42,6 +45,9 @@ pub struct EventLogProps {
     pub nodes: Vec<NodeId>,
     pub filter: LogFilter,
     pub on_filter: Callback<LogFilter>,
+    /// Trace lines kept and actions recorded by the timeline.
+    pub kept: usize,
+    pub actions: usize,
 }
 
 /// Message kinds offered as filters.
@@ -87,6 +93,10 @@ pub fn event_log(props: &EventLogProps) -> Html {
     html! {
         <section class="panel log" aria-labelledby="log-heading">
             <h2 id="log-heading">{ "Event log" }</h2>
+            <p class="hint" id="log-limits">{ format!(
+                "Keeps the last {} events ({} now); a timeline runs up to {} simulated minutes and records up to {MAX_ACTIONS} actions ({} now).",
+                format::count(LOG_LINES as u64), format::count(props.kept as u64), TIMELINE_LIMIT / (60_000 * MS), props.actions
+            ) }</p>
             <div class="filters">
                 <label>{ "Node " }
                     <select onchange={on_node} aria-label="Show events of node">

@@ -45,24 +45,40 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
-/** The leader shown in the cluster view: { id, epoch }, or null. */
-export async function shownLeader(page) {
-  const labels = await page.locator("svg.cluster g.node").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("aria-label")));
-  for (const label of labels) {
-    const match = /^controller n(\d+) LEADER, epoch (\d+)$/.exec(label ?? "");
+/** Waits until the element at `selector` shows exactly `text`. */
+export async function waitForText(page, selector, text, timeout = 30_000) {
+  await page.waitForFunction(([s, t]) => document.querySelector(s)?.textContent === t, [selector, text], { timeout });
+}
+
+/** The aria-labels of the cluster view's nodes, joined. */
+const nodeLabels = (page) => page.locator("svg.cluster g.node").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("aria-label")).join("|"));
+
+function leaderIn(labels) {
+  for (const label of labels.split("|")) {
+    const match = /^controller n(\d+) LEADER, epoch (\d+)$/.exec(label);
     if (match) return { id: Number(match[1]), epoch: Number(match[2]) };
   }
   return null;
 }
 
-/** Waits until the cluster view shows a leader satisfying `accept`, and returns it. */
-export async function waitForLeader(page, accept = () => true, timeout = 30_000) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    const leader = await shownLeader(page);
-    if (leader && accept(leader)) return leader;
-    await page.waitForTimeout(100);
-  }
-  assert.fail(`no leader matching the condition within ${timeout} ms (last: ${JSON.stringify(await shownLeader(page))})`);
+/** The leader shown in the cluster view: { id, epoch }, or null. */
+export async function shownLeader(page) {
+  return leaderIn(await nodeLabels(page));
 }
 
+/** Waits until the cluster view shows a leader satisfying `accept`, and returns it: checks
+ *  again each time the nodes' labels change. */
+export async function waitForLeader(page, accept = () => true, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let labels = await nodeLabels(page);
+  for (;;) {
+    const leader = leaderIn(labels);
+    if (leader && accept(leader)) return leader;
+    const left = deadline - Date.now();
+    if (left <= 0) assert.fail(`no leader matching the condition within ${timeout} ms (last: ${JSON.stringify(leader)})`);
+    await page.waitForFunction((previous) => [...document.querySelectorAll("svg.cluster g.node")]
+      .map((n) => n.getAttribute("aria-label")).join("|") !== previous, labels, { timeout: left })
+      .catch(() => {});
+    labels = await nodeLabels(page);
+  }
+}

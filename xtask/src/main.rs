@@ -2,6 +2,7 @@
 
 mod dist;
 mod server;
+mod soak;
 mod test;
 mod util;
 
@@ -13,7 +14,10 @@ commands:
   dist               build the static site into dist/
   serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
   test               native tests, a seed sweep, wasm determinism check and browser e2e tests
-  bench              browser benchmark: frame work, long tasks, idle timers, page size, first render";
+  bench              browser benchmark: frame work, long tasks, idle timers, page size, first render
+  soak --minutes N [--seed S]
+                     run the page at maximum speed with random actions for N minutes, printing
+                     its memory, DOM size and event log every minute";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,6 +31,15 @@ fn main() -> ExitCode {
         },
         ["test"] => test::test(),
         ["bench"] => test::bench(),
+        ["soak", "--minutes", minutes, rest @ ..] => match (minutes.parse(), rest) {
+            (Ok(minutes), []) => soak::soak(minutes, 1),
+            (Ok(minutes), ["--seed", seed]) => match seed.parse() {
+                Ok(seed) => soak::soak(minutes, seed),
+                Err(_) => Err(format!("invalid seed: {seed}").into()),
+            },
+            (Err(_), _) => Err(format!("invalid minute count: {minutes}").into()),
+            (Ok(_), _) => Err(format!("unexpected arguments: {}", rest.join(" ")).into()),
+        },
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

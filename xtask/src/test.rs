@@ -11,7 +11,7 @@ use crate::dist::{self, OUT_NAME};
 use crate::server;
 use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
 const E2E_MOUNT: &str = "/kraftscope/";
 
 /// Seeds every scenario runs with natively and under node; one above 2^53 checks the
@@ -120,7 +120,7 @@ fn wasm_determinism() -> Result<Counts> {
 
 /// Builds dist/ and serves it under the e2e sub-path in a background thread; returns the URL
 /// and the dist/ folder.
-fn serve_for_browser() -> Result<(String, PathBuf)> {
+pub fn serve_for_browser() -> Result<(String, PathBuf)> {
     ensure_chromium()?;
     ensure_playwright()?;
     let dist = dist::dist()?;

@@ -1,0 +1,87 @@
+//! A fingerprint of a cluster's whole state: the clock to the microsecond, the events processed,
+//! every server in full (role, epoch, log, high watermark, metadata image, broker state, even its
+//! random generator), every stopped server's disk and every message in flight. A shared link
+//! carries a short code of it, checked when the link is opened.
+
+use std::fmt::{self, Write};
+
+use crate::quorum::record::mix;
+use crate::sim::Simulation;
+
+/// A readable summary of the state and a 64-bit hash of all of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// The clock, the event count and each node's role, epoch, log range and high watermark.
+    pub summary: String,
+    /// Everything, hashed.
+    pub hash: u64,
+}
+
+/// A running hash of formatted text.
+struct Hasher(u64);
+
+impl Write for Hasher {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.0 = text.bytes().fold(self.0, |h, b| mix(h ^ u64::from(b)));
+        Ok(())
+    }
+}
+
+impl Fingerprint {
+    /// The fingerprint of `sim` as it is now.
+    pub fn of(sim: &Simulation) -> Fingerprint {
+        let mut summary = format!("{} us, {} events", sim.now(), sim.events_processed());
+        let mut hasher = Hasher(0);
+        let _ = write!(hasher, "{summary}");
+        for id in sim.node_ids() {
+            match sim.server(id) {
+                Some(server) => {
+                    let node = server.node();
+                    let log = node.log();
+                    summary.push_str(&format!(
+                        "; n{id} {} e{} log {}..{} hw {}",
+                        node.role(),
+                        node.epoch(),
+                        log.start_offset(),
+                        log.end_offset(),
+                        node.high_watermark().map_or("-".to_string(), |hw| hw.to_string())
+                    ));
+                    if let Some(broker) = server.broker() {
+                        let applied = node.applied();
+                        summary.push_str(&format!(
+                            " {} image@{} {} topics",
+                            broker.lifecycle().name(),
+                            applied.applied_offset,
+                            applied.image.topics().count()
+                        ));
+                    }
+                    let _ = write!(hasher, "{server:?}");
+                }
+                None => {
+                    summary.push_str(&format!("; n{id} down"));
+                    let _ = write!(hasher, "n{id} down {:?}", sim.disk_of_down_node(id));
+                }
+            }
+        }
+        // The queue's internal order depends on when stale timers were dropped; sort instead.
+        let mut in_flight: Vec<String> =
+            sim.in_flight().map(|(sent, at, packet)| format!("{sent}>{at} {packet:?}")).collect();
+        in_flight.sort();
+        for message in &in_flight {
+            let _ = write!(hasher, "{message}");
+        }
+        let _ = write!(hasher, "{:?}", sim.network());
+        Fingerprint { summary, hash: hasher.0 }
+    }
+
+    /// The short code a shared link carries: 8 hex digits.
+    pub fn code(&self) -> String {
+        format!("{:08x}", self.hash >> 32)
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}; #{:016x}", self.summary, self.hash)
+    }
+}

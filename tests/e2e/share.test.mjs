@@ -1,0 +1,113 @@
+// Shared links reopen the very same state: the whole-state fingerprint (data-fingerprint on the
+// page while paused) of the sharer and of the reopened link match at 50 random pause points,
+// elections included, and a damaged link still opens with a notice naming what was wrong.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { freshContext, open, screenshot, waitForLeader } from "./browser.mjs";
+
+const POINTS = 50;
+
+/** A small seeded generator (mulberry32), so the pause points are the same on every run. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const fingerprint = (page) => page.locator(".page").getAttribute("data-fingerprint");
+/** The moment a fingerprint was taken at: [microseconds, events]. */
+const moment = (print) => /^(\d+) us, (\d+) events/.exec(print).slice(1).map(Number);
+const electing = (print) => /Candidate|Prospective/.test(print) || !/Leader/.test(print);
+
+/** Waits until the paused page shows a fingerprint (that does not match `not`) and returns it. */
+async function waitForPrint(page, { prefix = "", not = null } = {}) {
+  const handle = await page.waitForFunction(([prefix, not]) => {
+    const print = document.querySelector(".page")?.getAttribute("data-fingerprint");
+    return print && print.startsWith(prefix) && !(not && new RegExp(not).test(print)) ? print : null;
+  }, [prefix, not], { timeout: 30_000 });
+  return handle.jsonValue();
+}
+
+/** Seeks the paused page to `ms` and returns the fingerprint there. */
+async function seek(page, ms) {
+  await page.locator("#scrubber").fill(String(ms));
+  return waitForPrint(page, { prefix: `${ms * 1000} us, ` });
+}
+
+test(`a shared link reopens the same whole-state fingerprint at ${POINTS} random pause points`, async () => {
+  const { page, errors, context } = await open("?seed=7&speed=1");
+  const first = await waitForLeader(page);
+  const killMs = Number(await page.locator("#scrubber").inputValue());
+  await page.getByRole("button", { name: "Kill active controller" }).click();
+  await waitForLeader(page, (l) => l.epoch > first.epoch);
+  await page.getByRole("button", { name: "Create topic" }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll("svg.cluster g.node text.small")]
+    .filter((t) => t.textContent.includes("1 topics")).length >= 2, null, { timeout: 30_000 });
+  await page.getByRole("button", { name: "Pause" }).click();
+  const horizon = Number(await page.locator("#scrubber").getAttribute("max"));
+
+  // Moments of the elections (the first one and the one after the kill), found by scanning.
+  const elections = [];
+  for (const [from, to] of [[0, Math.min(3000, horizon)], [killMs, Math.min(killMs + 4000, horizon)]]) {
+    let seen = false;
+    for (let ms = from; ms <= to; ms += 25) {
+      const during = /Candidate|Prospective/.test(await seek(page, ms));
+      if (during) elections.push(ms);
+      if (seen && !during) break;
+      seen ||= during;
+    }
+  }
+  assert.ok(elections.length > 0, "the scan found the elections");
+
+  const rng = random(2026);
+  const reader = await (await freshContext()).newPage();
+  let midElection = 0;
+  const started = Date.now();
+  for (let point = 0; point < POINTS; point += 1) {
+    const ms = point % 3 === 0 ? elections[Math.floor(rng() * elections.length)] : Math.floor(rng() * horizon);
+    let print = await seek(page, ms);
+    // A few single steps: the moment may fall between two events of one microsecond.
+    for (let steps = Math.floor(rng() * 4); steps > 0; steps -= 1) {
+      const events = moment(print)[1];
+      await page.getByRole("button", { name: "Step one event" }).click();
+      print = await waitForPrint(page, { not: `^\\d+ us, ${events} events` });
+    }
+    const [at, events] = moment(print);
+    await page.locator("#share").click();
+    await page.waitForFunction((m) => document.querySelector("#share-url")?.value.includes(m), `at=${at}.${events}&`);
+    const url = await page.locator("#share-url").inputValue();
+    await reader.goto(url);
+    const reopened = await waitForPrint(reader);
+    assert.equal(reopened, print, `pause point ${point} at ${at} us after ${events} events: ${url}`);
+    assert.equal(await reader.getByRole("alert").count(), 0, `no notice for ${url}`);
+    midElection += electing(print) ? 1 : 0;
+  }
+  console.log(`${POINTS} pause points (${midElection} mid-election) compared in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  assert.ok(midElection >= POINTS / 5, `only ${midElection} pause points fell in an election`);
+  await screenshot(reader, "shared-link-reopened");
+  await reader.context().close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a damaged share link still opens, with a notice naming what did not match", async () => {
+  const { page, errors, context } = await open("?seed=7&speed=1");
+  await waitForLeader(page);
+  await page.getByRole("button", { name: "Pause" }).click();
+  const print = await waitForPrint(page);
+  await page.locator("#share").click();
+  const url = await page.locator("#share-url").inputValue();
+  const damaged = url.replace(/fp=[0-9a-f]{8}/, "fp=00000000");
+  assert.notEqual(damaged, url);
+  await page.goto(damaged);
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /fp: the state here .* differs from the shared one \(00000000\).*opened anyway/);
+  assert.equal(await waitForPrint(page), print, "it opens at the shared moment all the same");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,125 @@
+//! Shared links reopen the very same state: the fingerprint of the whole cluster matches at
+//! random pause points (mid-frame, mid-instant after single steps, mid-election), and a damaged
+//! link still opens, with a notice naming what did not match.
+
+use kraftscope::quorum::{MS, RoleKind};
+use kraftscope::rng::Rng;
+use kraftscope::session::params::PageParams;
+use kraftscope::session::{Action, Session, Settings};
+
+/// Whether an election is under way: no leader, or a voter campaigning.
+fn mid_election(session: &Session) -> bool {
+    let sim = session.sim();
+    sim.leader().is_none()
+        || sim.running_nodes().any(|n| matches!(n.role(), RoleKind::Candidate | RoleKind::Prospective))
+}
+
+/// Share `session` and open the link as a fresh page would; returns the reopened session and
+/// the notices.
+fn reopen(session: &Session) -> (Session, Vec<String>) {
+    let (params, mut notices) = PageParams::parse(&PageParams::share_query(session));
+    let (reopened, problem) = params.open_session(params.settings.clone());
+    notices.extend(problem);
+    (reopened, notices)
+}
+
+/// Moves `session` on by a random amount the way the page does: a frame with a small event
+/// budget (which may stop short), a few single steps, or an action.
+fn wander(session: &mut Session, rng: &mut Rng) {
+    match rng.below(10) {
+        0..=4 => {
+            let target = session.now() + rng.range(1, 400) * MS + rng.below(1000);
+            session.advance_to(target, rng.range(1, 40) as usize);
+        }
+        5..=7 => {
+            for _ in 0..rng.range(1, 4) {
+                session.step();
+            }
+        }
+        8 => {
+            let _ = session.act(Action::KillLeader);
+        }
+        _ => {
+            let down: Vec<u32> =
+                session.sim().node_ids().filter(|id| session.sim().server(*id).is_none()).collect();
+            let action = match down.first() {
+                Some(id) => Action::Restart(*id),
+                None => Action::CreateTopic { partitions: rng.range(1, 6) as u32, replication: 2 },
+            };
+            let _ = session.act(action);
+        }
+    }
+}
+
+#[test]
+fn a_shared_link_reopens_the_same_fingerprint_at_random_pause_points() {
+    let mut elections = 0;
+    let mut points = 0;
+    for seed in [1, 7, 42] {
+        let mut rng = Rng::new(seed);
+        let mut session = Session::new(Settings { seed, ..Settings::default() });
+        for _ in 0..60 {
+            wander(&mut session, &mut rng);
+            let (reopened, notices) = reopen(&session);
+            assert!(notices.is_empty(), "seed {seed}: {notices:?}");
+            assert_eq!(reopened.fingerprint(), session.fingerprint(), "seed {seed}");
+            elections += usize::from(mid_election(&session));
+            points += 1;
+        }
+    }
+    assert!(elections >= 10, "only {elections} of {points} pause points fell in an election");
+}
+
+/// A session paused just after a single step, between two events of the same microsecond when
+/// the seed gives one.
+fn paused_mid_run() -> Session {
+    let mut session = Session::new(Settings { seed: 5, ..Settings::default() });
+    session.advance_to(3_000 * MS, usize::MAX);
+    session.act(Action::KillLeader).unwrap();
+    session.advance_to(3_400 * MS, usize::MAX);
+    session.step();
+    session
+}
+
+#[test]
+fn a_damaged_link_opens_with_a_notice_naming_what_did_not_match() {
+    let session = paused_mid_run();
+    let query = PageParams::share_query(&session);
+    let code = session.fingerprint().code();
+    let other = if code.starts_with('0') { "10000000" } else { "00000000" };
+    let (params, notices) = PageParams::parse(&query.replace(&code, other));
+    assert!(notices.is_empty(), "{notices:?}");
+    let (reopened, problem) = params.open_session(params.settings.clone());
+    let problem = problem.expect("a fingerprint mismatch is reported");
+    assert!(
+        problem.starts_with("fp:") && problem.contains(other) && problem.contains("opened anyway"),
+        "{problem}"
+    );
+    assert_eq!(reopened.fingerprint(), session.fingerprint(), "the link still opens at its moment");
+
+    let events = session.events();
+    let (params, _) =
+        PageParams::parse(&query.replace(&format!(".{events}&"), &format!(".{}&", events + 1_000_000)));
+    let (_, problem) = params.open_session(params.settings.clone());
+    let problem = problem.expect("an unreachable moment is reported");
+    assert!(problem.starts_with("at:") && problem.contains(&(events + 1_000_000).to_string()), "{problem}");
+
+    for (garbled, key) in
+        [("at=12x.4", "at:"), ("at=1000", "at:"), ("fp=xyz", "fp:"), ("at=999999999999.1", "at:")]
+    {
+        let (params, notices) = PageParams::parse(&format!("seed=5&{garbled}"));
+        assert_eq!(notices.len(), 1, "{garbled}: {notices:?}");
+        assert!(notices[0].starts_with(key), "{garbled}: {notices:?}");
+        assert_eq!((params.at, params.events, params.fingerprint), (None, None, None));
+    }
+}
+
+#[test]
+fn the_fingerprint_tells_apart_two_moments_of_the_same_millisecond() {
+    let mut session = Session::new(Settings { seed: 5, ..Settings::default() });
+    session.advance_to(2_000 * MS, usize::MAX);
+    let before = session.fingerprint();
+    session.step();
+    assert_ne!(session.fingerprint(), before);
+    assert!(before.summary.starts_with("2000000 us, "), "{}", before.summary);
+}
