@@ -52,7 +52,7 @@ impl Fingerprint {
                             " {} image@{} {} topics",
                             broker.lifecycle().name(),
                             applied.applied_offset,
-                            applied.image.topics().count()
+                            applied.state.image.topics().count()
                         ));
                     }
                     let _ = write!(hasher, "{server:?}");
