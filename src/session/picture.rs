@@ -42,7 +42,6 @@ pub struct NodePicture {
     pub lag: Option<u64>,
     pub topics: usize,
     pub partitions: usize,
-    pub offline_partitions: usize,
     pub fenced: Option<bool>,
 }
 
@@ -139,7 +138,6 @@ fn node_picture(
         lag: None,
         topics: 0,
         partitions: 0,
-        offline_partitions: 0,
         fenced: (!voter).then_some(fenced).flatten(),
     };
     let Some(server) = sim.server(id) else {
@@ -183,7 +181,6 @@ fn node_picture(
     picture.lag = hw.map(|hw| hw.saturating_sub(applied.applied_offset));
     picture.topics = applied.image.topics().count();
     picture.partitions = applied.image.partition_count();
-    picture.offline_partitions = applied.image.offline_partitions();
     picture
 }
 
