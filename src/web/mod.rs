@@ -9,9 +9,12 @@ mod failover_tab;
 mod frame_clock;
 mod help;
 mod invariants_panel;
+mod keys;
 mod panic_panel;
+mod partition_grid;
 mod timeline;
 mod tour;
+mod zk_view;
 
 use wasm_bindgen::prelude::*;
 

@@ -10,7 +10,7 @@ const TOUR_STEPS = 12;
 async function stepState(page) {
   const title = await page.locator("#tour-title").textContent();
   const progress = await page.locator("#tour-progress").textContent();
-  if (await page.locator("svg.cluster").count()) {
+  if (!(await page.locator(".failover-tab").count())) {
     return { title, progress, leader: await shownLeader(page), clock: await page.locator("#clock").textContent() };
   }
   await page.waitForFunction(() => !document.querySelector(".race-stage")?.textContent.startsWith("Building"), null, { timeout: 60_000 });
