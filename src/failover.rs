@@ -59,8 +59,9 @@ impl SnapshotBuilder {
     /// incarnation would first have every partition it leads moved away).
     pub fn awaiting_brokers(partitions: u64) -> Result<SnapshotBuilder, String> {
         let mut builder = SnapshotBuilder::new(partitions)?;
-        let registration =
-            |r: &MetadataRecord| matches!(r, MetadataRecord::RegisterBroker { .. } | MetadataRecord::UnfenceBroker { .. });
+        let registration = |r: &MetadataRecord| {
+            matches!(r, MetadataRecord::RegisterBroker { .. } | MetadataRecord::UnfenceBroker { .. })
+        };
         builder.records = Box::new(snapshot_records(partitions, BROKERS).filter(move |r| !registration(r)));
         builder.total -= 2 * u64::from(BROKERS);
         Ok(builder)

@@ -212,7 +212,10 @@ impl FailoverRace {
 
     /// The ZooKeeper side's partition grid, once prepared.
     pub fn zk_grid(&self, max_cells: u32) -> PartitionGrid {
-        self.zk.as_ref().map_or_else(|| PartitionGrid::empty(self.partitions, max_cells), |zk| zk.partition_grid(max_cells))
+        self.zk.as_ref().map_or_else(
+            || PartitionGrid::empty(self.partitions, max_cells),
+            |zk| zk.partition_grid(max_cells),
+        )
     }
 
     /// When both sides are back: how many times sooner KRaft was, as a headline.

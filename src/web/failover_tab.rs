@@ -365,13 +365,13 @@ impl FailoverTab {
     fn caption(&self) -> Html {
         let size = self.race.as_ref().map_or(String::new(), |r| format::count(r.partitions()));
         html! {
-            <p class="race-caption">{ format!("Failover at {size} partitions: KRaft (top) vs ZooKeeper mode (bottom), both active controllers die at once.") }</p>
+            <p class="race-caption">{ format!("{size} partitions, both controllers killed: KRaft (top) vs ZooKeeper mode") }</p>
         }
     }
 
     fn controls(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let full = ctx.props().controls == ControlLevel::Full;
+        let full = ctx.props().controls == ControlLevel::Full && !ctx.props().compact;
         let partitions = partitions_for(self.exp);
         let stage = self.race.as_ref().map(FailoverRace::stage);
         let prepared = matches!(stage, Ok(RaceStage::Ready | RaceStage::Running { .. }));
@@ -414,6 +414,7 @@ impl FailoverTab {
                     if full {
                         <button disabled={!running || finished} onclick={link.callback(|_| Msg::SkipToEnd)}>{ "Skip to the end" }</button>
                     }
+                    <span id="race-pace" class={classes!("pace", pace.is_none().then_some("idle"))} aria-live="off">{ pace.unwrap_or_default() }</span>
                 </div>
                 if full {
                     <label>{ "Playback " }
@@ -430,7 +431,6 @@ impl FailoverTab {
                                aria-label="Race timeline: drag back to replay" aria-valuetext={format::seconds(elapsed)} />
                     </label>
                 }
-                <span id="race-pace" class={classes!("pace", pace.is_none().then_some("idle"))} aria-live="off">{ pace.unwrap_or_default() }</span>
                 { self.stage_text() }
             </section>
         }
@@ -459,7 +459,9 @@ impl FailoverTab {
     }
 
     fn headline(&self, compact: bool) -> Html {
-        let Some(headline) = self.race.as_ref().ok().and_then(FailoverRace::headline) else { return html! {} };
+        let Some(headline) = self.race.as_ref().ok().and_then(FailoverRace::headline) else {
+            return html! {};
+        };
         let why = if compact {
             ""
         } else {
@@ -483,9 +485,10 @@ impl FailoverTab {
                 "Three controllers; the standbys have already replayed the whole log into their images.".to_string()
             }
         };
-        let leader = race.kraft_leader().map_or("no active controller: electing".to_string(), |(id, epoch)| {
-            format!("active controller n{id}, epoch {epoch}")
-        });
+        let leader =
+            race.kraft_leader().map_or("no active controller: electing".to_string(), |(id, epoch)| {
+                format!("active controller n{id}, epoch {epoch}")
+            });
         html! {
             <section class="panel side-kraft" aria-label="KRaft">
                 <div class="side-head">

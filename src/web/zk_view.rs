@@ -147,12 +147,14 @@ fn broker(b: &ZkBrokerPicture, p: &ZkPicture) -> Html {
     let (x, y) = broker_position(p, b.id);
     let role = match (b.alive, b.controller, b.loading) {
         (false, _, _) => "DOWN",
-        (true, true, true) => "CONTROLLER: loading",
+        (true, true, true) => "NEW CONTROLLER",
         (true, true, false) => "CONTROLLER",
         (true, false, _) => "broker",
     };
     let session = match b.session_left {
-        Some(left) => format!("session: {} left", format::seconds((left * p.session_timeout_us as f64) as u64)),
+        Some(left) => {
+            format!("session: {} left", format::seconds((left * p.session_timeout_us as f64) as u64))
+        }
         None => "session expired".to_string(),
     };
     let cache = match (b.alive, b.fresh) {
@@ -197,7 +199,8 @@ fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
         let depth = p.pipelining_depth.clamp(1, 20);
         let phase = if still { 0.0 } else { (p.now_us % 2_000) as f64 / 2_000.0 };
         let (lx, ly) = at(0.5);
-        let label = format!("{} \u{d7}{} ({} in flight)", m.kind.label(), format::count(m.count), p.pipelining_depth);
+        let label =
+            format!("{} \u{d7}{} ({} in flight)", m.kind.label(), format::count(m.count), p.pipelining_depth);
         return html! {
             <g class="zk-message batch" data-kind={m.kind.label()}>
                 { for (0..depth).map(|i| {

@@ -28,7 +28,9 @@ pub use divergence::Divergence;
 pub use failover::{FailoverPhase, ZkFailoverReport, measure_failover};
 pub use partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 pub use path::{TopicLayout, ZnodePath};
-pub use picture::{Endpoint, PartitionGrid, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture, ZnodePanel};
+pub use picture::{
+    Endpoint, PartitionGrid, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture, ZnodePanel,
+};
 pub use store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore, Znode,
     ZnodeData,

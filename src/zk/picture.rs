@@ -247,7 +247,8 @@ impl ZkCluster {
         let now = self.now_us;
         let mut found: Vec<ZkMessage> = Vec::new();
         let mut add = |kind, from, to, count: u64, sent: u64, at: u64, text: &dyn Fn() -> String| {
-            let progress = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
+            let progress =
+                if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
             let progress = progress.clamp(0.0, 1.0);
             match found.iter_mut().find(|m| m.kind == kind && m.from == from && m.to == to) {
                 Some(m) => {
@@ -268,36 +269,72 @@ impl ZkCluster {
                         _ => "changed",
                     };
                     let text = || format!("watch fired: {} {what}", fired.path);
-                    add(ZkMessageKind::Watch, Endpoint::Ensemble, Endpoint::Broker(fired.watcher), 1, sent, at, &text);
+                    add(
+                        ZkMessageKind::Watch,
+                        Endpoint::Ensemble,
+                        Endpoint::Broker(fired.watcher),
+                        1,
+                        sent,
+                        at,
+                        &text,
+                    );
                 }
                 Event::CreateController { broker } => {
                     let text = || format!("broker {broker}: create /controller (ephemeral)");
-                    add(ZkMessageKind::CreateController, Endpoint::Broker(*broker), Endpoint::Ensemble, 1, sent, at, &text);
+                    add(
+                        ZkMessageKind::CreateController,
+                        Endpoint::Broker(*broker),
+                        Endpoint::Ensemble,
+                        1,
+                        sent,
+                        at,
+                        &text,
+                    );
                 }
                 Event::ControllerEpochBumped { broker, epoch } => {
                     let text = || format!("broker {broker}: setData /controller_epoch = {epoch}");
-                    add(ZkMessageKind::BumpEpoch, Endpoint::Broker(*broker), Endpoint::Ensemble, 1, sent, at, &text);
+                    add(
+                        ZkMessageKind::BumpEpoch,
+                        Endpoint::Broker(*broker),
+                        Endpoint::Ensemble,
+                        1,
+                        sent,
+                        at,
+                        &text,
+                    );
                 }
                 Event::ChunkDone { chunk: ChunkDone::Loaded(states), .. } => {
                     let Some(from) = controller else { continue };
-                    let text = || format!(
-                        "cold load: getData of {} topic and partition state znodes, {} in flight at a time",
-                        states.len(),
-                        self.config.costs.zk_max_in_flight_requests
-                    );
+                    let text = || {
+                        format!(
+                            "cold load: getData of {} topic and partition state znodes, {} in flight at a time",
+                            states.len(),
+                            self.config.costs.zk_max_in_flight_requests
+                        )
+                    };
                     add(ZkMessageKind::Reads, from, Endpoint::Ensemble, states.len() as u64, sent, at, &text);
                 }
                 Event::ChunkDone { chunk: ChunkDone::Written { states, .. }, .. } => {
                     let Some(from) = controller else { continue };
                     let text = || format!("setData of {} partition state znodes (new leaders)", states.len());
-                    add(ZkMessageKind::Writes, from, Endpoint::Ensemble, states.len() as u64, sent, at, &text);
+                    add(
+                        ZkMessageKind::Writes,
+                        from,
+                        Endpoint::Ensemble,
+                        states.len() as u64,
+                        sent,
+                        at,
+                        &text,
+                    );
                 }
                 Event::BrokerApply { broker, request } => {
                     let Some(from) = controller else { continue };
-                    let text = || format!(
-                        "UpdateMetadata + LeaderAndIsr to broker {broker}: {} partitions a request",
-                        request.entries.len()
-                    );
+                    let text = || {
+                        format!(
+                            "UpdateMetadata + LeaderAndIsr to broker {broker}: {} partitions a request",
+                            request.entries.len()
+                        )
+                    };
                     add(ZkMessageKind::UpdateMetadata, from, Endpoint::Broker(*broker), 1, sent, at, &text);
                 }
                 _ => {}
@@ -309,7 +346,15 @@ impl ZkCluster {
             let pinged = expires.saturating_sub(timeout);
             if pinged > 0 && now >= pinged && now - pinged < PING_SHOWN_US {
                 let text = || format!("broker {}: ping, session {} stays alive", b.id, b.session);
-                add(ZkMessageKind::Ping, Endpoint::Broker(b.id), Endpoint::Ensemble, 1, pinged, pinged + PING_SHOWN_US, &text);
+                add(
+                    ZkMessageKind::Ping,
+                    Endpoint::Broker(b.id),
+                    Endpoint::Ensemble,
+                    1,
+                    pinged,
+                    pinged + PING_SHOWN_US,
+                    &text,
+                );
             }
         }
         found.sort_by(|a, b| (a.kind, a.from, a.to).cmp(&(b.kind, b.from, b.to)));
@@ -373,14 +418,18 @@ mod tests {
         let (mut loaded, mut pushed) = (0, 0);
         while cluster.failover_report().is_none() {
             let step = match cluster.failover_progress() {
-                FailoverPhase::AwaitingSessionExpiry { expires_at_us } => (expires_at_us - cluster.now()).clamp(1, 50_000),
+                FailoverPhase::AwaitingSessionExpiry { expires_at_us } => {
+                    (expires_at_us - cluster.now()).clamp(1, 50_000)
+                }
                 _ => 100,
             };
             cluster.run_until(cluster.now() + step);
             let view = cluster.picture();
             for m in &view.messages {
                 match (m.kind, m.to) {
-                    (ZkMessageKind::Watch, Endpoint::Broker(b)) if !saw_watch_on.contains(&b) => saw_watch_on.push(b),
+                    (ZkMessageKind::Watch, Endpoint::Broker(b)) if !saw_watch_on.contains(&b) => {
+                        saw_watch_on.push(b)
+                    }
                     (ZkMessageKind::CreateController, Endpoint::Ensemble) => saw_create = true,
                     (ZkMessageKind::BumpEpoch, _) => saw_bump = true,
                     (ZkMessageKind::Reads, Endpoint::Ensemble) => saw_reads = true,

@@ -53,6 +53,7 @@ test("the failover tab draws both clusters; K, Space, S and R act on the race; t
   assert.match(await text(page, "#race-pace"), /time-lapse \d+×/, "the time-lapse factor is on screen");
   assert.match(await text(page, '.znode[data-znode="/controller_epoch"] .znode-value'), /^2$/, "the epoch was bumped");
   await screenshot(page, "failover-1280x720-mid-race");
+  await page.locator(".failover-tab .race").screenshot({ path: `${process.env.KRAFTSCOPE_ARTIFACTS ?? "target/e2e-artifacts"}/failover-race-only.png` });
 
   await page.keyboard.press(" ");
   await page.locator("#race-play", { hasText: "Play" }).waitFor();
