@@ -102,15 +102,39 @@ impl KraftFailover {
     /// Start three controllers and `brokers` brokers from `snapshot` and let them elect a
     /// leader and settle.
     pub fn new(snapshot: Arc<Snapshot>, seed: u64, brokers: u32) -> Result<KraftFailover, String> {
+        let mut failover = KraftFailover::starting(snapshot, seed, brokers);
+        while !failover.warm_up(WARM_UP) {}
+        failover.settled()
+    }
+
+    /// The cluster just started from `snapshot`, before it has settled: run
+    /// [`warm_up`](Self::warm_up) until it returns true (in slices, to spread the work).
+    pub fn starting(snapshot: Arc<Snapshot>, seed: u64, brokers: u32) -> KraftFailover {
         let mut disk = Disk::default();
         disk.log.install_snapshot(snapshot);
         let config = ClusterConfig { voters: 3, observers: brokers, ..ClusterConfig::default() };
-        let mut sim = Simulation::with_disk(config, seed, disk);
-        sim.run_until(WARM_UP);
-        if sim.leader().is_none() {
+        let sim = Simulation::with_disk(config, seed, disk);
+        KraftFailover { sim, killed_at: None, probe: None, recovered_after: None }
+    }
+
+    /// Run the steady time before the kill at most `slice` further; true once it is over.
+    pub fn warm_up(&mut self, slice: Micros) -> bool {
+        let until = self.sim.now().saturating_add(slice).min(WARM_UP);
+        self.sim.run_until(until);
+        self.sim.now() >= WARM_UP
+    }
+
+    /// (simulated time warmed up, all of it).
+    pub fn warm_up_progress(&self) -> (Micros, Micros) {
+        (self.sim.now().min(WARM_UP), WARM_UP)
+    }
+
+    /// The cluster once warmed up, if it elected a leader.
+    pub fn settled(self) -> Result<KraftFailover, String> {
+        if self.sim.leader().is_none() {
             return Err("no leader was elected before the kill".into());
         }
-        Ok(KraftFailover { sim, killed_at: None, probe: None, recovered_after: None })
+        Ok(self)
     }
 
     /// The cluster.

@@ -19,6 +19,8 @@ pub use pace::{Pace, speed_label};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000_000;
+/// KRaft's steady time before the kill is run in slices of this much simulated time.
+const KRAFT_WARM_UP_SLICE: Micros = 100_000;
 
 /// Where a race stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +45,8 @@ pub struct FailoverRace {
     prepared: Option<(Arc<Snapshot>, ZkClusterBuilder)>,
     snapshot: Option<Arc<Snapshot>>,
     kraft: Option<KraftFailover>,
+    /// The KRaft cluster has started but not yet run its steady time before the kill.
+    warming: bool,
     zk: Option<ZkCluster>,
     zk_killed_at: Micros,
     elapsed: Option<Micros>,
@@ -69,6 +73,7 @@ impl FailoverRace {
             prepared: None,
             snapshot: None,
             kraft: None,
+            warming: false,
             zk: None,
             zk_killed_at: 0,
             elapsed: None,
@@ -95,6 +100,10 @@ impl FailoverRace {
             let (done, total) = zk.progress();
             return RaceStage::Preparing { done: self.partitions + done, total: self.partitions + total };
         }
+        if let Some(kraft) = self.kraft.as_ref().filter(|_| self.warming) {
+            let (done, total) = kraft.warm_up_progress();
+            return RaceStage::Preparing { done, total };
+        }
         match self.elapsed {
             None => RaceStage::Ready,
             Some(elapsed) => RaceStage::Running { elapsed },
@@ -102,8 +111,18 @@ impl FailoverRace {
     }
 
     /// Do up to `budget` units of preparation: records of the KRaft image, then partitions of
-    /// the ZooKeeper-mode cluster; both clusters start once both are built.
+    /// the ZooKeeper-mode cluster; both clusters start once both are built, and the KRaft
+    /// cluster then runs its steady time before the kill in slices.
     pub fn prepare(&mut self, budget: usize) -> Result<(), String> {
+        if self.warming {
+            let kraft = self.kraft.as_mut().ok_or("no KRaft cluster")?;
+            if kraft.warm_up(KRAFT_WARM_UP_SLICE) {
+                self.warming = false;
+                let kraft = self.kraft.take().ok_or("no KRaft cluster")?;
+                self.kraft = Some(kraft.settled()?);
+            }
+            return Ok(());
+        }
         if let Some(builder) = &mut self.builder {
             let (done, total) = builder.step(budget);
             if done == total {
@@ -122,20 +141,21 @@ impl FailoverRace {
         Ok(())
     }
 
-    /// Start both clusters afresh from what was prepared: healthy, waiting for the kill. The
-    /// same seed gives the same race, so this also rewinds it.
+    /// Start both clusters afresh from what was prepared; once [`prepare`](Self::prepare) has
+    /// run the KRaft cluster's steady time, both are healthy and wait for the kill. The same
+    /// seed gives the same race, so this also rewinds it.
     pub fn run_again(&mut self) -> Result<(), String> {
         let (snapshot, builder) = self.prepared.as_ref().ok_or("the clusters are not ready yet")?;
-        let kraft = KraftFailover::new(snapshot.clone(), self.seed, BROKERS)?;
+        let kraft = KraftFailover::starting(snapshot.clone(), self.seed, BROKERS);
         let mut zk = builder.clone().finish().map_err(|e| e.to_string())?;
         zk.run_until(ZK_WARM_UP);
-        (self.kraft, self.zk, self.elapsed) = (Some(kraft), Some(zk), None);
+        (self.kraft, self.zk, self.elapsed, self.warming) = (Some(kraft), Some(zk), None, true);
         Ok(())
     }
 
     /// Kill both active controllers at the same moment.
     pub fn kill(&mut self) -> Result<(), String> {
-        let (Some(kraft), Some(zk)) = (&mut self.kraft, &mut self.zk) else {
+        let (Some(kraft), Some(zk), false) = (&mut self.kraft, &mut self.zk, self.warming) else {
             return Err("the clusters are not ready yet".into());
         };
         if self.elapsed.is_some() {
@@ -287,6 +307,11 @@ mod tests {
         let mut race = ready(5_000, 2);
         let first = run(&mut race);
         race.run_again().unwrap();
+        assert!(matches!(race.stage(), RaceStage::Preparing { .. }), "the KRaft cluster settles first");
+        assert!(race.kill().is_err());
+        while let RaceStage::Preparing { .. } = race.stage() {
+            race.prepare(1_000).unwrap();
+        }
         assert_eq!(race.stage(), RaceStage::Ready);
         assert_eq!(run(&mut race), first);
     }

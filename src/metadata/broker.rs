@@ -63,6 +63,9 @@ pub struct Broker {
     want_shut_down: bool,
     /// AlterPartition requests in flight, by partition, with the partition epoch they were for.
     isr_requests: BTreeMap<(TopicId, u32), u32>,
+    /// The applied offset and broker epoch of the last ISR scan: scanning the same image again
+    /// would find nothing new, and at millions of partitions a scan is costly.
+    isr_scanned: Option<(u64, u64)>,
 }
 
 impl Broker {
@@ -76,6 +79,7 @@ impl Broker {
             next_request: now,
             want_shut_down: false,
             isr_requests: BTreeMap::new(),
+            isr_scanned: None,
         }
     }
 
@@ -137,6 +141,11 @@ impl Broker {
     /// the ISR (the simulation has no data plane, so a live follower counts as caught up).
     fn expand_isrs(&mut self, node: &Node, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
         let Some(broker_epoch) = self.broker_epoch else { return };
+        let scan = (node.applied().applied_offset, broker_epoch);
+        if self.isr_scanned == Some(scan) {
+            return;
+        }
+        self.isr_scanned = Some(scan);
         let image = &node.applied().image;
         let unfenced = image.unfenced_brokers();
         for (topic_id, partition, p) in image.partitions().filter(|(_, _, p)| p.leader == self.id as i32) {
@@ -198,6 +207,7 @@ impl Broker {
             }
             ControllerRpc::AlterPartitionResponse { topic_id, partition, result: Err(_) } => {
                 self.isr_requests.remove(&(topic_id, partition));
+                self.isr_scanned = None;
             }
             _ => {}
         }

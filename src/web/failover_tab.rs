@@ -78,6 +78,8 @@ pub struct FailoverTab {
     script: Option<Micros>,
     /// Fast-forward to the end ("Skip to the end").
     skipping: bool,
+    /// Kill both controllers and play as soon as the clusters are ready (Kill while running).
+    kill_when_ready: bool,
     playing: bool,
     playback: Playback,
     /// The speed the last frame played at.
@@ -121,6 +123,7 @@ impl Component for FailoverTab {
             race: Err(String::new()),
             script: None,
             skipping: false,
+            kill_when_ready: false,
             playing: false,
             playback: Playback::Auto,
             shown_speed: None,
@@ -142,6 +145,7 @@ impl Component for FailoverTab {
                 self.exp = exp.clamp(MIN_EXP, MAX_EXP);
                 self.race = FailoverRace::new(partitions_for(self.exp), 1);
                 (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
+                self.kill_when_ready = false;
             }
             Msg::Playback(value) => {
                 self.playback = value.parse().map_or(Playback::Auto, Playback::Fixed);
@@ -232,7 +236,7 @@ impl FailoverTab {
         self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
         self.race = FailoverRace::new(request.partitions, 1);
         self.script = request.shown_after_kill_ms.map(|ms| ms * MS);
-        (self.skipping, self.playing, self.horizon) = (false, false, 0);
+        (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
     }
 
     fn busy(&self) -> bool {
@@ -242,7 +246,7 @@ impl FailoverTab {
                 RaceStage::Running { .. } => {
                     !race.finished() && (self.script.is_some() || self.skipping || self.playing)
                 }
-                RaceStage::Ready => self.script.is_some(),
+                RaceStage::Ready => self.script.is_some() || self.kill_when_ready,
             },
             Err(_) => false,
         }
@@ -256,15 +260,20 @@ impl FailoverTab {
     /// Kill both controllers and play: from the healthy start if the race already ran.
     fn kill(&mut self) {
         let Ok(race) = &mut self.race else { return };
-        if matches!(race.stage(), RaceStage::Preparing { .. }) {
-            return;
+        match race.stage() {
+            RaceStage::Preparing { .. } => return,
+            RaceStage::Ready => {
+                let _ = race.kill();
+                self.playing = true;
+            }
+            RaceStage::Running { .. } => {
+                if race.run_again().is_err() {
+                    return;
+                }
+                (self.kill_when_ready, self.playing) = (true, false);
+            }
         }
-        if elapsed_of(race).is_some() && race.run_again().is_err() {
-            return;
-        }
-        if race.kill().is_ok() {
-            (self.script, self.skipping, self.playing, self.horizon) = (None, false, true, 0);
-        }
+        (self.script, self.skipping, self.horizon) = (None, false, 0);
     }
 
     /// Both clusters healthy again, waiting for the kill.
@@ -273,6 +282,7 @@ impl FailoverTab {
             && race.run_again().is_ok()
         {
             (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
+            self.kill_when_ready = false;
         }
     }
 
@@ -317,7 +327,7 @@ impl FailoverTab {
         if t < elapsed && race.run_again().is_err() {
             return;
         }
-        (self.script, self.skipping, self.playing) = (Some(t), false, false);
+        (self.script, self.skipping, self.playing, self.kill_when_ready) = (Some(t), false, false, false);
     }
 
     fn on_frame(&mut self, ts: f64) {
@@ -332,8 +342,9 @@ impl FailoverTab {
                 }
                 return;
             }
-            RaceStage::Ready if self.script.is_some() => {
+            RaceStage::Ready if self.script.is_some() || self.kill_when_ready => {
                 let _ = race.kill();
+                self.playing = std::mem::take(&mut self.kill_when_ready);
             }
             RaceStage::Ready => {}
             RaceStage::Running { elapsed } => match self.script {
@@ -441,7 +452,7 @@ impl FailoverTab {
             Err(error) => format!("Cannot prepare: {error}"),
             Ok(race) => match race.stage() {
                 RaceStage::Preparing { done, total } => format!(
-                    "Building the {}-partition image the KRaft controllers start from: {}%",
+                    "Building and starting both {}-partition clusters: {}%",
                     format::count(race.partitions()),
                     done * 100 / total.max(1)
                 ),

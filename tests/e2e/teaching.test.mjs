@@ -83,6 +83,11 @@ test("presenter shortcuts each do their action", async () => {
   await page.keyboard.press("PageUp");
   assert.equal(await page.locator("#tour-progress").textContent(), `Step 1 of ${TOUR_STEPS}`);
   await page.getByRole("button", { name: "Leave the tour" }).click();
+  // Still on the failover tab (step 1 is the race): R runs the race again there.
+  await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 60_000 });
+  await page.keyboard.press("r");
+  await page.waitForFunction(() => /Both clusters are healthy/.test(document.querySelector(".race-stage")?.textContent ?? ""));
+  await page.getByRole("tab", { name: "Live cluster" }).click();
   await page.keyboard.press("r");
   await page.waitForFunction(() => /Reset/.test(document.querySelector(".notice").textContent));
   await screenshot(page, "presenter-1280x720");
