@@ -55,6 +55,19 @@ impl SnapshotBuilder {
         })
     }
 
+    /// The same partitions, placed on [`BROKERS`] brokers that have not registered yet: for a
+    /// cluster whose brokers then start and register (a broker registering again under a new
+    /// incarnation would first have every partition it leads moved away).
+    pub fn awaiting_brokers(partitions: u64) -> Result<SnapshotBuilder, String> {
+        let mut builder = SnapshotBuilder::new(partitions)?;
+        let registration = |r: &MetadataRecord| {
+            matches!(r, MetadataRecord::RegisterBroker { .. } | MetadataRecord::UnfenceBroker { .. })
+        };
+        builder.records = Box::new(snapshot_records(partitions, BROKERS).filter(move |r| !registration(r)));
+        builder.total -= 2 * u64::from(BROKERS);
+        Ok(builder)
+    }
+
     /// Apply up to `budget` more records; returns the progress.
     pub fn step(&mut self, budget: usize) -> (u64, u64) {
         for record in self.records.by_ref().take(budget) {
@@ -76,7 +89,7 @@ impl SnapshotBuilder {
     }
 }
 
-/// A KRaft cluster of three controllers started from a snapshot, whose active controller can
+/// A KRaft cluster of three controllers (and optionally brokers) started from a snapshot, whose active controller can
 /// be killed and whose recovery is timed by a probe: a ConfigRecord offered from the moment of
 /// the kill until a new active controller commits it.
 pub struct KraftFailover {
@@ -87,17 +100,42 @@ pub struct KraftFailover {
 }
 
 impl KraftFailover {
-    /// Start the cluster from `snapshot` and let it elect a leader and settle.
-    pub fn new(snapshot: Arc<MetadataSnapshot>, seed: u64) -> Result<KraftFailover, String> {
+    /// Start three controllers and `brokers` brokers from `snapshot` and let them elect a
+    /// leader and settle.
+    pub fn new(snapshot: Arc<MetadataSnapshot>, seed: u64, brokers: u32) -> Result<KraftFailover, String> {
+        let mut failover = KraftFailover::starting(snapshot, seed, brokers);
+        while !failover.warm_up(WARM_UP) {}
+        failover.settled()
+    }
+
+    /// The cluster just started from `snapshot`, before it has settled: run
+    /// [`warm_up`](Self::warm_up) until it returns true (in slices, to spread the work).
+    pub fn starting(snapshot: Arc<MetadataSnapshot>, seed: u64, brokers: u32) -> KraftFailover {
         let mut disk = MetadataDisk::default();
         disk.log.install_snapshot(snapshot);
-        let config = ClusterConfig { voters: 3, observers: 0, ..ClusterConfig::default() };
-        let mut sim = Simulation::with_disk(config, seed, disk);
-        sim.run_until(WARM_UP);
-        if sim.leader().is_none() {
+        let config = ClusterConfig { voters: 3, observers: brokers, ..ClusterConfig::default() };
+        let sim = Simulation::with_disk(config, seed, disk);
+        KraftFailover { sim, killed_at: None, probe: None, recovered_after: None }
+    }
+
+    /// Run the steady time before the kill at most `slice` further; true once it is over.
+    pub fn warm_up(&mut self, slice: Micros) -> bool {
+        let until = self.sim.now().saturating_add(slice).min(WARM_UP);
+        self.sim.run_until(until);
+        self.sim.now() >= WARM_UP
+    }
+
+    /// (simulated time warmed up, all of it).
+    pub fn warm_up_progress(&self) -> (Micros, Micros) {
+        (self.sim.now().min(WARM_UP), WARM_UP)
+    }
+
+    /// The cluster once warmed up, if it elected a leader.
+    pub fn settled(self) -> Result<KraftFailover, String> {
+        if self.sim.leader().is_none() {
             return Err("no leader was elected before the kill".into());
         }
-        Ok(KraftFailover { sim, killed_at: None, probe: None, recovered_after: None })
+        Ok(self)
     }
 
     /// The cluster.
@@ -111,6 +149,11 @@ impl KraftFailover {
         self.sim.crash(leader)?;
         self.killed_at = Some(self.sim.now());
         Ok(())
+    }
+
+    /// When the active controller was killed (simulated time).
+    pub fn killed_at(&self) -> Option<Micros> {
+        self.killed_at
     }
 
     /// How long metadata was unavailable, once a new controller committed the probe.
@@ -137,6 +180,16 @@ impl KraftFailover {
             self.sim.run_until(self.sim.now() + PROBE_EVERY);
         }
     }
+
+    /// Keep the cluster running until `elapsed` after the kill, also after recovery (to show
+    /// the brokers following the new leader).
+    pub fn run_to(&mut self, elapsed: Micros) {
+        if let Some(killed_at) = self.killed_at
+            && self.sim.now() < killed_at + elapsed
+        {
+            self.sim.run_until(killed_at + elapsed);
+        }
+    }
 }
 
 /// A snapshot of an image with `partitions` partitions on [`BROKERS`] brokers.
@@ -147,7 +200,7 @@ pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<MetadataSnapshot>, Stri
 /// KRaft: the simulated time from killing the active controller until a new one commits a
 /// metadata change, for a cluster holding `partitions` partitions.
 pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, String> {
-    let mut failover = KraftFailover::new(synthetic_snapshot(partitions)?, seed)?;
+    let mut failover = KraftFailover::new(synthetic_snapshot(partitions)?, seed, 0)?;
     failover.kill()?;
     failover.advance(KRAFT_LIMIT);
     failover
@@ -165,7 +218,7 @@ pub fn measure_kraft_failovers(
     let snapshot = synthetic_snapshot(partitions)?;
     let samples = (first_seed..first_seed + trials as u64)
         .map(|seed| {
-            let mut failover = KraftFailover::new(snapshot.clone(), seed)?;
+            let mut failover = KraftFailover::new(snapshot.clone(), seed, 0)?;
             failover.kill()?;
             failover.advance(KRAFT_LIMIT);
             failover.recovered_after().ok_or_else(|| format!("seed {seed}: no new controller committed"))

@@ -3,12 +3,24 @@
 //! one shared clock. Preparation (building a large image) and running both proceed in slices,
 //! so a page can spread them over animation frames.
 
+mod pace;
+
+use std::sync::Arc;
+
 use crate::failover::{BROKERS, KraftFailover, SnapshotBuilder};
+use crate::metadata::state::MetadataSnapshot;
 use crate::quorum::Micros;
-use crate::zk::{FailoverPhase, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkCosts, ZkFailoverReport};
+use crate::sim::Simulation;
+use crate::zk::{
+    FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkCosts, ZkFailoverReport,
+};
+
+pub use pace::{Pace, speed_label};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000_000;
+/// KRaft's steady time before the kill is run in slices of this much simulated time.
+const KRAFT_WARM_UP_SLICE: Micros = 100_000;
 
 /// Where a race stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,27 +38,42 @@ pub enum RaceStage {
 pub struct FailoverRace {
     partitions: u64,
     seed: u64,
+    costs: ZkCosts,
     builder: Option<SnapshotBuilder>,
     zk_builder: Option<ZkClusterBuilder>,
+    /// What both clusters are started from, kept so the race can run again without rebuilding.
+    prepared: Option<(Arc<MetadataSnapshot>, ZkClusterBuilder)>,
+    snapshot: Option<Arc<MetadataSnapshot>>,
     kraft: Option<KraftFailover>,
+    /// The KRaft cluster has started but not yet run its steady time before the kill.
+    warming: bool,
     zk: Option<ZkCluster>,
     zk_killed_at: Micros,
     elapsed: Option<Micros>,
 }
 
 impl FailoverRace {
-    /// A race at `partitions` partitions (validated), in its preparing stage.
+    /// A race at `partitions` partitions (validated), in its preparing stage, with Kafka's
+    /// pipelined ZooKeeper reads.
     pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, String> {
-        let builder = SnapshotBuilder::new(partitions)?;
-        let config =
-            ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, ZkCosts::async_reads());
+        FailoverRace::with_costs(partitions, seed, ZkCosts::async_reads())
+    }
+
+    /// A race whose ZooKeeper-mode side uses `costs`.
+    pub fn with_costs(partitions: u64, seed: u64, costs: ZkCosts) -> Result<FailoverRace, String> {
+        let builder = SnapshotBuilder::awaiting_brokers(partitions)?;
+        let config = ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, costs.clone());
         let zk_builder = ZkClusterBuilder::new(config, seed).map_err(|e| e.to_string())?;
         Ok(FailoverRace {
             partitions,
             seed,
+            costs,
             builder: Some(builder),
             zk_builder: Some(zk_builder),
+            prepared: None,
+            snapshot: None,
             kraft: None,
+            warming: false,
             zk: None,
             zk_killed_at: 0,
             elapsed: None,
@@ -56,6 +83,11 @@ impl FailoverRace {
     /// The partition count.
     pub fn partitions(&self) -> u64 {
         self.partitions
+    }
+
+    /// The ZooKeeper-mode cost preset.
+    pub fn costs(&self) -> &ZkCosts {
+        &self.costs
     }
 
     /// The stage.
@@ -68,6 +100,10 @@ impl FailoverRace {
             let (done, total) = zk.progress();
             return RaceStage::Preparing { done: self.partitions + done, total: self.partitions + total };
         }
+        if let Some(kraft) = self.kraft.as_ref().filter(|_| self.warming) {
+            let (done, total) = kraft.warm_up_progress();
+            return RaceStage::Preparing { done, total };
+        }
         match self.elapsed {
             None => RaceStage::Ready,
             Some(elapsed) => RaceStage::Running { elapsed },
@@ -75,13 +111,22 @@ impl FailoverRace {
     }
 
     /// Do up to `budget` units of preparation: records of the KRaft image, then partitions of
-    /// the ZooKeeper-mode cluster; each cluster starts once built.
+    /// the ZooKeeper-mode cluster; both clusters start once both are built, and the KRaft
+    /// cluster then runs its steady time before the kill in slices.
     pub fn prepare(&mut self, budget: usize) -> Result<(), String> {
+        if self.warming {
+            let kraft = self.kraft.as_mut().ok_or("no KRaft cluster")?;
+            if kraft.warm_up(KRAFT_WARM_UP_SLICE) {
+                self.warming = false;
+                let kraft = self.kraft.take().ok_or("no KRaft cluster")?;
+                self.kraft = Some(kraft.settled()?);
+            }
+            return Ok(());
+        }
         if let Some(builder) = &mut self.builder {
             let (done, total) = builder.step(budget);
             if done == total {
-                let snapshot = self.builder.take().map(SnapshotBuilder::finish).ok_or("no builder")?;
-                self.kraft = Some(KraftFailover::new(snapshot, self.seed)?);
+                self.snapshot = self.builder.take().map(SnapshotBuilder::finish);
             }
             return Ok(());
         }
@@ -89,16 +134,28 @@ impl FailoverRace {
         builder.step(budget as u64);
         if builder.is_done() {
             let builder = self.zk_builder.take().ok_or("no builder")?;
-            let mut zk = builder.finish().map_err(|e| e.to_string())?;
-            zk.run_until(ZK_WARM_UP);
-            self.zk = Some(zk);
+            let snapshot = self.snapshot.take().ok_or("no snapshot")?;
+            self.prepared = Some((snapshot, builder));
+            self.run_again()?;
         }
+        Ok(())
+    }
+
+    /// Start both clusters afresh from what was prepared; once [`prepare`](Self::prepare) has
+    /// run the KRaft cluster's steady time, both are healthy and wait for the kill. The same
+    /// seed gives the same race, so this also rewinds it.
+    pub fn run_again(&mut self) -> Result<(), String> {
+        let (snapshot, builder) = self.prepared.as_ref().ok_or("the clusters are not ready yet")?;
+        let kraft = KraftFailover::starting(snapshot.clone(), self.seed, BROKERS);
+        let mut zk = builder.clone().finish().map_err(|e| e.to_string())?;
+        zk.run_until(ZK_WARM_UP);
+        (self.kraft, self.zk, self.elapsed, self.warming) = (Some(kraft), Some(zk), None, true);
         Ok(())
     }
 
     /// Kill both active controllers at the same moment.
     pub fn kill(&mut self) -> Result<(), String> {
-        let (Some(kraft), Some(zk)) = (&mut self.kraft, &mut self.zk) else {
+        let (Some(kraft), Some(zk), false) = (&mut self.kraft, &mut self.zk, self.warming) else {
             return Err("the clusters are not ready yet".into());
         };
         if self.elapsed.is_some() {
@@ -107,6 +164,7 @@ impl FailoverRace {
         kraft.kill()?;
         self.zk_killed_at = zk.now();
         zk.kill_controller(self.zk_killed_at);
+        zk.run_until(self.zk_killed_at);
         self.elapsed = Some(0);
         Ok(())
     }
@@ -119,6 +177,7 @@ impl FailoverRace {
         };
         *elapsed += dt;
         kraft.advance(*elapsed);
+        kraft.run_to(*elapsed);
         zk.run_until(self.zk_killed_at + *elapsed);
     }
 
@@ -137,6 +196,16 @@ impl FailoverRace {
         self.kraft.as_ref()?.sim().leader().map(|l| (l.id(), l.epoch()))
     }
 
+    /// The KRaft cluster, once prepared.
+    pub fn kraft_sim(&self) -> Option<&Simulation> {
+        self.kraft.as_ref().map(KraftFailover::sim)
+    }
+
+    /// The ZooKeeper-mode cluster, once prepared.
+    pub fn zk(&self) -> Option<&ZkCluster> {
+        self.zk.as_ref()
+    }
+
     /// ZooKeeper mode's progress through its failover.
     pub fn zk_phase(&self) -> Option<FailoverPhase> {
         self.zk.as_ref().map(ZkCluster::failover_progress)
@@ -146,32 +215,135 @@ impl FailoverRace {
     pub fn zk_report(&self) -> Option<ZkFailoverReport> {
         self.zk.as_ref()?.failover_report()
     }
+
+    /// The KRaft side's partition grid: every standby controller and every broker already
+    /// holds the whole image (replayed from the log before the kill), so every cell is known.
+    pub fn kraft_grid(&self, max_cells: u32) -> PartitionGrid {
+        let mut grid = PartitionGrid::empty(self.partitions, max_cells);
+        let Some(sim) = self.kraft_sim() else { return grid };
+        grid.loaded = grid.cells;
+        grid.pushed = sim
+            .running_nodes()
+            .filter(|n| !n.is_voter() && n.applied().state.image.partition_count() as u64 == self.partitions)
+            .map(|n| (n.id(), grid.cells))
+            .collect();
+        grid
+    }
+
+    /// The ZooKeeper side's partition grid, once prepared.
+    pub fn zk_grid(&self, max_cells: u32) -> PartitionGrid {
+        self.zk.as_ref().map_or_else(
+            || PartitionGrid::empty(self.partitions, max_cells),
+            |zk| zk.partition_grid(max_cells),
+        )
+    }
+
+    /// When both sides are back: how many times sooner KRaft was, as a headline.
+    pub fn headline(&self) -> Option<String> {
+        let kraft = self.kraft_recovered_after()?;
+        let zk = self.zk_report()?.brokers_updated_us;
+        Some(headline(kraft, zk))
+    }
+}
+
+/// "KRaft was back 49x sooner", from the two unavailability times.
+pub fn headline(kraft: Micros, zk: Micros) -> String {
+    let ratio = zk as f64 / kraft.max(1) as f64;
+    if ratio >= 1.05 {
+        let shown = if ratio >= 10.0 { format!("{ratio:.0}") } else { format!("{ratio:.1}") };
+        format!("KRaft was back {shown}\u{d7} sooner")
+    } else if ratio <= 0.95 {
+        format!("ZooKeeper mode was back {:.1}\u{d7} sooner", 1.0 / ratio)
+    } else {
+        "Both were back at about the same time".to_string()
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{FailoverRace, RaceStage};
-    use crate::failover::{measure_kraft_failover, measure_zk_failover};
+    use super::{FailoverRace, RaceStage, headline};
+    use crate::failover::{BROKERS, KraftFailover, SnapshotBuilder, measure_zk_failover};
+    use crate::quorum::QuorumConfig;
     use crate::zk::ZkCosts;
 
-    #[test]
-    fn a_race_run_in_slices_matches_the_one_call_measurements() {
-        let mut race = FailoverRace::new(20_000, 3).unwrap();
+    fn ready(partitions: u64, seed: u64) -> FailoverRace {
+        let mut race = FailoverRace::new(partitions, seed).unwrap();
         while let RaceStage::Preparing { .. } = race.stage() {
             race.prepare(1_000).unwrap();
         }
+        race
+    }
+
+    fn run(race: &mut FailoverRace) -> (u64, u64) {
         race.kill().unwrap();
         while !race.finished() {
             race.advance(50_000);
         }
-        assert_eq!(race.kraft_recovered_after(), Some(measure_kraft_failover(20_000, 3).unwrap()));
-        let zk = race.zk_report().unwrap();
+        (race.kraft_recovered_after().unwrap(), race.zk_report().unwrap().brokers_updated_us)
+    }
+
+    #[test]
+    fn a_race_run_in_slices_matches_the_one_call_measurements() {
+        let mut race = ready(20_000, 3);
+        let (kraft, zk) = run(&mut race);
+        let snapshot = SnapshotBuilder::awaiting_brokers(20_000).unwrap().finish();
+        let mut one_call = KraftFailover::new(snapshot, 3, BROKERS).unwrap();
+        one_call.kill().unwrap();
+        one_call.advance(crate::failover::KRAFT_LIMIT);
+        assert_eq!(Some(kraft), one_call.recovered_after());
+        let config = QuorumConfig::default();
+        assert!(kraft < config.fetch_timeout + 2 * config.election_timeout);
+        let report = race.zk_report().unwrap();
         let measured = measure_zk_failover(20_000, &ZkCosts::async_reads(), 3).unwrap();
         assert_eq!(
-            zk.brokers_updated_us - zk.session_expired_us,
+            report.brokers_updated_us - report.session_expired_us,
             measured.brokers_updated_us - measured.session_expired_us
         );
-        assert!(race.kraft_recovered_after().unwrap() * 2 < zk.brokers_updated_us);
+        assert!(kraft * 2 < zk);
+    }
+
+    #[test]
+    fn running_again_replays_the_same_race() {
+        let mut race = ready(5_000, 2);
+        let first = run(&mut race);
+        race.run_again().unwrap();
+        assert!(matches!(race.stage(), RaceStage::Preparing { .. }), "the KRaft cluster settles first");
+        assert!(race.kill().is_err());
+        while let RaceStage::Preparing { .. } = race.stage() {
+            race.prepare(1_000).unwrap();
+        }
+        assert_eq!(race.stage(), RaceStage::Ready);
+        assert_eq!(run(&mut race), first);
+    }
+
+    #[test]
+    fn the_kraft_grid_is_whole_from_the_kill_while_zookeeper_fills_up() {
+        let mut race = ready(30_000, 1);
+        race.kill().unwrap();
+        race.advance(1_000);
+        let kraft = race.kraft_grid(2_000);
+        assert_eq!((kraft.cells, kraft.loaded, kraft.pushed_to_all()), (2_000, 2_000, 2_000));
+        assert_eq!(kraft.pushed.len(), BROKERS as usize);
+        assert_eq!(race.zk_grid(2_000).loaded, 0);
+        let mut loaded = 0;
+        while !race.finished() {
+            race.advance(100_000);
+            let zk = race.zk_grid(2_000);
+            assert!(zk.loaded >= loaded);
+            loaded = zk.loaded;
+        }
+        assert_eq!(race.zk_grid(2_000).pushed_to_all(), 2_000);
+    }
+
+    #[test]
+    fn the_headline_is_computed_from_both_times() {
+        assert_eq!(headline(1_700_000, 82_200_000), "KRaft was back 48\u{d7} sooner");
+        assert_eq!(headline(1_000_000, 2_500_000), "KRaft was back 2.5\u{d7} sooner");
+        assert_eq!(headline(1_000_000, 1_010_000), "Both were back at about the same time");
+        let mut race = ready(2_000, 1);
+        assert_eq!(race.headline(), None);
+        let (kraft, zk) = run(&mut race);
+        assert_eq!(race.headline(), Some(headline(kraft, zk)));
     }
 
     #[test]
@@ -180,5 +352,6 @@ mod tests {
         assert!(FailoverRace::new(10_000_000, 1).is_err());
         let mut race = FailoverRace::new(100, 1).unwrap();
         assert!(race.kill().is_err());
+        assert!(race.run_again().is_err());
     }
 }

@@ -76,6 +76,9 @@ pub struct Broker {
     /// request that timed out and was replaced) is ignored.
     awaiting: Option<u64>,
     next_correlation: u64,
+    /// The applied offset and broker epoch of the last ISR scan: scanning the same image again
+    /// would find nothing new, and at millions of partitions a scan is costly.
+    isr_scanned: Option<(u64, u64)>,
 }
 
 impl Broker {
@@ -92,6 +95,7 @@ impl Broker {
             shutdown_answers: 0,
             awaiting: None,
             next_correlation: 0,
+            isr_scanned: None,
         }
     }
 
@@ -155,6 +159,11 @@ impl Broker {
     /// the ISR (the simulation has no data plane, so a live follower counts as caught up).
     fn expand_isrs(&mut self, node: &MetadataNode, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
         let Some(broker_epoch) = self.broker_epoch else { return };
+        let scan = (node.applied().applied_offset, broker_epoch);
+        if self.isr_scanned == Some(scan) {
+            return;
+        }
+        self.isr_scanned = Some(scan);
         let image = &node.applied().state.image;
         let active = image.active_brokers();
         for (topic_id, partition, p) in image.partitions().filter(|(_, _, p)| p.leader == self.id as i32) {
@@ -238,6 +247,7 @@ impl Broker {
             }
             ControllerRpc::AlterPartitionResponse { topic_id, partition, result: Err(_) } => {
                 self.isr_requests.remove(&(topic_id, partition));
+                self.isr_scanned = None;
             }
             _ => {}
         }

@@ -42,7 +42,6 @@ pub struct NodePicture {
     pub lag: Option<u64>,
     pub topics: usize,
     pub partitions: usize,
-    pub offline_partitions: usize,
     pub fenced: Option<bool>,
 }
 
@@ -139,7 +138,6 @@ fn node_picture(
         lag: None,
         topics: 0,
         partitions: 0,
-        offline_partitions: 0,
         fenced: (!voter).then_some(fenced).flatten(),
     };
     let Some(server) = sim.server(id) else {
@@ -182,7 +180,6 @@ fn node_picture(
     picture.lag = hw.map(|hw| hw.saturating_sub(applied.applied_offset));
     picture.topics = applied.state.image.topics().count();
     picture.partitions = applied.state.image.partition_count();
-    picture.offline_partitions = applied.state.image.offline_partitions();
     picture
 }
 

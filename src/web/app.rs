@@ -2,8 +2,7 @@
 //! controls, invariants, event log and timeline; the failover race against ZooKeeper mode; the
 //! guided tour, presenter mode, embedding and shared links, all configured from the URL.
 
-use gloo::events::{EventListener, EventListenerOptions};
-use wasm_bindgen::JsCast;
+use gloo::events::EventListener;
 use yew::prelude::*;
 
 use super::cluster_view::{ClusterView, MESSAGE_LEGEND, epoch_colour, message_style};
@@ -13,6 +12,7 @@ use super::failover_tab::{FailoverTab, RaceRequest};
 use super::frame_clock::FrameClock;
 use super::help::HelpOverlay;
 use super::invariants_panel::InvariantsPanel;
+use super::keys::{is_race_key, listen, shortcut};
 use super::timeline::{MAX_SPEED_EXP, MIN_SPEED_EXP, Timeline, TimelineMsg};
 use super::tour::TourPanel;
 use crate::metadata::rpc::ControllerRpc;
@@ -102,15 +102,7 @@ impl Component for App {
         if params.panic {
             panic!("deliberate panic requested with ?panic=1 (shows the error panel)");
         }
-        let link = ctx.link().clone();
-        let keys = gloo::utils::window().dyn_into::<web_sys::EventTarget>().ok().map(|window| {
-            let options = EventListenerOptions::enable_prevent_default();
-            EventListener::new_with_options(&window, "keydown", options, move |event| {
-                if let Some(key) = event.dyn_ref::<KeyboardEvent>() {
-                    link.send_message(Msg::Key(key.clone()));
-                }
-            })
-        });
+        let keys = listen(ctx.link().callback(Msg::Key));
         let reduced_motion = gloo::utils::window()
             .match_media("(prefers-reduced-motion: reduce)")
             .ok()
@@ -204,7 +196,7 @@ impl Component for App {
                 if self.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
                 } else {
-                    <FailoverTab request={self.race.clone()} compact={self.params.embed} />
+                    <FailoverTab request={self.race.clone()} compact={self.params.embed} controls={self.params.controls} reduced_motion={self.reduced_motion} />
                 }
                 if self.help { <HelpOverlay on_close={link.callback(|_| Msg::Help(false))} /> }
             </div>
@@ -445,14 +437,11 @@ impl App {
 
     /// Keyboard shortcuts; returns whether the key was used.
     fn on_key(&mut self, event: &KeyboardEvent) -> bool {
-        let typing = event
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-        if typing || event.ctrl_key() || event.meta_key() || event.alt_key() {
+        let Some(key) = shortcut(event) else { return false };
+        if self.tab == Tab::Failover && is_race_key(&key) {
             return false;
         }
-        match event.key().as_str() {
+        match key.as_str() {
             " " => self.on_timeline(TimelineMsg::TogglePlay),
             "s" | "S" => self.on_timeline(TimelineMsg::Step),
             "ArrowRight" | "PageDown" => self.go_to_step(Some(self.tour.map_or(0, |s| s + 1))),

@@ -9,10 +9,13 @@ mod failover_tab;
 mod frame_clock;
 mod help;
 mod invariants_panel;
+mod keys;
 mod on_screen;
 mod panic_panel;
+mod partition_grid;
 mod timeline;
 mod tour;
+mod zk_view;
 
 use wasm_bindgen::prelude::*;
 

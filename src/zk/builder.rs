@@ -12,6 +12,7 @@ use crate::rng::Rng;
 
 /// A [`ZkCluster`] under construction: call [`step`](Self::step) until
 /// [`is_done`](Self::is_done), then [`finish`](Self::finish).
+#[derive(Clone)]
 pub struct ZkClusterBuilder {
     config: ZkClusterConfig,
     layout: TopicLayout,

@@ -72,7 +72,8 @@ pub struct ZkCluster {
     pub(super) failover: Option<FailoverTimeline>,
     pub(super) requests: RequestCounters,
     pub(super) now_us: u64,
-    queue: BTreeMap<(u64, u64), Event>,
+    /// Scheduled events by (due time, sequence), with the time each was scheduled.
+    pub(super) queue: BTreeMap<(u64, u64), (u64, Event)>,
     next_seq: u64,
     rng: Rng,
 }
@@ -194,7 +195,7 @@ impl ZkCluster {
 
     /// Processes the next event and describes it; `None` when nothing is scheduled.
     pub fn step(&mut self) -> Option<TraceLine> {
-        let ((at_us, _), event) = self.queue.pop_first()?;
+        let ((at_us, _), (_, event)) = self.queue.pop_first()?;
         self.now_us = at_us;
         let text = self.handle(event);
         Some(TraceLine { at_us, text })
@@ -243,7 +244,7 @@ impl ZkCluster {
     }
 
     pub(super) fn schedule(&mut self, at_us: u64, event: Event) {
-        self.queue.insert((at_us.max(self.now_us), self.next_seq), event);
+        self.queue.insert((at_us.max(self.now_us), self.next_seq), (self.now_us, event));
         self.next_seq += 1;
     }
 

@@ -76,7 +76,7 @@ impl<T: Copy + PartialEq> Index<usize> for SharedColumn<T> {
 }
 
 /// Builds a [`SharedColumn`] entry by entry, so a large one can be built over several calls.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ColumnBuilder<T> {
     sealed: Vec<Arc<[T]>>,
     open: Vec<T>,

@@ -13,6 +13,7 @@ pub mod divergence;
 pub mod failover;
 pub mod partition;
 pub mod path;
+pub mod picture;
 mod push;
 pub mod store;
 pub mod trace;
@@ -27,6 +28,9 @@ pub use divergence::Divergence;
 pub use failover::{FailoverPhase, ZkFailoverReport, measure_failover};
 pub use partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 pub use path::{TopicLayout, ZnodePath};
+pub use picture::{
+    Endpoint, PartitionGrid, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture, ZnodePanel,
+};
 pub use store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore, Znode,
     ZnodeData,

@@ -14,7 +14,7 @@ const RACE_MOMENT_S = new Map([[1, 8], [2, 60], [9, 10]]);
 async function stepState(page) {
   const title = await page.locator("#tour-title").textContent();
   const progress = await page.locator("#tour-progress").textContent();
-  if (await page.locator("svg.cluster").count()) {
+  if (!(await page.locator(".failover-tab").count())) {
     return { title, progress, leader: await shownLeader(page), clock: await page.locator("#clock").textContent() };
   }
   // The step fast-forwards the race to its scripted moment, where it stays.
@@ -81,6 +81,11 @@ test("presenter shortcuts each do their action", async () => {
   await page.keyboard.press("PageUp");
   await waitForText(page, "#tour-progress", `Step 1 of ${TOUR_STEPS}`);
   await page.getByRole("button", { name: "Leave the tour" }).click();
+  // Still on the failover tab (step 1 is the race): R runs the race again there.
+  await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 60_000 });
+  await page.keyboard.press("r");
+  await page.waitForFunction(() => /Both clusters are healthy/.test(document.querySelector(".race-stage")?.textContent ?? ""));
+  await page.getByRole("tab", { name: "Live cluster" }).click();
   await page.keyboard.press("r");
   await page.waitForFunction(() => /Reset/.test(document.querySelector(".notice").textContent));
   await screenshot(page, "presenter-1280x720");

@@ -1,0 +1,133 @@
+//! The race's sports-replay pacing: the KRaft election at a followable pace, time-lapses through
+//! the waits and the ZooKeeper-mode cold load and push, slow motion around each ZooKeeper
+//! milestone. Each pace says how long it lasts, so a frame never skips a milestone.
+
+use super::{FailoverRace, RaceStage};
+use crate::quorum::{MS, Micros};
+use crate::zk::FailoverPhase;
+
+/// Slow down this long before a KRaft controller's timeout fires.
+const LEAD: Micros = 30 * MS;
+/// Slow down this long before the dead controller's session expires.
+const EXPIRY_LEAD: Micros = 10 * MS;
+/// KRaft's pre-vote, vote and BeginQuorumEpoch (messages of 10-30 ms) at a followable pace.
+const ELECTION_SPEED: f64 = 0.05;
+/// How long the brokers are shown switching to the new leader, and at what speed.
+const FOLLOW_UP: Micros = 200 * MS;
+const FOLLOW_UP_SPEED: f64 = 0.1;
+/// The watch firing and the race to create `/controller` take a few milliseconds.
+const MILESTONE_SPEED: f64 = 0.002;
+/// Waiting out a timeout, at this speed.
+const WAIT_SPEED: f64 = 4.0;
+/// The cold load and the push are played so they take a few seconds at any size: this many
+/// partitions per simulated second of work are shown per real second.
+const PARTITIONS_PER_SPEED: f64 = 100_000.0;
+
+/// How fast to play and until when (elapsed since the kill) that speed holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pace {
+    pub speed: f64,
+    pub until: Option<Micros>,
+}
+
+/// How a playback speed reads on screen.
+pub fn speed_label(speed: f64) -> String {
+    if speed > 1.0 {
+        format!("time-lapse {}\u{d7}", trim(speed))
+    } else if speed < 1.0 {
+        format!("slow motion {}\u{d7}", trim(speed))
+    } else {
+        "real time".to_string()
+    }
+}
+
+fn trim(speed: f64) -> String {
+    let text = format!("{speed:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl FailoverRace {
+    /// The sports-replay pace now; `None` unless the race is running and unfinished.
+    pub fn pace(&self) -> Option<Pace> {
+        let RaceStage::Running { elapsed } = self.stage() else { return None };
+        if self.finished() {
+            return None;
+        }
+        match self.kraft_recovered_after() {
+            None => {
+                let next = self.next_kraft_timeout().unwrap_or(elapsed);
+                if elapsed + LEAD < next {
+                    return Some(Pace { speed: 1.0, until: Some(next - LEAD) });
+                }
+                return Some(Pace { speed: ELECTION_SPEED, until: None });
+            }
+            Some(back) if elapsed < back + FOLLOW_UP => {
+                return Some(Pace { speed: FOLLOW_UP_SPEED, until: Some(back + FOLLOW_UP) });
+            }
+            Some(_) => {}
+        }
+        let work = (self.partitions as f64 / PARTITIONS_PER_SPEED).clamp(ELECTION_SPEED, 50.0);
+        Some(match self.zk_phase()? {
+            FailoverPhase::AwaitingSessionExpiry { expires_at_us } => {
+                let at = expires_at_us.saturating_sub(self.zk_killed_at);
+                if elapsed + EXPIRY_LEAD < at {
+                    Pace { speed: WAIT_SPEED, until: Some(at - EXPIRY_LEAD) }
+                } else {
+                    Pace { speed: MILESTONE_SPEED * 5.0, until: Some(at) }
+                }
+            }
+            FailoverPhase::Electing => Pace { speed: MILESTONE_SPEED, until: None },
+            FailoverPhase::Ready => Pace { speed: WAIT_SPEED, until: None },
+            _ => Pace { speed: work, until: None },
+        })
+    }
+
+    /// When (since the kill) the first KRaft controller's timeout fires.
+    fn next_kraft_timeout(&self) -> Option<Micros> {
+        let kraft = self.kraft.as_ref()?;
+        let killed_at = kraft.killed_at()?;
+        kraft
+            .sim()
+            .running_nodes()
+            .filter_map(|n| n.visible_timeout())
+            .map(|(_, deadline)| deadline.saturating_sub(killed_at))
+            .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ELECTION_SPEED, MILESTONE_SPEED, speed_label};
+    use crate::race::{FailoverRace, RaceStage};
+
+    #[test]
+    fn labels_say_time_lapse_or_slow_motion() {
+        assert_eq!(speed_label(20.0), "time-lapse 20\u{d7}");
+        assert_eq!(speed_label(0.002), "slow motion 0.002\u{d7}");
+        assert_eq!(speed_label(1.0), "real time");
+    }
+
+    #[test]
+    fn the_election_plays_slowly_the_cold_load_fast_and_no_milestone_is_skipped() {
+        let mut race = FailoverRace::new(1_000_000, 1).unwrap();
+        assert_eq!(race.pace(), None);
+        while let RaceStage::Preparing { .. } = race.stage() {
+            race.prepare(200_000).unwrap();
+        }
+        race.kill().unwrap();
+        let mut speeds = Vec::new();
+        while let Some(pace) = race.pace() {
+            let RaceStage::Running { elapsed } = race.stage() else { panic!("not running") };
+            if speeds.last() != Some(&pace.speed) {
+                speeds.push(pace.speed);
+            }
+            let frame = (16_000.0 * pace.speed).max(1.0) as u64;
+            race.advance(pace.until.map_or(frame, |until| frame.min(until - elapsed).max(1)));
+        }
+        assert!(race.finished());
+        assert_eq!(speeds[0], 1.0, "KRaft's followers wait out the fetch timeout in real time");
+        assert_eq!(speeds[1], ELECTION_SPEED, "then the election at a followable pace");
+        assert!(speeds.contains(&MILESTONE_SPEED), "the watch and the race for /controller in slow motion");
+        assert_eq!(speeds.iter().copied().fold(0.0, f64::max), 10.0, "the cold load as a time-lapse");
+    }
+}

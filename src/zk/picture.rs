@@ -1,0 +1,460 @@
+//! What a page draws of a ZooKeeper-mode cluster, computed from the model: each broker's process,
+//! session and cache, the znodes that matter, the requests in flight and the partition grid.
+//! Pure data, so the drawing code only places shapes and the content is tested natively.
+
+use super::cluster::{Event, ZkCluster};
+use super::controller::{ChunkDone, ControllerTask};
+use super::failover::FailoverPhase;
+use super::partition::BrokerId;
+use super::path::ZnodePath;
+use super::store::{WatchEvent, ZnodeData};
+
+/// A ping is drawn travelling to the ensemble for this long after it was sent (simulated).
+const PING_SHOWN_US: u64 = 300_000;
+
+/// One broker as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZkBrokerPicture {
+    pub id: BrokerId,
+    /// The process is running.
+    pub alive: bool,
+    /// It is the active controller (it won `/controller` and holds `/controller_epoch`).
+    pub controller: bool,
+    /// It won `/controller` and is still loading state: not yet able to act.
+    pub loading: bool,
+    /// Its ephemeral `/brokers/ids/<id>` exists.
+    pub registered: bool,
+    /// Fraction of `zookeeper.session.timeout.ms` left before its session expires (1 = just
+    /// pinged); `None` once the session has expired.
+    pub session_left: Option<f64>,
+    /// The controller epoch of the last request it accepted.
+    pub controller_epoch: u32,
+    /// Fraction of its metadata cache that holds the new controller's state (1 when no
+    /// failover is under way).
+    pub fresh: f64,
+}
+
+/// The znodes a newcomer needs, with counts where there are millions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZnodePanel {
+    /// `/controller`'s broker id; `None` while it does not exist.
+    pub controller: Option<BrokerId>,
+    pub controller_epoch: u32,
+    /// Children of `/brokers/ids`.
+    pub broker_ids: Vec<BrokerId>,
+    /// Children of `/brokers/topics`.
+    pub topics: u64,
+    /// Partition `state` znodes.
+    pub partition_states: u64,
+}
+
+/// Where a request starts or ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Endpoint {
+    Ensemble,
+    Broker(BrokerId),
+}
+
+/// What travels, in Kafka's and ZooKeeper's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ZkMessageKind {
+    /// A session ping (heartbeat) to the ensemble.
+    Ping,
+    /// A one-shot watch firing on a znode.
+    Watch,
+    /// `create /controller` (the race to become controller).
+    CreateController,
+    /// `setData /controller_epoch`.
+    BumpEpoch,
+    /// A batch of `getData` of the cold load.
+    Reads,
+    /// A batch of `setData` of partition state znodes (leader elections).
+    Writes,
+    /// UpdateMetadata and LeaderAndIsr requests sent to a broker, not yet applied.
+    UpdateMetadata,
+}
+
+impl ZkMessageKind {
+    /// A short label for the drawing.
+    pub fn label(self) -> &'static str {
+        match self {
+            ZkMessageKind::Ping => "ping",
+            ZkMessageKind::Watch => "watch",
+            ZkMessageKind::CreateController => "create",
+            ZkMessageKind::BumpEpoch => "epoch+1",
+            ZkMessageKind::Reads => "getData",
+            ZkMessageKind::Writes => "setData",
+            ZkMessageKind::UpdateMetadata => "UM+LAI",
+        }
+    }
+}
+
+/// Requests of one kind between two endpoints, drawn as one glyph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZkMessage {
+    pub kind: ZkMessageKind,
+    pub from: Endpoint,
+    pub to: Endpoint,
+    /// How many (requests, or partitions for batches).
+    pub count: u64,
+    /// 0 at the sender, 1 at the receiver, of the request nearest to arriving.
+    pub progress: f64,
+    /// Hover text.
+    pub text: String,
+}
+
+/// Everything the ZooKeeper-mode view draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZkPicture {
+    pub now_us: u64,
+    pub brokers: Vec<ZkBrokerPicture>,
+    pub znodes: ZnodePanel,
+    pub messages: Vec<ZkMessage>,
+    pub phase: FailoverPhase,
+    /// `zookeeper.session.timeout.ms`, in microseconds.
+    pub session_timeout_us: u64,
+    /// Requests the controller keeps in flight to ZooKeeper (`zookeeper.max.in.flight.requests`).
+    pub pipelining_depth: u32,
+}
+
+/// Partition state at scale: each cell stands for `per_cell` partitions (the last may hold
+/// fewer); counts of cells in each state, filled in partition order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionGrid {
+    pub cells: u32,
+    pub per_cell: u64,
+    /// Cells whose partitions the active controller holds in memory.
+    pub loaded: u32,
+    /// Per running broker: cells whose partitions it holds fresh (from the current controller).
+    pub pushed: Vec<(BrokerId, u32)>,
+}
+
+impl PartitionGrid {
+    /// A grid of at most `max_cells` cells over `partitions` partitions, nothing known yet.
+    pub fn empty(partitions: u64, max_cells: u32) -> PartitionGrid {
+        let per_cell = partitions.div_ceil(u64::from(max_cells.max(1))).max(1);
+        let cells = partitions.div_ceil(per_cell) as u32;
+        PartitionGrid { cells, per_cell, loaded: 0, pushed: Vec::new() }
+    }
+
+    /// Whole cells covered by the first `partitions` partitions (a prefix).
+    pub fn cells_for(&self, partitions: u64, total: u64) -> u32 {
+        if partitions >= total { self.cells } else { (partitions / self.per_cell) as u32 }
+    }
+
+    /// Cells every listed broker holds fresh.
+    pub fn pushed_to_all(&self) -> u32 {
+        self.pushed.iter().map(|(_, c)| *c).min().unwrap_or(0)
+    }
+}
+
+impl ZkCluster {
+    /// The cluster as a page draws it now.
+    pub fn picture(&self) -> ZkPicture {
+        let now = self.now_us;
+        let timeout = self.config.costs.zk_session_timeout_us.max(1);
+        let active = self.controller.as_ref().map(|c| (c.broker, c.loaded()));
+        let fresh = self.fresh_partitions();
+        let total = u64::from(self.layout.partitions()).max(1);
+        let brokers = self
+            .brokers
+            .iter()
+            .map(|b| ZkBrokerPicture {
+                id: b.id,
+                alive: b.alive,
+                controller: active.is_some_and(|(id, _)| id == b.id),
+                loading: active.is_some_and(|(id, loaded)| id == b.id && !loaded),
+                registered: self.store.inspect(ZnodePath::BrokerId(b.id)).is_some(),
+                session_left: self
+                    .store
+                    .session_expires_at(b.session)
+                    .map(|at| (at.saturating_sub(now) as f64 / timeout as f64).clamp(0.0, 1.0)),
+                controller_epoch: b.controller_epoch,
+                fresh: fresh.as_ref().map_or(1.0, |f| f[b.id as usize] as f64 / total as f64),
+            })
+            .collect();
+        ZkPicture {
+            now_us: now,
+            brokers,
+            znodes: self.znode_panel(),
+            messages: self.messages_in_flight(),
+            phase: self.failover_progress(),
+            session_timeout_us: timeout,
+            pipelining_depth: self.config.costs.zk_max_in_flight_requests,
+        }
+    }
+
+    /// The partition grid of at most `max_cells` cells.
+    pub fn partition_grid(&self, max_cells: u32) -> PartitionGrid {
+        let total = u64::from(self.layout.partitions());
+        let mut grid = PartitionGrid::empty(total, max_cells);
+        let loaded = match self.controller.as_ref().map(|c| &c.task) {
+            None => 0,
+            Some(ControllerTask::Loading { loaded, .. }) => *loaded,
+            Some(_) => total,
+        };
+        grid.loaded = grid.cells_for(loaded, total);
+        let fresh = self.fresh_partitions();
+        grid.pushed = self
+            .brokers
+            .iter()
+            .filter(|b| b.alive)
+            .map(|b| (b.id, grid.cells_for(fresh.as_ref().map_or(total, |f| f[b.id as usize]), total)))
+            .collect();
+        grid
+    }
+
+    /// During a failover, partitions each broker has received from the new controller, in
+    /// partition order (the push sends them in order); `None` when no failover is under way.
+    fn fresh_partitions(&self) -> Option<Vec<u64>> {
+        let f = self.failover.as_ref().filter(|f| f.brokers_updated_at.is_none())?;
+        let chunk = u64::from(self.config.chunk_partitions);
+        let total = u64::from(self.layout.partitions());
+        let push = self.pushes.iter().rev().find(|t| t.full_state && f.new_controller.is_some());
+        Some(
+            (0..self.brokers.len())
+                .map(|b| push.map_or(0, |t| (t.applied[b] as u64 * chunk).min(total)))
+                .collect(),
+        )
+    }
+
+    fn znode_panel(&self) -> ZnodePanel {
+        let controller = match self.store.inspect(ZnodePath::Controller).map(|n| n.data) {
+            Some(ZnodeData::Controller { broker_id }) => Some(broker_id),
+            _ => None,
+        };
+        let controller_epoch = match self.store.inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {
+            Some(ZnodeData::ControllerEpoch(epoch)) => epoch,
+            _ => 0,
+        };
+        let broker_ids = self
+            .brokers
+            .iter()
+            .map(|b| b.id)
+            .filter(|id| self.store.inspect(ZnodePath::BrokerId(*id)).is_some())
+            .collect();
+        ZnodePanel {
+            controller,
+            controller_epoch,
+            broker_ids,
+            topics: u64::from(self.layout.topics()),
+            partition_states: u64::from(self.layout.partitions()),
+        }
+    }
+
+    /// Requests in flight, grouped by kind and endpoints, plus recent pings.
+    fn messages_in_flight(&self) -> Vec<ZkMessage> {
+        let now = self.now_us;
+        let mut found: Vec<ZkMessage> = Vec::new();
+        let mut add = |kind, from, to, count: u64, sent: u64, at: u64, text: &dyn Fn() -> String| {
+            let progress =
+                if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
+            let progress = progress.clamp(0.0, 1.0);
+            match found.iter_mut().find(|m| m.kind == kind && m.from == from && m.to == to) {
+                Some(m) => {
+                    m.count += count;
+                    m.progress = m.progress.max(progress);
+                }
+                None => found.push(ZkMessage { kind, from, to, count, progress, text: text() }),
+            }
+        };
+        let controller = self.controller.as_ref().map(|c| Endpoint::Broker(c.broker));
+        for ((at, _), (sent, event)) in &self.queue {
+            let (at, sent) = (*at, *sent);
+            match event {
+                Event::Notify(fired) => {
+                    let what = match fired.event {
+                        WatchEvent::NodeDeleted => "deleted",
+                        WatchEvent::NodeCreated => "created",
+                        _ => "changed",
+                    };
+                    let text = || format!("watch fired: {} {what}", fired.path);
+                    add(
+                        ZkMessageKind::Watch,
+                        Endpoint::Ensemble,
+                        Endpoint::Broker(fired.watcher),
+                        1,
+                        sent,
+                        at,
+                        &text,
+                    );
+                }
+                Event::CreateController { broker } => {
+                    let text = || format!("broker {broker}: create /controller (ephemeral)");
+                    add(
+                        ZkMessageKind::CreateController,
+                        Endpoint::Broker(*broker),
+                        Endpoint::Ensemble,
+                        1,
+                        sent,
+                        at,
+                        &text,
+                    );
+                }
+                Event::ControllerEpochBumped { broker, epoch } => {
+                    let text = || format!("broker {broker}: setData /controller_epoch = {epoch}");
+                    add(
+                        ZkMessageKind::BumpEpoch,
+                        Endpoint::Broker(*broker),
+                        Endpoint::Ensemble,
+                        1,
+                        sent,
+                        at,
+                        &text,
+                    );
+                }
+                Event::ChunkDone { chunk: ChunkDone::Loaded(states), .. } => {
+                    let Some(from) = controller else { continue };
+                    let text = || {
+                        format!(
+                            "cold load: getData of {} topic and partition state znodes, {} in flight at a time",
+                            states.len(),
+                            self.config.costs.zk_max_in_flight_requests
+                        )
+                    };
+                    add(ZkMessageKind::Reads, from, Endpoint::Ensemble, states.len() as u64, sent, at, &text);
+                }
+                Event::ChunkDone { chunk: ChunkDone::Written { states, .. }, .. } => {
+                    let Some(from) = controller else { continue };
+                    let text = || format!("setData of {} partition state znodes (new leaders)", states.len());
+                    add(
+                        ZkMessageKind::Writes,
+                        from,
+                        Endpoint::Ensemble,
+                        states.len() as u64,
+                        sent,
+                        at,
+                        &text,
+                    );
+                }
+                Event::BrokerApply { broker, request } => {
+                    let Some(from) = controller else { continue };
+                    let text = || {
+                        format!(
+                            "UpdateMetadata + LeaderAndIsr to broker {broker}: {} partitions a request",
+                            request.entries.len()
+                        )
+                    };
+                    add(ZkMessageKind::UpdateMetadata, from, Endpoint::Broker(*broker), 1, sent, at, &text);
+                }
+                _ => {}
+            }
+        }
+        let timeout = self.config.costs.zk_session_timeout_us;
+        for b in self.brokers.iter().filter(|b| b.alive) {
+            let Some(expires) = self.store.session_expires_at(b.session) else { continue };
+            let pinged = expires.saturating_sub(timeout);
+            if pinged > 0 && now >= pinged && now - pinged < PING_SHOWN_US {
+                let text = || format!("broker {}: ping, session {} stays alive", b.id, b.session);
+                add(
+                    ZkMessageKind::Ping,
+                    Endpoint::Broker(b.id),
+                    Endpoint::Ensemble,
+                    1,
+                    pinged,
+                    pinged + PING_SHOWN_US,
+                    &text,
+                );
+            }
+        }
+        found.sort_by(|a, b| (a.kind, a.from, a.to).cmp(&(b.kind, b.from, b.to)));
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Endpoint, PartitionGrid, ZkMessageKind};
+    use crate::zk::{FailoverPhase, ZkCluster, ZkClusterConfig, ZkCosts};
+
+    fn cluster() -> ZkCluster {
+        let config = ZkClusterConfig::single_partition_topics(50_000, 5, ZkCosts::async_reads());
+        let mut cluster = ZkCluster::new(config, 3).unwrap();
+        cluster.run_until(2_000_000);
+        cluster
+    }
+
+    #[test]
+    fn grid_cells_cover_every_partition_once() {
+        let grid = PartitionGrid::empty(2_000_000, 2_000);
+        assert_eq!((grid.cells, grid.per_cell), (2_000, 1_000));
+        let small = PartitionGrid::empty(10, 2_000);
+        assert_eq!((small.cells, small.per_cell), (10, 1));
+        let odd = PartitionGrid::empty(1_001, 1_000);
+        assert_eq!((odd.cells, odd.per_cell), (501, 2));
+        assert_eq!(odd.cells_for(1_000, 1_001), 500);
+        assert_eq!(odd.cells_for(1_001, 1_001), 501);
+    }
+
+    #[test]
+    fn a_steady_cluster_is_whole_and_fresh() {
+        let cluster = cluster();
+        let view = cluster.picture();
+        let (controller, epoch) = cluster.controller().unwrap();
+        assert_eq!(view.znodes.controller, Some(controller));
+        assert_eq!(view.znodes.controller_epoch, epoch);
+        assert_eq!(view.znodes.broker_ids, vec![0, 1, 2, 3, 4]);
+        assert_eq!(view.znodes.partition_states, 50_000);
+        assert!(view.brokers.iter().all(|b| b.alive && b.registered && b.fresh == 1.0));
+        assert_eq!(view.brokers.iter().filter(|b| b.controller).count(), 1);
+        let grid = cluster.partition_grid(1_000);
+        assert_eq!((grid.loaded, grid.pushed_to_all(), grid.pushed.len()), (1_000, 1_000, 5));
+    }
+
+    #[test]
+    fn a_failover_shows_expiry_watches_the_race_a_cold_load_and_the_push() {
+        let mut cluster = cluster();
+        let (old, epoch) = cluster.controller().unwrap();
+        cluster.kill_controller(cluster.now());
+        cluster.run_until(cluster.now() + 1);
+        let view = cluster.picture();
+        let dead = &view.brokers[old as usize];
+        assert!(!dead.alive && dead.registered, "its znodes live until its session expires");
+        assert!(dead.session_left.is_some_and(|left| left > 0.0 && left <= 1.0));
+        assert_eq!(view.znodes.controller, Some(old));
+        assert_eq!(cluster.partition_grid(1_000).loaded, 0, "nobody holds the state any more");
+        let (mut saw_watch_on, mut saw_create, mut saw_bump, mut saw_reads, mut saw_push) =
+            (Vec::new(), false, false, false, false);
+        let (mut loaded, mut pushed) = (0, 0);
+        while cluster.failover_report().is_none() {
+            let step = match cluster.failover_progress() {
+                FailoverPhase::AwaitingSessionExpiry { expires_at_us } => {
+                    (expires_at_us - cluster.now()).clamp(1, 50_000)
+                }
+                _ => 100,
+            };
+            cluster.run_until(cluster.now() + step);
+            let view = cluster.picture();
+            for m in &view.messages {
+                match (m.kind, m.to) {
+                    (ZkMessageKind::Watch, Endpoint::Broker(b)) if !saw_watch_on.contains(&b) => {
+                        saw_watch_on.push(b)
+                    }
+                    (ZkMessageKind::CreateController, Endpoint::Ensemble) => saw_create = true,
+                    (ZkMessageKind::BumpEpoch, _) => saw_bump = true,
+                    (ZkMessageKind::Reads, Endpoint::Ensemble) => saw_reads = true,
+                    (ZkMessageKind::UpdateMetadata, Endpoint::Broker(_)) => saw_push = true,
+                    _ => {}
+                }
+                assert!((0.0..=1.0).contains(&m.progress));
+            }
+            if let FailoverPhase::LoadingFromZk { .. } = view.phase {
+                assert_eq!(view.znodes.controller_epoch, epoch + 1);
+                assert!(view.znodes.controller.is_some_and(|c| c != old));
+            }
+            let grid = cluster.partition_grid(1_000);
+            assert!(grid.loaded >= loaded && grid.pushed_to_all() >= pushed, "the grid never goes back");
+            (loaded, pushed) = (grid.loaded, grid.pushed_to_all());
+        }
+        saw_watch_on.sort();
+        let survivors: Vec<u32> = (0..5).filter(|b| *b != old).collect();
+        assert_eq!(saw_watch_on, survivors, "the /controller watch fires on every live broker");
+        assert!(saw_create && saw_bump && saw_reads && saw_push);
+        let view = cluster.picture();
+        assert!(view.brokers.iter().filter(|b| b.alive).all(|b| b.fresh == 1.0));
+        assert!(!view.brokers[old as usize].registered);
+        assert_eq!(view.znodes.broker_ids.len(), 4);
+        let grid = cluster.partition_grid(1_000);
+        assert_eq!((grid.loaded, grid.pushed_to_all(), grid.pushed.len()), (1_000, 1_000, 4));
+    }
+}

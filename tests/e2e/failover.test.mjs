@@ -1,0 +1,162 @@
+// The failover race as two living clusters: both drawn in the failover tab, the tour and the
+// docs embed, the race's keys and buttons, the partition grid filling up, and screenshots
+// mid-race at 1280 x 720, 1024 x 768 and 480 x 320.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open, screenshot } from "./browser.mjs";
+
+const text = (page, selector) => page.locator(selector).first().textContent();
+const seconds = async (page, selector) => Number((await text(page, selector)).replace(" s", ""));
+const grid = (page, side) => page.locator(`svg.partition-grid.${side}`).evaluate((g) => ({
+  cells: Number(g.dataset.cells), loaded: Number(g.dataset.loadedCells), pushed: Number(g.dataset.pushedCells),
+}));
+/** Waits for two animation frames, so anything playing would have moved. */
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+
+/** Both clusters are drawn and both stopwatches are inside the viewport. */
+async function assertBothClusters(page, what) {
+  await page.locator("svg.zk-cluster .zk-broker").first().waitFor({ timeout: 120_000 });
+  assert.equal(await page.locator("svg.zk-cluster .zk-server").count(), 3, `${what}: three ZooKeeper servers`);
+  assert.equal(await page.locator("svg.zk-cluster .zk-broker").count(), 5, `${what}: five ZooKeeper-mode brokers`);
+  assert.equal(await page.locator('.side-kraft svg.cluster g.node[aria-label^="controller"]').count(), 3, `${what}: three KRaft controllers`);
+  assert.equal(await page.locator('.side-kraft svg.cluster g.node[aria-label^="broker"]').count(), 5, `${what}: five KRaft brokers`);
+  const viewport = page.viewportSize();
+  for (const id of ["#kraft-stopwatch", "#zk-stopwatch"]) {
+    const box = await page.locator(id).boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height && box.x + box.width <= viewport.width,
+      `${what}: ${id} at ${JSON.stringify(box)} is inside ${viewport.width} x ${viewport.height}`);
+  }
+}
+
+test("the failover tab draws both clusters; K, Space, S and R act on the race; the grid only fills up", async () => {
+  const { page, errors, context } = await open();
+  await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+  await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 120_000 });
+  await assertBothClusters(page, "failover tab");
+  assert.equal(await page.locator("svg.zk-cluster .zk-broker.role-leader").count(), 1, "one broker is the controller");
+  const before = await grid(page, "zk");
+  assert.equal(before.cells, 2000);
+  assert.equal(before.loaded, before.cells, "before the kill the controller holds everything");
+
+  await page.keyboard.press("k");
+  await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage").textContent));
+  assert.equal((await grid(page, "kraft")).loaded, 2000, "KRaft's grid is whole from the first instant");
+  // Play until the cold load is under way, checking the grid never goes back.
+  let loaded = 0;
+  for (;;) {
+    const now = await grid(page, "zk");
+    assert.ok(now.loaded >= loaded, `loaded cells went from ${loaded} to ${now.loaded}`);
+    loaded = now.loaded;
+    if (loaded > 200) break;
+    await frames(page);
+  }
+  assert.match(await text(page, "#race-pace"), /time-lapse \d+×/, "the time-lapse factor is on screen");
+  assert.match(await text(page, '.znode[data-znode="/controller_epoch"] .znode-value'), /^2$/, "the epoch was bumped");
+  await screenshot(page, "failover-1280x720-mid-race");
+  await page.locator(".failover-tab .race").screenshot({ path: `${process.env.KRAFTSCOPE_ARTIFACTS ?? "target/e2e-artifacts"}/failover-race-only.png` });
+
+  await page.keyboard.press(" ");
+  await page.locator("#race-play", { hasText: "Play" }).waitFor();
+  const paused = await text(page, "#zk-stopwatch");
+  await frames(page);
+  assert.equal(await text(page, "#zk-stopwatch"), paused, "Space pauses the race");
+  await page.keyboard.press("s");
+  await page.waitForFunction((t) => document.querySelector("#zk-stopwatch").textContent !== t, paused);
+  assert.ok(await seconds(page, "#zk-stopwatch") > Number(paused.replace(" s", "")), "S steps the race forward");
+  await page.keyboard.press(" ");
+  await page.locator("#race-play", { hasText: "Pause" }).waitFor();
+
+  await page.keyboard.press("r");
+  await page.waitForFunction(() => /Both clusters are healthy/.test(document.querySelector(".race-stage").textContent));
+  assert.equal(await text(page, "#zk-stopwatch"), "0.000 s", "R runs the race again from the start");
+  assert.equal(await page.locator(".failover-tab").count(), 1, "R stays on the failover tab");
+
+  await page.keyboard.press("k");
+  await page.getByRole("button", { name: "Skip to the end" }).click();
+  let last = 0;
+  while ((await text(page, ".race-stage")) !== "Both sides recovered.") {
+    const now = await grid(page, "zk");
+    assert.ok(now.loaded >= last, `loaded cells went from ${last} to ${now.loaded}`);
+    last = now.loaded;
+    await frames(page);
+  }
+  const end = await grid(page, "zk");
+  assert.deepEqual(end, { cells: 2000, loaded: 2000, pushed: 2000 }, "the grid reaches every cell");
+  const kraft = await seconds(page, "#kraft-stopwatch");
+  const zk = await seconds(page, "#zk-stopwatch");
+  const headline = await text(page, "#race-headline");
+  const ratio = Number(/KRaft was back (\d+)× sooner/.exec(headline)?.[1]);
+  assert.ok(Math.abs(ratio - zk / kraft) < 1, `headline "${headline}" against ${zk} s / ${kraft} s`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the scrubber rewinds the race by replaying it", async () => {
+  const { page, errors, context } = await open("?partitions=20000");
+  await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+  await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 60_000 });
+  await page.locator("#kill-both").click();
+  await page.getByRole("button", { name: "Skip to the end" }).click();
+  await page.waitForFunction(() => document.querySelector(".race-stage")?.textContent === "Both sides recovered.", null, { timeout: 60_000 });
+  const end = { kraft: await text(page, "#kraft-stopwatch"), zk: await text(page, "#zk-stopwatch") };
+  await page.locator("#race-timeline").evaluate((input) => {
+    input.value = "3000";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.querySelector(".race-stage").textContent === "3.000 s since the kill (simulated)", null, { timeout: 30_000 });
+  assert.equal(await text(page, "#zk-stopwatch"), "3.000 s", "rewound to 3 s: ZooKeeper mode is not back yet");
+  assert.equal(await text(page, "#kraft-stopwatch"), end.kraft, "KRaft was back before 3 s, the same as in the first run");
+  assert.equal((await grid(page, "zk")).loaded, 0, "at 3 s nothing is loaded yet");
+  await page.keyboard.press(" ");
+  await page.waitForFunction(() => document.querySelector(".race-stage")?.textContent === "Both sides recovered.", null, { timeout: 60_000 });
+  assert.equal(await text(page, "#zk-stopwatch"), end.zk, "the replay ends exactly as the first run");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const [query, name, scripted] of [["?tour=1", "tour step 1", "8.000 s"], ["?tour=9", "tour step 9", "10.000 s"]]) {
+  test(`${name} plays the race with both clusters, and Kill restarts it`, async () => {
+    const { page, errors, context } = await open(query);
+    await assertBothClusters(page, name);
+    await page.waitForFunction((t) => document.querySelector("#zk-stopwatch")?.textContent === t, scripted, { timeout: 120_000 });
+    await page.locator("#kill-both").click();
+    await page.waitForFunction(() => Number(document.querySelector("#zk-stopwatch").textContent.replace(" s", "")) < 5, null, { timeout: 10_000 });
+    await page.waitForFunction(() => /Pause/.test(document.querySelector("#race-play").textContent));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test("the docs embed at 480 x 320 fits both sides, plays, kills and runs again; controls=none hides every control", async () => {
+  const { page, errors, context } = await open("?embed=1&scenario=failover", { viewport: { width: 480, height: 320 } });
+  await assertBothClusters(page, "embed");
+  await page.waitForFunction(() => document.querySelector("#zk-stopwatch")?.textContent === "10.000 s", null, { timeout: 120_000 });
+  assert.equal(await page.locator(".race-caption").count(), 1, "a one-line caption");
+  for (const id of ["#kill-both", "#run-again", "#race-play"]) {
+    const box = await page.locator(id).boundingBox();
+    assert.ok(box && box.y + box.height <= 320, `${id} is visible in the frame`);
+  }
+  await page.locator("#kill-both").click();
+  await page.waitForFunction(() => Number(document.querySelector("#zk-stopwatch").textContent.replace(" s", "")) < 5);
+  await page.waitForFunction(() => /cold load/i.test(document.querySelector(".side-zk .side-caption").textContent), null, { timeout: 60_000 });
+  await screenshot(page, "failover-480x320-embed-mid-race");
+  await page.locator("#run-again").click();
+  await page.waitForFunction(() => document.querySelector("#zk-stopwatch").textContent === "0.000 s");
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const bare = await open("?embed=1&scenario=failover&controls=none", { viewport: { width: 480, height: 320 } });
+  await assertBothClusters(bare.page, "embed without controls");
+  assert.equal(await bare.page.locator("button, input, select").count(), 0, "controls=none: no control at all");
+  assert.deepEqual(bare.errors, []);
+  await bare.context.close();
+});
+
+test("mid-race at 1024 x 768 (a projector)", async () => {
+  const { page, errors, context } = await open("?scenario=failover", { viewport: { width: 1024, height: 768 } });
+  await assertBothClusters(page, "1024 x 768");
+  await page.waitForFunction(() => document.querySelector("#zk-stopwatch")?.textContent === "10.000 s", null, { timeout: 120_000 });
+  await screenshot(page, "failover-1024x768-mid-race");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
