@@ -3,6 +3,8 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod layout;
+pub mod message_kinds;
 pub mod params;
 pub mod picture;
 pub mod settings;

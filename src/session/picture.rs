@@ -3,7 +3,11 @@
 //! places shapes and the content is tested natively.
 
 use crate::quorum::{Micros, NodeId, RoleKind};
+use crate::sim::network::Loss;
+use crate::sim::trace::LostBecause;
 use crate::sim::{Simulation, TraceKind, TraceLine};
+
+use super::layout::CUT_AT;
 
 /// How many of the latest log records a strip shows.
 pub const STRIP_RECORDS: u64 = 14;
@@ -53,7 +57,8 @@ pub struct MessagePicture {
     pub to: NodeId,
     pub kind: &'static str,
     pub text: String,
-    /// 0 at the sender, 1 at the receiver.
+    /// 0 at the sender, 1 at the receiver (where a lost message falls: at the edge of a receiver
+    /// that is down, at the cut mark of a cut link, half way when the network dropped it).
     pub progress: f64,
     pub lost: bool,
 }
@@ -97,13 +102,20 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
         .collect();
     messages.sort_by(|a, b| (a.from, a.to, a.kind).cmp(&(b.from, b.to, b.kind)));
     for line in recent {
-        if let TraceKind::Lost { packet, .. } = &line.kind {
+        if let TraceKind::Lost { packet, why } = &line.kind {
+            let (progress, reason) = match why {
+                LostBecause::ReceiverDown => (1.0, "its receiver is down"),
+                LostBecause::Network(Loss::Cut) => {
+                    (if packet.from < packet.to { CUT_AT } else { 1.0 - CUT_AT }, "the link is cut")
+                }
+                LostBecause::Network(_) => (0.5, "the network dropped it"),
+            };
             messages.push(MessagePicture {
                 from: packet.from,
                 to: packet.to,
                 kind: packet.payload.kind(),
-                text: format!("{} lost", packet.payload),
-                progress: 0.5,
+                text: format!("{} lost: {reason}", packet.payload),
+                progress,
                 lost: true,
             });
         }

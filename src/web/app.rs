@@ -6,7 +6,7 @@ use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::cluster_view::{ClusterView, MESSAGE_LEGEND, epoch_colour, message_style};
+use super::cluster_view::ClusterView;
 use super::controls::{ControlMsg, Controls, SelectedNode};
 use super::event_log::{EventLog, LogFilter};
 use super::failover_tab::{FailoverTab, RaceRequest};
@@ -491,8 +491,7 @@ impl App {
         html! {
             <main class="cluster-tab">
                 <div class="stage">
-                    <ClusterView picture={view} selected={self.selected} on_select={link.callback(Msg::Select)} reduced_motion={self.reduced_motion} />
-                    if chrome { { legend() } }
+                    <ClusterView picture={view} selected={self.selected} on_select={link.callback(Msg::Select)} reduced_motion={self.reduced_motion} legend={chrome} />
                     if level != ControlLevel::None {
                         <Timeline now={self.session.now()} horizon={self.session.horizon()} playing={self.playing}
                                   speed_exp={self.speed_exp} minimal={level == ControlLevel::Min} share={self.share.clone()}
@@ -548,23 +547,5 @@ fn action_text(action: &Action) -> String {
         Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
             format!("Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped")
         }
-    }
-}
-
-fn legend() -> Html {
-    html! {
-        <div class="legend" aria-label="Legend">
-            <p class="how-to-read">{ "Top: the controllers, a Raft quorum (the crown marks the leader, the active controller). Bottom: the brokers, which fetch the metadata log by offset. The orange arc is the timeout a node is waiting out; click a node to act on it." }</p>
-            <span class="legend-title">{ "Messages:" }</span>
-            { for MESSAGE_LEGEND.iter().map(|(kind, text)| {
-                let (colour, label) = message_style(kind);
-                html! { <span class="legend-item"><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="6" fill={colour} /></svg>{ format!(" {label} {text}") }</span> }
-            }) }
-            <span class="legend-title">{ "Log cells:" }</span>
-            { for (1..=3).map(|e| html! {
-                <span class="legend-item"><svg width="14" height="14" aria-hidden="true"><rect width="12" height="14" fill={epoch_colour(e)} /></svg>{ format!(" epoch {e}") }</span>
-            }) }
-            <span class="legend-item">{ "faded = not committed yet · bar = high watermark" }</span>
-        </div>
     }
 }

@@ -9,6 +9,7 @@ mod failover_tab;
 mod frame_clock;
 mod help;
 mod invariants_panel;
+mod legend;
 mod panic_panel;
 mod timeline;
 mod tour;
