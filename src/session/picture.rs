@@ -2,15 +2,19 @@
 //! broker's lifecycle and image, the messages in flight. Pure data, so the drawing code only
 //! places shapes and the content is tested natively.
 
-use crate::quorum::{Micros, NodeId, RoleKind};
+use crate::quorum::message::FetchResult;
+use crate::quorum::{Message, Micros, NodeId, RoleKind};
 use crate::sim::network::Loss;
+use crate::sim::packet::Payload;
 use crate::sim::trace::LostBecause;
 use crate::sim::{Simulation, TraceKind, TraceLine};
 
 use super::layout::CUT_AT;
 
-/// How many of the latest log records a strip shows.
+/// How many of the latest log records a controller's strip shows (at most).
 pub const STRIP_RECORDS: u64 = 14;
+/// How many of the latest fetched records a broker's strip shows.
+pub const BROKER_STRIP_RECORDS: u64 = 8;
 
 /// One record cell of a log strip.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,11 +38,13 @@ pub struct NodePicture {
     pub voted_for: Option<NodeId>,
     /// Name of the timeout being waited out and the fraction of it left (1 = just started).
     pub timeout: Option<(&'static str, f64)>,
-    /// The latest records of the log, for controllers (brokers show their image instead).
+    /// The latest records of the log (a broker's: the metadata records it fetched).
     pub cells: Vec<LogCell>,
     pub log_start: u64,
     pub log_end: u64,
     pub high_watermark: Option<u64>,
+    /// Records from this offset on are about to be truncated: a DivergingEpoch is on its way.
+    pub doomed_from: Option<u64>,
     /// Broker lifecycle state, for brokers.
     pub lifecycle: Option<&'static str>,
     pub applied_offset: u64,
@@ -57,6 +63,9 @@ pub struct MessagePicture {
     pub to: NodeId,
     pub kind: &'static str,
     pub text: String,
+    /// What makes fetching by offset visible: `@7` on a Fetch from offset 7, `+2` on a
+    /// FetchResponse that carries two records (only the delta).
+    pub note: Option<String>,
     /// 0 at the sender, 1 at the receiver (where a lost message falls: at the edge of a receiver
     /// that is down, at the cut mark of a cut link, half way when the network dropped it).
     pub progress: f64,
@@ -84,7 +93,20 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
     let hw = sim.leader().and_then(|l| l.high_watermark());
     let fenced =
         |id: NodeId| sim.leader().and_then(|l| l.applied().image.brokers().get(&id).map(|b| b.fenced));
-    let nodes = sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
+    let mut nodes: Vec<NodePicture> =
+        sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
+    for (_, _, packet) in sim.in_flight() {
+        if let Payload::Quorum(Message::FetchResponse {
+            result: FetchResult::DivergingEpoch { epoch, end_offset },
+            ..
+        }) = &packet.payload
+            && let (Some(node), Some(picture)) =
+                (sim.node(packet.to), nodes.iter_mut().find(|n| n.id == packet.to))
+        {
+            let to = node.log().diverging_end(*epoch, *end_offset);
+            picture.doomed_from = Some(picture.doomed_from.map_or(to, |d| d.min(to)));
+        }
+    }
     let mut messages: Vec<MessagePicture> = sim
         .in_flight()
         .map(|(sent, arrives, packet)| MessagePicture {
@@ -92,6 +114,7 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
             to: packet.to,
             kind: packet.payload.kind(),
             text: packet.payload.to_string(),
+            note: note(&packet.payload),
             progress: if arrives > sent {
                 (now.saturating_sub(sent)) as f64 / (arrives - sent) as f64
             } else {
@@ -115,6 +138,7 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
                 to: packet.to,
                 kind: packet.payload.kind(),
                 text: format!("{} lost: {reason}", packet.payload),
+                note: None,
                 progress,
                 lost: true,
             });
@@ -122,6 +146,18 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
     }
     let cut_links = sim.network().cut_links().filter(|(a, b)| a < b).collect();
     ClusterPicture { now, nodes, messages, cut_links }
+}
+
+fn note(payload: &Payload) -> Option<String> {
+    match payload {
+        Payload::Quorum(Message::Fetch { fetch_offset, .. }) => Some(format!("@{fetch_offset}")),
+        Payload::Quorum(Message::FetchResponse { result: FetchResult::Records(records), .. })
+            if !records.is_empty() =>
+        {
+            Some(format!("+{}", records.len()))
+        }
+        _ => None,
+    }
 }
 
 fn node_picture(
@@ -146,6 +182,7 @@ fn node_picture(
         log_start: 0,
         log_end: 0,
         high_watermark: None,
+        doomed_from: None,
         lifecycle: None,
         applied_offset: 0,
         lag: None,
@@ -173,11 +210,8 @@ fn node_picture(
     let show_timeout = voter || node.role() == RoleKind::Follower;
     picture.timeout = show_timeout
         .then(|| (timeout_name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
-    let strip = if voter {
-        log.end_offset().saturating_sub(STRIP_RECORDS).max(log.start_offset())
-    } else {
-        log.end_offset()
-    };
+    let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };
+    let strip = log.end_offset().saturating_sub(shown).max(log.start_offset());
     picture.cells = (strip..log.end_offset())
         .filter_map(|offset| log.get(offset).map(|e| (offset, e)))
         .map(|(offset, e)| LogCell {
@@ -203,7 +237,7 @@ fn node_picture(
 mod tests {
     use super::picture;
     use crate::quorum::{MS, RoleKind};
-    use crate::session::{Session, Settings};
+    use crate::session::{Action, Session, Settings};
 
     #[test]
     fn a_running_cluster_shows_one_leader_its_log_and_messages() {
@@ -216,5 +250,45 @@ mod tests {
         assert_eq!(leaders[0].cells[0].kind, "LeaderChange");
         assert_eq!(view.nodes.iter().filter(|n| n.lifecycle == Some("RUNNING")).count(), 3);
         assert!(view.messages.iter().all(|m| (0.0..=1.0).contains(&m.progress)));
+        let broker = view.nodes.iter().find(|n| !n.voter).unwrap();
+        assert!(!broker.cells.is_empty(), "a broker's strip shows the records it fetched");
+        assert_eq!(broker.cells.last().unwrap().offset + 1, broker.log_end);
+    }
+
+    #[test]
+    fn fetches_show_their_offset_and_responses_only_the_delta() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(6_000 * MS, usize::MAX);
+        session.act(Action::CreateTopic { partitions: 3, replication: 2 }).unwrap();
+        let mut notes = Vec::new();
+        while session.now() < 7_000 * MS && session.step() {
+            let view = picture(session.sim(), &[], 2_000 * MS);
+            notes.extend(view.messages.iter().filter_map(|m| m.note.clone().map(|n| (m.kind, n))));
+        }
+        assert!(notes.iter().any(|(k, n)| *k == "Fetch" && n.starts_with('@')));
+        assert!(notes.iter().any(|(k, n)| *k == "FetchResponse" && n.starts_with('+')), "{notes:?}");
+    }
+
+    #[test]
+    fn records_a_diverging_epoch_will_truncate_are_marked_before_they_go() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(6_000 * MS, usize::MAX);
+        let old = session.sim().leader().unwrap().id();
+        session.act(Action::Isolate(old)).unwrap();
+        session.act(Action::CreateTopic { partitions: 3, replication: 1 }).unwrap();
+        session.advance_to(15_000 * MS, usize::MAX);
+        assert_ne!(session.sim().leader().map(|l| l.id()), Some(old), "the majority elected another leader");
+        session.act(Action::Heal).unwrap();
+        let mut marked = None;
+        while marked.is_none() && session.now() < 25_000 * MS && session.step() {
+            let view = picture(session.sim(), &[], 2_000 * MS);
+            let node = view.nodes.iter().find(|n| n.id == old).unwrap();
+            marked = node.doomed_from.map(|from| (from, node.log_end));
+        }
+        let (from, end) = marked.expect("the old leader's extra records were marked");
+        assert!(from < end, "some records are doomed: {from}..{end}");
+        session.advance_to(session.now() + 500 * MS, usize::MAX);
+        let node = picture(session.sim(), &[], 2_000 * MS).nodes.into_iter().find(|n| n.id == old).unwrap();
+        assert_eq!(node.doomed_from, None, "the mark goes once the truncation happened");
     }
 }

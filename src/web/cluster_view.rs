@@ -10,7 +10,7 @@ use crate::session::layout::{
     point_along,
 };
 use crate::session::message_kinds::message_kind;
-use crate::session::picture::{ClusterPicture, MessagePicture, NodePicture};
+use crate::session::picture::{BROKER_STRIP_RECORDS, ClusterPicture, LogCell, MessagePicture, NodePicture};
 
 use super::legend::Legend;
 
@@ -47,8 +47,8 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="img"
              aria-label="The cluster: controllers on a ring at the top, brokers below, messages in flight between them">
             { links(picture, &layout, leader) }
-            { for picture.nodes.iter().map(|n| node(n, &layout, props)) }
-            { for picture.messages.iter().map(|m| message(m, &layout, props.reduced_motion)) }
+            <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
+            <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
         </svg>
         </div>
         if props.legend { <Legend epochs={epochs_present(picture)} /> }
@@ -93,12 +93,12 @@ fn links(picture: &ClusterPicture, layout: &Layout, leader: Option<NodeId>) -> H
         <g class="links">
             { for lines.iter().map(|&(a, b, class)| {
                 let class = if cut(a, b) { "link cut" } else { class };
-                html! { <polyline class={class} points={points(&layout.route(a, b))} data-link={format!("{a}-{b}")} /> }
+                html! { <polyline key={format!("{a}-{b}")} class={class} points={points(&layout.route(a, b))} data-link={format!("{a}-{b}")} /> }
             }) }
             { for lines.iter().filter(|(a, b, _)| cut(*a, *b)).map(|&(a, b, _)| {
                 let at = point_along(&layout.route(a.min(b), a.max(b)), CUT_AT);
                 html! {
-                    <text class="cut-mark" x={format!("{:.1}", at.x)} y={format!("{:.1}", at.y + 5.0)}>
+                    <text key={format!("{a}-{b}")} class="cut-mark" data-link={format!("{}-{}", a.min(b), a.max(b))} x={format!("{:.1}", at.x)} y={format!("{:.1}", at.y + 5.0)}>
                         { "✂" }<title>{ format!("the link n{a}-n{b} is cut: messages on it are lost") }</title>
                     </text>
                 }
@@ -140,7 +140,7 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
     };
     let class = classes!("node", role_class, selected.then_some("selected"));
     html! {
-        <g class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"
+        <g key={n.id} class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"
            aria-label={name} aria-pressed={selected.to_string()} {onclick} {onkeydown}>
             if n.voter { { controller(n, role, layout.strip_cells) } } else { { broker(n, role) } }
         </g>
@@ -200,16 +200,7 @@ fn log_strip(n: &NodePicture, strip_cells: usize) -> Html {
             if n.log_start > 0 && first == n.log_start {
                 <text class="tiny" x={(left - SNAPSHOT_W / 2.0 - 2.0).to_string()} y={(top + 12.0).to_string()}>{ "snap" }</text>
             }
-            { for cells.iter().enumerate().map(|(i, c)| {
-                let committed = hw.is_some_and(|h| c.offset < h);
-                let class = if committed { "cell" } else { "cell uncommitted" };
-                html! {
-                    <rect class={class} x={(left + i as f64 * CELL).to_string()} y={top.to_string()} width={(CELL - 2.0).to_string()} height="16"
-                          fill={epoch_colour(c.epoch)}>
-                        <title>{ format!("offset {} · epoch {} · {}{}", c.offset, c.epoch, c.detail, if committed { "" } else { " (not committed yet)" }) }</title>
-                    </rect>
-                }
-            }) }
+            { cells_html(cells, left, top, 16.0, hw, n.doomed_from) }
             if let Some(x) = hw_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 3.0).to_string()} y2={(top + 19.0).to_string()} />
             }
@@ -218,6 +209,49 @@ fn log_strip(n: &NodePicture, strip_cells: usize) -> Html {
                 <title>{ HW_TITLE }</title>
             </text>
         </g>
+    }
+}
+
+/// Record cells from `left`: coloured by epoch, faded until below `done` (the high watermark,
+/// or a broker's applied offset), struck and flashing from `doomed` on.
+fn cells_html(
+    cells: &[LogCell],
+    left: f64,
+    top: f64,
+    height: f64,
+    done: Option<u64>,
+    doomed: Option<u64>,
+) -> Html {
+    let strike = doomed.and_then(|d| cells.iter().position(|c| c.offset >= d)).map(|i| {
+        let x1 = left + i as f64 * CELL;
+        let x2 = left + cells.len() as f64 * CELL - 2.0;
+        html! {
+            <g class="strike">
+                <line x1={x1.to_string()} x2={x2.to_string()} y1={top.to_string()} y2={(top + height).to_string()} />
+                <line x1={x1.to_string()} x2={x2.to_string()} y1={(top + height).to_string()} y2={top.to_string()} />
+            </g>
+        }
+    });
+    html! {
+        <>
+            { for cells.iter().enumerate().map(|(i, c)| {
+                let finished = done.is_some_and(|h| c.offset < h);
+                let gone = doomed.is_some_and(|d| c.offset >= d);
+                let class = classes!("cell", (!finished).then_some("uncommitted"), gone.then_some("doomed"));
+                let note = match (gone, finished) {
+                    (true, _) => " (about to be truncated: the leader answered DivergingEpoch, this log differs from here)",
+                    (false, true) => "",
+                    (false, false) => " (not committed yet)",
+                };
+                html! {
+                    <rect key={c.offset} class={class} x={(left + i as f64 * CELL).to_string()} y={top.to_string()} width={(CELL - 2.0).to_string()} height={height.to_string()}
+                          fill={epoch_colour(c.epoch)}>
+                        <title>{ format!("offset {} · epoch {} · {}{note}", c.offset, c.epoch, c.detail) }</title>
+                    </rect>
+                }
+            }) }
+            { strike.unwrap_or_default() }
+        </>
     }
 }
 
@@ -233,22 +267,62 @@ fn broker(n: &NodePicture, role: &str) -> Html {
             <text class="name" y="-28">{ &n.label }</text>
             <text class="role" y="-12">{ format!("{lifecycle}{fenced}") }</text>
             <text class="small" y="4">{ format!("image @ {}{lag}", n.applied_offset) }</text>
-            <text class="small" y="19">{ format!("{} topics · {} partitions", n.topics, n.partitions) }</text>
+            <text class="small" y="17">{ format!("{} topics · {} partitions", n.topics, n.partitions) }</text>
+            { broker_strip(n) }
         </>
     }
 }
 
-fn message(m: &MessagePicture, layout: &Layout, still: bool) -> Html {
+/// A broker's fetched records, faded until applied to its image, with the applied offset marked:
+/// fetching by offset brings only the records after it.
+fn broker_strip(n: &NodePicture) -> Html {
+    let top = 24.0;
+    let left = -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0;
+    let first = n.cells.first().map_or(n.log_end, |c| c.offset);
+    let applied_x = (n.applied_offset >= first && n.applied_offset <= n.log_end)
+        .then(|| left + (n.applied_offset - first) as f64 * CELL);
+    html! {
+        <g class="log broker-log" aria-hidden="true">
+            { cells_html(&n.cells, left, top, 11.0, Some(n.applied_offset), None) }
+            if let Some(x) = applied_x {
+                <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
+            }
+            <text class="tiny" x="0" y={(top + 22.0).to_string()}>
+                { format!("fetched {} · applied {}", n.log_end, n.applied_offset) }
+                <title>{ "The metadata records this broker fetched from the leader, by offset: each Fetch asks from its log end and brings back only the records after it. Faded: fetched, not yet applied to the broker's image; the bar marks the applied offset." }</title>
+            </text>
+        </g>
+    }
+}
+
+/// A stable key per message, so that each dot keeps its element from frame to frame: sender,
+/// receiver, kind, and how many such messages came before it.
+fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
+    messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let same = messages[..i]
+                .iter()
+                .filter(|o| (o.from, o.to, o.kind, o.lost) == (m.from, m.to, m.kind, m.lost))
+                .count();
+            format!("{}-{}-{}-{}-{same}", m.from, m.to, m.kind, if m.lost { "lost" } else { "" })
+        })
+        .collect()
+}
+
+fn message(key: String, m: &MessagePicture, layout: &Layout, still: bool) -> Html {
     let t = if still && !m.lost { 0.5 } else { m.progress.clamp(0.0, 1.0) };
     let Point { x, y } = point_along(&layout.route(m.from, m.to), t);
     let kind = message_kind(m.kind);
     let class = classes!("message", m.lost.then_some("lost"), kind.response.then_some("response"));
     let (fill, stroke) = if kind.response { ("#fff", kind.colour) } else { (kind.colour, "#fff") };
     html! {
-        <g class={class} transform={format!("translate({x:.1} {y:.1})")} data-link={format!("{}-{}", m.from, m.to)}>
+        <g {key} class={class} transform={format!("translate({x:.1} {y:.1})")} data-link={format!("{}-{}", m.from, m.to)}>
             <g class="fall">
                 <circle r="8" fill={fill} stroke={stroke} />
                 <text class="message-label" x="11" y="4">{ kind.label }</text>
+                if let Some(note) = &m.note { <text class="message-note" x="11" y="15">{ note }</text> }
                 <title>{ format!("{} = {}\n{}", kind.label, kind.meaning, m.text) }</title>
             </g>
         </g>
