@@ -3,6 +3,7 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod culprits;
 pub mod layout;
 pub mod message_kinds;
 pub mod params;
@@ -183,6 +184,17 @@ impl Session {
     /// Advance to time `t`, processing at most `budget` events; when the budget runs out it
     /// stops after finishing the current instant. Returns true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
+        self.advance(t, budget, false)
+    }
+
+    /// Like [`Session::advance_to`], but stop right after the event that breaks the first
+    /// invariant, so that the moment of the violation is what is shown.
+    pub fn play_to(&mut self, t: Micros, budget: usize) -> bool {
+        self.advance(t, budget, true)
+    }
+
+    fn advance(&mut self, t: Micros, budget: usize, stop_at_violation: bool) -> bool {
+        let clean = self.violation.is_none();
         let mut done = 0usize;
         loop {
             self.apply_due_actions(t);
@@ -193,6 +205,10 @@ impl Session {
             }
             self.step_checked();
             done += 1;
+            if stop_at_violation && clean && self.violation.is_some() {
+                self.horizon = self.horizon.max(self.now());
+                return false;
+            }
         }
         self.sim.warp_to(t);
         self.horizon = self.horizon.max(t);

@@ -9,7 +9,10 @@ use crate::sim::packet::Payload;
 use crate::sim::trace::LostBecause;
 use crate::sim::{Simulation, TraceKind, TraceLine};
 
+use super::SeenViolation;
+use super::culprits::{Culprits, culprits};
 use super::layout::CUT_AT;
+use crate::invariants::names::ALL;
 
 /// How many of the latest log records a controller's strip shows (at most).
 pub const STRIP_RECORDS: u64 = 14;
@@ -72,6 +75,18 @@ pub struct MessagePicture {
     pub lost: bool,
 }
 
+/// The first broken invariant, and what in the drawing it concerns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrokenPicture {
+    pub at: Micros,
+    pub invariant: &'static str,
+    /// Why the invariant matters (its source).
+    pub why: &'static str,
+    /// What was seen.
+    pub detail: String,
+    pub culprits: Culprits,
+}
+
 /// Everything the cluster view draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClusterPicture {
@@ -79,6 +94,7 @@ pub struct ClusterPicture {
     pub nodes: Vec<NodePicture>,
     pub messages: Vec<MessagePicture>,
     pub cut_links: Vec<(NodeId, NodeId)>,
+    pub broken: Option<BrokenPicture>,
 }
 
 /// A node's display name, as the trace prints it: `n1` (controllers), `n101` (brokers).
@@ -87,8 +103,13 @@ pub fn node_label(id: NodeId) -> String {
 }
 
 /// Draw the cluster as it is at `sim.now()`; `recent` are trace lines of the last moments, whose
-/// lost messages are shown falling.
-pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> ClusterPicture {
+/// lost messages are shown falling; `violation` is the first broken invariant, if any.
+pub fn picture(
+    sim: &Simulation,
+    recent: &[TraceLine],
+    timeout_full: Micros,
+    violation: Option<&SeenViolation>,
+) -> ClusterPicture {
     let now = sim.now();
     let hw = sim.leader().and_then(|l| l.high_watermark());
     let fenced =
@@ -145,7 +166,15 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
         }
     }
     let cut_links = sim.network().cut_links().filter(|(a, b)| a < b).collect();
-    ClusterPicture { now, nodes, messages, cut_links }
+    let known: Vec<NodeId> = sim.node_ids().collect();
+    let broken = violation.map(|seen| BrokenPicture {
+        at: seen.at,
+        invariant: seen.violation.invariant,
+        why: ALL.iter().find(|(name, _)| *name == seen.violation.invariant).map_or("", |(_, why)| why),
+        detail: seen.violation.detail.clone(),
+        culprits: culprits(&seen.violation, &known),
+    });
+    ClusterPicture { now, nodes, messages, cut_links, broken }
 }
 
 fn note(payload: &Payload) -> Option<String> {
@@ -243,7 +272,7 @@ mod tests {
     fn a_running_cluster_shows_one_leader_its_log_and_messages() {
         let mut session = Session::new(Settings::default());
         session.advance_to(4_000 * MS, usize::MAX);
-        let view = picture(session.sim(), &[], 2_000 * MS);
+        let view = picture(session.sim(), &[], 2_000 * MS, None);
         let leaders: Vec<_> = view.nodes.iter().filter(|n| n.role == Some(RoleKind::Leader)).collect();
         assert_eq!(leaders.len(), 1);
         assert!(!leaders[0].cells.is_empty(), "the leader's log strip shows records");
@@ -262,7 +291,7 @@ mod tests {
         session.act(Action::CreateTopic { partitions: 3, replication: 2 }).unwrap();
         let mut notes = Vec::new();
         while session.now() < 7_000 * MS && session.step() {
-            let view = picture(session.sim(), &[], 2_000 * MS);
+            let view = picture(session.sim(), &[], 2_000 * MS, None);
             notes.extend(view.messages.iter().filter_map(|m| m.note.clone().map(|n| (m.kind, n))));
         }
         assert!(notes.iter().any(|(k, n)| *k == "Fetch" && n.starts_with('@')));
@@ -281,14 +310,15 @@ mod tests {
         session.act(Action::Heal).unwrap();
         let mut marked = None;
         while marked.is_none() && session.now() < 25_000 * MS && session.step() {
-            let view = picture(session.sim(), &[], 2_000 * MS);
+            let view = picture(session.sim(), &[], 2_000 * MS, None);
             let node = view.nodes.iter().find(|n| n.id == old).unwrap();
             marked = node.doomed_from.map(|from| (from, node.log_end));
         }
         let (from, end) = marked.expect("the old leader's extra records were marked");
         assert!(from < end, "some records are doomed: {from}..{end}");
         session.advance_to(session.now() + 500 * MS, usize::MAX);
-        let node = picture(session.sim(), &[], 2_000 * MS).nodes.into_iter().find(|n| n.id == old).unwrap();
+        let node =
+            picture(session.sim(), &[], 2_000 * MS, None).nodes.into_iter().find(|n| n.id == old).unwrap();
         assert_eq!(node.doomed_from, None, "the mark goes once the truncation happened");
     }
 }

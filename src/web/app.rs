@@ -300,7 +300,15 @@ impl App {
         let factor = 10f64.powf(self.speed_exp) * if quiet { QUIET_WARP } else { 1.0 };
         let before = self.session.now();
         let target = before + (elapsed * 1_000.0 * factor) as Micros;
-        self.session.advance_to(target, FRAME_EVENT_BUDGET);
+        let clean = self.session.violation().is_none();
+        self.session.play_to(target, FRAME_EVENT_BUDGET);
+        if clean && let Some(seen) = self.session.violation() {
+            self.playing = false;
+            self.status = format!(
+                "Paused: an invariant broke ({}); the nodes involved are marked in red",
+                seen.violation.invariant
+            );
+        }
         if !self.reduced_motion {
             let lost = self
                 .session
@@ -472,7 +480,7 @@ impl App {
         let link = ctx.link();
         let sim = self.session.sim();
         let falling: Vec<TraceLine> = self.falling.iter().map(|(_, l)| l.clone()).collect();
-        let view = picture(sim, &falling, TIMEOUT_FULL);
+        let view = picture(sim, &falling, TIMEOUT_FULL, self.session.violation());
         let selected = self.selected.and_then(|id| {
             view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode {
                 id,

@@ -10,7 +10,9 @@ use crate::session::layout::{
     point_along,
 };
 use crate::session::message_kinds::message_kind;
-use crate::session::picture::{BROKER_STRIP_RECORDS, ClusterPicture, LogCell, MessagePicture, NodePicture};
+use crate::session::picture::{
+    BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LogCell, MessagePicture, NodePicture,
+};
 
 use super::legend::Legend;
 
@@ -43,6 +45,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let leader = picture.nodes.iter().find(|n| n.role == Some(RoleKind::Leader)).map(|n| n.id);
     html! {
         <>
+        if let Some(broken) = &picture.broken { { broken_banner(broken) } }
         <div class="svg-wrap">
         <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="img"
              aria-label="The cluster: controllers on a ring at the top, brokers below, messages in flight between them">
@@ -53,6 +56,19 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         </div>
         if props.legend { <Legend epochs={epochs_present(picture)} /> }
         </>
+    }
+}
+
+/// What broke, where the drawing marks it, and why it matters.
+fn broken_banner(broken: &BrokenPicture) -> Html {
+    let nodes: Vec<String> = broken.culprits.nodes.iter().map(|n| format!("n{n}")).collect();
+    html! {
+        <div class="violation-banner" role="alert">
+            <strong>{ format!("✗ Invariant broken at {}: {}", crate::format::seconds(broken.at), broken.invariant) }</strong>
+            <span>{ format!(" · {}", broken.detail) }</span>
+            if !nodes.is_empty() { <span class="culprit-list">{ format!(" · marked in red: {}", nodes.join(", ")) }</span> }
+            if !broken.why.is_empty() { <span class="why">{ format!(" · why it matters: {}", broken.why) }</span> }
+        </div>
     }
 }
 
@@ -138,16 +154,29 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
         _ if !n.voter => format!("broker {} {role}, epoch {}", n.label, n.epoch),
         _ => format!("controller {} {role}, epoch {}", n.label, n.epoch),
     };
-    let class = classes!("node", role_class, selected.then_some("selected"));
+    let broken = props.picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
+    let flagged = broken.and_then(|b| b.culprits.offset);
+    let name = if let Some(b) = broken {
+        format!("{name}, involved in the broken invariant: {}", b.invariant)
+    } else {
+        name
+    };
+    let class =
+        classes!("node", role_class, selected.then_some("selected"), broken.is_some().then_some("culprit"));
     html! {
         <g key={n.id} class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"
            aria-label={name} aria-pressed={selected.to_string()} {onclick} {onkeydown}>
-            if n.voter { { controller(n, role, layout.strip_cells) } } else { { broker(n, role) } }
+            if n.voter { { controller(n, role, layout.strip_cells, flagged) } } else { { broker(n, role) } }
+            if let Some(b) = broken {
+                <text class="culprit-badge" x={if n.voter { (-RADIUS).to_string() } else { (8.0 - BROKER_HALF_W).to_string() }} y={if n.voter { (12.0 - RADIUS).to_string() } else { (18.0 - BROKER_HALF_H).to_string() }}>
+                    { "✗" }<title>{ format!("{}: {}", b.invariant, b.detail) }</title>
+                </text>
+            }
         </g>
     }
 }
 
-fn controller(n: &NodePicture, role: &str, strip_cells: usize) -> Html {
+fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u64>) -> Html {
     let timeout = n.timeout.map(|(name, left)| {
         let circumference = 2.0 * std::f64::consts::PI * (RADIUS + 6.0);
         let dash = circumference * left.clamp(0.0, 1.0);
@@ -175,7 +204,7 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize) -> Html {
             <text class="role" y="10">{ role }</text>
             <text class="small" y="25">{ format!("epoch {}", n.epoch) }</text>
             <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote }</text>
-            { log_strip(n, strip_cells) }
+            { log_strip(n, strip_cells, flagged) }
         </>
     }
 }
@@ -183,7 +212,7 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize) -> Html {
 /// What the line under a log strip means.
 const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
 
-fn log_strip(n: &NodePicture, strip_cells: usize) -> Html {
+fn log_strip(n: &NodePicture, strip_cells: usize, flagged: Option<u64>) -> Html {
     let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
     let left = -(cells.len().max(1) as f64) * CELL / 2.0;
     let top = STRIP_TOP;
@@ -200,7 +229,7 @@ fn log_strip(n: &NodePicture, strip_cells: usize) -> Html {
             if n.log_start > 0 && first == n.log_start {
                 <text class="tiny" x={(left - SNAPSHOT_W / 2.0 - 2.0).to_string()} y={(top + 12.0).to_string()}>{ "snap" }</text>
             }
-            { cells_html(cells, left, top, 16.0, hw, n.doomed_from) }
+            { cells_html(cells, left, top, 16.0, (hw, n.doomed_from, flagged)) }
             if let Some(x) = hw_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 3.0).to_string()} y2={(top + 19.0).to_string()} />
             }
@@ -212,16 +241,14 @@ fn log_strip(n: &NodePicture, strip_cells: usize) -> Html {
     }
 }
 
-/// Record cells from `left`: coloured by epoch, faded until below `done` (the high watermark,
-/// or a broker's applied offset), struck and flashing from `doomed` on.
-fn cells_html(
-    cells: &[LogCell],
-    left: f64,
-    top: f64,
-    height: f64,
-    done: Option<u64>,
-    doomed: Option<u64>,
-) -> Html {
+/// Marks on a strip's cells: faded until below `done` (the high watermark, or a broker's applied
+/// offset), struck and flashing from `doomed` on, outlined red at `flagged` (named by a broken
+/// invariant).
+type CellMarks = (Option<u64>, Option<u64>, Option<u64>);
+
+/// Record cells from `left`, coloured by epoch, with their marks.
+fn cells_html(cells: &[LogCell], left: f64, top: f64, height: f64, marks: CellMarks) -> Html {
+    let (done, doomed, flagged) = marks;
     let strike = doomed.and_then(|d| cells.iter().position(|c| c.offset >= d)).map(|i| {
         let x1 = left + i as f64 * CELL;
         let x2 = left + cells.len() as f64 * CELL - 2.0;
@@ -237,7 +264,12 @@ fn cells_html(
             { for cells.iter().enumerate().map(|(i, c)| {
                 let finished = done.is_some_and(|h| c.offset < h);
                 let gone = doomed.is_some_and(|d| c.offset >= d);
-                let class = classes!("cell", (!finished).then_some("uncommitted"), gone.then_some("doomed"));
+                let class = classes!(
+                    "cell",
+                    (!finished).then_some("uncommitted"),
+                    gone.then_some("doomed"),
+                    (flagged == Some(c.offset)).then_some("culprit-cell")
+                );
                 let note = match (gone, finished) {
                     (true, _) => " (about to be truncated: the leader answered DivergingEpoch, this log differs from here)",
                     (false, true) => "",
@@ -283,7 +315,7 @@ fn broker_strip(n: &NodePicture) -> Html {
         .then(|| left + (n.applied_offset - first) as f64 * CELL);
     html! {
         <g class="log broker-log" aria-hidden="true">
-            { cells_html(&n.cells, left, top, 11.0, Some(n.applied_offset), None) }
+            { cells_html(&n.cells, left, top, 11.0, (Some(n.applied_offset), None, None)) }
             if let Some(x) = applied_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
             }
