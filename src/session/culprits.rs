@@ -62,7 +62,7 @@ mod tests {
         let mut settings = Settings::default();
         settings.sabotage.enable("hw-on-minority").unwrap();
         let mut session = Session::new(settings);
-        assert!(!session.play_to(60_000 * MS, usize::MAX), "play stops at the violation");
+        assert!(!session.play_to(60_000 * MS, usize::MAX, &|_| false), "play stops at the violation");
         let seen = session.violation().expect("the sabotage is caught").clone();
         assert_eq!(session.now(), seen.at, "stopped at the moment it broke");
         let known: Vec<_> = session.sim().node_ids().collect();

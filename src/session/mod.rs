@@ -184,16 +184,17 @@ impl Session {
     /// Advance to time `t`, processing at most `budget` events; when the budget runs out it
     /// stops after finishing the current instant. Returns true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
-        self.advance(t, budget, false)
+        self.advance(t, budget, None)
     }
 
     /// Like [`Session::advance_to`], but stop right after the event that breaks the first
-    /// invariant, so that the moment of the violation is what is shown.
-    pub fn play_to(&mut self, t: Micros, budget: usize) -> bool {
-        self.advance(t, budget, true)
+    /// invariant (so that the moment of the violation is what is shown), or after an event at
+    /// which `stop` holds (a fast-forward that reaches something worth watching).
+    pub fn play_to(&mut self, t: Micros, budget: usize, stop: &dyn Fn(&Simulation) -> bool) -> bool {
+        self.advance(t, budget, Some(stop))
     }
 
-    fn advance(&mut self, t: Micros, budget: usize, stop_at_violation: bool) -> bool {
+    fn advance(&mut self, t: Micros, budget: usize, stop: Option<&dyn Fn(&Simulation) -> bool>) -> bool {
         let clean = self.violation.is_none();
         let mut done = 0usize;
         loop {
@@ -205,7 +206,9 @@ impl Session {
             }
             self.step_checked();
             done += 1;
-            if stop_at_violation && clean && self.violation.is_some() {
+            if let Some(stop) = stop
+                && ((clean && self.violation.is_some()) || stop(&self.sim))
+            {
                 self.horizon = self.horizon.max(self.now());
                 return false;
             }

@@ -56,7 +56,7 @@ export async function shownLeader(page) {
 }
 
 /** Waits until the cluster view shows a leader satisfying `accept`, and returns it. */
-export async function waitForLeader(page, accept = () => true, timeout = 30_000) {
+export async function waitForLeader(page, accept = () => true, timeout = 60_000) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
     const leader = await shownLeader(page);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";
 
 test("records about to be truncated are marked before they go, and brokers show fetched and applied records", async () => {
-  const { page, errors, context } = await open("?speed=0.1");
+  const { page, errors, context } = await open("?speed=0.05");
   const first = await waitForLeader(page);
   await page.waitForFunction(() => [...document.querySelectorAll("svg.cluster .broker-log text.tiny")].some((t) => /fetched [1-9]/.test(t.textContent)), null, { timeout: 30_000 });
   const brokerStrip = await page.evaluate(() => {
