@@ -5,6 +5,7 @@
 //   - callbacks and timers firing while paused and while the tab is hidden
 //   - transfer size of the page (wasm + js + css, gzipped)
 //   - time to the first rendered cluster
+// Each figure is printed beside the one measured before issue 9's work (bench-before.json).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -13,6 +14,7 @@ import { FLAGS, executablePath } from "./chromium.mjs";
 
 const baseUrl = process.env.KRAFTSCOPE_URL;
 const dist = process.env.KRAFTSCOPE_DIST;
+const before = JSON.parse(readFileSync(new URL("./bench-before.json", import.meta.url), "utf8"));
 
 // Times every requestAnimationFrame callback, counts timers, and records long tasks and the
 // moment the first cluster node appears. Installed before the page's own scripts run.
@@ -66,7 +68,7 @@ for (let i = 0; i < 5; i += 1) {
   firsts.push((await read(page)).firstCluster);
   await page.close();
 }
-console.log(`time to first rendered cluster: median ${percentile(firsts, 0.5).toFixed(0)} ms over 5 loads (target <= 1000 ms)`);
+console.log(`time to first rendered cluster: median ${percentile(firsts, 0.5).toFixed(0)} ms over 5 loads (before: ${before.firstClusterMs} ms; target <= 1000 ms)`);
 
 // Frame work while animating 5 controllers and 9 brokers at 1x.
 const page = await context.newPage();
@@ -76,8 +78,8 @@ await reset(page);
 await page.waitForTimeout(6000);
 const animating = await read(page);
 console.log(`5 controllers + 9 brokers at 1x, ${animating.frames.length} frames (target p95 <= 10 ms):`);
-console.log(`  page work per frame (simulation + Yew render): p95 ${percentile(animating.scripts, 0.95).toFixed(1)} ms, median ${percentile(animating.scripts, 0.5).toFixed(1)} ms`);
-console.log(`  whole frame incl. the browser's style, layout and software paint: p95 ${percentile(animating.frames, 0.95).toFixed(1)} ms, median ${percentile(animating.frames, 0.5).toFixed(1)} ms`);
+console.log(`  page work per frame (simulation + Yew render): p95 ${percentile(animating.scripts, 0.95).toFixed(1)} ms, median ${percentile(animating.scripts, 0.5).toFixed(1)} ms (before: p95 ${before.frameWorkP95Ms} ms, median ${before.frameWorkMedianMs} ms)`);
+console.log(`  whole frame incl. the browser's style, layout and software paint: p95 ${percentile(animating.frames, 0.95).toFixed(1)} ms, median ${percentile(animating.frames, 0.5).toFixed(1)} ms (before: p95 ${before.wholeFrameP95Ms} ms, median ${before.wholeFrameMedianMs} ms)`);
 
 // Paused: nothing should fire.
 await page.getByRole("button", { name: "Pause" }).click();
@@ -119,12 +121,12 @@ await race.getByRole("button", { name: "Skip to the end" }).click();
 await race.waitForFunction(() => document.querySelector(".race-stage")?.textContent === "Both sides recovered.", null, { timeout: 120_000 });
 const during = await read(race);
 const longest = Math.max(0, ...during.frames);
-console.log(`2,000,000-partition failover: preparation ${preparation} ms over ${during.frames.length} frames; longest frame task ${longest.toFixed(1)} ms; long tasks (>50 ms) seen: ${during.longTasks.length ? during.longTasks.map((d) => d.toFixed(0)).join(", ") + " ms" : "none"} (target: longest <= 50 ms)`);
+console.log(`2,000,000-partition failover: preparation ${preparation} ms over ${during.frames.length} frames; longest frame task ${longest.toFixed(1)} ms; long tasks (>50 ms) seen: ${during.longTasks.length ? during.longTasks.map((d) => d.toFixed(0)).join(", ") + " ms" : "none"} (before: preparation ${before.racePreparationMs} ms, longest frame task ${before.raceLongestFrameMs} ms; target: longest <= 50 ms)`);
 await race.close();
 
 // Transfer size.
 const files = ["kraftscope_bg.wasm", "kraftscope.js", "style.css"];
 const sizes = files.map((f) => gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length);
-console.log(`transfer size, gzipped: ${files.map((f, i) => `${f} ${(sizes[i] / 1024).toFixed(1)} KB`).join(", ")}; total ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB (target <= 400 KB)`);
+console.log(`transfer size, gzipped: ${files.map((f, i) => `${f} ${(sizes[i] / 1024).toFixed(1)} KB (before ${before.transferKB[f]} KB)`).join(", ")}; total ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB (before ${before.transferKB.total} KB; target <= 250 KB)`);
 
 await browser.close();
