@@ -93,3 +93,10 @@ fn a_shared_link_reopens_the_same_leader_epoch_and_log() {
     };
     assert_eq!(view(&reopened), view(&session));
 }
+
+#[test]
+fn at_the_default_pacing_every_message_takes_at_least_0_6_s_to_cross() {
+    let (params, _) = PageParams::parse("");
+    let shortest_ms = f64::from(params.settings.latency_min_ms) / params.speed;
+    assert!(shortest_ms >= 600.0, "the quickest crossing takes {shortest_ms:.0} ms of wall time");
+}

@@ -3,7 +3,10 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod culprits;
 pub mod fingerprint;
+pub mod layout;
+pub mod message_kinds;
 pub mod params;
 pub mod picture;
 pub mod settings;
@@ -89,7 +92,7 @@ impl Session {
             horizon,
         };
         session.collect_trace();
-        session.run(until, usize::MAX, events.unwrap_or(u64::MAX));
+        session.run(until, usize::MAX, events.unwrap_or(u64::MAX), None);
         session
     }
 
@@ -212,7 +215,7 @@ impl Session {
     /// events; when the budget runs out it stops after finishing the current instant. Returns
     /// true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
-        self.run(t.min(TIMELINE_LIMIT), budget, u64::MAX)
+        self.run(t.min(TIMELINE_LIMIT), budget, u64::MAX, None)
     }
 
     /// Whether the timeline has reached its end ([`TIMELINE_LIMIT`]).
@@ -220,8 +223,23 @@ impl Session {
         self.now() >= TIMELINE_LIMIT
     }
 
-    /// Like `advance_to`, and processing no more than `events` events since the start.
-    fn run(&mut self, t: Micros, budget: usize, events: u64) -> bool {
+    /// Like [`Session::advance_to`], but stop right after the event that breaks the first
+    /// invariant (so that the moment of the violation is what is shown), or after an event at
+    /// which `stop` holds (a fast-forward that reaches something worth watching).
+    pub fn play_to(&mut self, t: Micros, budget: usize, stop: &dyn Fn(&Simulation) -> bool) -> bool {
+        self.run(t.min(TIMELINE_LIMIT), budget, u64::MAX, Some(stop))
+    }
+
+    /// Like `advance_to`, processing no more than `events` events since the start, and
+    /// stopping early where `stop` says so.
+    fn run(
+        &mut self,
+        t: Micros,
+        budget: usize,
+        events: u64,
+        stop: Option<&dyn Fn(&Simulation) -> bool>,
+    ) -> bool {
+        let clean = self.violation.is_none();
         let mut done = 0usize;
         loop {
             self.apply_due_actions(t);
@@ -235,6 +253,12 @@ impl Session {
             }
             self.step_checked();
             done += 1;
+            if let Some(stop) = stop
+                && ((clean && self.violation.is_some()) || stop(&self.sim))
+            {
+                self.horizon = self.horizon.max(self.now());
+                return false;
+            }
         }
         self.sim.warp_to(t);
         self.horizon = self.horizon.max(t);

@@ -54,7 +54,7 @@ impl Default for PageParams {
             settings: Settings::default(),
             scenario: None,
             tour: None,
-            speed: 0.1,
+            speed: DEFAULT_SPEED,
             autoplay: true,
             controls: Controls::Full,
             embed: false,
@@ -69,6 +69,9 @@ impl Default for PageParams {
     }
 }
 
+/// The default speed: a message crossing the default network (10-30 ms) takes 0.67 to 2 s of
+/// wall time, slow enough for a newcomer to follow each one; quiet stretches are fast-forwarded.
+pub const DEFAULT_SPEED: f64 = 0.015;
 /// The bounds of the speed factor.
 pub const MIN_SPEED: f64 = 0.001;
 pub const MAX_SPEED: f64 = 1000.0;
@@ -198,7 +201,7 @@ impl PageParams {
             "speed" => {
                 let speed = value.parse::<f64>().ok().filter(|s| s.is_finite());
                 self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {
-                    format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using 0.1")
+                    format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using {DEFAULT_SPEED}")
                 })?;
             }
             "autoplay" => {

@@ -2,11 +2,22 @@
 //! broker's lifecycle and image, the messages in flight. Pure data, so the drawing code only
 //! places shapes and the content is tested natively.
 
-use crate::quorum::{Micros, NodeId, RoleKind};
+use crate::quorum::message::FetchResult;
+use crate::quorum::{Message, Micros, NodeId, RoleKind};
+use crate::sim::network::Loss;
+use crate::sim::packet::Payload;
+use crate::sim::trace::LostBecause;
 use crate::sim::{Simulation, TraceKind, TraceLine};
 
-/// How many of the latest log records a strip shows.
+use super::SeenViolation;
+use super::culprits::{Culprits, culprits};
+use super::layout::CUT_AT;
+use crate::invariants::names::ALL;
+
+/// How many of the latest log records a controller's strip shows (at most).
 pub const STRIP_RECORDS: u64 = 14;
+/// How many of the latest fetched records a broker's strip shows.
+pub const BROKER_STRIP_RECORDS: u64 = 8;
 
 /// One record cell of a log strip.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,11 +41,13 @@ pub struct NodePicture {
     pub voted_for: Option<NodeId>,
     /// Name of the timeout being waited out and the fraction of it left (1 = just started).
     pub timeout: Option<(&'static str, f64)>,
-    /// The latest records of the log, for controllers (brokers show their image instead).
+    /// The latest records of the log (a broker's: the metadata records it fetched).
     pub cells: Vec<LogCell>,
     pub log_start: u64,
     pub log_end: u64,
     pub high_watermark: Option<u64>,
+    /// Records from this offset on are about to be truncated: a DivergingEpoch is on its way.
+    pub doomed_from: Option<u64>,
     /// Broker lifecycle state, for brokers.
     pub lifecycle: Option<&'static str>,
     pub applied_offset: u64,
@@ -52,9 +65,25 @@ pub struct MessagePicture {
     pub to: NodeId,
     pub kind: &'static str,
     pub text: String,
-    /// 0 at the sender, 1 at the receiver.
+    /// What makes fetching by offset visible: `@7` on a Fetch from offset 7, `+2` on a
+    /// FetchResponse that carries two records (only the delta).
+    pub note: Option<String>,
+    /// 0 at the sender, 1 at the receiver (where a lost message falls: at the edge of a receiver
+    /// that is down, at the cut mark of a cut link, half way when the network dropped it).
     pub progress: f64,
     pub lost: bool,
+}
+
+/// The first broken invariant, and what in the drawing it concerns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrokenPicture {
+    pub at: Micros,
+    pub invariant: &'static str,
+    /// Why the invariant matters (its source).
+    pub why: &'static str,
+    /// What was seen.
+    pub detail: String,
+    pub culprits: Culprits,
 }
 
 /// Everything the cluster view draws.
@@ -64,6 +93,7 @@ pub struct ClusterPicture {
     pub nodes: Vec<NodePicture>,
     pub messages: Vec<MessagePicture>,
     pub cut_links: Vec<(NodeId, NodeId)>,
+    pub broken: Option<BrokenPicture>,
 }
 
 /// A node's display name, as the trace prints it: `n1` (controllers), `n101` (brokers).
@@ -72,13 +102,31 @@ pub fn node_label(id: NodeId) -> String {
 }
 
 /// Draw the cluster as it is at `sim.now()`; `recent` are trace lines of the last moments, whose
-/// lost messages are shown falling.
-pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> ClusterPicture {
+/// lost messages are shown falling; `violation` is the first broken invariant, if any.
+pub fn picture(
+    sim: &Simulation,
+    recent: &[TraceLine],
+    timeout_full: Micros,
+    violation: Option<&SeenViolation>,
+) -> ClusterPicture {
     let now = sim.now();
     let hw = sim.leader().and_then(|l| l.high_watermark());
     let fenced =
         |id: NodeId| sim.leader().and_then(|l| l.applied().state.image.brokers().get(&id).map(|b| b.fenced));
-    let nodes = sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
+    let mut nodes: Vec<NodePicture> =
+        sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
+    for (_, _, packet) in sim.in_flight() {
+        if let Payload::Quorum(Message::FetchResponse {
+            result: FetchResult::DivergingEpoch { epoch, end_offset },
+            ..
+        }) = &packet.payload
+            && let (Some(node), Some(picture)) =
+                (sim.node(packet.to), nodes.iter_mut().find(|n| n.id == packet.to))
+        {
+            let to = node.log().diverging_end(*epoch, *end_offset);
+            picture.doomed_from = Some(picture.doomed_from.map_or(to, |d| d.min(to)));
+        }
+    }
     let mut messages: Vec<MessagePicture> = sim
         .in_flight()
         .map(|(sent, arrives, packet)| MessagePicture {
@@ -86,6 +134,7 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
             to: packet.to,
             kind: packet.payload.kind(),
             text: packet.payload.to_string(),
+            note: note(&packet.payload),
             progress: if arrives > sent {
                 (now.saturating_sub(sent)) as f64 / (arrives - sent) as f64
             } else {
@@ -96,19 +145,47 @@ pub fn picture(sim: &Simulation, recent: &[TraceLine], timeout_full: Micros) -> 
         .collect();
     messages.sort_by(|a, b| (a.from, a.to, a.kind).cmp(&(b.from, b.to, b.kind)));
     for line in recent {
-        if let TraceKind::Lost { packet, .. } = &line.kind {
+        if let TraceKind::Lost { packet, why } = &line.kind {
+            let (progress, reason) = match why {
+                LostBecause::ReceiverDown => (1.0, "its receiver is down"),
+                LostBecause::Network(Loss::Cut) => {
+                    (if packet.from < packet.to { CUT_AT } else { 1.0 - CUT_AT }, "the link is cut")
+                }
+                LostBecause::Network(_) => (0.5, "the network dropped it"),
+            };
             messages.push(MessagePicture {
                 from: packet.from,
                 to: packet.to,
                 kind: packet.payload.kind(),
-                text: format!("{} lost", packet.payload),
-                progress: 0.5,
+                text: format!("{} lost: {reason}", packet.payload),
+                note: None,
+                progress,
                 lost: true,
             });
         }
     }
     let cut_links = sim.network().cut_links().filter(|(a, b)| a < b).collect();
-    ClusterPicture { now, nodes, messages, cut_links }
+    let known: Vec<NodeId> = sim.node_ids().collect();
+    let broken = violation.map(|seen| BrokenPicture {
+        at: seen.at,
+        invariant: seen.violation.invariant,
+        why: ALL.iter().find(|(name, _)| *name == seen.violation.invariant).map_or("", |(_, why)| why),
+        detail: seen.violation.detail.clone(),
+        culprits: culprits(&seen.violation, &known),
+    });
+    ClusterPicture { now, nodes, messages, cut_links, broken }
+}
+
+fn note(payload: &Payload) -> Option<String> {
+    match payload {
+        Payload::Quorum(Message::Fetch { fetch_offset, .. }) => Some(format!("@{fetch_offset}")),
+        Payload::Quorum(Message::FetchResponse { result: FetchResult::Records(records), .. })
+            if !records.is_empty() =>
+        {
+            Some(format!("+{}", records.len()))
+        }
+        _ => None,
+    }
 }
 
 fn node_picture(
@@ -133,6 +210,7 @@ fn node_picture(
         log_start: 0,
         log_end: 0,
         high_watermark: None,
+        doomed_from: None,
         lifecycle: None,
         applied_offset: 0,
         lag: None,
@@ -158,11 +236,8 @@ fn node_picture(
     picture.timeout = node
         .visible_timeout()
         .map(|(name, deadline)| (name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
-    let strip = if voter {
-        log.end_offset().saturating_sub(STRIP_RECORDS).max(log.start_offset())
-    } else {
-        log.end_offset()
-    };
+    let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };
+    let strip = log.end_offset().saturating_sub(shown).max(log.start_offset());
     picture.cells = (strip..log.end_offset())
         .filter_map(|offset| log.get(offset).map(|e| (offset, e)))
         .map(|(offset, e)| LogCell {
@@ -187,18 +262,59 @@ fn node_picture(
 mod tests {
     use super::picture;
     use crate::quorum::{MS, RoleKind};
-    use crate::session::{Session, Settings};
+    use crate::session::{Action, Session, Settings};
 
     #[test]
     fn a_running_cluster_shows_one_leader_its_log_and_messages() {
         let mut session = Session::new(Settings::default());
         session.advance_to(4_000 * MS, usize::MAX);
-        let view = picture(session.sim(), &[], 2_000 * MS);
+        let view = picture(session.sim(), &[], 2_000 * MS, None);
         let leaders: Vec<_> = view.nodes.iter().filter(|n| n.role == Some(RoleKind::Leader)).collect();
         assert_eq!(leaders.len(), 1);
         assert!(!leaders[0].cells.is_empty(), "the leader's log strip shows records");
         assert_eq!(leaders[0].cells[0].kind, "LeaderChange");
         assert_eq!(view.nodes.iter().filter(|n| n.lifecycle == Some("RUNNING")).count(), 3);
         assert!(view.messages.iter().all(|m| (0.0..=1.0).contains(&m.progress)));
+        let broker = view.nodes.iter().find(|n| !n.voter).unwrap();
+        assert!(!broker.cells.is_empty(), "a broker's strip shows the records it fetched");
+        assert_eq!(broker.cells.last().unwrap().offset + 1, broker.log_end);
+    }
+
+    #[test]
+    fn fetches_show_their_offset_and_responses_only_the_delta() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(6_000 * MS, usize::MAX);
+        session.act(Action::CreateTopic { partitions: 3, replication: 2 }).unwrap();
+        let mut notes = Vec::new();
+        while session.now() < 7_000 * MS && session.step() {
+            let view = picture(session.sim(), &[], 2_000 * MS, None);
+            notes.extend(view.messages.iter().filter_map(|m| m.note.clone().map(|n| (m.kind, n))));
+        }
+        assert!(notes.iter().any(|(k, n)| *k == "Fetch" && n.starts_with('@')));
+        assert!(notes.iter().any(|(k, n)| *k == "FetchResponse" && n.starts_with('+')), "{notes:?}");
+    }
+
+    #[test]
+    fn records_a_diverging_epoch_will_truncate_are_marked_before_they_go() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(6_000 * MS, usize::MAX);
+        let old = session.sim().leader().unwrap().id();
+        session.act(Action::Isolate(old)).unwrap();
+        session.act(Action::CreateTopic { partitions: 3, replication: 1 }).unwrap();
+        session.advance_to(15_000 * MS, usize::MAX);
+        assert_ne!(session.sim().leader().map(|l| l.id()), Some(old), "the majority elected another leader");
+        session.act(Action::Heal).unwrap();
+        let mut marked = None;
+        while marked.is_none() && session.now() < 25_000 * MS && session.step() {
+            let view = picture(session.sim(), &[], 2_000 * MS, None);
+            let node = view.nodes.iter().find(|n| n.id == old).unwrap();
+            marked = node.doomed_from.map(|from| (from, node.log_end));
+        }
+        let (from, end) = marked.expect("the old leader's extra records were marked");
+        assert!(from < end, "some records are doomed: {from}..{end}");
+        session.advance_to(session.now() + 500 * MS, usize::MAX);
+        let node =
+            picture(session.sim(), &[], 2_000 * MS, None).nodes.into_iter().find(|n| n.id == old).unwrap();
+        assert_eq!(node.doomed_from, None, "the mark goes once the truncation happened");
     }
 }

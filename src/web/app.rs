@@ -5,7 +5,7 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::cluster_view::{ClusterView, MESSAGE_LEGEND, epoch_colour, message_style};
+use super::cluster_view::ClusterView;
 use super::controls::{ControlMsg, Controls, SelectedNode};
 use super::event_log::{EventLog, LogFilter};
 use super::failover_tab::{FailoverTab, RaceRequest};
@@ -23,11 +23,12 @@ use crate::session::picture::picture;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{Action, Session, Settings, TIMELINE_LIMIT};
 use crate::sim::packet::Payload;
-use crate::sim::{TraceKind, TraceLine};
+use crate::sim::{Simulation, TraceKind, TraceLine};
 
 /// Quiet stretches (nothing but idle fetches and heartbeats in flight) play this much faster,
-/// so waiting out timeouts does not drag while elections and replication play at the set speed.
-const QUIET_WARP: f64 = 30.0;
+/// so waiting out timeouts does not drag while elections and replication play at the set speed
+/// (at the default speed, quiet stretches run at 1.5x).
+const QUIET_WARP: f64 = 100.0;
 /// Most simulated events processed in one animation frame.
 const FRAME_EVENT_BUDGET: usize = 5_000;
 /// How long a lost message is shown falling, in real milliseconds.
@@ -296,11 +297,20 @@ impl App {
     fn on_frame(&mut self, ts: f64) {
         let elapsed = self.clock.tick(ts);
         let quiet = self.session.sim().in_flight().all(|(_, _, packet)| is_routine(&packet.payload));
+        // A fast-forward stops as soon as a message worth watching is sent.
+        let busy = |sim: &Simulation| quiet && !sim.in_flight().all(|(_, _, p)| is_routine(&p.payload));
         let factor = 10f64.powf(self.speed_exp) * if quiet { QUIET_WARP } else { 1.0 };
         let before = self.session.now();
         let target = before + (elapsed * 1_000.0 * factor) as Micros;
-        self.session.advance_to(target, FRAME_EVENT_BUDGET);
-        if self.session.at_limit() {
+        let clean = self.session.violation().is_none();
+        self.session.play_to(target, FRAME_EVENT_BUDGET, &busy);
+        if clean && let Some(seen) = self.session.violation() {
+            self.playing = false;
+            self.status = format!(
+                "Paused: an invariant broke ({}); the nodes involved are marked in red",
+                seen.violation.invariant
+            );
+        } else if self.session.at_limit() {
             self.playing = false;
             self.status = format!(
                 "The timeline ends at {} simulated minutes, the most one keeps: scrub back, or reset to start a new one",
@@ -481,7 +491,7 @@ impl App {
         let link = ctx.link();
         let sim = self.session.sim();
         let falling: Vec<TraceLine> = self.falling.iter().map(|(_, l)| l.clone()).collect();
-        let view = picture(sim, &falling, TIMEOUT_FULL);
+        let view = picture(sim, &falling, TIMEOUT_FULL, self.session.violation());
         let selected = self.selected.and_then(|id| {
             view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode {
                 id,
@@ -500,8 +510,7 @@ impl App {
         html! {
             <main class="cluster-tab">
                 <div class="stage">
-                    <ClusterView picture={view} selected={self.selected} on_select={link.callback(Msg::Select)} reduced_motion={self.reduced_motion} />
-                    if chrome { { legend() } }
+                    <ClusterView picture={view} selected={self.selected} on_select={link.callback(Msg::Select)} reduced_motion={self.reduced_motion} legend={chrome} />
                     if level != ControlLevel::None {
                         <Timeline now={self.session.now()} horizon={self.session.horizon()} playing={self.playing}
                                   speed_exp={self.speed_exp} minimal={level == ControlLevel::Min} share={self.share.clone()}
@@ -558,23 +567,5 @@ fn action_text(action: &Action) -> String {
         Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
             format!("Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped")
         }
-    }
-}
-
-fn legend() -> Html {
-    html! {
-        <div class="legend" aria-label="Legend">
-            <p class="how-to-read">{ "Top: the controllers, a Raft quorum (the crown marks the leader, the active controller). Bottom: the brokers, which fetch the metadata log by offset. The orange arc is the timeout a node is waiting out; click a node to act on it." }</p>
-            <span class="legend-title">{ "Messages:" }</span>
-            { for MESSAGE_LEGEND.iter().map(|(kind, text)| {
-                let (colour, label) = message_style(kind);
-                html! { <span class="legend-item"><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="6" fill={colour} /></svg>{ format!(" {label} {text}") }</span> }
-            }) }
-            <span class="legend-title">{ "Log cells:" }</span>
-            { for (1..=3).map(|e| html! {
-                <span class="legend-item"><svg width="14" height="14" aria-hidden="true"><rect width="12" height="14" fill={epoch_colour(e)} /></svg>{ format!(" epoch {e}") }</span>
-            }) }
-            <span class="legend-item">{ "faded = not committed yet · bar = high watermark" }</span>
-        </div>
     }
 }

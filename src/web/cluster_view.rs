@@ -5,15 +5,16 @@
 use yew::prelude::*;
 
 use crate::quorum::{NodeId, RoleKind};
-use crate::session::picture::{ClusterPicture, MessagePicture, NodePicture};
+use crate::session::layout::{
+    BROKER_HALF_H, BROKER_HALF_W, CELL, CUT_AT, Layout, Point, RADIUS, SNAPSHOT_W, STRIP_TOP, WIDTH,
+    point_along,
+};
+use crate::session::message_kinds::message_kind;
+use crate::session::picture::{
+    BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LogCell, MessagePicture, NodePicture,
+};
 
-/// Width and height of the drawing's coordinate space.
-pub const WIDTH: f64 = 1000.0;
-pub const HEIGHT: f64 = 540.0;
-const CONTROLLER_Y: f64 = 110.0;
-const BROKER_Y: f64 = 440.0;
-const RADIUS: f64 = 44.0;
-const CELL: f64 = 15.0;
+use super::legend::Legend;
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
 const EPOCH_COLOURS: [&str; 7] =
@@ -26,15 +27,8 @@ pub struct ClusterViewProps {
     pub on_select: Callback<NodeId>,
     /// Prefers reduced motion: messages sit still at the middle of their link.
     pub reduced_motion: bool,
-}
-
-/// Where node `id` is drawn.
-fn position(picture: &ClusterPicture, id: NodeId) -> (f64, f64) {
-    let voter = picture.nodes.iter().find(|n| n.id == id).is_some_and(|n| n.voter);
-    let row: Vec<NodeId> = picture.nodes.iter().filter(|n| n.voter == voter).map(|n| n.id).collect();
-    let index = row.iter().position(|n| *n == id).unwrap_or(0) as f64;
-    let x = WIDTH * (index + 0.5) / row.len().max(1) as f64;
-    (x, if voter { CONTROLLER_Y } else { BROKER_Y })
+    /// Show the legend under the drawing.
+    pub legend: bool,
 }
 
 /// The colour of an epoch.
@@ -42,58 +36,57 @@ pub fn epoch_colour(epoch: u32) -> &'static str {
     EPOCH_COLOURS[epoch as usize % EPOCH_COLOURS.len()]
 }
 
-/// Colour and short label of a message kind.
-pub fn message_style(kind: &str) -> (&'static str, &'static str) {
-    match kind {
-        "Vote" => ("#CC79A7", "V"),
-        "PreVote" => ("#CC79A7", "PV"),
-        "VoteResponse" | "PreVoteResponse" => ("#CC79A7", "VR"),
-        "BeginQuorumEpoch" => ("#D55E00", "BQE"),
-        "BeginQuorumEpochResponse" => ("#D55E00", "BQR"),
-        "EndQuorumEpoch" => ("#D55E00", "EQE"),
-        "Fetch" => ("#56B4E9", "F"),
-        "FetchResponse" => ("#0072B2", "FR"),
-        "DivergingEpoch" => ("#E69F00", "DE"),
-        "SnapshotId" => ("#009E73", "SID"),
-        "FetchSnapshot" | "FetchSnapshotResponse" => ("#009E73", "FS"),
-        "BrokerHeartbeat" | "BrokerHeartbeatResponse" => ("#555555", "HB"),
-        "BrokerRegistration" | "BrokerRegistrationResponse" => ("#555555", "REG"),
-        _ => ("#555555", "AP"),
-    }
-}
-
-/// The legend of message kinds, in drawing order.
-pub const MESSAGE_LEGEND: [(&str, &str); 11] = [
-    ("PreVote", "pre-vote (KIP-996)"),
-    ("Vote", "vote request / response"),
-    ("BeginQuorumEpoch", "new leader announces itself"),
-    ("EndQuorumEpoch", "leader resigns"),
-    ("Fetch", "fetch by offset (pull)"),
-    ("FetchResponse", "records + high watermark"),
-    ("DivergingEpoch", "truncate to the leader's log"),
-    ("SnapshotId", "fetch the snapshot instead"),
-    ("FetchSnapshot", "snapshot chunk"),
-    ("BrokerHeartbeat", "broker heartbeat"),
-    ("BrokerRegistration", "broker registration"),
-];
-
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let picture = &props.picture;
+    let ids =
+        |voter: bool| picture.nodes.iter().filter(|n| n.voter == voter).map(|n| n.id).collect::<Vec<_>>();
+    let layout = use_memo((ids(true), ids(false)), |(voters, brokers)| Layout::new(voters, brokers));
     let leader = picture.nodes.iter().find(|n| n.role == Some(RoleKind::Leader)).map(|n| n.id);
     html! {
+        <>
+        if let Some(broken) = &picture.broken { { broken_banner(broken) } }
         <div class="svg-wrap">
-        <svg class="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
-             aria-label="The cluster: controllers at the top, brokers at the bottom, messages in flight between them">
-            { links(picture, leader) }
-            { for picture.nodes.iter().map(|n| node(n, picture, props)) }
-            { for picture.messages.iter().map(|m| message(m, picture, props.reduced_motion)) }
+        <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="img"
+             aria-label="The cluster: controllers on a ring at the top, brokers below, messages in flight between them">
+            { links(picture, &layout, leader) }
+            <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
+            <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
         </svg>
+        </div>
+        if props.legend { <Legend epochs={epochs_present(picture)} /> }
+        </>
+    }
+}
+
+/// What broke, where the drawing marks it, and why it matters.
+fn broken_banner(broken: &BrokenPicture) -> Html {
+    let nodes: Vec<String> = broken.culprits.nodes.iter().map(|n| format!("n{n}")).collect();
+    html! {
+        <div class="violation-banner" role="alert">
+            <strong>{ format!("✗ Invariant broken at {}: {}", crate::format::seconds(broken.at), broken.invariant) }</strong>
+            <span>{ format!(" · {}", broken.detail) }</span>
+            if !nodes.is_empty() { <span class="culprit-list">{ format!(" · marked in red: {}", nodes.join(", ")) }</span> }
+            if !broken.why.is_empty() { <span class="why">{ format!(" · why it matters: {}", broken.why) }</span> }
         </div>
     }
 }
 
-fn links(picture: &ClusterPicture, leader: Option<NodeId>) -> Html {
+/// The epochs of the log cells drawn, in order.
+fn epochs_present(picture: &ClusterPicture) -> Vec<u32> {
+    let mut epochs: Vec<u32> = picture.nodes.iter().flat_map(|n| n.cells.iter().map(|c| c.epoch)).collect();
+    epochs.sort_unstable();
+    epochs.dedup();
+    epochs
+}
+
+fn points(route: &[Point]) -> String {
+    route.iter().map(|p| format!("{:.1},{:.1}", p.x, p.y)).collect::<Vec<_>>().join(" ")
+}
+
+/// Every link between controllers, each broker's link to the leader, and any other link a
+/// message is on; cut links dashed red with a mark on them.
+fn links(picture: &ClusterPicture, layout: &Layout, leader: Option<NodeId>) -> Html {
     let voters: Vec<&NodePicture> = picture.nodes.iter().filter(|n| n.voter).collect();
     let mut lines = Vec::new();
     for (i, a) in voters.iter().enumerate() {
@@ -106,17 +99,25 @@ fn links(picture: &ClusterPicture, leader: Option<NodeId>) -> Html {
             lines.push((broker.id, leader, "link observer"));
         }
     }
+    for m in &picture.messages {
+        if !lines.iter().any(|(a, b, _)| (*a, *b) == (m.from, m.to) || (*a, *b) == (m.to, m.from)) {
+            lines.push((m.from, m.to, "link observer"));
+        }
+    }
     let cut = |a: NodeId, b: NodeId| picture.cut_links.contains(&(a.min(b), a.max(b)));
     html! {
         <g class="links">
             { for lines.iter().map(|&(a, b, class)| {
-                let ((x1, y1), (x2, y2)) = (position(picture, a), position(picture, b));
                 let class = if cut(a, b) { "link cut" } else { class };
-                html! { <line class={class} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+                html! { <polyline key={format!("{a}-{b}")} class={class} points={points(&layout.route(a, b))} data-link={format!("{a}-{b}")} /> }
             }) }
             { for lines.iter().filter(|(a, b, _)| cut(*a, *b)).map(|&(a, b, _)| {
-                let ((x1, y1), (x2, y2)) = (position(picture, a), position(picture, b));
-                html! { <text class="cut-mark" x={((x1 + x2) / 2.0).to_string()} y={((y1 + y2) / 2.0).to_string()}>{ "✂ cut" }</text> }
+                let at = point_along(&layout.route(a.min(b), a.max(b)), CUT_AT);
+                html! {
+                    <text key={format!("{a}-{b}")} class="cut-mark" data-link={format!("{}-{}", a.min(b), a.max(b))} x={format!("{:.1}", at.x)} y={format!("{:.1}", at.y + 5.0)}>
+                        { "✂" }<title>{ format!("the link n{a}-n{b} is cut: messages on it are lost") }</title>
+                    </text>
+                }
             }) }
         </g>
     }
@@ -134,8 +135,8 @@ fn role_text(n: &NodePicture) -> (&'static str, &'static str) {
     }
 }
 
-fn node(n: &NodePicture, picture: &ClusterPicture, props: &ClusterViewProps) -> Html {
-    let (x, y) = position(picture, n.id);
+fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
+    let Some(Point { x, y }) = layout.centre(n.id) else { return Html::default() };
     let id = n.id;
     let onclick = props.on_select.reform(move |_: MouseEvent| id);
     let on_select = props.on_select.clone();
@@ -153,21 +154,34 @@ fn node(n: &NodePicture, picture: &ClusterPicture, props: &ClusterViewProps) -> 
         _ if !n.voter => format!("broker {} {role}, epoch {}", n.label, n.epoch),
         _ => format!("controller {} {role}, epoch {}", n.label, n.epoch),
     };
-    let class = classes!("node", role_class, selected.then_some("selected"));
+    let broken = props.picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
+    let flagged = broken.and_then(|b| b.culprits.offset);
+    let name = if let Some(b) = broken {
+        format!("{name}, involved in the broken invariant: {}", b.invariant)
+    } else {
+        name
+    };
+    let class =
+        classes!("node", role_class, selected.then_some("selected"), broken.is_some().then_some("culprit"));
     html! {
-        <g class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"
+        <g key={n.id} class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"
            aria-label={name} aria-pressed={selected.to_string()} {onclick} {onkeydown}>
-            if n.voter { { controller(n, role) } } else { { broker(n, role) } }
+            if n.voter { { controller(n, role, layout.strip_cells, flagged) } } else { { broker(n, role) } }
+            if let Some(b) = broken {
+                <text class="culprit-badge" x={if n.voter { (-RADIUS).to_string() } else { (8.0 - BROKER_HALF_W).to_string() }} y={if n.voter { (12.0 - RADIUS).to_string() } else { (18.0 - BROKER_HALF_H).to_string() }}>
+                    { "✗" }<title>{ format!("{}: {}", b.invariant, b.detail) }</title>
+                </text>
+            }
         </g>
     }
 }
 
-fn controller(n: &NodePicture, role: &str) -> Html {
+fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u64>) -> Html {
     let timeout = n.timeout.map(|(name, left)| {
-        let circumference = 2.0 * std::f64::consts::PI * (RADIUS + 7.0);
+        let circumference = 2.0 * std::f64::consts::PI * (RADIUS + 6.0);
         let dash = circumference * left.clamp(0.0, 1.0);
         html! {
-            <circle class="timeout" r={(RADIUS + 7.0).to_string()} stroke-dasharray={format!("{dash:.1} {circumference:.1}")}
+            <circle class="timeout" r={(RADIUS + 6.0).to_string()} stroke-dasharray={format!("{dash:.1} {circumference:.1}")}
                     transform="rotate(-90)"><title>{ format!("{name}: {:.0}% left", left.clamp(0.0, 1.0) * 100.0) }</title></circle>
         }
     });
@@ -181,53 +195,95 @@ fn controller(n: &NodePicture, role: &str) -> Html {
             { timeout.unwrap_or_default() }
             <circle class="shape" r={RADIUS.to_string()} />
             if n.role == Some(RoleKind::Leader) {
-                <path class="crown" d="M -16 -50 L -16 -62 L -8 -55 L 0 -66 L 8 -55 L 16 -62 L 16 -50 Z" />
+                <path class="crown" d="M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z" />
             }
             if n.role.is_none() || n.role == Some(RoleKind::Resigned) {
-                <path class="cross" d="M -26 -26 L 26 26 M 26 -26 L -26 26" />
+                <path class="cross" d="M -24 -24 L 24 24 M 24 -24 L -24 24" />
             }
             <text class="name" y="-8">{ &n.label }</text>
             <text class="role" y="10">{ role }</text>
             <text class="small" y="25">{ format!("epoch {}", n.epoch) }</text>
-            <text class="small vote" y={(-RADIUS - 16.0).to_string()} x="52">{ vote }</text>
-            { log_strip(n) }
+            <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote }</text>
+            { log_strip(n, strip_cells, flagged) }
         </>
     }
 }
 
-fn log_strip(n: &NodePicture) -> Html {
-    let left = -(n.cells.len().max(1) as f64) * CELL / 2.0;
-    let top = RADIUS + 18.0;
+/// What the line under a log strip means.
+const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
+
+fn log_strip(n: &NodePicture, strip_cells: usize, flagged: Option<u64>) -> Html {
+    let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
+    let left = -(cells.len().max(1) as f64) * CELL / 2.0;
+    let top = STRIP_TOP;
     let hw = n.high_watermark;
-    let first = n.cells.first().map_or(n.log_end, |c| c.offset);
+    let first = cells.first().map_or(n.log_end, |c| c.offset);
     let hw_x = hw.filter(|h| *h >= first && *h <= n.log_end).map(|h| left + (h - first) as f64 * CELL);
     html! {
         <g class="log" aria-hidden="true">
             if n.log_start > 0 && first == n.log_start {
-                <rect class="snapshot" x={(left - 34.0).to_string()} y={top.to_string()} width="30" height="18">
+                <rect class="snapshot" x={(left - SNAPSHOT_W).to_string()} y={top.to_string()} width={(SNAPSHOT_W - 4.0).to_string()} height="16">
                     <title>{ format!("snapshot: offsets 0..{} are in a snapshot; the log starts at {}", n.log_start, n.log_start) }</title>
                 </rect>
             }
             if n.log_start > 0 && first == n.log_start {
-                <text class="tiny" x={(left - 19.0).to_string()} y={(top + 13.0).to_string()}>{ "snap" }</text>
+                <text class="tiny" x={(left - SNAPSHOT_W / 2.0 - 2.0).to_string()} y={(top + 12.0).to_string()}>{ "snap" }</text>
             }
-            { for n.cells.iter().enumerate().map(|(i, c)| {
-                let committed = hw.is_some_and(|h| c.offset < h);
-                let class = if committed { "cell" } else { "cell uncommitted" };
+            { cells_html(cells, left, top, 16.0, (hw, n.doomed_from, flagged)) }
+            if let Some(x) = hw_x {
+                <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 3.0).to_string()} y2={(top + 19.0).to_string()} />
+            }
+            <text class="tiny" x="0" y={(top + 28.0).to_string()}>
+                { format!("log {}..{} · HW {}", n.log_start, n.log_end, hw.map_or("unknown".to_string(), |h| h.to_string())) }
+                <title>{ HW_TITLE }</title>
+            </text>
+        </g>
+    }
+}
+
+/// Marks on a strip's cells: faded until below `done` (the high watermark, or a broker's applied
+/// offset), struck and flashing from `doomed` on, outlined red at `flagged` (named by a broken
+/// invariant).
+type CellMarks = (Option<u64>, Option<u64>, Option<u64>);
+
+/// Record cells from `left`, coloured by epoch, with their marks.
+fn cells_html(cells: &[LogCell], left: f64, top: f64, height: f64, marks: CellMarks) -> Html {
+    let (done, doomed, flagged) = marks;
+    let strike = doomed.and_then(|d| cells.iter().position(|c| c.offset >= d)).map(|i| {
+        let x1 = left + i as f64 * CELL;
+        let x2 = left + cells.len() as f64 * CELL - 2.0;
+        html! {
+            <g class="strike">
+                <line x1={x1.to_string()} x2={x2.to_string()} y1={top.to_string()} y2={(top + height).to_string()} />
+                <line x1={x1.to_string()} x2={x2.to_string()} y1={(top + height).to_string()} y2={top.to_string()} />
+            </g>
+        }
+    });
+    html! {
+        <>
+            { for cells.iter().enumerate().map(|(i, c)| {
+                let finished = done.is_some_and(|h| c.offset < h);
+                let gone = doomed.is_some_and(|d| c.offset >= d);
+                let class = classes!(
+                    "cell",
+                    (!finished).then_some("uncommitted"),
+                    gone.then_some("doomed"),
+                    (flagged == Some(c.offset)).then_some("culprit-cell")
+                );
+                let note = match (gone, finished) {
+                    (true, _) => " (about to be truncated: the leader answered DivergingEpoch, this log differs from here)",
+                    (false, true) => "",
+                    (false, false) => " (not committed yet)",
+                };
                 html! {
-                    <rect class={class} x={(left + i as f64 * CELL).to_string()} y={top.to_string()} width={(CELL - 2.0).to_string()} height="18"
+                    <rect key={c.offset} class={class} x={(left + i as f64 * CELL).to_string()} y={top.to_string()} width={(CELL - 2.0).to_string()} height={height.to_string()}
                           fill={epoch_colour(c.epoch)}>
-                        <title>{ format!("offset {} · epoch {} · {}{}", c.offset, c.epoch, c.detail, if committed { "" } else { " (not committed yet)" }) }</title>
+                        <title>{ format!("offset {} · epoch {} · {}{note}", c.offset, c.epoch, c.detail) }</title>
                     </rect>
                 }
             }) }
-            if let Some(x) = hw_x {
-                <line class="hw" x1={(x - 1.0).to_string()} x2={(x - 1.0).to_string()} y1={(top - 4.0).to_string()} y2={(top + 22.0).to_string()} />
-            }
-            <text class="tiny" x="0" y={(top + 33.0).to_string()}>
-                { format!("log {}..{} · HW {}", n.log_start, n.log_end, hw.map_or("?".to_string(), |h| h.to_string())) }
-            </text>
-        </g>
+            { strike.unwrap_or_default() }
+        </>
     }
 }
 
@@ -237,28 +293,69 @@ fn broker(n: &NodePicture, role: &str) -> Html {
     let lag = n.lag.map_or(String::new(), |l| format!(" · lag {l}"));
     html! {
         <>
-            <rect class={classes!("shape", (n.fenced == Some(true)).then_some("fenced"))} x="-78" y="-44" width="156" height="88" rx="10" />
-            if n.role.is_none() { <path class="cross" d="M -60 -32 L 60 32 M 60 -32 L -60 32" /> }
-            <text class="name" y="-22">{ &n.label }</text>
-            <text class="role" y="-5">{ format!("{lifecycle}{fenced}") }</text>
-            <text class="small" y="12">{ format!("image @ {}{lag}", n.applied_offset) }</text>
-            <text class="small" y="28">{ format!("{} topics · {} partitions", n.topics, n.partitions) }</text>
+            <rect class={classes!("shape", (n.fenced == Some(true)).then_some("fenced"))} x={(-BROKER_HALF_W).to_string()} y={(-BROKER_HALF_H).to_string()}
+                  width={(2.0 * BROKER_HALF_W).to_string()} height={(2.0 * BROKER_HALF_H).to_string()} rx="10" />
+            if n.role.is_none() { <path class="cross" d="M -50 -36 L 50 36 M 50 -36 L -50 36" /> }
+            <text class="name" y="-28">{ &n.label }</text>
+            <text class="role" y="-12">{ format!("{lifecycle}{fenced}") }</text>
+            <text class="small" y="4">{ format!("image @ {}{lag}", n.applied_offset) }</text>
+            <text class="small" y="17">{ format!("{} topics · {} partitions", n.topics, n.partitions) }</text>
+            { broker_strip(n) }
         </>
     }
 }
 
-fn message(m: &MessagePicture, picture: &ClusterPicture, still: bool) -> Html {
-    let ((x1, y1), (x2, y2)) = (position(picture, m.from), position(picture, m.to));
-    let t = if still { 0.5 } else { m.progress.clamp(0.0, 1.0) };
-    let (x, y) = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
-    let (colour, label) = message_style(m.kind);
-    let class = if m.lost { "message lost" } else { "message" };
+/// A broker's fetched records, faded until applied to its image, with the applied offset marked:
+/// fetching by offset brings only the records after it.
+fn broker_strip(n: &NodePicture) -> Html {
+    let top = 24.0;
+    let left = -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0;
+    let first = n.cells.first().map_or(n.log_end, |c| c.offset);
+    let applied_x = (n.applied_offset >= first && n.applied_offset <= n.log_end)
+        .then(|| left + (n.applied_offset - first) as f64 * CELL);
     html! {
-        <g class={class} transform={format!("translate({x:.1} {y:.1})")}>
+        <g class="log broker-log" aria-hidden="true">
+            { cells_html(&n.cells, left, top, 11.0, (Some(n.applied_offset), None, None)) }
+            if let Some(x) = applied_x {
+                <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
+            }
+            <text class="tiny" x="0" y={(top + 22.0).to_string()}>
+                { format!("fetched {} · applied {}", n.log_end, n.applied_offset) }
+                <title>{ "The metadata records this broker fetched from the leader, by offset: each Fetch asks from its log end and brings back only the records after it. Faded: fetched, not yet applied to the broker's image; the bar marks the applied offset." }</title>
+            </text>
+        </g>
+    }
+}
+
+/// A stable key per message, so that each dot keeps its element from frame to frame: sender,
+/// receiver, kind, and how many such messages came before it.
+fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
+    messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let same = messages[..i]
+                .iter()
+                .filter(|o| (o.from, o.to, o.kind, o.lost) == (m.from, m.to, m.kind, m.lost))
+                .count();
+            format!("{}-{}-{}-{}-{same}", m.from, m.to, m.kind, if m.lost { "lost" } else { "" })
+        })
+        .collect()
+}
+
+fn message(key: String, m: &MessagePicture, layout: &Layout, still: bool) -> Html {
+    let t = if still && !m.lost { 0.5 } else { m.progress.clamp(0.0, 1.0) };
+    let Point { x, y } = point_along(&layout.route(m.from, m.to), t);
+    let kind = message_kind(m.kind);
+    let class = classes!("message", m.lost.then_some("lost"), kind.response.then_some("response"));
+    let (fill, stroke) = if kind.response { ("#fff", kind.colour) } else { (kind.colour, "#fff") };
+    html! {
+        <g {key} class={class} transform={format!("translate({x:.1} {y:.1})")} data-link={format!("{}-{}", m.from, m.to)}>
             <g class="fall">
-                <circle r="9" fill={colour} />
-                <text class="message-label" x="12" y="4">{ label }</text>
-                <title>{ &m.text }</title>
+                <circle r="8" fill={fill} stroke={stroke} />
+                <text class="message-label" x="11" y="4">{ kind.label }</text>
+                if let Some(note) = &m.note { <text class="message-note" x="11" y="15">{ note }</text> }
+                <title>{ format!("{} = {}\n{}", kind.label, kind.meaning, m.text) }</title>
             </g>
         </g>
     }

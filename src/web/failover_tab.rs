@@ -8,7 +8,7 @@ use gloo::events::EventListener;
 use yew::prelude::*;
 
 use super::chart::{Chart, Point, parse_csv};
-use super::cluster_view::{ClusterView, message_style};
+use super::cluster_view::ClusterView;
 use super::frame_clock::FrameClock;
 use super::keys::{is_race_key, listen, shortcut};
 use super::partition_grid::PartitionGridView;
@@ -16,6 +16,7 @@ use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
 use crate::race::{FailoverRace, RaceStage, speed_label};
+use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::{ClusterPicture, picture};
 
@@ -485,7 +486,8 @@ impl FailoverTab {
         let Ok(race) = &self.race else { return html! {} };
         let elapsed = elapsed_of(race).unwrap_or(0);
         let shown = race.kraft_recovered_after().unwrap_or(elapsed);
-        let drawing = race.kraft_sim().map(|sim| picture(sim, &[], QuorumConfig::default().fetch_timeout));
+        let drawing =
+            race.kraft_sim().map(|sim| picture(sim, &[], QuorumConfig::default().fetch_timeout, None));
         let status = match (race.kraft_recovered_after(), elapsed_of(race)) {
             (Some(t), _) => format!("Back after {}: a new controller committed a metadata change.", format::seconds(t)),
             (None, Some(_)) => {
@@ -509,7 +511,7 @@ impl FailoverTab {
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
-                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={props.reduced_motion} />
+                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={props.reduced_motion} legend={false} />
                 } else {
                     <p class="side-caption">{ status }</p>
                 }
@@ -577,7 +579,8 @@ fn race_legend() -> Html {
             <p class="how-to-read">{ "Left, KRaft: three controllers (a Raft quorum; the crown marks the active one) and five brokers that fetch the metadata log by offset. Right, ZooKeeper mode: the ensemble holds the metadata; one broker (the crown) is the controller. The grid under each side is every partition's state: one cell stands for many partitions." }</p>
             <span class="legend-title">{ "KRaft:" }</span>
             { for ["PreVote", "Vote", "BeginQuorumEpoch", "Fetch", "FetchResponse"].iter().map(|kind| {
-                let (colour, label) = message_style(kind);
+                let style = message_kind(kind);
+                let (colour, label) = (style.colour, style.label);
                 html! { <span class="legend-item">{ dot(colour) }{ format!(" {label} {kind}") }</span> }
             }) }
             <span class="legend-title">{ "ZooKeeper mode:" }</span>

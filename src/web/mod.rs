@@ -10,6 +10,7 @@ mod frame_clock;
 mod help;
 mod invariants_panel;
 mod keys;
+mod legend;
 mod on_screen;
 mod panic_panel;
 mod partition_grid;
@@ -35,7 +36,9 @@ pub fn start() {
 }
 
 /// The trace fingerprint of a built-in scenario, so node can compare this build with the
-/// native one (`cargo xtask test`).
+/// native one (`cargo xtask test`). Only in the determinism-check build: the page itself does
+/// not carry the scenario texts and runner.
+#[cfg(feature = "fingerprint")]
 #[wasm_bindgen(js_name = scenarioFingerprint)]
 pub fn scenario_fingerprint(name: &str, seed: u64) -> String {
     crate::scenario::fingerprint(name, seed).unwrap_or_else(|error| format!("error: {error}"))

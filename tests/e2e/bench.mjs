@@ -6,6 +6,7 @@
 //   - callbacks and timers firing while paused and while the tab is hidden
 //   - transfer size of the page (wasm + js + css, gzipped)
 //   - time to the first rendered cluster
+// Each figure is printed beside the one measured before issue 9's work (bench-before.json).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -14,6 +15,7 @@ import { FLAGS, executablePath } from "./chromium.mjs";
 
 const baseUrl = process.env.KRAFTSCOPE_URL;
 const dist = process.env.KRAFTSCOPE_DIST;
+const before = JSON.parse(readFileSync(new URL("./bench-before.json", import.meta.url), "utf8"));
 
 // Times every requestAnimationFrame callback, counts timers, and records long tasks and the
 // moment the first cluster node appears. Installed before the page's own scripts run.
@@ -67,7 +69,7 @@ for (let i = 0; i < 5; i += 1) {
   firsts.push((await read(page)).firstCluster);
   await page.close();
 }
-console.log(`time to first rendered cluster: median ${percentile(firsts, 0.5).toFixed(0)} ms over 5 loads (target <= 1000 ms)`);
+console.log(`time to first rendered cluster: median ${percentile(firsts, 0.5).toFixed(0)} ms over 5 loads (before: ${before.firstClusterMs} ms; target <= 1000 ms)`);
 
 // Frame work while animating 5 controllers and 9 brokers at 1x.
 const page = await context.newPage();
@@ -77,8 +79,8 @@ await reset(page);
 await page.waitForTimeout(6000);
 const animating = await read(page);
 console.log(`5 controllers + 9 brokers at 1x, ${animating.frames.length} frames (target p95 <= 10 ms):`);
-console.log(`  page work per frame (simulation + Yew render): p95 ${percentile(animating.scripts, 0.95).toFixed(1)} ms, median ${percentile(animating.scripts, 0.5).toFixed(1)} ms`);
-console.log(`  whole frame incl. the browser's style, layout and software paint: p95 ${percentile(animating.frames, 0.95).toFixed(1)} ms, median ${percentile(animating.frames, 0.5).toFixed(1)} ms`);
+console.log(`  page work per frame (simulation + Yew render): p95 ${percentile(animating.scripts, 0.95).toFixed(1)} ms, median ${percentile(animating.scripts, 0.5).toFixed(1)} ms (before: p95 ${before.frameWorkP95Ms} ms, median ${before.frameWorkMedianMs} ms)`);
+console.log(`  whole frame incl. the browser's style, layout and software paint: p95 ${percentile(animating.frames, 0.95).toFixed(1)} ms, median ${percentile(animating.frames, 0.5).toFixed(1)} ms (before: p95 ${before.wholeFrameP95Ms} ms, median ${before.wholeFrameMedianMs} ms)`);
 
 // Paused: nothing should fire.
 await page.getByRole("button", { name: "Pause" }).click();
@@ -130,11 +132,12 @@ await race.getByRole("button", { name: "Skip to the end" }).click();
 await race.waitForFunction(() => document.querySelector(".race-stage")?.textContent === "Both sides recovered.", null, { timeout: 120_000 });
 const skipping = await read(race);
 console.log(`  skipped to the end, ${skipping.frames.length} frames: page work per frame p95 ${percentile(skipping.scripts, 0.95).toFixed(1)} ms, longest ${Math.max(0, ...skipping.scripts).toFixed(1)} ms; long tasks (>50 ms): ${skipping.longTasks.length ? skipping.longTasks.map((d) => d.toFixed(0)).join(", ") + " ms" : "none"} (target: none)`);
+console.log(`  2,000,000-partition race: preparation ${preparation} ms (before ${before.racePreparationMs} ms); longest frame task while skipping ${Math.max(0, ...skipping.frames).toFixed(1)} ms (before ${before.raceLongestFrameMs} ms)`);
 await race.close();
 
 // Transfer size.
 const files = ["kraftscope_bg.wasm", "kraftscope.js", "style.css"];
 const sizes = files.map((f) => gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length);
-console.log(`transfer size, gzipped: ${files.map((f, i) => `${f} ${(sizes[i] / 1024).toFixed(1)} KB`).join(", ")}; total ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB (target <= 400 KB)`);
+console.log(`transfer size, gzipped: ${files.map((f, i) => `${f} ${(sizes[i] / 1024).toFixed(1)} KB (before ${before.transferKB[f]} KB)`).join(", ")}; total ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB (before ${before.transferKB.total} KB; target <= 250 KB)`);
 
 await browser.close();

@@ -68,7 +68,7 @@ export async function shownLeader(page) {
 
 /** Waits until the cluster view shows a leader satisfying `accept`, and returns it: checks
  *  again each time the nodes' labels change. */
-export async function waitForLeader(page, accept = () => true, timeout = 30_000) {
+export async function waitForLeader(page, accept = () => true, timeout = 60_000) {
   const deadline = Date.now() + timeout;
   let labels = await nodeLabels(page);
   for (;;) {

@@ -18,6 +18,10 @@ test("the page loads without console errors and a leader is elected", async () =
 test("killing the leader yields a new leader at a higher epoch, and scrubbing back restores the old one", async () => {
   const { page, errors, context } = await open();
   const first = await waitForLeader(page);
+  // Let a few simulated milliseconds pass, so that one millisecond before the kill the leader
+  // was already shown (at the followable default pace the clock moves slowly).
+  const seen = Number(await page.locator("#scrubber").inputValue());
+  await page.waitForFunction((t) => Number(document.querySelector("#scrubber").value) >= t + 3, seen, { timeout: 30_000 });
   const beforeKill = await page.locator("#scrubber").inputValue();
   await page.getByRole("button", { name: "Kill active controller" }).click();
   const second = await waitForLeader(page, (l) => l.epoch > first.epoch);

@@ -133,11 +133,25 @@ test("with prefers-reduced-motion no element animates position", async () => {
   await waitForLeader(page);
   const midpointsOnly = () => page.evaluate(() => {
     const translate = (g) => (/translate\(([-\d.]+) ([-\d.]+)\)/.exec(g.getAttribute("transform")) ?? []).slice(1).map(Number);
-    const nodes = [...document.querySelectorAll("svg.cluster g.node")].map(translate);
-    const midpoints = [];
-    for (const a of nodes) for (const b of nodes) midpoints.push([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
-    const messages = [...document.querySelectorAll("svg.cluster g.message")].map(translate);
-    const moving = messages.filter(([x, y]) => !midpoints.some(([mx, my]) => Math.abs(mx - x) < 0.2 && Math.abs(my - y) < 0.2));
+    // The middle of a link, by length along its route.
+    const middle = (line) => {
+      const points = line.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+      const lengths = points.slice(1).map((q, k) => Math.hypot(q[0] - points[k][0], q[1] - points[k][1]));
+      let left = lengths.reduce((a, b) => a + b, 0) / 2;
+      for (const [k, length] of lengths.entries()) {
+        if (left <= length) return points[k].map((v, i) => v + (points[k + 1][i] - v) * (left / length));
+        left -= length;
+      }
+      return points[points.length - 1];
+    };
+    const moving = [...document.querySelectorAll("svg.cluster g.message:not(.lost)")].filter((g) => {
+      const [from, to] = g.dataset.link.split("-");
+      const line = document.querySelector(`svg.cluster polyline[data-link="${from}-${to}"]`) ?? document.querySelector(`svg.cluster polyline[data-link="${to}-${from}"]`);
+      const [mx, my] = middle(line);
+      const [x, y] = translate(g);
+      return Math.abs(mx - x) > 0.2 || Math.abs(my - y) > 0.2;
+    });
+    const messages = [...document.querySelectorAll("svg.cluster g.message")];
     return { messages: messages.length, moving: moving.length, animations: document.getAnimations().length };
   });
   let sawMessages = 0;

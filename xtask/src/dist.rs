@@ -17,10 +17,19 @@ const WASM_PROFILE: &str = "wasm-release";
 /// Partition counts of the failover chart shipped with the page.
 const CHART_PARTITIONS: &str = "10,100,1000,10000,100000,1000000,2000000";
 
-/// Builds the release wasm and returns its path.
-pub fn build_wasm() -> Result<PathBuf> {
+/// Builds the release wasm with the given cargo features and returns its path.
+pub fn build_wasm(features: &str) -> Result<PathBuf> {
     ensure_wasm_target()?;
-    run(cargo().args(["build", "--profile", WASM_PROFILE, "--lib", "--target", WASM_TARGET]))?;
+    run(cargo().args([
+        "build",
+        "--profile",
+        WASM_PROFILE,
+        "--lib",
+        "--target",
+        WASM_TARGET,
+        "--features",
+        features,
+    ]))?;
     Ok(target_dir().join(WASM_TARGET).join(WASM_PROFILE).join("kraftscope.wasm"))
 }
 
@@ -61,7 +70,7 @@ pub fn bindgen(wasm: &Path, out_dir: &Path, configure: fn(&mut Bindgen) -> Resul
 
 /// Builds the complete static site into dist/ and returns its path.
 pub fn dist() -> Result<PathBuf> {
-    let wasm = build_wasm()?;
+    let wasm = build_wasm("")?;
     let dist = root().join("dist");
     if dist.exists() {
         fs::remove_dir_all(&dist)?;

@@ -79,7 +79,7 @@ fn seed_sweep() -> Result<Counts> {
 
 /// Runs the release wasm under node and compares its answers with the native core.
 fn wasm_determinism() -> Result<Counts> {
-    let wasm = dist::build_wasm()?;
+    let wasm = dist::build_wasm("fingerprint")?;
     let out_dir = target_dir().join("wasm-node");
     dist::bindgen(&wasm, &out_dir, |bindgen| {
         bindgen.nodejs(true).map_err(|err| format!("{err:#}"))?;

@@ -1,0 +1,158 @@
+//! Every kind of message the drawing can show, with its label, colour and meaning: one table
+//! that the drawing, its hover titles and the legend all read, so no label goes unexplained.
+
+/// How one message kind is drawn and explained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageKind {
+    /// The kind as the core names it (`Message::kind`, `ControllerRpc::kind`).
+    pub kind: &'static str,
+    /// The short label drawn beside the dot.
+    pub label: &'static str,
+    pub colour: &'static str,
+    /// A response is drawn as a ring, a request as a filled dot.
+    pub response: bool,
+    pub meaning: &'static str,
+}
+
+const fn kind(
+    kind: &'static str,
+    label: &'static str,
+    colour: &'static str,
+    response: bool,
+    meaning: &'static str,
+) -> MessageKind {
+    MessageKind { kind, label, colour, response, meaning }
+}
+
+const PRE_VOTE: &str = "#CC79A7";
+const VOTE: &str = "#882255";
+const EPOCH: &str = "#E69F00";
+const FETCH: &str = "#0072B2";
+const DIVERGING: &str = "#D55E00";
+const SNAPSHOT: &str = "#009E73";
+const BROKER: &str = "#555555";
+const ALTER: &str = "#56B4E9";
+
+/// Every drawable kind, in legend order.
+pub const MESSAGE_KINDS: [MessageKind; 19] = [
+    kind(
+        "PreVote",
+        "PV",
+        PRE_VOTE,
+        false,
+        "PreVote request: would you vote for me? (KIP-996, no epoch bump)",
+    ),
+    kind("PreVoteResponse", "PVR", PRE_VOTE, true, "PreVote response: yes or no"),
+    kind("Vote", "V", VOTE, false, "Vote request from a candidate, in its new epoch"),
+    kind("VoteResponse", "VR", VOTE, true, "Vote response: granted or not"),
+    kind("BeginQuorumEpoch", "BQE", EPOCH, false, "BeginQuorumEpoch: the new leader announces itself"),
+    kind("BeginQuorumEpochResponse", "BQR", EPOCH, true, "BeginQuorumEpoch response"),
+    kind("EndQuorumEpoch", "EQE", EPOCH, false, "EndQuorumEpoch: the leader resigns; elect another now"),
+    kind("Fetch", "F", FETCH, false, "Fetch: a follower or broker pulls the log from this offset"),
+    kind(
+        "FetchResponse",
+        "FR",
+        FETCH,
+        true,
+        "Fetch response: the records after that offset and the high watermark",
+    ),
+    kind(
+        "DivergingEpoch",
+        "DE",
+        DIVERGING,
+        true,
+        "Fetch response DivergingEpoch: your log differs; truncate to this offset",
+    ),
+    kind(
+        "SnapshotId",
+        "SID",
+        SNAPSHOT,
+        true,
+        "Fetch response SnapshotId: that offset is gone; fetch this snapshot instead",
+    ),
+    kind("FetchSnapshot", "FS", SNAPSHOT, false, "FetchSnapshot: ask for a chunk of the snapshot"),
+    kind("FetchSnapshotResponse", "FSR", SNAPSHOT, true, "FetchSnapshot response: a snapshot chunk"),
+    kind("BrokerRegistration", "REG", BROKER, false, "BrokerRegistration: a broker joins the cluster"),
+    kind(
+        "BrokerRegistrationResponse",
+        "REGR",
+        BROKER,
+        true,
+        "BrokerRegistration response: the broker's epoch",
+    ),
+    kind("BrokerHeartbeat", "HB", BROKER, false, "BrokerHeartbeat: I am alive, at this metadata offset"),
+    kind(
+        "BrokerHeartbeatResponse",
+        "HBR",
+        BROKER,
+        true,
+        "BrokerHeartbeat response: fenced or not, shut down or not",
+    ),
+    kind("AlterPartition", "AP", ALTER, false, "AlterPartition: a partition leader changes its ISR"),
+    kind("AlterPartitionResponse", "APR", ALTER, true, "AlterPartition response"),
+];
+
+/// How a kind is drawn; unknown kinds get a neutral "?" that the tests rule out.
+pub fn message_kind(name: &str) -> MessageKind {
+    MESSAGE_KINDS.iter().find(|k| k.kind == name).copied().unwrap_or(MessageKind {
+        kind: "?",
+        label: "?",
+        colour: BROKER,
+        response: false,
+        meaning: "unknown message",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::{MESSAGE_KINDS, message_kind};
+    use crate::quorum::MS;
+    use crate::session::{Action, Session, Settings};
+    use crate::sim::TraceKind;
+
+    #[test]
+    fn labels_are_distinct_and_explained() {
+        let labels: BTreeSet<&str> = MESSAGE_KINDS.iter().map(|k| k.label).collect();
+        assert_eq!(labels.len(), MESSAGE_KINDS.len(), "two kinds share a label");
+        let kinds: BTreeSet<&str> = MESSAGE_KINDS.iter().map(|k| k.kind).collect();
+        assert_eq!(kinds.len(), MESSAGE_KINDS.len());
+        assert!(MESSAGE_KINDS.iter().all(|k| k.meaning.len() > 10));
+        assert_ne!(message_kind("PreVoteResponse").label, message_kind("VoteResponse").label);
+    }
+
+    #[test]
+    fn every_kind_a_busy_cluster_sends_is_in_the_table() {
+        let settings = Settings { voters: 5, brokers: 3, snapshot_bytes: 2_000, ..Settings::default() };
+        let mut session = Session::new(settings);
+        let mut seen = BTreeSet::new();
+        let collect = |session: &Session, seen: &mut BTreeSet<&'static str>| {
+            for line in session.log() {
+                if let TraceKind::Deliver(p) | TraceKind::Lost { packet: p, .. } = &line.kind {
+                    seen.insert(p.payload.kind());
+                }
+            }
+        };
+        let script = [
+            Action::CreateTopic { partitions: 6, replication: 2 },
+            Action::Isolate(1),
+            Action::KillLeader,
+            Action::Heal,
+            Action::Resign,
+            Action::ShutDown(101),
+            Action::CreateTopic { partitions: 30, replication: 3 },
+        ];
+        for (i, action) in script.into_iter().enumerate() {
+            session.advance_to((i as u64 + 1) * 3_000 * MS, usize::MAX);
+            collect(&session, &mut seen);
+            let _ = session.act(action);
+        }
+        session.advance_to(40_000 * MS, usize::MAX);
+        collect(&session, &mut seen);
+        assert!(seen.len() >= 10, "a busy cluster sends many kinds: {seen:?}");
+        for kind in seen {
+            assert_ne!(message_kind(kind).label, "?", "{kind} has no label");
+        }
+    }
+}

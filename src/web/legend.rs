@@ -1,0 +1,43 @@
+//! The legend under the drawing, generated from the table of message kinds and from the epochs
+//! whose records are on screen; every abbreviation carries its meaning as a hover title.
+
+use yew::prelude::*;
+
+use super::cluster_view::epoch_colour;
+use crate::session::message_kinds::MESSAGE_KINDS;
+
+#[derive(Properties, PartialEq)]
+pub struct LegendProps {
+    /// The epochs of the log cells drawn.
+    pub epochs: Vec<u32>,
+}
+
+#[function_component(Legend)]
+pub fn legend(props: &LegendProps) -> Html {
+    html! {
+        <details class="legend" open=true aria-label="Legend">
+            <summary class="legend-title">{ "Legend" }</summary>
+            <div class="legend-body">
+            <p class="how-to-read">{ "Top: the controllers, a Raft quorum on a ring (the crown marks the leader, the active controller). Below: the brokers, which fetch the metadata log by offset from the leader. The orange arc is the timeout a node is waiting out; click a node to act on it." }</p>
+            <span class="legend-title">{ "Messages (filled: request, ring: response):" }</span>
+            { for MESSAGE_KINDS.iter().map(|k| {
+                let (fill, stroke) = if k.response { ("#fff", k.colour) } else { (k.colour, "#fff") };
+                html! {
+                    <span class="legend-item" title={k.meaning}>
+                        <svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill={fill} stroke={stroke} stroke-width="2.5" /></svg>
+                        <abbr class="legend-label" title={k.meaning}>{ k.label }</abbr>{ format!(" {}", k.kind) }
+                    </span>
+                }
+            }) }
+            <span class="legend-title">{ "Log cells, by epoch:" }</span>
+            { for props.epochs.iter().map(|e| html! {
+                <span class="legend-item legend-epoch"><svg width="14" height="14" aria-hidden="true"><rect width="12" height="14" fill={epoch_colour(*e)} /></svg>{ format!(" epoch {e}") }</span>
+            }) }
+            <span class="legend-item">{ "faded = not committed yet · " }
+                <abbr title="high watermark: records below it are committed, stored on a majority of the controllers">{ "HW" }</abbr>
+                { " = high watermark, the dark bar in a strip: records left of it are committed · ✂ = cut link" }
+            </span>
+            </div>
+        </details>
+    }
+}
