@@ -34,7 +34,7 @@ const BROKER: &str = "#555555";
 const ALTER: &str = "#56B4E9";
 
 /// Every drawable kind, in legend order.
-pub const MESSAGE_KINDS: [MessageKind; 19] = [
+pub const MESSAGE_KINDS: [MessageKind; 20] = [
     kind(
         "PreVote",
         "PV",
@@ -48,6 +48,7 @@ pub const MESSAGE_KINDS: [MessageKind; 19] = [
     kind("BeginQuorumEpoch", "BQE", EPOCH, false, "BeginQuorumEpoch: the new leader announces itself"),
     kind("BeginQuorumEpochResponse", "BQR", EPOCH, true, "BeginQuorumEpoch response"),
     kind("EndQuorumEpoch", "EQE", EPOCH, false, "EndQuorumEpoch: the leader resigns; elect another now"),
+    kind("EndQuorumEpochResponse", "EQR", EPOCH, true, "EndQuorumEpoch response: the resignation is acknowledged"),
     kind("Fetch", "F", FETCH, false, "Fetch: a follower or broker pulls the log from this offset"),
     kind(
         "FetchResponse",
