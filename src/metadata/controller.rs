@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::broker_set::BrokerId;
-use crate::quorum::{Micros, NodeId, Offset, RoleKind};
+use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
 use crate::rng::Rng;
 
 use super::config::{MetadataConfig, MetadataSabotage};
@@ -150,8 +150,33 @@ impl Controller {
 
     fn fence(&mut self, node: &mut MetadataNode, now: Micros, broker: BrokerId) {
         let Some(active) = &mut self.active else { return };
-        let records = fence_records(&mut active.image, broker, self.config.sabotage);
-        Self::append(node, now, records);
+        match fence_records(&mut active.image, broker, self.config.sabotage) {
+            Ok(records) => {
+                Self::append(node, now, records);
+            }
+            Err(_) => self.revert(node),
+        }
+    }
+
+    /// A request produced a record the working image rejects (a controller bug): nothing was
+    /// written, so rebuild the working image from the applied image and the log's uncommitted
+    /// tail, as `QuorumController` reverts to its last committed state on a failed operation.
+    fn revert(&mut self, node: &MetadataNode) {
+        let Some(active) = &mut self.active else { return };
+        let mut image = node.applied().state.image.clone();
+        let log = node.log();
+        let tail = (node.applied().applied_offset..log.end_offset()).filter_map(|offset| {
+            match &log.get(offset)?.record {
+                Record::Data(entry) => entry.record(),
+                Record::LeaderChange(_) => None,
+            }
+        });
+        for record in tail {
+            if image.apply(record).is_err() {
+                break;
+            }
+        }
+        active.image = image;
     }
 
     /// Handle a broker's request; the reply goes out now or once its records commit.
@@ -208,6 +233,10 @@ impl Controller {
             ),
             _ => return,
         };
+        let Ok(records) = records else {
+            self.revert(node);
+            return;
+        };
         let last = Self::append(node, now, records);
         match (last, &mut self.active) {
             (Some(offset), Some(active)) => {
@@ -226,10 +255,10 @@ impl Controller {
         now: Micros,
         broker_id: BrokerId,
         correlation: u64,
-    ) -> (Vec<MetadataRecord>, ControllerRpc) {
+    ) -> (Staging, ControllerRpc) {
         let not_active =
             ControllerRpc::BrokerRegistrationResponse { correlation, result: Err(RpcError::NotController) };
-        let Some(active) = &mut self.active else { return (Vec::new(), not_active) };
+        let Some(active) = &mut self.active else { return (Ok(Vec::new()), not_active) };
         let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
         active.sessions.insert(broker_id, fresh);
         let mut staged = Staged::new(&mut active.image);
@@ -239,7 +268,7 @@ impl Controller {
         }
         let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
         staged.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch });
-        (staged.records, ControllerRpc::BrokerRegistrationResponse { correlation, result: Ok(broker_epoch) })
+        (staged.finish(), ControllerRpc::BrokerRegistrationResponse { correlation, result: Ok(broker_epoch) })
     }
 
     /// BrokerHeartbeat (`QuorumController.processBrokerHeartbeat`): refresh the session and
@@ -262,15 +291,15 @@ impl Controller {
         metadata_offset: Offset,
         want_fence: bool,
         want_shut_down: bool,
-    ) -> (Vec<MetadataRecord>, ControllerRpc) {
+    ) -> (Staging, ControllerRpc) {
         let stale =
             ControllerRpc::BrokerHeartbeatResponse { correlation, result: Err(RpcError::StaleBrokerEpoch) };
         let sabotage = self.config.sabotage;
-        let Some(active) = &mut self.active else { return (Vec::new(), stale) };
+        let Some(active) = &mut self.active else { return (Ok(Vec::new()), stale) };
         let Some(registration) =
             active.image.brokers().get(&broker_id).copied().filter(|b| b.epoch == broker_epoch)
         else {
-            return (Vec::new(), stale);
+            return (Ok(Vec::new()), stale);
         };
         let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
         let session = active.sessions.entry(broker_id).or_insert(fresh);
@@ -288,8 +317,10 @@ impl Controller {
             let done_leading = !leads && (!registration.in_controlled_shutdown || caught_up_with_shutdown);
             shut_down = registration.fenced || want_fence || done_leading;
             if shut_down && !registration.fenced {
-                let fence = fence_records(staged.image, broker_id, sabotage);
-                staged.records.extend(fence);
+                match fence_records(staged.image, broker_id, sabotage) {
+                    Ok(fence) => staged.records.extend(fence),
+                    Err(error) => staged.reject(error),
+                }
             } else if !shut_down && !registration.in_controlled_shutdown {
                 staged.push(MetadataRecord::BrokerRegistrationChange {
                     broker_id,
@@ -310,14 +341,15 @@ impl Controller {
             staged.extend(lead_offline_partitions(staged.image, broker_id, sabotage));
         }
         let fenced = staged.image.brokers().get(&broker_id).is_none_or(|b| b.fenced);
-        let records = staged.records;
+        let records = staged.finish();
+        let written = records.as_ref().map_or(0, Vec::len);
         let in_controlled_shutdown =
             entered_controlled_shutdown || (registration.in_controlled_shutdown && !shut_down);
         if let Some(session) = active.sessions.get_mut(&broker_id)
             && in_controlled_shutdown
             && session.controlled_shutdown_offset.is_none()
         {
-            let batch_end = (next_offset + records.len() as Offset).saturating_sub(1);
+            let batch_end = (next_offset + written as Offset).saturating_sub(1);
             session.controlled_shutdown_offset = Some(batch_end);
         }
         let reply = HeartbeatReply { is_caught_up, is_fenced: fenced, should_shut_down: shut_down };
@@ -332,22 +364,24 @@ impl Controller {
         partition: u32,
         epochs: (u32, u32),
         new_isr: crate::broker_set::BrokerSet,
-    ) -> (Vec<MetadataRecord>, ControllerRpc) {
+    ) -> (Staging, ControllerRpc) {
         let reply = |result| ControllerRpc::AlterPartitionResponse { topic_id, partition, result };
-        let Some(active) = &self.active else { return (Vec::new(), reply(Err(RpcError::NotController))) };
+        let Some(active) = &self.active else { return (Ok(Vec::new()), reply(Err(RpcError::NotController))) };
         let current = active.image.partition(topic_id, partition);
         let registered = active.image.brokers().get(&broker_id).is_some_and(|b| b.epoch == broker_epoch);
         let fresh = current
             .is_some_and(|p| p.leader == broker_id as i32 && (p.leader_epoch, p.partition_epoch) == epochs);
         if !registered || !fresh || !valid_isr_change(&active.image, topic_id, partition, new_isr) {
-            return (Vec::new(), reply(Err(RpcError::InvalidUpdate)));
+            return (Ok(Vec::new()), reply(Err(RpcError::InvalidUpdate)));
         }
         let change =
             PartitionChangeRecord { topic_id, partition, leader: LEADER_UNCHANGED, isr: Some(new_isr) };
-        let Some(active) = &mut self.active else { return (Vec::new(), reply(Err(RpcError::NotController))) };
+        let Some(active) = &mut self.active else {
+            return (Ok(Vec::new()), reply(Err(RpcError::NotController)));
+        };
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::PartitionChange(change));
-        (staged.records, reply(Ok(())))
+        (staged.finish(), reply(Ok(())))
     }
 
     /// CreateTopics from an admin client: place `partitions` partitions with `replication_factor`
@@ -396,7 +430,7 @@ impl Controller {
             }
             staged.push(MetadataRecord::Partition(record));
         }
-        let records = staged.records;
+        let records = staged.finish()?;
         Self::append(node, now, records).ok_or("lost leadership while creating the topic")?;
         Ok(topic_id)
     }
@@ -415,7 +449,7 @@ impl Controller {
             ConfigRecord { resource: resource.to_string(), name: name.to_string(), value: value.to_string() };
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::Config(std::sync::Arc::new(config)));
-        let records = staged.records;
+        let records = staged.finish()?;
         Self::append(node, now, records).ok_or_else(|| "lost leadership".to_string())
     }
 
@@ -426,7 +460,7 @@ impl Controller {
             active.image.topic_by_name(name).map(|t| t.id).ok_or_else(|| format!("no topic '{name}'"))?;
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::RemoveTopic { topic_id });
-        let records = staged.records;
+        let records = staged.finish()?;
         Self::append(node, now, records).ok_or("lost leadership")?;
         Ok(())
     }
@@ -434,22 +468,22 @@ impl Controller {
 
 /// `ReplicationControlManager.handleBrokerFenced`: move leadership and ISR membership away
 /// from `broker`, then `BrokerRegistrationChangeRecord{fenced}` (metadata.version 3.3-IV3 on).
-fn fence_records(
-    image: &mut MetadataImage,
-    broker: BrokerId,
-    sabotage: MetadataSabotage,
-) -> Vec<MetadataRecord> {
-    let Some(registration) = image.brokers().get(&broker).copied() else { return Vec::new() };
+fn fence_records(image: &mut MetadataImage, broker: BrokerId, sabotage: MetadataSabotage) -> Staging {
+    let Some(registration) = image.brokers().get(&broker).copied() else { return Ok(Vec::new()) };
     let mut staged = Staged::new(image);
     staged.extend(move_away_from(staged.image, broker, sabotage));
-    let broker_id = if sabotage.fence_unregistered_broker { UNREGISTERED_BROKER } else { broker };
-    staged.push(MetadataRecord::BrokerRegistrationChange {
+    let record = |broker_id| MetadataRecord::BrokerRegistrationChange {
         broker_id,
         broker_epoch: registration.epoch,
         fenced: Some(true),
         in_controlled_shutdown: None,
-    });
-    staged.records
+    };
+    if sabotage.fence_unregistered_broker {
+        staged.records.push(record(UNREGISTERED_BROKER));
+    } else {
+        staged.push(record(broker));
+    }
+    staged.finish()
 }
 
 /// The broker id the `fence-unregistered-broker` sabotage writes: never registered.
@@ -466,21 +500,42 @@ fn lowest_active_offset(image: &MetadataImage, sessions: &BTreeMap<BrokerId, Ses
         .unwrap_or(Offset::MAX)
 }
 
+/// The records a request produced, or why the working image rejected one of them.
+type Staging = Result<Vec<MetadataRecord>, String>;
+
 /// Records being generated for one request, applied to the working image as they are made so
-/// later decisions in the same request see them.
+/// later decisions in the same request see them. A record the image rejects is a controller
+/// bug: the request fails and writes nothing (Kafka's controller throws and reverts).
 struct Staged<'a> {
     image: &'a mut MetadataImage,
     records: Vec<MetadataRecord>,
+    rejected: Option<String>,
 }
 
 impl<'a> Staged<'a> {
     fn new(image: &'a mut MetadataImage) -> Staged<'a> {
-        Staged { image, records: Vec::new() }
+        Staged { image, records: Vec::new(), rejected: None }
     }
 
     fn push(&mut self, record: MetadataRecord) {
-        let _ = self.image.apply(&record);
-        self.records.push(record);
+        if self.rejected.is_some() {
+            return;
+        }
+        match self.image.apply(&record) {
+            Ok(()) => self.records.push(record),
+            Err(error) => self.reject(format!("{record}: {error}")),
+        }
+    }
+
+    fn reject(&mut self, error: String) {
+        self.rejected.get_or_insert(error);
+    }
+
+    fn finish(self) -> Staging {
+        match self.rejected {
+            Some(error) => Err(error),
+            None => Ok(self.records),
+        }
     }
 
     fn extend(&mut self, records: Vec<MetadataRecord>) {

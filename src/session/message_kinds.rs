@@ -48,7 +48,13 @@ pub const MESSAGE_KINDS: [MessageKind; 20] = [
     kind("BeginQuorumEpoch", "BQE", EPOCH, false, "BeginQuorumEpoch: the new leader announces itself"),
     kind("BeginQuorumEpochResponse", "BQR", EPOCH, true, "BeginQuorumEpoch response"),
     kind("EndQuorumEpoch", "EQE", EPOCH, false, "EndQuorumEpoch: the leader resigns; elect another now"),
-    kind("EndQuorumEpochResponse", "EQR", EPOCH, true, "EndQuorumEpoch response: the resignation is acknowledged"),
+    kind(
+        "EndQuorumEpochResponse",
+        "EQR",
+        EPOCH,
+        true,
+        "EndQuorumEpoch response: the resignation is acknowledged",
+    ),
     kind("Fetch", "F", FETCH, false, "Fetch: a follower or broker pulls the log from this offset"),
     kind(
         "FetchResponse",
