@@ -1,9 +1,11 @@
-//! The seed sweep behind `kraftscope check`: each seed derives a cluster, a network and a
-//! fault schedule, runs a safety phase under chaos with every invariant checked after every
-//! event, then a liveness phase with faults healed in which the cluster must converge.
+//! The seed sweep behind `kraftscope check`: each seed derives a cluster, a network, its own
+//! subset of fault kinds (swarm testing) and a fault schedule, runs a safety phase under chaos
+//! with every invariant checked after every event, then a liveness phase with faults healed in
+//! which a leader must commit and every node and broker catch up within a bound.
 
 use std::fmt;
 
+use crate::faults::{FaultKind, FaultMix};
 use crate::invariants::{Checker, Violation};
 use crate::metadata::broker::BrokerLifecycle;
 use crate::metadata::config::MetadataConfig;
@@ -26,6 +28,10 @@ pub struct SeedParams {
     pub fault_every: Micros,
     /// Mean time between client writes.
     pub write_every: Micros,
+    /// The fault kinds this seed injects.
+    pub faults: FaultMix,
+    /// How much a latency spike or a slow node adds to a message's delay, at most.
+    pub slowness: Micros,
 }
 
 impl SeedParams {
@@ -62,6 +68,8 @@ impl SeedParams {
             },
             fault_every: rng.range(300 * MS, 3000 * MS),
             write_every: rng.range(5 * MS, 200 * MS),
+            faults: FaultMix::draw(&mut rng),
+            slowness: rng.range(10 * MS, 3000 * MS),
         }
     }
 }
@@ -71,7 +79,7 @@ impl fmt::Display for SeedParams {
         let c = &self.cluster;
         write!(
             f,
-            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% reorder={} pre-vote={} snapshot-bytes={} retention-bytes={} faults-every={}ms writes-every={}ms",
+            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% reorder={} pre-vote={} snapshot-bytes={} retention-bytes={} faults-every={}ms writes-every={}ms faults={} slowness={}ms",
             self.seed,
             c.voters,
             c.observers,
@@ -83,7 +91,9 @@ impl fmt::Display for SeedParams {
             c.quorum.max_record_bytes_between_snapshots,
             c.quorum.max_retention_bytes,
             self.fault_every / MS,
-            self.write_every / MS
+            self.write_every / MS,
+            self.faults,
+            self.slowness / MS
         )
     }
 }
@@ -132,6 +142,10 @@ struct ChaosRun {
     rng: Rng,
     fault_every: Micros,
     write_every: Micros,
+    faults: FaultMix,
+    slowness: Micros,
+    /// The seed's own network, which a latency spike departs from.
+    network: NetworkConfig,
     topics: u32,
 }
 
@@ -147,6 +161,9 @@ impl ChaosRun {
             rng: Rng::new(params.seed.rotate_left(17)),
             fault_every: params.fault_every,
             write_every: params.write_every,
+            faults: params.faults.clone(),
+            slowness: params.slowness,
+            network: params.cluster.network.clone(),
             topics: 0,
         }
     }
@@ -184,36 +201,54 @@ impl ChaosRun {
         let ids: Vec<NodeId> = self.sim.node_ids().collect();
         let pick = ids[self.rng.below(ids.len() as u64) as usize];
         let other = ids[self.rng.below(ids.len() as u64) as usize];
-        match self.rng.below(13) {
-            0..=1 => {
+        match self.faults.pick(&mut self.rng) {
+            FaultKind::Crash => {
                 let _ = self.sim.crash(pick);
             }
-            2..=3 => {
+            FaultKind::Restart => {
                 let down: Vec<NodeId> =
                     ids.iter().copied().filter(|id| self.sim.node(*id).is_none()).collect();
                 if let Some(&id) = down.get(self.rng.below(down.len().max(1) as u64) as usize) {
                     let _ = self.sim.restart(id);
                 }
             }
-            4 if pick != other => self.sim.cut(pick, other),
-            5 => self.sim.isolate(pick),
-            6..=7 => self.sim.heal_all(),
-            8 => {
-                let _ = self.sim.resign_leader();
-            }
-            9..=10 => {
-                let (partitions, rf) = (self.rng.range(1, 12) as u32, self.rng.range(1, 4) as u32);
-                self.topics += 1;
-                let _ = self.sim.create_topic(&format!("topic-{}", self.topics), partitions, rf);
-            }
-            11 => {
-                let _ = self.sim.shut_down_broker(pick);
-            }
-            _ => {
+            FaultKind::KillLeader => {
                 if let Some(leader) = self.sim.leader().map(|l| l.id()) {
                     let _ = self.sim.crash(leader);
                 }
             }
+            FaultKind::Cut if pick != other => self.sim.cut(pick, other),
+            FaultKind::OneWayCut if pick != other => self.sim.cut_one_way(pick, other),
+            FaultKind::Isolate => self.sim.isolate(pick),
+            FaultKind::Heal => self.sim.heal_all(),
+            FaultKind::LatencySpike => {
+                let mut network = self.network.clone();
+                if self.rng.chance(0.5) {
+                    network.latency_max += self.rng.range(1, self.slowness + 1);
+                }
+                self.sim.set_network(network);
+            }
+            FaultKind::SlowNode => {
+                let extra = if self.rng.chance(0.3) { 0 } else { self.rng.range(1, self.slowness + 1) };
+                self.sim.slow_down(pick, extra);
+            }
+            FaultKind::Resign => {
+                let _ = self.sim.resign_leader();
+            }
+            FaultKind::ControlledShutdown => {
+                let _ = self.sim.shut_down_broker(pick);
+            }
+            FaultKind::TopicChurn if self.topics > 0 && self.rng.chance(0.3) => {
+                let _ = self
+                    .sim
+                    .delete_topic(&format!("topic-{}", self.rng.range(1, u64::from(self.topics) + 1)));
+            }
+            FaultKind::TopicChurn => {
+                let (partitions, rf) = (self.rng.range(1, 12) as u32, self.rng.range(1, 4) as u32);
+                self.topics += 1;
+                let _ = self.sim.create_topic(&format!("topic-{}", self.topics), partitions, rf);
+            }
+            FaultKind::Cut | FaultKind::OneWayCut => {}
         }
     }
 
@@ -238,8 +273,8 @@ impl ChaosRun {
     /// every running node's high watermark.
     fn liveness_phase(&mut self) -> Result<(), Violation> {
         self.sim.heal_all();
-        let mut network = self.sim.network().config.clone();
-        network.drop_rate = 0.0;
+        self.sim.clear_slow();
+        let network = NetworkConfig { drop_rate: 0.0, ..self.network.clone() };
         self.sim.set_network(network);
         let down: Vec<NodeId> = self.sim.node_ids().filter(|id| self.sim.node(*id).is_none()).collect();
         for id in down {

@@ -5,6 +5,7 @@ pub mod broker_set;
 pub mod check;
 pub mod elections;
 pub mod failover;
+pub mod faults;
 pub mod format;
 pub mod invariants;
 pub mod metadata;

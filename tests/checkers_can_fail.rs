@@ -22,8 +22,8 @@ const CAUGHT_BY: [(&str, &str, u64); 18] = [
     (names::APPLIED_EQUALS_REPLAY, "restart-skips-local-log", 20),
     (names::RECORDS_APPLY, "fence-unregistered-broker", 60),
     (names::IMAGE_EQUALS_REPLAY, "restart-skips-local-log", 60),
-    (names::FENCED_NOT_LEADER, "fence-keeps-leaders", 40),
-    (names::LEADER_IN_ISR, "leader-outside-isr", 150),
+    (names::FENCED_NOT_LEADER, "fence-keeps-leaders", 400),
+    (names::LEADER_IN_ISR, "leader-outside-isr", 1000),
     (names::ISR_WITHIN_REPLICAS, "isr-beyond-replicas", 40),
 ];
 

@@ -53,6 +53,8 @@ pub struct Network {
     cut: BTreeSet<(NodeId, NodeId)>,
     last_arrival: BTreeMap<(NodeId, NodeId), Micros>,
     generation: BTreeMap<(NodeId, NodeId), u64>,
+    /// Extra delay of every message to or from a slow node (a busy or paused process).
+    slow: BTreeMap<NodeId, Micros>,
 }
 
 impl Network {
@@ -77,7 +79,8 @@ impl Network {
             return Err(Loss::Dropped);
         }
         let (lo, hi) = (self.config.latency_min, self.config.latency_max.max(self.config.latency_min));
-        let mut arrives = now + rng.range(lo, hi + 1);
+        let slowness = self.slow.get(&from).copied().unwrap_or(0) + self.slow.get(&to).copied().unwrap_or(0);
+        let mut arrives = now + rng.range(lo, hi + 1) + slowness;
         if !self.config.reorder {
             let last = self.last_arrival.entry((from, to)).or_insert(0);
             arrives = arrives.max(*last);
@@ -107,6 +110,20 @@ impl Network {
     /// Restore every link.
     pub fn heal_all(&mut self) {
         self.cut.clear();
+    }
+
+    /// Delay every message to or from `node` by `extra` (0: normal again).
+    pub fn set_slow(&mut self, node: NodeId, extra: Micros) {
+        if extra == 0 {
+            self.slow.remove(&node);
+        } else {
+            self.slow.insert(node, extra);
+        }
+    }
+
+    /// Make every node normal again.
+    pub fn clear_slow(&mut self) {
+        self.slow.clear();
     }
 
     /// The cut links.

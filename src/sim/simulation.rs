@@ -434,6 +434,27 @@ impl Simulation {
         self.reset_connections([(a, b)]);
     }
 
+    /// Cut the link from `from` to `to` only: `to` still reaches `from`. The TCP connection
+    /// between them is reset.
+    pub fn cut_one_way(&mut self, from: NodeId, to: NodeId) {
+        self.network.cut(from, to);
+        self.record_action(format!("cut n{from} -> n{to}"));
+        self.reset_connections([(from, to)]);
+    }
+
+    /// Delay every message to or from `id` by `extra` (0: normal again), as a busy or paused
+    /// process would.
+    pub fn slow_down(&mut self, id: NodeId, extra: Micros) {
+        self.network.set_slow(id, extra);
+        self.record_action(format!("n{id} slowed by {}us", extra));
+    }
+
+    /// Make every node normal speed again.
+    pub fn clear_slow(&mut self) {
+        self.network.clear_slow();
+        self.record_action("every node at normal speed".to_string());
+    }
+
     /// Cut every link of `id`.
     pub fn isolate(&mut self, id: NodeId) {
         let others: Vec<NodeId> = self.node_ids().filter(|o| *o != id).collect();
