@@ -44,7 +44,16 @@ test(`a shared link reopens the same whole-state fingerprint at ${POINTS} random
   const killMs = Number(await page.locator("#scrubber").inputValue());
   await page.getByRole("button", { name: "Kill active controller" }).click();
   await waitForLeader(page, (l) => l.epoch > first.epoch);
-  await page.getByRole("button", { name: "Create topic" }).click();
+  // The new leader becomes the active controller only once its LeaderChange record is
+  // committed (QuorumController.claim): until then CreateTopics is refused, so ask again.
+  let created = false;
+  for (let attempt = 0; attempt < 50 && !created; attempt += 1) {
+    await page.getByRole("button", { name: "Create topic" }).click();
+    const status = await page.locator("div.notice[role=status]").textContent();
+    created = !status.includes("refused");
+    if (!created) await page.waitForTimeout(200);
+  }
+  assert.ok(created, "a topic was created once the new controller was active");
   await page.waitForFunction(() => [...document.querySelectorAll("svg.cluster g.node text.small")]
     .filter((t) => t.textContent.includes("1 topics")).length >= 2, null, { timeout: 30_000 });
   await page.getByRole("button", { name: "Pause" }).click();
