@@ -11,7 +11,7 @@ pub fn seconds(t: Micros) -> String {
 pub fn speed(factor: f64) -> String {
     if factor >= 1.0 {
         format!("{:.0}×", factor)
-    } else if factor >= 0.01 {
+    } else if factor >= 0.1 {
         format!("{:.2}×", factor)
     } else {
         format!("{:.3}×", factor)
@@ -40,6 +40,7 @@ mod tests {
         assert_eq!(seconds(12_345_678), "12.345 s");
         assert_eq!(speed(0.1), "0.10×");
         assert_eq!(speed(0.001), "0.001×");
+        assert_eq!(speed(0.015), "0.015×", "the default speed reads as itself");
         assert_eq!(speed(20.0), "20×");
         assert_eq!(count(2_000_000), "2,000,000");
         assert_eq!(count(999), "999");

@@ -260,7 +260,7 @@ fn node_picture(
 
 #[cfg(test)]
 mod tests {
-    use super::picture;
+    use super::{CUT_AT, picture};
     use crate::quorum::{MS, RoleKind};
     use crate::session::{Action, Session, Settings};
 
@@ -278,6 +278,27 @@ mod tests {
         let broker = view.nodes.iter().find(|n| !n.voter).unwrap();
         assert!(!broker.cells.is_empty(), "a broker's strip shows the records it fetched");
         assert_eq!(broker.cells.last().unwrap().offset + 1, broker.log_end);
+    }
+
+    #[test]
+    fn a_message_to_a_down_node_falls_at_its_edge_and_one_on_a_cut_link_at_the_cut() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(4_000 * MS, usize::MAX);
+        session.act(Action::Crash(101)).unwrap();
+        session.act(Action::Cut(1, 2)).unwrap();
+        session.advance_to(8_000 * MS, usize::MAX);
+        let recent: Vec<_> = session.log().iter().cloned().collect();
+        let view = picture(session.sim(), &recent, 2_000 * MS, None);
+        let lost: Vec<_> = view.messages.iter().filter(|m| m.lost).collect();
+        let to_down = lost.iter().find(|m| m.to == 101).expect("a message to the crashed broker was lost");
+        assert_eq!(to_down.progress, 1.0, "it falls at the receiver's edge");
+        assert!(to_down.text.contains("receiver is down"));
+        let cut = lost
+            .iter()
+            .find(|m| (m.from, m.to) == (1, 2) || (m.from, m.to) == (2, 1))
+            .expect("a message on the cut link was lost");
+        let at = if cut.from < cut.to { CUT_AT } else { 1.0 - CUT_AT };
+        assert_eq!(cut.progress, at, "it falls at the cut mark");
     }
 
     #[test]
