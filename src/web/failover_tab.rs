@@ -185,7 +185,7 @@ impl Component for FailoverTab {
                     { self.zk_side(props) }
                 </div>
                 if !props.compact {
-                    { race_legend() }
+                    <RaceLegend />
                     <section class="panel" aria-label="Measured unavailability">
                         <h2>{ "Unavailability against partitions" }</h2>
                         <Chart points={self.points.clone()} marker={partitions} />
@@ -565,6 +565,8 @@ fn fetch_caption(view: &ClusterPicture) -> Option<String> {
     ))
 }
 
+/// How to read the race (a component without props, so it is drawn once, not every frame).
+#[function_component(RaceLegend)]
 fn race_legend() -> Html {
     let dot = |colour: &'static str| {
         html! { <svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="6" fill={colour} /></svg> }
