@@ -20,7 +20,7 @@ pub use pace::{Pace, speed_label};
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000_000;
 /// KRaft's steady time before the kill is run in slices of this much simulated time.
-const KRAFT_WARM_UP_SLICE: Micros = 100_000;
+const KRAFT_WARM_UP_SLICE: Micros = 10_000;
 
 /// Where a race stands.
 #[derive(Clone, Debug, PartialEq)]

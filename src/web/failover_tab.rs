@@ -20,8 +20,10 @@ use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::{ClusterPicture, picture};
 
-/// Records of image building per animation frame.
-const PREPARE_BUDGET: usize = 25_000;
+/// Records of image building per call to prepare; a frame calls it until its time budget is used.
+const PREPARE_BUDGET: usize = 5_000;
+/// Real milliseconds a frame may spend preparing.
+const PREPARE_BUDGET_MS: f64 = 6.0;
 /// The slider moves log10 of the partition count.
 const MIN_EXP: f64 = 1.0;
 const MAX_EXP: f64 = 6.35;
@@ -186,7 +188,7 @@ impl Component for FailoverTab {
                     { self.zk_side(props) }
                 </div>
                 if !props.compact {
-                    { race_legend() }
+                    <RaceLegend />
                     <section class="panel" aria-label="Measured unavailability">
                         <h2>{ "Unavailability against partitions" }</h2>
                         <Chart points={self.points.clone()} marker={partitions} />
@@ -200,10 +202,8 @@ impl Component for FailoverTab {
 
 /// Run the race in small slices until `target` (or the end) or the frame's time budget is used.
 fn fast_forward(race: &mut FailoverRace, target: Option<Micros>) {
-    let clock = gloo::utils::window().performance();
-    let now = || clock.as_ref().map_or(0.0, |p| p.now());
-    let started = now();
-    while now() - started < FAST_FORWARD_BUDGET_MS && !race.finished() {
+    let started = now_ms();
+    while now_ms() - started < FAST_FORWARD_BUDGET_MS && !race.finished() {
         let RaceStage::Running { elapsed } = race.stage() else { return };
         let slice = target.map_or(FAST_FORWARD_SLICE, |t| t.saturating_sub(elapsed).min(FAST_FORWARD_SLICE));
         if slice == 0 {
@@ -223,6 +223,20 @@ fn frame_time(playback: Playback, race: &FailoverRace, elapsed: Micros, real_ms:
     let dt = (real_ms * 1_000.0 * speed) as Micros;
     let dt = if real_ms > 0.0 { dt.max(1) } else { 0 };
     until.map_or(dt, |u| dt.min(u.saturating_sub(elapsed).max(1)))
+}
+
+/// The page's clock in milliseconds, to share a frame's time budget.
+fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Prepare the race in small pieces until the frame's time budget is used.
+fn prepare(race: &mut FailoverRace) -> Result<(), String> {
+    let started = now_ms();
+    while matches!(race.stage(), RaceStage::Preparing { .. }) && now_ms() - started < PREPARE_BUDGET_MS {
+        race.prepare(PREPARE_BUDGET)?;
+    }
+    Ok(())
 }
 
 fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
@@ -338,7 +352,7 @@ impl FailoverTab {
         self.shown_speed = None;
         match race.stage() {
             RaceStage::Preparing { .. } => {
-                if let Err(error) = race.prepare(PREPARE_BUDGET) {
+                if let Err(error) = prepare(race) {
                     self.race = Err(error);
                 }
                 return;
@@ -567,6 +581,8 @@ fn fetch_caption(view: &ClusterPicture) -> Option<String> {
     ))
 }
 
+/// How to read the race (a component without props, so it is drawn once, not every frame).
+#[function_component(RaceLegend)]
 fn race_legend() -> Html {
     let dot = |colour: &'static str| {
         html! { <svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="6" fill={colour} /></svg> }

@@ -357,7 +357,7 @@ impl ZkCluster {
                 );
             }
         }
-        found.sort_by(|a, b| (a.kind, a.from, a.to).cmp(&(b.kind, b.from, b.to)));
+        found.sort_by_key(|m| (m.kind, m.from, m.to));
         found
     }
 }
