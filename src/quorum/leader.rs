@@ -152,8 +152,9 @@ impl<S: StateMachine> Node<S> {
         out: &mut Outbox<S>,
     ) {
         let (count, first) = (records.len(), records.first().map_or("record", Record::kind));
-        for record in records {
-            self.disk.log.append(Entry { epoch: self.epoch, record });
+        let last = records.len().saturating_sub(1);
+        for (i, record) in records.into_iter().enumerate() {
+            self.disk.log.append(Entry { epoch: self.epoch, record, last_in_batch: i == last });
         }
         let end_offset = self.log().end_offset();
         out.note(self.id, NoteKind::Appended { records: count, first, end_offset });

@@ -9,11 +9,14 @@ use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
 use super::{Epoch, Offset};
 
-/// One log entry: a record and the leader epoch it was appended in.
+/// One log entry: a record, the leader epoch it was appended in, and whether it closes its
+/// batch (the records a leader appended together; a fetch never splits a batch, so a follower
+/// holds whole batches, as Kafka's record batches are).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry<P> {
     pub epoch: Epoch,
     pub record: Record<P>,
+    pub last_in_batch: bool,
 }
 
 /// A node's replicated log: records `[start_offset, end_offset)` plus the snapshots it holds,
@@ -94,8 +97,8 @@ impl<S: StateMachine> Log<S> {
         self.get(offset.checked_sub(1)?).map(|e| e.epoch)
     }
 
-    /// Records from `offset` up to about `max_bytes`, always at least one when there is one
-    /// (`KafkaRaftLog.read` with minOneMessage).
+    /// Whole batches from `offset` up to about `max_bytes`, always at least one batch when
+    /// there is one (`KafkaRaftLog.read` with minOneMessage).
     pub fn read(&self, offset: Offset, max_bytes: u64) -> &[Entry<S::Entry>] {
         let Some(from) = offset.checked_sub(self.start_offset) else {
             return &[];
@@ -105,7 +108,8 @@ impl<S: StateMachine> Log<S> {
         let mut bytes = 0;
         while let Some(entry) = self.entries.get(to) {
             bytes += entry.record.size_bytes();
-            if to > from && bytes > max_bytes {
+            let batch_open = to > from && !self.entries[to - 1].last_in_batch;
+            if to > from && bytes > max_bytes && !batch_open {
                 break;
             }
             to += 1;
