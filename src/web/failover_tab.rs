@@ -516,12 +516,24 @@ impl FailoverTab {
             race.kraft_leader().map_or("no active controller: electing".to_string(), |(id, epoch)| {
                 format!("active controller n{id}, epoch {epoch}")
             });
+        let nearest = self.points.iter().min_by_key(|p| p.0.abs_diff(race.partitions()));
+        let spread = nearest.map(|p| {
+            format!(
+                "One seed's run. Over 21 seeds at {} partitions (kraftscope failover): p50 {:.2} s, p99 {:.2} s.",
+                format::count(p.0),
+                p.1,
+                p.3
+            )
+        });
         html! {
             <section class="panel side-kraft" aria-label="KRaft">
                 <div class="side-head">
                     <h2>{ "KRaft" }</h2>
                     <p class="stopwatch" id="kraft-stopwatch">{ format::seconds(shown) }</p>
                     <p class="side-state">{ leader }</p>
+                    if let Some(spread) = spread {
+                        <p class="side-state" id="kraft-spread">{ spread }</p>
+                    }
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
