@@ -4,19 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { freshContext, open, screenshot, waitForLeader } from "./browser.mjs";
+import { seededRandom } from "./random.mjs";
 
 const POINTS = 50;
 
-/** A small seeded generator (mulberry32), so the pause points are the same on every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const fingerprint = (page) => page.locator(".page").getAttribute("data-fingerprint");
 /** The moment a fingerprint was taken at: [microseconds, events]. */
@@ -72,7 +63,7 @@ test(`a shared link reopens the same whole-state fingerprint at ${POINTS} random
   }
   assert.ok(elections.length > 0, "the scan found the elections");
 
-  const rng = random(2026);
+  const rng = seededRandom(2026);
   const reader = await (await freshContext()).newPage();
   let midElection = 0;
   const started = Date.now();

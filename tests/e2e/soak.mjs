@@ -5,6 +5,7 @@
 // runs) or the page logs an error. Run with `cargo xtask soak --minutes N [--seed S]`.
 import { chromium } from "playwright-core";
 import { FLAGS, executablePath } from "./chromium.mjs";
+import { seededRandom } from "./random.mjs";
 
 const baseUrl = process.env.KRAFTSCOPE_URL;
 const minutes = Number(process.env.SOAK_MINUTES ?? 5);
@@ -13,17 +14,7 @@ const seed = Number(process.env.SOAK_SEED ?? 1);
 const ACTION_EVERY_MS = 250;
 const GROWTH_LIMIT = 1.5;
 
-/** mulberry32: every action of the soak comes from the seed. */
-function random(s) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rng = random(seed);
+const rng = seededRandom(seed);
 const pick = (items) => items[Math.floor(rng() * items.length)];
 
 const browser = await chromium.launch({ executablePath, headless: true, args: FLAGS });
