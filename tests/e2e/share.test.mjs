@@ -8,7 +8,6 @@ import { seededRandom } from "./random.mjs";
 
 const POINTS = 50;
 
-
 const fingerprint = (page) => page.locator(".page").getAttribute("data-fingerprint");
 /** The moment a fingerprint was taken at: [microseconds, events]. */
 const moment = (print) => /^(\d+) us, (\d+) events/.exec(print).slice(1).map(Number);
