@@ -33,6 +33,9 @@ const QUIET_WARP: f64 = 100.0;
 const FRAME_EVENT_BUDGET: usize = 5_000;
 /// How long a lost message is shown falling, in real milliseconds.
 const FALL_MS: f64 = 900.0;
+/// Most lost messages shown falling at once (the newest): at high speed a cut link loses
+/// hundreds a frame.
+const MAX_FALLING: usize = 40;
 /// While playing, the event log is refreshed every this many frames (its text reflows).
 const LOG_REFRESH_FRAMES: u32 = 8;
 /// The full circle of a timeout arc.
@@ -328,6 +331,7 @@ impl App {
             self.falling.extend(lost.cloned().map(|l| (ts, l)).collect::<Vec<_>>());
         }
         self.falling.retain(|(shown, _)| ts - *shown < FALL_MS);
+        self.falling.drain(..self.falling.len().saturating_sub(MAX_FALLING));
     }
 
     fn on_timeline(&mut self, msg: TimelineMsg) {
