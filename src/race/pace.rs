@@ -3,6 +3,7 @@
 //! milestone. Each pace says how long it lasts, so a frame never skips a milestone.
 
 use super::{FailoverRace, RaceStage};
+use crate::format;
 use crate::quorum::{MS, Micros};
 use crate::zk::FailoverPhase;
 
@@ -33,17 +34,12 @@ pub struct Pace {
 /// How a playback speed reads on screen.
 pub fn speed_label(speed: f64) -> String {
     if speed > 1.0 {
-        format!("time-lapse {}\u{d7}", trim(speed))
+        format!("time-lapse {}", format::speed(speed))
     } else if speed < 1.0 {
-        format!("slow motion {}\u{d7}", trim(speed))
+        format!("slow motion {}", format::speed(speed))
     } else {
         "real time".to_string()
     }
-}
-
-fn trim(speed: f64) -> String {
-    let text = format!("{speed:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl FailoverRace {
