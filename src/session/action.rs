@@ -21,6 +21,8 @@ pub enum Action {
     Heal,
     /// Crash whichever controller is active.
     KillLeader,
+    /// Cut every link of whichever controller is active.
+    IsolateLeader,
     /// Ask the active controller to resign gracefully (EndQuorumEpoch).
     Resign,
     /// CreateTopics with this many partitions and this replication factor.
@@ -29,6 +31,29 @@ pub enum Action {
     ShutDown(NodeId),
     /// Network latency range (ms) and drop rate (percent).
     Network { latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32 },
+}
+
+impl Action {
+    /// How the action reads in the status line.
+    pub fn describe(&self) -> String {
+        match self {
+            Action::Crash(n) => format!("Crashed n{n}"),
+            Action::Restart(n) => format!("Restarted n{n}"),
+            Action::Isolate(n) => format!("Isolated n{n}"),
+            Action::Cut(a, b) => format!("Cut n{a} from n{b}"),
+            Action::Heal => "Healed all links".into(),
+            Action::KillLeader => "Killed the active controller".into(),
+            Action::IsolateLeader => "Isolated the active controller".into(),
+            Action::Resign => "The leader resigns (EndQuorumEpoch)".into(),
+            Action::CreateTopic { partitions, replication } => {
+                format!("Created a topic: {partitions} partitions x{replication}")
+            }
+            Action::ShutDown(n) => format!("Controlled shutdown of n{n}"),
+            Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
+                format!("Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped")
+            }
+        }
+    }
 }
 
 impl fmt::Display for Action {
@@ -40,6 +65,7 @@ impl fmt::Display for Action {
             Action::Cut(a, b) => write!(f, "x{a}-{b}"),
             Action::Heal => write!(f, "h"),
             Action::KillLeader => write!(f, "k"),
+            Action::IsolateLeader => write!(f, "l"),
             Action::Resign => write!(f, "g"),
             Action::CreateTopic { partitions, replication } => write!(f, "t{partitions}-{replication}"),
             Action::ShutDown(n) => write!(f, "s{n}"),
@@ -92,6 +118,7 @@ impl FromStr for Action {
             },
             'h' if rest.is_empty() => Action::Heal,
             'k' if rest.is_empty() => Action::KillLeader,
+            'l' if rest.is_empty() => Action::IsolateLeader,
             'g' if rest.is_empty() => Action::Resign,
             _ => return Err(bad()),
         })
@@ -139,6 +166,7 @@ mod tests {
             Action::Cut(1, 102),
             Action::Heal,
             Action::KillLeader,
+            Action::IsolateLeader,
             Action::Resign,
             Action::CreateTopic { partitions: 12, replication: 3 },
             Action::ShutDown(103),
