@@ -9,6 +9,7 @@ pub mod faults;
 pub mod format;
 pub mod invariants;
 pub mod metadata;
+pub mod page;
 pub mod quorum;
 pub mod race;
 pub mod rng;

@@ -5,6 +5,7 @@
 pub mod action;
 pub mod culprits;
 pub mod fingerprint;
+pub mod key_moment;
 pub mod layout;
 pub mod message_kinds;
 pub mod params;
@@ -312,6 +313,12 @@ impl Session {
             Action::KillLeader => {
                 let leader = sim.leader().map(|l| l.id()).ok_or("there is no active controller to kill")?;
                 sim.crash(leader)
+            }
+            Action::IsolateLeader => {
+                let leader =
+                    sim.leader().map(|l| l.id()).ok_or("there is no active controller to isolate")?;
+                sim.isolate(leader);
+                Ok(())
             }
             Action::Resign => sim.resign_leader().map(|_| ()),
             Action::CreateTopic { partitions, replication } => {

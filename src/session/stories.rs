@@ -1,10 +1,11 @@
 //! Scripted moments of the simulation, each a deterministic state with a short narration: the
 //! guided tour's steps and the scenarios a URL can open (`?scenario=leader-crash`, `?tour=4`).
 
-use crate::quorum::MS;
+use crate::quorum::{MS, RoleKind};
 
 use super::Session;
 use super::action::Action;
+use super::key_moment::KeyMoment;
 use super::settings::Settings;
 
 /// Which view a story shows.
@@ -14,12 +15,12 @@ pub enum View {
     Failover,
 }
 
-/// How far a failover race is played: its partition count, and how long after the kill it is
-/// shown (`None`: before the kill).
+/// A failover race: its partition count, and how long after the kill it opens (a few seconds
+/// before the moment the story is about), from where it plays on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceScript {
     pub partitions: u64,
-    pub shown_after_kill_ms: Option<u64>,
+    pub opens_after_kill_ms: Option<u64>,
 }
 
 /// One scripted moment.
@@ -36,8 +37,14 @@ pub struct Story {
     pub snapshot_bytes: u64,
     /// Actions at simulated milliseconds.
     pub script: &'static [(u64, Action)],
-    /// The simulated millisecond the story shows.
-    pub shown_at_ms: u64,
+    /// The simulated millisecond a cluster story opens at, a few seconds of the page's pacing
+    /// before its key moment, which it then plays.
+    pub opens_at_ms: u64,
+    /// The simulated millisecond its timeline runs to: the state its narration ends on.
+    pub ends_at_ms: u64,
+    /// The event the story is about, and what the viewer is told to watch for.
+    pub key: Option<KeyMoment>,
+    pub watch: &'static str,
     pub race: Option<RaceScript>,
 }
 
@@ -52,7 +59,10 @@ const CLUSTER: Story = Story {
     pre_vote: true,
     snapshot_bytes: 0,
     script: &[],
-    shown_at_ms: 0,
+    opens_at_ms: 0,
+    ends_at_ms: 0,
+    key: None,
+    watch: "",
     race: None,
 };
 
@@ -64,14 +74,14 @@ const SNAPSHOTS: &str = "Snapshots";
 const LIFECYCLE: &str = "Broker lifecycle and fencing";
 
 /// The guided tour, in order.
-pub const TOUR: [Story; 12] = [
+pub const TOUR: [Story; 13] = [
     Story {
         id: "zk-cold-load",
         chapter: ZK_ERA,
         title: "Two systems, and a cold load",
         narration: "Before KIP-500 Kafka kept its metadata in a separate system, ZooKeeper. One broker is the controller: whoever created the /controller znode first. When it dies, its ZooKeeper session must expire, the brokers race to create /controller, and the winner must read every topic's and partition's state from ZooKeeper before it can do anything. Here 100,000 partitions are loading: the work grows with the partition count.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 100_000, shown_after_kill_ms: Some(8_000) }),
+        race: Some(RaceScript { partitions: 100_000, opens_after_kill_ms: Some(8_000) }),
         ..CLUSTER
     },
     Story {
@@ -80,7 +90,7 @@ pub const TOUR: [Story; 12] = [
         title: "Full state to every broker; three copies of the truth",
         narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work). ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths: a lost update leaves a broker serving stale leaders. A broker's death fires watches, and the controller rewrites each affected partition's znode one by one. A broker cut off from the controller but still talking to ZooKeeper stays 'alive': two notions of liveness.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(60_000) }),
+        race: Some(RaceScript { partitions: 1_000_000, opens_after_kill_ms: Some(60_000) }),
         ..CLUSTER
     },
     Story {
@@ -88,7 +98,10 @@ pub const TOUR: [Story; 12] = [
         chapter: QUORUM,
         title: "Controllers elect a leader",
         narration: "In KRaft the controllers form a Raft quorum. Each waits a random election timeout (1 to 2 s); the first to time out runs a pre-vote, then bumps the epoch, votes for itself and asks the others. With a majority it becomes the leader, the active controller, and appends a LeaderChange record. The bar in its log strip is the high watermark: records below it are committed.",
-        shown_at_ms: 2_500,
+        opens_at_ms: 0,
+        ends_at_ms: 2_500,
+        key: Some(KeyMoment::Leader { from_epoch: 1 }),
+        watch: "the first controller to time out asks for pre-votes, then votes, and becomes the leader",
         ..CLUSTER
     },
     Story {
@@ -97,7 +110,10 @@ pub const TOUR: [Story; 12] = [
         title: "The leader dies; a new epoch begins",
         narration: "The active controller crashed. Followers pull from the leader; when no fetch succeeds for controller.quorum.fetch.timeout.ms (2 s) one of them starts an election. The winner leads a higher epoch, and every node compares epochs on every message, so a stale leader can never be obeyed again.",
         script: &[(4_000, Action::KillLeader)],
-        shown_at_ms: 7_500,
+        opens_at_ms: 3_000,
+        ends_at_ms: 7_500,
+        key: Some(KeyMoment::Epoch { from: 2 }),
+        watch: "the leader is killed; after the fetch timeout a follower runs for epoch 2",
         ..CLUSTER
     },
     Story {
@@ -106,7 +122,10 @@ pub const TOUR: [Story; 12] = [
         title: "Pre-vote keeps a returning node from disrupting",
         narration: "Controller n3 was cut off. Its fetches time out, so it asks the others whether they would vote for it, without bumping its epoch (KIP-996 pre-vote). Nobody answers, so its epoch stays where it was, and when it comes back it simply follows the leader again.",
         script: &[(3_000, Action::Isolate(3)), (13_000, Action::Heal)],
-        shown_at_ms: 16_000,
+        opens_at_ms: 2_000,
+        ends_at_ms: 16_000,
+        key: Some(KeyMoment::Role { node: 3, role: RoleKind::Prospective }),
+        watch: "n3 is cut off; it becomes Prospective and asks for pre-votes at the same epoch",
         ..CLUSTER
     },
     Story {
@@ -116,7 +135,26 @@ pub const TOUR: [Story; 12] = [
         narration: "The same cut, with pre-vote switched off: n3 becomes a candidate again and again, raising its epoch each time. When the links heal, its Vote request carries that higher epoch, the healthy leader steps down, and the cluster goes through an election it did not need.",
         pre_vote: false,
         script: &[(3_000, Action::Isolate(3)), (13_000, Action::Heal)],
-        shown_at_ms: 16_000,
+        opens_at_ms: 2_000,
+        ends_at_ms: 16_000,
+        key: Some(KeyMoment::Role { node: 3, role: RoleKind::Candidate }),
+        watch: "n3 is cut off; with no pre-vote it becomes a Candidate and bumps its epoch",
+        ..CLUSTER
+    },
+    Story {
+        id: "divergence",
+        chapter: QUORUM,
+        title: "A deposed leader truncates what was never committed",
+        narration: "The leader was cut off just before a topic was created: it appended the records, but no follower fetched them, so they were never committed. The others elected a new leader at a higher epoch. When the links heal, the old leader fetches from the new one with its last epoch; the answer is DivergingEpoch (the offset where its log and the leader's part), and it truncates the uncommitted records (struck through) before fetching the leader's.",
+        script: &[
+            (3_000, Action::IsolateLeader),
+            (3_001, Action::CreateTopic { partitions: 3, replication: 2 }),
+            (9_000, Action::Heal),
+        ],
+        opens_at_ms: 8_500,
+        ends_at_ms: 11_000,
+        key: Some(KeyMoment::Truncated),
+        watch: "the links heal; a DivergingEpoch tells the old leader where to truncate",
         ..CLUSTER
     },
     Story {
@@ -125,7 +163,10 @@ pub const TOUR: [Story; 12] = [
         title: "Brokers follow the log by offset",
         narration: "Brokers are observers of the __cluster_metadata log: they fetch it by offset, like followers, and apply each committed record as a delta to their metadata image. A topic was just created: one TopicRecord and a PartitionRecord per partition, and every broker's image shows it, tagged with the offset it reflects.",
         script: &[(4_000, Action::CreateTopic { partitions: 6, replication: 2 })],
-        shown_at_ms: 6_000,
+        opens_at_ms: 3_000,
+        ends_at_ms: 6_000,
+        key: Some(KeyMoment::Appended { node: 101, first: Some("TopicRecord") }),
+        watch: "a topic is created; broker n101 fetches the new records from its offset",
         ..CLUSTER
     },
     Story {
@@ -139,7 +180,10 @@ pub const TOUR: [Story; 12] = [
             (5_500, Action::CreateTopic { partitions: 2, replication: 2 }),
             (6_000, Action::Restart(101)),
         ],
-        shown_at_ms: 6_015,
+        opens_at_ms: 5_400,
+        ends_at_ms: 8_000,
+        key: Some(KeyMoment::Appended { node: 101, first: None }),
+        watch: "n101 restarts from its disk and fetches only the topic it missed",
         ..CLUSTER
     },
     Story {
@@ -148,7 +192,7 @@ pub const TOUR: [Story; 12] = [
         title: "KRaft and ZooKeeper mode lose their controller",
         narration: "The same failover in both designs at 1,000,000 partitions. KRaft's standby controllers already hold the whole image, replayed from the log, so the new leader only has to win an election. The ZooKeeper-mode controller has to load everything first, and then push it to every broker.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(10_000) }),
+        race: Some(RaceScript { partitions: 1_000_000, opens_after_kill_ms: Some(500) }),
         ..CLUSTER
     },
     Story {
@@ -164,7 +208,10 @@ pub const TOUR: [Story; 12] = [
             (5_500, Action::CreateTopic { partitions: 40, replication: 2 }),
             (8_000, Action::Restart(103)),
         ],
-        shown_at_ms: 9_000,
+        opens_at_ms: 7_000,
+        ends_at_ms: 9_000,
+        key: Some(KeyMoment::Message { to: 103, kind: "SnapshotId" }),
+        watch: "n103 restarts below the log start, is told SnapshotId and fetches the snapshot",
         ..CLUSTER
     },
     Story {
@@ -176,7 +223,10 @@ pub const TOUR: [Story; 12] = [
             (4_000, Action::CreateTopic { partitions: 6, replication: 2 }),
             (5_000, Action::Isolate(101)),
         ],
-        shown_at_ms: 16_000,
+        opens_at_ms: 12_000,
+        ends_at_ms: 16_000,
+        key: Some(KeyMoment::Appended { node: 102, first: Some("PartitionChangeRecord") }),
+        watch: "n101 has been silent since 5 s; at the session timeout the controller fences it",
         ..CLUSTER
     },
     Story {
@@ -188,7 +238,10 @@ pub const TOUR: [Story; 12] = [
             (4_000, Action::CreateTopic { partitions: 6, replication: 2 }),
             (5_000, Action::ShutDown(102)),
         ],
-        shown_at_ms: 9_500,
+        opens_at_ms: 4_000,
+        ends_at_ms: 9_500,
+        key: Some(KeyMoment::Appended { node: 101, first: Some("BrokerRegistrationChangeRecord") }),
+        watch: "n102 asks to shut down; the controller moves its leadership away, and later releases it",
         ..CLUSTER
     },
 ];
@@ -216,14 +269,21 @@ impl Story {
         }
     }
 
-    /// The story's session at the moment it shows (cluster stories).
-    pub fn session(&self, seed: u64) -> Session {
+    /// The story's session at the end of its script: the state its narration ends on.
+    pub fn ending(&self, seed: u64) -> Session {
         let mut session = Session::new(self.settings(seed));
         for (at_ms, action) in self.script {
             session.advance_to(at_ms * MS, usize::MAX);
             let _ = session.act(action.clone());
         }
-        session.advance_to(self.shown_at_ms * MS, usize::MAX);
+        session.advance_to(self.ends_at_ms * MS, usize::MAX);
+        session
+    }
+
+    /// The story's session at its opening moment, its scripted actions ahead on the timeline.
+    pub fn opening(&self, seed: u64) -> Session {
+        let mut session = self.ending(seed);
+        session.seek(self.opens_at_ms * MS);
         session
     }
 }

@@ -3,22 +3,9 @@
 
 use yew::prelude::*;
 
+use crate::page::Action as PageAction;
 use crate::quorum::NodeId;
 use crate::session::{Action, Settings};
-
-/// What the controls ask the app to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ControlMsg {
-    Act(Action),
-    /// Change the settings form (applied by Reset).
-    Edit(Settings),
-    Reset,
-    /// Change the topic form.
-    Topic {
-        partitions: u32,
-        replication: u32,
-    },
-}
 
 /// The latency sliders' range, in ms (a URL may set up to `Settings::MAX_LATENCY_MS`).
 const SLIDER_MAX_LATENCY_MS: u64 = 500;
@@ -42,7 +29,7 @@ pub struct ControlsProps {
     pub topic: (u32, u32),
     /// Every node, for cutting one link.
     pub nodes: Vec<NodeId>,
-    pub on: Callback<ControlMsg>,
+    pub on: Callback<PageAction>,
 }
 
 /// A labelled number field or slider (`input_type` "number" or "range") that reports valid values.
@@ -74,7 +61,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     let on = props.on.clone();
     let act = move |action: Action| {
         let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(ControlMsg::Act(action.clone())))
+        Callback::from(move |_: MouseEvent| on.emit(PageAction::Act(action.clone())))
     };
     let form = props.form.clone();
     let edit = |f: fn(&mut Settings, u64)| {
@@ -82,7 +69,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         Callback::from(move |v: u64| {
             let mut next = form.clone();
             f(&mut next, v);
-            on.emit(ControlMsg::Edit(next));
+            on.emit(PageAction::Edit(next));
         })
     };
     let (lat_min, lat_max, drop) = props.network;
@@ -90,7 +77,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         let on = props.on.clone();
         Callback::from(move |v: u64| {
             let (latency_min_ms, latency_max_ms, drop_percent) = f(v as u32, (lat_min, lat_max, drop));
-            on.emit(ControlMsg::Act(Action::Network { latency_min_ms, latency_max_ms, drop_percent }));
+            on.emit(PageAction::Act(Action::Network { latency_min_ms, latency_max_ms, drop_percent }));
         })
     };
     let (partitions, replication) = props.topic;
@@ -98,17 +85,17 @@ pub fn controls(props: &ControlsProps) -> Html {
         let on = props.on.clone();
         Callback::from(move |v: u64| {
             let (partitions, replication) = f(v as u32, (partitions, replication));
-            on.emit(ControlMsg::Topic { partitions, replication });
+            on.emit(PageAction::Topic { partitions, replication });
         })
     };
     let pre_vote = {
         let (on, form) = (props.on.clone(), form.clone());
         Callback::from(move |e: Event| {
             let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-            on.emit(ControlMsg::Edit(Settings { pre_vote: checked, ..form.clone() }));
+            on.emit(PageAction::Edit(Settings { pre_vote: checked, ..form.clone() }));
         })
     };
-    let reset = props.on.reform(|_: MouseEvent| ControlMsg::Reset);
+    let reset = props.on.reform(|_: MouseEvent| PageAction::Reset);
     let peer = use_state(|| None::<NodeId>);
     html! {
         <section class="panel controls" aria-labelledby="controls-heading">

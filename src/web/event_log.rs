@@ -4,50 +4,17 @@
 use yew::prelude::*;
 
 use crate::format;
+use crate::page::{Action, LogFilter, LogView};
 use crate::quorum::{MS, NodeId};
 use crate::session::picture::node_label;
 use crate::session::{LOG_LINES, MAX_ACTIONS, TIMELINE_LIMIT};
-use crate::sim::{TraceKind, TraceLine};
-
-/// How many lines the log shows.
-const SHOWN: usize = 120;
-
-/// What the log shows.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LogFilter {
-    pub node: Option<NodeId>,
-    pub kind: Option<String>,
-    pub notable_only: bool,
-}
-
-impl LogFilter {
-    /// The newest lines this filter keeps, newest first, each with whether it is a state change.
-    pub fn shown<'a>(&self, lines: impl DoubleEndedIterator<Item = &'a TraceLine>) -> Vec<(String, bool)> {
-        lines.rev().filter(|l| self.keeps(l)).take(SHOWN).map(|l| (l.to_string(), l.is_notable())).collect()
-    }
-
-    fn keeps(&self, line: &TraceLine) -> bool {
-        let (a, b) = line.nodes();
-        let node_ok = self.node.is_none_or(|n| a == Some(n) || b == Some(n));
-        let kind = match &line.kind {
-            TraceKind::Deliver(p) | TraceKind::Lost { packet: p, .. } => Some(p.payload.kind()),
-            _ => None,
-        };
-        let kind_ok = self.kind.as_deref().is_none_or(|k| kind == Some(k));
-        node_ok && kind_ok && (!self.notable_only || line.is_notable())
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
-    /// The lines to show, newest first, each with whether it is a state change.
-    pub lines: Vec<(String, bool)>,
+    pub log: LogView,
     pub nodes: Vec<NodeId>,
     pub filter: LogFilter,
-    pub on_filter: Callback<LogFilter>,
-    /// Trace lines kept and actions recorded by the timeline.
-    pub kept: usize,
-    pub actions: usize,
+    pub on: Callback<Action>,
 }
 
 /// Message kinds offered as filters.
@@ -70,24 +37,27 @@ const KINDS: [&str; 12] = [
 pub fn event_log(props: &EventLogProps) -> Html {
     let filter = props.filter.clone();
     let on_node = {
-        let (filter, cb) = (filter.clone(), props.on_filter.clone());
+        let (filter, cb) = (filter.clone(), props.on.clone());
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            cb.emit(LogFilter { node: value.parse().ok(), ..filter.clone() });
+            cb.emit(Action::Filter(LogFilter { node: value.parse().ok(), ..filter.clone() }));
         })
     };
     let on_kind = {
-        let (filter, cb) = (filter.clone(), props.on_filter.clone());
+        let (filter, cb) = (filter.clone(), props.on.clone());
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            cb.emit(LogFilter { kind: (!value.is_empty()).then_some(value), ..filter.clone() });
+            cb.emit(Action::Filter(LogFilter {
+                kind: (!value.is_empty()).then_some(value),
+                ..filter.clone()
+            }));
         })
     };
     let on_notable = {
-        let (filter, cb) = (filter.clone(), props.on_filter.clone());
+        let (filter, cb) = (filter.clone(), props.on.clone());
         Callback::from(move |e: Event| {
             let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-            cb.emit(LogFilter { notable_only: checked, ..filter.clone() });
+            cb.emit(Action::Filter(LogFilter { notable_only: checked, ..filter.clone() }));
         })
     };
     html! {
@@ -95,7 +65,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
             <h2 id="log-heading">{ "Event log" }</h2>
             <p class="hint" id="log-limits">{ format!(
                 "Keeps the last {} events ({} now); a timeline runs up to {} simulated minutes and records up to {MAX_ACTIONS} actions ({} now).",
-                format::count(LOG_LINES as u64), format::count(props.kept as u64), TIMELINE_LIMIT / (60_000 * MS), props.actions
+                format::count(LOG_LINES as u64), format::count(props.log.kept as u64), TIMELINE_LIMIT / (60_000 * MS), props.log.actions
             ) }</p>
             <div class="filters">
                 <label>{ "Node " }
@@ -117,7 +87,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
                 <label><input type="checkbox" checked={filter.notable_only} onchange={on_notable} />{ " state changes only" }</label>
             </div>
             <ol class="lines" aria-live="off">
-                { for props.lines.iter().map(|(text, notable)| html! { <li class={if *notable { "notable" } else { "" }}>{ text }</li> }) }
+                { for props.log.lines.iter().map(|(text, notable)| html! { <li class={if *notable { "notable" } else { "" }}>{ text }</li> }) }
             </ol>
         </section>
     }

@@ -10,10 +10,11 @@ use yew::prelude::*;
 use super::chart::{Chart, Point, parse_csv};
 use super::cluster_view::ClusterView;
 use super::frame_clock::FrameClock;
-use super::keys::{is_race_key, listen, shortcut};
+use super::keys::{listen, shortcut};
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
+use crate::page::{RaceRequest, is_race_key};
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
 use crate::race::{FailoverRace, RaceStage, speed_label};
 use crate::session::message_kinds::message_kind;
@@ -35,15 +36,6 @@ const FAST_FORWARD_SLICE: Micros = 100_000;
 const FAST_FORWARD_BUDGET_MS: f64 = 5.0;
 /// Real milliseconds of playback one Step covers.
 const STEP_MS: f64 = 500.0;
-
-/// What the page asks the race for: its size, how far past the kill to show it (a tour step
-/// or scenario), and a counter that restarts it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RaceRequest {
-    pub partitions: u64,
-    pub shown_after_kill_ms: Option<u64>,
-    pub generation: u32,
-}
 
 #[derive(Properties, PartialEq)]
 pub struct FailoverProps {
@@ -77,8 +69,10 @@ pub enum Msg {
 
 pub struct FailoverTab {
     race: Result<FailoverRace, String>,
-    /// Kill as soon as ready and fast-forward to this long after the kill, then pause.
+    /// Kill as soon as ready and fast-forward to this long after the kill, then pause (or play
+    /// on, for a tour step or scenario: `then_play`).
     script: Option<Micros>,
+    then_play: bool,
     /// Fast-forward to the end ("Skip to the end").
     skipping: bool,
     /// Kill both controllers and play as soon as the clusters are ready (Kill while running).
@@ -125,6 +119,7 @@ impl Component for FailoverTab {
         let mut tab = FailoverTab {
             race: Err(String::new()),
             script: None,
+            then_play: false,
             skipping: false,
             kill_when_ready: false,
             playing: false,
@@ -250,7 +245,8 @@ impl FailoverTab {
     fn restart(&mut self, request: &RaceRequest) {
         self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
         self.race = FailoverRace::new(request.partitions, 1);
-        self.script = request.shown_after_kill_ms.map(|ms| ms * MS);
+        self.script = request.opens_after_kill_ms.map(|ms| ms * MS);
+        self.then_play = self.script.is_some();
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
     }
 
@@ -343,6 +339,7 @@ impl FailoverTab {
             return;
         }
         (self.script, self.skipping, self.playing, self.kill_when_ready) = (Some(t), false, false, false);
+        self.then_play = false;
     }
 
     fn on_frame(&mut self, ts: f64) {
@@ -364,7 +361,10 @@ impl FailoverTab {
             RaceStage::Ready => {}
             RaceStage::Running { elapsed } => match self.script {
                 Some(target) if elapsed < target => fast_forward(race, Some(target)),
-                Some(_) => self.script = None,
+                Some(_) => {
+                    self.script = None;
+                    self.playing = std::mem::take(&mut self.then_play);
+                }
                 None if self.skipping => fast_forward(race, None),
                 None if self.playing => {
                     let pace = race.pace();

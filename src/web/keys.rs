@@ -13,11 +13,6 @@ pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
     (!typing && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then(|| event.key())
 }
 
-/// Keys the failover race handles itself while its tab is shown.
-pub fn is_race_key(key: &str) -> bool {
-    matches!(key, " " | "s" | "S" | "k" | "K" | "r" | "R")
-}
-
 /// Listen to every keydown on the window (with `preventDefault` allowed), for as long as the
 /// returned listener is kept.
 pub fn listen(on_key: Callback<KeyboardEvent>) -> Option<gloo::events::EventListener> {

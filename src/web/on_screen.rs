@@ -9,13 +9,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{IntersectionObserver, IntersectionObserverEntry};
 
+/// The observer of the page's visibility in its embedding page, and its callback.
+type Observer = (IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
+
 /// The page's state and the frame loops waiting for it to come back on screen.
 struct Screen {
     hidden: bool,
     intersecting: bool,
     parked: Vec<Box<dyn FnOnce()>>,
     _visibility: EventListener,
-    _observer: Option<(IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>)>,
+    _observer: Option<Observer>,
 }
 
 thread_local! {
@@ -45,7 +48,7 @@ fn watch() -> Screen {
         update(|screen| screen.hidden = gloo::utils::document().hidden());
     });
     let callback = Closure::<dyn FnMut(js_sys::Array)>::new(|entries: js_sys::Array| {
-        let last = entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()).last();
+        let last = entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()).next_back();
         if let Some(entry) = last {
             update(|screen| screen.intersecting = entry.is_intersecting());
         }

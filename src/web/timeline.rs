@@ -3,23 +3,11 @@
 
 use yew::prelude::*;
 
-use super::controls::ControlMsg;
 use crate::format;
+use crate::page::Action;
+use crate::page::pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 use crate::quorum::{MS, Micros};
-use crate::session::Action;
-
-/// Speeds from 1/1000x to 1000x: the slider moves the exponent.
-pub const MIN_SPEED_EXP: f64 = -3.0;
-pub const MAX_SPEED_EXP: f64 = 3.0;
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum TimelineMsg {
-    TogglePlay,
-    Step,
-    SpeedExp(f64),
-    Seek(Micros),
-    Share,
-}
+use crate::session;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -31,31 +19,30 @@ pub struct TimelineProps {
     pub minimal: bool,
     /// A link to share, once asked for.
     pub share: Option<String>,
-    pub on: Callback<TimelineMsg>,
-    pub on_control: Callback<ControlMsg>,
+    pub on: Callback<Action>,
 }
 
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let on_speed = props.on.reform(|e: InputEvent| {
         let value = e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number();
-        TimelineMsg::SpeedExp(value)
+        Action::SpeedExp(value)
     });
     let on_seek = props.on.reform(|e: InputEvent| {
         let ms = e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number();
-        TimelineMsg::Seek((ms.max(0.0) as u64) * MS)
+        Action::Seek((ms.max(0.0) as u64) * MS)
     });
     let speed = 10f64.powf(props.speed_exp);
     html! {
         <section class="timeline" aria-label="Time">
-            <button class="play" onclick={props.on.reform(|_| TimelineMsg::TogglePlay)} title="Space"
+            <button class="play" onclick={props.on.reform(|_| Action::TogglePlay)} title="Space"
                     aria-label={if props.playing { "Pause" } else { "Play" }}>
                 { if props.playing { "Pause" } else { "Play" } }
             </button>
-            <button onclick={props.on.reform(|_| TimelineMsg::Step)} title="S" aria-label="Step one event">{ "Step" }</button>
+            <button onclick={props.on.reform(|_| Action::Step)} title="S" aria-label="Step one event">{ "Step" }</button>
             if props.minimal {
-                <button onclick={props.on_control.reform(|_| ControlMsg::Act(Action::KillLeader))}>{ "Kill active controller" }</button>
-                <button onclick={props.on_control.reform(|_| ControlMsg::Reset)}>{ "Reset" }</button>
+                <button onclick={props.on.reform(|_| Action::Act(session::Action::KillLeader))}>{ "Kill active controller" }</button>
+                <button onclick={props.on.reform(|_| Action::Reset)}>{ "Reset" }</button>
                 <output id="clock">{ format::seconds(props.now) }</output>
             } else {
                 <label class="speed">{ "Speed " }
@@ -68,7 +55,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                            oninput={on_seek} aria-valuetext={format::seconds(props.now)} />
                     <output id="clock">{ format!("{} of {}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
                 </label>
-                <button id="share" class="secondary" onclick={props.on.reform(|_| TimelineMsg::Share)}>{ "Share" }</button>
+                <button id="share" class="secondary" onclick={props.on.reform(|_| Action::Share)}>{ "Share" }</button>
                 if let Some(url) = &props.share {
                     <label class="share-url">{ "Link to this moment " }<input id="share-url" type="text" readonly=true value={url.clone()} /></label>
                 }

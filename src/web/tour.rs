@@ -1,23 +1,33 @@
-//! The guided tour panel: the chapter and step, a progress bar, the narration, Back and Next.
+//! The guided tour panel: the chapter and step, a progress bar, the narration, what to watch
+//! for (ticked once it happened), Replay step, Back and Next.
 
 use yew::prelude::*;
 
+use crate::format;
+use crate::page::Action;
+use crate::quorum::Micros;
 use crate::session::stories::TOUR;
 
 #[derive(Properties, PartialEq)]
 pub struct TourProps {
     /// The step shown, 0-based.
     pub step: usize,
-    pub on_go: Callback<usize>,
-    pub on_exit: Callback<()>,
+    /// When the step's key moment happened, once it has.
+    pub key_seen: Option<Micros>,
+    pub on: Callback<Action>,
 }
 
 #[function_component(TourPanel)]
 pub fn tour_panel(props: &TourProps) -> Html {
     let step = props.step.min(TOUR.len() - 1);
     let story = &TOUR[step];
-    let back = (step > 0).then(|| props.on_go.reform(move |_: MouseEvent| step - 1));
-    let next = (step + 1 < TOUR.len()).then(|| props.on_go.reform(move |_: MouseEvent| step + 1));
+    let go = |to: usize| props.on.reform(move |_: MouseEvent| Action::Tour(Some(to)));
+    let back = (step > 0).then(|| go(step - 1));
+    let next = (step + 1 < TOUR.len()).then(|| go(step + 1));
+    let watch = (!story.watch.is_empty()).then(|| match props.key_seen {
+        Some(at) => html! { <p id="tour-watch" class="watch seen">{ format!("✓ Seen at {}: {}", format::seconds(at), story.watch) }</p> },
+        None => html! { <p id="tour-watch" class="watch">{ format!("Watch: {}", story.watch) }</p> },
+    });
     html! {
         <section class="panel tour" aria-label="Guided tour" aria-live="polite">
             <div class="tour-head">
@@ -27,11 +37,13 @@ pub fn tour_panel(props: &TourProps) -> Html {
             </div>
             <h2 id="tour-title">{ story.title }</h2>
             <p class="narration">{ story.narration }</p>
+            { watch.unwrap_or_default() }
             <div class="tour-buttons">
                 <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
                 <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>
+                <button id="tour-replay" class="secondary" onclick={props.on.reform(|_| Action::ReplayStep)}>{ "Replay step" }</button>
                 <a href={format!("?tour={}", step + 1)} class="deep-link">{ "Link to this step" }</a>
-                <button class="secondary" onclick={props.on_exit.reform(|_| ())}>{ "Leave the tour" }</button>
+                <button class="secondary" onclick={props.on.reform(|_| Action::Tour(None))}>{ "Leave the tour" }</button>
             </div>
         </section>
     }

@@ -1,0 +1,74 @@
+//! What can happen to the page (the reducer's actions) and what the page asks the browser to do
+//! in return (effects).
+
+use crate::quorum::{Micros, NodeId};
+use crate::session::{self, Settings};
+
+use super::log_filter::LogFilter;
+
+/// The two views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Cluster,
+    Failover,
+}
+
+/// Everything the viewer (or the animation frame loop) can do to the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// An animation frame at real time `ts` (ms), `elapsed` real ms after the previous one.
+    Frame {
+        ts: f64,
+        elapsed: f64,
+    },
+    TogglePlay,
+    /// Process one event and pause.
+    Step,
+    /// The speed slider: the speed is 10^exp.
+    SpeedExp(f64),
+    /// Travel to a moment of the timeline.
+    Seek(Micros),
+    /// Ask for a link to this moment.
+    Share,
+    /// Act on the cluster (recorded in the timeline).
+    Act(session::Action),
+    /// Change the settings form (applied by Reset).
+    Edit(Settings),
+    /// Change the topic form.
+    Topic {
+        partitions: u32,
+        replication: u32,
+    },
+    /// Start over from the settings form (or the tour step).
+    Reset,
+    /// Click on a node: select it, or deselect it.
+    Select(NodeId),
+    Filter(LogFilter),
+    Tab(Tab),
+    /// A key pressed as a shortcut (not typed into a field).
+    Key(String),
+    /// Go to a tour step (0-based), or leave the tour.
+    Tour(Option<usize>),
+    /// Play the current tour step again from its opening.
+    ReplayStep,
+    Help(bool),
+    DismissNotices,
+}
+
+/// What the page asks the browser to do after an action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Replace the address bar's query (no navigation).
+    SetQuery(String),
+    /// Put this text on the clipboard.
+    Copy(String),
+    Fullscreen,
+}
+
+/// The result of an action: whether it was used (a key that is no shortcut is not) and the
+/// effects to carry out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    pub handled: bool,
+    pub effects: Vec<Effect>,
+}

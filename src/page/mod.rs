@@ -1,0 +1,368 @@
+//! The page without the DOM: what the viewer sees and chose (view, tour step, playing, speed,
+//! selection, filters, notices) around the live session. It changes only through
+//! [`PageState::reduce`], one [`Action`] at a time, so the page's behaviour is tested natively;
+//! the web front end turns DOM events into actions, draws the state and carries out the
+//! [`Effect`]s (address bar, clipboard, full screen).
+
+pub mod action;
+pub mod announcer;
+pub mod falling;
+pub mod log_filter;
+pub mod pacing;
+
+pub use action::{Action, Effect, Outcome, Tab};
+pub use log_filter::LogFilter;
+
+use crate::quorum::{MS, Micros, NodeId, RoleKind};
+use crate::session::params::PageParams;
+use crate::session::stories::{self, Story, TOUR, View};
+use crate::session::{self, Session, Settings, TIMELINE_LIMIT};
+
+use announcer::Announcer;
+use falling::Falling;
+use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
+
+/// While playing, the event log is refreshed every this many frames (its text reflows).
+const LOG_REFRESH_FRAMES: u32 = 8;
+
+/// What the failover view is asked to show: the race's size, how long after the kill a tour
+/// step or scenario opens it (it plays on from there), and a counter that restarts it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceRequest {
+    pub partitions: u64,
+    pub opens_after_kill_ms: Option<u64>,
+    pub generation: u32,
+}
+
+/// The event log as shown: lines (newest first, each with whether it is a state change), and
+/// the trace lines and actions the timeline holds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogView {
+    pub lines: Vec<(String, bool)>,
+    pub kept: usize,
+    pub actions: usize,
+}
+
+/// Everything the page shows that is not the DOM itself.
+pub struct PageState {
+    pub params: PageParams,
+    /// The page's address without its query, for share links.
+    base_url: String,
+    pub notices: Vec<String>,
+    pub session: Session,
+    /// The settings form (applied by Reset).
+    pub form: Settings,
+    pub playing: bool,
+    pub speed_exp: f64,
+    pub selected: Option<NodeId>,
+    pub filter: LogFilter,
+    pub falling: Falling,
+    /// The status line: what the last action did.
+    pub status: String,
+    /// The topic form: partitions and replication factor.
+    pub topic: (u32, u32),
+    pub tab: Tab,
+    /// The tour step shown (0-based).
+    pub tour: Option<usize>,
+    /// When the tour step's key moment happened, once it has.
+    pub key_seen: Option<Micros>,
+    pub race: RaceRequest,
+    pub present: bool,
+    pub help: bool,
+    /// A link to this moment, once asked for.
+    pub share: Option<String>,
+    pub announcer: Announcer,
+    pub reduced_motion: bool,
+    pub log: LogView,
+    frames_since_log: u32,
+}
+
+impl PageState {
+    /// The page as the query string `search` asks for, at address `base_url`. Problems with the
+    /// parameters become notices.
+    pub fn new(search: &str, base_url: &str, reduced_motion: bool) -> PageState {
+        let (params, notices) = PageParams::parse(search);
+        let settings = params.settings.clone();
+        let mut state = PageState {
+            base_url: base_url.to_string(),
+            notices,
+            session: Session::new(settings.clone()),
+            form: settings,
+            playing: params.autoplay,
+            speed_exp: params.speed.log10(),
+            selected: None,
+            filter: LogFilter::default(),
+            falling: Falling::default(),
+            status: String::new(),
+            topic: (6, 2),
+            tab: Tab::Cluster,
+            tour: None,
+            key_seen: None,
+            race: RaceRequest { partitions: params.partitions, opens_after_kill_ms: None, generation: 0 },
+            present: params.present,
+            help: false,
+            share: None,
+            announcer: Announcer::default(),
+            reduced_motion,
+            log: LogView::default(),
+            frames_since_log: 0,
+            params,
+        };
+        match state.params.tour {
+            Some(step) => state.go_to_step(Some(step - 1), &mut Vec::new()),
+            None => state.start_over(),
+        }
+        state.after_action(true);
+        state
+    }
+
+    /// Whether animation frames should run: playing on the live cluster view.
+    pub fn animating(&self) -> bool {
+        self.playing && self.tab == Tab::Cluster
+    }
+
+    /// The tour step shown.
+    pub fn story(&self) -> Option<&'static Story> {
+        self.tour.map(|step| &TOUR[step])
+    }
+
+    /// Apply one action.
+    pub fn reduce(&mut self, action: Action) -> Outcome {
+        let mut effects = Vec::new();
+        let refresh_log = !matches!(action, Action::Frame { .. }) || self.log_due();
+        match action {
+            Action::Frame { ts, elapsed } => self.on_frame(ts, elapsed),
+            Action::TogglePlay => self.playing = !self.playing,
+            Action::Step => {
+                self.playing = false;
+                self.session.step();
+            }
+            Action::SpeedExp(exp) => self.speed_exp = exp.clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
+            Action::Seek(t) => {
+                self.playing = false;
+                self.falling.clear();
+                self.session.seek(t.min(self.session.horizon()));
+            }
+            Action::Share => effects.push(self.share()),
+            Action::Act(action) => self.act(action),
+            Action::Edit(form) => self.form = form,
+            Action::Topic { partitions, replication } => self.topic = (partitions, replication),
+            Action::Reset => self.reset(&mut effects),
+            Action::Select(id) => self.selected = if self.selected == Some(id) { None } else { Some(id) },
+            Action::Filter(filter) => self.filter = filter,
+            Action::Tab(tab) => self.tab = tab,
+            Action::Key(key) => {
+                if !self.on_key(&key, &mut effects) {
+                    return Outcome::default();
+                }
+            }
+            Action::Tour(step) => self.go_to_step(step, &mut effects),
+            Action::ReplayStep => self.go_to_step(self.tour, &mut effects),
+            Action::Help(open) => self.help = open,
+            Action::DismissNotices => self.notices.clear(),
+        }
+        self.after_action(refresh_log || !self.playing);
+        Outcome { handled: true, effects }
+    }
+
+    /// Announce what changed, note the tour step's key moment, and refresh the event log.
+    fn after_action(&mut self, refresh_log: bool) {
+        self.announcer.observe(self.session.sim());
+        if self.key_seen.is_some_and(|at| at > self.session.now()) {
+            self.key_seen = None;
+        }
+        if let Some(story) = self.story()
+            && let Some(key) = story.key
+            && self.key_seen.is_none()
+        {
+            let opened = story.opens_at_ms * MS;
+            self.key_seen =
+                self.session.log().iter().find(|l| l.at >= opened && key.matches(l)).map(|l| l.at);
+        }
+        if refresh_log {
+            self.frames_since_log = 0;
+            self.log = LogView {
+                lines: self.filter.shown(self.session.log().iter()),
+                kept: self.session.log().len(),
+                actions: self.session.actions().len(),
+            };
+        }
+    }
+
+    /// While playing, whether the event log is due for a refresh (every few frames).
+    fn log_due(&mut self) -> bool {
+        self.frames_since_log += 1;
+        self.frames_since_log >= LOG_REFRESH_FRAMES
+    }
+
+    /// Put the page in its initial state: the scenario, or the (shared) session.
+    fn start_over(&mut self) {
+        match self.params.scenario.and_then(stories::find) {
+            Some(story) => self.load_story(story),
+            None => {
+                let (session, mismatch) = self.params.open_session(self.form.clone());
+                self.session = session;
+                self.tab = Tab::Cluster;
+                if let Some(problem) = self.session.replay_problem() {
+                    self.notices.push(format!("actions: {problem}"));
+                }
+                self.notices.extend(mismatch);
+            }
+        }
+        self.falling.clear();
+        self.selected = None;
+    }
+
+    /// Open a story at its opening moment; a cluster story plays (its key moment lies ahead).
+    fn load_story(&mut self, story: &Story) {
+        let seed = self.params.settings.seed;
+        self.key_seen = None;
+        match (story.view, story.race) {
+            (View::Failover, Some(race)) => {
+                let partitions = if self.tour.is_some() { race.partitions } else { self.params.partitions };
+                let generation = self.race.generation + 1;
+                self.race =
+                    RaceRequest { partitions, opens_after_kill_ms: race.opens_after_kill_ms, generation };
+                self.tab = Tab::Failover;
+            }
+            _ => {
+                self.session = story.opening(seed);
+                self.form = self.session.settings().clone();
+                self.tab = Tab::Cluster;
+                self.playing = self.tour.is_some() || self.params.autoplay;
+            }
+        }
+    }
+
+    fn go_to_step(&mut self, step: Option<usize>, effects: &mut Vec<Effect>) {
+        self.tour = step.map(|s| s.min(TOUR.len() - 1));
+        match self.tour {
+            Some(step) => {
+                self.playing = false;
+                self.load_story(&TOUR[step]);
+                self.falling.clear();
+                self.selected = None;
+                let present = if self.present { "&present=1" } else { "" };
+                effects.push(Effect::SetQuery(format!("?tour={}{present}", step + 1)));
+                self.status = format!("Tour step {} of {}: {}", step + 1, TOUR.len(), TOUR[step].title);
+            }
+            None => effects.push(Effect::SetQuery("?".into())),
+        }
+    }
+
+    fn reset(&mut self, effects: &mut Vec<Effect>) {
+        match self.form.validate() {
+            Ok(()) if self.tour.is_some() => self.go_to_step(self.tour, effects),
+            Ok(()) => {
+                self.params.actions.clear();
+                (self.params.at, self.params.events, self.params.fingerprint) = (None, None, None);
+                self.start_over();
+                self.status = format!(
+                    "Reset: seed {}, {} controllers, {} brokers",
+                    self.form.seed, self.form.voters, self.form.brokers
+                );
+            }
+            Err(error) => self.status = format!("Cannot reset: {error}"),
+        }
+    }
+
+    fn on_frame(&mut self, ts: f64, elapsed: f64) {
+        if !self.animating() {
+            return;
+        }
+        let clean = self.session.violation().is_none();
+        let before = pacing::advance(&mut self.session, elapsed, self.speed_exp);
+        if clean && let Some(seen) = self.session.violation() {
+            self.playing = false;
+            self.status = format!(
+                "Paused: an invariant broke ({}); the nodes involved are marked in red",
+                seen.violation.invariant
+            );
+        } else if self.session.at_limit() {
+            self.playing = false;
+            self.status = format!(
+                "The timeline ends at {} simulated minutes, the most one keeps: scrub back, or reset to start a new one",
+                TIMELINE_LIMIT / (60_000 * MS)
+            );
+        }
+        if !self.reduced_motion {
+            self.falling.update(&self.session, before, ts);
+        }
+    }
+
+    fn act(&mut self, action: session::Action) {
+        let text = action.describe();
+        self.status = match self.session.act(action) {
+            Ok(()) => text,
+            Err(error) => format!("{text} refused: {error}"),
+        };
+    }
+
+    /// A link that reopens exactly this moment: settings, recorded actions and time (or the
+    /// race's size on the failover view).
+    fn share(&mut self) -> Effect {
+        let query = match self.tab {
+            Tab::Cluster => PageParams::share_query(&self.session),
+            Tab::Failover => {
+                format!(
+                    "scenario=failover&partitions={}&seed={}",
+                    self.race.partitions, self.params.settings.seed
+                )
+            }
+        };
+        let url = format!("{}?{query}", self.base_url);
+        self.status =
+            "A link to this moment is below (and on the clipboard where the browser allows).".into();
+        self.share = Some(url.clone());
+        Effect::Copy(url)
+    }
+
+    /// Keyboard shortcuts; returns whether the key was used.
+    fn on_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> bool {
+        if self.tab == Tab::Failover && is_race_key(key) {
+            return false;
+        }
+        match key {
+            " " => self.playing = !self.playing,
+            "s" | "S" => {
+                self.playing = false;
+                self.session.step();
+            }
+            "ArrowRight" | "PageDown" => self.go_to_step(Some(self.tour.map_or(0, |s| s + 1)), effects),
+            "ArrowLeft" | "PageUp" => {
+                self.go_to_step(Some(self.tour.map_or(0, |s| s.saturating_sub(1))), effects)
+            }
+            "k" | "K" => self.act(session::Action::KillLeader),
+            "x" | "X" => self.partition_a_node(),
+            "h" | "H" => self.act(session::Action::Heal),
+            "g" | "G" => self.act(session::Action::Resign),
+            "r" | "R" => self.reset(effects),
+            "p" | "P" => self.present = !self.present,
+            "f" | "F" => effects.push(Effect::Fullscreen),
+            "?" => self.help = !self.help,
+            "Escape" if self.help => self.help = false,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Isolate the selected node, or else a follower controller.
+    fn partition_a_node(&mut self) {
+        let follower = || {
+            self.session
+                .sim()
+                .running_nodes()
+                .find(|n| n.is_voter() && n.role() == RoleKind::Follower)
+                .map(|n| n.id())
+        };
+        match self.selected.or_else(follower) {
+            Some(id) => self.act(session::Action::Isolate(id)),
+            None => self.status = "No node to partition: select one first".into(),
+        }
+    }
+}
+
+/// Keys the failover race handles itself while its view is shown.
+pub fn is_race_key(key: &str) -> bool {
+    matches!(key, " " | "s" | "S" | "k" | "K" | "r" | "R")
+}

@@ -1,0 +1,159 @@
+//! The page's behaviour without a browser: its reducer (`kraftscope::page`) driven by the same
+//! actions the DOM sends, checked on the state the page draws.
+
+use kraftscope::page::{Action, Effect, PageState, Tab};
+use kraftscope::session::{self, Settings};
+
+const FRAME_MS: f64 = 1_000.0 / 60.0;
+
+fn page(query: &str) -> PageState {
+    PageState::new(query, "http://localhost:8080/", false)
+}
+
+/// Play `seconds` of real time in frames.
+fn play(page: &mut PageState, seconds: f64) {
+    let frames = (seconds * 1_000.0 / FRAME_MS) as usize;
+    for i in 0..frames {
+        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+    }
+}
+
+/// A page whose first leader is elected, paused.
+fn with_leader() -> PageState {
+    let mut page = page("?speed=1");
+    play(&mut page, 8.0);
+    assert!(page.session.sim().leader().is_some(), "a leader after 8 s at 1x");
+    page.reduce(Action::TogglePlay);
+    page
+}
+
+#[test]
+fn a_plain_page_plays_and_frames_advance_only_while_playing() {
+    let mut page = page("");
+    assert!(page.playing && page.animating());
+    play(&mut page, 1.0);
+    let now = page.session.now();
+    assert!(now > 0);
+    page.reduce(Action::TogglePlay);
+    play(&mut page, 1.0);
+    assert_eq!(page.session.now(), now, "no time passes while paused");
+}
+
+#[test]
+fn shortcuts_act_and_other_keys_are_left_to_the_browser() {
+    let mut page = with_leader();
+    let leader = page.session.sim().leader().unwrap().id();
+    assert!(page.reduce(Action::Key("k".into())).handled);
+    assert!(page.session.sim().running_nodes().all(|n| n.id() != leader), "n{leader} is down");
+    assert_eq!(page.status, "Killed the active controller");
+    assert!(!page.reduce(Action::Key("q".into())).handled);
+    let playing = page.playing;
+    assert!(page.reduce(Action::Key(" ".into())).handled);
+    assert_eq!(page.playing, !playing, "space toggles play");
+    page.reduce(Action::Key("p".into()));
+    assert!(page.present);
+    page.reduce(Action::Key("?".into()));
+    assert!(page.help);
+    page.reduce(Action::Key("Escape".into()));
+    assert!(!page.help);
+    assert_eq!(page.reduce(Action::Key("f".into())).effects, vec![Effect::Fullscreen]);
+}
+
+#[test]
+fn on_the_failover_view_the_race_keys_belong_to_the_race() {
+    let mut page = page("");
+    page.reduce(Action::Tab(Tab::Failover));
+    assert!(!page.animating(), "the live cluster does not animate behind the race");
+    for key in [" ", "k", "s", "r"] {
+        assert!(!page.reduce(Action::Key(key.into())).handled, "{key:?} is the race's");
+    }
+    assert!(page.reduce(Action::Key("p".into())).handled);
+}
+
+#[test]
+fn seeking_back_pauses_and_restores_the_earlier_state() {
+    let mut page = with_leader();
+    let (then, fingerprint) = (page.session.now(), page.session.fingerprint());
+    page.reduce(Action::TogglePlay);
+    play(&mut page, 2.0);
+    page.reduce(Action::Seek(then));
+    assert!(!page.playing);
+    assert_eq!((page.session.now(), page.session.fingerprint()), (then, fingerprint));
+}
+
+#[test]
+fn share_copies_a_link_that_reopens_the_same_state() {
+    let mut page = with_leader();
+    page.reduce(Action::Act(session::Action::CreateTopic { partitions: 3, replication: 2 }));
+    page.reduce(Action::Step);
+    let outcome = page.reduce(Action::Share);
+    let [Effect::Copy(url)] = outcome.effects.as_slice() else { panic!("{:?}", outcome.effects) };
+    assert_eq!(page.share.as_ref(), Some(url));
+    let query = url.strip_prefix("http://localhost:8080/").expect("the page's own address");
+    let reopened = self::page(query);
+    assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
+    assert!(!reopened.playing);
+    assert_eq!(reopened.session.fingerprint(), page.session.fingerprint());
+}
+
+#[test]
+fn the_tour_moves_by_keys_and_buttons_and_sets_the_address() {
+    let mut page = page("");
+    let outcome = page.reduce(Action::Tour(Some(3)));
+    assert_eq!(outcome.effects, vec![Effect::SetQuery("?tour=4".into())]);
+    assert_eq!(page.tour, Some(3));
+    page.reduce(Action::Key("ArrowRight".into()));
+    assert_eq!(page.tour, Some(4));
+    page.reduce(Action::Key("PageUp".into()));
+    page.reduce(Action::Key("ArrowLeft".into()));
+    assert_eq!(page.tour, Some(2));
+    page.reduce(Action::Tour(Some(0)));
+    assert_eq!(page.tab, Tab::Failover, "the first step is the ZooKeeper race");
+    assert_eq!(page.reduce(Action::Tour(None)).effects, vec![Effect::SetQuery("?".into())]);
+    assert_eq!(page.tour, None);
+}
+
+#[test]
+fn a_reset_with_bad_settings_says_why_and_keeps_the_session() {
+    let mut page = with_leader();
+    let now = page.session.now();
+    page.reduce(Action::Edit(Settings { voters: 0, ..page.form.clone() }));
+    page.reduce(Action::Reset);
+    assert!(page.status.starts_with("Cannot reset: controllers must be"), "{}", page.status);
+    assert_eq!(page.session.now(), now);
+    page.reduce(Action::Edit(Settings { voters: 5, brokers: 1, ..page.form.clone() }));
+    page.reduce(Action::Reset);
+    assert_eq!((page.session.now(), page.session.sim().node_ids().count()), (0, 6));
+}
+
+#[test]
+fn a_broken_invariant_pauses_the_page_and_says_which() {
+    let mut page = page("?sabotage=hw-on-minority&speed=1");
+    play(&mut page, 60.0);
+    let seen = page.session.violation().expect("the sabotage is caught within a minute");
+    assert!(!page.playing);
+    assert!(page.status.contains(&seen.violation.invariant.to_string()), "{}", page.status);
+}
+
+#[test]
+fn a_new_leader_is_announced_and_selection_toggles() {
+    let mut page = page("?speed=1");
+    while page.session.sim().leader().is_none() {
+        play(&mut page, FRAME_MS / 1_000.0);
+    }
+    let leader = page.session.sim().leader().unwrap();
+    assert_eq!(page.announcer.text, format!("New leader n{}, epoch {}.", leader.id(), leader.epoch()));
+    page.reduce(Action::Select(2));
+    assert_eq!(page.selected, Some(2));
+    page.reduce(Action::Select(2));
+    assert_eq!(page.selected, None);
+}
+
+#[test]
+fn the_event_log_follows_the_filter() {
+    let mut page = with_leader();
+    assert!(page.log.lines.iter().any(|(_, notable)| !notable), "messages are shown unfiltered");
+    page.reduce(Action::Filter(kraftscope::page::LogFilter { notable_only: true, ..Default::default() }));
+    assert!(!page.log.lines.is_empty() && page.log.lines.iter().all(|(_, notable)| *notable));
+    assert!(page.log.kept > page.log.lines.len());
+}

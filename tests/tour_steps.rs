@@ -1,0 +1,77 @@
+//! Every guided-tour step that shows the live cluster opens a few seconds before its key moment
+//! and plays it at the page's default pacing: the moment is not there when the step opens, and
+//! happens within a few seconds of real time (frames of 1/60 s through the page's reducer).
+
+use kraftscope::page::{Action, PageState};
+use kraftscope::quorum::MS;
+use kraftscope::session::stories::{TOUR, View};
+
+const FRAME_MS: f64 = 1_000.0 / 60.0;
+/// The browser test allows 10 s of wall time; the native pacing must leave room for slow frames.
+const MOST_WALL_MS: f64 = 7_000.0;
+/// Seeds other than the tour's own may hit a split vote on the way.
+const OTHER_SEEDS_WALL_MS: f64 = 20_000.0;
+/// "A few seconds before": the viewer gets at least this long to see the scene first.
+const LEAST_WALL_MS: f64 = 800.0;
+
+/// Real milliseconds of play from the step's opening until its key moment.
+fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
+    let mut page = PageState::new(&format!("?tour={}&seed={seed}", step + 1), "http://localhost/", false);
+    let story = &TOUR[step];
+    assert!(page.playing, "step {} ({}) opens playing", step + 1, story.id);
+    assert_eq!(page.session.now(), story.opens_at_ms * MS);
+    assert_eq!(
+        page.key_seen,
+        None,
+        "step {} ({}): its key moment is not there when it opens",
+        step + 1,
+        story.id
+    );
+    let mut wall = 0.0;
+    while page.key_seen.is_none() {
+        assert!(
+            wall < 60_000.0 && page.playing,
+            "step {} ({}) seed {seed}: no key moment after {wall} ms of play (at {} us); reproduce: cargo test --release --test tour_steps",
+            step + 1,
+            story.id,
+            page.session.now()
+        );
+        wall += FRAME_MS;
+        page.reduce(Action::Frame { ts: wall, elapsed: FRAME_MS });
+    }
+    wall
+}
+
+#[test]
+fn each_cluster_step_plays_its_key_moment_within_a_few_seconds() {
+    let mut report = Vec::new();
+    for (step, story) in TOUR.iter().enumerate().filter(|(_, s)| s.view == View::Cluster) {
+        // The tour's own seed (the page's default) must be quick; any other seed still plays it.
+        for (seed, most) in [(1, MOST_WALL_MS), (2, OTHER_SEEDS_WALL_MS), (3, OTHER_SEEDS_WALL_MS)] {
+            let wall = wall_ms_to_key_moment(step, seed);
+            report.push(format!("step {} {} seed {seed}: {:.1} s", step + 1, story.id, wall / 1_000.0));
+            assert!(
+                (LEAST_WALL_MS..=most).contains(&wall),
+                "step {} ({}) seed {seed}: key moment after {wall:.0} ms of play, want {LEAST_WALL_MS}..{most}",
+                step + 1,
+                story.id
+            );
+        }
+    }
+    println!("{}", report.join("\n"));
+}
+
+#[test]
+fn replay_step_reopens_the_step_before_its_key_moment() {
+    let step = TOUR.iter().position(|s| s.id == "leader-crash").unwrap();
+    let wall = wall_ms_to_key_moment(step, 1);
+    let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
+    let mut t = 0.0;
+    while t < wall + 100.0 {
+        t += FRAME_MS;
+        page.reduce(Action::Frame { ts: t, elapsed: FRAME_MS });
+    }
+    assert!(page.key_seen.is_some());
+    page.reduce(Action::ReplayStep);
+    assert_eq!((page.key_seen, page.session.now(), page.playing), (None, TOUR[step].opens_at_ms * MS, true));
+}
