@@ -11,15 +11,20 @@ use super::event_log::{EventLog, LogFilter};
 use super::failover_tab::{FailoverTab, RaceRequest};
 use super::frame_clock::FrameClock;
 use super::help::HelpOverlay;
+use super::host;
 use super::invariants_panel::InvariantsPanel;
 use super::keys::{is_race_key, listen, shortcut};
+use super::kiosk::{Kiosk, KioskRequest};
+use super::session_files::{FileRequest, SessionFiles};
 use super::timeline::{MAX_SPEED_EXP, MIN_SPEED_EXP, Timeline, TimelineMsg};
 use super::tour::TourPanel;
 use crate::metadata::rpc::ControllerRpc;
 use crate::quorum::message::FetchResult;
 use crate::quorum::{MS, Message, Micros, NodeId, RoleKind};
+use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::{Controls as ControlLevel, PageParams};
 use crate::session::picture::picture;
+use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{Action, Session, Settings, TIMELINE_LIMIT};
 use crate::sim::packet::Payload;
@@ -64,6 +69,10 @@ pub enum Msg {
     Tour(Option<usize>),
     Help(bool),
     DismissNotices,
+    /// From the host page (`postMessage` or the JS export), validated.
+    Host(Command),
+    Kiosk(KioskRequest),
+    File(FileRequest),
 }
 
 pub struct App {
@@ -86,8 +95,10 @@ pub struct App {
     help: bool,
     share: Option<String>,
     announcement: String,
-    last_leader: Option<(NodeId, u32)>,
-    fenced: Vec<NodeId>,
+    /// The cluster as last observed: the next observation's differences are the events
+    /// announced to screen readers and posted to the host page.
+    observed: Observation,
+    kiosk: Option<Kiosk>,
     reduced_motion: bool,
     /// The event log as shown with the trace lines and actions the timeline holds, and frames
     /// since it was refreshed.
@@ -126,14 +137,14 @@ impl Component for App {
             status: String::new(),
             topic: (6, 2),
             tab: Tab::Cluster,
-            tour: params.tour.map(|step| step - 1),
+            tour: params.tour.map(|step| step - 1).or(params.kiosk.then_some(0)),
             race: RaceRequest { partitions: params.partitions, shown_after_kill_ms: None, generation: 0 },
             present: params.present,
             help: false,
             share: None,
             announcement: String::new(),
-            last_leader: None,
-            fenced: Vec::new(),
+            observed: Observation::default(),
+            kiosk: None,
             reduced_motion,
             log_lines: Vec::new(),
             log_counts: (0, 0),
@@ -142,6 +153,11 @@ impl Component for App {
             _keys: keys,
         };
         app.start_over();
+        host::listen(app.params.origins.clone(), ctx.link().callback(Msg::Host));
+        if app.params.kiosk {
+            app.kiosk = Some(Kiosk::start(ctx.link().callback(Msg::Kiosk)));
+            app.hold_step();
+        }
         app.frames_since_log = LOG_REFRESH_FRAMES;
         app.refresh_log();
         app.schedule(ctx);
@@ -168,8 +184,22 @@ impl Component for App {
             Msg::Tour(step) => self.go_to_step(step),
             Msg::Help(open) => self.help = open,
             Msg::DismissNotices => self.notices.clear(),
+            Msg::Host(command) => {
+                if let Err(error) = self.on_host(command) {
+                    host::emit(&HostEvent::Error { error });
+                }
+            }
+            Msg::Kiosk(Some(step)) => {
+                self.go_to_step(Some(step));
+                self.hold_step();
+            }
+            Msg::Kiosk(None) => {
+                self.kiosk = None;
+                self.status = "Kiosk mode stopped: the tour is yours to drive.".into();
+            }
+            Msg::File(request) => self.on_file(request),
         }
-        self.announce();
+        self.observe();
         self.refresh_log();
         self.schedule(ctx);
         true
@@ -373,11 +403,92 @@ impl App {
     }
 
     fn act(&mut self, action: Action) {
+        let _ = self.act_checked(action);
+    }
+
+    /// Do `action`, saying so in the status line; the error says why it was refused.
+    fn act_checked(&mut self, action: Action) -> Result<(), String> {
         let text = action_text(&action);
-        self.status = match self.session.act(action) {
+        let done = self.session.act(action);
+        self.status = match &done {
             Ok(()) => text,
             Err(error) => format!("{text} refused: {error}"),
         };
+        done
+    }
+
+    /// A host page's command, through the page's own paths (as the buttons and keys do).
+    fn on_host(&mut self, command: Command) -> Result<(), String> {
+        if self.tab == Tab::Failover
+            && !matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. })
+        {
+            return Err(
+                "the failover race is shown, and its own controls drive it: load a cluster scenario or tour step first"
+                    .into(),
+            );
+        }
+        if let Some(action) = command.action() {
+            return self.act_checked(action);
+        }
+        match command {
+            Command::Play | Command::Pause if self.playing != (command == Command::Play) => {
+                self.on_timeline(TimelineMsg::TogglePlay)
+            }
+            Command::Step => self.on_timeline(TimelineMsg::Step),
+            Command::Seek { ms } => {
+                self.playing = false;
+                self.falling.clear();
+                self.session.seek(ms * MS);
+            }
+            Command::SetSpeed { speed } => self.on_timeline(TimelineMsg::SpeedExp(speed.log10())),
+            Command::LoadScenario { scenario } => {
+                self.params.scenario = stories::find(&scenario).map(|s| s.id);
+                self.tour = None;
+                self.start_over();
+            }
+            Command::TourStep { step } => self.go_to_step(Some(step - 1)),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Kiosk mode: hold the tour step shown for its reading time (or `hold=`), then the next.
+    fn hold_step(&self) {
+        if let (Some(kiosk), Some(step)) = (&self.kiosk, self.tour) {
+            kiosk.hold(
+                (step + 1) % TOUR.len(),
+                self.params.hold_ms.unwrap_or_else(|| TOUR[step].reading_ms()),
+            );
+        }
+    }
+
+    /// Save the session as a file, or open one: it replaces the session like a shared link.
+    fn on_file(&mut self, request: FileRequest) {
+        let file = match request {
+            FileRequest::Save { name, notes } => {
+                let file = SessionFile::of(&self.session, self.tour, &name, &notes);
+                self.status = match super::session_files::download(&file) {
+                    Ok(()) => format!("Saved {}", file.file_name()),
+                    Err(error) => format!("Cannot save the session: {error}"),
+                };
+                return;
+            }
+            FileRequest::Open(file) => file,
+        };
+        let mut params = self.params.clone();
+        match file.and_then(|file| file.apply_to(&mut params).map(|tour| (file, tour))) {
+            Ok((file, tour)) => {
+                self.form = params.settings.clone();
+                (self.params, self.tour, self.playing) = (params, None, false);
+                self.start_over();
+                self.tour = tour;
+                self.status = match file.name.as_str() {
+                    "" => "Opened the session file".into(),
+                    name => format!("Opened the session file '{name}'"),
+                };
+            }
+            Err(error) => self.status = format!("Cannot open the session file: {error}"),
+        }
     }
 
     /// A link that reopens exactly this moment: settings, recorded actions and time (or the
@@ -410,42 +521,18 @@ impl App {
         }
     }
 
-    /// Tell screen readers about a new leader or a broker fenced or unfenced.
-    fn announce(&mut self) {
-        let sim = self.session.sim();
-        let leader = sim.leader().map(|l| (l.id(), l.epoch()));
-        let fenced: Vec<NodeId> = sim
-            .leader()
-            .map(|l| {
-                l.applied()
-                    .state
-                    .image
-                    .brokers()
-                    .iter()
-                    .filter(|(_, b)| b.fenced)
-                    .map(|(id, _)| *id)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut news = Vec::new();
-        if leader != self.last_leader {
-            if let Some((id, epoch)) = leader {
-                news.push(format!("New leader n{id}, epoch {epoch}."));
-            }
-            self.last_leader = leader;
-        }
-        news.extend(
-            fenced.iter().filter(|b| !self.fenced.contains(b)).map(|b| format!("Broker n{b} fenced.")),
-        );
-        news.extend(
-            self.fenced
-                .iter()
-                .filter(|b| !fenced.contains(b) && sim.node(**b).is_some())
-                .map(|b| format!("Broker n{b} unfenced.")),
-        );
-        self.fenced = fenced;
+    /// Compare the cluster with its last observation: new leaders and fenced or unfenced
+    /// brokers are announced to screen readers, and every change is posted to the host page.
+    fn observe(&mut self) {
+        let now = Observation::of(self.session.sim(), self.session.violation());
+        let events = now.events_since(&self.observed);
+        self.observed = now;
+        let news: Vec<String> = events.iter().filter_map(HostEvent::announcement).collect();
         if !news.is_empty() {
             self.announcement = news.join(" ");
+        }
+        for event in &events {
+            host::emit(event);
         }
     }
 
@@ -531,6 +618,7 @@ impl App {
                         <Controls selected={selected} form={self.form.clone()} network={network} topic={self.topic}
                                   nodes={sim.node_ids().collect::<Vec<_>>()} on={link.callback(Msg::Control)} />
                         <InvariantsPanel violation={self.session.violation().cloned()} events={sim.events_processed()} />
+                        <SessionFiles on={link.callback(Msg::File)} />
                     </aside>
                 }
             </main>

@@ -10,12 +10,14 @@ use yew::prelude::*;
 use super::chart::{Chart, Point, parse_csv};
 use super::cluster_view::ClusterView;
 use super::frame_clock::FrameClock;
+use super::host;
 use super::keys::{is_race_key, listen, shortcut};
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
 use crate::race::{FailoverRace, RaceStage, speed_label};
+use crate::session::host::HostEvent;
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::{ClusterPicture, picture};
@@ -92,6 +94,8 @@ pub struct FailoverTab {
     exp: f64,
     clock: FrameClock,
     points: Vec<Point>,
+    /// Whether the race's end was told to the host page (told again after a rewind).
+    finish_told: bool,
     _keys: Option<EventListener>,
 }
 
@@ -134,6 +138,7 @@ impl Component for FailoverTab {
             exp: 6.0,
             clock: FrameClock::default(),
             points: Vec::new(),
+            finish_told: false,
             _keys: listen(ctx.link().callback(Msg::Key)),
         };
         tab.restart(&ctx.props().request);
@@ -171,6 +176,7 @@ impl Component for FailoverTab {
             }
             Msg::Csv(points) => self.points = points,
         }
+        self.tell_finish();
         self.schedule(ctx);
         true
     }
@@ -265,6 +271,15 @@ impl FailoverTab {
             },
             Err(_) => false,
         }
+    }
+
+    /// Post `failover-finished` with both stopwatches to the host page when the race ends.
+    fn tell_finish(&mut self) {
+        let finished = self.race.as_ref().ok().and_then(HostEvent::failover_finished);
+        if let Some(event) = finished.as_ref().filter(|_| !self.finish_told) {
+            host::emit(event);
+        }
+        self.finish_told = finished.is_some();
     }
 
     fn schedule(&mut self, ctx: &Context<Self>) {
