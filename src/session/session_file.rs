@@ -182,11 +182,11 @@ impl SessionFile {
         Ok(tour)
     }
 
-    /// A file name from the session's name: lower-case letters, digits and dashes, `.json`.
+    /// A file name from the session's name: its ASCII letters (lower-case) and digits, dashes between.
     pub fn file_name(&self) -> String {
-        let lower = self.name.to_lowercase();
+        let lower = self.name.to_ascii_lowercase();
         let words: Vec<&str> =
-            lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
         if words.is_empty() { "kraftscope-session.json".into() } else { format!("{}.json", words.join("-")) }
     }
 

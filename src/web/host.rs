@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::MessageEvent;
 use yew::Callback;
 
-use crate::session::host::{API_VERSION, Command, HostEvent, Origins};
+use crate::session::host::{API_VERSION, Command, HostEvent, Message, Origins};
 
 /// Where commands go and events are sent.
 #[derive(Default)]
@@ -109,9 +109,9 @@ fn read(data: JsValue) -> Result<Command, String> {
         })?,
         None => data,
     };
-    serde_wasm_bindgen::from_value::<Command>(data)
-        .map_err(|e| format!("the message is not a command: {e}"))?
-        .validate()
+    serde_wasm_bindgen::from_value::<Message>(data)
+        .map_err(|e| format!("the message is not a command: {}", js_error(&e)))?
+        .command()
 }
 
 /// Send the page a command from the same page (`import { command } from "./kraftscope.js"`):
@@ -125,4 +125,10 @@ pub fn command(message: JsValue) {
 #[wasm_bindgen(js_name = onEvent)]
 pub fn on_event(listener: js_sys::Function) {
     HOST.with(|host| host.borrow_mut().listeners.push(listener));
+}
+
+/// A serde-wasm-bindgen error's message, without the "Error: " a JS error's text starts with.
+pub fn js_error(error: &serde_wasm_bindgen::Error) -> String {
+    let text = error.to_string();
+    text.strip_prefix("Error: ").map_or(text.clone(), str::to_string)
 }

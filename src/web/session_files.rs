@@ -10,6 +10,7 @@ use serde::Serialize;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::host::js_error;
 use crate::session::session_file::{Header, SessionFile};
 
 /// What the panel asks the page for.
@@ -83,10 +84,10 @@ pub fn session_files(props: &SessionFilesProps) -> Html {
 /// Read a session file's text: JSON, a session file of this version, every field well-typed.
 fn parse(text: &str) -> Result<SessionFile, String> {
     let value = js_sys::JSON::parse(text).map_err(|_| "the file is not JSON".to_string())?;
-    let header: Header =
-        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| format!("not a session file: {e}"))?;
+    let header: Header = serde_wasm_bindgen::from_value(value.clone())
+        .map_err(|e| format!("not a session file: {}", js_error(&e)))?;
     header.check()?;
-    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    serde_wasm_bindgen::from_value(value).map_err(|e| js_error(&e))
 }
 
 thread_local! {

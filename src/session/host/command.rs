@@ -9,12 +9,11 @@ use crate::session::stories::{self, TOUR};
 use crate::session::{Action, TIMELINE_LIMIT};
 
 /// What a host page can ask the page to do.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "command", rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Play,
     Pause,
-    /// One simulated event (the failover race: half a second of playback).
+    /// One simulated event.
     Step,
     /// Move the timeline to this many simulated milliseconds (back by replaying).
     Seek {
@@ -46,10 +45,68 @@ pub enum Command {
     },
 }
 
+/// A command message as it arrives: its name and every field any command may carry. Read as a
+/// plain struct (serde's tagged enums buffer the whole message first, which costs the page
+/// about 20 KB of WebAssembly), then checked by [`Message::command`].
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct Message {
+    pub command: String,
+    pub ms: Option<u64>,
+    pub node: Option<NodeId>,
+    pub speed: Option<f64>,
+    pub scenario: Option<String>,
+    pub step: Option<usize>,
+}
+
+/// Every command's name, as the `command` field gives it.
+pub const NAMES: [&str; 13] = [
+    "play",
+    "pause",
+    "step",
+    "seek",
+    "kill-leader",
+    "crash",
+    "restart",
+    "isolate",
+    "heal",
+    "resign",
+    "set-speed",
+    "load-scenario",
+    "tour-step",
+];
+
+impl Message {
+    /// The command this message names, with the fields it needs, each in range; the error
+    /// names the command and what was wrong.
+    pub fn command(self) -> Result<Command, String> {
+        let name = self.command.as_str();
+        let missing = |field: &str| format!("{name}: missing field `{field}`");
+        let node = || self.node.ok_or_else(|| missing("node"));
+        let command = match name {
+            "play" => Command::Play,
+            "pause" => Command::Pause,
+            "step" => Command::Step,
+            "seek" => Command::Seek { ms: self.ms.ok_or_else(|| missing("ms"))? },
+            "kill-leader" => Command::KillLeader,
+            "crash" => Command::Crash { node: node()? },
+            "restart" => Command::Restart { node: node()? },
+            "isolate" => Command::Isolate { node: node()? },
+            "heal" => Command::Heal,
+            "resign" => Command::Resign,
+            "set-speed" => Command::SetSpeed { speed: self.speed.ok_or_else(|| missing("speed"))? },
+            "load-scenario" => {
+                Command::LoadScenario { scenario: self.scenario.clone().ok_or_else(|| missing("scenario"))? }
+            }
+            "tour-step" => Command::TourStep { step: self.step.ok_or_else(|| missing("step"))? },
+            _ => return Err(format!("'{name}' is not a command (known: {})", NAMES.join(", "))),
+        };
+        command.validate()
+    }
+}
+
 impl Command {
-    /// Check the values a well-formed command carries; the error names the command and what
-    /// was wrong.
-    pub fn validate(self) -> Result<Command, String> {
+    /// Check the values a command carries.
+    fn validate(self) -> Result<Command, String> {
         match &self {
             Command::Seek { ms } if *ms > TIMELINE_LIMIT / crate::quorum::MS => Err(format!(
                 "seek: ms {ms} is past the end of a timeline ({} ms)",
@@ -85,10 +142,10 @@ impl Command {
 
 #[cfg(test)]
 mod tests {
-    use super::Command;
+    use super::{Command, Message};
 
     fn read(json: &str) -> Result<Command, String> {
-        serde_json::from_str::<Command>(json).map_err(|e| e.to_string()).and_then(Command::validate)
+        serde_json::from_str::<Message>(json).map_err(|e| e.to_string()).and_then(Message::command)
     }
 
     #[test]
@@ -120,8 +177,10 @@ mod tests {
         for (json, named) in [
             (r#""kill""#, "invalid type"),
             (r#"{"node":2}"#, "missing field `command`"),
-            (r#"{"command":"explode"}"#, "unknown variant `explode`"),
-            (r#"{"command":"crash"}"#, "missing field `node`"),
+            (r#"{"command":"explode"}"#, "'explode' is not a command (known: play, pause, step"),
+            (r#"{"command":"crash"}"#, "crash: missing field `node`"),
+            (r#"{"command":"seek"}"#, "seek: missing field `ms`"),
+            (r#"{"command":"set-speed","speed":"fast"}"#, "invalid type: string \"fast\", expected f64"),
             (r#"{"command":"crash","node":"two"}"#, "invalid type: string \"two\""),
             (r#"{"command":"crash","node":-1}"#, "invalid value: integer `-1`"),
             (r#"{"command":"seek","ms":600001}"#, "seek: ms 600001 is past the end"),

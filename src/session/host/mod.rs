@@ -6,6 +6,6 @@ pub mod command;
 pub mod event;
 pub mod origins;
 
-pub use command::Command;
+pub use command::{Command, Message};
 pub use event::{API_VERSION, HostEvent, Observation};
 pub use origins::Origins;
