@@ -122,17 +122,14 @@ test("the docs page drives the embed through every command and receives every ev
 test("a page of an origin that origins= does not list cannot command the embed, and hears nothing", async () => {
   const context = await freshContext();
   const page = await context.newPage();
-  // A host page on the docs origin, embedding kraftscope that allows only another origin.
-  const strangerUrl = `${docsBase}stranger.html`;
-  await page.route(strangerUrl, (route) => route.fulfill({
-    contentType: "text/html",
-    body: `<!doctype html><title>stranger</title><ol id="heard"></ol>
-      <iframe id="embed" width="480" height="320" src="${embedUrl}?embed=1&seed=7&autoplay=0&origins=https%3A%2F%2Fdocs.example.com"></iframe>
-      <script>addEventListener("message", (e) => { const li = document.createElement("li"); li.textContent = JSON.stringify(e.data); document.getElementById("heard").append(li); });</script>`,
-  }));
+  // A host page on the docs origin (loaded from the server, as a page on a public origin may
+  // not frame a loopback one), its content replaced by an embed allowing only another origin.
   const warnings = [];
   page.on("console", (message) => { if (message.type() === "warning") warnings.push(message.text()); });
-  await page.goto(strangerUrl);
+  await page.goto(`${docsBase}index.html?autoplay=0`);
+  await page.setContent(`<!doctype html><title>stranger</title><ol id="heard"></ol>
+    <iframe id="embed" width="480" height="320" src="${embedUrl}?embed=1&seed=7&autoplay=0&origins=https%3A%2F%2Fdocs.example.com"></iframe>
+    <script>addEventListener("message", (e) => { const li = document.createElement("li"); li.textContent = JSON.stringify(e.data); document.getElementById("heard").append(li); });</script>`);
   const frame = page.frameLocator("#embed");
   const before = await frame.locator(".page[data-fingerprint]").getAttribute("data-fingerprint");
   await page.evaluate(() => {
