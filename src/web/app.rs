@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::cluster_view::ClusterView;
 use super::controls::{ControlMsg, Controls, SelectedNode};
 use super::event_log::{EventLog, LogFilter};
-use super::failover_tab::{FailoverTab, RaceRequest};
+use super::failover_tab::{FailoverTab, RaceCommand, RaceRequest};
 use super::frame_clock::FrameClock;
 use super::help::HelpOverlay;
 use super::host;
@@ -99,6 +99,8 @@ pub struct App {
     /// announced to screen readers and posted to the host page.
     observed: Observation,
     kiosk: Option<Kiosk>,
+    /// The host page's latest command for the failover race.
+    race_command: Option<RaceCommand>,
     reduced_motion: bool,
     /// The event log as shown with the trace lines and actions the timeline holds, and frames
     /// since it was refreshed.
@@ -145,6 +147,7 @@ impl Component for App {
             announcement: String::new(),
             observed: Observation::default(),
             kiosk: None,
+            race_command: None,
             reduced_motion,
             log_lines: Vec::new(),
             log_counts: (0, 0),
@@ -230,7 +233,7 @@ impl Component for App {
                 if self.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
                 } else {
-                    <FailoverTab request={self.race.clone()} compact={self.params.embed} controls={self.params.controls} reduced_motion={self.reduced_motion} />
+                    <FailoverTab request={self.race.clone()} host_command={self.race_command.clone()} compact={self.params.embed} controls={self.params.controls} reduced_motion={self.reduced_motion} />
                 }
                 if self.help { <HelpOverlay on_close={link.callback(|_| Msg::Help(false))} /> }
             </div>
@@ -422,10 +425,7 @@ impl App {
         if self.tab == Tab::Failover
             && !matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. })
         {
-            return Err(
-                "the failover race is shown, and its own controls drive it: load a cluster scenario or tour step first"
-                    .into(),
-            );
+            return self.command_race(command);
         }
         if let Some(action) = command.action() {
             return self.act_checked(action);
@@ -449,6 +449,19 @@ impl App {
             Command::TourStep { step } => self.go_to_step(Some(step - 1)),
             _ => {}
         }
+        Ok(())
+    }
+
+    /// The failover race takes the commands that apply to it, through its own controls' paths.
+    fn command_race(&mut self, command: Command) -> Result<(), String> {
+        if !command.applies_to_race() {
+            return Err(format!(
+                "the failover race is shown: it takes {}; load a cluster scenario or tour step first",
+                crate::session::host::command::RACE_COMMANDS
+            ));
+        }
+        let serial = self.race_command.as_ref().map_or(0, |c| c.serial) + 1;
+        self.race_command = Some(RaceCommand { serial, command });
         Ok(())
     }
 

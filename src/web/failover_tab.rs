@@ -17,7 +17,7 @@ use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
 use crate::race::{FailoverRace, RaceStage, speed_label};
-use crate::session::host::HostEvent;
+use crate::session::host::{Command, HostEvent};
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::{ClusterPicture, picture};
@@ -47,9 +47,18 @@ pub struct RaceRequest {
     pub generation: u32,
 }
 
+/// A host page's command for the race, numbered so that the same command twice is obeyed twice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceCommand {
+    pub serial: u32,
+    pub command: Command,
+}
+
 #[derive(Properties, PartialEq)]
 pub struct FailoverProps {
     pub request: RaceRequest,
+    /// The host page's latest command (play, pause, step, seek or kill-leader).
+    pub host_command: Option<RaceCommand>,
     /// Embedded: no chart, no legend, a one-line caption and a compact stacked layout.
     pub compact: bool,
     pub controls: ControlLevel,
@@ -112,6 +121,13 @@ impl Component for FailoverTab {
     fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
         if ctx.props().request != old.request {
             self.restart(&ctx.props().request);
+            self.schedule(ctx);
+        }
+        if let Some(command) =
+            ctx.props().host_command.as_ref().filter(|c| Some(*c) != old.host_command.as_ref())
+        {
+            self.obey(&command.command);
+            self.tell_finish();
             self.schedule(ctx);
         }
         true
@@ -270,6 +286,18 @@ impl FailoverTab {
                 RaceStage::Ready => self.script.is_some() || self.kill_when_ready,
             },
             Err(_) => false,
+        }
+    }
+
+    /// A host page's command, as the race's own buttons do it.
+    fn obey(&mut self, command: &Command) {
+        match command {
+            Command::Play if !self.playing => self.toggle_play(),
+            Command::Pause if self.playing => self.toggle_play(),
+            Command::Step => self.step(),
+            Command::KillLeader => self.kill(),
+            Command::Seek { ms } => self.seek(ms * MS),
+            _ => {}
         }
     }
 

@@ -103,6 +103,16 @@ test("the docs page drives the embed through every command and receives every ev
   assert.ok(race.kraft_ms > 0 && race.zookeeper_ms > race.kraft_ms, JSON.stringify(race));
   await frame.locator("#race-headline").waitFor();
 
+  // The race takes seek (and play, pause, step, kill-leader), not node commands.
+  await tryIt(page, "Rewind the race");
+  await frame.locator("#race-headline").waitFor({ state: "detached" });
+  from = await tryIt(page, "Thirty seconds later");
+  const again = await waitForEvent(page, (e) => e.event === "failover-finished", from, 90_000);
+  assert.deepEqual(again, race, "the replayed race ends the same way");
+  from = (await received(page)).length;
+  await page.evaluate(() => document.getElementById("kraftscope-embed").contentWindow.postMessage({ command: "crash", node: 1 }, "*"));
+  await waitForEvent(page, (e) => e.event === "error" && /failover race is shown: it takes play, pause, step, seek and kill-leader/.test(e.error), from);
+
   // A reload with a deliberate bug, then play: the broken invariant is reported.
   from = await tryIt(page, "When the protocol is broken");
   const broken = await waitForEvent(page, (e) => e.event === "invariant-broken", from);

@@ -58,6 +58,9 @@ pub struct Message {
     pub step: Option<usize>,
 }
 
+/// The commands the failover race takes, as an error names them.
+pub const RACE_COMMANDS: &str = "play, pause, step, seek and kill-leader";
+
 /// Every command's name, as the `command` field gives it.
 pub const NAMES: [&str; 13] = [
     "play",
@@ -124,6 +127,14 @@ impl Command {
             }
             _ => Ok(self),
         }
+    }
+
+    /// Whether the failover race takes this command (it has no single nodes to act on).
+    pub fn applies_to_race(&self) -> bool {
+        matches!(
+            self,
+            Command::Play | Command::Pause | Command::Step | Command::Seek { .. } | Command::KillLeader
+        )
     }
 
     /// The action on the live cluster this command is, if it is one.
@@ -204,5 +215,7 @@ mod tests {
         assert_eq!(Command::KillLeader.action(), Some(Action::KillLeader));
         assert_eq!(Command::Play.action(), None);
         assert_eq!(Command::Seek { ms: 1 }.action(), None);
+        assert!(Command::KillLeader.applies_to_race() && Command::Seek { ms: 1 }.applies_to_race());
+        assert!(!Command::Crash { node: 1 }.applies_to_race() && !Command::Heal.applies_to_race());
     }
 }
