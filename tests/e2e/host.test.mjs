@@ -178,3 +178,22 @@ test("malformed messages from an allowed origin get error events and the page ke
   await frame.locator('.page[data-fingerprint^="1500000 us"]').waitFor();
   await context.close();
 });
+
+test("on the same page, the module's command and onEvent exports drive the page", async () => {
+  const context = await freshContext();
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}?seed=7&autoplay=0`);
+  await page.locator(".page[data-fingerprint]").waitFor();
+  await page.evaluate(async () => {
+    const kraftscope = await import("./kraftscope.js");
+    window.heard = [];
+    kraftscope.onEvent((event) => window.heard.push(event));
+    kraftscope.command({ command: "seek", ms: 3000 });
+    kraftscope.command({ command: "explode" });
+  });
+  await page.locator('.page[data-fingerprint^="3000000 us"]').waitFor();
+  const heard = await page.evaluate(() => window.heard);
+  assert.ok(heard.some((e) => e.event === "leader-elected"), JSON.stringify(heard));
+  assert.ok(heard.some((e) => e.event === "error" && e.error.startsWith("'explode' is not a command")), JSON.stringify(heard));
+  await context.close();
+});
