@@ -279,32 +279,29 @@ mod tests {
         assert!(problem.expect("differs").contains("fp: the state here"));
     }
 
+    /// A change that makes a file invalid.
+    type Spoil = fn(&mut SessionFile);
+
     #[test]
     fn each_invalid_field_is_named() {
         let good = SessionFile::of(&demo(), None, "", "");
-        let cases: Vec<(Box<dyn Fn(&mut SessionFile)>, &str)> = vec![
-            (Box::new(|f| f.format = "zip".into()), "format: 'zip' is not a kraftscope session file"),
-            (Box::new(|f| f.version = 2), "version: 2 is not a version this page reads (1)"),
-            (Box::new(|f| f.settings.seed = "-1".into()), "settings.seed: '-1' is not a whole number"),
-            (Box::new(|f| f.settings.voters = 9), "settings: controllers must be 1 to 7"),
-            (Box::new(|f| f.settings.latency_min_ms = 99), "settings: latency must be a range"),
+        let cases: Vec<(Spoil, &str)> = vec![
+            (|f| f.format = "zip".into(), "format: 'zip' is not a kraftscope session file"),
+            (|f| f.version = 2, "version: 2 is not a version this page reads (1)"),
+            (|f| f.settings.seed = "-1".into(), "settings.seed: '-1' is not a whole number"),
+            (|f| f.settings.voters = 9, "settings: controllers must be 1 to 7"),
+            (|f| f.settings.latency_min_ms = 99, "settings: latency must be a range"),
             (
-                Box::new(|f| f.settings.sabotage = vec!["gremlins".into()]),
+                |f| f.settings.sabotage = vec!["gremlins".into()],
                 "settings.sabotage: unknown sabotage 'gremlins'",
             ),
-            (Box::new(|f| f.actions[1].action = "q9".into()), "actions[1]: 'q9' is not an action"),
-            (Box::new(|f| f.actions[1].events = 0), "actions[1]: earlier than the action before it"),
-            (
-                Box::new(|f| f.actions[0].at_us = u64::MAX),
-                "actions[0]: at_us 18446744073709551615 is past the end",
-            ),
-            (Box::new(|f| f.at_us = 601_000_000), "at_us: 601000000 is past the end"),
-            (
-                Box::new(|f| f.fingerprint = Some("xyz".into())),
-                "fingerprint: 'xyz' is not a fingerprint code",
-            ),
-            (Box::new(|f| f.tour_step = Some(13)), "tour_step: 13 is outside 1 to 12"),
-            (Box::new(|f| f.name = "n".repeat(201)), "name: longer than 200 characters"),
+            (|f| f.actions[1].action = "q9".into(), "actions[1]: 'q9' is not an action"),
+            (|f| f.actions[1].events = 0, "actions[1]: earlier than the action before it"),
+            (|f| f.actions[0].at_us = u64::MAX, "actions[0]: at_us 18446744073709551615 is past the end"),
+            (|f| f.at_us = 601_000_000, "at_us: 601000000 is past the end"),
+            (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
+            (|f| f.tour_step = Some(13), "tour_step: 13 is outside 1 to 12"),
+            (|f| f.name = "n".repeat(201), "name: longer than 200 characters"),
         ];
         for (spoil, named) in cases {
             let mut file = good.clone();
