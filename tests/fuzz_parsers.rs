@@ -465,14 +465,12 @@ fn valid_session_file() -> &'static str {
 }
 
 /// The fields a session file's refusal may start with.
-const FILE_FIELDS: [&str; 11] = [
+const FILE_FIELDS: [&str; 9] = [
     "format:",
     "version:",
     "name:",
     "notes:",
     "settings:",
-    "settings.seed:",
-    "settings.sabotage:",
     "actions",
     "at_us:",
     "fingerprint:",

@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::sabotage::Sabotage;
-
 use super::params::PageParams;
 use super::stories::TOUR;
 use super::{MAX_ACTIONS, RecordedAction, Session, Settings, TIMELINE_LIMIT};
@@ -18,6 +16,8 @@ pub const VERSION: u32 = 1;
 /// The longest name and notes a file may carry, in characters.
 const MAX_NAME: usize = 200;
 const MAX_NOTES: usize = 20_000;
+/// The largest snapshot interval a file may ask for (as `?snapshot=`).
+const MAX_SNAPSHOT_BYTES: u64 = 1 << 30;
 
 /// The first fields of any version, read before the rest so that a file of another version is
 /// named as such rather than as a missing field.
@@ -50,7 +50,7 @@ pub struct SessionFile {
     pub name: String,
     #[serde(default)]
     pub notes: String,
-    pub settings: FileSettings,
+    pub settings: Settings,
     #[serde(default)]
     pub actions: Vec<FileAction>,
     /// The moment shown: simulated microseconds and events processed by then.
@@ -62,23 +62,6 @@ pub struct SessionFile {
     /// The guided tour step shown, 1-based.
     #[serde(default)]
     pub tour_step: Option<usize>,
-}
-
-/// The cluster settings. The seed is a decimal string: JavaScript numbers lose whole numbers
-/// above 2^53.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileSettings {
-    pub seed: String,
-    pub voters: u32,
-    pub brokers: u32,
-    pub pre_vote: bool,
-    pub latency_min_ms: u32,
-    pub latency_max_ms: u32,
-    pub drop_percent: u32,
-    pub snapshot_bytes: u64,
-    #[serde(default)]
-    pub sabotage: Vec<String>,
 }
 
 /// A recorded action: when, after how many events, and its code (as in shared links: `k` kill
@@ -95,27 +78,12 @@ pub struct FileAction {
 impl SessionFile {
     /// The file of `session` at its current moment.
     pub fn of(session: &Session, tour: Option<usize>, name: &str, notes: &str) -> SessionFile {
-        let settings = session.settings();
         SessionFile {
             format: FORMAT.into(),
             version: VERSION,
             name: name.into(),
             notes: notes.into(),
-            settings: FileSettings {
-                seed: settings.seed.to_string(),
-                voters: settings.voters,
-                brokers: settings.brokers,
-                pre_vote: settings.pre_vote,
-                latency_min_ms: settings.latency_min_ms,
-                latency_max_ms: settings.latency_max_ms,
-                drop_percent: settings.drop_percent,
-                snapshot_bytes: settings.snapshot_bytes,
-                sabotage: Sabotage::NAMES
-                    .iter()
-                    .map(|(n, _)| n.to_string())
-                    .filter(|n| settings.sabotage.is_enabled(n))
-                    .collect(),
-            },
+            settings: session.settings().clone(),
             actions: session
                 .actions()
                 .iter()
@@ -138,7 +106,10 @@ impl SessionFile {
         if self.notes.chars().count() > MAX_NOTES {
             return Err(format!("notes: longer than {MAX_NOTES} characters"));
         }
-        let settings = self.settings.read()?;
+        self.settings.validate().map_err(|e| format!("settings: {e}"))?;
+        if self.settings.snapshot_bytes > MAX_SNAPSHOT_BYTES {
+            return Err(format!("settings: snapshot_bytes must be at most {MAX_SNAPSHOT_BYTES}"));
+        }
         if self.actions.len() > MAX_ACTIONS {
             return Err(format!(
                 "actions: {} of them, more than the {MAX_ACTIONS} a timeline keeps",
@@ -175,7 +146,7 @@ impl SessionFile {
             }
             step => step.map(|s| s - 1),
         };
-        params.settings = settings;
+        params.settings = self.settings.clone();
         params.actions = actions;
         (params.at, params.events, params.fingerprint) = (Some(self.at_us), Some(self.events), fingerprint);
         (params.scenario, params.tour) = (None, None);
@@ -195,34 +166,6 @@ impl SessionFile {
         let mut params = PageParams::default();
         self.apply_to(&mut params)?;
         Ok(params.open_session(params.settings.clone()))
-    }
-}
-
-impl FileSettings {
-    fn read(&self) -> Result<Settings, String> {
-        let seed = self.seed.parse::<u64>().map_err(|_| {
-            format!("settings.seed: '{}' is not a whole number (written as a string)", self.seed)
-        })?;
-        let mut sabotage = Sabotage::default();
-        for name in &self.sabotage {
-            sabotage.enable(name).map_err(|e| format!("settings.sabotage: {e}"))?;
-        }
-        let settings = Settings {
-            seed,
-            voters: self.voters,
-            brokers: self.brokers,
-            pre_vote: self.pre_vote,
-            latency_min_ms: self.latency_min_ms,
-            latency_max_ms: self.latency_max_ms,
-            drop_percent: self.drop_percent,
-            snapshot_bytes: self.snapshot_bytes,
-            sabotage,
-        };
-        settings.validate().map_err(|e| format!("settings: {e}"))?;
-        if settings.snapshot_bytes > 1 << 30 {
-            return Err("settings: snapshot_bytes must be at most 1 GiB".into());
-        }
-        Ok(settings)
     }
 }
 
@@ -272,6 +215,16 @@ mod tests {
     }
 
     #[test]
+    fn settings_are_written_with_the_seed_as_text_and_sabotage_by_name() {
+        let mut settings = Settings { seed: u64::MAX, ..Settings::default() };
+        settings.sabotage.enable("hw-on-minority").expect("known");
+        let json = serde_json::to_value(&settings).expect("serialises");
+        assert_eq!(json["seed"], serde_json::json!("18446744073709551615"));
+        assert_eq!(json["sabotage"], serde_json::json!(["hw-on-minority"]));
+        assert_eq!(serde_json::from_value::<Settings>(json).expect("reads back"), settings);
+    }
+
+    #[test]
     fn a_tampered_file_opens_with_a_notice_that_the_state_differs() {
         let mut file = SessionFile::of(&demo(), None, "", "");
         file.actions.pop();
@@ -288,13 +241,8 @@ mod tests {
         let cases: Vec<(Spoil, &str)> = vec![
             (|f| f.format = "zip".into(), "format: 'zip' is not a kraftscope session file"),
             (|f| f.version = 2, "version: 2 is not a version this page reads (1)"),
-            (|f| f.settings.seed = "-1".into(), "settings.seed: '-1' is not a whole number"),
             (|f| f.settings.voters = 9, "settings: controllers must be 1 to 7"),
             (|f| f.settings.latency_min_ms = 99, "settings: latency must be a range"),
-            (
-                |f| f.settings.sabotage = vec!["gremlins".into()],
-                "settings.sabotage: unknown sabotage 'gremlins'",
-            ),
             (|f| f.actions[1].action = "q9".into(), "actions[1]: 'q9' is not an action"),
             (|f| f.actions[1].events = 0, "actions[1]: earlier than the action before it"),
             (|f| f.actions[0].at_us = u64::MAX, "actions[0]: at_us 18446744073709551615 is past the end"),
@@ -324,6 +272,14 @@ mod tests {
         typo["acts"] = serde_json::json!([]);
         let error = serde_json::from_value::<SessionFile>(typo).expect_err("unknown").to_string();
         assert!(error.contains("unknown field `acts`"), "{error}");
+        let mut seed = json.clone();
+        seed["settings"]["seed"] = serde_json::json!("-1");
+        let error = serde_json::from_value::<SessionFile>(seed).expect_err("seed").to_string();
+        assert!(error.contains("seed: '-1' is not a whole number"), "{error}");
+        let mut sabotage = json.clone();
+        sabotage["settings"]["sabotage"] = serde_json::json!(["gremlins"]);
+        let error = serde_json::from_value::<SessionFile>(sabotage).expect_err("sabotage").to_string();
+        assert!(error.contains("sabotage: unknown sabotage 'gremlins'"), "{error}");
         let error = serde_json::from_str::<Header>("{\"version\": 1}").expect_err("no format").to_string();
         assert!(error.contains("missing field `format`"), "{error}");
     }
