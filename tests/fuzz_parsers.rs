@@ -1,5 +1,5 @@
 //! Property tests of every parser (URL query parameters, share strings, scenario files, CLI
-//! flags) with generated inputs and mutations of valid ones (byte flips, truncations, deletions,
+//! flags, host-page commands, origin lists, session files) with generated inputs and mutations of valid ones (byte flips, truncations, deletions,
 //! splices of valid fragments): none may panic, and every rejection names the offending part.
 //! Cases per property come from KRAFTSCOPE_FUZZ_CASES (256 by default, so `cargo test` stays
 //! fast); the full run is `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test fuzz_parsers`.
@@ -17,7 +17,9 @@ use args::Args;
 use kraftscope::quorum::MS;
 use kraftscope::rng::Rng;
 use kraftscope::scenario::{Detail, catalog, run_script, script};
+use kraftscope::session::host::{Message, Origins};
 use kraftscope::session::params::PageParams;
+use kraftscope::session::session_file::{Header, SessionFile};
 use kraftscope::session::{Action, RecordedAction, Session, Settings};
 
 /// The properties' configuration: the case count from the environment, no failure files.
@@ -102,6 +104,7 @@ fn valid_queries() -> &'static [String] {
             "?voters=5&brokers=9&speed=1&t=4000",
             "?sabotage=hw-on-minority,forget-vote&latency=5-40&drop=10&snapshot=4096&prevote=0",
             "?scenario=leader-crash&seed=3&controls=none&panic=0",
+            "?embed=1&origins=https%3A%2F%2Fdocs.example.com,http://localhost:8000&kiosk=1&tour=2&hold=500",
         ]
         .map(String::from)
         .to_vec();
@@ -142,7 +145,7 @@ fn check_query(query: &str) -> PageParams {
     params
 }
 
-const KEYS: [&str; 24] = [
+const KEYS: [&str; 27] = [
     "seed",
     "voters",
     "controllers",
@@ -165,6 +168,9 @@ const KEYS: [&str; 24] = [
     "fp",
     "actions",
     "panic",
+    "origins",
+    "kiosk",
+    "hold",
     "",
     "colour",
 ];
@@ -175,6 +181,7 @@ fn query_value() -> impl Strategy<Value = String> {
         "-?[0-9]{1,6}(\\.[0-9]{0,8})?(-[0-9]{0,4})?",
         "[0-9]{1,9}\\.[0-9]{1,6}\\.[a-z][0-9]{0,3}(-[0-9]{1,3}){0,2}(~[0-9]{1,9}\\.[0-9]{1,6}\\.[a-z][0-9-]{0,6}){0,3}",
         "[a-z%+,~.0-9-]{0,16}",
+        "(https?://[a-z0-9.:\\[\\]/-]{0,14},?){1,3}",
         any::<String>(),
     ]
 }
@@ -407,5 +414,113 @@ proptest! {
         let valid: Vec<String> = VALID_COMMAND_LINES.map(String::from).to_vec();
         let mutated = mutate(&valid[index % valid.len()], &mutations, &valid);
         check_args(&mutated.split('\n').map(String::from).collect::<Vec<_>>());
+    }
+}
+
+/// Valid host-page command messages, one of each command.
+const VALID_COMMANDS: [&str; 13] = [
+    r#"{"command":"play"}"#,
+    r#"{"command":"pause"}"#,
+    r#"{"command":"step"}"#,
+    r#"{"command":"seek","ms":4000}"#,
+    r#"{"command":"kill-leader"}"#,
+    r#"{"command":"crash","node":2}"#,
+    r#"{"command":"restart","node":101}"#,
+    r#"{"command":"isolate","node":3}"#,
+    r#"{"command":"heal"}"#,
+    r#"{"command":"resign"}"#,
+    r#"{"command":"set-speed","speed":0.25}"#,
+    r#"{"command":"load-scenario","scenario":"leader-crash"}"#,
+    r#"{"command":"tour-step","step":4}"#,
+];
+
+/// Read a command message as the page does: a refusal names the command or what is missing.
+fn check_command(json: &str) {
+    let Ok(message) = serde_json::from_str::<Message>(json) else { return };
+    let name = message.command.clone();
+    if let Err(error) = message.command() {
+        assert!(
+            error.starts_with(&format!("{name}: "))
+                || error.starts_with(&format!("'{name}' is not a command")),
+            "{json:?}: '{error}' does not name the command"
+        );
+    }
+}
+
+/// A valid session file: a session with a kill, an isolation and a topic, paused mid-run.
+fn valid_session_file() -> &'static str {
+    static FILE: OnceLock<String> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let mut session = Session::new(Settings { seed: 11, ..Settings::default() });
+        for (at_ms, action) in
+            [(3_000, Action::KillLeader), (6_000, Action::Isolate(101)), (8_000, Action::Heal)]
+        {
+            session.advance_to(at_ms * MS, usize::MAX);
+            let _ = session.act(action);
+        }
+        session.advance_to(9_000 * MS, usize::MAX);
+        let file = SessionFile::of(&session, Some(4), "fuzz", "notes");
+        serde_json::to_string_pretty(&file).expect("serialises")
+    })
+}
+
+/// The fields a session file's refusal may start with.
+const FILE_FIELDS: [&str; 9] = [
+    "format:",
+    "version:",
+    "name:",
+    "notes:",
+    "settings:",
+    "actions",
+    "at_us:",
+    "fingerprint:",
+    "tour_step:",
+];
+
+proptest! {
+    #![proptest_config(config(1))]
+
+    #[test]
+    fn generated_and_mutated_command_messages_are_read_or_name_the_command(
+        name in prop_oneof![select(&["play", "seek", "crash", "set-speed", "load-scenario", "tour-step"][..]).prop_map(String::from), "[a-z-]{0,12}"],
+        field in select(&["ms", "node", "speed", "scenario", "step", "other"][..]),
+        value in prop_oneof!["-?[0-9]{1,22}(\\.[0-9]{1,4})?", "\"[a-z0-9-]{0,12}\"", Just("null".to_string()), Just("[]".to_string())],
+        index in any::<usize>(),
+        mutations in mutations(),
+    ) {
+        check_command(&format!(r#"{{"command":"{name}","{field}":{value}}}"#));
+        let valid: Vec<String> = VALID_COMMANDS.map(String::from).to_vec();
+        check_command(&mutate(&valid[index % valid.len()], &mutations, &valid));
+    }
+
+    #[test]
+    fn origin_lists_parse_or_name_the_bad_entry(list in prop_oneof!["(https?://[a-zA-Z0-9.:\\[\\]/@?#-]{0,16},?){0,4}", any::<String>()]) {
+        match Origins::parse(&list) {
+            Ok(origins) => prop_assert!(origins.iter().all(|o| o.starts_with("http://") || o.starts_with("https://"))),
+            Err(error) => {
+                let named = list.split(',').map(str::trim).any(|entry| error.contains(&format!("'{entry}' is not an origin")));
+                prop_assert!(named || error.starts_with("no origin") || error.contains("origins, more than"), "{:?}: {}", list, error);
+            }
+        }
+    }
+
+    #[test]
+    fn mutated_session_files_are_refused_naming_the_field_or_open(mutations in mutations()) {
+        let valid = valid_session_file().to_string();
+        let text = mutate(&valid, &mutations, std::slice::from_ref(&valid));
+        let Ok(header) = serde_json::from_str::<Header>(&text) else { return Ok(()) };
+        if let Err(error) = header.check() {
+            prop_assert!(error.starts_with("format:") || error.starts_with("version:"), "{}", error);
+            return Ok(());
+        }
+        let Ok(file) = serde_json::from_str::<SessionFile>(&text) else { return Ok(()) };
+        let mut params = PageParams::default();
+        match file.apply_to(&mut params) {
+            Ok(_) => prop_assert_eq!(params.settings.validate(), Ok(())),
+            Err(error) => {
+                prop_assert!(FILE_FIELDS.iter().any(|f| error.starts_with(f)), "'{}' names no field", error);
+                prop_assert_eq!(params, PageParams::default());
+            }
+        }
     }
 }

@@ -100,3 +100,30 @@ fn at_the_default_pacing_every_message_takes_at_least_0_6_s_to_cross() {
     let shortest_ms = f64::from(params.settings.latency_min_ms) / params.speed;
     assert!(shortest_ms >= 600.0, "the quickest crossing takes {shortest_ms:.0} ms of wall time");
 }
+
+#[test]
+fn the_host_api_and_kiosk_parameters_are_read() {
+    let (params, notices) = PageParams::parse(
+        "?embed=1&origins=https%3A%2F%2Fdocs.example.com,http://localhost:8000&kiosk=1&hold=500",
+    );
+    assert!(notices.is_empty(), "{notices:?}");
+    assert!(
+        params.origins.allows("https://docs.example.com") && params.origins.allows("http://localhost:8000")
+    );
+    assert!(params.kiosk);
+    assert_eq!(params.hold_ms, Some(500));
+    assert!(PageParams::parse("").0.origins.is_empty(), "the API is off unless origins are given");
+}
+
+#[test]
+fn bad_host_api_and_kiosk_parameters_are_named() {
+    let (params, notice) = one_notice("origins=docs.example.com");
+    assert!(notice.starts_with("origins: 'docs.example.com' is not an origin"), "{notice}");
+    assert!(notice.ends_with("the host-page API stays off"), "{notice}");
+    assert!(params.origins.is_empty());
+    let (params, notice) = one_notice("kiosk=maybe");
+    assert!(notice.starts_with("kiosk:") && !params.kiosk, "{notice}");
+    let (params, notice) = one_notice("hold=5");
+    assert!(notice.starts_with("hold: 5 is outside 100 to 600000"), "{notice}");
+    assert_eq!(params.hold_ms, None);
+}

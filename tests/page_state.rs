@@ -142,7 +142,7 @@ fn a_new_leader_is_announced_and_selection_toggles() {
         play(&mut page, FRAME_MS / 1_000.0);
     }
     let leader = page.session.sim().leader().unwrap();
-    assert_eq!(page.announcer.text, format!("New leader n{}, epoch {}.", leader.id(), leader.epoch()));
+    assert_eq!(page.announcement, format!("New leader n{}, epoch {}.", leader.id(), leader.epoch()));
     page.reduce(Action::Select(2));
     assert_eq!(page.selected, Some(2));
     page.reduce(Action::Select(2));

@@ -2,6 +2,8 @@
 //! in return (effects).
 
 use crate::quorum::{Micros, NodeId};
+use crate::session::host::{Command, HostEvent};
+use crate::session::session_file::SessionFile;
 use crate::session::{self, Settings};
 
 use super::log_filter::LogFilter;
@@ -53,6 +55,17 @@ pub enum Action {
     ReplayStep,
     Help(bool),
     DismissNotices,
+    /// A host page's command (`postMessage` or the JS export), validated.
+    Host(Command),
+    /// Kiosk mode asks for this tour step, or (`None`) a key or click ended it.
+    Kiosk(Option<usize>),
+    /// Save the session as a file with this name and these notes.
+    SaveFile {
+        name: String,
+        notes: String,
+    },
+    /// Open a session file (or say what was wrong with it).
+    OpenFile(Result<SessionFile, String>),
 }
 
 /// What the page asks the browser to do after an action.
@@ -63,6 +76,17 @@ pub enum Effect {
     /// Put this text on the clipboard.
     Copy(String),
     Fullscreen,
+    /// Tell the host page (and only it) about a change.
+    Post(HostEvent),
+    /// Kiosk mode: show the current step for `ms`, then ask for step `next`.
+    KioskHold {
+        next: usize,
+        ms: u64,
+    },
+    /// Kiosk mode ended.
+    KioskStop,
+    /// Offer this session file as a download.
+    Download(SessionFile),
 }
 
 /// The result of an action: whether it was used (a key that is no shortcut is not) and the

@@ -5,7 +5,6 @@
 //! [`Effect`]s (address bar, clipboard, full screen).
 
 pub mod action;
-pub mod announcer;
 pub mod falling;
 pub mod log_filter;
 pub mod pacing;
@@ -14,11 +13,13 @@ pub use action::{Action, Effect, Outcome, Tab};
 pub use log_filter::LogFilter;
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
+use crate::session::host::command::RACE_COMMANDS;
+use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
+use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, TIMELINE_LIMIT};
 
-use announcer::Announcer;
 use falling::Falling;
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 
@@ -32,6 +33,13 @@ pub struct RaceRequest {
     pub partitions: u64,
     pub opens_after_kill_ms: Option<u64>,
     pub generation: u32,
+}
+
+/// A host page's command for the race, numbered so that the same command twice is obeyed twice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceCommand {
+    pub serial: u32,
+    pub command: Command,
 }
 
 /// The event log as shown: lines (newest first, each with whether it is a state change), and
@@ -71,7 +79,15 @@ pub struct PageState {
     pub help: bool,
     /// A link to this moment, once asked for.
     pub share: Option<String>,
-    pub announcer: Announcer,
+    /// The cluster as last observed: the next observation's differences are announced to
+    /// screen readers and posted to the host page.
+    observed: Observation,
+    /// What screen readers were last told.
+    pub announcement: String,
+    /// The host page's latest command for the failover race.
+    pub race_command: Option<RaceCommand>,
+    /// Kiosk mode walks the tour on its own until a key or click.
+    pub kiosk: bool,
     pub reduced_motion: bool,
     pub log: LogView,
     frames_since_log: u32,
@@ -102,18 +118,28 @@ impl PageState {
             present: params.present,
             help: false,
             share: None,
-            announcer: Announcer::default(),
+            observed: Observation::default(),
+            announcement: String::new(),
+            race_command: None,
+            kiosk: params.kiosk,
             reduced_motion,
             log: LogView::default(),
             frames_since_log: 0,
             params,
         };
-        match state.params.tour {
-            Some(step) => state.go_to_step(Some(step - 1), &mut Vec::new()),
+        match state.params.tour.map(|step| step - 1).or(state.kiosk.then_some(0)) {
+            Some(step) => state.go_to_step(Some(step), &mut Vec::new()),
             None => state.start_over(),
         }
-        state.after_action(true);
+        state.after_action(true, &mut Vec::new());
         state
+    }
+
+    /// In kiosk mode, the hold of the step shown: its reading time (or `hold=`), then the next.
+    pub fn kiosk_hold(&self) -> Option<Effect> {
+        let step = self.tour.filter(|_| self.kiosk)?;
+        let ms = self.params.hold_ms.unwrap_or_else(|| TOUR[step].reading_ms());
+        Some(Effect::KioskHold { next: (step + 1) % TOUR.len(), ms })
     }
 
     /// Whether animation frames should run: playing on the live cluster view.
@@ -160,14 +186,42 @@ impl PageState {
             Action::ReplayStep => self.go_to_step(self.tour, &mut effects),
             Action::Help(open) => self.help = open,
             Action::DismissNotices => self.notices.clear(),
+            Action::Host(command) => {
+                if let Err(error) = self.on_host(command, &mut effects) {
+                    effects.push(Effect::Post(HostEvent::Error { error }));
+                }
+            }
+            Action::Kiosk(Some(step)) if self.kiosk => {
+                self.go_to_step(Some(step), &mut effects);
+                effects.extend(self.kiosk_hold());
+            }
+            Action::Kiosk(_) => {
+                self.kiosk = false;
+                self.status = "Kiosk mode stopped: the tour is yours to drive.".into();
+                effects.push(Effect::KioskStop);
+            }
+            Action::SaveFile { name, notes } => {
+                let file = SessionFile::of(&self.session, self.tour, &name, &notes);
+                self.status = format!("Saved {}", file.file_name());
+                effects.push(Effect::Download(file));
+            }
+            Action::OpenFile(file) => self.open_file(file),
         }
-        self.after_action(refresh_log || !self.playing);
+        self.after_action(refresh_log || !self.playing, &mut effects);
         Outcome { handled: true, effects }
     }
 
-    /// Announce what changed, note the tour step's key moment, and refresh the event log.
-    fn after_action(&mut self, refresh_log: bool) {
-        self.announcer.observe(self.session.sim());
+    /// Tell screen readers and the host page what changed, note the tour step's key moment,
+    /// and refresh the event log.
+    fn after_action(&mut self, refresh_log: bool, effects: &mut Vec<Effect>) {
+        let now = Observation::of(self.session.sim(), self.session.violation());
+        let events = now.events_since(&self.observed);
+        self.observed = now;
+        let news: Vec<String> = events.iter().filter_map(HostEvent::announcement).collect();
+        if !news.is_empty() {
+            self.announcement = news.join(" ");
+        }
+        effects.extend(events.into_iter().map(Effect::Post));
         if self.key_seen.is_some_and(|at| at > self.session.now()) {
             self.key_seen = None;
         }
@@ -291,11 +345,82 @@ impl PageState {
     }
 
     fn act(&mut self, action: session::Action) {
+        let _ = self.act_checked(action);
+    }
+
+    /// Do `action`, saying so in the status line; the error says why it was refused.
+    fn act_checked(&mut self, action: session::Action) -> Result<(), String> {
         let text = action.describe();
-        self.status = match self.session.act(action) {
+        let done = self.session.act(action);
+        self.status = match &done {
             Ok(()) => text,
             Err(error) => format!("{text} refused: {error}"),
         };
+        done
+    }
+
+    /// A host page's command, through the page's own paths (as the buttons and keys do).
+    fn on_host(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), String> {
+        if self.tab == Tab::Failover
+            && !matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. })
+        {
+            return self.command_race(command);
+        }
+        if let Some(action) = command.action() {
+            return self.act_checked(action);
+        }
+        match command {
+            Command::Play => self.playing = true,
+            Command::Pause => self.playing = false,
+            Command::Step => {
+                self.playing = false;
+                self.session.step();
+            }
+            Command::Seek { ms } => {
+                self.playing = false;
+                self.falling.clear();
+                self.session.seek((ms * MS).min(self.session.horizon()));
+            }
+            Command::SetSpeed { speed } => self.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
+            Command::LoadScenario { scenario } => {
+                self.params.scenario = stories::find(&scenario).map(|s| s.id);
+                self.tour = None;
+                self.start_over();
+            }
+            Command::TourStep { step } => self.go_to_step(Some(step - 1), effects),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The failover race takes the commands that apply to it, through its own controls' paths.
+    fn command_race(&mut self, command: Command) -> Result<(), String> {
+        if !command.applies_to_race() {
+            return Err(format!(
+                "the failover race is shown: it takes {RACE_COMMANDS}; load a cluster scenario or tour step first"
+            ));
+        }
+        let serial = self.race_command.as_ref().map_or(0, |c| c.serial) + 1;
+        self.race_command = Some(RaceCommand { serial, command });
+        Ok(())
+    }
+
+    /// Open a session file: it replaces the session like a shared link.
+    fn open_file(&mut self, file: Result<SessionFile, String>) {
+        let mut params = self.params.clone();
+        match file.and_then(|file| file.apply_to(&mut params).map(|tour| (file, tour))) {
+            Ok((file, tour)) => {
+                self.form = params.settings.clone();
+                (self.params, self.tour, self.playing) = (params, None, false);
+                self.start_over();
+                (self.tour, self.key_seen) = (tour, None);
+                self.status = match file.name.as_str() {
+                    "" => "Opened the session file".into(),
+                    name => format!("Opened the session file '{name}'"),
+                };
+            }
+            Err(error) => self.status = format!("Cannot open the session file: {error}"),
+        }
     }
 
     /// A link that reopens exactly this moment: settings, recorded actions and time (or the

@@ -5,11 +5,13 @@
 pub mod action;
 pub mod culprits;
 pub mod fingerprint;
+pub mod host;
 pub mod key_moment;
 pub mod layout;
 pub mod message_kinds;
 pub mod params;
 pub mod picture;
+pub mod session_file;
 pub mod settings;
 pub mod stories;
 

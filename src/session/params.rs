@@ -7,6 +7,7 @@ use crate::sabotage::Sabotage;
 
 use super::Session;
 use super::action::RecordedAction;
+use super::host::Origins;
 use super::settings::Settings;
 use super::stories;
 
@@ -46,6 +47,12 @@ pub struct PageParams {
     pub fingerprint: Option<String>,
     /// Show the error panel (a demonstration of what a crash looks like).
     pub panic: bool,
+    /// The host pages allowed to command the page (none: the host-page API is off).
+    pub origins: Origins,
+    /// Walk the guided tour on its own.
+    pub kiosk: bool,
+    /// In kiosk mode, hold every step this long (ms) instead of its reading time.
+    pub hold_ms: Option<u64>,
 }
 
 impl Default for PageParams {
@@ -65,6 +72,9 @@ impl Default for PageParams {
             events: None,
             fingerprint: None,
             panic: false,
+            origins: Origins::default(),
+            kiosk: false,
+            hold_ms: None,
         }
     }
 }
@@ -78,6 +88,9 @@ pub const MAX_SPEED: f64 = 1000.0;
 /// The bounds of the race's partition count.
 pub const MIN_PARTITIONS: u64 = 10;
 pub const MAX_PARTITIONS: u64 = 2_000_000;
+/// The bounds of kiosk mode's hold time per step (`hold=`), in milliseconds.
+const MIN_HOLD_MS: u64 = 100;
+const MAX_HOLD_MS: u64 = 600_000;
 /// The latest moment a URL may ask to open at: the end of a timeline.
 const MAX_AT: Micros = super::TIMELINE_LIMIT;
 
@@ -268,6 +281,14 @@ impl PageParams {
                 self.actions = actions;
             }
             "panic" => self.panic = flag(value).unwrap_or(false),
+            "origins" => {
+                self.origins =
+                    Origins::parse(value).map_err(|e| format!("origins: {e}; the host-page API stays off"))?
+            }
+            "kiosk" => self.kiosk = flag(value).ok_or_else(|| format!("kiosk: '{value}' is not 0 or 1"))?,
+            "hold" => {
+                self.hold_ms = Some(within(number("a time in ms")?, MIN_HOLD_MS, MAX_HOLD_MS)?);
+            }
             _ => return Err(format!("'{key}' is not a parameter kraftscope knows; ignored")),
         }
         Ok(())

@@ -1,13 +1,18 @@
 //! The settings a session starts from, with the page's defaults and their limits.
 
+use serde::{Deserialize, Serialize};
+
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::{MS, QuorumConfig};
 use crate::sabotage::Sabotage;
 use crate::sim::{ClusterConfig, NetworkConfig};
 
-/// Everything that, with the seed and the recorded actions, determines a session.
-#[derive(Clone, Debug, PartialEq)]
+/// Everything that, with the seed and the recorded actions, determines a session. A session file
+/// holds them as they are named here, the seed as text and the sabotage as a list of names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
+    #[serde(with = "seed_text")]
     pub seed: u64,
     /// Controllers (voters), 1 to [`Settings::MAX_VOTERS`].
     pub voters: u32,
@@ -21,6 +26,7 @@ pub struct Settings {
     pub drop_percent: u32,
     /// Snapshot after this many bytes of records (0: Kafka's default of 20 MiB).
     pub snapshot_bytes: u64,
+    #[serde(with = "sabotage_names", default)]
     pub sabotage: Sabotage,
 }
 
@@ -91,6 +97,43 @@ impl Settings {
             network: self.network(),
             metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
         }
+    }
+}
+
+/// The seed as a decimal string: JavaScript numbers lose whole numbers above 2^53.
+mod seed_text {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&seed.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse()
+            .map_err(|_| D::Error::custom(format!("seed: '{text}' is not a whole number (in quotes)")))
+    }
+}
+
+/// The deliberate bugs switched on, by their `--sabotage` names.
+mod sabotage_names {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::sabotage::Sabotage;
+
+    pub fn serialize<S: Serializer>(sabotage: &Sabotage, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer
+            .collect_seq(Sabotage::NAMES.iter().map(|(name, _)| *name).filter(|n| sabotage.is_enabled(n)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Sabotage, D::Error> {
+        let mut sabotage = Sabotage::default();
+        for name in Vec::<String>::deserialize(deserializer)? {
+            sabotage.enable(&name).map_err(|e| D::Error::custom(format!("sabotage: {e}")))?;
+        }
+        Ok(sabotage)
     }
 }
 

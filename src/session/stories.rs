@@ -256,7 +256,17 @@ pub fn ids() -> Vec<&'static str> {
     TOUR.iter().map(|s| s.id).collect()
 }
 
+/// Kiosk mode holds each step for its reading time: this long to take in the picture, plus
+/// this long a word of narration (about 200 words a minute, a relaxed reading pace).
+const KIOSK_LOOK_MS: u64 = 6_000;
+const KIOSK_WORD_MS: u64 = 300;
+
 impl Story {
+    /// How long kiosk mode shows this step: time to look, plus time to read its narration.
+    pub fn reading_ms(&self) -> u64 {
+        KIOSK_LOOK_MS + KIOSK_WORD_MS * self.narration.split_whitespace().count() as u64
+    }
+
     /// The settings the story runs with.
     pub fn settings(&self, seed: u64) -> Settings {
         Settings {
@@ -285,5 +295,20 @@ impl Story {
         let mut session = self.ending(seed);
         session.seek(self.opens_at_ms * MS);
         session
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TOUR;
+
+    #[test]
+    fn longer_narrations_are_held_longer() {
+        let (short, long) = (&TOUR[2], &TOUR[9]);
+        assert!(short.narration.len() < long.narration.len());
+        assert!(short.reading_ms() < long.reading_ms());
+        for story in &TOUR {
+            assert!((15_000..=40_000).contains(&story.reading_ms()), "{}: {}", story.id, story.reading_ms());
+        }
     }
 }

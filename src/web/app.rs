@@ -11,8 +11,11 @@ use super::event_log::EventLog;
 use super::failover_tab::FailoverTab;
 use super::frame_clock::FrameClock;
 use super::help::HelpOverlay;
+use super::host;
 use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
+use super::kiosk::Kiosk;
+use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::page::{Action, Effect, PageState, Tab};
@@ -35,10 +38,12 @@ pub enum Msg {
     Key(KeyboardEvent),
 }
 
-/// The page: its state (a reducer, `crate::page`), the animation frame loop and the keyboard.
+/// The page: its state (a reducer, `crate::page`), the animation frame loop, the keyboard and
+/// kiosk mode's timer.
 pub struct App {
     state: PageState,
     clock: FrameClock,
+    kiosk: Option<Kiosk>,
     _keys: Option<EventListener>,
 }
 
@@ -60,8 +65,14 @@ impl Component for App {
         if state.params.panic {
             panic!("deliberate panic requested with ?panic=1 (shows the error panel)");
         }
+        host::listen(state.params.origins.clone(), ctx.link().callback(|c| Msg::Do(Action::Host(c))));
+        let kiosk =
+            state.kiosk.then(|| Kiosk::start(ctx.link().callback(|step| Msg::Do(Action::Kiosk(step)))));
         let mut app =
-            App { state, clock: FrameClock::default(), _keys: listen(ctx.link().callback(Msg::Key)) };
+            App { state, clock: FrameClock::default(), kiosk, _keys: listen(ctx.link().callback(Msg::Key)) };
+        if let Some(hold) = app.state.kiosk_hold() {
+            app.perform(hold);
+        }
         app.schedule(ctx);
         app
     }
@@ -83,7 +94,7 @@ impl Component for App {
             }
         };
         for effect in outcome.effects {
-            perform(effect);
+            self.perform(effect);
         }
         self.schedule(ctx);
         outcome.handled
@@ -109,14 +120,14 @@ impl Component for App {
                     </div>
                 }
                 <div role="status" class="notice" aria-live="polite">{ &state.status }</div>
-                <div id="announcer" class="visually-hidden" role="status" aria-live="assertive">{ &state.announcer.text }</div>
+                <div id="announcer" class="visually-hidden" role="status" aria-live="assertive">{ &state.announcement }</div>
                 if let Some(step) = state.tour {
                     <TourPanel step={step} key_seen={state.key_seen} on={link.callback(Msg::Do)} />
                 }
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
                 } else {
-                    <FailoverTab request={state.race.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion} />
+                    <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion} />
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
@@ -124,20 +135,34 @@ impl Component for App {
     }
 }
 
-/// Carry out what the page asked the browser to do.
-fn perform(effect: Effect) {
-    let window = gloo::utils::window();
-    match effect {
-        Effect::SetQuery(query) => {
-            if let Ok(history) = window.history() {
-                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&query));
+impl App {
+    /// Carry out what the page asked the browser to do.
+    fn perform(&mut self, effect: Effect) {
+        let window = gloo::utils::window();
+        match effect {
+            Effect::SetQuery(query) => {
+                if let Ok(history) = window.history() {
+                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&query));
+                }
             }
-        }
-        Effect::Copy(text) => {
-            let _ = window.navigator().clipboard().write_text(&text);
-        }
-        Effect::Fullscreen => {
-            let _ = gloo::utils::document().document_element().map(|e| e.request_fullscreen());
+            Effect::Copy(text) => {
+                let _ = window.navigator().clipboard().write_text(&text);
+            }
+            Effect::Fullscreen => {
+                let _ = gloo::utils::document().document_element().map(|e| e.request_fullscreen());
+            }
+            Effect::Post(event) => host::emit(&event),
+            Effect::KioskHold { next, ms } => {
+                if let Some(kiosk) = &self.kiosk {
+                    kiosk.hold(next, ms);
+                }
+            }
+            Effect::KioskStop => self.kiosk = None,
+            Effect::Download(file) => {
+                if let Err(error) = session_files::download(&file) {
+                    self.state.status = format!("Cannot save the session: {error}");
+                }
+            }
         }
     }
 }
@@ -214,6 +239,7 @@ impl App {
                         <Controls selected={selected} form={state.form.clone()} network={network} topic={state.topic}
                                   nodes={sim.node_ids().collect::<Vec<_>>()} on={on} />
                         <InvariantsPanel violation={state.session.violation().cloned()} events={sim.events_processed()} />
+                        <SessionFiles on={link.callback(Msg::Do)} />
                     </aside>
                 }
             </main>

@@ -10,13 +10,15 @@ use yew::prelude::*;
 use super::chart::{Chart, Point, parse_csv};
 use super::cluster_view::ClusterView;
 use super::frame_clock::FrameClock;
+use super::host;
 use super::keys::{listen, shortcut};
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
-use crate::page::{RaceRequest, is_race_key};
+use crate::page::{RaceCommand, RaceRequest, is_race_key};
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
 use crate::race::{FailoverRace, RaceStage, speed_label};
+use crate::session::host::{Command, HostEvent};
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::{ClusterPicture, picture};
@@ -40,6 +42,8 @@ const STEP_MS: f64 = 500.0;
 #[derive(Properties, PartialEq)]
 pub struct FailoverProps {
     pub request: RaceRequest,
+    /// The host page's latest command (play, pause, step, seek or kill-leader).
+    pub host_command: Option<RaceCommand>,
     /// Embedded: no chart, no legend, a one-line caption and a compact stacked layout.
     pub compact: bool,
     pub controls: ControlLevel,
@@ -86,6 +90,8 @@ pub struct FailoverTab {
     exp: f64,
     clock: FrameClock,
     points: Vec<Point>,
+    /// Whether the race's end was told to the host page (told again after a rewind).
+    finish_told: bool,
     _keys: Option<EventListener>,
 }
 
@@ -102,6 +108,13 @@ impl Component for FailoverTab {
     fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
         if ctx.props().request != old.request {
             self.restart(&ctx.props().request);
+            self.schedule(ctx);
+        }
+        if let Some(command) =
+            ctx.props().host_command.as_ref().filter(|c| Some(*c) != old.host_command.as_ref())
+        {
+            self.obey(&command.command);
+            self.tell_finish();
             self.schedule(ctx);
         }
         true
@@ -129,6 +142,7 @@ impl Component for FailoverTab {
             exp: 6.0,
             clock: FrameClock::default(),
             points: Vec::new(),
+            finish_told: false,
             _keys: listen(ctx.link().callback(Msg::Key)),
         };
         tab.restart(&ctx.props().request);
@@ -166,6 +180,7 @@ impl Component for FailoverTab {
             }
             Msg::Csv(points) => self.points = points,
         }
+        self.tell_finish();
         self.schedule(ctx);
         true
     }
@@ -261,6 +276,27 @@ impl FailoverTab {
             },
             Err(_) => false,
         }
+    }
+
+    /// A host page's command, as the race's own buttons do it.
+    fn obey(&mut self, command: &Command) {
+        match command {
+            Command::Play if !self.playing => self.toggle_play(),
+            Command::Pause if self.playing => self.toggle_play(),
+            Command::Step => self.step(),
+            Command::KillLeader => self.kill(),
+            Command::Seek { ms } => self.seek(ms * MS),
+            _ => {}
+        }
+    }
+
+    /// Post `failover-finished` with both stopwatches to the host page when the race ends.
+    fn tell_finish(&mut self) {
+        let finished = self.race.as_ref().ok().and_then(HostEvent::failover_finished);
+        if let Some(event) = finished.as_ref().filter(|_| !self.finish_told) {
+            host::emit(event);
+        }
+        self.finish_told = finished.is_some();
     }
 
     fn schedule(&mut self, ctx: &Context<Self>) {

@@ -103,6 +103,8 @@ test("the example docs page shows the simulation inside a 480 x 320 iframe", asy
   const box = await frameElement.boundingBox();
   const frame = page.frameLocator("#kraftscope-embed");
   await frame.locator("svg.cluster g.node").first().waitFor({ timeout: 30_000 });
+  // The docs page opens the embed paused; its first "Try it" plays it.
+  await page.getByRole("button", { name: "Try it" }).first().click();
   await frame.locator("svg.cluster g.node.role-leader").first().waitFor({ timeout: 30_000 });
   const svg = await frame.locator("svg.cluster").boundingBox();
   assert.ok(svg.y + svg.height <= box.y + box.height + 1 && svg.width <= box.width, "the drawing fits the frame");

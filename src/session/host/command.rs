@@ -1,0 +1,221 @@
+//! The commands a host page sends an embed (`postMessage` or the JS export), one JSON object
+//! each, named by its `command` field: `{"command": "crash", "node": 2}`.
+
+use serde::Deserialize;
+
+use crate::quorum::NodeId;
+use crate::session::params::{MAX_SPEED, MIN_SPEED};
+use crate::session::stories::{self, TOUR};
+use crate::session::{Action, TIMELINE_LIMIT};
+
+/// What a host page can ask the page to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play,
+    Pause,
+    /// One simulated event.
+    Step,
+    /// Move the timeline to this many simulated milliseconds (back by replaying).
+    Seek {
+        ms: u64,
+    },
+    KillLeader,
+    Crash {
+        node: NodeId,
+    },
+    Restart {
+        node: NodeId,
+    },
+    Isolate {
+        node: NodeId,
+    },
+    Heal,
+    Resign,
+    /// Playback speed factor, [`MIN_SPEED`] to [`MAX_SPEED`].
+    SetSpeed {
+        speed: f64,
+    },
+    /// A scenario id (`leader-crash`, `failover`, ... as `?scenario=` takes).
+    LoadScenario {
+        scenario: String,
+    },
+    /// A guided tour step, 1-based.
+    TourStep {
+        step: usize,
+    },
+}
+
+/// A command message as it arrives: its name and every field any command may carry. Read as a
+/// plain struct (serde's tagged enums buffer the whole message first, which costs the page
+/// about 20 KB of WebAssembly), then checked by [`Message::command`].
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct Message {
+    pub command: String,
+    pub ms: Option<u64>,
+    pub node: Option<NodeId>,
+    pub speed: Option<f64>,
+    pub scenario: Option<String>,
+    pub step: Option<usize>,
+}
+
+/// The commands the failover race takes, as an error names them.
+pub const RACE_COMMANDS: &str = "play, pause, step, seek and kill-leader";
+
+/// Every command's name, as the `command` field gives it.
+pub const NAMES: [&str; 13] = [
+    "play",
+    "pause",
+    "step",
+    "seek",
+    "kill-leader",
+    "crash",
+    "restart",
+    "isolate",
+    "heal",
+    "resign",
+    "set-speed",
+    "load-scenario",
+    "tour-step",
+];
+
+impl Message {
+    /// The command this message names, with the fields it needs, each in range; the error
+    /// names the command and what was wrong.
+    pub fn command(self) -> Result<Command, String> {
+        let name = self.command.as_str();
+        let missing = |field: &str| format!("{name}: missing field `{field}`");
+        let node = || self.node.ok_or_else(|| missing("node"));
+        let command = match name {
+            "play" => Command::Play,
+            "pause" => Command::Pause,
+            "step" => Command::Step,
+            "seek" => Command::Seek { ms: self.ms.ok_or_else(|| missing("ms"))? },
+            "kill-leader" => Command::KillLeader,
+            "crash" => Command::Crash { node: node()? },
+            "restart" => Command::Restart { node: node()? },
+            "isolate" => Command::Isolate { node: node()? },
+            "heal" => Command::Heal,
+            "resign" => Command::Resign,
+            "set-speed" => Command::SetSpeed { speed: self.speed.ok_or_else(|| missing("speed"))? },
+            "load-scenario" => {
+                Command::LoadScenario { scenario: self.scenario.clone().ok_or_else(|| missing("scenario"))? }
+            }
+            "tour-step" => Command::TourStep { step: self.step.ok_or_else(|| missing("step"))? },
+            _ => return Err(format!("'{name}' is not a command (known: {})", NAMES.join(", "))),
+        };
+        command.validate()
+    }
+}
+
+impl Command {
+    /// Check the values a command carries.
+    fn validate(self) -> Result<Command, String> {
+        match &self {
+            Command::Seek { ms } if *ms > TIMELINE_LIMIT / crate::quorum::MS => Err(format!(
+                "seek: ms {ms} is past the end of a timeline ({} ms)",
+                TIMELINE_LIMIT / crate::quorum::MS
+            )),
+            Command::SetSpeed { speed } if !(MIN_SPEED..=MAX_SPEED).contains(speed) => {
+                Err(format!("set-speed: speed {speed} is outside {MIN_SPEED} to {MAX_SPEED}"))
+            }
+            Command::LoadScenario { scenario } if stories::find(scenario).is_none() => Err(format!(
+                "load-scenario: '{scenario}' is not a scenario (known: {})",
+                stories::ids().join(", ")
+            )),
+            Command::TourStep { step } if !(1..=TOUR.len()).contains(step) => {
+                Err(format!("tour-step: step {step} is outside 1 to {}", TOUR.len()))
+            }
+            _ => Ok(self),
+        }
+    }
+
+    /// Whether the failover race takes this command (it has no single nodes to act on).
+    pub fn applies_to_race(&self) -> bool {
+        matches!(
+            self,
+            Command::Play | Command::Pause | Command::Step | Command::Seek { .. } | Command::KillLeader
+        )
+    }
+
+    /// The action on the live cluster this command is, if it is one.
+    pub fn action(&self) -> Option<Action> {
+        Some(match self {
+            Command::KillLeader => Action::KillLeader,
+            Command::Crash { node } => Action::Crash(*node),
+            Command::Restart { node } => Action::Restart(*node),
+            Command::Isolate { node } => Action::Isolate(*node),
+            Command::Heal => Action::Heal,
+            Command::Resign => Action::Resign,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Command, Message};
+
+    fn read(json: &str) -> Result<Command, String> {
+        serde_json::from_str::<Message>(json).map_err(|e| e.to_string()).and_then(Message::command)
+    }
+
+    #[test]
+    fn every_command_reads_from_its_json() {
+        for (json, command) in [
+            (r#"{"command":"play"}"#, Command::Play),
+            (r#"{"command":"pause"}"#, Command::Pause),
+            (r#"{"command":"step"}"#, Command::Step),
+            (r#"{"command":"seek","ms":4000}"#, Command::Seek { ms: 4000 }),
+            (r#"{"command":"kill-leader"}"#, Command::KillLeader),
+            (r#"{"command":"crash","node":2}"#, Command::Crash { node: 2 }),
+            (r#"{"command":"restart","node":101}"#, Command::Restart { node: 101 }),
+            (r#"{"command":"isolate","node":3}"#, Command::Isolate { node: 3 }),
+            (r#"{"command":"heal"}"#, Command::Heal),
+            (r#"{"command":"resign"}"#, Command::Resign),
+            (r#"{"command":"set-speed","speed":0.1}"#, Command::SetSpeed { speed: 0.1 }),
+            (
+                r#"{"command":"load-scenario","scenario":"failover"}"#,
+                Command::LoadScenario { scenario: "failover".into() },
+            ),
+            (r#"{"command":"tour-step","step":12}"#, Command::TourStep { step: 12 }),
+        ] {
+            assert_eq!(read(json), Ok(command), "{json}");
+        }
+    }
+
+    #[test]
+    fn a_bad_message_is_refused_naming_what_was_wrong() {
+        for (json, named) in [
+            (r#""kill""#, "invalid type"),
+            (r#"{"node":2}"#, "missing field `command`"),
+            (r#"{"command":"explode"}"#, "'explode' is not a command (known: play, pause, step"),
+            (r#"{"command":"crash"}"#, "crash: missing field `node`"),
+            (r#"{"command":"seek"}"#, "seek: missing field `ms`"),
+            (r#"{"command":"set-speed","speed":"fast"}"#, "invalid type: string \"fast\", expected f64"),
+            (r#"{"command":"crash","node":"two"}"#, "invalid type: string \"two\""),
+            (r#"{"command":"crash","node":-1}"#, "invalid value: integer `-1`"),
+            (r#"{"command":"seek","ms":600001}"#, "seek: ms 600001 is past the end"),
+            (r#"{"command":"set-speed","speed":5000}"#, "set-speed: speed 5000 is outside"),
+            (
+                r#"{"command":"load-scenario","scenario":"mars"}"#,
+                "'mars' is not a scenario (known: zk-cold-load",
+            ),
+            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 12"),
+            (r#"{"command":"tour-step","step":13}"#, "step 13 is outside"),
+        ] {
+            let error = read(json).expect_err(json);
+            assert!(error.contains(named), "{json}: {error}");
+        }
+    }
+
+    #[test]
+    fn only_cluster_actions_map_to_actions() {
+        use crate::session::Action;
+        assert_eq!(Command::Isolate { node: 3 }.action(), Some(Action::Isolate(3)));
+        assert_eq!(Command::KillLeader.action(), Some(Action::KillLeader));
+        assert_eq!(Command::Play.action(), None);
+        assert_eq!(Command::Seek { ms: 1 }.action(), None);
+        assert!(Command::KillLeader.applies_to_race() && Command::Seek { ms: 1 }.applies_to_race());
+        assert!(!Command::Crash { node: 1 }.applies_to_race() && !Command::Heal.applies_to_race());
+    }
+}
