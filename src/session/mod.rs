@@ -11,6 +11,7 @@ pub mod params;
 pub mod picture;
 pub mod settings;
 pub mod stories;
+pub mod summary;
 
 use std::collections::VecDeque;
 

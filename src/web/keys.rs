@@ -1,16 +1,20 @@
-//! Keyboard shortcuts: the key of a keydown meant as a shortcut, not typed into a field and
-//! not combined with Ctrl, Alt or Meta.
+//! Keyboard shortcuts: the key of a keydown meant as a shortcut, not typed into a field, not
+//! pressing a focused button and not combined with Ctrl, Alt or Meta.
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The key pressed, if it is meant as a shortcut.
+/// The key pressed, if it is meant as a shortcut: not typed into a field, and not Space or
+/// Enter on a button or link, which press it.
 pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
-    let typing = event
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-    (!typing && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then(|| event.key())
+    let target = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let typing =
+        target.as_ref().is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    let pressing = matches!(event.key().as_str(), " " | "Enter")
+        && target.is_some_and(|e| {
+            matches!(e.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY") || e.get_attribute("role").is_some()
+        });
+    (!typing && !pressing && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then(|| event.key())
 }
 
 /// Keys the failover race handles itself while its tab is shown.

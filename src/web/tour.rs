@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::focus::{focus_id, focus_id_soon};
 use crate::session::stories::TOUR;
 
 #[derive(Properties, PartialEq)]
@@ -18,6 +19,11 @@ pub fn tour_panel(props: &TourProps) -> Html {
     let story = &TOUR[step];
     let back = (step > 0).then(|| props.on_go.reform(move |_: MouseEvent| step - 1));
     let next = (step + 1 < TOUR.len()).then(|| props.on_go.reform(move |_: MouseEvent| step + 1));
+    // Opening the tour puts the keyboard on Next; leaving it, on the button that starts it again.
+    use_effect_with((), |_| focus_id("tour-next"));
+    let exit = props.on_exit.reform(|_: MouseEvent| {
+        focus_id_soon("start-tour");
+    });
     html! {
         <section class="panel tour" aria-label="Guided tour" aria-live="polite">
             <div class="tour-head">
@@ -31,7 +37,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
                 <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
                 <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>
                 <a href={format!("?tour={}", step + 1)} class="deep-link">{ "Link to this step" }</a>
-                <button class="secondary" onclick={props.on_exit.reform(|_| ())}>{ "Leave the tour" }</button>
+                <button class="secondary" onclick={exit}>{ "Leave the tour" }</button>
             </div>
         </section>
     }
