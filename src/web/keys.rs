@@ -4,17 +4,22 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The key pressed, if it is meant as a shortcut: not typed into a field, and not Space or
-/// Enter on a button or link, which press it.
+/// The key pressed, if it is meant as a shortcut: not typed into a field, not moving a slider
+/// or ticking a box, and not Space or Enter on a button or link, which press it.
 pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
+    let key = event.key();
     let target = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-    let typing =
-        target.as_ref().is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-    let pressing = matches!(event.key().as_str(), " " | "Enter")
-        && target.is_some_and(|e| {
-            matches!(e.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY") || e.get_attribute("role").is_some()
-        });
-    (!typing && !pressing && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then(|| event.key())
+    let used_by_target = target.is_some_and(|e| match e.tag_name().as_str() {
+        "INPUT" if matches!(e.get_attribute("type").as_deref(), Some("range" | "checkbox")) => {
+            key.starts_with("Arrow")
+                || key.starts_with("Page")
+                || matches!(key.as_str(), "Home" | "End" | " ")
+        }
+        "INPUT" | "SELECT" | "TEXTAREA" => true,
+        "BUTTON" | "A" | "SUMMARY" => matches!(key.as_str(), " " | "Enter"),
+        _ => e.get_attribute("role").is_some() && matches!(key.as_str(), " " | "Enter"),
+    });
+    (!used_by_target && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then_some(key)
 }
 
 /// Keys the failover race handles itself while its tab is shown.
