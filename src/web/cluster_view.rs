@@ -64,6 +64,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
              aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
             { links(picture, &layout, leader) }
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
+            <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
             <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
         </svg>
         </div>
@@ -172,6 +173,7 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
         let [state, image, size, fetched] = broker_texts(n, role);
         format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
     };
+    let name = format!("{name}{}", strip_epochs(n, layout.strip_cells));
     let broken = props.picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
     let name = if let Some(b) = broken {
         format!("{name}, involved in the broken invariant: {}", b.invariant)
@@ -264,10 +266,46 @@ fn shows_snapshot(n: &NodePicture, strip_cells: usize) -> bool {
 /// What the line under a log strip means.
 const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
 
+/// Where a node's strip is drawn: its cells, and the left edge, top and height of the strip.
+fn strip(n: &NodePicture, strip_cells: usize) -> (&[LogCell], f64, f64, f64) {
+    if n.voter {
+        let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
+        (cells, -(cells.len().max(1) as f64) * CELL / 2.0, STRIP_TOP, 16.0)
+    } else {
+        (&n.cells, -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0, 24.0, 11.0)
+    }
+}
+
+/// The epoch's number on the first record of each epoch in a node's strip, so epochs are not
+/// told by colour alone. Drawn over the node but outside its button, whose name lists the
+/// epochs in words instead.
+fn epoch_marks(n: &NodePicture, layout: &Layout) -> Html {
+    let Some(Point { x, y }) = layout.centre(n.id) else { return Html::default() };
+    let (cells, left, top, height) = strip(n, layout.strip_cells);
+    html! {
+        <g key={n.id} transform={format!("translate({x} {y})")}>
+            { for cells.iter().enumerate().filter(|(i, c)| *i == 0 || cells[i - 1].epoch != c.epoch).map(|(i, c)| html! {
+                <text class="epoch-mark" x={format!("{:.1}", left + i as f64 * CELL + (CELL - 2.0) / 2.0)} y={format!("{:.1}", top + height / 2.0 + 3.0)}>{ c.epoch }</text>
+            }) }
+        </g>
+    }
+}
+
+/// The epochs of the records in a node's strip, in words.
+fn strip_epochs(n: &NodePicture, strip_cells: usize) -> String {
+    let mut epochs: Vec<u32> = strip(n, strip_cells).0.iter().map(|c| c.epoch).collect();
+    epochs.dedup();
+    match epochs.as_slice() {
+        [] => String::new(),
+        [one] => format!(", records of epoch {one}"),
+        many => {
+            format!(", records of epochs {}", many.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
 fn log_strip(n: &NodePicture, strip_cells: usize, flagged: Option<u64>) -> Html {
-    let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
-    let left = -(cells.len().max(1) as f64) * CELL / 2.0;
-    let top = STRIP_TOP;
+    let (cells, left, top, _) = strip(n, strip_cells);
     let hw = n.high_watermark;
     let first = strip_start(n, strip_cells);
     let hw_x = hw.filter(|h| *h >= first && *h <= n.log_end).map(|h| left + (h - first) as f64 * CELL);
@@ -372,14 +410,13 @@ fn broker(n: &NodePicture, role: &str) -> Html {
 /// A broker's fetched records, faded until applied to its image, with the applied offset marked:
 /// fetching by offset brings only the records after it.
 fn broker_strip(n: &NodePicture, fetched: String) -> Html {
-    let top = 24.0;
-    let left = -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0;
-    let first = n.cells.first().map_or(n.log_end, |c| c.offset);
+    let (cells, left, top, height) = strip(n, 0);
+    let first = cells.first().map_or(n.log_end, |c| c.offset);
     let applied_x = (n.applied_offset >= first && n.applied_offset <= n.log_end)
         .then(|| left + (n.applied_offset - first) as f64 * CELL);
     html! {
         <g class="log broker-log" aria-hidden="true">
-            { cells_html(&n.cells, left, top, 11.0, (Some(n.applied_offset), None, None)) }
+            { cells_html(cells, left, top, height, (Some(n.applied_offset), None, None)) }
             if let Some(x) = applied_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
             }
@@ -417,6 +454,7 @@ fn message(key: String, m: &MessagePicture, layout: &Layout, still: bool) -> Htm
         <g {key} class={class} transform={format!("translate({x:.1} {y:.1})")} data-link={format!("{}-{}", m.from, m.to)}
            role="img" aria-label={spoken(m)}>
             <g class="fall">
+                <circle class="halo" r="10" />
                 <circle r="8" fill={fill} stroke={stroke} />
                 <text class="message-label" x="11" y="4">{ kind.label }</text>{ " " }
                 if let Some(note) = &m.note { <text class="message-note" x="11" y="15">{ note }</text> }
