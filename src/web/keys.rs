@@ -5,7 +5,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The key pressed, if it is meant as a shortcut: not typed into a field, not moving a slider
-/// or ticking a box, and not Space or Enter on a button or link, which press it.
+/// or ticking a box, and not Space or Enter on a button or link reached by keyboard, which
+/// press it. (After a click, Space still plays and pauses, as presenters expect.)
 pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
     let key = event.key();
     let target = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
@@ -16,10 +17,15 @@ pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
                 || matches!(key.as_str(), "Home" | "End" | " ")
         }
         "INPUT" | "SELECT" | "TEXTAREA" => true,
-        "BUTTON" | "A" | "SUMMARY" => matches!(key.as_str(), " " | "Enter"),
-        _ => e.get_attribute("role").is_some() && matches!(key.as_str(), " " | "Enter"),
+        "BUTTON" | "A" | "SUMMARY" => pressing(&e, &key),
+        _ => e.get_attribute("role").is_some() && pressing(&e, &key),
     });
     (!used_by_target && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then_some(key)
+}
+
+/// Space or Enter on an element focused by keyboard (showing its focus ring).
+fn pressing(element: &web_sys::Element, key: &str) -> bool {
+    matches!(key, " " | "Enter") && element.matches(":focus-visible").unwrap_or(false)
 }
 
 /// Keys the failover race handles itself while its tab is shown.

@@ -108,3 +108,43 @@ for (const [name, query, options, prepare] of VIEWS) {
     await context.close();
   });
 }
+
+test("what the drawing says to a screen reader: the summary, every message's name, the race's phases, the chart's table", async () => {
+  const { page, errors, context } = await open("?speed=0.1&partitions=10000");
+  const leader = await waitForLeader(page);
+  const summary = page.locator(".cluster-summary[role=status]");
+  await page.waitForFunction((l) => document.querySelector(".cluster-summary").textContent.startsWith(`n${l.id} leads at epoch ${l.epoch}; brokers at offset `), leader);
+  const messages = await page.locator("svg.cluster g.message").evaluateAll((gs) => gs.map((g) => ({
+    name: g.getAttribute("aria-label") ?? "", role: g.getAttribute("role"), label: g.querySelector(".message-label").textContent,
+  })));
+  assert.ok(messages.length > 0, "messages are in flight");
+  for (const m of messages) {
+    assert.equal(m.role, "img");
+    assert.match(m.name, new RegExp(`^${m.label} (@\\d+ |\\+\\d+ )?(lost on its way )?from n\\d+ to n\\d+: .{10,}`), `message ${m.label} is named`);
+  }
+  await page.getByRole("button", { name: "Kill active controller" }).click();
+  await page.waitForFunction((id) => document.querySelector(".cluster-summary").textContent.includes(`n${id} is down`), leader.id);
+  assert.match(await summary.textContent(), /^(no leader at epoch \d+|n\d+ leads at epoch \d+)/);
+
+  await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+  const phases = { kraft: new Set(), zk: new Set() };
+  const note = async () => {
+    phases.kraft.add(await page.locator("#kraft-phase").textContent());
+    phases.zk.add(await page.locator("#zk-phase").textContent());
+  };
+  await page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
+  await note();
+  await page.keyboard.press("k");
+  while ((await page.locator(".race-stage").textContent()) !== "Both sides recovered.") {
+    await note();
+    await page.keyboard.press("s");
+  }
+  await note();
+  assert.ok(phases.kraft.size >= 4, `KRaft announced its phases: ${[...phases.kraft].join(" | ")}`);
+  assert.ok(phases.zk.size >= 5, `ZooKeeper mode announced its phases: ${[...phases.zk].join(" | ")}`);
+  assert.equal(await page.locator(".race-stage[role=status], .race-stage[aria-live]").count(), 0, "the per-frame clock is not a live region");
+  const rows = await page.locator(".chart-table tbody tr").count();
+  assert.equal(rows, await page.locator("svg.chart > circle.dot.kraft").count(), "one table row per point of the chart");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
