@@ -4,6 +4,7 @@
 //! so a page can spread them over animation frames.
 
 mod pace;
+mod phases;
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use crate::zk::{
 };
 
 pub use pace::{Pace, speed_label};
+pub use phases::{kraft_phase, zk_phase};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000_000;

@@ -1,5 +1,8 @@
 //! Every kind of message the drawing can show, with its label, colour and meaning: one table
-//! that the drawing, its hover titles and the legend all read, so no label goes unexplained.
+//! that the drawing, its hover titles, the legend and the screen-reader names all read, so no
+//! label goes unexplained.
+
+use super::picture::MessagePicture;
 
 /// How one message kind is drawn and explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,12 +113,22 @@ pub fn message_kind(name: &str) -> MessageKind {
     })
 }
 
+/// What a screen reader says for a message drawn: its label, where it goes, what it means
+/// ("PV from n1 to n2: PreVote request: would you vote for me? ...").
+pub fn spoken(m: &MessagePicture) -> String {
+    let kind = message_kind(m.kind);
+    let note = m.note.as_ref().map_or(String::new(), |n| format!(" {n}"));
+    let how = if m.lost { "lost on its way from" } else { "from" };
+    format!("{}{note} {how} n{} to n{}: {}", kind.label, m.from, m.to, kind.meaning)
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{MESSAGE_KINDS, message_kind};
+    use super::{MESSAGE_KINDS, message_kind, spoken};
     use crate::quorum::MS;
+    use crate::session::picture::MessagePicture;
     use crate::session::{Action, Session, Settings};
     use crate::sim::TraceKind;
 
@@ -127,6 +140,24 @@ mod tests {
         assert_eq!(kinds.len(), MESSAGE_KINDS.len());
         assert!(MESSAGE_KINDS.iter().all(|k| k.meaning.len() > 10));
         assert_ne!(message_kind("PreVoteResponse").label, message_kind("VoteResponse").label);
+    }
+
+    #[test]
+    fn every_kind_has_a_spoken_name_with_its_label_route_and_meaning() {
+        for k in MESSAGE_KINDS {
+            let m = MessagePicture {
+                from: 101,
+                to: 2,
+                kind: k.kind,
+                text: String::new(),
+                note: Some("@7".into()),
+                progress: 0.5,
+                lost: false,
+            };
+            assert_eq!(spoken(&m), format!("{} @7 from n101 to n2: {}", k.label, k.meaning));
+            let lost = spoken(&MessagePicture { lost: true, note: None, ..m });
+            assert!(lost.starts_with(&format!("{} lost on its way from n101 to n2", k.label)), "{lost}");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod picture;
 pub mod session_file;
 pub mod settings;
 pub mod stories;
+pub mod summary;
 
 use std::collections::VecDeque;
 

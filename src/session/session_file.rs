@@ -248,7 +248,7 @@ mod tests {
             (|f| f.actions[0].at_us = u64::MAX, "actions[0]: at_us 18446744073709551615 is past the end"),
             (|f| f.at_us = 601_000_000, "at_us: 601000000 is past the end"),
             (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
-            (|f| f.tour_step = Some(13), "tour_step: 13 is outside 1 to 12"),
+            (|f| f.tour_step = Some(14), "tour_step: 14 is outside 1 to 13"),
             (|f| f.name = "n".repeat(201), "name: longer than 200 characters"),
         ];
         for (spoil, named) in cases {

@@ -111,7 +111,7 @@ impl Component for App {
             (!state.playing && state.tab == Tab::Cluster).then(|| state.session.fingerprint().to_string());
         html! {
             <div class={class} data-fingerprint={fingerprint}>
-                if chrome { { self.header(ctx) } }
+                if chrome { { self.header(ctx) } } else { <header><h1 class="visually-hidden">{ "kraftscope" }</h1></header> }
                 if !state.notices.is_empty() {
                     <div class="notices" role="alert">
                         <p>{ "Some URL parameters were not used:" }</p>

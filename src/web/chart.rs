@@ -1,5 +1,6 @@
 //! The chart of unavailability against partition count for both modes, drawn from the core's
-//! failover experiment (the `failover.csv` that `cargo xtask dist` writes next to the page).
+//! failover experiment (the `failover.csv` that `cargo xtask dist` writes next to the page), with
+//! the same figures as a table behind it.
 
 use yew::prelude::*;
 
@@ -65,6 +66,7 @@ pub fn chart(props: &ChartProps) -> Html {
     };
     let ticks_y: Vec<f64> = (0..).map(|i| i as f64 * step).take_while(|s| *s <= max_s).collect();
     html! {
+        <>
         <svg class="chart" viewBox={format!("0 0 {W} {H}")} role="img"
              aria-label="Metadata unavailability after a controller failover against partition count: KRaft stays flat, ZooKeeper mode grows with partitions">
             { for ticks_y.iter().map(|s| html! {
@@ -95,5 +97,37 @@ pub fn chart(props: &ChartProps) -> Html {
                 <circle class="dot kraft" cx="4" cy="22" r="4" /><text x="14" y="26">{ "KRaft: until a new controller commits a change" }</text>
             </g>
         </svg>
+        { table(&props.points) }
+        </>
+    }
+}
+
+/// The chart's figures as a table, for screen readers and anyone who wants the numbers.
+fn table(points: &[Point]) -> Html {
+    html! {
+        <details class="chart-table">
+            <summary>{ "The measured figures as a table" }</summary>
+            <table>
+                <caption>{ "Metadata unavailability after a controller failover, in seconds" }</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{ "Partitions" }</th>
+                        <th scope="col">{ "KRaft, p50" }</th>
+                        <th scope="col">{ "KRaft, p99" }</th>
+                        <th scope="col">{ "ZooKeeper mode" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for points.iter().map(|p| html! {
+                        <tr>
+                            <th scope="row">{ crate::format::count(p.0) }</th>
+                            <td>{ format!("{:.2}", p.1) }</td>
+                            <td>{ format!("{:.2}", p.3) }</td>
+                            <td>{ format!("{:.1}", p.2) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </details>
     }
 }

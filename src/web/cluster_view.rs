@@ -9,10 +9,11 @@ use crate::session::layout::{
     BROKER_HALF_H, BROKER_HALF_W, CELL, CUT_AT, Layout, Point, RADIUS, SNAPSHOT_W, STRIP_TOP, WIDTH,
     point_along,
 };
-use crate::session::message_kinds::message_kind;
+use crate::session::message_kinds::{message_kind, spoken};
 use crate::session::picture::{
     BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LogCell, MessagePicture, NodePicture,
 };
+use crate::session::summary::summary;
 
 use super::legend::Legend;
 
@@ -29,6 +30,9 @@ pub struct ClusterViewProps {
     pub reduced_motion: bool,
     /// Show the legend under the drawing.
     pub legend: bool,
+    /// Nodes are buttons that select them (not in the failover race, where they are pictures).
+    #[prop_or(true)]
+    pub interactive: bool,
 }
 
 /// The colour of an epoch.
@@ -43,14 +47,24 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         |voter: bool| picture.nodes.iter().filter(|n| n.voter == voter).map(|n| n.id).collect::<Vec<_>>();
     let layout = use_memo((ids(true), ids(false)), |(voters, brokers)| Layout::new(voters, brokers));
     let leader = picture.nodes.iter().find(|n| n.role == Some(RoleKind::Leader)).map(|n| n.id);
+    let now = summary(picture);
+    // The live region speaks when the story changes (a new leader, a node down), not at every
+    // record fetched; the drawing's name is always current. (The race announces its phases.)
+    let announced = use_mut_ref(|| now.clone());
+    if !announced.borrow().same_story(&now) {
+        *announced.borrow_mut() = now.clone();
+    }
+    let spoken = announced.borrow().to_string();
     html! {
         <>
         if let Some(broken) = &picture.broken { { broken_banner(broken) } }
+        if props.interactive { <p class="visually-hidden cluster-summary" role="status">{ spoken }</p> }
         <div class="svg-wrap">
-        <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="img"
-             aria-label="The cluster: controllers on a ring at the top, brokers below, messages in flight between them">
+        <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="group"
+             aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
             { links(picture, &layout, leader) }
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
+            <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
             <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
         </svg>
         </div>
@@ -149,13 +163,18 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
     });
     let selected = props.selected == Some(n.id);
     let (role, role_class) = role_text(n);
-    let name = match n.lifecycle {
-        Some(lifecycle) if !n.voter => format!("broker {} {lifecycle}, epoch {}", n.label, n.epoch),
-        _ if !n.voter => format!("broker {} {role}, epoch {}", n.label, n.epoch),
-        _ => format!("controller {} {role}, epoch {}", n.label, n.epoch),
+    // The name holds every text the node shows, in the order drawn (WCAG 2.5.3, label in name).
+    let name = if n.voter {
+        let vote = vote_text(n);
+        let vote = if vote.is_empty() { vote } else { format!(", {vote}") };
+        let snap = if shows_snapshot(n, layout.strip_cells) { ", snap" } else { "" };
+        format!("controller {} {role}, epoch {}{vote}{snap}, {}", n.label, n.epoch, log_text(n))
+    } else {
+        let [state, image, size, fetched] = broker_texts(n, role);
+        format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
     };
+    let name = format!("{name}{}", strip_epochs(n, layout.strip_cells));
     let broken = props.picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
-    let flagged = broken.and_then(|b| b.culprits.offset);
     let name = if let Some(b) = broken {
         format!("{name}, involved in the broken invariant: {}", b.invariant)
     } else {
@@ -163,16 +182,31 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
     };
     let class =
         classes!("node", role_class, selected.then_some("selected"), broken.is_some().then_some("culprit"));
+    let transform = format!("translate({x} {y})");
+    let body = node_body(n, role, layout, broken);
+    if props.interactive {
+        html! {
+            <g key={n.id} {class} {transform} tabindex="0" role="button" aria-label={name}
+               aria-pressed={selected.to_string()} {onclick} {onkeydown}>{ body }</g>
+        }
+    } else {
+        html! { <g key={n.id} {class} {transform} role="img" aria-label={name}>{ body }</g> }
+    }
+}
+
+/// A node's shape and texts, and the mark of a broken invariant it is involved in. A space (a
+/// text node SVG does not draw) follows each text, so assistive technology keeps words apart.
+fn node_body(n: &NodePicture, role: &str, layout: &Layout, broken: Option<&BrokenPicture>) -> Html {
+    let flagged = broken.and_then(|b| b.culprits.offset);
     html! {
-        <g key={n.id} class={class} transform={format!("translate({x} {y})")} tabindex="0" role="button"
-           aria-label={name} aria-pressed={selected.to_string()} {onclick} {onkeydown}>
+        <>
             if n.voter { { controller(n, role, layout.strip_cells, flagged) } } else { { broker(n, role) } }
             if let Some(b) = broken {
                 <text class="culprit-badge" x={if n.voter { (-RADIUS).to_string() } else { (8.0 - BROKER_HALF_W).to_string() }} y={if n.voter { (12.0 - RADIUS).to_string() } else { (18.0 - BROKER_HALF_H).to_string() }}>
                     { "✗" }<title>{ format!("{}: {}", b.invariant, b.detail) }</title>
-                </text>
+                </text>{ " " }
             }
-        </g>
+        </>
     }
 }
 
@@ -185,11 +219,6 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
                     transform="rotate(-90)"><title>{ format!("{name}: {:.0}% left", left.clamp(0.0, 1.0) * 100.0) }</title></circle>
         }
     });
-    let vote = match (n.role, n.voted_for) {
-        (Some(_), Some(v)) => format!("voted n{v}"),
-        (Some(_), None) => "no vote".to_string(),
-        (None, _) => String::new(),
-    };
     html! {
         <>
             { timeout.unwrap_or_default() }
@@ -200,43 +229,105 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
             if n.role.is_none() || n.role == Some(RoleKind::Resigned) {
                 <path class="cross" d="M -24 -24 L 24 24 M 24 -24 L -24 24" />
             }
-            <text class="name" y="-8">{ &n.label }</text>
-            <text class="role" y="10">{ role }</text>
-            <text class="small" y="25">{ format!("epoch {}", n.epoch) }</text>
-            <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote }</text>
+            <text class="name" y="-8">{ &n.label }</text>{ " " }
+            <text class="role" y="10">{ role }</text>{ " " }
+            <text class="small" y="25">{ format!("epoch {}", n.epoch) }</text>{ " " }
+            <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote_text(n) }</text>{ " " }
             { log_strip(n, strip_cells, flagged) }
         </>
     }
 }
 
+/// Whom a running controller voted for.
+fn vote_text(n: &NodePicture) -> String {
+    match (n.role, n.voted_for) {
+        (Some(_), Some(v)) => format!("voted n{v}"),
+        (Some(_), None) => "no vote".to_string(),
+        (None, _) => String::new(),
+    }
+}
+
+/// The line under a controller's log strip.
+fn log_text(n: &NodePicture) -> String {
+    let hw = n.high_watermark.map_or("unknown".to_string(), |h| h.to_string());
+    format!("log {}..{} · HW {hw}", n.log_start, n.log_end)
+}
+
+/// The first record of a controller's strip, if shown.
+fn strip_start(n: &NodePicture, strip_cells: usize) -> u64 {
+    n.cells[n.cells.len().saturating_sub(strip_cells)..].first().map_or(n.log_end, |c| c.offset)
+}
+
+/// Whether a controller's strip starts with its snapshot.
+fn shows_snapshot(n: &NodePicture, strip_cells: usize) -> bool {
+    n.log_start > 0 && strip_start(n, strip_cells) == n.log_start
+}
+
 /// What the line under a log strip means.
 const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
 
+/// Where a node's strip is drawn: its cells, and the left edge, top and height of the strip.
+fn strip(n: &NodePicture, strip_cells: usize) -> (&[LogCell], f64, f64, f64) {
+    if n.voter {
+        let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
+        (cells, -(cells.len().max(1) as f64) * CELL / 2.0, STRIP_TOP, 16.0)
+    } else {
+        (&n.cells, -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0, 24.0, 11.0)
+    }
+}
+
+/// The epoch's number on the first record of each epoch in a node's strip, so epochs are not
+/// told by colour alone. Drawn over the node but outside its button, whose name lists the
+/// epochs in words instead.
+fn epoch_marks(n: &NodePicture, layout: &Layout) -> Html {
+    let Some(Point { x, y }) = layout.centre(n.id) else { return Html::default() };
+    let (cells, left, top, height) = strip(n, layout.strip_cells);
+    html! {
+        <g key={n.id} transform={format!("translate({x} {y})")}>
+            { for cells.iter().enumerate().filter(|(i, c)| *i == 0 || cells[i - 1].epoch != c.epoch).map(|(i, c)| html! {
+                <text class="epoch-mark" x={format!("{:.1}", left + i as f64 * CELL + (CELL - 2.0) / 2.0)} y={format!("{:.1}", top + height / 2.0 + 3.0)}>{ c.epoch }</text>
+            }) }
+        </g>
+    }
+}
+
+/// The epochs of the records in a node's strip, in words.
+fn strip_epochs(n: &NodePicture, strip_cells: usize) -> String {
+    let mut epochs: Vec<u32> = strip(n, strip_cells).0.iter().map(|c| c.epoch).collect();
+    epochs.dedup();
+    match epochs.as_slice() {
+        [] => String::new(),
+        [one] => format!(", records of epoch {one}"),
+        many => {
+            format!(", records of epochs {}", many.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
 fn log_strip(n: &NodePicture, strip_cells: usize, flagged: Option<u64>) -> Html {
-    let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
-    let left = -(cells.len().max(1) as f64) * CELL / 2.0;
-    let top = STRIP_TOP;
+    let (cells, left, top, _) = strip(n, strip_cells);
     let hw = n.high_watermark;
-    let first = cells.first().map_or(n.log_end, |c| c.offset);
+    let first = strip_start(n, strip_cells);
     let hw_x = hw.filter(|h| *h >= first && *h <= n.log_end).map(|h| left + (h - first) as f64 * CELL);
+    let snapshot = shows_snapshot(n, strip_cells);
     html! {
         <g class="log" aria-hidden="true">
-            if n.log_start > 0 && first == n.log_start {
+            if snapshot {
                 <rect class="snapshot" x={(left - SNAPSHOT_W).to_string()} y={top.to_string()} width={(SNAPSHOT_W - 4.0).to_string()} height="16">
                     <title>{ format!("snapshot: offsets 0..{} are in a snapshot; the log starts at {}", n.log_start, n.log_start) }</title>
                 </rect>
             }
-            if n.log_start > 0 && first == n.log_start {
-                <text class="tiny" x={(left - SNAPSHOT_W / 2.0 - 2.0).to_string()} y={(top + 12.0).to_string()}>{ "snap" }</text>
+            if snapshot {
+                <text class="tiny" x={(left - SNAPSHOT_W / 2.0 - 2.0).to_string()} y={(top + 12.0).to_string()}>{ "snap" }</text>{ " " }
             }
             { cells_html(cells, left, top, 16.0, (hw, n.doomed_from, flagged)) }
             if let Some(x) = hw_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 3.0).to_string()} y2={(top + 19.0).to_string()} />
             }
             <text class="tiny" x="0" y={(top + 28.0).to_string()}>
-                { format!("log {}..{} · HW {}", n.log_start, n.log_end, hw.map_or("unknown".to_string(), |h| h.to_string())) }
+                { log_text(n) }
                 <title>{ HW_TITLE }</title>
-            </text>
+            </text>{ " " }
         </g>
     }
 }
@@ -287,42 +378,52 @@ fn cells_html(cells: &[LogCell], left: f64, top: f64, height: f64, marks: CellMa
     }
 }
 
-fn broker(n: &NodePicture, role: &str) -> Html {
+/// A broker's texts in drawing order: lifecycle, image, size, and the line under its strip.
+fn broker_texts(n: &NodePicture, role: &str) -> [String; 4] {
     let lifecycle = n.lifecycle.unwrap_or(if n.role.is_none() { "DOWN" } else { role });
     let fenced = if n.fenced == Some(true) { " · FENCED" } else { "" };
     let lag = n.lag.map_or(String::new(), |l| format!(" · lag {l}"));
+    [
+        format!("{lifecycle}{fenced}"),
+        format!("image @ {}{lag}", n.applied_offset),
+        format!("{} topics · {} partitions", n.topics, n.partitions),
+        format!("fetched {} · applied {}", n.log_end, n.applied_offset),
+    ]
+}
+
+fn broker(n: &NodePicture, role: &str) -> Html {
+    let [state, image, size, fetched] = broker_texts(n, role);
     html! {
         <>
             <rect class={classes!("shape", (n.fenced == Some(true)).then_some("fenced"))} x={(-BROKER_HALF_W).to_string()} y={(-BROKER_HALF_H).to_string()}
                   width={(2.0 * BROKER_HALF_W).to_string()} height={(2.0 * BROKER_HALF_H).to_string()} rx="10" />
             if n.role.is_none() { <path class="cross" d="M -50 -36 L 50 36 M 50 -36 L -50 36" /> }
-            <text class="name" y="-28">{ &n.label }</text>
-            <text class="role" y="-12">{ format!("{lifecycle}{fenced}") }</text>
-            <text class="small" y="4">{ format!("image @ {}{lag}", n.applied_offset) }</text>
-            <text class="small" y="17">{ format!("{} topics · {} partitions", n.topics, n.partitions) }</text>
-            { broker_strip(n) }
+            <text class="name" y="-28">{ &n.label }</text>{ " " }
+            <text class="role" y="-12">{ state }</text>{ " " }
+            <text class="small" y="4">{ image }</text>{ " " }
+            <text class="small" y="17">{ size }</text>{ " " }
+            { broker_strip(n, fetched) }
         </>
     }
 }
 
 /// A broker's fetched records, faded until applied to its image, with the applied offset marked:
 /// fetching by offset brings only the records after it.
-fn broker_strip(n: &NodePicture) -> Html {
-    let top = 24.0;
-    let left = -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0;
-    let first = n.cells.first().map_or(n.log_end, |c| c.offset);
+fn broker_strip(n: &NodePicture, fetched: String) -> Html {
+    let (cells, left, top, height) = strip(n, 0);
+    let first = cells.first().map_or(n.log_end, |c| c.offset);
     let applied_x = (n.applied_offset >= first && n.applied_offset <= n.log_end)
         .then(|| left + (n.applied_offset - first) as f64 * CELL);
     html! {
         <g class="log broker-log" aria-hidden="true">
-            { cells_html(&n.cells, left, top, 11.0, (Some(n.applied_offset), None, None)) }
+            { cells_html(cells, left, top, height, (Some(n.applied_offset), None, None)) }
             if let Some(x) = applied_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
             }
             <text class="tiny" x="0" y={(top + 22.0).to_string()}>
-                { format!("fetched {} · applied {}", n.log_end, n.applied_offset) }
+                { fetched }
                 <title>{ "The metadata records this broker fetched from the leader, by offset: each Fetch asks from its log end and brings back only the records after it. Faded: fetched, not yet applied to the broker's image; the bar marks the applied offset." }</title>
-            </text>
+            </text>{ " " }
         </g>
     }
 }
@@ -350,10 +451,12 @@ fn message(key: String, m: &MessagePicture, layout: &Layout, still: bool) -> Htm
     let class = classes!("message", m.lost.then_some("lost"), kind.response.then_some("response"));
     let (fill, stroke) = if kind.response { ("#fff", kind.colour) } else { (kind.colour, "#fff") };
     html! {
-        <g {key} class={class} transform={format!("translate({x:.1} {y:.1})")} data-link={format!("{}-{}", m.from, m.to)}>
+        <g {key} class={class} transform={format!("translate({x:.1} {y:.1})")} data-link={format!("{}-{}", m.from, m.to)}
+           role="img" aria-label={spoken(m)}>
             <g class="fall">
+                <circle class="halo" r="10" />
                 <circle r="8" fill={fill} stroke={stroke} />
-                <text class="message-label" x="11" y="4">{ kind.label }</text>
+                <text class="message-label" x="11" y="4">{ kind.label }</text>{ " " }
                 if let Some(note) = &m.note { <text class="message-note" x="11" y="15">{ note }</text> }
                 <title>{ format!("{} = {}\n{}", kind.label, kind.meaning, m.text) }</title>
             </g>

@@ -86,7 +86,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
                 </label>
                 <label><input type="checkbox" checked={filter.notable_only} onchange={on_notable} />{ " state changes only" }</label>
             </div>
-            <ol class="lines" aria-live="off">
+            <ol class="lines" aria-live="off" tabindex="0" aria-label="Events, newest first">
                 { for props.log.lines.iter().map(|(text, notable)| html! { <li class={if *notable { "notable" } else { "" }}>{ text }</li> }) }
             </ol>
         </section>

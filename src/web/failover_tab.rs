@@ -17,7 +17,7 @@ use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
 use crate::page::{RaceCommand, RaceRequest, is_race_key};
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
-use crate::race::{FailoverRace, RaceStage, speed_label};
+use crate::race::{FailoverRace, RaceStage, kraft_phase, speed_label, zk_phase};
 use crate::session::host::{Command, HostEvent};
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
@@ -474,7 +474,7 @@ impl FailoverTab {
                     <button id="kill-both" disabled={!prepared} title="K" onclick={link.callback(|_| Msg::Kill)}>{ "Kill both active controllers" }</button>
                     <button id="run-again" disabled={!running} title="R" onclick={link.callback(|_| Msg::RunAgain)}>{ "Run again" }</button>
                     if full {
-                        <button disabled={!running || finished} onclick={link.callback(|_| Msg::SkipToEnd)}>{ "Skip to the end" }</button>
+                        <button id="skip-to-end" disabled={!running} onclick={link.callback(|_| Msg::SkipToEnd)}>{ "Skip to the end" }</button>
                     }
                     <span id="race-pace" class={classes!("pace", pace.is_none().then_some("idle"))} aria-live="off">{ pace.unwrap_or_default() }</span>
                 </div>
@@ -517,7 +517,8 @@ impl FailoverTab {
                 }
             },
         };
-        html! { <p class="race-stage" role="status">{ text }</p> }
+        // Not a live region: it changes every frame; each side announces its phases instead.
+        html! { <p class="race-stage">{ text }</p> }
     }
 
     fn headline(&self, compact: bool) -> Html {
@@ -563,6 +564,7 @@ impl FailoverTab {
         });
         html! {
             <section class="panel side-kraft" aria-label="KRaft">
+                <p class="visually-hidden" role="status" id="kraft-phase">{ kraft_phase(race) }</p>
                 <div class="side-head">
                     <h2>{ "KRaft" }</h2>
                     <p class="stopwatch" id="kraft-stopwatch">{ format::seconds(shown) }</p>
@@ -573,7 +575,7 @@ impl FailoverTab {
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
-                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={props.reduced_motion} legend={false} />
+                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={props.reduced_motion} legend={false} interactive={false} />
                 } else {
                     <p class="side-caption">{ status }</p>
                 }
@@ -595,6 +597,7 @@ impl FailoverTab {
         );
         html! {
             <section class="panel side-zk" aria-label="ZooKeeper mode">
+                <p class="visually-hidden" role="status" id="zk-phase">{ zk_phase(race) }</p>
                 <div class="side-head">
                     <h2>{ "ZooKeeper mode" }</h2>
                     <p class="stopwatch" id="zk-stopwatch">{ format::seconds(shown) }</p>

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use super::focus::{focus, focused};
+
 /// Every shortcut and what it does.
 pub const SHORTCUTS: [(&str, &str); 12] = [
     ("Space", "play / pause"),
@@ -25,14 +27,36 @@ pub struct HelpProps {
 
 #[function_component(HelpOverlay)]
 pub fn help_overlay(props: &HelpProps) -> Html {
+    let close = use_node_ref();
+    // A modal dialog: focus moves to Close on opening, stays inside (Tab is kept on Close, its
+    // one control; Escape or Close leave), and goes back where it was on closing.
+    {
+        let close = close.clone();
+        use_effect_with((), move |_| {
+            let before = focused();
+            if let Some(button) = close.cast::<web_sys::Element>() {
+                focus(&button);
+            }
+            move || {
+                if let Some(element) = before {
+                    focus(&element);
+                }
+            }
+        });
+    }
+    let onkeydown = Callback::from(|e: KeyboardEvent| {
+        if e.key() == "Tab" {
+            e.prevent_default();
+        }
+    });
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading">
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading" {onkeydown}>
             <div class="panel help">
                 <h2 id="help-heading">{ "Keyboard shortcuts" }</h2>
                 <dl>
                     { for SHORTCUTS.iter().map(|(key, what)| html! { <><dt><kbd>{ *key }</kbd></dt><dd>{ *what }</dd></> }) }
                 </dl>
-                <button onclick={props.on_close.reform(|_| ())}>{ "Close" }</button>
+                <button ref={close} id="help-close" onclick={props.on_close.reform(|_| ())}>{ "Close" }</button>
             </div>
         </div>
     }

@@ -24,14 +24,14 @@ pub fn legend(props: &LegendProps) -> Html {
                 let (fill, stroke) = if k.response { ("#fff", k.colour) } else { (k.colour, "#fff") };
                 html! {
                     <span class="legend-item" title={k.meaning}>
-                        <svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill={fill} stroke={stroke} stroke-width="2.5" /></svg>
+                        <svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="7.5" fill="#1d2330" /><circle cx="8" cy="8" r="5.5" fill={fill} stroke={stroke} stroke-width="2" /></svg>
                         <abbr class="legend-label" title={k.meaning}>{ k.label }</abbr>{ format!(" {}", k.kind) }
                     </span>
                 }
             }) }
-            <span class="legend-title">{ "Log cells, by epoch:" }</span>
+            <span class="legend-title">{ "Log cells, by epoch (its number on its first record):" }</span>
             { for props.epochs.iter().map(|e| html! {
-                <span class="legend-item legend-epoch"><svg width="14" height="14" aria-hidden="true"><rect width="12" height="14" fill={epoch_colour(*e)} /></svg>{ format!(" epoch {e}") }</span>
+                <span class="legend-item legend-epoch"><svg width="14" height="14" aria-hidden="true"><rect x="0.5" y="0.5" width="12" height="13" fill={epoch_colour(*e)} stroke="#1d2330" stroke-width="0.75" /></svg>{ format!(" epoch {e}") }</span>
             }) }
             <span class="legend-item">{ "faded = not committed yet · " }
                 <abbr title="high watermark: records below it are committed, stored on a majority of the controllers">{ "HW" }</abbr>

@@ -6,6 +6,7 @@ mod cluster_view;
 mod controls;
 mod event_log;
 mod failover_tab;
+mod focus;
 mod frame_clock;
 mod help;
 mod host;

@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::focus::{focus_id, focus_id_soon};
 use crate::format;
 use crate::page::Action;
 use crate::quorum::Micros;
@@ -28,6 +29,12 @@ pub fn tour_panel(props: &TourProps) -> Html {
         Some(at) => html! { <p id="tour-watch" class="watch seen">{ format!("✓ Seen at {}: {}", format::seconds(at), story.watch) }</p> },
         None => html! { <p id="tour-watch" class="watch">{ format!("Watch: {}", story.watch) }</p> },
     });
+    // Opening the tour puts the keyboard on Next; leaving it, on the button that starts it again.
+    use_effect_with((), |_| focus_id("tour-next"));
+    let exit = props.on.reform(|_: MouseEvent| {
+        focus_id_soon("start-tour");
+        Action::Tour(None)
+    });
     html! {
         <section class="panel tour" aria-label="Guided tour" aria-live="polite">
             <div class="tour-head">
@@ -43,7 +50,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
                 <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>
                 <button id="tour-replay" class="secondary" onclick={props.on.reform(|_| Action::ReplayStep)}>{ "Replay step" }</button>
                 <a href={format!("?tour={}", step + 1)} class="deep-link">{ "Link to this step" }</a>
-                <button class="secondary" onclick={props.on.reform(|_| Action::Tour(None))}>{ "Leave the tour" }</button>
+                <button class="secondary" onclick={exit}>{ "Leave the tour" }</button>
             </div>
         </section>
     }

@@ -73,7 +73,7 @@ pub fn zk_view(props: &ZkViewProps) -> Html {
     let p = &props.picture;
     html! {
         <div class="svg-wrap">
-        <svg class="zk-cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" data-controller-epoch={p.znodes.controller_epoch.to_string()}
+        <svg class="zk-cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" data-controller-epoch={p.znodes.controller_epoch.to_string()}
              aria-label="ZooKeeper mode: the ZooKeeper ensemble at the top, the brokers below it, one of them the controller">
             <g class="links">
                 { for p.brokers.iter().map(|b| {
@@ -93,7 +93,7 @@ pub fn zk_view(props: &ZkViewProps) -> Html {
 fn ensemble(p: &ZkPicture) -> Html {
     let (x, y) = ENSEMBLE;
     html! {
-        <g class="zk-ensemble" aria-label="ZooKeeper ensemble of three servers">
+        <g class="zk-ensemble" role="group" aria-label="ZooKeeper ensemble of three servers">
             <rect class="ensemble-box" x={(x - 185.0).to_string()} y={(y - 70.0).to_string()} width="370" height="125" rx="14" />
             <text class="ensemble-title" x={x.to_string()} y={(y - 48.0).to_string()}>{ "ZooKeeper ensemble" }</text>
             { for (0..3).map(|i| {
@@ -127,7 +127,7 @@ fn znode_panel(p: &ZkPicture, compact: bool) -> Html {
     ];
     let shown = if compact { &rows[..2] } else { &rows[..] };
     html! {
-        <g class="znodes" transform="translate(560 20)" aria-label="znodes">
+        <g class="znodes" transform="translate(560 20)" role="group" aria-label="znodes">
             <rect class="znode-box" x="0" y="0" width="430" height={(34.0 + 27.0 * shown.len() as f64).to_string()} rx="10" />
             <text class="znode-title" x="14" y="24">{ "znodes" }</text>
             { for shown.iter().enumerate().map(|(i, (path, value, gone))| {
@@ -173,7 +173,7 @@ fn broker(b: &ZkBrokerPicture, p: &ZkPicture) -> Html {
     let left = b.session_left.unwrap_or(0.0);
     let fresh = if b.alive { b.fresh.clamp(0.0, 1.0) } else { 0.0 };
     html! {
-        <g class={class} data-broker={b.id.to_string()} transform={format!("translate({x} {y})")} aria-label={label}>
+        <g class={class} data-broker={b.id.to_string()} transform={format!("translate({x} {y})")} role="img" aria-label={label}>
             <rect class="shape" x="-92" y="-58" width="184" height="120" rx="10" />
             if b.controller && b.alive {
                 <path class="crown" d="M -16 -64 L -16 -76 L -8 -69 L 0 -80 L 8 -69 L 16 -76 L 16 -64 Z" />
@@ -202,7 +202,7 @@ fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
         let label =
             format!("{} \u{d7}{} ({} in flight)", m.kind.label(), format::count(m.count), p.pipelining_depth);
         return html! {
-            <g class="zk-message batch" data-kind={m.kind.label()}>
+            <g class="zk-message batch" data-kind={m.kind.label()} role="img" aria-label={format!("{label}: {}", m.text)}>
                 { for (0..depth).map(|i| {
                     let (x, y) = at((i as f64 / depth as f64 + phase).fract());
                     html! { <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="5" fill={colour} /> }
@@ -215,7 +215,8 @@ fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
     let (x, y) = at(if still { 0.5 } else { m.progress });
     let count = if m.count > 1 { format!(" \u{d7}{}", format::count(m.count)) } else { String::new() };
     html! {
-        <g class="zk-message" data-kind={m.kind.label()} transform={format!("translate({x:.1} {y:.1})")}>
+        <g class="zk-message" data-kind={m.kind.label()} transform={format!("translate({x:.1} {y:.1})")}
+           role="img" aria-label={format!("{}{count}: {}", m.kind.label(), m.text)}>
             <circle r="9" fill={colour} />
             <text class="message-label" x="12" y="4">{ format!("{}{count}", m.kind.label()) }</text>
             <title>{ &m.text }</title>

@@ -1,0 +1,150 @@
+// WCAG 2.1 AA on every view, measured by axe-core (tests/e2e/axe.mjs): the live cluster (with a
+// node selected, the share link and the shortcuts overlay), the failover race idle, mid-race and
+// finished, every tour step, presenter mode, the docs embeds at 480 x 320 and the phone layout.
+// Zero violations of any impact; each test fails on the first, naming rule, impact and elements.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { assertNoViolations } from "./axe.mjs";
+import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
+
+const TOUR_STEPS = 13;
+const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true };
+const EMBED = { viewport: { width: 480, height: 320 } };
+
+const raceStage = (page, pattern, timeout = 120_000) =>
+  page.waitForFunction((source) => new RegExp(source).test(document.querySelector(".race-stage")?.textContent ?? ""), pattern.source, { timeout });
+
+/** The live cluster with a leader, paused (by the Pause button, or Space without controls). */
+async function pausedCluster(page) {
+  await waitForLeader(page);
+  const pause = page.getByRole("button", { name: "Pause" });
+  if (await pause.count()) await pause.click();
+  else await page.keyboard.press(" ");
+}
+
+/** The failover race, both clusters built and healthy, waiting for the kill (told by the
+ *  announcement, which embeds without controls have too). */
+const raceReady = (page) => page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
+
+/** The failover race killed and paused mid-way, ZooKeeper mode cold-loading. */
+async function raceMidway(page) {
+  await raceReady(page);
+  await page.keyboard.press("k");
+  await page.waitForFunction(() => Number(document.querySelector("svg.partition-grid.zk")?.dataset.loadedCells) > 200, null, { timeout: 120_000 });
+  await page.keyboard.press(" ");
+  await page.locator("#zk-phase", { hasText: "cold-loads" }).waitFor({ state: "attached" });
+}
+
+async function openFailoverTab(page) {
+  await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+}
+
+/** Every view: its name, URL, browser options and how to bring it to the state checked. */
+const VIEWS = [
+  ["live cluster, paused with messages in flight", "", {}, pausedCluster],
+  ["live cluster, a node selected and a share link shown", "", {}, async (page) => {
+    await pausedCluster(page);
+    await page.locator("svg.cluster g.node").first().click();
+    await page.locator(".selected-name").waitFor();
+    await page.locator("#share").click();
+    await page.locator("#share-url").waitFor();
+  }],
+  ["live cluster, shortcuts overlay open", "", {}, async (page) => {
+    await pausedCluster(page);
+    await page.keyboard.press("?");
+    await page.getByRole("dialog").waitFor();
+  }],
+  ["failover race, idle", "", {}, async (page) => {
+    await openFailoverTab(page);
+    await raceReady(page);
+  }],
+  ["failover race, mid-race", "", {}, async (page) => {
+    await openFailoverTab(page);
+    await raceMidway(page);
+  }],
+  ["failover race, finished", "", {}, async (page) => {
+    await openFailoverTab(page);
+    await raceReady(page);
+    await page.keyboard.press("k");
+    await page.getByRole("button", { name: "Skip to the end" }).click();
+    await raceStage(page, /Both sides recovered/);
+    await page.locator("#race-headline").waitFor();
+  }],
+  ...Array.from({ length: TOUR_STEPS }, (_, i) => [`tour step ${i + 1}`, `?tour=${i + 1}`, {}, async (page) => {
+    await waitForText(page, "#tour-progress", `Step ${i + 1} of ${TOUR_STEPS}`);
+    if (await page.locator(".failover-tab").count()) {
+      await raceStage(page, / since the kill|Both sides recovered/);
+      await page.waitForFunction(() => !document.querySelector("#race-play")?.disabled || /recovered/.test(document.querySelector(".race-stage").textContent));
+    } else {
+      await waitForLeader(page, () => true).catch(() => {});
+    }
+  }]),
+  ["presenter mode, live cluster", "?present=1", { viewport: { width: 1024, height: 768 } }, pausedCluster],
+  ["presenter mode, failover race mid-race", "?present=1", { viewport: { width: 1024, height: 768 } }, async (page) => {
+    await openFailoverTab(page);
+    await raceMidway(page);
+  }],
+  ...["full", "min", "none"].flatMap((controls) => [
+    [`embed 480 x 320, leader-crash, controls=${controls}`, `?embed=1&scenario=leader-crash&seed=7&controls=${controls}`, EMBED, pausedCluster],
+    // The failover story plays the race to 10 s after the kill and pauses there.
+    [`embed 480 x 320, failover mid-race, controls=${controls}`, `?embed=1&scenario=failover&seed=7&controls=${controls}`, EMBED,
+      (page) => waitForText(page, "#zk-stopwatch", "10.000 s", 120_000)],
+  ]),
+  ["phone 375 x 667, live cluster", "", PHONE, pausedCluster],
+  ["phone 375 x 667, failover race mid-race", "", PHONE, async (page) => {
+    await openFailoverTab(page);
+    await raceMidway(page);
+  }],
+  ["phone 375 x 667, tour step 4", "?tour=4", PHONE, (page) => waitForText(page, "#tour-progress", `Step 4 of ${TOUR_STEPS}`)],
+];
+
+for (const [name, query, options, prepare] of VIEWS) {
+  test(`axe: no violations on ${name}`, async () => {
+    const { page, errors, context } = await open(query, options);
+    await prepare(page);
+    await assertNoViolations(page, name);
+    await screenshot(page, `a11y-${name.replace(/[^a-z0-9]+/gi, "-")}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test("what the drawing says to a screen reader: the summary, every message's name, the race's phases, the chart's table", async () => {
+  const { page, errors, context } = await open("?speed=0.1&partitions=10000");
+  const leader = await waitForLeader(page);
+  const summary = page.locator(".cluster-summary[role=status]");
+  await page.waitForFunction((l) => document.querySelector(".cluster-summary").textContent.startsWith(`n${l.id} leads at epoch ${l.epoch}; brokers at offset `), leader);
+  const messages = await page.locator("svg.cluster g.message").evaluateAll((gs) => gs.map((g) => ({
+    name: g.getAttribute("aria-label") ?? "", role: g.getAttribute("role"), label: g.querySelector(".message-label").textContent,
+  })));
+  assert.ok(messages.length > 0, "messages are in flight");
+  for (const m of messages) {
+    assert.equal(m.role, "img");
+    assert.match(m.name, new RegExp(`^${m.label} (@\\d+ |\\+\\d+ )?(lost on its way )?from n\\d+ to n\\d+: .{10,}`), `message ${m.label} is named`);
+  }
+  await page.getByRole("button", { name: "Kill active controller" }).click();
+  await page.waitForFunction((id) => document.querySelector(".cluster-summary").textContent.includes(`n${id} is down`), leader.id);
+  assert.match(await summary.textContent(), /^(no leader at epoch \d+|n\d+ leads at epoch \d+)/);
+
+  await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+  const phases = { kraft: new Set(), zk: new Set() };
+  const note = async () => {
+    phases.kraft.add(await page.locator("#kraft-phase").textContent());
+    phases.zk.add(await page.locator("#zk-phase").textContent());
+  };
+  await page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
+  await note();
+  await page.keyboard.press("k");
+  while ((await page.locator(".race-stage").textContent()) !== "Both sides recovered.") {
+    await note();
+    await page.keyboard.press("s");
+  }
+  await note();
+  assert.ok(phases.kraft.size >= 4, `KRaft announced its phases: ${[...phases.kraft].join(" | ")}`);
+  assert.ok(phases.zk.size >= 5, `ZooKeeper mode announced its phases: ${[...phases.zk].join(" | ")}`);
+  assert.equal(await page.locator(".race-stage[role=status], .race-stage[aria-live]").count(), 0, "the per-frame clock is not a live region");
+  const rows = await page.locator(".chart-table tbody tr").count();
+  assert.equal(rows, await page.locator("svg.chart > circle.dot.kraft").count(), "one table row per point of the chart");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

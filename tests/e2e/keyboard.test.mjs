@@ -1,0 +1,148 @@
+// The page by keyboard alone: start the tour and step through it, kill and restart nodes, scrub
+// the timeline, run the failover race, open and close the shortcuts overlay, with no pointer.
+// At every stop the test asserts where focus is and that it is visibly marked; at the end, Tab
+// goes all the way round the page and back (no trap).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open, screenshot, waitForText } from "./browser.mjs";
+
+/** Where focus is: a short description, and whether a focus style is drawn (an outline of at
+ *  least 2 px, or for a node of the drawing its highlighted shape). */
+const focusNow = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return { what: "body", visible: false };
+  const label = el.getAttribute("aria-label") ?? el.textContent.trim().slice(0, 40);
+  const what = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${label}"`;
+  const style = getComputedStyle(el);
+  const outlined = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+  const shape = el.matches("g.node") ? getComputedStyle(el.querySelector(".shape")) : null;
+  const ringed = shape !== null && shape.stroke === "rgb(179, 92, 0)" && parseFloat(shape.strokeWidth) >= 4;
+  return { what, label, id: el.id, visible: el.matches(":focus-visible") && (outlined || ringed) };
+});
+
+/** Asserts focus is on an element matching `expected` (a regular expression of its
+ *  description), visibly marked. */
+async function assertFocus(page, expected, step) {
+  const now = await focusNow(page);
+  assert.match(now.what, expected, `${step}: focus is on ${now.what}`);
+  assert.ok(now.visible, `${step}: the focus on ${now.what} is visibly marked`);
+  return now;
+}
+
+/** Presses Tab (or Shift+Tab) until focus is on an element matching `expected`, checking every
+ *  stop on the way is visibly marked; fails after `max` presses. */
+async function tabTo(page, expected, step, { back = false, max = 80 } = {}) {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+    const now = await focusNow(page);
+    if (now.what !== "body") assert.ok(now.visible, `${step}: passing ${now.what}, its focus is visibly marked`);
+    if (expected.test(now.what)) return now;
+  }
+  assert.fail(`${step}: no ${expected} within ${max} presses of ${back ? "Shift+Tab" : "Tab"}`);
+}
+
+test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, focus visible at every stop, no trap", async () => {
+  const { page, errors, context } = await open();
+  await page.locator("svg.cluster g.node").first().waitFor();
+
+  // Start the tour: focus lands on Next; Enter and the arrow keys step, focus stays on Next.
+  await tabTo(page, /button#start-tour "Guided tour"/, "reach the tour button");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "#tour-progress", "Step 1 of 13");
+  await assertFocus(page, /button#tour-next "Next"/, "the tour opened");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "#tour-progress", "Step 2 of 13");
+  await assertFocus(page, /button#tour-next/, "tour step 2");
+  await page.keyboard.press("ArrowRight");
+  await waitForText(page, "#tour-progress", "Step 3 of 13");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "#tour-progress", "Step 4 of 13");
+  await assertFocus(page, /button#tour-next/, "tour step 4");
+  await tabTo(page, /button#tour-back "Back"/, "reach Back", { back: true });
+  await page.keyboard.press("Enter");
+  await waitForText(page, "#tour-progress", "Step 3 of 13");
+  await assertFocus(page, /button#tour-back/, "tour step 3 by Back");
+  await tabTo(page, /button "Leave the tour"/, "reach Leave the tour");
+  await page.keyboard.press("Enter");
+  await page.locator(".tour").waitFor({ state: "detached" });
+  await assertFocus(page, /button#start-tour "Guided tour"/, "left the tour: focus back on its button");
+
+  // Crash and restart a controller: Tab to it in the drawing, Enter selects it, then its
+  // Crash button, which becomes Restart in place.
+  const node = await tabTo(page, /g "controller n1 /, "reach controller n1 in the drawing");
+  await page.keyboard.press("Enter");
+  await page.locator(".selected-name", { hasText: "Selected: n1" }).waitFor();
+  await assertFocus(page, /g "controller n1 /, "n1 selected");
+  assert.ok(node.label.startsWith("controller n1"));
+  await tabTo(page, /button "Crash n1"/, "reach Crash n1");
+  await page.keyboard.press("Enter");
+  await page.locator('svg.cluster g.node.role-down[aria-label^="controller n1 "]').waitFor();
+  await assertFocus(page, /button "Restart n1"/, "n1 crashed: the same button now restarts it");
+  await page.keyboard.press("Enter");
+  await page.locator('svg.cluster g.node:not(.role-down)[aria-label^="controller n1 "]').waitFor();
+  await assertFocus(page, /button "Crash n1"/, "n1 restarted");
+  await page.keyboard.press("k");
+  await page.locator(".notice", { hasText: "Killed the active controller" }).waitFor();
+  await assertFocus(page, /button "Crash n1"/, "K killed the active controller, focus unmoved");
+
+  // Scrub the timeline back with the arrow keys and Home, and pause with Space on Play.
+  await tabTo(page, /button "(Pause|Play)"/, "reach Play / Pause", { back: true });
+  if ((await page.locator("section.timeline .play").textContent()) === "Pause") await page.keyboard.press(" ");
+  await page.locator("section.timeline .play", { hasText: "Play" }).waitFor();
+  await assertFocus(page, /button "Play"/, "paused with Space on the button");
+  await tabTo(page, /input#scrubber/, "reach the timeline");
+  const end = await page.locator("#clock").textContent();
+  await page.keyboard.press("Home");
+  await page.waitForFunction((t) => document.querySelector("#clock").textContent !== t, end);
+  assert.match(await page.locator("#clock").textContent(), /^0\.000 s of /, "Home scrubs to the start");
+  await page.keyboard.press("ArrowRight");
+  await assertFocus(page, /input#scrubber/, "scrubbed");
+  await screenshot(page, "keyboard-scrubbed");
+
+  // The shortcuts overlay: ? opens it with focus on Close, Tab stays inside, Escape closes it
+  // and focus goes back to the timeline.
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("?");
+  await page.getByRole("dialog").waitFor();
+  await assertFocus(page, /button#help-close "Close"/, "the shortcuts overlay opened");
+  await page.keyboard.press("Tab");
+  await assertFocus(page, /button#help-close/, "Tab stays in the dialog");
+  await screenshot(page, "keyboard-shortcuts-overlay");
+  await page.keyboard.press("Escape");
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+  await assertFocus(page, /input#scrubber/, "the overlay closed: focus is back");
+
+  // The failover race: the tab by Enter, the smallest size with Home on its slider, Kill both,
+  // Skip to the end.
+  await tabTo(page, /button "Failover: KRaft vs ZooKeeper"/, "reach the failover tab", { back: true, max: 40 });
+  await page.keyboard.press("Enter");
+  await page.locator(".failover-tab").waitFor();
+  await assertFocus(page, /button "Failover: KRaft vs ZooKeeper"/, "the failover tab opened");
+  await tabTo(page, /input#partitions/, "reach the partitions slider");
+  await page.keyboard.press("Home");
+  await waitForText(page, "#partition-count", "10");
+  await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 60_000 });
+  await tabTo(page, /button#kill-both/, "reach Kill both");
+  await page.keyboard.press("Enter");
+  await page.locator("#kraft-phase", { hasText: /fetch timeout|pre-votes|votes|won|back/ }).waitFor({ state: "attached" });
+  await tabTo(page, /button#skip-to-end/, "reach Skip to the end");
+  await page.keyboard.press("Enter");
+  await waitForText(page, ".race-stage", "Both sides recovered.", 60_000);
+  await assertFocus(page, /button#skip-to-end/, "the race finished with focus where it was");
+  assert.match(await page.locator("#race-headline").textContent(), /sooner|same time/);
+  assert.match(await page.locator("#zk-phase").textContent(), /ZooKeeper mode: back/);
+
+  // No trap: Tab goes round the whole page and comes back to where it started.
+  const start = (await focusNow(page)).what;
+  let stops = 0;
+  for (;;) {
+    await page.keyboard.press("Tab");
+    stops += 1;
+    const now = await focusNow(page);
+    if (now.what === start) break;
+    assert.ok(stops < 150, `Tab never came back to ${start} (stuck at ${now.what})`);
+  }
+  assert.ok(stops > 10, `the round trip passed ${stops} stops`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

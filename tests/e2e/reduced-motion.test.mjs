@@ -1,0 +1,64 @@
+// prefers-reduced-motion over the failover race and the guided tour (the live cluster's
+// messages are covered in teaching.test.mjs): nothing flows or flashes, and each check is shown
+// to notice motion when the preference is not set.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open, waitForText } from "./browser.mjs";
+
+const TOUR_STEPS = 13;
+
+/** Positions of everything drawn in flight on both sides of the race, and running animations. */
+const raceMotion = (page) => page.evaluate(() => ({
+  dots: [...document.querySelectorAll("svg.zk-cluster .zk-message circle")].map((c) => `${c.getAttribute("cx")},${c.getAttribute("cy")}`).join(" "),
+  animations: document.getAnimations().length,
+}));
+
+/** Plays the race until ZooKeeper mode cold-loads, then samples what is drawn twice while it
+ *  keeps playing: { moved, animations }. */
+async function raceWhilePlaying(reducedMotion) {
+  const { page, errors, context } = await open("", { reducedMotion });
+  await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();
+  await page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
+  await page.keyboard.press("k");
+  await page.locator("svg.zk-cluster .zk-message.batch").first().waitFor({ timeout: 120_000 });
+  const first = await raceMotion(page);
+  await page.waitForTimeout(300);
+  const second = await raceMotion(page);
+  assert.ok(await page.locator("svg.zk-cluster .zk-message.batch").count(), "still cold-loading when sampled");
+  assert.deepEqual(errors, []);
+  await context.close();
+  return { moved: first.dots !== second.dots, animations: Math.max(first.animations, second.animations) };
+}
+
+test("with reduced motion the failover race's requests sit still while it plays", async () => {
+  const still = await raceWhilePlaying("reduce");
+  assert.equal(still.moved, false, "the cold load's batches of requests do not flow");
+  assert.equal(still.animations, 0, "no CSS animation or transition runs");
+  const moving = await raceWhilePlaying("no-preference");
+  assert.equal(moving.moved, true, "without the preference the same batches do flow (the check can see motion)");
+});
+
+/** How many animations run at each tour step, walked with Next. */
+async function tourAnimations(reducedMotion) {
+  const { page, errors, context } = await open("?tour=1", { reducedMotion });
+  const running = [];
+  for (let step = 1; step <= TOUR_STEPS; step += 1) {
+    await waitForText(page, "#tour-progress", `Step ${step} of ${TOUR_STEPS}`);
+    if (await page.locator(".failover-tab").count()) {
+      await page.locator("#kraft-phase", { hasText: /won the vote|back/ }).waitFor({ state: "attached", timeout: 60_000 });
+    } else {
+      await page.locator("svg.cluster g.node").first().waitFor();
+    }
+    await page.waitForTimeout(200);
+    running.push(await page.evaluate(() => document.getAnimations().length));
+    if (step < TOUR_STEPS) await page.locator("#tour-next").click();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+  return running;
+}
+
+test("with reduced motion no step of the tour animates", async () => {
+  assert.deepEqual(await tourAnimations("reduce"), Array(TOUR_STEPS).fill(0));
+  assert.ok((await tourAnimations("no-preference")).some((n) => n > 0), "without the preference some step animates (the check can see it)");
+});
