@@ -17,6 +17,10 @@ const USAGE: &str = "usage:
       kill the leader in N seeded trials and print the distribution of time to a new leader
   kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
+  kraftscope inspect PATH [--json]
+      decode a real __cluster_metadata .log segment, .checkpoint snapshot or directory: batches,
+      records, offsets, leader epochs, LeaderChange records, CRC failures, a count per record
+      type and the image the records build
   kraftscope help";
 
 fn main() -> ExitCode {
@@ -30,6 +34,12 @@ fn main() -> ExitCode {
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv"]).and_then(|a| cli::failover_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
+        "inspect" => match rest.split_first() {
+            Some((path, flags)) if !path.starts_with("--") => {
+                Args::parse(flags, &["json"]).and_then(|a| cli::inspect_cmd::run(path, &a))
+            }
+            _ => Err(format!("inspect needs a PATH\n{USAGE}")),
+        },
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)
