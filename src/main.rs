@@ -10,9 +10,10 @@ const USAGE: &str = "usage:
   kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event
-  kraftscope run --scenario NAME [--seed S] [--notable]
-  kraftscope run --file PATH [--seed S] [--notable]
-      play a scenario script and print its trace (every event, or state changes only)
+  kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR]
+  kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR]
+      play a scenario script and print its trace (every event, or state changes only);
+      --write-log exports the committed metadata log and snapshots as Kafka's files in DIR
   kraftscope elections [--trials N] [--voters V] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
       kill the leader in N seeded trials and print the distribution of time to a new leader
   kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--seed S]

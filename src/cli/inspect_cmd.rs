@@ -1,6 +1,8 @@
 //! `kraftscope inspect PATH [--json]`: decode a real `__cluster_metadata` segment, snapshot or
 //! directory and report what it holds.
 
+use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 
 use kraftscope::kafka_log::directory::read_path;
@@ -16,11 +18,16 @@ pub fn run(path: &str, args: &Args) -> Result<bool, String> {
     if args.has("json") {
         let json =
             serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
-        println!("{json}");
+        print_out(&format!("{json}\n"));
     } else {
-        print!("{}", text(&inspection));
+        print_out(&text(&inspection));
     }
     Ok(inspection.crc_failures.is_empty() && inspection.problem_count == 0)
+}
+
+/// Print to stdout; a closed pipe (`inspect ... | head`) is not an error.
+fn print_out(text: &str) {
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
 fn range(first: Option<i64>, last: Option<i64>) -> String {
@@ -96,9 +103,18 @@ fn text(inspection: &Inspection) -> String {
     }
     line(format!("  topics: {}, partitions: {}", image.topics.len(), image.partition_count()));
     for (uuid, topic) in &image.topics {
-        let leaders: Vec<String> =
-            topic.partitions.iter().map(|(i, p)| format!("{i}:{}", p.leader)).collect();
-        line(format!("    {} ({uuid}): leaders {}", topic.name, leaders.join(" ")));
+        let mut led: BTreeMap<i32, usize> = BTreeMap::new();
+        for p in topic.partitions.values() {
+            *led.entry(p.leader).or_default() += 1;
+        }
+        let offline = led.remove(&-1).unwrap_or(0);
+        let leaders: Vec<String> = led.iter().map(|(b, n)| format!("{n} on broker {b}")).collect();
+        line(format!(
+            "    {} ({uuid}): {} partitions, {offline} offline, leaders: {}",
+            topic.name,
+            topic.partitions.len(),
+            if leaders.is_empty() { "none".into() } else { leaders.join(", ") }
+        ));
     }
     let configs: usize = image.configs.values().map(|c| c.len()).sum();
     line(format!("  configs: {configs} keys on {} resources", image.configs.len()));

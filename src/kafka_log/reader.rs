@@ -220,3 +220,33 @@ impl SnapshotFraming {
         }
     }
 }
+
+/// Everything a file holds, collected (for tests, the writer's round trip and small files).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Collected {
+    pub batches: Vec<BatchInfo>,
+    pub entries: Vec<LogEntry>,
+    /// Problems, with `true` for CRC failures.
+    pub problems: Vec<(DecodeError, bool)>,
+}
+
+impl Sink for Collected {
+    fn batch(&mut self, batch: &BatchInfo) {
+        self.batches.push(*batch);
+    }
+
+    fn entry(&mut self, entry: LogEntry) {
+        self.entries.push(entry);
+    }
+
+    fn problem(&mut self, error: DecodeError, crc: bool) {
+        self.problems.push((error, crc));
+    }
+}
+
+/// Read the file `name` (its kind from its name) and collect what it holds.
+pub fn read_all(name: &str, bytes: &[u8]) -> Collected {
+    let mut collected = Collected::default();
+    read(name, FileKind::of(name), bytes, &mut collected);
+    collected
+}

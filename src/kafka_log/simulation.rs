@@ -13,7 +13,8 @@ use crate::metadata::record::{
     ConfigRecord, FIRST_BROKER_ID, MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, TopicId,
     broker_ids, broker_set,
 };
-use crate::quorum::record::LeaderChange;
+use crate::metadata::state::MetadataEntry;
+use crate::quorum::record::{LeaderChange, Record};
 
 use super::inspect::voter_ids;
 use super::payload::{ControlType, Payload};
@@ -304,4 +305,24 @@ impl SimulationMapper {
             _ => Vec::new(),
         })
     }
+}
+
+/// The simulation's log records for decoded entries, in order: LeaderChange control records
+/// and the metadata records the simulation models (other types are left out).
+pub fn simulation_records(entries: &[super::reader::LogEntry]) -> Result<Vec<Record<MetadataEntry>>, String> {
+    let mut mapper = SimulationMapper::default();
+    let mut records = Vec::with_capacity(entries.len());
+    for entry in entries {
+        match &entry.payload {
+            Payload::Control { kind: ControlType::LeaderChange, value } => {
+                records.push(Record::LeaderChange(Arc::new(leader_change(value)?)));
+            }
+            Payload::Metadata { api_key, value, .. } => {
+                let mapped = mapper.records(*api_key, value).map_err(|e| format!("offset {}: {e}", entry.offset))?;
+                records.extend(mapped.into_iter().map(|r| Record::Data(MetadataEntry::from(r))));
+            }
+            _ => {}
+        }
+    }
+    Ok(records)
 }
