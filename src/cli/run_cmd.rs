@@ -50,6 +50,11 @@ fn write_log(run: &ScenarioRun, dir: &Path) -> Result<(), String> {
     let files = writer::directory(node.log(), committed);
     write_files(dir, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-    println!("wrote n{}'s committed log (offsets below {committed}) to {}: {}", node.id(), dir.display(), names.join(", "));
+    println!(
+        "wrote n{}'s committed log (offsets below {committed}) to {}: {}",
+        node.id(),
+        dir.display(),
+        names.join(", ")
+    );
     Ok(())
 }

@@ -318,7 +318,8 @@ pub fn simulation_records(entries: &[super::reader::LogEntry]) -> Result<Vec<Rec
                 records.push(Record::LeaderChange(Arc::new(leader_change(value)?)));
             }
             Payload::Metadata { api_key, value, .. } => {
-                let mapped = mapper.records(*api_key, value).map_err(|e| format!("offset {}: {e}", entry.offset))?;
+                let mapped =
+                    mapper.records(*api_key, value).map_err(|e| format!("offset {}: {e}", entry.offset))?;
                 records.extend(mapped.into_iter().map(|r| Record::Data(MetadataEntry::from(r))));
             }
             _ => {}
