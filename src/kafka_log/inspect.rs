@@ -80,31 +80,45 @@ pub fn voter_ids(value: &super::value::Value, field: &str) -> Vec<i32> {
 impl Inspection {
     /// Inspect `files` (name and bytes): snapshots and segments, in any order.
     pub fn of(files: &[(String, Vec<u8>)]) -> Inspection {
-        let mut order: Vec<&(String, Vec<u8>)> = files.iter().collect();
-        order.sort_by_key(|(name, _)| {
+        Inspection::replaying(files, |_, _, _| {})
+    }
+
+    /// Inspect `files`, handing `replayed` every record that goes into the image, in replay
+    /// order, with the index of its file in `files` and the position of its batch.
+    pub fn replaying(
+        files: &[(String, Vec<u8>)],
+        mut replayed: impl FnMut(usize, usize, LogEntry),
+    ) -> Inspection {
+        let mut order: Vec<usize> = (0..files.len()).collect();
+        order.sort_by_key(|&i| {
+            let name = &files[i].0;
             (FileKind::of(name) == FileKind::Segment, snapshot_end_offset(name), name.clone())
         });
-        let latest_snapshot = order.iter().filter(|(n, _)| FileKind::of(n) == FileKind::Snapshot).last();
-        let replay_from =
-            latest_snapshot.map(|(name, _)| (name.clone(), snapshot_end_offset(name).unwrap_or(0)));
+        let latest_snapshot =
+            order.iter().filter(|&&i| FileKind::of(&files[i].0) == FileKind::Snapshot).last();
+        let replay_from = latest_snapshot.map(|&i| (i, snapshot_end_offset(&files[i].0).unwrap_or(0)));
         let mut inspection = Inspection::default();
-        for (name, bytes) in order {
+        for index in order {
+            let (name, bytes) = &files[index];
             let kind = FileKind::of(name);
-            let replays = match (&replay_from, kind) {
+            let replays = match (replay_from, kind) {
                 (None, _) => Some(i64::MIN),
-                (Some((snapshot, _)), FileKind::Snapshot) => (snapshot == name).then_some(i64::MIN),
-                (Some((_, end)), FileKind::Segment) => Some(*end),
+                (Some((snapshot, _)), FileKind::Snapshot) => (snapshot == index).then_some(i64::MIN),
+                (Some((_, end)), FileKind::Segment) => Some(end),
+            };
+            let report = FileReport {
+                name: name.clone(),
+                snapshot: kind == FileKind::Snapshot,
+                bytes: bytes.len(),
+                ..FileReport::default()
             };
             let mut sink = FileSink {
                 inspection: &mut inspection,
-                report: FileReport {
-                    name: name.clone(),
-                    snapshot: kind == FileKind::Snapshot,
-                    bytes: bytes.len(),
-                    ..FileReport::default()
-                },
+                report,
                 replay_from: replays,
                 segment: kind == FileKind::Segment,
+                batch_position: 0,
+                replayed: &mut |position, entry| replayed(index, position, entry),
             };
             read(name, kind, bytes, &mut sink);
             let report = sink.report;
@@ -127,11 +141,15 @@ struct FileSink<'a> {
     /// Replay records at or above this offset into the image (None: this file does not).
     replay_from: Option<i64>,
     segment: bool,
+    /// Where the current batch starts.
+    batch_position: usize,
+    replayed: &'a mut dyn FnMut(usize, LogEntry),
 }
 
 impl Sink for FileSink<'_> {
     fn batch(&mut self, batch: &BatchInfo) {
         let header = &batch.header;
+        self.batch_position = batch.position;
         self.report.batches += 1;
         self.inspection.batches += 1;
         if !self.segment {
@@ -161,6 +179,7 @@ impl Sink for FileSink<'_> {
                 Some(inspection.last_offset.map_or(entry.offset, |l| l.max(entry.offset)));
         }
         *inspection.record_types.entry(entry.payload.type_name()).or_default() += 1;
+        let replays = self.replay_from.is_some_and(|from| entry.offset >= from);
         match &entry.payload {
             Payload::Control { kind: ControlType::LeaderChange, value } => {
                 inspection.leader_changes.push(LeaderChangeInfo {
@@ -171,9 +190,7 @@ impl Sink for FileSink<'_> {
                     granting_voters: voter_ids(value, "GrantingVoters"),
                 });
             }
-            Payload::Metadata { api_key, value, .. }
-                if self.replay_from.is_some_and(|from| entry.offset >= from) =>
-            {
+            Payload::Metadata { api_key, value, .. } if replays => {
                 if let Err(error) = inspection.image.apply(*api_key, value) {
                     let text = format!("{} at offset {}: {error}", entry.payload.type_name(), entry.offset);
                     Inspection::note(
@@ -184,6 +201,9 @@ impl Sink for FileSink<'_> {
                 }
             }
             _ => {}
+        }
+        if replays {
+            (self.replayed)(self.batch_position, entry);
         }
     }
 

@@ -20,6 +20,7 @@ pub mod schema;
 pub mod schemas;
 pub mod simulation;
 pub mod snapshot_name;
+pub mod timeline;
 pub mod value;
 pub mod varint;
 pub mod writer;

@@ -143,6 +143,14 @@ fn next_batch(bytes: &[u8], pos: usize) -> Result<BatchInfo, (ParseError, Option
     Ok(BatchInfo { header, position: pos, crc_ok })
 }
 
+/// The records of the batch at `pos` of `bytes` (one that read well before: the timeline
+/// decodes a batch again to replay it).
+pub fn batch_entries(bytes: &[u8], pos: usize) -> Result<Vec<LogEntry>, ParseError> {
+    let batch = next_batch(bytes, pos).map_err(|(error, _)| error)?;
+    let size = batch.header.length as usize + LOG_OVERHEAD;
+    read_records(&batch, &bytes[pos + RECORD_BATCH_OVERHEAD..pos + size], pos)
+}
+
 /// The smallest record: length, attributes, two deltas, key, value and header count.
 const MIN_RECORD_BYTES: usize = 7;
 
