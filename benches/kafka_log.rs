@@ -27,11 +27,11 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// A segment of about 100 MB: brokers, then topics of 100 partitions (3 replicas), each
 /// followed by leader and ISR changes, as a busy cluster's log holds.
 fn hundred_megabytes() -> (Vec<u8>, u64) {
-    let mut bytes = Vec::with_capacity(TARGET_BYTES + 1 << 20);
+    let mut bytes = Vec::with_capacity(TARGET_BYTES + (1 << 20));
     let mut batch = Vec::new();
     let mut offset = 0i64;
     let mut records = 0u64;
-    let mut flush = |bytes: &mut Vec<u8>, batch: &mut Vec<_>, offset: &mut i64| {
+    let flush = |bytes: &mut Vec<u8>, batch: &mut Vec<_>, offset: &mut i64| {
         put_batch(bytes, *offset, 1, 0, batch);
         *offset += batch.len() as i64;
         batch.clear();
