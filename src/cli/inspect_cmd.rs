@@ -1,12 +1,12 @@
 //! `kraftscope inspect PATH [--json]`: decode a real `__cluster_metadata` segment, snapshot or
 //! directory and report what it holds.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
 use kraftscope::kafka_log::directory::read_path;
 use kraftscope::kafka_log::inspect::Inspection;
+use kraftscope::kafka_log::report;
 
 use super::args::Args;
 
@@ -30,13 +30,6 @@ fn print_out(text: &str) {
     let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
-fn range(first: Option<i64>, last: Option<i64>) -> String {
-    match (first, last) {
-        (Some(first), Some(last)) => format!("offsets {first}..={last}"),
-        _ => "no records".into(),
-    }
-}
-
 /// The report as text.
 fn text(inspection: &Inspection) -> String {
     let mut out = String::new();
@@ -52,21 +45,11 @@ fn text(inspection: &Inspection) -> String {
             file.bytes,
             file.batches,
             file.records,
-            range(file.first_offset, file.last_offset)
+            report::offsets(file.first_offset, file.last_offset)
         ));
     }
-    line(format!(
-        "total: {} batches, {} records, log {}",
-        inspection.batches,
-        inspection.records,
-        range(inspection.first_offset, inspection.last_offset)
-    ));
-    let epochs: Vec<String> = inspection
-        .epochs
-        .iter()
-        .map(|e| format!("{} from offset {} ({} batches)", e.epoch, e.first_offset, e.batches))
-        .collect();
-    line(format!("leader epochs: {}", if epochs.is_empty() { "none".into() } else { epochs.join(", ") }));
+    line(format!("total: {}", report::totals(inspection)));
+    line(report::epochs(inspection, usize::MAX));
     for change in &inspection.leader_changes {
         line(format!(
             "  LeaderChange at offset {} (epoch {}): leader {}, voters {:?}, granted by {:?}",
@@ -88,33 +71,13 @@ fn text(inspection: &Inspection) -> String {
         line(format!("  {count:>8}  {name}"));
     }
     let image = &inspection.image;
-    let version = image.metadata_version().map_or("not set".to_string(), |v| format!("feature level {v}"));
-    line(format!("image: metadata.version {version}"));
-    let features: Vec<String> = image.features.iter().map(|(n, l)| format!("{n}={l}")).collect();
-    line(format!("  features: {}", features.join(", ")));
+    line(format!("image: {}; {}", report::image_totals(image), report::features(image)));
     line(format!("  controllers: {:?}", image.controllers));
     for (id, broker) in &image.brokers {
-        let state = match (broker.fenced, broker.in_controlled_shutdown) {
-            (_, true) => "in controlled shutdown",
-            (true, false) => "fenced",
-            (false, false) => "active",
-        };
-        line(format!("  broker {id}: epoch {}, {state}", broker.epoch));
+        line(format!("  broker {id}: epoch {}, {}", broker.epoch, report::broker_state(broker)));
     }
-    line(format!("  topics: {}, partitions: {}", image.topics.len(), image.partition_count()));
     for (uuid, topic) in &image.topics {
-        let mut led: BTreeMap<i32, usize> = BTreeMap::new();
-        for p in topic.partitions.values() {
-            *led.entry(p.leader).or_default() += 1;
-        }
-        let offline = led.remove(&-1).unwrap_or(0);
-        let leaders: Vec<String> = led.iter().map(|(b, n)| format!("{n} on broker {b}")).collect();
-        line(format!(
-            "    {} ({uuid}): {} partitions, {offline} offline, leaders: {}",
-            topic.name,
-            topic.partitions.len(),
-            if leaders.is_empty() { "none".into() } else { leaders.join(", ") }
-        ));
+        line(format!("  {}", report::topic(uuid, topic)));
     }
     let configs: usize = image.configs.values().map(|c| c.len()).sum();
     line(format!("  configs: {configs} keys on {} resources", image.configs.len()));

@@ -16,6 +16,7 @@ pub mod inspect;
 pub mod payload;
 pub mod reader;
 pub mod record;
+pub mod report;
 pub mod schema;
 pub mod schemas;
 pub mod simulation;
