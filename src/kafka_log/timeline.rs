@@ -80,6 +80,11 @@ impl LogTimeline {
         self.position
     }
 
+    /// The image at the current position.
+    pub fn image(&self) -> &LogImage {
+        &self.image
+    }
+
     /// The image after the first `count` records (clamped to the timeline).
     pub fn seek(&mut self, count: usize) -> &LogImage {
         let count = count.min(self.len());

@@ -9,6 +9,7 @@ use super::cluster_view::ClusterView;
 use super::controls::{ControlMsg, Controls, SelectedNode};
 use super::event_log::{EventLog, LogFilter};
 use super::failover_tab::{FailoverTab, RaceRequest};
+use super::log_tab::LogTab;
 use super::frame_clock::FrameClock;
 use super::help::HelpOverlay;
 use super::invariants_panel::InvariantsPanel;
@@ -51,6 +52,7 @@ pub struct AppProps {
 pub enum Tab {
     Cluster,
     Failover,
+    Log,
 }
 
 pub enum Msg {
@@ -64,6 +66,8 @@ pub enum Msg {
     Tour(Option<usize>),
     Help(bool),
     DismissNotices,
+    /// Race the failover of a cluster the size of an opened metadata log.
+    RaceFromLog(u64),
 }
 
 pub struct App {
@@ -168,6 +172,11 @@ impl Component for App {
             Msg::Tour(step) => self.go_to_step(step),
             Msg::Help(open) => self.help = open,
             Msg::DismissNotices => self.notices.clear(),
+            Msg::RaceFromLog(partitions) => {
+                let generation = self.race.generation + 1;
+                self.race = RaceRequest { partitions, shown_after_kill_ms: None, generation };
+                self.tab = Tab::Failover;
+            }
         }
         self.announce();
         self.refresh_log();
@@ -199,6 +208,8 @@ impl Component for App {
                 }
                 if self.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
+                } else if self.tab == Tab::Log {
+                    <LogTab on_race={link.callback(Msg::RaceFromLog)} />
                 } else {
                     <FailoverTab request={self.race.clone()} compact={self.params.embed} controls={self.params.controls} reduced_motion={self.reduced_motion} />
                 }
@@ -225,6 +236,7 @@ impl App {
                 <nav role="tablist" aria-label="Views">
                     { tab(Tab::Cluster, "Live cluster") }
                     { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper") }
+                    { tab(Tab::Log, "Open a metadata log") }
                 </nav>
                 <div class="header-buttons">
                     if self.tour.is_none() {
@@ -387,7 +399,7 @@ impl App {
         let base =
             format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
         let query = match self.tab {
-            Tab::Cluster => PageParams::share_query(&self.session),
+            Tab::Cluster | Tab::Log => PageParams::share_query(&self.session),
             Tab::Failover => format!(
                 "scenario=failover&partitions={}&seed={}",
                 self.race.partitions, self.params.settings.seed

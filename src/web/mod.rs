@@ -11,6 +11,7 @@ mod help;
 mod invariants_panel;
 mod keys;
 mod legend;
+mod log_tab;
 mod on_screen;
 mod panic_panel;
 mod partition_grid;
