@@ -1,7 +1,9 @@
 //! Kafka file figures: decode-only and decode+replay throughput (records per second) over a
 //! written 100 MB `__cluster_metadata` segment, and the time to open it natively (read from
 //! disk, decode, replay the image) as `kraftscope inspect` does.
-//! Run: `cargo bench --bench kafka_log`. Prints medians over several runs.
+//! Run: `cargo bench --bench kafka_log`. Prints medians over several runs. With
+//! `KRAFTSCOPE_BENCH_LOG=PATH` it also leaves the segment at PATH, for the page's figure:
+//! `node tests/e2e/open_log_bench.mjs PATH` against a served dist/.
 
 use std::time::Instant;
 
@@ -115,6 +117,10 @@ fn main() {
         mb / decode
     );
 
+    if let Ok(path) = std::env::var("KRAFTSCOPE_BENCH_LOG") {
+        std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        println!("wrote the segment to {path}");
+    }
     let files = [("00000000000000000000.log".to_string(), bytes)];
     let replay = median(
         (0..RUNS)

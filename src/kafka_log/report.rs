@@ -17,6 +17,12 @@ pub fn offsets(first: Option<i64>, last: Option<i64>) -> String {
 
 /// Batches, records and the log's offset range.
 pub fn totals(inspection: &Inspection) -> String {
+    if inspection.first_offset.is_none() {
+        return format!(
+            "{} records in {} batches (snapshots only, no log segment)",
+            inspection.records, inspection.batches
+        );
+    }
     format!(
         "{} records in {} batches, log {}",
         inspection.records,

@@ -134,9 +134,9 @@ impl LogTimeline {
         (epochs, changes)
     }
 
-    /// The partitions the whole log ends with: the size of its failover race (at least one).
+    /// The partitions the whole log ends with: the size of its failover race.
     pub fn partitions(&self) -> u64 {
-        (self.inspection.image.partition_count() as u64).max(1)
+        self.inspection.image.partition_count() as u64
     }
 }
 

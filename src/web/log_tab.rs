@@ -87,7 +87,8 @@ impl Component for LogTab {
                     let timeline = LogTimeline::open(std::mem::take(&mut self.loaded));
                     self.open_ms = Some(now_ms() - self.started_ms);
                     self.error = timeline.is_empty().then(|| {
-                        let first = timeline.inspection.problems.first().or(timeline.inspection.crc_failures.first());
+                        let first =
+                            timeline.inspection.problems.first().or(timeline.inspection.crc_failures.first());
                         format!("No metadata records could be read. {}", first.map_or("", String::as_str))
                     });
                     self.timeline = Some(timeline);
@@ -183,6 +184,7 @@ impl LogTab {
                 <div class="panel log-travel">
                     <h2>{ "Time travel: the image after each record" }</h2>
                     { self.strip(timeline) }
+                    <p class="hint">{ "Each band is a leader epoch; orange ticks are LeaderChange records; the dark line is where the image below stands. Drag the slider to replay the records up to any point." }</p>
                     <input type="range" id="log-scrub" aria-label="Records replayed" min="0" max={len.to_string()}
                            value={position.to_string()} {oninput} />
                     <p id="log-position" data-position={position.to_string()}>
@@ -191,9 +193,13 @@ impl LogTab {
                 { image_view(timeline.image()) }
                 <div class="panel">
                     <h2>{ "What if this cluster's controller failed?" }</h2>
-                    <p>{ format!("Race the failover of a cluster this size ({partitions} partitions), KRaft against ZooKeeper mode.") }</p>
-                    <button id="log-race" onclick={Callback::from(move |_| on_race.emit(partitions))}>
-                        { format!("Fail the controller: race with {partitions} partitions") }</button>
+                    if partitions > 0 {
+                        <p>{ format!("Race the failover of a cluster this size ({partitions} partitions), KRaft against ZooKeeper mode.") }</p>
+                        <button id="log-race" onclick={Callback::from(move |_| on_race.emit(partitions))}>
+                            { format!("Fail the controller: race with {partitions} partitions") }</button>
+                    } else {
+                        <p>{ "These files hold no partitions; the Failover tab races a cluster of any size." }</p>
+                    }
                 </div>
                 <details class="panel">
                     <summary>{ "Records per type" }</summary>
@@ -235,7 +241,11 @@ impl LogTab {
 }
 
 fn image_view(image: &LogImage) -> Html {
-    let topics = image.topics.iter().take(TOPICS_SHOWN).map(|(uuid, topic)| html! { <li>{ report::topic(uuid, topic) }</li> });
+    let topics = image
+        .topics
+        .iter()
+        .take(TOPICS_SHOWN)
+        .map(|(uuid, topic)| html! { <li>{ report::topic(uuid, topic) }</li> });
     let more = image.topics.len().saturating_sub(TOPICS_SHOWN);
     html! {
         <div class="panel log-image" id="log-image" data-topics={image.topics.len().to_string()}
