@@ -95,7 +95,7 @@ impl Inspection {
             (FileKind::of(name) == FileKind::Segment, snapshot_end_offset(name), name.clone())
         });
         let latest_snapshot =
-            order.iter().filter(|&&i| FileKind::of(&files[i].0) == FileKind::Snapshot).last();
+            order.iter().rfind(|&&i| FileKind::of(&files[i].0) == FileKind::Snapshot);
         let replay_from = latest_snapshot.map(|&i| (i, snapshot_end_offset(&files[i].0).unwrap_or(0)));
         let mut inspection = Inspection::default();
         for index in order {
@@ -178,7 +178,13 @@ impl Sink for FileSink<'_> {
             inspection.last_offset =
                 Some(inspection.last_offset.map_or(entry.offset, |l| l.max(entry.offset)));
         }
-        *inspection.record_types.entry(entry.payload.type_name()).or_default() += 1;
+        let name = entry.payload.type_name();
+        match inspection.record_types.get_mut(&*name) {
+            Some(count) => *count += 1,
+            None => {
+                inspection.record_types.insert(name.into_owned(), 1);
+            }
+        }
         let replays = self.replay_from.is_some_and(|from| entry.offset >= from);
         match &entry.payload {
             Payload::Control { kind: ControlType::LeaderChange, value } => {

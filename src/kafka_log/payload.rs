@@ -2,6 +2,8 @@
 //! `ControlRecordType`; its value read at the version `ControlRecordUtils` reads) or a metadata
 //! record framed by `AbstractApiMessageSerde` (frame version 1, apiKey, version, message).
 
+use std::borrow::Cow;
+
 use super::codec;
 use super::cursor::{Cursor, ParseError};
 use super::schema::Schema;
@@ -93,7 +95,7 @@ impl Payload {
         key_at: usize,
         value_at: usize,
     ) -> Result<Payload, ParseError> {
-        let key = key.ok_or(ParseError { at: key_at, what: "control record without a key".into() })?;
+        let key = key.ok_or_else(|| ParseError { at: key_at, what: "control record without a key".into() })?;
         let mut k = Cursor::new(key, key_at);
         let key_version = k.i16("control key version")?;
         if key_version < 0 {
@@ -107,7 +109,7 @@ impl Payload {
             return Ok(Payload::UnknownControl { type_id });
         };
         let value = value
-            .ok_or(ParseError { at: value_at, what: format!("{kind:?} control record without a value") })?;
+            .ok_or_else(|| ParseError { at: value_at, what: format!("{kind:?} control record without a value") })?;
         let mut v = Cursor::new(value, value_at);
         let value = codec::decode(&mut v, kind.schema(), CONTROL_VALUE_VERSION)?;
         Ok(Payload::Control { kind, value })
@@ -115,7 +117,7 @@ impl Payload {
 
     /// Decode a metadata record's value (`AbstractApiMessageSerde.read`).
     pub fn metadata(value: Option<&[u8]>, at: usize) -> Result<Payload, ParseError> {
-        let value = value.ok_or(ParseError { at, what: "metadata record without a value".into() })?;
+        let value = value.ok_or_else(|| ParseError { at, what: "metadata record without a value".into() })?;
         let mut c = Cursor::new(value, at);
         let frame = c.unsigned_varint("frame version")?;
         if frame != FRAME_VERSION {
@@ -127,7 +129,7 @@ impl Payload {
             u16::try_from(raw)
                 .ok()
                 .filter(|v| *v <= i16::MAX as u16)
-                .ok_or(ParseError { at, what: format!("{what} {raw} is too large") })
+                .ok_or_else(|| ParseError { at, what: format!("{what} {raw} is too large") })
         };
         let api_key = short(&mut c, "record type")?;
         let version = short(&mut c, "record version")?;
@@ -139,13 +141,16 @@ impl Payload {
     }
 
     /// The record type's name: Kafka's schema name, or the apiKey / control type id.
-    pub fn type_name(&self) -> String {
+    pub fn type_name(&self) -> Cow<'static, str> {
         match self {
-            Payload::Control { kind, .. } => kind.schema().name.to_string(),
-            Payload::UnknownControl { type_id } => format!("UnknownControl({type_id})"),
-            Payload::Metadata { api_key, .. } => schemas::metadata(*api_key)
-                .map_or_else(|| format!("apiKey {api_key}"), |s| s.name.to_string()),
-            Payload::UnknownMetadata { api_key, .. } => format!("UnknownRecord(apiKey {api_key})"),
+            Payload::Control { kind, .. } => Cow::Borrowed(kind.schema().name),
+            Payload::UnknownControl { type_id } => Cow::Owned(format!("UnknownControl({type_id})")),
+            Payload::Metadata { api_key, .. } | Payload::UnknownMetadata { api_key, .. } => {
+                match schemas::metadata(*api_key) {
+                    Some(schema) => Cow::Borrowed(schema.name),
+                    None => Cow::Owned(format!("UnknownRecord(apiKey {api_key})")),
+                }
+            }
         }
     }
 

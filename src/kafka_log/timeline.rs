@@ -50,7 +50,7 @@ impl LogTimeline {
             let kind = match type_names.iter().position(|n| *n == name) {
                 Some(i) => i,
                 None => {
-                    type_names.push(name);
+                    type_names.push(name.into_owned());
                     type_names.len() - 1
                 }
             };
@@ -97,8 +97,7 @@ impl LogTimeline {
             let batch = self.batches[self.batches.partition_point(|b| b.first <= self.position) - 1];
             let from = self.replay_from[batch.file];
             let entries = batch_entries(&self.files[batch.file].1, batch.position).unwrap_or_default();
-            let mut index = batch.first;
-            for entry in entries.into_iter().filter(|e| e.offset >= from) {
+            for (index, entry) in (batch.first..).zip(entries.into_iter().filter(|e| e.offset >= from)) {
                 if index >= self.position && index < count {
                     if let Payload::Metadata { api_key, value, .. } = &entry.payload {
                         // Records that do not fit were reported by the inspection already.
@@ -106,7 +105,6 @@ impl LogTimeline {
                     }
                     self.position = index + 1;
                 }
-                index += 1;
             }
             if self.position == before {
                 // A batch that no longer reads (it read at open): stop rather than spin.
