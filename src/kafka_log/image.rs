@@ -142,9 +142,9 @@ impl LogImage {
                 let leader = int("Leader")?;
                 if leader != NO_LEADER_CHANGE {
                     p.leader = leader as i32;
-                    p.leader_epoch += 1;
+                    p.leader_epoch = p.leader_epoch.wrapping_add(1);
                 }
-                p.partition_epoch += 1;
+                p.partition_epoch = p.partition_epoch.wrapping_add(1);
             }
             // ClusterControlManager.replay(FenceBrokerRecord / UnfenceBrokerRecord)
             7 | 8 => {
