@@ -8,6 +8,7 @@ pub mod failover;
 pub mod faults;
 pub mod format;
 pub mod invariants;
+pub mod kafka_log;
 pub mod metadata;
 pub mod page;
 pub mod quorum;

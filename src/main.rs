@@ -10,13 +10,18 @@ const USAGE: &str = "usage:
   kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event
-  kraftscope run --scenario NAME [--seed S] [--notable]
-  kraftscope run --file PATH [--seed S] [--notable]
-      play a scenario script and print its trace (every event, or state changes only)
+  kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR]
+  kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR]
+      play a scenario script and print its trace (every event, or state changes only);
+      --write-log exports the committed metadata log and snapshots as Kafka's files in DIR
   kraftscope elections [--trials N] [--voters V] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
       kill the leader in N seeded trials and print the distribution of time to a new leader
   kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
+  kraftscope inspect PATH [--json]
+      decode a real __cluster_metadata .log segment, .checkpoint snapshot or directory: batches,
+      records, offsets, leader epochs, LeaderChange records, CRC failures, a count per record
+      type and the image the records build
   kraftscope help";
 
 fn main() -> ExitCode {
@@ -30,6 +35,12 @@ fn main() -> ExitCode {
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv"]).and_then(|a| cli::failover_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
+        "inspect" => match rest.split_first() {
+            Some((path, flags)) if !path.starts_with("--") => {
+                Args::parse(flags, &["json"]).and_then(|a| cli::inspect_cmd::run(path, &a))
+            }
+            _ => Err(format!("inspect needs a PATH\n{USAGE}")),
+        },
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

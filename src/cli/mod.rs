@@ -4,4 +4,5 @@ pub mod args;
 pub mod check_cmd;
 pub mod elections_cmd;
 pub mod failover_cmd;
+pub mod inspect_cmd;
 pub mod run_cmd;

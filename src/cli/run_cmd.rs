@@ -1,11 +1,15 @@
 //! `kraftscope run`: play a built-in scenario (or a script file) and print its trace.
 
+use std::path::Path;
+
+use kraftscope::kafka_log::directory::write_files;
+use kraftscope::kafka_log::writer;
 use kraftscope::scenario::{Detail, ScenarioRun, catalog, script};
 
 use super::args::Args;
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["scenario", "file", "seed", "notable"])?;
+    args.only(&["scenario", "file", "seed", "notable", "write-log"])?;
     let seed: u64 = args.get("seed", 1)?;
     let text = match (args.text("scenario"), args.text("file")) {
         (Some(name), None) => catalog::find(name)?.to_string(),
@@ -28,5 +32,29 @@ pub fn run(args: &Args) -> Result<bool, String> {
             println!("{line}");
         }
     }
+    if let Some(dir) = args.text("write-log") {
+        write_log(&run, Path::new(dir))?;
+    }
     Ok(true)
+}
+
+/// Export the committed log and snapshots of the active controller (or, with none, of the
+/// running node furthest ahead) as a Kafka `__cluster_metadata-0` directory.
+fn write_log(run: &ScenarioRun, dir: &Path) -> Result<(), String> {
+    let sim = run.simulation().ok_or("the scenario started no cluster, so there is no log to write")?;
+    let node = sim
+        .leader()
+        .or_else(|| sim.running_nodes().max_by_key(|n| n.high_watermark()))
+        .ok_or("no node is running, so there is no log to write")?;
+    let committed = node.high_watermark().unwrap_or(node.log().start_offset());
+    let files = writer::directory(node.log(), committed);
+    write_files(dir, &files)?;
+    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    println!(
+        "wrote n{}'s committed log (offsets below {committed}) to {}: {}",
+        node.id(),
+        dir.display(),
+        names.join(", ")
+    );
+    Ok(())
 }

@@ -200,6 +200,16 @@ impl MetadataImage {
         self.configs.get(&(resource.to_string(), name.to_string())).map(String::as_str)
     }
 
+    /// Every configuration value by (resource, name).
+    pub fn configs(&self) -> &BTreeMap<(String, String), String> {
+        &self.configs
+    }
+
+    /// The finalized feature levels by name.
+    pub fn features(&self) -> &BTreeMap<Arc<str>, u16> {
+        &self.features
+    }
+
     /// The serialized size of a snapshot of this image (the records that rebuild it).
     pub fn size_bytes(&self) -> u64 {
         let topics: u64 = self.topics.values().map(|t| 24 + t.name.len() as u64).sum();

@@ -8,11 +8,13 @@ use crate::session::{self, Settings};
 
 use super::log_filter::LogFilter;
 
-/// The two views.
+/// The views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Cluster,
     Failover,
+    /// A real cluster's `__cluster_metadata` log, opened from a file.
+    Log,
 }
 
 /// Everything the viewer (or the animation frame loop) can do to the page.
@@ -59,6 +61,8 @@ pub enum Action {
     Host(Command),
     /// Kiosk mode asks for this tour step, or (`None`) a key or click ended it.
     Kiosk(Option<usize>),
+    /// Race the failover of a cluster the size of an opened metadata log.
+    RaceFromLog(u64),
     /// Save the session as a file with this name and these notes.
     SaveFile {
         name: String,

@@ -206,6 +206,11 @@ impl PageState {
                 effects.push(Effect::Download(file));
             }
             Action::OpenFile(file) => self.open_file(file),
+            Action::RaceFromLog(partitions) => {
+                let generation = self.race.generation + 1;
+                self.race = RaceRequest { partitions, opens_after_kill_ms: None, generation };
+                self.tab = Tab::Failover;
+            }
         }
         self.after_action(refresh_log || !self.playing, &mut effects);
         Outcome { handled: true, effects }
@@ -427,7 +432,7 @@ impl PageState {
     /// race's size on the failover view).
     fn share(&mut self) -> Effect {
         let query = match self.tab {
-            Tab::Cluster => PageParams::share_query(&self.session),
+            Tab::Cluster | Tab::Log => PageParams::share_query(&self.session),
             Tab::Failover => {
                 format!(
                     "scenario=failover&partitions={}&seed={}",

@@ -15,6 +15,7 @@ use super::host;
 use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
+use super::log_tab::LogTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
@@ -126,6 +127,8 @@ impl Component for App {
                 }
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
+                } else if state.tab == Tab::Log {
+                    <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} />
                 } else {
                     <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion} />
                 }
@@ -189,6 +192,7 @@ impl App {
                 <nav role="tablist" aria-label="Views">
                     { tab(Tab::Cluster, "Live cluster") }
                     { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper") }
+                    { tab(Tab::Log, "Open a metadata log") }
                 </nav>
                 <div class="header-buttons">
                     if self.state.tour.is_none() {

@@ -14,6 +14,7 @@ mod invariants_panel;
 mod keys;
 mod kiosk;
 mod legend;
+mod log_tab;
 mod on_screen;
 mod panic_panel;
 mod partition_grid;

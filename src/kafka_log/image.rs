@@ -1,0 +1,194 @@
+//! The image a real metadata log builds: brokers, controllers, topics with their partitions,
+//! configs and finalized features (metadata.version among them), replayed record by record as
+//! Kafka's controllers replay them. Ids are Kafka's own (broker ids, topic UUIDs).
+
+use std::collections::BTreeMap;
+
+use super::value::{Value, uuid_text};
+
+/// A registered broker.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct Broker {
+    pub epoch: i64,
+    pub fenced: bool,
+    pub in_controlled_shutdown: bool,
+    pub rack: Option<String>,
+}
+
+/// A partition's registration (`PartitionRegistration`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct Partition {
+    pub replicas: Vec<i32>,
+    pub isr: Vec<i32>,
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub partition_epoch: i32,
+}
+
+/// A topic and its partitions by index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct Topic {
+    pub name: String,
+    pub partitions: BTreeMap<i32, Partition>,
+}
+
+/// What the records replayed so far describe.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct LogImage {
+    pub brokers: BTreeMap<i32, Broker>,
+    /// Controllers registered with RegisterControllerRecord.
+    pub controllers: Vec<i32>,
+    /// Topics by their UUID in Kafka's text form.
+    pub topics: BTreeMap<String, Topic>,
+    /// Configs by resource (`<ResourceType>:<ResourceName>`), then key.
+    pub configs: BTreeMap<String, BTreeMap<String, String>>,
+    /// Finalized feature levels (`metadata.version`, `kraft.version`, ...).
+    pub features: BTreeMap<String, i16>,
+}
+
+/// `PartitionChangeRecord.Leader`: no change (`LeaderConstants.NO_LEADER_CHANGE`).
+const NO_LEADER_CHANGE: i64 = -2;
+
+impl LogImage {
+    /// The `metadata.version` feature level, once a FeatureLevelRecord set it.
+    pub fn metadata_version(&self) -> Option<i16> {
+        self.features.get("metadata.version").copied()
+    }
+
+    /// Number of partitions over all topics.
+    pub fn partition_count(&self) -> usize {
+        self.topics.values().map(|t| t.partitions.len()).sum()
+    }
+
+    /// Replay metadata record `api_key`; a record that does not fit the image is an error (the
+    /// image is left as it was). Types that do not shape this image are accepted and ignored.
+    pub fn apply(&mut self, api_key: u16, value: &Value) -> Result<(), String> {
+        let int = |name: &str| value.int(name).ok_or_else(|| format!("missing {name}"));
+        let uuid =
+            |name: &str| value.uuid(name).map(|u| uuid_text(&u)).ok_or_else(|| format!("missing {name}"));
+        match api_key {
+            // ClusterControlManager.replay(RegisterBrokerRecord)
+            0 => {
+                let broker = Broker {
+                    epoch: int("BrokerEpoch")?,
+                    fenced: value.flag("Fenced").unwrap_or(true),
+                    in_controlled_shutdown: value.flag("InControlledShutdown").unwrap_or(false),
+                    rack: value.text("Rack").map(str::to_string),
+                };
+                self.brokers.insert(int("BrokerId")? as i32, broker);
+            }
+            // ClusterControlManager.replay(UnregisterBrokerRecord)
+            1 => {
+                let id = int("BrokerId")? as i32;
+                self.brokers.remove(&id).ok_or_else(|| format!("unregisters unknown broker {id}"))?;
+            }
+            // ReplicationControlManager.replay(TopicRecord)
+            2 => {
+                let name = value.text("Name").ok_or("missing Name")?.to_string();
+                self.topics.insert(uuid("TopicId")?, Topic { name, partitions: BTreeMap::new() });
+            }
+            // ReplicationControlManager.replay(PartitionRecord)
+            3 => {
+                let id = uuid("TopicId")?;
+                let topic =
+                    self.topics.get_mut(&id).ok_or_else(|| format!("partition of unknown topic {id}"))?;
+                let partition = Partition {
+                    replicas: value.ints("Replicas").unwrap_or_default(),
+                    isr: value.ints("Isr").unwrap_or_default(),
+                    leader: int("Leader")? as i32,
+                    leader_epoch: int("LeaderEpoch")? as i32,
+                    partition_epoch: int("PartitionEpoch")? as i32,
+                };
+                topic.partitions.insert(int("PartitionId")? as i32, partition);
+            }
+            // ConfigurationControlManager.replay(ConfigRecord): a null value deletes the key.
+            4 => {
+                let resource =
+                    format!("{}:{}", int("ResourceType")?, value.text("ResourceName").unwrap_or(""));
+                let name = value.text("Name").ok_or("missing Name")?.to_string();
+                let configs = self.configs.entry(resource.clone()).or_default();
+                match value.text("Value") {
+                    Some(v) => {
+                        configs.insert(name, v.to_string());
+                    }
+                    None => {
+                        configs.remove(&name);
+                        if configs.is_empty() {
+                            self.configs.remove(&resource);
+                        }
+                    }
+                }
+            }
+            // ReplicationControlManager.replay(PartitionChangeRecord) -> PartitionRegistration.merge
+            5 => {
+                let id = uuid("TopicId")?;
+                let index = int("PartitionId")? as i32;
+                let topic =
+                    self.topics.get_mut(&id).ok_or_else(|| format!("change of unknown topic {id}"))?;
+                let p = topic
+                    .partitions
+                    .get_mut(&index)
+                    .ok_or_else(|| format!("change of unknown partition {index}"))?;
+                if let Some(isr) = value.ints("Isr") {
+                    p.isr = isr;
+                }
+                if let Some(replicas) = value.ints("Replicas") {
+                    p.replicas = replicas;
+                }
+                let leader = int("Leader")?;
+                if leader != NO_LEADER_CHANGE {
+                    p.leader = leader as i32;
+                    p.leader_epoch = p.leader_epoch.wrapping_add(1);
+                }
+                p.partition_epoch = p.partition_epoch.wrapping_add(1);
+            }
+            // ClusterControlManager.replay(FenceBrokerRecord / UnfenceBrokerRecord)
+            7 | 8 => {
+                let id = int("Id")? as i32;
+                let broker = self.brokers.get_mut(&id).ok_or_else(|| format!("unknown broker {id}"))?;
+                broker.fenced = api_key == 7;
+            }
+            // ReplicationControlManager.replay(RemoveTopicRecord)
+            9 => {
+                let id = uuid("TopicId")?;
+                self.topics.remove(&id).ok_or_else(|| format!("removes unknown topic {id}"))?;
+            }
+            // FeatureControlManager.replay(FeatureLevelRecord): level 0 removes the feature.
+            12 => {
+                let name = value.text("Name").ok_or("missing Name")?.to_string();
+                match int("FeatureLevel")? as i16 {
+                    0 => self.features.remove(&name),
+                    level => self.features.insert(name, level),
+                };
+            }
+            // ClusterControlManager.replay(BrokerRegistrationChangeRecord):
+            // BrokerRegistrationFencingChange (-1 unfence, 0 none, 1 fence) and
+            // BrokerRegistrationInControlledShutdownChange (0 none, 1 in shutdown).
+            17 => {
+                let id = int("BrokerId")? as i32;
+                let broker = self.brokers.get_mut(&id).ok_or_else(|| format!("unknown broker {id}"))?;
+                match value.int("Fenced").unwrap_or(0) {
+                    -1 => broker.fenced = false,
+                    1 => broker.fenced = true,
+                    _ => {}
+                }
+                if value.int("InControlledShutdown") == Some(1) {
+                    broker.in_controlled_shutdown = true;
+                }
+            }
+            // ClusterControlManager.replay(RegisterControllerRecord)
+            27 => {
+                let id = int("ControllerId")? as i32;
+                if let Err(at) = self.controllers.binary_search(&id) {
+                    self.controllers.insert(at, id);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

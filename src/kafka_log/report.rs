@@ -1,0 +1,115 @@
+//! The sentences that describe a decoded log, shared by `kraftscope inspect` and the page.
+
+use std::collections::BTreeMap;
+
+use super::image::{Broker, LogImage, Topic};
+use super::inspect::Inspection;
+use super::payload::Payload;
+use super::reader::LogEntry;
+
+/// "offsets A to B", or "no records".
+pub fn offsets(first: Option<i64>, last: Option<i64>) -> String {
+    match (first, last) {
+        (Some(first), Some(last)) => format!("offsets {first} to {last}"),
+        _ => "no records".into(),
+    }
+}
+
+/// Batches, records and the log's offset range.
+pub fn totals(inspection: &Inspection) -> String {
+    if inspection.first_offset.is_none() {
+        return format!(
+            "{} records in {} batches (snapshots only, no log segment)",
+            inspection.records, inspection.batches
+        );
+    }
+    format!(
+        "{} records in {} batches, log {}",
+        inspection.records,
+        inspection.batches,
+        offsets(inspection.first_offset, inspection.last_offset)
+    )
+}
+
+/// The leader epochs, at most `max` of them named.
+pub fn epochs(inspection: &Inspection, max: usize) -> String {
+    let spans = &inspection.epochs;
+    if spans.is_empty() {
+        return "leader epochs: none (no log segment)".into();
+    }
+    let mut named: Vec<String> = spans
+        .iter()
+        .take(max)
+        .map(|e| format!("{} from offset {} ({} batches)", e.epoch, e.first_offset, e.batches))
+        .collect();
+    if spans.len() > max {
+        named.push(format!("and {} more", spans.len() - max));
+    }
+    format!("leader epochs: {}", named.join(", "))
+}
+
+/// A broker's state in words.
+pub fn broker_state(broker: &Broker) -> &'static str {
+    match (broker.fenced, broker.in_controlled_shutdown) {
+        (_, true) => "in controlled shutdown",
+        (true, false) => "fenced",
+        (false, false) => "active",
+    }
+}
+
+/// A topic: its partitions, how many are offline and who leads the rest.
+pub fn topic(uuid: &str, topic: &Topic) -> String {
+    let mut led: BTreeMap<i32, usize> = BTreeMap::new();
+    for p in topic.partitions.values() {
+        *led.entry(p.leader).or_default() += 1;
+    }
+    let offline = led.remove(&-1).unwrap_or(0);
+    let leaders: Vec<String> = led.iter().map(|(b, n)| format!("{n} on broker {b}")).collect();
+    format!(
+        "{} ({uuid}): {} partitions, {offline} offline, leaders: {}",
+        topic.name,
+        topic.partitions.len(),
+        if leaders.is_empty() { "none".into() } else { leaders.join(", ") }
+    )
+}
+
+/// metadata.version and the other finalized features.
+pub fn features(image: &LogImage) -> String {
+    let version = image.metadata_version().map_or("not set".to_string(), |v| format!("feature level {v}"));
+    let others: Vec<String> = image
+        .features
+        .iter()
+        .filter(|(n, _)| *n != "metadata.version")
+        .map(|(n, l)| format!("{n}={l}"))
+        .collect();
+    if others.is_empty() {
+        format!("metadata.version {version}")
+    } else {
+        format!("metadata.version {version}; {}", others.join(", "))
+    }
+}
+
+/// Brokers, topics, partitions and offline partitions in one line.
+pub fn image_totals(image: &LogImage) -> String {
+    let offline: usize =
+        image.topics.values().map(|t| t.partitions.values().filter(|p| p.leader < 0).count()).sum();
+    format!(
+        "{} brokers, {} topics, {} partitions ({offline} offline)",
+        image.brokers.len(),
+        image.topics.len(),
+        image.partition_count()
+    )
+}
+
+/// A record: offset, epoch, type and fields (cut at `max` characters).
+pub fn record(entry: &LogEntry, max: usize) -> String {
+    let text = match &entry.payload {
+        Payload::Control { value, .. } | Payload::Metadata { value, .. } => value.to_string(),
+        _ => String::new(),
+    };
+    let mut fields: String = text.chars().take(max).collect();
+    if fields.len() < text.len() {
+        fields.push('…');
+    }
+    format!("offset {} (epoch {}): {} {fields}", entry.offset, entry.epoch, entry.payload.type_name())
+}

@@ -1,0 +1,329 @@
+//! Between the simulation's records and Kafka's: each metadata record type the simulation
+//! models, as the Kafka record of the same name at the highest version Kafka 4.3.1 defines,
+//! and back. Topic ids become UUIDs that carry the simulation's id; a real file's UUIDs get
+//! ids in the order their topics appear. Types the simulation does not model map to nothing
+//! (the inspector still names and counts them).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::broker_set::BrokerSet;
+use crate::broker_set::MAX_BROKERS;
+use crate::metadata::record::{
+    ConfigRecord, FIRST_BROKER_ID, MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, TopicId,
+    broker_ids, broker_set,
+};
+use crate::metadata::state::MetadataEntry;
+use crate::quorum::record::{LeaderChange, Record};
+
+use super::inspect::voter_ids;
+use super::payload::{ControlType, Payload};
+use super::schemas;
+use super::value::Value;
+
+/// The first 12 bytes of the UUIDs the writer gives topics ("kraftscope" and two zero bytes).
+const TOPIC_UUID_MARK: [u8; 12] = *b"kraftscope\0\0";
+
+/// The UUID the writer gives simulation topic `id`.
+pub fn topic_uuid(id: TopicId) -> [u8; 16] {
+    let mut uuid = [0u8; 16];
+    uuid[..12].copy_from_slice(&TOPIC_UUID_MARK);
+    uuid[12..].copy_from_slice(&id.to_be_bytes());
+    uuid
+}
+
+/// `ConfigResource.Type`: BROKER (4) and TOPIC (2).
+const BROKER_RESOURCE: i8 = 4;
+const TOPIC_RESOURCE: i8 = 2;
+
+/// A simulation config resource as Kafka's (type, name): `cluster` is the cluster-wide broker
+/// default (a BROKER resource with an empty name), `broker:N` broker N, anything else a topic.
+fn config_resource(resource: &str) -> (i8, &str) {
+    match resource {
+        "cluster" => (BROKER_RESOURCE, ""),
+        _ => match resource.strip_prefix("broker:") {
+            Some(id) => (BROKER_RESOURCE, id),
+            None => (TOPIC_RESOURCE, resource),
+        },
+    }
+}
+
+fn simulation_resource(kind: i64, name: &str) -> String {
+    match (kind, name) {
+        (4, "") => "cluster".into(),
+        (4, id) => format!("broker:{id}"),
+        (2, topic) => topic.into(),
+        (other, name) => format!("resource{other}:{name}"),
+    }
+}
+
+/// A metadata record at the highest version of its schema.
+fn metadata(api_key: u16, fill: impl FnOnce(Value) -> Value) -> Payload {
+    let schema = schemas::metadata(api_key).expect("every modelled apiKey has a schema");
+    let version = schema.versions.1;
+    Payload::Metadata { api_key, version, value: fill(Value::defaults(schema.fields, version)) }
+}
+
+fn ids(set: BrokerSet) -> Value {
+    Value::int32s(broker_ids(set).map(|id| id as i32))
+}
+
+/// The Kafka record for a simulation record.
+pub fn to_payload(record: &MetadataRecord) -> Payload {
+    let api_key = record.api_key();
+    let broker = |v: Value, id: &str, epoch: &str, broker_id: u32, broker_epoch: u64| {
+        v.with(id, Value::Int32(broker_id as i32)).with(epoch, Value::Int64(broker_epoch as i64))
+    };
+    metadata(api_key, |v| match record {
+        MetadataRecord::RegisterBroker { broker_id, broker_epoch } => {
+            let mut incarnation = [0u8; 16];
+            incarnation[12..].copy_from_slice(&broker_id.to_be_bytes());
+            broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
+                .with("IncarnationId", Value::Uuid(incarnation))
+        }
+        MetadataRecord::UnregisterBroker { broker_id, broker_epoch } => {
+            broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
+        }
+        MetadataRecord::FenceBroker { broker_id, broker_epoch }
+        | MetadataRecord::UnfenceBroker { broker_id, broker_epoch } => {
+            broker(v, "Id", "Epoch", *broker_id, *broker_epoch)
+        }
+        MetadataRecord::Topic { name, topic_id } => {
+            v.with("Name", Value::string(&**name)).with("TopicId", Value::Uuid(topic_uuid(*topic_id)))
+        }
+        MetadataRecord::Partition(p) => v
+            .with("PartitionId", Value::Int32(p.partition as i32))
+            .with("TopicId", Value::Uuid(topic_uuid(p.topic_id)))
+            .with("Replicas", Value::int32s(p.replicas.iter().map(|id| id as i32)))
+            .with("Isr", ids(p.isr))
+            .with("Leader", Value::Int32(p.leader))
+            .with("LeaderEpoch", Value::Int32(p.leader_epoch as i32))
+            .with("PartitionEpoch", Value::Int32(p.partition_epoch as i32))
+            // DirectoryId.UNASSIGNED for each replica (PartitionRegistration.checkDirectories)
+            .with(
+                "Directories",
+                Value::Array(Some(p.replicas.iter().map(|_| Value::Uuid([0; 16])).collect())),
+            ),
+        MetadataRecord::Config(c) => {
+            let (kind, name) = config_resource(&c.resource);
+            v.with("ResourceType", Value::Int8(kind))
+                .with("ResourceName", Value::string(name))
+                .with("Name", Value::string(&c.name))
+                .with("Value", Value::string(&c.value))
+        }
+        MetadataRecord::PartitionChange(c) => v
+            .with("PartitionId", Value::Int32(c.partition as i32))
+            .with("TopicId", Value::Uuid(topic_uuid(c.topic_id)))
+            .with("Leader", Value::Int32(c.leader))
+            .with("Isr", c.isr.map_or(Value::Array(None), ids)),
+        MetadataRecord::RemoveTopic { topic_id } => v.with("TopicId", Value::Uuid(topic_uuid(*topic_id))),
+        MetadataRecord::FeatureLevel { name, level } => {
+            v.with("Name", Value::string(&**name)).with("FeatureLevel", Value::Int16(*level as i16))
+        }
+        MetadataRecord::BrokerRegistrationChange {
+            broker_id,
+            broker_epoch,
+            fenced,
+            in_controlled_shutdown,
+        } => {
+            // BrokerRegistrationFencingChange: -1 unfence, 0 none, 1 fence;
+            // BrokerRegistrationInControlledShutdownChange: 0 none, 1 in controlled shutdown.
+            let fenced = match fenced {
+                None => 0,
+                Some(true) => 1,
+                Some(false) => -1,
+            };
+            broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
+                .with("Fenced", Value::Int8(fenced))
+                .with("InControlledShutdown", Value::Int8(i8::from(in_controlled_shutdown.unwrap_or(false))))
+        }
+        MetadataRecord::NoOp => v,
+    })
+}
+
+/// The LeaderChange control record for the simulation's (`LeaderChangeMessage` v0).
+pub fn leader_change_payload(change: &LeaderChange) -> Payload {
+    let voters = |ids: &[u32]| {
+        Value::Array(Some(
+            ids.iter().map(|id| Value::Struct(vec![("VoterId", Value::Int32(*id as i32))])).collect(),
+        ))
+    };
+    let value = Value::Struct(vec![
+        ("Version", Value::Int16(0)),
+        ("LeaderId", Value::Int32(change.leader as i32)),
+        ("Voters", voters(&change.voters)),
+        ("GrantingVoters", voters(&change.granting)),
+    ]);
+    Payload::Control { kind: ControlType::LeaderChange, value }
+}
+
+/// The simulation's LeaderChange from the control record's value.
+pub fn leader_change(value: &Value) -> Result<LeaderChange, String> {
+    let id = |i: i32| u32::try_from(i).map_err(|_| format!("node id {i} is negative"));
+    let list = |field| voter_ids(value, field).into_iter().map(id).collect::<Result<Arc<[u32]>, String>>();
+    Ok(LeaderChange {
+        leader: id(value.int("LeaderId").unwrap_or(-1) as i32)?,
+        voters: list("Voters")?,
+        granting: list("GrantingVoters")?,
+    })
+}
+
+/// Reads Kafka records as the simulation's, remembering which topic UUID got which id.
+#[derive(Clone, Debug, Default)]
+pub struct SimulationMapper {
+    topics: BTreeMap<[u8; 16], TopicId>,
+}
+
+fn broker_id(v: i64) -> Result<u32, String> {
+    let last = FIRST_BROKER_ID + MAX_BROKERS - 1;
+    u32::try_from(v)
+        .ok()
+        .filter(|id| (FIRST_BROKER_ID..=last).contains(id))
+        .ok_or_else(|| format!("broker id {v} is outside the simulation's {FIRST_BROKER_ID}-{last}"))
+}
+
+fn unsigned(v: i64, what: &str) -> Result<u32, String> {
+    u32::try_from(v).map_err(|_| format!("{what} {v} is negative"))
+}
+
+fn brokers(ids: &[i32]) -> Result<BrokerSet, String> {
+    let ids: Vec<u32> = ids.iter().map(|id| broker_id(i64::from(*id))).collect::<Result<_, _>>()?;
+    Ok(broker_set(ids))
+}
+
+impl SimulationMapper {
+    /// The simulation id of topic `uuid`: the id a writer's UUID carries, else the next free one.
+    fn topic(&mut self, uuid: [u8; 16]) -> TopicId {
+        let next = self.topics.values().max().map_or(1, |m| m + 1);
+        *self.topics.entry(uuid).or_insert_with(|| {
+            if uuid[..12] == TOPIC_UUID_MARK {
+                u32::from_be_bytes([uuid[12], uuid[13], uuid[14], uuid[15]])
+            } else {
+                next
+            }
+        })
+    }
+
+    /// The simulation records for metadata record `api_key` (none for a type it does not
+    /// model); an error when the record does not fit the simulation (a broker id outside its
+    /// range, more than four replicas).
+    pub fn records(&mut self, api_key: u16, v: &Value) -> Result<Vec<MetadataRecord>, String> {
+        let int = |name: &str| v.int(name).ok_or_else(|| format!("missing {name}"));
+        let uuid = |name: &str| v.uuid(name).ok_or_else(|| format!("missing {name}"));
+        let epoch = |name: &str| int(name).map(|e| e as u64);
+        Ok(match api_key {
+            0 => {
+                let broker_id = broker_id(int("BrokerId")?)?;
+                let broker_epoch = epoch("BrokerEpoch")?;
+                let mut records = vec![MetadataRecord::RegisterBroker { broker_id, broker_epoch }];
+                if v.flag("Fenced") == Some(false) {
+                    records.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
+                }
+                if v.flag("InControlledShutdown") == Some(true) {
+                    records.push(MetadataRecord::BrokerRegistrationChange {
+                        broker_id,
+                        broker_epoch,
+                        fenced: None,
+                        in_controlled_shutdown: Some(true),
+                    });
+                }
+                records
+            }
+            1 => vec![MetadataRecord::UnregisterBroker {
+                broker_id: broker_id(int("BrokerId")?)?,
+                broker_epoch: epoch("BrokerEpoch")?,
+            }],
+            2 => {
+                let name: Arc<str> = v.text("Name").ok_or("missing Name")?.into();
+                vec![MetadataRecord::Topic { name, topic_id: self.topic(uuid("TopicId")?) }]
+            }
+            3 => {
+                let replicas = v.ints("Replicas").unwrap_or_default();
+                if replicas.len() > Replicas::MAX {
+                    return Err(format!(
+                        "{} replicas (the simulation models at most {})",
+                        replicas.len(),
+                        Replicas::MAX
+                    ));
+                }
+                let replica_ids: Vec<u32> =
+                    replicas.iter().map(|r| broker_id(i64::from(*r))).collect::<Result<_, _>>()?;
+                vec![MetadataRecord::Partition(PartitionRecord {
+                    topic_id: self.topic(uuid("TopicId")?),
+                    partition: unsigned(int("PartitionId")?, "partition")?,
+                    replicas: Replicas::new(&replica_ids),
+                    isr: brokers(&v.ints("Isr").unwrap_or_default())?,
+                    leader: int("Leader")? as i32,
+                    leader_epoch: unsigned(int("LeaderEpoch")?, "leader epoch")?,
+                    partition_epoch: unsigned(int("PartitionEpoch")?, "partition epoch")?,
+                })]
+            }
+            4 => {
+                let value = v.text("Value").ok_or("a config deletion (null value) is not modelled")?;
+                let resource =
+                    simulation_resource(int("ResourceType")?, v.text("ResourceName").unwrap_or(""));
+                let name = v.text("Name").ok_or("missing Name")?.to_string();
+                vec![MetadataRecord::Config(Arc::new(ConfigRecord {
+                    resource,
+                    name,
+                    value: value.to_string(),
+                }))]
+            }
+            5 => vec![MetadataRecord::PartitionChange(PartitionChangeRecord {
+                topic_id: self.topic(uuid("TopicId")?),
+                partition: unsigned(int("PartitionId")?, "partition")?,
+                leader: int("Leader")? as i32,
+                isr: v.ints("Isr").map(|isr| brokers(&isr)).transpose()?,
+            })],
+            7 => vec![MetadataRecord::FenceBroker {
+                broker_id: broker_id(int("Id")?)?,
+                broker_epoch: epoch("Epoch")?,
+            }],
+            8 => vec![MetadataRecord::UnfenceBroker {
+                broker_id: broker_id(int("Id")?)?,
+                broker_epoch: epoch("Epoch")?,
+            }],
+            9 => vec![MetadataRecord::RemoveTopic { topic_id: self.topic(uuid("TopicId")?) }],
+            12 => {
+                let level = u16::try_from(int("FeatureLevel")?).map_err(|_| "negative feature level")?;
+                vec![MetadataRecord::FeatureLevel {
+                    name: v.text("Name").ok_or("missing Name")?.into(),
+                    level,
+                }]
+            }
+            17 => vec![MetadataRecord::BrokerRegistrationChange {
+                broker_id: broker_id(int("BrokerId")?)?,
+                broker_epoch: epoch("BrokerEpoch")?,
+                fenced: match v.int("Fenced").unwrap_or(0) {
+                    1 => Some(true),
+                    -1 => Some(false),
+                    _ => None,
+                },
+                in_controlled_shutdown: (v.int("InControlledShutdown") == Some(1)).then_some(true),
+            }],
+            20 => vec![MetadataRecord::NoOp],
+            _ => Vec::new(),
+        })
+    }
+}
+
+/// The simulation's log records for decoded entries, in order: LeaderChange control records
+/// and the metadata records the simulation models (other types are left out).
+pub fn simulation_records(entries: &[super::reader::LogEntry]) -> Result<Vec<Record<MetadataEntry>>, String> {
+    let mut mapper = SimulationMapper::default();
+    let mut records = Vec::with_capacity(entries.len());
+    for entry in entries {
+        match &entry.payload {
+            Payload::Control { kind: ControlType::LeaderChange, value } => {
+                records.push(Record::LeaderChange(Arc::new(leader_change(value)?)));
+            }
+            Payload::Metadata { api_key, value, .. } => {
+                let mapped =
+                    mapper.records(*api_key, value).map_err(|e| format!("offset {}: {e}", entry.offset))?;
+                records.extend(mapped.into_iter().map(|r| Record::Data(MetadataEntry::from(r))));
+            }
+            _ => {}
+        }
+    }
+    Ok(records)
+}
