@@ -42,6 +42,9 @@ test("an embed scrolled out of view does no animation work, and plays on when ba
   await context.addInitScript(countFrames);
   await page.reload();
   const frame = page.frameLocator("#kraftscope-embed");
+  // The docs page opens its embed paused; its first "Try it" plays it.
+  await frame.locator("svg.cluster g.node").first().waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Try it" }).first().click();
   await frame.locator("svg.cluster g.node.role-leader").first().waitFor({ timeout: 30_000 });
   const embed = page.frame({ url: /embed=1/ });
   const cdp = await context.newCDPSession(page);

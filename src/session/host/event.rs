@@ -211,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn killing_the_leader_elects_another_at_a_higher_epoch_and_fences_nothing_running() {
+    fn killing_the_leader_elects_another_at_a_higher_epoch() {
         let mut session = Session::new(Settings { seed: 7, ..Settings::default() });
         let mut seen = Observation::default();
         run(&mut session, 3_000, &mut seen);
