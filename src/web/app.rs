@@ -184,7 +184,7 @@ impl Component for App {
             (!self.playing && self.tab == Tab::Cluster).then(|| self.session.fingerprint().to_string());
         html! {
             <div class={class} data-fingerprint={fingerprint}>
-                if chrome { { self.header(ctx) } } else { <header><h1 class="visually-hidden">{ "kraftscope" }</h1></header> }
+                if chrome { { self.header(ctx) } } else { <div role="banner"><h1 class="visually-hidden">{ "kraftscope" }</h1></div> }
                 if !self.notices.is_empty() {
                     <div class="notices" role="alert">
                         <p>{ "Some URL parameters were not used:" }</p>
