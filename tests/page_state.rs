@@ -136,13 +136,19 @@ fn a_broken_invariant_pauses_the_page_and_says_which() {
 }
 
 #[test]
-fn a_new_leader_is_announced_and_selection_toggles() {
+fn a_new_leader_is_posted_to_the_host_page_and_selection_toggles() {
+    use kraftscope::session::host::HostEvent;
     let mut page = page("?speed=1");
+    let mut posted = Vec::new();
     while page.session.sim().leader().is_none() {
-        play(&mut page, FRAME_MS / 1_000.0);
+        let outcome = page.reduce(Action::Frame { ts: 0.0, elapsed: FRAME_MS });
+        posted.extend(outcome.effects);
     }
     let leader = page.session.sim().leader().unwrap();
-    assert_eq!(page.announcement, format!("New leader n{}, epoch {}.", leader.id(), leader.epoch()));
+    assert!(
+        posted.iter().any(|e| matches!(e, Effect::Post(HostEvent::LeaderElected { leader: l, epoch, .. }) if *l == leader.id() && *epoch == leader.epoch())),
+        "{posted:?}"
+    );
     page.reduce(Action::Select(2));
     assert_eq!(page.selected, Some(2));
     page.reduce(Action::Select(2));

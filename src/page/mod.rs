@@ -79,11 +79,9 @@ pub struct PageState {
     pub help: bool,
     /// A link to this moment, once asked for.
     pub share: Option<String>,
-    /// The cluster as last observed: the next observation's differences are announced to
-    /// screen readers and posted to the host page.
+    /// The cluster as last observed: the next observation's differences are posted to the
+    /// host page.
     observed: Observation,
-    /// What screen readers were last told.
-    pub announcement: String,
     /// The host page's latest command for the failover race.
     pub race_command: Option<RaceCommand>,
     /// Kiosk mode walks the tour on its own until a key or click.
@@ -119,7 +117,6 @@ impl PageState {
             help: false,
             share: None,
             observed: Observation::default(),
-            announcement: String::new(),
             race_command: None,
             kiosk: params.kiosk,
             reduced_motion,
@@ -216,16 +213,12 @@ impl PageState {
         Outcome { handled: true, effects }
     }
 
-    /// Tell screen readers and the host page what changed, note the tour step's key moment,
+    /// Tell the host page what changed, note the tour step's key moment,
     /// and refresh the event log.
     fn after_action(&mut self, refresh_log: bool, effects: &mut Vec<Effect>) {
         let now = Observation::of(self.session.sim(), self.session.violation());
         let events = now.events_since(&self.observed);
         self.observed = now;
-        let news: Vec<String> = events.iter().filter_map(HostEvent::announcement).collect();
-        if !news.is_empty() {
-            self.announcement = news.join(" ");
-        }
         effects.extend(events.into_iter().map(Effect::Post));
         if self.key_seen.is_some_and(|at| at > self.session.now()) {
             self.key_seen = None;

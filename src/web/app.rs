@@ -112,7 +112,7 @@ impl Component for App {
             (!state.playing && state.tab == Tab::Cluster).then(|| state.session.fingerprint().to_string());
         html! {
             <div class={class} data-fingerprint={fingerprint}>
-                if chrome { { self.header(ctx) } } else { <header><h1 class="visually-hidden">{ "kraftscope" }</h1></header> }
+                if chrome { { self.header(ctx) } } else { <div role="banner"><h1 class="visually-hidden">{ "kraftscope" }</h1></div> }
                 if !state.notices.is_empty() {
                     <div class="notices" role="alert">
                         <p>{ "Some URL parameters were not used:" }</p>
@@ -121,7 +121,6 @@ impl Component for App {
                     </div>
                 }
                 <div role="status" class="notice" aria-live="polite">{ &state.status }</div>
-                <div id="announcer" class="visually-hidden" role="status" aria-live="assertive">{ &state.announcement }</div>
                 if let Some(step) = state.tour {
                     <TourPanel step={step} key_seen={state.key_seen} on={link.callback(Msg::Do)} />
                 }

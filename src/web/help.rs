@@ -2,7 +2,8 @@
 
 use yew::prelude::*;
 
-use super::focus::{focus, focused};
+use super::focus::{focus, focus_id, focused};
+use super::keys::{character_keys_on, set_character_keys};
 
 /// Every shortcut and what it does.
 pub const SHORTCUTS: [(&str, &str); 12] = [
@@ -28,8 +29,8 @@ pub struct HelpProps {
 #[function_component(HelpOverlay)]
 pub fn help_overlay(props: &HelpProps) -> Html {
     let close = use_node_ref();
-    // A modal dialog: focus moves to Close on opening, stays inside (Tab is kept on Close, its
-    // one control; Escape or Close leave), and goes back where it was on closing.
+    // A modal dialog: focus moves to Close on opening, stays inside (Tab and Shift+Tab go between
+    // its two controls; Escape or Close leave), and goes back where it was on closing.
     {
         let close = close.clone();
         use_effect_with((), move |_| {
@@ -44,9 +45,20 @@ pub fn help_overlay(props: &HelpProps) -> Html {
             }
         });
     }
+    let keys_on = use_state(character_keys_on);
+    let on_switch = {
+        let keys_on = keys_on.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            set_character_keys(on);
+            keys_on.set(on);
+        })
+    };
     let onkeydown = Callback::from(|e: KeyboardEvent| {
         if e.key() == "Tab" {
             e.prevent_default();
+            let on_close = focused().is_some_and(|f| f.id() == "help-close");
+            focus_id(if on_close { "character-keys" } else { "help-close" });
         }
     });
     html! {
@@ -56,6 +68,10 @@ pub fn help_overlay(props: &HelpProps) -> Html {
                 <dl>
                     { for SHORTCUTS.iter().map(|(key, what)| html! { <><dt><kbd>{ *key }</kbd></dt><dd>{ *what }</dd></> }) }
                 </dl>
+                <label class="character-keys">
+                    <input id="character-keys" type="checkbox" checked={*keys_on} onchange={on_switch} />
+                    { " single-key shortcuts (letters and ?) on; turn off if speech input sets them off" }
+                </label>
                 <button ref={close} id="help-close" onclick={props.on_close.reform(|_| ())}>{ "Close" }</button>
             </div>
         </div>

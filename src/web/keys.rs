@@ -1,12 +1,30 @@
-//! Keyboard shortcuts: the key of a keydown meant as a shortcut, not typed into a field, not
-//! pressing a focused button and not combined with Ctrl, Alt or Meta.
+//! Keyboard shortcuts: the key of a keydown meant as a shortcut, not typed into a field or
+//! used by a slider, and not combined with Ctrl, Alt or Meta.
+
+use std::cell::Cell;
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+thread_local! {
+    /// Whether single-character shortcuts (K, X, ?, ...) are on: WCAG 2.1.4 asks that they can
+    /// be turned off, for speech input that would otherwise fire them by accident.
+    static CHARACTER_KEYS: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Whether single-character shortcuts are on.
+pub fn character_keys_on() -> bool {
+    CHARACTER_KEYS.with(Cell::get)
+}
+
+/// Turn single-character shortcuts on or off (Space, the arrows and Escape stay on).
+pub fn set_character_keys(on: bool) {
+    CHARACTER_KEYS.with(|keys| keys.set(on));
+}
+
 /// The key pressed, if it is meant as a shortcut: not typed into a field, not moving a slider
-/// or ticking a box, and not Space or Enter on a button or link reached by keyboard, which
-/// press it. (After a click, Space still plays and pauses, as presenters expect.)
+/// or ticking a box (a slider keeps its arrows, Home and End; letters still reach the
+/// shortcuts), and not combined with Ctrl, Alt or Meta. Enter presses the focused button.
 pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
     let key = event.key();
     let target = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
@@ -17,15 +35,11 @@ pub fn shortcut(event: &KeyboardEvent) -> Option<String> {
                 || matches!(key.as_str(), "Home" | "End" | " ")
         }
         "INPUT" | "SELECT" | "TEXTAREA" => true,
-        "BUTTON" | "A" | "SUMMARY" => pressing(&e, &key),
-        _ => e.get_attribute("role").is_some() && pressing(&e, &key),
+        _ => false,
     });
-    (!used_by_target && !event.ctrl_key() && !event.meta_key() && !event.alt_key()).then_some(key)
-}
-
-/// Space or Enter on an element focused by keyboard (showing its focus ring).
-fn pressing(element: &web_sys::Element, key: &str) -> bool {
-    matches!(key, " " | "Enter") && element.matches(":focus-visible").unwrap_or(false)
+    let switched_off = key.chars().count() == 1 && key != " " && !character_keys_on();
+    (!used_by_target && !switched_off && !event.ctrl_key() && !event.meta_key() && !event.alt_key())
+        .then_some(key)
 }
 
 /// Listen to every keydown on the window (with `preventDefault` allowed), for as long as the

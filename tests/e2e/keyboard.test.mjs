@@ -99,18 +99,27 @@ test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, 
   await assertFocus(page, /input#scrubber/, "scrubbed");
   await screenshot(page, "keyboard-scrubbed");
 
-  // The shortcuts overlay: ? opens it with focus on Close, Tab stays inside, Escape closes it
-  // and focus goes back to the timeline.
-  await page.keyboard.press("Escape");
+  // The shortcuts overlay: ? opens it with focus on Close, Tab stays inside; its switch turns
+  // single-key shortcuts off (WCAG 2.1.4); Escape closes it and focus goes back to the timeline,
+  // where ? then does nothing.
   await page.keyboard.press("?");
   await page.getByRole("dialog").waitFor();
   await assertFocus(page, /button#help-close "Close"/, "the shortcuts overlay opened");
   await page.keyboard.press("Tab");
+  await assertFocus(page, /input#character-keys/, "Tab goes to the shortcut switch");
+  await page.keyboard.press("Tab");
   await assertFocus(page, /button#help-close/, "Tab stays in the dialog");
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator("#character-keys").isChecked(), false, "Space unticks the switch");
+  await assertFocus(page, /input#character-keys/, "the switch keeps focus");
   await screenshot(page, "keyboard-shortcuts-overlay");
   await page.keyboard.press("Escape");
   await page.getByRole("dialog").waitFor({ state: "detached" });
   await assertFocus(page, /input#scrubber/, "the overlay closed: focus is back");
+  await page.keyboard.press("?");
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByRole("dialog").count(), 0, "with single-key shortcuts off, ? does nothing");
 
   // The failover race: the tab by Enter, the smallest size with Home on its slider, Kill both,
   // Skip to the end.

@@ -1,7 +1,7 @@
 //! The events the page posts to its host, one JSON object each, named by its `event` field:
 //! `{"event": "leader-elected", "leader": 2, "epoch": 3, "at_ms": 4021}`. Cluster events come
-//! from comparing two successive observations of the simulation (the screen-reader
-//! announcements come from the same comparison).
+//! from comparing two successive observations of the simulation. (Screen readers hear the
+//! drawing's own summary, `session::summary`, when the situation changes.)
 
 use std::collections::BTreeSet;
 
@@ -141,18 +141,6 @@ impl HostEvent {
             zookeeper_ms: race.zk_report()?.brokers_updated_us / MS,
         })
     }
-
-    /// What a screen reader is told about this event, if anything.
-    pub fn announcement(&self) -> Option<String> {
-        match self {
-            HostEvent::LeaderElected { leader, epoch, .. } => {
-                Some(format!("New leader n{leader}, epoch {epoch}."))
-            }
-            HostEvent::BrokerFenced { broker, .. } => Some(format!("Broker n{broker} fenced.")),
-            HostEvent::BrokerUnfenced { broker, .. } => Some(format!("Broker n{broker} unfenced.")),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -237,8 +225,6 @@ mod tests {
             events.iter().any(|e| matches!(e, HostEvent::BrokerFenced { broker: 101, .. })),
             "{events:?}"
         );
-        let announced: Vec<String> = events.iter().filter_map(HostEvent::announcement).collect();
-        assert!(announced.contains(&"Broker n101 fenced.".to_string()), "{announced:?}");
     }
 
     #[test]
