@@ -94,8 +94,7 @@ impl Inspection {
             let name = &files[i].0;
             (FileKind::of(name) == FileKind::Segment, snapshot_end_offset(name), name.clone())
         });
-        let latest_snapshot =
-            order.iter().rfind(|&&i| FileKind::of(&files[i].0) == FileKind::Snapshot);
+        let latest_snapshot = order.iter().rfind(|&&i| FileKind::of(&files[i].0) == FileKind::Snapshot);
         let replay_from = latest_snapshot.map(|&i| (i, snapshot_end_offset(&files[i].0).unwrap_or(0)));
         let mut inspection = Inspection::default();
         for index in order {

@@ -95,7 +95,8 @@ impl Payload {
         key_at: usize,
         value_at: usize,
     ) -> Result<Payload, ParseError> {
-        let key = key.ok_or_else(|| ParseError { at: key_at, what: "control record without a key".into() })?;
+        let key =
+            key.ok_or_else(|| ParseError { at: key_at, what: "control record without a key".into() })?;
         let mut k = Cursor::new(key, key_at);
         let key_version = k.i16("control key version")?;
         if key_version < 0 {
@@ -108,8 +109,10 @@ impl Payload {
         let Some(kind) = ControlType::from_id(type_id) else {
             return Ok(Payload::UnknownControl { type_id });
         };
-        let value = value
-            .ok_or_else(|| ParseError { at: value_at, what: format!("{kind:?} control record without a value") })?;
+        let value = value.ok_or_else(|| ParseError {
+            at: value_at,
+            what: format!("{kind:?} control record without a value"),
+        })?;
         let mut v = Cursor::new(value, value_at);
         let value = codec::decode(&mut v, kind.schema(), CONTROL_VALUE_VERSION)?;
         Ok(Payload::Control { kind, value })
