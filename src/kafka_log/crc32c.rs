@@ -28,9 +28,9 @@ fn slices() -> &'static [[u32; 256]; 8] {
     SLICES.get_or_init(|| {
         let mut slices = [TABLE; 8];
         for k in 1..8 {
-            for i in 0..256 {
-                let previous = slices[k - 1][i];
-                slices[k][i] = (previous >> 8) ^ TABLE[(previous & 0xFF) as usize];
+            let previous = slices[k - 1];
+            for (slot, value) in slices[k].iter_mut().zip(previous) {
+                *slot = (value >> 8) ^ TABLE[(value & 0xFF) as usize];
             }
         }
         slices
