@@ -68,6 +68,8 @@ pub enum Msg {
     DismissNotices,
     /// Race the failover of a cluster the size of an opened metadata log.
     RaceFromLog(u64),
+    /// Save the live cluster's metadata log as Kafka's files.
+    DownloadLog,
 }
 
 pub struct App {
@@ -177,6 +179,7 @@ impl Component for App {
                 self.race = RaceRequest { partitions, shown_after_kill_ms: None, generation };
                 self.tab = Tab::Failover;
             }
+            Msg::DownloadLog => self.status = super::download::save_cluster_log(self.session.sim()),
         }
         self.announce();
         self.refresh_log();
@@ -209,7 +212,7 @@ impl Component for App {
                 if self.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
                 } else if self.tab == Tab::Log {
-                    <LogTab on_race={link.callback(Msg::RaceFromLog)} />
+                    <LogTab on_race={link.callback(Msg::RaceFromLog)} on_download={link.callback(|_| Msg::DownloadLog)} />
                 } else {
                     <FailoverTab request={self.race.clone()} compact={self.params.embed} controls={self.params.controls} reduced_motion={self.reduced_motion} />
                 }
