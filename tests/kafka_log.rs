@@ -319,3 +319,25 @@ fn leader_changes_carry_their_voters() {
     assert!(change.granting_voters.len() >= 2);
     assert_eq!(inspection.epochs.last().unwrap().epoch as u32, node.epoch());
 }
+
+#[test]
+fn inspect_prints_json_and_fails_on_a_bad_file() {
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().unwrap();
+    let output = run(&["inspect", "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0", "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["records"], 4929);
+    assert_eq!(json["last_offset"], 4928);
+    assert_eq!(json["record_types"]["PartitionRecord"], 54);
+    assert_eq!(json["image"]["features"]["metadata.version"], 19);
+
+    let mut bytes = std::fs::read(REAL_LOG).unwrap();
+    bytes[100] ^= 1;
+    let path = std::env::temp_dir().join(format!("kraftscope-bad-{}.log", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let output = run(&["inspect", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(!output.status.success(), "a CRC failure fails the command");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("CRC failures: 1") && text.contains("(batch at offset 1): CRC mismatch"), "{text}");
+}

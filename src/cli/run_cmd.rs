@@ -42,17 +42,12 @@ pub fn run(args: &Args) -> Result<bool, String> {
 /// running node furthest ahead) as a Kafka `__cluster_metadata-0` directory.
 fn write_log(run: &ScenarioRun, dir: &Path) -> Result<(), String> {
     let sim = run.simulation().ok_or("the scenario started no cluster, so there is no log to write")?;
-    let node = sim
-        .leader()
-        .or_else(|| sim.running_nodes().max_by_key(|n| n.high_watermark()))
-        .ok_or("no node is running, so there is no log to write")?;
-    let committed = node.high_watermark().unwrap_or(node.log().start_offset());
-    let files = writer::directory(node.log(), committed);
+    let (node, committed, files) =
+        writer::cluster_files(sim).ok_or("no node is running, so there is no log to write")?;
     write_files(dir, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     println!(
-        "wrote n{}'s committed log (offsets below {committed}) to {}: {}",
-        node.id(),
+        "wrote n{node}'s committed log (offsets below {committed}) to {}: {}",
         dir.display(),
         names.join(", ")
     );

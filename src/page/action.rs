@@ -63,6 +63,8 @@ pub enum Action {
     Kiosk(Option<usize>),
     /// Race the failover of a cluster the size of an opened metadata log.
     RaceFromLog(u64),
+    /// Save the live cluster's metadata log as Kafka's files.
+    DownloadLog,
     /// Save the session as a file with this name and these notes.
     SaveFile {
         name: String,
@@ -89,6 +91,8 @@ pub enum Effect {
     },
     /// Kiosk mode ended.
     KioskStop,
+    /// Offer the live cluster's metadata log as Kafka's files to download.
+    DownloadLog,
     /// Offer this session file as a download.
     Download(SessionFile),
 }

@@ -203,6 +203,7 @@ impl PageState {
                 effects.push(Effect::Download(file));
             }
             Action::OpenFile(file) => self.open_file(file),
+            Action::DownloadLog => effects.push(Effect::DownloadLog),
             Action::RaceFromLog(partitions) => {
                 let generation = self.race.generation + 1;
                 self.race = RaceRequest { partitions, opens_after_kill_ms: None, generation };

@@ -127,7 +127,7 @@ impl Component for App {
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
                 } else if state.tab == Tab::Log {
-                    <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} />
+                    <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} on_download={link.callback(|_| Msg::Do(Action::DownloadLog))} />
                 } else {
                     <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion} />
                 }
@@ -160,6 +160,9 @@ impl App {
                 }
             }
             Effect::KioskStop => self.kiosk = None,
+            Effect::DownloadLog => {
+                self.state.status = super::download::save_cluster_log(self.state.session.sim())
+            }
             Effect::Download(file) => {
                 if let Err(error) = session_files::download(&file) {
                     self.state.status = format!("Cannot save the session: {error}");

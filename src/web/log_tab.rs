@@ -14,6 +14,8 @@ use crate::kafka_log::timeline::LogTimeline;
 pub struct LogTabProps {
     /// Open the failover race with this many partitions.
     pub on_race: Callback<u64>,
+    /// Download the live cluster's metadata log as Kafka's files.
+    pub on_download: Callback<()>,
 }
 
 pub enum LogMsg {
@@ -138,6 +140,10 @@ impl Component for LogTab {
                        <code>{ "kraftscope inspect DIR" }</code>{ ", and " }<code>{ "kraftscope run --scenario NAME --write-log DIR" }</code>
                        { " writes the simulation's log as these files." }</p>
                     if self.pending > 0 { <p class="hint">{ "Reading…" }</p> }
+                    <p>{ "No cluster of your own at hand? " }
+                        <button id="log-download" class="secondary" onclick={ctx.props().on_download.reform(|_| ())}>
+                            { "Download the live cluster's log" }</button>
+                        { " saves the simulation's committed metadata log and snapshots as these files, ready to drop back here." }</p>
                 </div>
                 if let Some(error) = &self.error { <p class="log-error" role="alert">{ error }</p> }
                 if let Some(timeline) = &self.timeline {

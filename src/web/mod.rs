@@ -4,6 +4,7 @@ mod app;
 mod chart;
 mod cluster_view;
 mod controls;
+mod download;
 mod event_log;
 mod failover_tab;
 mod focus;

@@ -1,10 +1,12 @@
 // "Open a metadata log": a real __cluster_metadata segment dropped into the page shows its
 // record count, last offset and epochs; scrubbing back changes the image shown; a snapshot
 // opens through the file picker; bad bytes get a message naming the byte; the failover race
-// opens sized from the file. Screenshots at 1280 x 720 and 375 x 667.
+// opens sized from the file; the live cluster's log downloads as Kafka files that open again.
+// Screenshots at 1280 x 720 and 375 x 667.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { open, screenshot } from "./browser.mjs";
 
@@ -81,6 +83,35 @@ test("a snapshot opens through the file picker and bad bytes are named", async (
   await drop(page, "00000000000000000000.log", bytes);
   await page.waitForFunction(() => document.querySelector(".log-summary")?.textContent.includes("truncated"));
   assert.match(await page.locator(".log-summary").textContent(), /00000000000000000000\.log: byte \d+ \(batch at offset \d+\): truncated/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the live cluster's log downloads as Kafka's files, which open again", async () => {
+  // The tour step where a far-behind broker catches up by snapshot: topics, records, snapshots.
+  const { page, errors, context } = await open("?tour=10");
+  await page.getByRole("tab", { name: "Open a metadata log" }).click();
+  const downloads = [];
+  page.on("download", (d) => downloads.push(d));
+  await page.locator("#log-download").click();
+  await page.waitForFunction(() => document.querySelector("[role=status].notice")?.textContent.startsWith("Downloaded"));
+  const status = await page.locator("[role=status].notice").textContent();
+  const names = status.replace(/^.*: /, "").split(", ");
+  while (downloads.length < names.length) await new Promise((r) => setTimeout(r, 100));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kraftscope-download-"));
+  const paths = [];
+  for (const download of downloads) {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    paths.push(file);
+  }
+  assert.deepEqual(downloads.map((d) => d.suggestedFilename()).sort(), [...names].sort());
+  assert.ok(names.some((n) => /^\d{20}\.log$/.test(n)), `a segment among ${names}`);
+  await page.locator("#log-file").setInputFiles(paths);
+  await page.locator(".log-opened").waitFor({ timeout: 60_000 });
+  assert.ok(Number(await data(page, ".log-opened", "records")) > 0, "the downloaded files hold records");
+  assert.notEqual(await data(page, "#log-image", "topics"), "0", "and the topics the tour created");
+  assert.match(await page.locator(".log-summary").textContent(), /CRC failures: 0; other problems: 0/);
   assert.deepEqual(errors, []);
   await context.close();
 });
