@@ -27,11 +27,11 @@ use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 const LOG_REFRESH_FRAMES: u32 = 8;
 
 /// What the failover view is asked to show: the race's size, how long after the kill a tour
-/// step or scenario opens it (it plays on from there), and a counter that restarts it.
+/// step or scenario shows it (paused there), and a counter that restarts it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RaceRequest {
     pub partitions: u64,
-    pub opens_after_kill_ms: Option<u64>,
+    pub shown_after_kill_ms: Option<u64>,
     pub generation: u32,
 }
 
@@ -112,7 +112,7 @@ impl PageState {
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
-            race: RaceRequest { partitions: params.partitions, opens_after_kill_ms: None, generation: 0 },
+            race: RaceRequest { partitions: params.partitions, shown_after_kill_ms: None, generation: 0 },
             present: params.present,
             help: false,
             share: None,
@@ -206,7 +206,7 @@ impl PageState {
             Action::DownloadLog => effects.push(Effect::DownloadLog),
             Action::RaceFromLog(partitions) => {
                 let generation = self.race.generation + 1;
-                self.race = RaceRequest { partitions, opens_after_kill_ms: None, generation };
+                self.race = RaceRequest { partitions, shown_after_kill_ms: None, generation };
                 self.tab = Tab::Failover;
             }
         }
@@ -275,7 +275,7 @@ impl PageState {
                 let partitions = if self.tour.is_some() { race.partitions } else { self.params.partitions };
                 let generation = self.race.generation + 1;
                 self.race =
-                    RaceRequest { partitions, opens_after_kill_ms: race.opens_after_kill_ms, generation };
+                    RaceRequest { partitions, shown_after_kill_ms: race.shown_after_kill_ms, generation };
                 self.tab = Tab::Failover;
             }
             _ => {

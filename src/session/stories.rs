@@ -15,12 +15,11 @@ pub enum View {
     Failover,
 }
 
-/// A failover race: its partition count, and how long after the kill it opens (a few seconds
-/// before the moment the story is about), from where it plays on.
+/// A failover race: its partition count, and how long after the kill it is shown, paused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceScript {
     pub partitions: u64,
-    pub opens_after_kill_ms: Option<u64>,
+    pub shown_after_kill_ms: Option<u64>,
 }
 
 /// One scripted moment.
@@ -81,7 +80,7 @@ pub const TOUR: [Story; 13] = [
         title: "Two systems, and a cold load",
         narration: "Before KIP-500 Kafka kept its metadata in a separate system, ZooKeeper. One broker is the controller: whoever created the /controller znode first. When it dies, its ZooKeeper session must expire, the brokers race to create /controller, and the winner must read every topic's and partition's state from ZooKeeper before it can do anything. Here 100,000 partitions are loading: the work grows with the partition count.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 100_000, opens_after_kill_ms: Some(8_000) }),
+        race: Some(RaceScript { partitions: 100_000, shown_after_kill_ms: Some(8_000) }),
         ..CLUSTER
     },
     Story {
@@ -90,7 +89,7 @@ pub const TOUR: [Story; 13] = [
         title: "Full state to every broker; three copies of the truth",
         narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work). ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths: a lost update leaves a broker serving stale leaders. A broker's death fires watches, and the controller rewrites each affected partition's znode one by one. A broker cut off from the controller but still talking to ZooKeeper stays 'alive': two notions of liveness.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 1_000_000, opens_after_kill_ms: Some(60_000) }),
+        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(60_000) }),
         ..CLUSTER
     },
     Story {
@@ -192,7 +191,7 @@ pub const TOUR: [Story; 13] = [
         title: "KRaft and ZooKeeper mode lose their controller",
         narration: "The same failover in both designs at 1,000,000 partitions. KRaft's standby controllers already hold the whole image, replayed from the log, so the new leader only has to win an election. The ZooKeeper-mode controller has to load everything first, and then push it to every broker.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 1_000_000, opens_after_kill_ms: Some(500) }),
+        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(10_000) }),
         ..CLUSTER
     },
     Story {

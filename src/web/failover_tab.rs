@@ -73,10 +73,8 @@ pub enum Msg {
 
 pub struct FailoverTab {
     race: Result<FailoverRace, String>,
-    /// Kill as soon as ready and fast-forward to this long after the kill, then pause (or play
-    /// on, for a tour step or scenario: `then_play`).
+    /// Kill as soon as ready and fast-forward to this long after the kill, then pause.
     script: Option<Micros>,
-    then_play: bool,
     /// Fast-forward to the end ("Skip to the end").
     skipping: bool,
     /// Kill both controllers and play as soon as the clusters are ready (Kill while running).
@@ -132,7 +130,6 @@ impl Component for FailoverTab {
         let mut tab = FailoverTab {
             race: Err(String::new()),
             script: None,
-            then_play: false,
             skipping: false,
             kill_when_ready: false,
             playing: false,
@@ -260,8 +257,7 @@ impl FailoverTab {
     fn restart(&mut self, request: &RaceRequest) {
         self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
         self.race = FailoverRace::new(request.partitions, 1);
-        self.script = request.opens_after_kill_ms.map(|ms| ms * MS);
-        self.then_play = self.script.is_some();
+        self.script = request.shown_after_kill_ms.map(|ms| ms * MS);
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
     }
 
@@ -375,7 +371,6 @@ impl FailoverTab {
             return;
         }
         (self.script, self.skipping, self.playing, self.kill_when_ready) = (Some(t), false, false, false);
-        self.then_play = false;
     }
 
     fn on_frame(&mut self, ts: f64) {
@@ -397,10 +392,7 @@ impl FailoverTab {
             RaceStage::Ready => {}
             RaceStage::Running { elapsed } => match self.script {
                 Some(target) if elapsed < target => fast_forward(race, Some(target)),
-                Some(_) => {
-                    self.script = None;
-                    self.playing = std::mem::take(&mut self.then_play);
-                }
+                Some(_) => self.script = None,
                 None if self.skipping => fast_forward(race, None),
                 None if self.playing => {
                     let pace = race.pace();

@@ -114,9 +114,13 @@ test("what the drawing says to a screen reader: the summary, every message's nam
   const leader = await waitForLeader(page);
   const summary = page.locator(".cluster-summary[role=status]");
   await page.waitForFunction((l) => document.querySelector(".cluster-summary").textContent.startsWith(`n${l.id} leads at epoch ${l.epoch}; brokers at offset `), leader);
-  const messages = await page.locator("svg.cluster g.message").evaluateAll((gs) => gs.map((g) => ({
-    name: g.getAttribute("aria-label") ?? "", role: g.getAttribute("role"), label: g.querySelector(".message-label").textContent,
-  })));
+  // Quiet stretches fast-forward, so wait for a frame with messages drawn and read it there.
+  const messages = await (await page.waitForFunction(() => {
+    const drawn = [...document.querySelectorAll("svg.cluster g.message")].map((g) => ({
+      name: g.getAttribute("aria-label") ?? "", role: g.getAttribute("role"), label: g.querySelector(".message-label").textContent,
+    }));
+    return drawn.length > 0 ? drawn : null;
+  }, null, { polling: "raf", timeout: 30_000 })).jsonValue();
   assert.ok(messages.length > 0, "messages are in flight");
   for (const m of messages) {
     assert.equal(m.role, "img");
