@@ -378,7 +378,7 @@ impl PageState {
             Command::Seek { ms } => {
                 self.playing = false;
                 self.falling.clear();
-                self.session.seek((ms * MS).min(self.session.horizon()));
+                self.session.seek(ms * MS);
             }
             Command::SetSpeed { speed } => self.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
             Command::LoadScenario { scenario } => {
