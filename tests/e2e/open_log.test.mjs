@@ -89,7 +89,7 @@ test("a snapshot opens through the file picker and bad bytes are named", async (
 
 test("the live cluster's log downloads as Kafka's files, which open again", async () => {
   // The tour step where a far-behind broker catches up by snapshot: topics, records, snapshots.
-  const { page, errors, context } = await open("?tour=10");
+  const { page, errors, context } = await open("?tour=11");
   await page.getByRole("tab", { name: "Open a metadata log" }).click();
   const downloads = [];
   page.on("download", (d) => downloads.push(d));
