@@ -153,7 +153,7 @@ fn browser_e2e() -> Result<Counts> {
     let counts = run_counted(
         Command::new("node")
             .current_dir(root())
-            .args(["--test", "--test-reporter=spec", "tests/e2e/"])
+            .args(["--test", "--test-reporter=spec", "--test-timeout=600000", "tests/e2e/"])
             .env("KRAFTSCOPE_URL", &url)
             .env("KRAFTSCOPE_ARTIFACTS", &artifacts)
             .env("CHROMIUM_PATH", CHROMIUM),
