@@ -24,9 +24,16 @@ fn reopen(session: &Session) -> (Session, Vec<String>) {
 }
 
 /// Moves `session` on by a random amount the way the page does: a frame with a small event
-/// budget (which may stop short), a few single steps, or an action.
+/// budget (which may stop short), a few single steps, an action, or a seek back to just before
+/// a recorded action followed by single steps onto its moment (where the action is still ahead).
 fn wander(session: &mut Session, rng: &mut Rng) {
-    match rng.below(10) {
+    match rng.below(12) {
+        10 | 11 => {
+            let Some(action) = session.actions().last().cloned() else { return };
+            session.seek(action.at.saturating_sub(rng.range(1, 3) * MS));
+            while session.events() < action.events && session.step() {}
+            return;
+        }
         0..=4 => {
             let target = session.now() + rng.range(1, 400) * MS + rng.below(1000);
             session.advance_to(target, rng.range(1, 40) as usize);
@@ -98,15 +105,22 @@ fn a_damaged_link_opens_with_a_notice_naming_what_did_not_match() {
     assert_eq!(reopened.fingerprint(), session.fingerprint(), "the link still opens at its moment");
 
     let events = session.events();
-    let (params, _) =
-        PageParams::parse(&query.replace(&format!(".{events}&"), &format!(".{}&", events + 1_000_000)));
+    let now = session.now();
+    let (params, _) = PageParams::parse(
+        &query.replace(&format!("at={now}.{events}."), &format!("at={now}.{}.", events + 1_000_000)),
+    );
     let (_, problem) = params.open_session(params.settings.clone());
     let problem = problem.expect("an unreachable moment is reported");
     assert!(problem.starts_with("at:") && problem.contains(&(events + 1_000_000).to_string()), "{problem}");
 
-    for (garbled, key) in
-        [("at=12x.4", "at:"), ("at=1000", "at:"), ("fp=xyz", "fp:"), ("at=999999999999.1", "at:")]
-    {
+    for (garbled, key) in [
+        ("at=12x.4", "at:"),
+        ("at=1000", "at:"),
+        ("at=1000.4.x", "at:"),
+        ("at=1000.4.1.1", "at:"),
+        ("fp=xyz", "fp:"),
+        ("at=999999999999.1", "at:"),
+    ] {
         let (params, notices) = PageParams::parse(&format!("seed=5&{garbled}"));
         assert_eq!(notices.len(), 1, "{garbled}: {notices:?}");
         assert!(notices[0].starts_with(key), "{garbled}: {notices:?}");

@@ -308,7 +308,8 @@ impl PageState {
             Ok(()) if self.tour.is_some() => self.go_to_step(self.tour, effects),
             Ok(()) => {
                 self.params.actions.clear();
-                (self.params.at, self.params.events, self.params.fingerprint) = (None, None, None);
+                (self.params.at, self.params.events, self.params.applied, self.params.fingerprint) =
+                    (None, None, None, None);
                 self.start_over();
                 self.status = format!(
                     "Reset: seed {}, {} controllers, {} brokers",

@@ -67,17 +67,20 @@ impl Session {
 
     /// A session that replays `actions` as it runs, positioned at time `until`.
     pub fn replay(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
-        Session::reopen(settings, actions, until, None)
+        Session::reopen(settings, actions, until, None, None)
     }
 
     /// A session positioned at an exact moment: time `until` after `events` events (several
-    /// events can share a microsecond, and a single step stops between them); every event up to
-    /// `until` when `events` is not given.
+    /// events can share a microsecond, and a single step stops between them) with `applied` of
+    /// the recorded actions carried out (an action made at a moment is carried out there, so
+    /// the same time and event count come before and after it); every event up to `until` and
+    /// every action due by then when they are not given.
     pub fn reopen(
         settings: Settings,
         actions: Vec<RecordedAction>,
         until: Micros,
         events: Option<u64>,
+        applied: Option<usize>,
     ) -> Session {
         let mut sim = Simulation::new(settings.cluster_config(), settings.seed);
         sim.enable_trace();
@@ -96,7 +99,7 @@ impl Session {
             horizon,
         };
         session.collect_trace();
-        session.run(until, usize::MAX, events.unwrap_or(u64::MAX), None);
+        session.run(until, usize::MAX, (events.unwrap_or(u64::MAX), applied.unwrap_or(usize::MAX)), None);
         session
     }
 
@@ -133,6 +136,11 @@ impl Session {
     /// Every recorded action of the timeline.
     pub fn actions(&self) -> &[RecordedAction] {
         &self.actions
+    }
+
+    /// How many of the recorded actions have been carried out (the rest lie ahead).
+    pub fn applied_actions(&self) -> usize {
+        self.applied
     }
 
     /// The latest trace lines, oldest first.
@@ -173,9 +181,10 @@ impl Session {
         true
     }
 
-    /// Apply recorded actions that happened before the next event, up to time `limit`.
-    fn apply_due_actions(&mut self, limit: Micros) {
-        while let Some(recorded) = self.actions.get(self.applied) {
+    /// Apply recorded actions that happened before the next event, up to time `limit` and until
+    /// `cap` of them have been carried out.
+    fn apply_due_actions(&mut self, limit: Micros, cap: usize) {
+        while let Some(recorded) = self.actions.get(self.applied).filter(|_| self.applied < cap) {
             let processed = self.sim.events_processed();
             let next = self.sim.next_event_time();
             // Events run in time order, so an action is out of reach once its event count has
@@ -209,7 +218,7 @@ impl Session {
     /// of the timeline.
     pub fn step(&mut self) -> bool {
         let Some(next) = self.sim.next_event_time().filter(|at| *at <= TIMELINE_LIMIT) else { return false };
-        self.apply_due_actions(next);
+        self.apply_due_actions(next, usize::MAX);
         let stepped = self.step_checked();
         self.horizon = self.horizon.max(self.now());
         stepped
@@ -219,7 +228,7 @@ impl Session {
     /// events; when the budget runs out it stops after finishing the current instant. Returns
     /// true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
-        self.run(t.min(TIMELINE_LIMIT), budget, u64::MAX, None)
+        self.run(t.min(TIMELINE_LIMIT), budget, (u64::MAX, usize::MAX), None)
     }
 
     /// Whether the timeline has reached its end ([`TIMELINE_LIMIT`]).
@@ -231,22 +240,22 @@ impl Session {
     /// invariant (so that the moment of the violation is what is shown), or after an event at
     /// which `stop` holds (a fast-forward that reaches something worth watching).
     pub fn play_to(&mut self, t: Micros, budget: usize, stop: &dyn Fn(&Simulation) -> bool) -> bool {
-        self.run(t.min(TIMELINE_LIMIT), budget, u64::MAX, Some(stop))
+        self.run(t.min(TIMELINE_LIMIT), budget, (u64::MAX, usize::MAX), Some(stop))
     }
 
-    /// Like `advance_to`, processing no more than `events` events since the start, and
-    /// stopping early where `stop` says so.
+    /// Like `advance_to`, processing no more than `events` events since the start and carrying
+    /// out no more than `applied` recorded actions, and stopping early where `stop` says so.
     fn run(
         &mut self,
         t: Micros,
         budget: usize,
-        events: u64,
+        (events, applied): (u64, usize),
         stop: Option<&dyn Fn(&Simulation) -> bool>,
     ) -> bool {
         let clean = self.violation.is_none();
         let mut done = 0usize;
         loop {
-            self.apply_due_actions(t);
+            self.apply_due_actions(t, applied);
             if self.sim.events_processed() >= events {
                 break;
             }

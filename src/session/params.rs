@@ -39,10 +39,11 @@ pub struct PageParams {
     /// Partition count of the failover race.
     pub partitions: u64,
     /// Shared actions to replay, and the moment to open at: a time, and (from a shared link)
-    /// how many events had been processed by then.
+    /// how many events had been processed and how many of the actions carried out by then.
     pub actions: Vec<RecordedAction>,
     pub at: Option<Micros>,
     pub events: Option<u64>,
+    pub applied: Option<usize>,
     /// The short code of the state's fingerprint a shared link was made at.
     pub fingerprint: Option<String>,
     /// Show the error panel (a demonstration of what a crash looks like).
@@ -70,6 +71,7 @@ impl Default for PageParams {
             actions: Vec::new(),
             at: None,
             events: None,
+            applied: None,
             fingerprint: None,
             panic: false,
             origins: Origins::default(),
@@ -240,16 +242,22 @@ impl PageParams {
             "at" => {
                 let bad = || {
                     format!(
-                        "at: '{value}' is not a moment like 4000123.567 (microseconds.events); opening at the start"
+                        "at: '{value}' is not a moment like 4000123.567.2 (microseconds.events.actions carried out); opening at the start"
                     )
                 };
-                let (at, events) = value.split_once('.').ok_or_else(bad)?;
-                let (at, events) =
-                    (at.parse::<u64>().map_err(|_| bad())?, events.parse::<u64>().map_err(|_| bad())?);
+                let mut parts = value.split('.');
+                let (Some(at), Some(events), applied, None) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(bad());
+                };
+                let at = at.parse::<u64>().map_err(|_| bad())?;
+                let events = events.parse::<u64>().map_err(|_| bad())?;
+                let applied = applied.map(str::parse::<usize>).transpose().map_err(|_| bad())?;
                 if at > MAX_AT {
                     return Err(format!("at: {at} us is later than {MAX_AT} us; opening at the start"));
                 }
-                (self.at, self.events) = (Some(at), Some(events));
+                (self.at, self.events, self.applied) = (Some(at), Some(events), applied);
             }
             "fp" => {
                 if value.len() != 8 || !value.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -321,7 +329,12 @@ impl PageParams {
             query.push_str(&format!("&actions={}", codes.join("~")));
         }
         let code = session.fingerprint().code();
-        query.push_str(&format!("&at={}.{}&fp={code}&autoplay=0", session.now(), session.events()));
+        query.push_str(&format!(
+            "&at={}.{}.{}&fp={code}&autoplay=0",
+            session.now(),
+            session.events(),
+            session.applied_actions()
+        ));
         query
     }
 
@@ -329,12 +342,18 @@ impl PageParams {
     /// what did not match the link (a moment the timeline never reaches, another fingerprint).
     pub fn open_session(&self, settings: Settings) -> (Session, Option<String>) {
         let at = self.at.unwrap_or(0);
-        let session = Session::reopen(settings, self.actions.clone(), at, self.events);
+        let session = Session::reopen(settings, self.actions.clone(), at, self.events, self.applied);
         let mut problems = Vec::new();
         if let Some(events) = self.events.filter(|e| *e != session.events()) {
             problems.push(format!(
                 "at: the link asks for event {events} at {at} us, but this timeline has {} events by then",
                 session.events()
+            ));
+        }
+        if let Some(applied) = self.applied.filter(|a| *a != session.applied_actions()) {
+            problems.push(format!(
+                "at: the link asks for {applied} action(s) carried out by {at} us, but {} were by then",
+                session.applied_actions()
             ));
         }
         let code = session.fingerprint().code();

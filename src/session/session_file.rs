@@ -53,9 +53,12 @@ pub struct SessionFile {
     pub settings: Settings,
     #[serde(default)]
     pub actions: Vec<FileAction>,
-    /// The moment shown: simulated microseconds and events processed by then.
+    /// The moment shown: simulated microseconds, events processed and actions carried out by
+    /// then (without it, every action due by then).
     pub at_us: u64,
     pub events: u64,
+    #[serde(default)]
+    pub applied_actions: Option<usize>,
     /// The short code of the state's fingerprint at that moment (8 hex digits).
     #[serde(default)]
     pub fingerprint: Option<String>,
@@ -91,6 +94,7 @@ impl SessionFile {
                 .collect(),
             at_us: session.now(),
             events: session.events(),
+            applied_actions: Some(session.applied_actions()),
             fingerprint: Some(session.fingerprint().code()),
             tour_step: tour.map(|step| step + 1),
         }
@@ -131,6 +135,12 @@ impl SessionFile {
         if let Some(i) = actions.windows(2).position(|w| (w[0].events, w[0].at) > (w[1].events, w[1].at)) {
             return Err(format!("actions[{}]: earlier than the action before it", i + 1));
         }
+        if let Some(applied) = self.applied_actions.filter(|a| *a > self.actions.len()) {
+            return Err(format!(
+                "applied_actions: {applied} is more than the {} actions",
+                self.actions.len()
+            ));
+        }
         if self.at_us > TIMELINE_LIMIT {
             return Err(format!("at_us: {} is past the end of a timeline ({TIMELINE_LIMIT})", self.at_us));
         }
@@ -148,7 +158,8 @@ impl SessionFile {
         };
         params.settings = self.settings.clone();
         params.actions = actions;
-        (params.at, params.events, params.fingerprint) = (Some(self.at_us), Some(self.events), fingerprint);
+        (params.at, params.events, params.applied, params.fingerprint) =
+            (Some(self.at_us), Some(self.events), self.applied_actions, fingerprint);
         (params.scenario, params.tour) = (None, None);
         Ok(tour)
     }
@@ -228,6 +239,7 @@ mod tests {
     fn a_tampered_file_opens_with_a_notice_that_the_state_differs() {
         let mut file = SessionFile::of(&demo(), None, "", "");
         file.actions.pop();
+        file.applied_actions = Some(file.actions.len());
         let (_, problem) = file.open().expect("still valid");
         assert!(problem.expect("differs").contains("fp: the state here"));
     }
@@ -247,6 +259,7 @@ mod tests {
             (|f| f.actions[1].events = 0, "actions[1]: earlier than the action before it"),
             (|f| f.actions[0].at_us = u64::MAX, "actions[0]: at_us 18446744073709551615 is past the end"),
             (|f| f.at_us = 601_000_000, "at_us: 601000000 is past the end"),
+            (|f| f.applied_actions = Some(5), "applied_actions: 5 is more than the 2 actions"),
             (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
             (|f| f.tour_step = Some(14), "tour_step: 14 is outside 1 to 13"),
             (|f| f.name = "n".repeat(201), "name: longer than 200 characters"),

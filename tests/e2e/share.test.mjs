@@ -77,7 +77,7 @@ test(`a shared link reopens the same whole-state fingerprint at ${POINTS} random
     }
     const [at, events] = moment(print);
     await page.locator("#share").click();
-    await page.waitForFunction((m) => document.querySelector("#share-url")?.value.includes(m), `at=${at}.${events}&`);
+    await page.waitForFunction((m) => document.querySelector("#share-url")?.value.includes(m), `at=${at}.${events}.`);
     const url = await page.locator("#share-url").inputValue();
     await reader.goto(url);
     const reopened = await waitForPrint(reader);
