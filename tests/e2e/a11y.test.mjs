@@ -109,6 +109,32 @@ for (const [name, query, options, prepare] of VIEWS) {
   });
 }
 
+test("the axe check fails when a violation is put back into the page", async () => {
+  const { page, errors, context } = await open("");
+  await pausedCluster(page);
+  await assertNoViolations(page, "the page as built");
+  // Two of the violations the page once had: a control nested in another, a control unnamed.
+  await page.evaluate(() => {
+    const play = document.querySelector("button.play");
+    const wrapper = document.createElement("div");
+    wrapper.setAttribute("role", "button");
+    wrapper.tabIndex = 0;
+    play.replaceWith(wrapper);
+    wrapper.append(play);
+  });
+  await assert.rejects(assertNoViolations(page, "a nested button"), /axe rule "nested-interactive"/);
+  await page.evaluate(() => {
+    const scrubber = document.querySelector("#scrubber");
+    scrubber.closest("label")?.replaceWith(scrubber);
+    scrubber.removeAttribute("aria-label");
+    scrubber.removeAttribute("aria-labelledby");
+    scrubber.removeAttribute("title");
+  });
+  await assert.rejects(assertNoViolations(page, "an unnamed slider"), /axe rule "label"|also violated: (.*, )?label(,|$)/m);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("what the drawing says to a screen reader: the summary, every message's name, the race's phases, the chart's table", async () => {
   const { page, errors, context } = await open("?speed=0.1&partitions=10000");
   const leader = await waitForLeader(page);
