@@ -168,6 +168,19 @@ fn the_event_log_follows_the_filter() {
 fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error() {
     use kraftscope::session::host::{Command, HostEvent};
     let mut page = with_leader();
+    page.reduce(Action::Host(Command::Play));
+    page.reduce(Action::Host(Command::Pause));
+    assert!(!page.playing, "pause stops the clock");
+    page.reduce(Action::Host(Command::Seek { ms: 2_000 }));
+    assert_eq!(page.session.now(), 2_000 * kraftscope::quorum::MS, "seek goes back to 2 s");
+    let events = page.session.events();
+    page.reduce(Action::Host(Command::Step));
+    assert_eq!((page.session.events(), page.playing), (events + 1, false), "step processes one event");
+    page.reduce(Action::Host(Command::SetSpeed { speed: 1.0 }));
+    assert_eq!(page.speed_exp, 0.0, "set-speed 1 is 10^0");
+    page.reduce(Action::Host(Command::Play));
+    play(&mut page, 0.5);
+    assert!(page.session.now() > 2_000 * kraftscope::quorum::MS, "play runs on from there");
     let leader = page.session.sim().leader().unwrap().id();
     let outcome = page.reduce(Action::Host(Command::KillLeader));
     assert!(page.session.sim().running_nodes().all(|n| n.id() != leader));

@@ -19,6 +19,7 @@ use super::log_tab::LogTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
+use crate::format;
 use crate::page::{Action, Effect, PageState, Tab};
 use crate::quorum::{MS, Micros};
 use crate::session::params::Controls as ControlLevel;
@@ -111,7 +112,7 @@ impl Component for App {
         let fingerprint =
             (!state.playing && state.tab == Tab::Cluster).then(|| state.session.fingerprint().to_string());
         html! {
-            <div class={class} data-fingerprint={fingerprint}>
+            <div class={class} data-fingerprint={fingerprint} data-speed={format::speed(10f64.powf(state.speed_exp))}>
                 if chrome { { self.header(ctx) } } else { <div role="banner"><h1 class="visually-hidden">{ "kraftscope" }</h1></div> }
                 if !state.notices.is_empty() {
                     <div class="notices" role="alert">
