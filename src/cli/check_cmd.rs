@@ -35,6 +35,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     };
     let threads = args.get("threads", std::thread::available_parallelism().map_or(1, |n| n.get()))?.max(1);
     let quiet = args.has("quiet");
+    let started = std::time::Instant::now();
     let results = sweep(&seeds, sabotage, threads);
     let mut violations = 0;
     for (params, result) in &results {
@@ -48,7 +49,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
             }
         }
     }
-    println!("checked {} seeds: {violations} violations", seeds.len());
+    println!(
+        "checked {} seeds: {violations} violations in {:.1} s on {threads} thread(s)",
+        seeds.len(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(violations == 0)
 }
 
@@ -93,6 +98,7 @@ fn run_guarded(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
 
 fn report(params: &SeedParams, failure: &Failure, sabotage: Option<&str>) {
     println!("VIOLATION in seed {}: {}", params.seed, failure.violation);
+    println!("  swarm: {params}");
     println!("  after event #{} at {}", failure.event, kraftscope::sim::trace::format_time(failure.at));
     for line in &failure.trace_tail {
         println!("  | {line}");
