@@ -15,6 +15,7 @@ pub mod session_file;
 pub mod settings;
 pub mod stories;
 pub mod summary;
+pub mod text_fit;
 
 use std::collections::VecDeque;
 

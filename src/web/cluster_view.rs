@@ -14,6 +14,7 @@ use crate::session::picture::{
     BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LogCell, MessagePicture, NodePicture,
 };
 use crate::session::summary::summary;
+use crate::session::text_fit::text_length;
 
 use super::legend::Legend;
 
@@ -400,11 +401,16 @@ fn broker(n: &NodePicture, role: &str) -> Html {
             if n.role.is_none() { <path class="cross" d="M -50 -36 L 50 36 M 50 -36 L -50 36" /> }
             <text class="name" y="-28">{ &n.label }</text>{ " " }
             <text class="role" y="-12">{ state }</text>{ " " }
-            <text class="small" y="4">{ image }</text>{ " " }
-            <text class="small" y="17">{ size }</text>{ " " }
+            <text class="small" y="4" textLength={fit(&image)} lengthAdjust="spacingAndGlyphs">{ image }</text>{ " " }
+            <text class="small" y="17" textLength={fit(&size)} lengthAdjust="spacingAndGlyphs">{ size }</text>{ " " }
             { broker_strip(n, fetched) }
         </>
     }
+}
+
+/// The `textLength` that keeps a line of a broker's box inside it.
+fn fit(text: &str) -> Option<String> {
+    text_length(text, 2.0 * BROKER_HALF_W - 8.0).map(|w| format!("{w:.0}"))
 }
 
 /// A broker's fetched records, faded until applied to its image, with the applied offset marked:
@@ -420,7 +426,7 @@ fn broker_strip(n: &NodePicture, fetched: String) -> Html {
             if let Some(x) = applied_x {
                 <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
             }
-            <text class="tiny" x="0" y={(top + 22.0).to_string()}>
+            <text class="tiny" x="0" y={(top + 22.0).to_string()} textLength={fit(&fetched)} lengthAdjust="spacingAndGlyphs">
                 { fetched }
                 <title>{ "The metadata records this broker fetched from the leader, by offset: each Fetch asks from its log end and brings back only the records after it. Faded: fetched, not yet applied to the broker's image; the bar marks the applied offset." }</title>
             </text>{ " " }

@@ -157,6 +157,16 @@ test("mid-race at 1024 x 768 (a projector)", async () => {
   await assertBothClusters(page, "1024 x 768");
   await page.waitForFunction(() => document.querySelector("#zk-stopwatch")?.textContent === "10.000 s", null, { timeout: 120_000 });
   await screenshot(page, "failover-1024x768-mid-race");
+  // At a million partitions the brokers' offsets have seven digits: every line stays in its box.
+  const overflowing = await page.locator(".side-kraft svg.cluster g.node").evaluateAll((nodes) => nodes.flatMap((node) => {
+    const shape = node.querySelector("rect.shape");
+    if (!shape) return [];
+    const box = shape.getBBox();
+    return [...node.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => ({ text: t.textContent, b: t.getBBox() }))
+      .filter(({ b }) => b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5)
+      .map(({ text, b }) => `${text.trim()} (${b.x.toFixed(0)}..${(b.x + b.width).toFixed(0)} in ${box.x}..${box.x + box.width})`);
+  }));
+  assert.deepEqual(overflowing, [], "broker texts inside their boxes");
   assert.deepEqual(errors, []);
   await context.close();
 });

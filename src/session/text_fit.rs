@@ -1,0 +1,49 @@
+//! Text that stays inside its box: SVG does not wrap or clip text, so a line that could run past
+//! the box it belongs to (a broker's offsets grow to seven digits in the failover race) is given
+//! a `textLength`, which the browser squeezes it into.
+
+/// The widest the drawing's small text gets (CSS: 13 px on narrow screens).
+const LARGEST_PX: f64 = 13.0;
+/// The size it is drawn at otherwise (CSS `.node .small`).
+const USUAL_PX: f64 = 10.5;
+
+/// A glyph's advance in ems, after DejaVu Sans (the widest of the fonts `system-ui` falls back
+/// to), so the estimate errs wide.
+fn advance_em(c: char) -> f64 {
+    match c {
+        '0'..='9' => 0.636,
+        ' ' | '·' | '.' | ',' | ':' => 0.32,
+        'i' | 'l' | 'j' => 0.278,
+        'f' | 't' | 'r' => 0.38,
+        'm' | 'w' => 0.95,
+        'a'..='z' => 0.61,
+        'A'..='Z' => 0.72,
+        '@' => 1.0,
+        _ => 0.6,
+    }
+}
+
+/// The `textLength` (in drawing units) that keeps `text` within `width`, or None when it fits
+/// at every size the page draws it: the width it has at the usual size, at most `width`, so a
+/// larger font on a phone squeezes it instead of running over.
+pub fn text_length(text: &str, width: f64) -> Option<f64> {
+    let ems: f64 = text.chars().map(advance_em).sum();
+    (ems * LARGEST_PX > width).then(|| (ems * USUAL_PX).min(width))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_length;
+
+    #[test]
+    fn short_text_is_left_alone_and_long_text_never_exceeds_its_box() {
+        assert_eq!(text_length("RUNNING", 120.0), None, "fits at every size");
+        let near = text_length("image @ 12 · lag 0", 120.0).expect("over the box at 13 px");
+        assert!((90.0..110.0).contains(&near), "kept at its usual width, not stretched: {near}");
+        assert_eq!(
+            text_length("fetched 1001047 · applied 1001047", 120.0),
+            Some(120.0),
+            "squeezed to the box"
+        );
+    }
+}
