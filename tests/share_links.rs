@@ -29,10 +29,10 @@ fn reopen(session: &Session) -> (Session, Vec<String>) {
 fn wander(session: &mut Session, rng: &mut Rng) {
     match rng.below(12) {
         10 | 11 => {
-            let Some(action) = session.actions().last().cloned() else { return };
-            session.seek(action.at.saturating_sub(rng.range(1, 3) * MS));
-            while session.events() < action.events && session.step() {}
-            return;
+            if let Some(action) = session.actions().last().cloned() {
+                session.seek(action.at.saturating_sub(rng.range(1, 3) * MS));
+                while session.events() < action.events && session.step() {}
+            }
         }
         0..=4 => {
             let target = session.now() + rng.range(1, 400) * MS + rng.below(1000);
