@@ -3,6 +3,7 @@
 //! one shared clock. Preparation (building a large image) and running both proceed in slices,
 //! so a page can spread them over animation frames.
 
+mod moment;
 mod pace;
 mod phases;
 
@@ -16,6 +17,7 @@ use crate::zk::{
     FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkCosts, ZkFailoverReport,
 };
 
+pub use moment::RaceMoment;
 pub use pace::{Pace, speed_label};
 pub use phases::{kraft_phase, zk_phase};
 

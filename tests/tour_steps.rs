@@ -1,10 +1,11 @@
-//! Every guided-tour step that shows the live cluster opens a few seconds before its key moment
-//! and plays it at the page's default pacing: the moment is not there when the step opens, and
-//! happens within a few seconds of real time (frames of 1/60 s through the page's reducer).
+//! Every guided-tour step opens a few seconds before its key moment and plays it at the page's
+//! default pacing: the moment is not there when the step opens, and happens within a few seconds
+//! of real time (frames of 1/60 s through the page's reducer, or the race's sports-replay pace).
 
-use kraftscope::page::{Action, PageState};
+use kraftscope::page::{Action, PageState, Tab};
 use kraftscope::quorum::MS;
-use kraftscope::session::stories::{TOUR, View};
+use kraftscope::race::{FailoverRace, RaceStage};
+use kraftscope::session::stories::{Story, TOUR, View};
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 /// The browser test allows 10 s of wall time; the native pacing must leave room for slow frames.
@@ -74,4 +75,56 @@ fn replay_step_reopens_the_step_before_its_key_moment() {
     assert!(page.key_seen.is_some());
     page.reduce(Action::ReplayStep);
     assert_eq!((page.key_seen, page.session.now(), page.playing), (None, TOUR[step].opens_at_ms * MS, true));
+}
+
+/// Real milliseconds of the race's sports-replay playback from a race step's opening (reached
+/// by fast-forwarding, as the page does) until its key moment.
+fn race_wall_ms_to_key_moment(story: &Story) -> f64 {
+    let script = story.race.expect("a race step has a race");
+    let mut race = FailoverRace::new(script.partitions, 1).unwrap();
+    while let RaceStage::Preparing { .. } = race.stage() {
+        race.prepare(200_000).unwrap();
+    }
+    race.kill().unwrap();
+    let opens = script.tour_opens_after_kill_ms * MS;
+    while let RaceStage::Running { elapsed } = race.stage()
+        && elapsed < opens
+    {
+        race.advance((opens - elapsed).min(100 * MS));
+    }
+    assert!(!script.key.reached(&race), "{}: its key moment is not there when it opens", story.id);
+    let mut wall = 0.0;
+    while !script.key.reached(&race) {
+        assert!(!race.finished() && wall < 60_000.0, "{}: no key moment after {wall} ms of play", story.id);
+        race.advance(race.playback_step(FRAME_MS, None));
+        wall += FRAME_MS;
+    }
+    wall
+}
+
+#[test]
+fn each_race_step_opens_before_its_moment_and_plays_it_within_a_few_seconds() {
+    let mut report = Vec::new();
+    for (step, story) in TOUR.iter().enumerate().filter(|(_, s)| s.view == View::Failover) {
+        let wall = race_wall_ms_to_key_moment(story);
+        report.push(format!("step {} {}: {:.1} s", step + 1, story.id, wall / 1_000.0));
+        assert!(
+            (LEAST_WALL_MS..=MOST_WALL_MS).contains(&wall),
+            "step {} ({}): key moment after {wall:.0} ms of play, want {LEAST_WALL_MS}..{MOST_WALL_MS}",
+            step + 1,
+            story.id
+        );
+        let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
+        assert_eq!(
+            (page.tab, page.race.plays_on, page.race.key),
+            (Tab::Failover, true, story.race.map(|r| r.key))
+        );
+        page.reduce(Action::RaceKeySeen(6_000 * MS));
+        assert_eq!(page.key_seen, Some(6_000 * MS), "step {}: the panel ticks the moment off", step + 1);
+        page.reduce(Action::ReplayStep);
+        assert_eq!(page.key_seen, None, "step {}: Replay step opens before the moment again", step + 1);
+    }
+    println!("{}", report.join("\n"));
+    let scenario = PageState::new("?scenario=failover", "http://localhost/", false);
+    assert!(!scenario.race.plays_on, "a scenario link shows its moment, paused");
 }

@@ -63,6 +63,8 @@ pub enum Action {
     Kiosk(Option<usize>),
     /// Race the failover of a cluster the size of an opened metadata log.
     RaceFromLog(u64),
+    /// The race shown by a tour step reached the step's key moment, this long after the kill.
+    RaceKeySeen(Micros),
     /// Save the live cluster's metadata log as Kafka's files.
     DownloadLog,
     /// Save the session as a file with this name and these notes.

@@ -13,6 +13,7 @@ pub use action::{Action, Effect, Outcome, Tab};
 pub use log_filter::LogFilter;
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
+use crate::race::RaceMoment;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
@@ -27,12 +28,22 @@ use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 const LOG_REFRESH_FRAMES: u32 = 8;
 
 /// What the failover view is asked to show: the race's size, how long after the kill a tour
-/// step or scenario shows it (paused there), and a counter that restarts it.
+/// step or scenario opens it, whether it plays on from there (a tour step, which also names the
+/// moment to report) or stays paused (a scenario link), and a counter that restarts it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RaceRequest {
     pub partitions: u64,
     pub shown_after_kill_ms: Option<u64>,
+    pub plays_on: bool,
+    pub key: Option<RaceMoment>,
     pub generation: u32,
+}
+
+impl RaceRequest {
+    /// The race of `partitions` partitions, waiting for the kill.
+    fn idle(partitions: u64, generation: u32) -> RaceRequest {
+        RaceRequest { partitions, shown_after_kill_ms: None, plays_on: false, key: None, generation }
+    }
 }
 
 /// A host page's command for the race, numbered so that the same command twice is obeyed twice.
@@ -112,7 +123,7 @@ impl PageState {
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
-            race: RaceRequest { partitions: params.partitions, shown_after_kill_ms: None, generation: 0 },
+            race: RaceRequest::idle(params.partitions, 0),
             present: params.present,
             help: false,
             share: None,
@@ -204,9 +215,14 @@ impl PageState {
             }
             Action::OpenFile(file) => self.open_file(file),
             Action::DownloadLog => effects.push(Effect::DownloadLog),
+            Action::RaceKeySeen(at) => {
+                let on_race_step = self.tour.is_some_and(|step| TOUR[step].view == View::Failover);
+                if on_race_step && self.tab == Tab::Failover && self.key_seen.is_none() {
+                    self.key_seen = Some(at);
+                }
+            }
             Action::RaceFromLog(partitions) => {
-                let generation = self.race.generation + 1;
-                self.race = RaceRequest { partitions, shown_after_kill_ms: None, generation };
+                self.race = RaceRequest::idle(partitions, self.race.generation + 1);
                 self.tab = Tab::Failover;
             }
         }
@@ -221,7 +237,10 @@ impl PageState {
         let events = now.events_since(&self.observed);
         self.observed = now;
         effects.extend(events.into_iter().map(Effect::Post));
-        if self.key_seen.is_some_and(|at| at > self.session.now()) {
+        // A cluster step's moment is a time of the live timeline (a seek back unsees it); a race
+        // step's is the race's own, reported by the failover view.
+        let cluster_step = self.story().is_some_and(|story| story.view == View::Cluster);
+        if cluster_step && self.key_seen.is_some_and(|at| at > self.session.now()) {
             self.key_seen = None;
         }
         if let Some(story) = self.story()
@@ -272,10 +291,20 @@ impl PageState {
         self.key_seen = None;
         match (story.view, story.race) {
             (View::Failover, Some(race)) => {
-                let partitions = if self.tour.is_some() { race.partitions } else { self.params.partitions };
                 let generation = self.race.generation + 1;
-                self.race =
-                    RaceRequest { partitions, shown_after_kill_ms: race.shown_after_kill_ms, generation };
+                self.race = match self.tour {
+                    Some(_) => RaceRequest {
+                        partitions: race.partitions,
+                        shown_after_kill_ms: Some(race.tour_opens_after_kill_ms),
+                        plays_on: true,
+                        key: Some(race.key),
+                        generation,
+                    },
+                    None => RaceRequest {
+                        shown_after_kill_ms: race.shown_after_kill_ms,
+                        ..RaceRequest::idle(self.params.partitions, generation)
+                    },
+                };
                 self.tab = Tab::Failover;
             }
             _ => {

@@ -78,6 +78,19 @@ impl FailoverRace {
         })
     }
 
+    /// The simulated time `real_ms` of playback covers now: at the sports-replay pace (or at a
+    /// `fixed` speed), never past the pace's next change, at least a microsecond.
+    pub fn playback_step(&self, real_ms: f64, fixed: Option<f64>) -> Micros {
+        let RaceStage::Running { elapsed } = self.stage() else { return 0 };
+        let (speed, until) = match fixed {
+            Some(speed) => (speed, None),
+            None => self.pace().map_or((1.0, None), |p| (p.speed, p.until)),
+        };
+        let dt = (real_ms * 1_000.0 * speed) as Micros;
+        let dt = if real_ms > 0.0 { dt.max(1) } else { 0 };
+        until.map_or(dt, |u| dt.min(u.saturating_sub(elapsed).max(1)))
+    }
+
     /// When (since the kill) the first KRaft controller's timeout fires.
     fn next_kraft_timeout(&self) -> Option<Micros> {
         let kraft = self.kraft.as_ref()?;

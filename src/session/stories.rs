@@ -2,6 +2,7 @@
 //! guided tour's steps and the scenarios a URL can open (`?scenario=leader-crash`, `?tour=4`).
 
 use crate::quorum::{MS, RoleKind};
+use crate::race::RaceMoment;
 
 use super::Session;
 use super::action::Action;
@@ -15,11 +16,15 @@ pub enum View {
     Failover,
 }
 
-/// A failover race: its partition count, and how long after the kill it is shown, paused.
+/// A failover race: its partition count; how long after the kill a scenario link shows it,
+/// paused; and, for the guided tour, the moment it is about and how long after the kill the step
+/// opens it, a few seconds of the race's pacing before that moment, to play on from there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceScript {
     pub partitions: u64,
     pub shown_after_kill_ms: Option<u64>,
+    pub tour_opens_after_kill_ms: u64,
+    pub key: RaceMoment,
 }
 
 /// One scripted moment.
@@ -80,16 +85,28 @@ pub const TOUR: [Story; 13] = [
         title: "Two systems, and a cold load",
         narration: "Before KIP-500 Kafka kept its metadata in a separate system, ZooKeeper. One broker is the controller: whoever created the /controller znode first. When it dies, its ZooKeeper session must expire, the brokers race to create /controller, and the winner must read every topic's and partition's state from ZooKeeper before it can do anything. Here 100,000 partitions are loading: the work grows with the partition count.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 100_000, shown_after_kill_ms: Some(8_000) }),
+        race: Some(RaceScript {
+            partitions: 100_000,
+            shown_after_kill_ms: Some(8_000),
+            tour_opens_after_kill_ms: 4_000,
+            key: RaceMoment::ControllerZnodeGone,
+        }),
+        watch: "the dead controller's session expires, /controller vanishes and the brokers race to create it",
         ..CLUSTER
     },
     Story {
         id: "zk-push",
         chapter: ZK_ERA,
         title: "Full state to every broker; three copies of the truth",
-        narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work). ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths: a lost update leaves a broker serving stale leaders. A broker's death fires watches, and the controller rewrites each affected partition's znode one by one. A broker cut off from the controller but still talking to ZooKeeper stays 'alive': two notions of liveness.",
+        narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work), and each broker's cache turns fresh only when its push lands. ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths. Not drawn here: a lost update leaves a broker serving stale leaders; a broker's death fires watches and the controller rewrites each affected partition's znode one by one; a broker cut off from the controller but still talking to ZooKeeper stays 'alive' (two notions of liveness).",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(60_000) }),
+        race: Some(RaceScript {
+            partitions: 1_000_000,
+            shown_after_kill_ms: Some(60_000),
+            tour_opens_after_kill_ms: 25_000,
+            key: RaceMoment::PushToBrokers,
+        }),
+        watch: "the cold load ends and the controller starts pushing the full state to each broker",
         ..CLUSTER
     },
     Story {
@@ -191,7 +208,13 @@ pub const TOUR: [Story; 13] = [
         title: "KRaft and ZooKeeper mode lose their controller",
         narration: "The same failover in both designs at 1,000,000 partitions. KRaft's standby controllers already hold the whole image, replayed from the log, so the new leader only has to win an election. The ZooKeeper-mode controller has to load everything first, and then push it to every broker.",
         view: View::Failover,
-        race: Some(RaceScript { partitions: 1_000_000, shown_after_kill_ms: Some(10_000) }),
+        race: Some(RaceScript {
+            partitions: 1_000_000,
+            shown_after_kill_ms: Some(10_000),
+            tour_opens_after_kill_ms: 0,
+            key: RaceMoment::KraftLeader,
+        }),
+        watch: "a KRaft standby wins the vote while the ZooKeeper-mode brokers still wait for the dead controller's session to expire",
         ..CLUSTER
     },
     Story {

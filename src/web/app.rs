@@ -130,7 +130,8 @@ impl Component for App {
                 } else if state.tab == Tab::Log {
                     <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} on_download={link.callback(|_| Msg::Do(Action::DownloadLog))} />
                 } else {
-                    <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion} />
+                    <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion}
+                                 on_key={link.callback(|at| Msg::Do(Action::RaceKeySeen(at)))} />
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>

@@ -17,7 +17,7 @@ use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::format;
 use crate::page::{RaceCommand, RaceRequest, is_race_key};
 use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
-use crate::race::{FailoverRace, RaceStage, kraft_phase, speed_label, zk_phase};
+use crate::race::{FailoverRace, RaceMoment, RaceStage, kraft_phase, speed_label, zk_phase};
 use crate::session::host::{Command, HostEvent};
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
@@ -48,6 +48,8 @@ pub struct FailoverProps {
     pub compact: bool,
     pub controls: ControlLevel,
     pub reduced_motion: bool,
+    /// Told (with the time since the kill) when the race reaches the tour step's key moment.
+    pub on_key: Callback<Micros>,
 }
 
 /// Playback: the sports-replay pacing, or a fixed speed chosen by the viewer.
@@ -55,6 +57,16 @@ pub struct FailoverProps {
 enum Playback {
     Auto,
     Fixed(f64),
+}
+
+impl Playback {
+    /// The fixed speed, if one was chosen.
+    fn fixed(self) -> Option<f64> {
+        match self {
+            Playback::Auto => None,
+            Playback::Fixed(speed) => Some(speed),
+        }
+    }
 }
 
 pub enum Msg {
@@ -73,8 +85,13 @@ pub enum Msg {
 
 pub struct FailoverTab {
     race: Result<FailoverRace, String>,
-    /// Kill as soon as ready and fast-forward to this long after the kill, then pause.
+    /// Kill as soon as ready and fast-forward to this long after the kill, then pause (or play
+    /// on, once, for a tour step: `plays_on`).
     script: Option<Micros>,
+    plays_on: bool,
+    /// The tour step's key moment, and whether it was told.
+    key: Option<RaceMoment>,
+    key_told: bool,
     /// Fast-forward to the end ("Skip to the end").
     skipping: bool,
     /// Kill both controllers and play as soon as the clusters are ready (Kill while running).
@@ -113,6 +130,7 @@ impl Component for FailoverTab {
         {
             self.obey(&command.command);
             self.tell_finish();
+            self.tell_key(ctx);
             self.schedule(ctx);
         }
         true
@@ -130,6 +148,9 @@ impl Component for FailoverTab {
         let mut tab = FailoverTab {
             race: Err(String::new()),
             script: None,
+            plays_on: false,
+            key: None,
+            key_told: false,
             skipping: false,
             kill_when_ready: false,
             playing: false,
@@ -178,6 +199,7 @@ impl Component for FailoverTab {
             Msg::Csv(points) => self.points = points,
         }
         self.tell_finish();
+        self.tell_key(ctx);
         self.schedule(ctx);
         true
     }
@@ -220,18 +242,6 @@ fn fast_forward(race: &mut FailoverRace, target: Option<Micros>) {
     }
 }
 
-/// Simulated time `real_ms` of playback covers now, never past the pace's next change.
-fn frame_time(playback: Playback, race: &FailoverRace, elapsed: Micros, real_ms: f64) -> Micros {
-    let pace = race.pace();
-    let (speed, until) = match playback {
-        Playback::Auto => pace.map_or((1.0, None), |p| (p.speed, p.until)),
-        Playback::Fixed(speed) => (speed, None),
-    };
-    let dt = (real_ms * 1_000.0 * speed) as Micros;
-    let dt = if real_ms > 0.0 { dt.max(1) } else { 0 };
-    until.map_or(dt, |u| dt.min(u.saturating_sub(elapsed).max(1)))
-}
-
 /// The page's clock in milliseconds, to share a frame's time budget.
 fn now_ms() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
@@ -258,6 +268,7 @@ impl FailoverTab {
         self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
         self.race = FailoverRace::new(request.partitions, 1);
         self.script = request.shown_after_kill_ms.map(|ms| ms * MS);
+        (self.plays_on, self.key, self.key_told) = (request.plays_on, request.key, false);
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
     }
 
@@ -295,6 +306,17 @@ impl FailoverTab {
         self.finish_told = finished.is_some();
     }
 
+    /// Tell the page when the race reaches the tour step's key moment.
+    fn tell_key(&mut self, ctx: &Context<Self>) {
+        let Ok(race) = &self.race else { return };
+        if let (Some(key), false, Some(elapsed)) = (self.key, self.key_told, elapsed_of(race))
+            && key.reached(race)
+        {
+            self.key_told = true;
+            ctx.props().on_key.emit(elapsed);
+        }
+    }
+
     fn schedule(&mut self, ctx: &Context<Self>) {
         let busy = self.busy();
         self.clock.keep(busy, ctx.link(), Msg::Frame);
@@ -316,7 +338,7 @@ impl FailoverTab {
                 (self.kill_when_ready, self.playing) = (true, false);
             }
         }
-        (self.script, self.skipping, self.horizon) = (None, false, 0);
+        (self.script, self.plays_on, self.skipping, self.horizon) = (None, false, false, 0);
     }
 
     /// Both clusters healthy again, waiting for the kill.
@@ -344,14 +366,14 @@ impl FailoverTab {
     /// Pause and play half a second of playback at the current pace.
     fn step(&mut self) {
         self.playing = false;
-        (self.script, self.skipping) = (None, false);
+        (self.script, self.plays_on, self.skipping) = (None, false, false);
         let Ok(race) = &mut self.race else { return };
         match race.stage() {
             RaceStage::Ready => {
                 let _ = race.kill();
             }
             RaceStage::Running { elapsed } if !race.finished() => {
-                let dt = frame_time(self.playback, race, elapsed, STEP_MS);
+                let dt = race.playback_step(STEP_MS, self.playback.fixed());
                 race.advance(dt);
                 self.horizon = self.horizon.max(elapsed + dt);
             }
@@ -371,6 +393,7 @@ impl FailoverTab {
             return;
         }
         (self.script, self.skipping, self.playing, self.kill_when_ready) = (Some(t), false, false, false);
+        self.plays_on = false;
     }
 
     fn on_frame(&mut self, ts: f64) {
@@ -392,7 +415,10 @@ impl FailoverTab {
             RaceStage::Ready => {}
             RaceStage::Running { elapsed } => match self.script {
                 Some(target) if elapsed < target => fast_forward(race, Some(target)),
-                Some(_) => self.script = None,
+                Some(_) => {
+                    self.script = None;
+                    self.playing = std::mem::take(&mut self.plays_on);
+                }
                 None if self.skipping => fast_forward(race, None),
                 None if self.playing => {
                     let pace = race.pace();
@@ -400,7 +426,7 @@ impl FailoverTab {
                         Playback::Auto => pace.map(|p| p.speed),
                         Playback::Fixed(speed) => Some(speed),
                     };
-                    let dt = frame_time(playback, race, elapsed, real_ms);
+                    let dt = race.playback_step(real_ms, playback.fixed());
                     race.advance(dt);
                 }
                 None => {}

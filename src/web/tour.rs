@@ -7,7 +7,7 @@ use super::focus::{focus_id, focus_id_soon};
 use crate::format;
 use crate::page::Action;
 use crate::quorum::Micros;
-use crate::session::stories::TOUR;
+use crate::session::stories::{TOUR, View};
 
 #[derive(Properties, PartialEq)]
 pub struct TourProps {
@@ -26,7 +26,13 @@ pub fn tour_panel(props: &TourProps) -> Html {
     let back = (step > 0).then(|| go(step - 1));
     let next = (step + 1 < TOUR.len()).then(|| go(step + 1));
     let watch = (!story.watch.is_empty()).then(|| match props.key_seen {
-        Some(at) => html! { <p id="tour-watch" class="watch seen">{ format!("✓ Seen at {}: {}", format::seconds(at), story.watch) }</p> },
+        Some(at) => {
+            let when = match story.view {
+                View::Cluster => format!("at {}", format::seconds(at)),
+                View::Failover => format!("{} after the kill", format::seconds(at)),
+            };
+            html! { <p id="tour-watch" class="watch seen">{ format!("✓ Seen {when}: {}", story.watch) }</p> }
+        }
         None => html! { <p id="tour-watch" class="watch">{ format!("Watch: {}", story.watch) }</p> },
     });
     // Opening the tour puts the keyboard on Next; leaving it, on the button that starts it again.

@@ -114,11 +114,13 @@ test("the scrubber rewinds the race by replaying it", async () => {
   await context.close();
 });
 
-for (const [query, name, scripted] of [["?tour=1", "tour step 1", "8.000 s"], ["?tour=10", "tour step 10", "10.000 s"]]) {
-  test(`${name} plays the race with both clusters, and Kill restarts it`, async () => {
-    const { page, errors, context } = await open(query);
-    await assertBothClusters(page, name);
-    await page.waitForFunction((t) => document.querySelector("#zk-stopwatch")?.textContent === t, scripted, { timeout: 120_000 });
+for (const step of [1, 2, 10]) {
+  test(`tour step ${step} plays the race with both clusters, and Kill restarts it`, async () => {
+    const { page, errors, context } = await open(`?tour=${step}`);
+    await assertBothClusters(page, `tour step ${step}`);
+    // The step opens the race a few seconds before its moment and plays on through it.
+    await page.locator("#tour-watch.seen").waitFor({ timeout: 120_000 });
+    assert.match(await text(page, "#race-play"), /Pause/, "the race plays on");
     await page.locator("#kill-both").click();
     await page.waitForFunction(() => Number(document.querySelector("#zk-stopwatch").textContent.replace(" s", "")) < 5, null, { timeout: 10_000 });
     await page.waitForFunction(() => /Pause/.test(document.querySelector("#race-play").textContent));

@@ -6,11 +6,7 @@ import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
 const TOUR_STEPS = 13;
 
-/** The moment (seconds after the kill) each race step of the tour fast-forwards to (its
- *  shown_after_kill_ms in src/session/stories.rs). */
-const RACE_MOMENT_S = new Map([[1, 8], [2, 60], [10, 10]]);
-
-/** What a tour step shows: its title and either the moment it opened at or the race's state. */
+/** What a tour step shows: its title and either the moment it opened at or the race's size. */
 async function stepState(page) {
   const title = await page.locator("#tour-title").textContent();
   const progress = await page.locator("#tour-progress").textContent();
@@ -20,10 +16,9 @@ async function stepState(page) {
     const clock = await page.locator("#clock").textContent();
     return { title, progress, watch: (await page.locator("#tour-watch").textContent()).startsWith("Watch:"), horizon: clock.split(" of ")[1] };
   }
-  // The step fast-forwards the race to its scripted moment, where it stays.
-  const moment = RACE_MOMENT_S.get(Number(/Step (\d+)/.exec(progress)[1]));
-  await page.waitForFunction((s) => [`${s}.000 s since the kill (simulated)`, "Both sides recovered."].includes(document.querySelector(".race-stage")?.textContent), moment, { timeout: 60_000 });
-  return { title, progress, partitions: await page.locator("#partition-count").textContent(), zk: await page.locator("#zk-stopwatch").textContent() };
+  // A race step fast-forwards the race to a few seconds before its moment and plays on.
+  await page.waitForFunction(() => / since the kill|Both sides recovered/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 60_000 });
+  return { title, progress, partitions: await page.locator("#partition-count").textContent() };
 }
 
 test("the guided tour walks forward and back, each step restoring its exact state", async () => {
@@ -37,7 +32,6 @@ test("the guided tour walks forward and back, each step restoring its exact stat
   }
   assert.equal(await page.locator("#tour-next").isDisabled(), true);
   assert.equal(forward[0].partitions, "100,000");
-  assert.equal(forward[0].zk, "8.000 s", "the cold-load step shows the race 8 s after the kill");
   assert.equal(forward[9].partitions, "1,000,000");
   for (let step = TOUR_STEPS - 1; step >= 1; step -= 1) {
     await page.locator("#tour-back").click();
