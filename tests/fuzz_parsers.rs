@@ -465,7 +465,7 @@ fn valid_session_file() -> &'static str {
 }
 
 /// The fields a session file's refusal may start with.
-const FILE_FIELDS: [&str; 9] = [
+const FILE_FIELDS: [&str; 10] = [
     "format:",
     "version:",
     "name:",
@@ -473,6 +473,7 @@ const FILE_FIELDS: [&str; 9] = [
     "settings:",
     "actions",
     "at_us:",
+    "applied_actions:",
     "fingerprint:",
     "tour_step:",
 ];
