@@ -1,0 +1,95 @@
+//! The three pains of ZooKeeper mode besides the cold load, as expected traces: what happens, in
+//! order, when a broker dies (the watch storm), when an UpdateMetadata is lost (three copies of
+//! the truth disagree), and when a broker is cut off from the controller but not from ZooKeeper
+//! (two notions of liveness). Each file under `tests/zk_traces/` holds the trace and the state it
+//! ends in; `KRAFTSCOPE_REWRITE=1 cargo test --release --test zk_traces` rewrites them after a
+//! reviewed change.
+
+use kraftscope::zk::{BrokerId, ZkCluster, ZkClusterConfig, ZkCosts};
+
+const SECOND: u64 = 1_000_000;
+const PARTITIONS: u32 = 12;
+const BROKERS: u32 = 4;
+
+fn cluster(seed: u64) -> ZkCluster {
+    let config = ZkClusterConfig::single_partition_topics(PARTITIONS, BROKERS, ZkCosts::async_reads());
+    ZkCluster::new(config, seed).expect("valid cluster")
+}
+
+/// The brokers other than the controller, in id order.
+fn others(zk: &ZkCluster) -> Vec<BrokerId> {
+    let controller = zk.controller().map(|(id, _)| id);
+    (0..BROKERS).filter(|b| Some(*b) != controller).collect()
+}
+
+/// The trace until `until` (session pings counted, not listed), then the state: the store's
+/// counters, every divergence and every broker's liveness in its three senses.
+fn render(zk: &mut ZkCluster, until: u64) -> String {
+    let before = zk.store().stats();
+    let trace = zk.run_until(until);
+    let pings = trace.iter().filter(|l| l.text.contains(" -> zk: ping ")).count();
+    let mut out: Vec<String> =
+        trace.iter().filter(|l| !l.text.contains(" -> zk: ping ")).map(ToString::to_string).collect();
+    let after = zk.store().stats();
+    out.push(format!(
+        "session pings: {pings}, watches fired: {}, znode writes: {}",
+        after.watches_fired - before.watches_fired,
+        after.writes - before.writes
+    ));
+    for d in zk.divergences() {
+        out.push(format!(
+            "partition {} disagrees: zookeeper {}; controller {}; stale {}",
+            d.partition,
+            d.zookeeper,
+            d.controller.map_or("-".to_string(), |c| c.to_string()),
+            d.stale_brokers.iter().map(|(b, s)| format!("broker {b} {s}")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    for broker in 0..BROKERS {
+        let l = zk.liveness(broker).expect("known broker");
+        out.push(format!(
+            "broker {broker}: process {}, session in ZooKeeper {}, in the controller's live set {}, reachable from the controller {}",
+            l.process_alive, l.registered_in_zookeeper, l.in_controller_live_set, l.reachable_from_controller
+        ));
+    }
+    out.join("\n") + "\n"
+}
+
+fn check(name: &str, got: String) {
+    let path = format!("{}/tests/zk_traces/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var("KRAFTSCOPE_REWRITE").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &got).expect("writable trace");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        expected == got,
+        "{name}: the trace differs from {path}\n--- got\n{got}\n(after a reviewed change: KRAFTSCOPE_REWRITE=1 cargo test --release --test zk_traces)"
+    );
+}
+
+#[test]
+fn watch_storm_on_broker_death() {
+    let mut zk = cluster(11);
+    let victim = others(&zk)[0];
+    zk.kill_broker(victim, SECOND).expect("known broker");
+    check("watch_storm", render(&mut zk, 20 * SECOND));
+}
+
+#[test]
+fn three_copies_of_the_truth_after_a_lost_update_metadata() {
+    let mut zk = cluster(21);
+    let [victim, stale, ..] = others(&zk)[..] else { panic!("enough brokers") };
+    zk.drop_next_update_metadata(stale, SECOND).expect("known broker");
+    zk.kill_broker(victim, SECOND).expect("known broker");
+    check("three_copies", render(&mut zk, 30 * SECOND));
+}
+
+#[test]
+fn two_notions_of_liveness_for_a_broker_cut_off_from_the_controller() {
+    let mut zk = cluster(8);
+    let [isolated, victim, ..] = others(&zk)[..] else { panic!("enough brokers") };
+    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
+    zk.kill_broker(victim, 2 * SECOND).expect("known broker");
+    check("two_liveness", render(&mut zk, 60 * SECOND));
+}
