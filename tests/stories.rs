@@ -82,7 +82,7 @@ fn the_silent_broker_is_fenced_and_the_shut_down_one_stopped() {
 }
 
 #[test]
-fn every_story_is_deterministic_and_failover_stories_name_a_race() {
+fn every_story_is_deterministic_and_failover_stories_name_a_race_and_pain_stories_their_pain() {
     for story in TOUR {
         match story.view {
             View::Cluster => {
@@ -91,6 +91,14 @@ fn every_story_is_deterministic_and_failover_stories_name_a_race() {
                 assert!(story.race.is_none());
             }
             View::Failover => assert!(story.race.is_some(), "{}", story.id),
+            View::Pain(pain) => {
+                assert_eq!((story.id, story.race), (pain.id(), None), "a pain story is named after its pain");
+                let trace = |pain: kraftscope::zk::Pain| {
+                    let mut zk = pain.cluster();
+                    zk.run_until(pain.ends_at_us()).iter().map(ToString::to_string).collect::<Vec<_>>()
+                };
+                assert_eq!(trace(pain), trace(pain), "{}", story.id);
+            }
         }
     }
 }

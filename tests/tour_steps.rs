@@ -119,7 +119,7 @@ fn each_race_step_opens_before_its_moment_and_plays_it_within_a_few_seconds() {
             (page.tab, page.race.plays_on, page.race.key),
             (Tab::Failover, true, story.race.map(|r| r.key))
         );
-        page.reduce(Action::RaceKeySeen(6_000 * MS));
+        page.reduce(Action::ViewKeySeen(6_000 * MS));
         assert_eq!(page.key_seen, Some(6_000 * MS), "step {}: the panel ticks the moment off", step + 1);
         page.reduce(Action::ReplayStep);
         assert_eq!(page.key_seen, None, "step {}: Replay step opens before the moment again", step + 1);

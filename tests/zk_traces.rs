@@ -5,22 +5,8 @@
 //! ends in; `KRAFTSCOPE_REWRITE=1 cargo test --release --test zk_traces` rewrites them after a
 //! reviewed change.
 
-use kraftscope::zk::{BrokerId, ZkCluster, ZkClusterConfig, ZkCosts};
-
-const SECOND: u64 = 1_000_000;
-const PARTITIONS: u32 = 12;
-const BROKERS: u32 = 4;
-
-fn cluster(seed: u64) -> ZkCluster {
-    let config = ZkClusterConfig::single_partition_topics(PARTITIONS, BROKERS, ZkCosts::async_reads());
-    ZkCluster::new(config, seed).expect("valid cluster")
-}
-
-/// The brokers other than the controller, in id order.
-fn others(zk: &ZkCluster) -> Vec<BrokerId> {
-    let controller = zk.controller().map(|(id, _)| id);
-    (0..BROKERS).filter(|b| Some(*b) != controller).collect()
-}
+use kraftscope::zk::pains::BROKERS;
+use kraftscope::zk::{Pain, ZkCluster};
 
 /// The trace until `until` (session pings counted, not listed), then the state: the store's
 /// counters, every divergence and every broker's liveness in its three senses.
@@ -68,28 +54,23 @@ fn check(name: &str, got: String) {
     );
 }
 
+/// The pain's scripted cluster (as the page plays it), run to where the page stops.
+fn played(pain: Pain) -> String {
+    let mut zk = pain.cluster();
+    render(&mut zk, pain.ends_at_us())
+}
+
 #[test]
 fn watch_storm_on_broker_death() {
-    let mut zk = cluster(11);
-    let victim = others(&zk)[0];
-    zk.kill_broker(victim, SECOND).expect("known broker");
-    check("watch_storm", render(&mut zk, 20 * SECOND));
+    check("watch_storm", played(Pain::WatchStorm));
 }
 
 #[test]
 fn three_copies_of_the_truth_after_a_lost_update_metadata() {
-    let mut zk = cluster(21);
-    let [victim, stale, ..] = others(&zk)[..] else { panic!("enough brokers") };
-    zk.drop_next_update_metadata(stale, SECOND).expect("known broker");
-    zk.kill_broker(victim, SECOND).expect("known broker");
-    check("three_copies", render(&mut zk, 30 * SECOND));
+    check("three_copies", played(Pain::StaleCache));
 }
 
 #[test]
 fn two_notions_of_liveness_for_a_broker_cut_off_from_the_controller() {
-    let mut zk = cluster(8);
-    let [isolated, victim, ..] = others(&zk)[..] else { panic!("enough brokers") };
-    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
-    zk.kill_broker(victim, 2 * SECOND).expect("known broker");
-    check("two_liveness", render(&mut zk, 60 * SECOND));
+    check("two_liveness", played(Pain::SplitLiveness));
 }

@@ -5,6 +5,7 @@ use crate::quorum::{Micros, NodeId};
 use crate::session::host::{Command, HostEvent};
 use crate::session::session_file::SessionFile;
 use crate::session::{self, Settings};
+use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
 
@@ -15,6 +16,8 @@ pub enum Tab {
     Failover,
     /// A real cluster's `__cluster_metadata` log, opened from a file.
     Log,
+    /// ZooKeeper mode's other pains, beside what KRaft does.
+    Pains,
 }
 
 /// Everything the viewer (or the animation frame loop) can do to the page.
@@ -63,8 +66,11 @@ pub enum Action {
     Kiosk(Option<usize>),
     /// Race the failover of a cluster the size of an opened metadata log.
     RaceFromLog(u64),
-    /// The race shown by a tour step reached the step's key moment, this long after the kill.
-    RaceKeySeen(Micros),
+    /// The race or the pain shown by a tour step reached the step's key moment, this long after
+    /// the kill (or the pain's start).
+    ViewKeySeen(Micros),
+    /// Show one of ZooKeeper mode's other pains (from its start).
+    Pain(Pain),
     /// Save the live cluster's metadata log as Kafka's files.
     DownloadLog,
     /// Save the session as a file with this name and these notes.

@@ -20,6 +20,7 @@ use crate::session::params::PageParams;
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, TIMELINE_LIMIT};
+use crate::zk::Pain;
 
 use falling::Falling;
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
@@ -36,6 +37,13 @@ pub struct RaceRequest {
     pub shown_after_kill_ms: Option<u64>,
     pub plays_on: bool,
     pub key: Option<RaceMoment>,
+    pub generation: u32,
+}
+
+/// What the pains view is asked to show: which pain, and a counter that restarts it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PainRequest {
+    pub pain: Pain,
     pub generation: u32,
 }
 
@@ -86,6 +94,7 @@ pub struct PageState {
     /// When the tour step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
     pub race: RaceRequest,
+    pub pain: PainRequest,
     pub present: bool,
     pub help: bool,
     /// A link to this moment, once asked for.
@@ -124,6 +133,7 @@ impl PageState {
             tour: None,
             key_seen: None,
             race: RaceRequest::idle(params.partitions, 0),
+            pain: PainRequest { pain: Pain::StaleCache, generation: 0 },
             present: params.present,
             help: false,
             share: None,
@@ -215,11 +225,19 @@ impl PageState {
             }
             Action::OpenFile(file) => self.open_file(file),
             Action::DownloadLog => effects.push(Effect::DownloadLog),
-            Action::RaceKeySeen(at) => {
-                let on_race_step = self.tour.is_some_and(|step| TOUR[step].view == View::Failover);
-                if on_race_step && self.tab == Tab::Failover && self.key_seen.is_none() {
+            Action::ViewKeySeen(at) => {
+                let shown = match self.story().map(|story| story.view) {
+                    Some(View::Failover) => self.tab == Tab::Failover,
+                    Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pain.pain == pain,
+                    _ => false,
+                };
+                if shown && self.key_seen.is_none() {
                     self.key_seen = Some(at);
                 }
+            }
+            Action::Pain(pain) => {
+                self.pain = PainRequest { pain, generation: self.pain.generation + 1 };
+                self.tab = Tab::Pains;
             }
             Action::RaceFromLog(partitions) => {
                 self.race = RaceRequest::idle(partitions, self.race.generation + 1);
@@ -307,6 +325,10 @@ impl PageState {
                 };
                 self.tab = Tab::Failover;
             }
+            (View::Pain(pain), _) => {
+                self.pain = PainRequest { pain, generation: self.pain.generation + 1 };
+                self.tab = Tab::Pains;
+            }
             _ => {
                 self.session = story.opening(seed);
                 self.form = self.session.settings().clone();
@@ -390,10 +412,14 @@ impl PageState {
 
     /// A host page's command, through the page's own paths (as the buttons and keys do).
     fn on_host(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), String> {
-        if self.tab == Tab::Failover
-            && !matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. })
-        {
+        let opens = matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. });
+        if self.tab == Tab::Failover && !opens {
             return self.command_race(command);
+        }
+        if self.tab == Tab::Pains && !opens {
+            return Err(
+                "a ZooKeeper pain is shown: it takes load-scenario and tour-step; load a cluster scenario or tour step first".into()
+            );
         }
         if let Some(action) = command.action() {
             return self.act_checked(action);
@@ -463,6 +489,7 @@ impl PageState {
                     self.race.partitions, self.params.settings.seed
                 )
             }
+            Tab::Pains => format!("scenario={}", self.pain.pain.id()),
         };
         let url = format!("{}?{query}", self.base_url);
         self.status =
@@ -473,7 +500,7 @@ impl PageState {
 
     /// Keyboard shortcuts; returns whether the key was used.
     fn on_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> bool {
-        if self.tab == Tab::Failover && is_race_key(key) {
+        if matches!(self.tab, Tab::Failover | Tab::Pains) && is_race_key(key) {
             return false;
         }
         match key {

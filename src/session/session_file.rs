@@ -261,7 +261,7 @@ mod tests {
             (|f| f.at_us = 601_000_000, "at_us: 601000000 is past the end"),
             (|f| f.applied_actions = Some(5), "applied_actions: 5 is more than the 2 actions"),
             (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
-            (|f| f.tour_step = Some(14), "tour_step: 14 is outside 1 to 13"),
+            (|f| f.tour_step = Some(17), "tour_step: 17 is outside 1 to 16"),
             (|f| f.name = "n".repeat(201), "name: longer than 200 characters"),
         ];
         for (spoil, named) in cases {

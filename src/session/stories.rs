@@ -3,6 +3,7 @@
 
 use crate::quorum::{MS, RoleKind};
 use crate::race::RaceMoment;
+use crate::zk::Pain;
 
 use super::Session;
 use super::action::Action;
@@ -14,6 +15,8 @@ use super::settings::Settings;
 pub enum View {
     Cluster,
     Failover,
+    /// One of ZooKeeper mode's other pains, beside what KRaft does.
+    Pain(Pain),
 }
 
 /// A failover race: its partition count; how long after the kill a scenario link shows it,
@@ -76,9 +79,10 @@ const STREAM: &str = "Metadata as an event stream";
 const SIDE_BY_SIDE: &str = "Failover side by side";
 const SNAPSHOTS: &str = "Snapshots";
 const LIFECYCLE: &str = "Broker lifecycle and fencing";
+const PAINS: &str = "ZooKeeper's other pains, and KRaft's answer";
 
 /// The guided tour, in order.
-pub const TOUR: [Story; 13] = [
+pub const TOUR: [Story; 16] = [
     Story {
         id: "zk-cold-load",
         chapter: ZK_ERA,
@@ -264,6 +268,33 @@ pub const TOUR: [Story; 13] = [
         ends_at_ms: 9_500,
         key: Some(KeyMoment::Appended { node: 101, first: Some("BrokerRegistrationChangeRecord") }),
         watch: "n102 asks to shut down; the controller moves its leadership away, and later releases it",
+        ..CLUSTER
+    },
+    Story {
+        id: "zk-stale-cache",
+        chapter: PAINS,
+        title: "Three copies of the truth",
+        narration: "In ZooKeeper mode the truth lives in three places: the partition state znodes, the controller's memory and each broker's metadata cache, kept in step by requests the controller pushes. Here a broker dies, the controller writes the new leaders to ZooKeeper and pushes UpdateMetadata to the brokers, but the request to one broker is lost: its cache keeps serving leaders that are gone, with nothing to tell it so. The table compares every copy with ZooKeeper, partition by partition.",
+        view: View::Pain(Pain::StaleCache),
+        watch: "the dead broker's session expires; one broker's cache is left disagreeing, cell by cell",
+        ..CLUSTER
+    },
+    Story {
+        id: "zk-liveness",
+        chapter: PAINS,
+        title: "Two notions of liveness",
+        narration: "A ZooKeeper-mode broker is alive to ZooKeeper while its session pings arrive, and to the controller while its ephemeral /brokers/ids znode exists: the controller never asks the broker itself. Here a broker is cut off from the controller but not from ZooKeeper. It stays in the controller's live set, so the requests it never receives (after another broker dies) leave its cache behind.",
+        view: View::Pain(Pain::SplitLiveness),
+        watch: "after another broker dies, the cut-off broker is still counted live but misses the update",
+        ..CLUSTER
+    },
+    Story {
+        id: "zk-watch-storm",
+        chapter: PAINS,
+        title: "A broker's death, znode by znode",
+        narration: "When a broker dies its session expires, its /brokers/ids znode goes and the one-shot watches fire. The controller then rewrites the state znode of every partition that had the dead broker as a replica, one write at a time, and pushes the changes to every broker. The work grows with the partitions the broker held.",
+        view: View::Pain(Pain::WatchStorm),
+        watch: "the session expires, the watches fire and the controller writes each affected state znode",
         ..CLUSTER
     },
 ];

@@ -16,6 +16,7 @@ use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
 use super::log_tab::LogTab;
+use super::pains_tab::PainsTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
@@ -127,11 +128,16 @@ impl Component for App {
                 }
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab(ctx) }
+                } else if state.tab == Tab::Pains {
+                    <PainsTab request={state.pain} reduced_motion={state.reduced_motion}
+                              on_key={link.callback(|at| Msg::Do(Action::ViewKeySeen(at)))}
+                              on_pick={link.callback(|pain| Msg::Do(Action::Pain(pain)))}
+                              on_step={link.callback(|step: usize| Msg::Do(Action::Tour(Some(step - 1))))} />
                 } else if state.tab == Tab::Log {
                     <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} on_download={link.callback(|_| Msg::Do(Action::DownloadLog))} />
                 } else {
                     <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion}
-                                 on_key={link.callback(|at| Msg::Do(Action::RaceKeySeen(at)))} />
+                                 on_key={link.callback(|at| Msg::Do(Action::ViewKeySeen(at)))} />
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
@@ -196,6 +202,7 @@ impl App {
                 <nav role="tablist" aria-label="Views">
                     { tab(Tab::Cluster, "Live cluster") }
                     { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper") }
+                    { tab(Tab::Pains, "ZooKeeper's other pains") }
                     { tab(Tab::Log, "Open a metadata log") }
                 </nav>
                 <div class="header-buttons">

@@ -17,6 +17,7 @@ mod kiosk;
 mod legend;
 mod log_tab;
 mod on_screen;
+mod pains_tab;
 mod panic_panel;
 mod partition_grid;
 mod session_files;

@@ -30,6 +30,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
             let when = match story.view {
                 View::Cluster => format!("at {}", format::seconds(at)),
                 View::Failover => format!("{} after the kill", format::seconds(at)),
+                View::Pain(_) => format!("at {}", format::seconds(at)),
             };
             html! { <p id="tour-watch" class="watch seen">{ format!("✓ Seen {when}: {}", story.watch) }</p> }
         }

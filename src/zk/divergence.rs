@@ -46,7 +46,16 @@ impl ZkCluster {
         })
     }
 
-    fn zookeeper_state(&self, partition: u32) -> Option<PartitionState> {
+    /// What the active controller holds for `partition`, once its memory is loaded.
+    pub fn controller_state(&self, partition: u32) -> Option<PartitionState> {
+        self.controller
+            .as_ref()
+            .filter(|c| c.loaded())
+            .and_then(|c| c.memory.get(partition as usize).copied())
+    }
+
+    /// What `partition`'s state znode says.
+    pub fn zookeeper_state(&self, partition: u32) -> Option<PartitionState> {
         let path: ZnodePath = self.layout.state_path(partition);
         self.store.inspect(path)?.partition_state()
     }

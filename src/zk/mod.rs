@@ -11,6 +11,7 @@ mod controller;
 pub mod costs;
 pub mod divergence;
 pub mod failover;
+pub mod pains;
 pub mod partition;
 pub mod path;
 pub mod picture;
@@ -26,6 +27,7 @@ pub use config::{ZkClusterConfig, ZkClusterError};
 pub use costs::ZkCosts;
 pub use divergence::Divergence;
 pub use failover::{FailoverPhase, ZkFailoverReport, measure_failover};
+pub use pains::{CopyRow, Pain, copies};
 pub use partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 pub use path::{TopicLayout, ZnodePath};
 pub use picture::{

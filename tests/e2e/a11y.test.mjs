@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { assertNoViolations } from "./axe.mjs";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 13;
+const TOUR_STEPS = 16;
 const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true };
 const EMBED = { viewport: { width: 480, height: 320 } };
 
@@ -72,7 +72,9 @@ const VIEWS = [
   }],
   ...Array.from({ length: TOUR_STEPS }, (_, i) => [`tour step ${i + 1}`, `?tour=${i + 1}`, {}, async (page) => {
     await waitForText(page, "#tour-progress", `Step ${i + 1} of ${TOUR_STEPS}`);
-    if (await page.locator(".failover-tab").count()) {
+    if (await page.locator(".pains-tab").count()) {
+      await page.locator(".pains-tab table.copies").waitFor();
+    } else if (await page.locator(".failover-tab").count()) {
       await raceStage(page, / since the kill|Both sides recovered/);
       await page.waitForFunction(() => !document.querySelector("#race-play")?.disabled || /recovered/.test(document.querySelector(".race-stage").textContent));
     } else {

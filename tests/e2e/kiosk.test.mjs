@@ -8,9 +8,9 @@ const progress = (page) => page.locator("#tour-progress").textContent();
 
 test("kiosk mode advances two steps on its own and stops on a key", async () => {
   const { page, errors, context } = await open("?kiosk=1&tour=3&hold=800");
-  await page.locator("#tour-progress", { hasText: "Step 3 of 13" }).waitFor();
-  await page.locator("#tour-progress", { hasText: "Step 4 of 13" }).waitFor({ timeout: 10_000 });
-  await page.locator("#tour-progress", { hasText: "Step 5 of 13" }).waitFor({ timeout: 10_000 });
+  await page.locator("#tour-progress", { hasText: "Step 3 of 16" }).waitFor();
+  await page.locator("#tour-progress", { hasText: "Step 4 of 16" }).waitFor({ timeout: 10_000 });
+  await page.locator("#tour-progress", { hasText: "Step 5 of 16" }).waitFor({ timeout: 10_000 });
   await page.keyboard.press("a");
   const stopped = await progress(page);
   await page.locator("div.notice[role=status]", { hasText: "Kiosk mode stopped" }).waitFor();
@@ -22,8 +22,8 @@ test("kiosk mode advances two steps on its own and stops on a key", async () => 
 });
 
 test("kiosk mode loops from the last step to the first", async () => {
-  const { page, context } = await open("?kiosk=1&tour=13&hold=300");
-  await page.locator("#tour-progress", { hasText: "Step 1 of 13" }).waitFor({ timeout: 10_000 });
+  const { page, context } = await open("?kiosk=1&tour=16&hold=300");
+  await page.locator("#tour-progress", { hasText: "Step 1 of 16" }).waitFor({ timeout: 10_000 });
   await page.mouse.click(5, 5);
   await page.locator("div.notice[role=status]", { hasText: "Kiosk mode stopped" }).waitFor();
   await context.close();

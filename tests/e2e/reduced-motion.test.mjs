@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 13;
+const TOUR_STEPS = 16;
 
 /** Positions of everything drawn in flight on both sides of the race, and running animations. */
 const raceMotion = (page) => page.evaluate(() => ({
@@ -44,7 +44,9 @@ async function tourAnimations(reducedMotion) {
   const running = [];
   for (let step = 1; step <= TOUR_STEPS; step += 1) {
     await waitForText(page, "#tour-progress", `Step ${step} of ${TOUR_STEPS}`);
-    if (await page.locator(".failover-tab").count()) {
+    if (await page.locator(".pains-tab").count()) {
+      await page.locator(".pains-tab svg.zk-cluster").waitFor();
+    } else if (await page.locator(".failover-tab").count()) {
       await page.locator("#kraft-phase", { hasText: /won the vote|back/ }).waitFor({ state: "attached", timeout: 60_000 });
     } else {
       await page.locator("svg.cluster g.node").first().waitFor();

@@ -4,12 +4,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 13;
+const TOUR_STEPS = 16;
 
 /** What a tour step shows: its title and either the moment it opened at or the race's size. */
 async function stepState(page) {
   const title = await page.locator("#tour-title").textContent();
   const progress = await page.locator("#tour-progress").textContent();
+  if (await page.locator(".pains-tab").count()) {
+    return { title, progress, pain: await page.locator(".pains-tab").getAttribute("data-pain") };
+  }
   if (!(await page.locator(".failover-tab").count())) {
     // A cluster step opens playing, before its key moment: the timeline's end is fixed, the
     // clock starts at the opening.

@@ -61,6 +61,15 @@ test("each tour step plays its key moment within 10 s of opening", async () => {
     await page.locator("#tour-watch.seen").waitFor({ timeout: 10_000 });
     console.log(`step ${step}: key moment after ${Date.now() - opened} ms of wall time (${await page.locator("#tour-watch").textContent()})`);
   }
+  // ZooKeeper mode's other pains: each plays from the fault to the session expiring.
+  for (const step of [14, 15, 16]) {
+    await page.goto(new URL(`?tour=${step}`, page.url()).href);
+    await page.locator(".pains-tab svg.zk-cluster").waitFor();
+    const opened = Date.now();
+    assert.match(await page.locator("#tour-watch").textContent(), /^Watch: /, `step ${step} tells what to watch for`);
+    await page.locator("#tour-watch.seen").waitFor({ timeout: 10_000 });
+    console.log(`step ${step}: key moment after ${Date.now() - opened} ms of wall time`);
+  }
   // Replay step reopens before the moment.
   await page.locator("#tour-replay").click();
   await page.waitForFunction(() => document.querySelector("#tour-watch").textContent.startsWith("Watch:"));

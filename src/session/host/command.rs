@@ -200,8 +200,8 @@ mod tests {
                 r#"{"command":"load-scenario","scenario":"mars"}"#,
                 "'mars' is not a scenario (known: zk-cold-load",
             ),
-            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 13"),
-            (r#"{"command":"tour-step","step":14}"#, "step 14 is outside"),
+            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 16"),
+            (r#"{"command":"tour-step","step":17}"#, "step 17 is outside"),
         ] {
             let error = read(json).expect_err(json);
             assert!(error.contains(named), "{json}: {error}");

@@ -1,0 +1,72 @@
+// ZooKeeper mode's other pains, each a scenario and a tour step: the small ZooKeeper-mode
+// cluster drawn, the copies of the truth compared cell by cell, each broker's notions of
+// liveness, and KRaft's answer beside them with a way to see it live.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open, screenshot } from "./browser.mjs";
+
+const staleCells = (page) => page.locator("table.copies").evaluate((t) => Number(t.dataset.staleCells));
+/** Waits until the pain has played to its end (while the controller writes and pushes, the
+ *  copies disagree for a moment; what is left after is the pain). */
+const played = (page) => page.locator("#pain-play[disabled]").waitFor({ timeout: 30_000 });
+const eventsText = (page) => page.locator(".pain-events").textContent();
+
+for (const [scenario, check] of [
+  ["zk-stale-cache", async (page) => {
+    await played(page);
+    assert.ok(await staleCells(page) > 0, "cells disagree after the push");
+    const rows = await page.locator("table.copies tr.stale-row th").allTextContents();
+    assert.equal(rows.length, 1, `one copy disagrees: ${rows}`);
+    assert.match(rows[0], /^b\d's cache$/);
+    assert.match(await page.locator("table.copies td.stale").first().textContent(), /^≠/, "marked by a sign, not colour alone");
+  }],
+  ["zk-liveness", async (page) => {
+    await played(page);
+    const split = await page.locator("table.liveness tr.split th").allTextContents();
+    assert.equal(split.length, 1, `one broker is alive to ZooKeeper and the controller but unreachable: ${split}`);
+    const cut = /^b(\d)/.exec(split[0])[1];
+    assert.deepEqual(await page.locator("table.copies tr.stale-row th").allTextContents(), [`b${cut}'s cache`], "and it is the one left behind");
+  }],
+  ["zk-watch-storm", async (page) => {
+    await page.waitForFunction(() => /wrote \d+ state znodes/.test(document.querySelector(".pain-events")?.textContent ?? ""), null, { timeout: 30_000 });
+    assert.match(await eventsText(page), /watch fired/);
+    await played(page);
+    assert.match(await eventsText(page), /every live broker has the change/);
+    assert.equal(await staleCells(page), 0, "once pushed, every copy agrees");
+  }],
+]) {
+  test(`scenario=${scenario} draws the ZooKeeper-mode cluster and its copies of the truth beside KRaft's answer`, async () => {
+    const { page, errors, context } = await open(`?scenario=${scenario}`);
+    await page.locator(`.pains-tab[data-pain="${scenario}"]`).waitFor();
+    assert.equal(await page.locator("svg.zk-cluster .zk-server").count(), 3, "three ZooKeeper servers");
+    assert.equal(await page.locator("svg.zk-cluster .zk-broker").count(), 4, "four brokers");
+    assert.equal(await page.locator("table.copies tbody tr").count(), 6, "ZooKeeper, the controller and four caches");
+    assert.match(await page.locator(".kraft-answer").textContent(), /KRaft/);
+    await check(page);
+    await screenshot(page, `pain-${scenario}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test("the pains tab: Space pauses, R replays from the start, and the KRaft button opens the live tour step", async () => {
+  const { page, errors, context } = await open();
+  await page.getByRole("tab", { name: "ZooKeeper's other pains" }).click();
+  await page.locator(".pains-tab svg.zk-cluster").waitFor();
+  await page.getByRole("button", { name: "Two notions of liveness" }).click();
+  await page.locator('.pains-tab[data-pain="zk-liveness"]').waitFor();
+  await page.keyboard.press(" ");
+  await page.locator("#pain-play", { hasText: "Play" }).waitFor();
+  const paused = await page.locator("#pain-clock").textContent();
+  await page.keyboard.press("s");
+  await page.waitForFunction((t) => document.querySelector("#pain-clock").textContent !== t, paused);
+  await page.waitForFunction(() => /^[1-9]/.test(document.querySelector("#pain-clock").textContent));
+  await page.keyboard.press("r");
+  await page.waitForFunction(() => /^0\.\d+ s/.test(document.querySelector("#pain-clock").textContent));
+  await page.locator("#pain-play", { hasText: "Pause" }).waitFor();
+  await page.getByRole("button", { name: /See it live: tour step 13/ }).click();
+  await page.locator("#tour-progress", { hasText: "Step 13 of 16" }).waitFor();
+  assert.equal(await page.locator("svg.cluster").count(), 1, "the live KRaft cluster");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
