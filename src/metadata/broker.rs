@@ -76,8 +76,9 @@ pub struct Broker {
     /// request that timed out and was replaced) is ignored.
     awaiting: Option<u64>,
     next_correlation: u64,
-    /// The applied offset and broker epoch of the last ISR scan: scanning the same image again
-    /// would find nothing new, and at millions of partitions a scan is costly.
+    /// The image's change count and the broker epoch of the last ISR scan: scanning the same
+    /// image again would find nothing new (a NoOpRecord every 500 ms changes nothing), and at
+    /// millions of partitions a scan is costly.
     isr_scanned: Option<(u64, u64)>,
 }
 
@@ -159,7 +160,7 @@ impl Broker {
     /// the ISR (the simulation has no data plane, so a live follower counts as caught up).
     fn expand_isrs(&mut self, node: &MetadataNode, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
         let Some(broker_epoch) = self.broker_epoch else { return };
-        let scan = (node.applied().applied_offset, broker_epoch);
+        let scan = (node.applied().state.changes, broker_epoch);
         if self.isr_scanned == Some(scan) {
             return;
         }

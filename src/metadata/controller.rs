@@ -308,7 +308,7 @@ impl Controller {
         let shutdown_offset = session.controlled_shutdown_offset;
         let lowest_active = lowest_active_offset(&active.image, &active.sessions);
         let is_caught_up = metadata_offset >= broker_epoch;
-        let leads = active.image.partitions_led_by(broker_id) > 0;
+        let leads = active.image.leads_any(broker_id);
         let mut staged = Staged::new(&mut active.image);
         let mut shut_down = false;
         let mut entered_controlled_shutdown = false;

@@ -181,10 +181,10 @@ impl MetadataImage {
         self.topics.values().map(|t| t.partitions.leaders().filter(|l| *l < 0).count()).sum()
     }
 
-    /// Partitions led by `broker`.
-    pub fn partitions_led_by(&self, broker: BrokerId) -> usize {
+    /// Whether `broker` leads any partition (stops at the first it finds).
+    pub fn leads_any(&self, broker: BrokerId) -> bool {
         let leader = broker as i32;
-        self.topics.values().map(|t| t.partitions.leaders().filter(|l| *l == leader).count()).sum()
+        self.topics.values().any(|t| t.partitions.leaders().any(|l| l == leader))
     }
 
     /// Brokers that are registered and not fenced.

@@ -80,6 +80,9 @@ pub struct MetadataState {
     pub image: MetadataImage,
     /// How many client writes were applied.
     pub writes: u64,
+    /// How many records that can change the image (all but NoOpRecord) were applied: a reader
+    /// that derives something from the whole image need not look again while it stays put.
+    pub changes: u64,
 }
 
 impl StateMachine for MetadataState {
@@ -93,7 +96,9 @@ impl StateMachine for MetadataState {
                 Ok(())
             }
             MetadataEntry::Record(record) => {
-                self.image.apply(record).map_err(|error| format!("{record}: {error}"))
+                self.image.apply(record).map_err(|error| format!("{record}: {error}"))?;
+                self.changes += u64::from(!matches!(**record, MetadataRecord::NoOp));
+                Ok(())
             }
         }
     }
