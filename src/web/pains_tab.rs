@@ -258,8 +258,8 @@ impl Component for PainsTab {
                         <ol class="pain-events" aria-label="Latest events">
                             { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at_us), l.text) }</li> }) }
                         </ol>
-                        { copies_table(&copies(&self.zk)) }
-                        { liveness_table(&self.zk) }
+                        <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&copies(&self.zk)) }</div>
+                        <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&self.zk) }</div>
                     </section>
                     <section class="panel side-kraft" aria-label="KRaft in the same situation">
                         <div class="side-head"><h2>{ "KRaft, in the same situation" }</h2></div>

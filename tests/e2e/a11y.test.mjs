@@ -92,6 +92,8 @@ const VIEWS = [
     [`embed 480 x 320, failover mid-race, controls=${controls}`, `?embed=1&scenario=failover&seed=7&controls=${controls}`, EMBED,
       (page) => waitForText(page, "#zk-stopwatch", "10.000 s", 120_000)],
   ]),
+  ["embed 480 x 320, a ZooKeeper pain played", "?embed=1&scenario=zk-stale-cache", EMBED,
+    (page) => page.locator("#pain-play[disabled]").waitFor({ timeout: 30_000 })],
   ["phone 375 x 667, live cluster", "", PHONE, pausedCluster],
   ["phone 375 x 667, failover race mid-race", "", PHONE, async (page) => {
     await openFailoverTab(page);
