@@ -7,9 +7,10 @@ import { open, waitForText } from "./browser.mjs";
 
 const TOUR_STEPS = 16;
 
-/** Positions of everything drawn in flight on both sides of the race, and running animations. */
+/** Positions of the dots of the cold load's batches of requests, and running animations. (Single
+ *  requests such as session pings come and go between two samples, so they are left out.) */
 const raceMotion = (page) => page.evaluate(() => ({
-  dots: [...document.querySelectorAll("svg.zk-cluster .zk-message circle")].map((c) => `${c.getAttribute("cx")},${c.getAttribute("cy")}`).join(" "),
+  dots: [...document.querySelectorAll("svg.zk-cluster .zk-message.batch circle")].map((c) => `${c.getAttribute("cx")},${c.getAttribute("cy")}`).join(" "),
   animations: document.getAnimations().length,
 }));
 
