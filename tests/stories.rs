@@ -95,7 +95,7 @@ fn every_story_is_deterministic_and_failover_stories_name_a_race_and_pain_storie
                 assert_eq!((story.id, story.race), (pain.id(), None), "a pain story is named after its pain");
                 let trace = |pain: kraftscope::zk::Pain| {
                     let mut zk = pain.cluster();
-                    zk.run_until(pain.ends_at_us()).iter().map(ToString::to_string).collect::<Vec<_>>()
+                    zk.run_until(pain.moments().1).iter().map(ToString::to_string).collect::<Vec<_>>()
                 };
                 assert_eq!(trace(pain), trace(pain), "{}", story.id);
             }

@@ -57,7 +57,7 @@ fn check(name: &str, got: String) {
 /// The pain's scripted cluster (as the page plays it), run to where the page stops.
 fn played(pain: Pain) -> String {
     let mut zk = pain.cluster();
-    render(&mut zk, pain.ends_at_us())
+    render(&mut zk, pain.moments().1)
 }
 
 #[test]

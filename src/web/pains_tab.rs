@@ -54,8 +54,8 @@ pub struct PainsTab {
 
 impl PainsTab {
     fn start(&mut self, pain: Pain) {
-        (self.pain, self.zk, self.key_at, self.ends_at) =
-            (pain, pain.cluster(), pain.key_at_us(), pain.ends_at_us());
+        let (key_at, ends_at) = pain.moments();
+        (self.pain, self.zk, self.key_at, self.ends_at) = (pain, pain.cluster(), key_at, ends_at);
         (self.playing, self.key_told) = (true, false);
         self.events.clear();
     }
@@ -185,18 +185,18 @@ impl Component for PainsTab {
 
     fn create(ctx: &Context<Self>) -> Self {
         let pain = ctx.props().request.pain;
+        let (key_at, ends_at) = pain.moments();
         let mut tab = PainsTab {
             pain,
             zk: pain.cluster(),
-            key_at: 0,
-            ends_at: 0,
+            key_at,
+            ends_at,
             playing: true,
             events: Vec::new(),
             key_told: false,
             clock: FrameClock::default(),
             _keys: listen(ctx.link().callback(Msg::Key)),
         };
-        tab.start(pain);
         tab.clock.keep(tab.playing, ctx.link(), Msg::Frame);
         tab
     }
@@ -245,6 +245,7 @@ impl Component for PainsTab {
         let step = pain.kraft_step();
         let on_step = props.on_step.clone();
         let seen = self.zk.now() >= self.key_at;
+        let rows = copies(&self.zk);
         html! {
             <main class="pains-tab" data-pain={pain.id()}>
                 { self.controls(ctx) }
@@ -254,11 +255,11 @@ impl Component for PainsTab {
                         <p class="visually-hidden" role="status" id="pain-phase">
                             { if seen { "The dead broker's session expired; the watches fired." } else { "A broker has died; its session is still alive." } }
                         </p>
-                        <ZkView picture={pains::picture(&self.zk)} compact={false} reduced_motion={props.reduced_motion} />
+                        <ZkView picture={pains::picture(&self.zk, &rows)} compact={false} reduced_motion={props.reduced_motion} />
                         <ol class="pain-events" aria-label="Latest events">
                             { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at_us), l.text) }</li> }) }
                         </ol>
-                        <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&copies(&self.zk)) }</div>
+                        <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&rows) }</div>
                         <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&self.zk) }</div>
                     </section>
                     <section class="panel side-kraft" aria-label="KRaft in the same situation">

@@ -83,21 +83,14 @@ impl Pain {
         zk
     }
 
-    /// When the moment it is about happens: the dead broker's session expires, its
-    /// `/brokers/ids` znode goes and the watches fire.
-    pub fn key_at_us(self) -> u64 {
+    /// When the moment it is about happens (the dead broker's session expires, its
+    /// `/brokers/ids` znode goes and the watches fire), and when the page stops playing it.
+    pub fn moments(self) -> (u64, u64) {
         let mut zk = self.cluster();
-        while let Some(line) = zk.step() {
-            if line.text.contains("expired") {
-                return line.at_us;
-            }
-        }
-        FAULT_AT_US
-    }
-
-    /// When the page stops playing it.
-    pub fn ends_at_us(self) -> u64 {
-        self.key_at_us() + AFTERMATH_US
+        let key = std::iter::from_fn(|| zk.step())
+            .find(|l| l.text.contains("expired"))
+            .map_or(FAULT_AT_US, |l| l.at_us);
+        (key, key + AFTERMATH_US)
     }
 
     /// What KRaft does in the same situation.
@@ -140,14 +133,13 @@ pub fn speed(key_at_us: u64, now_us: u64) -> f64 {
     }
 }
 
-/// The drawing of a pain's cluster: each broker's cache is as fresh as the share of partitions
-/// on which it agrees with ZooKeeper (the race's drawing measures freshness against the new
-/// controller's state instead, which here is the same once written).
-pub fn picture(zk: &ZkCluster) -> ZkPicture {
+/// The drawing of a pain's cluster with its `copies`: each broker's cache is as fresh as the
+/// share of partitions on which it agrees with ZooKeeper (the race's drawing measures freshness
+/// against the new controller's state instead, which here is the same once written).
+pub fn picture(zk: &ZkCluster, copies: &[CopyRow]) -> ZkPicture {
     let mut picture = zk.picture();
-    let rows = copies(zk);
     for broker in &mut picture.brokers {
-        if let Some(row) = rows.iter().find(|r| r.holder == format!("b{}'s cache", broker.id)) {
+        if let Some(row) = copies.iter().find(|r| r.broker == Some(broker.id)) {
             let agree = row.stale.iter().filter(|s| !**s).count();
             broker.fresh = agree as f64 / row.stale.len().max(1) as f64;
         }
@@ -159,6 +151,8 @@ pub fn picture(zk: &ZkCluster) -> ZkPicture {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CopyRow {
     pub holder: String,
+    /// The broker whose cache this is.
+    pub broker: Option<BrokerId>,
     /// Each partition's state in this copy (`None`: this copy has none, a dead broker or a
     /// controller still loading).
     pub states: Vec<Option<PartitionState>>,
@@ -171,19 +165,20 @@ pub struct CopyRow {
 pub fn copies(zk: &ZkCluster) -> Vec<CopyRow> {
     let partitions = zk.layout().partitions();
     let zookeeper: Vec<Option<PartitionState>> = (0..partitions).map(|p| zk.zookeeper_state(p)).collect();
-    let row = |holder: String, states: Vec<Option<PartitionState>>| {
+    let row = |holder: String, broker: Option<BrokerId>, states: Vec<Option<PartitionState>>| {
         let stale = states.iter().zip(&zookeeper).map(|(s, z)| s.is_some() && s != z).collect();
-        CopyRow { holder, states, stale }
+        CopyRow { holder, broker, states, stale }
     };
     let controller =
         zk.controller().map_or("controller".to_string(), |(id, _)| format!("controller (b{id})"));
     let mut rows = vec![
-        row("ZooKeeper".to_string(), zookeeper.clone()),
-        row(controller, (0..partitions).map(|p| zk.controller_state(p)).collect()),
+        row("ZooKeeper".to_string(), None, zookeeper.clone()),
+        row(controller, None, (0..partitions).map(|p| zk.controller_state(p)).collect()),
     ];
     for broker in 0..BROKERS {
         rows.push(row(
             format!("b{broker}'s cache"),
+            Some(broker),
             (0..partitions).map(|p| zk.metadata_for(broker, p)).collect(),
         ));
     }
@@ -197,7 +192,7 @@ mod tests {
     #[test]
     fn each_pain_reaches_its_moment_a_second_or_two_into_the_play_and_ends_within_ten() {
         for pain in Pain::ALL {
-            let (key, end) = (pain.key_at_us(), pain.ends_at_us());
+            let (key, end) = pain.moments();
             let (mut now, mut wall_ms, mut seen) = (0u64, 0.0, None);
             while now < end {
                 let frame_ms = 1_000.0 / 60.0;
@@ -226,10 +221,10 @@ mod tests {
 
     #[test]
     fn a_lost_update_leaves_one_cache_disagreeing_cell_by_cell_and_the_others_agree() {
-        let key = Pain::StaleCache.key_at_us();
+        let key = Pain::StaleCache.moments().0;
         assert!(key > FAULT_AT_US, "the session expires after the crash");
         assert_eq!(stale(Pain::StaleCache, key - 1), Vec::<String>::new(), "all agree before");
-        let after = stale(Pain::StaleCache, Pain::StaleCache.ends_at_us());
+        let after = stale(Pain::StaleCache, Pain::StaleCache.moments().1);
         let zk = Pain::StaleCache.cluster();
         let (_, wronged) = Pain::StaleCache.brokers(&zk);
         assert_eq!(after.len(), 1, "{after:?}");
@@ -238,15 +233,15 @@ mod tests {
 
     #[test]
     fn a_death_is_seen_by_every_copy_once_applied() {
-        assert_eq!(stale(Pain::WatchStorm, Pain::WatchStorm.ends_at_us()), Vec::<String>::new());
+        assert_eq!(stale(Pain::WatchStorm, Pain::WatchStorm.moments().1), Vec::<String>::new());
         let zk = Pain::SplitLiveness.cluster();
         let (_, cut) = Pain::SplitLiveness.brokers(&zk);
-        let after = stale(Pain::SplitLiveness, Pain::SplitLiveness.ends_at_us());
+        let after = stale(Pain::SplitLiveness, Pain::SplitLiveness.moments().1);
         assert_eq!(after.len(), 1, "only the cut-off broker's cache is behind: {after:?}");
         assert!(after[0].starts_with(&format!("b{}'s", cut.unwrap())));
         let mut zk = Pain::SplitLiveness.cluster();
-        zk.run_until(Pain::SplitLiveness.ends_at_us());
-        let drawn = super::picture(&zk);
+        zk.run_until(Pain::SplitLiveness.moments().1);
+        let drawn = super::picture(&zk, &copies(&zk));
         let fresh = |id| drawn.brokers.iter().find(|b| b.id == id).unwrap().fresh;
         assert!(fresh(cut.unwrap()) < 1.0, "the cut-off broker is drawn with a stale cache");
         assert!(drawn.brokers.iter().filter(|b| b.alive && b.id != cut.unwrap()).all(|b| b.fresh == 1.0));
