@@ -59,7 +59,11 @@ test("an embed scrolled out of view does no animation work, and plays on when ba
     window.scrollTo(0, document.body.scrollHeight);
   });
   await embed.waitForFunction(() => !window.__inView, null, { timeout: 10_000 });
-  const offScreen = await measure(page, cdp, embed);
+  // The median of three windows: one window can catch a stray task of the renderer.
+  const windows = [];
+  for (let i = 0; i < 3; i += 1) windows.push(await measure(page, cdp, embed));
+  const offScreen = windows.sort((a, b) => a.core - b.core)[1];
+  console.log(`off screen, three windows: ${windows.map((w) => `${(w.core * 100).toFixed(2)}%`).join(", ")}`);
   const clock = await frame.locator("#clock").textContent();
   console.log(`embed scrolled out of view: ${figure(offScreen)}`);
   // The frame requested just before the embed learnt it left the viewport may still arrive.
