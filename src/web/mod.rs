@@ -16,6 +16,7 @@ mod keys;
 mod kiosk;
 mod legend;
 mod log_tab;
+mod node_view;
 mod on_screen;
 mod pains_tab;
 mod panic_panel;

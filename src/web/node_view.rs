@@ -1,0 +1,331 @@
+//! One node of the cluster drawing: a controller with role, epoch, vote, timeout arc and log
+//! strip, or a broker with lifecycle, image, size and the records it fetched. A component of its
+//! own, so that a node whose picture did not change is neither rendered nor diffed again.
+
+use yew::prelude::*;
+
+use crate::quorum::{NodeId, RoleKind};
+use crate::session::layout::{BROKER_HALF_H, BROKER_HALF_W, CELL, Point, RADIUS, SNAPSHOT_W, STRIP_TOP};
+use crate::session::picture::{BROKER_STRIP_RECORDS, BrokenPicture, LogCell, NodePicture};
+use crate::session::text_fit::text_length;
+
+use super::cluster_view::epoch_colour;
+
+fn role_text(n: &NodePicture) -> (&'static str, &'static str) {
+    match n.role {
+        None => ("DOWN", "role-down"),
+        Some(RoleKind::Leader) => ("LEADER", "role-leader"),
+        Some(RoleKind::Follower) => ("follower", "role-follower"),
+        Some(RoleKind::Candidate) => ("CANDIDATE", "role-candidate"),
+        Some(RoleKind::Prospective) => ("prospective", "role-prospective"),
+        Some(RoleKind::Unattached) => ("unattached", "role-unattached"),
+        Some(RoleKind::Resigned) => ("resigned", "role-resigned"),
+    }
+}
+
+/// A node's picture and where it stands. Equal props (the callback aside) skip the render and
+/// the diff: in a busy frame most nodes did not change.
+#[derive(Properties)]
+pub struct NodeViewProps {
+    pub node: NodePicture,
+    pub centre: Point,
+    pub strip_cells: usize,
+    pub selected: bool,
+    /// A button that selects the node (not in the failover race, where nodes are pictures).
+    pub interactive: bool,
+    /// The broken invariant this node is involved in.
+    pub broken: Option<BrokenPicture>,
+    pub on_select: Callback<NodeId>,
+}
+
+impl PartialEq for NodeViewProps {
+    /// Leaves out `on_select`: parents make a new callback each render that does the same.
+    fn eq(&self, other: &Self) -> bool {
+        (&self.node, self.centre, self.strip_cells, self.selected, self.interactive, &self.broken)
+            == (
+                &other.node,
+                other.centre,
+                other.strip_cells,
+                other.selected,
+                other.interactive,
+                &other.broken,
+            )
+    }
+}
+
+#[function_component(NodeView)]
+pub fn node_view(props: &NodeViewProps) -> Html {
+    let n = &props.node;
+    let Point { x, y } = props.centre;
+    let id = n.id;
+    let onclick = props.on_select.reform(move |_: MouseEvent| id);
+    let on_select = props.on_select.clone();
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            e.stop_propagation();
+            on_select.emit(id);
+        }
+    });
+    let (role, role_class) = role_text(n);
+    // The name holds every text the node shows, in the order drawn (WCAG 2.5.3, label in name).
+    let name = if n.voter {
+        let vote = vote_text(n);
+        let vote = if vote.is_empty() { vote } else { format!(", {vote}") };
+        let snap = if shows_snapshot(n, props.strip_cells) { ", snap" } else { "" };
+        format!("controller {} {role}, epoch {}{vote}{snap}, {}", n.label, n.epoch, log_text(n))
+    } else {
+        let [state, image, size, fetched] = broker_texts(n, role);
+        format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
+    };
+    let name = format!("{name}{}", strip_epochs(n, props.strip_cells));
+    let broken = props.broken.as_ref();
+    let name = if let Some(b) = broken {
+        format!("{name}, involved in the broken invariant: {}", b.invariant)
+    } else {
+        name
+    };
+    let class = classes!(
+        "node",
+        role_class,
+        props.selected.then_some("selected"),
+        broken.is_some().then_some("culprit")
+    );
+    let transform = format!("translate({x} {y})");
+    let body = node_body(n, role, props.strip_cells, broken);
+    if props.interactive {
+        html! {
+            <g {class} {transform} tabindex="0" role="button" aria-label={name}
+               aria-pressed={props.selected.to_string()} {onclick} {onkeydown}>{ body }</g>
+        }
+    } else {
+        html! { <g {class} {transform} role="img" aria-label={name}>{ body }</g> }
+    }
+}
+
+/// A node's shape and texts, and the mark of a broken invariant it is involved in. A space (a
+/// text node SVG does not draw) follows each text, so assistive technology keeps words apart.
+fn node_body(n: &NodePicture, role: &str, strip_cells: usize, broken: Option<&BrokenPicture>) -> Html {
+    let flagged = broken.and_then(|b| b.culprits.offset);
+    html! {
+        <>
+            if n.voter { { controller(n, role, strip_cells, flagged) } } else { { broker(n, role) } }
+            if let Some(b) = broken {
+                <text class="culprit-badge" x={if n.voter { (-RADIUS).to_string() } else { (8.0 - BROKER_HALF_W).to_string() }} y={if n.voter { (12.0 - RADIUS).to_string() } else { (18.0 - BROKER_HALF_H).to_string() }}>
+                    { "✗" }<title>{ format!("{}: {}", b.invariant, b.detail) }</title>
+                </text>{ " " }
+            }
+        </>
+    }
+}
+
+fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u64>) -> Html {
+    let timeout = n.timeout.map(|(name, left)| {
+        let circumference = 2.0 * std::f64::consts::PI * (RADIUS + 6.0);
+        let dash = circumference * left.clamp(0.0, 1.0);
+        html! {
+            <circle class="timeout" r={(RADIUS + 6.0).to_string()} stroke-dasharray={format!("{dash:.1} {circumference:.1}")}
+                    transform="rotate(-90)"><title>{ format!("{name}: {:.0}% left", left.clamp(0.0, 1.0) * 100.0) }</title></circle>
+        }
+    });
+    html! {
+        <>
+            { timeout.unwrap_or_default() }
+            <circle class="shape" r={RADIUS.to_string()} />
+            if n.role == Some(RoleKind::Leader) {
+                <path class="crown" d="M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z" />
+            }
+            if n.role.is_none() || n.role == Some(RoleKind::Resigned) {
+                <path class="cross" d="M -24 -24 L 24 24 M 24 -24 L -24 24" />
+            }
+            <text class="name" y="-8">{ &n.label }</text>{ " " }
+            <text class="role" y="10">{ role }</text>{ " " }
+            <text class="small" y="25">{ format!("epoch {}", n.epoch) }</text>{ " " }
+            <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote_text(n) }</text>{ " " }
+            { log_strip(n, strip_cells, flagged) }
+        </>
+    }
+}
+
+/// Whom a running controller voted for.
+fn vote_text(n: &NodePicture) -> String {
+    match (n.role, n.voted_for) {
+        (Some(_), Some(v)) => format!("voted n{v}"),
+        (Some(_), None) => "no vote".to_string(),
+        (None, _) => String::new(),
+    }
+}
+
+/// The line under a controller's log strip.
+fn log_text(n: &NodePicture) -> String {
+    let hw = n.high_watermark.map_or("unknown".to_string(), |h| h.to_string());
+    format!("log {}..{} · HW {hw}", n.log_start, n.log_end)
+}
+
+/// The first record of a controller's strip, if shown.
+fn strip_start(n: &NodePicture, strip_cells: usize) -> u64 {
+    n.cells[n.cells.len().saturating_sub(strip_cells)..].first().map_or(n.log_end, |c| c.offset)
+}
+
+/// Whether a controller's strip starts with its snapshot.
+fn shows_snapshot(n: &NodePicture, strip_cells: usize) -> bool {
+    n.log_start > 0 && strip_start(n, strip_cells) == n.log_start
+}
+
+/// What the line under a log strip means.
+const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
+
+/// Where a node's strip is drawn: its cells, and the left edge, top and height of the strip.
+pub(super) fn strip(n: &NodePicture, strip_cells: usize) -> (&[LogCell], f64, f64, f64) {
+    if n.voter {
+        let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
+        (cells, -(cells.len().max(1) as f64) * CELL / 2.0, STRIP_TOP, 16.0)
+    } else {
+        (&n.cells, -(BROKER_STRIP_RECORDS as f64) * CELL / 2.0, 24.0, 11.0)
+    }
+}
+
+/// The epochs of the records in a node's strip, in words.
+fn strip_epochs(n: &NodePicture, strip_cells: usize) -> String {
+    let mut epochs: Vec<u32> = strip(n, strip_cells).0.iter().map(|c| c.epoch).collect();
+    epochs.dedup();
+    match epochs.as_slice() {
+        [] => String::new(),
+        [one] => format!(", records of epoch {one}"),
+        many => {
+            format!(", records of epochs {}", many.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+fn log_strip(n: &NodePicture, strip_cells: usize, flagged: Option<u64>) -> Html {
+    let (cells, left, top, _) = strip(n, strip_cells);
+    let hw = n.high_watermark;
+    let first = strip_start(n, strip_cells);
+    let hw_x = hw.filter(|h| *h >= first && *h <= n.log_end).map(|h| left + (h - first) as f64 * CELL);
+    let snapshot = shows_snapshot(n, strip_cells);
+    html! {
+        <g class="log" aria-hidden="true">
+            if snapshot {
+                <rect class="snapshot" x={(left - SNAPSHOT_W).to_string()} y={top.to_string()} width={(SNAPSHOT_W - 4.0).to_string()} height="16">
+                    <title>{ format!("snapshot: offsets 0..{} are in a snapshot; the log starts at {}", n.log_start, n.log_start) }</title>
+                </rect>
+            }
+            if snapshot {
+                <text class="tiny" x={(left - SNAPSHOT_W / 2.0 - 2.0).to_string()} y={(top + 12.0).to_string()}>{ "snap" }</text>{ " " }
+            }
+            { cells_html(cells, left, top, 16.0, (hw, n.doomed_from, flagged)) }
+            if let Some(x) = hw_x {
+                <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 3.0).to_string()} y2={(top + 19.0).to_string()} />
+            }
+            <text class="tiny" x="0" y={(top + 28.0).to_string()}>
+                { log_text(n) }
+                <title>{ HW_TITLE }</title>
+            </text>{ " " }
+        </g>
+    }
+}
+
+/// Marks on a strip's cells: faded until below `done` (the high watermark, or a broker's applied
+/// offset), struck and flashing from `doomed` on, outlined red at `flagged` (named by a broken
+/// invariant).
+type CellMarks = (Option<u64>, Option<u64>, Option<u64>);
+
+/// Record cells from `left`, coloured by epoch, with their marks.
+fn cells_html(cells: &[LogCell], left: f64, top: f64, height: f64, marks: CellMarks) -> Html {
+    let (done, doomed, flagged) = marks;
+    let strike = doomed.and_then(|d| cells.iter().position(|c| c.offset >= d)).map(|i| {
+        let x1 = left + i as f64 * CELL;
+        let x2 = left + cells.len() as f64 * CELL - 2.0;
+        html! {
+            <g class="strike">
+                <line x1={x1.to_string()} x2={x2.to_string()} y1={top.to_string()} y2={(top + height).to_string()} />
+                <line x1={x1.to_string()} x2={x2.to_string()} y1={(top + height).to_string()} y2={top.to_string()} />
+            </g>
+        }
+    });
+    // Cells are not keyed: a strip keeps its rectangles and recolours them as it slides, where
+    // keyed cells would each be a new element (fast-forwarding a quiet stretch slides every
+    // strip by several records a frame).
+    html! {
+        <>
+            { for cells.iter().enumerate().map(|(i, c)| {
+                let finished = done.is_some_and(|h| c.offset < h);
+                let gone = doomed.is_some_and(|d| c.offset >= d);
+                let class = classes!(
+                    "cell",
+                    (!finished).then_some("uncommitted"),
+                    gone.then_some("doomed"),
+                    (flagged == Some(c.offset)).then_some("culprit-cell")
+                );
+                let note = match (gone, finished) {
+                    (true, _) => " (about to be truncated: the leader answered DivergingEpoch, this log differs from here)",
+                    (false, true) => "",
+                    (false, false) => " (not committed yet)",
+                };
+                html! {
+                    <rect class={class} x={(left + i as f64 * CELL).to_string()} y={top.to_string()} width={(CELL - 2.0).to_string()} height={height.to_string()}
+                          fill={epoch_colour(c.epoch)}>
+                        <title>{ format!("offset {} · epoch {} · {}{note}", c.offset, c.epoch, c.detail) }</title>
+                    </rect>
+                }
+            }) }
+            { strike.unwrap_or_default() }
+        </>
+    }
+}
+
+/// A broker's texts in drawing order: lifecycle, image, size, and the line under its strip.
+fn broker_texts(n: &NodePicture, role: &str) -> [String; 4] {
+    let lifecycle = n.lifecycle.unwrap_or(if n.role.is_none() { "DOWN" } else { role });
+    let fenced = if n.fenced == Some(true) { " · FENCED" } else { "" };
+    let lag = n.lag.map_or(String::new(), |l| format!(" · lag {l}"));
+    [
+        format!("{lifecycle}{fenced}"),
+        format!("image @ {}{lag}", n.applied_offset),
+        format!("{} topics · {} partitions", n.topics, n.partitions),
+        format!("fetched {} · applied {}", n.log_end, n.applied_offset),
+    ]
+}
+
+fn broker(n: &NodePicture, role: &str) -> Html {
+    let [state, image, size, fetched] = broker_texts(n, role);
+    html! {
+        <>
+            <rect class={classes!("shape", (n.fenced == Some(true)).then_some("fenced"))} x={(-BROKER_HALF_W).to_string()} y={(-BROKER_HALF_H).to_string()}
+                  width={(2.0 * BROKER_HALF_W).to_string()} height={(2.0 * BROKER_HALF_H).to_string()} rx="10" />
+            if n.role.is_none() { <path class="cross" d="M -50 -36 L 50 36 M 50 -36 L -50 36" /> }
+            <text class="name" y="-28">{ &n.label }</text>{ " " }
+            <text class="role" y="-12">{ state }</text>{ " " }
+            <text class="small" y="4" textLength={fit(&image)} lengthAdjust="spacingAndGlyphs">{ image }</text>{ " " }
+            <text class="small" y="17" textLength={fit(&size)} lengthAdjust="spacingAndGlyphs">{ size }</text>{ " " }
+            { broker_strip(n, fetched) }
+        </>
+    }
+}
+
+/// The `textLength` that keeps a line of a broker's box inside it.
+fn fit(text: &str) -> Option<String> {
+    text_length(text, 2.0 * BROKER_HALF_W - 8.0).map(|w| format!("{w:.0}"))
+}
+
+/// A broker's fetched records, faded until applied to its image, with the applied offset marked:
+/// fetching by offset brings only the records after it.
+fn broker_strip(n: &NodePicture, fetched: String) -> Html {
+    let (cells, left, top, height) = strip(n, 0);
+    let first = cells.first().map_or(n.log_end, |c| c.offset);
+    let applied_x = (n.applied_offset >= first && n.applied_offset <= n.log_end)
+        .then(|| left + (n.applied_offset - first) as f64 * CELL);
+    html! {
+        <g class="log broker-log" aria-hidden="true">
+            { cells_html(cells, left, top, height, (Some(n.applied_offset), None, None)) }
+            if let Some(x) = applied_x {
+                <line class="hw" style={format!("transform: translateX({x:.1}px)")} x1="-1" x2="-1" y1={(top - 2.0).to_string()} y2={(top + 13.0).to_string()} />
+            }
+            <text class="tiny" x="0" y={(top + 22.0).to_string()} textLength={fit(&fetched)} lengthAdjust="spacingAndGlyphs">
+                { fetched }
+                <title>{ "The metadata records this broker fetched from the leader, by offset: each Fetch asks from its log end and brings back only the records after it. Faded: fetched, not yet applied to the broker's image; the bar marks the applied offset." }</title>
+            </text>{ " " }
+        </g>
+    }
+}
