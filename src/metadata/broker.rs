@@ -160,14 +160,14 @@ impl Broker {
     /// the ISR (the simulation has no data plane, so a live follower counts as caught up).
     fn expand_isrs(&mut self, node: &MetadataNode, controller: crate::quorum::NodeId, out: &mut RpcOutbox) {
         let Some(broker_epoch) = self.broker_epoch else { return };
-        let scan = (node.applied().state.changes, broker_epoch);
+        let scan = (node.applied().state.placement_changes, broker_epoch);
         if self.isr_scanned == Some(scan) {
             return;
         }
         self.isr_scanned = Some(scan);
         let image = &node.applied().state.image;
         let active = image.active_brokers();
-        for (topic_id, partition, p) in image.partitions().filter(|(_, _, p)| p.leader == self.id as i32) {
+        for (topic_id, partition, p) in image.partitions_led_by(self.id) {
             let missing = p.replicas.set().intersection(active).difference(p.isr);
             if missing.is_empty() || self.isr_requests.get(&(topic_id, partition)) == Some(&p.partition_epoch)
             {

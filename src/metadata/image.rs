@@ -171,6 +171,17 @@ impl MetadataImage {
             .flat_map(|t| t.partitions.iter().enumerate().map(move |(i, p)| (t.id, i as u32, p)))
     }
 
+    /// The partitions `broker` leads, with their topic id and index, topic by topic.
+    pub fn partitions_led_by(
+        &self,
+        broker: BrokerId,
+    ) -> impl Iterator<Item = (TopicId, u32, Partition)> + '_ {
+        let leader = broker as i32;
+        self.topics
+            .values()
+            .flat_map(move |t| t.partitions.led_by(leader).map(move |(i, p)| (t.id, i as u32, p)))
+    }
+
     /// Number of partitions.
     pub fn partition_count(&self) -> usize {
         self.partition_count

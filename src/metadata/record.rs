@@ -187,6 +187,18 @@ impl MetadataRecord {
         }
     }
 
+    /// Whether applying the record can change a partition's leader, replicas or ISR, or which
+    /// brokers are active.
+    pub fn can_change_placement(&self) -> bool {
+        !matches!(
+            self,
+            MetadataRecord::Topic { .. }
+                | MetadataRecord::Config(_)
+                | MetadataRecord::FeatureLevel { .. }
+                | MetadataRecord::NoOp
+        )
+    }
+
     /// A stable fingerprint of the record's content.
     pub fn fingerprint(&self) -> u64 {
         let text_hash = |t: &str| t.bytes().fold(0u64, |h, b| mix(h ^ u64::from(b)));

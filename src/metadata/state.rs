@@ -80,9 +80,10 @@ pub struct MetadataState {
     pub image: MetadataImage,
     /// How many client writes were applied.
     pub writes: u64,
-    /// How many records that can change the image (all but NoOpRecord) were applied: a reader
-    /// that derives something from the whole image need not look again while it stays put.
-    pub changes: u64,
+    /// How many records that can change a partition's leader, replicas or ISR, or which brokers
+    /// are active, were applied (not NoOp, config, feature or topic-name records): a broker's
+    /// ISR scan over every partition need not look again while it stays put.
+    pub placement_changes: u64,
 }
 
 impl StateMachine for MetadataState {
@@ -97,7 +98,7 @@ impl StateMachine for MetadataState {
             }
             MetadataEntry::Record(record) => {
                 self.image.apply(record).map_err(|error| format!("{record}: {error}"))?;
-                self.changes += u64::from(!matches!(**record, MetadataRecord::NoOp));
+                self.placement_changes += u64::from(record.can_change_placement());
                 Ok(())
             }
         }
