@@ -106,10 +106,14 @@ for (const voters of [1, 3, 5, 7]) {
 
 test("every message label drawn during a 20 s run is in the legend, with its meaning", async () => {
   const { page, errors, context } = await open("?voters=5&brokers=3&speed=0.3");
+  // The page has loaded, but the wasm may not have drawn yet: wait for the legend before
+  // reading it (read at once, an empty legend failed a run under load).
+  await page.locator(".legend .legend-label").first().waitFor();
   const legend = await page.locator(".legend .legend-label").evaluateAll((labels) =>
     labels.map((l) => ({ label: l.textContent, title: l.getAttribute("title") })));
   const known = new Map(legend.map((l) => [l.label, l.title]));
   assert.equal(known.size, legend.length, "legend labels are distinct");
+  assert.ok(known.size >= 10, `the legend names every kind of message: ${[...known.keys()]}`);
   await waitForLeader(page);
   await page.getByRole("button", { name: "Kill active controller" }).click();
   const seen = new Set();

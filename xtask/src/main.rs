@@ -14,6 +14,7 @@ commands:
   dist               build the static site into dist/
   serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
   test               native tests, a seed sweep, wasm determinism check and browser e2e tests
+  test --browser     only the browser e2e tests (builds and serves dist/ for them)
   bench              browser benchmark: frame work, long tasks, idle timers, page size, first render
   soak --minutes N [--seed S]
                      run the page at maximum speed with random actions for N minutes, printing
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
             Err(_) => Err(format!("invalid port: {port}").into()),
         },
         ["test"] => test::test(),
+        ["test", "--browser"] => test::browser(),
         ["bench"] => test::bench(),
         ["soak", "--minutes", minutes, rest @ ..] => match (minutes.parse(), rest) {
             (Ok(minutes), []) => soak::soak(minutes, 1),
