@@ -27,9 +27,13 @@ export async function freshContext(options = {}) {
   return browser.newContext({ viewport: { width: 1280, height: 720 }, ...options });
 }
 
-/** Opens `query` (relative to the page) in a fresh context, collecting console errors. */
-export async function open(query = "", options = {}) {
+/**
+ * Opens `query` (relative to the page) in a fresh context, collecting console errors.
+ * `init`, if given, is `[script, arg]` for `addInitScript`: it runs before the page's own scripts.
+ */
+export async function open(query = "", options = {}, init = undefined) {
   const context = await freshContext(options);
+  if (init) await context.addInitScript(...init);
   const page = await context.newPage();
   const errors = [];
   page.on("console", (message) => {
@@ -48,6 +52,29 @@ export async function screenshot(page, name) {
 /** Waits until the element at `selector` shows exactly `text`. */
 export async function waitForText(page, selector, text, timeout = 30_000) {
   await page.waitForFunction(([s, t]) => document.querySelector(s)?.textContent === t, [selector, text], { timeout });
+}
+
+/**
+ * In the page: records every text the element at `selector` shows, in order, however briefly.
+ * Run it before the moment of interest (`page.evaluate`, or `open`'s `init` to catch the very
+ * first render), then wait with `waitForShown`: a text shown for less than playwright's polling
+ * interval can otherwise be missed.
+ */
+export function recordTexts(selector) {
+  window.textsShown ??= {};
+  const shown = (window.textsShown[selector] = []);
+  const note = () => {
+    const text = document.querySelector(selector)?.textContent;
+    if (text && text !== shown.at(-1)) shown.push(text);
+  };
+  note();
+  new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+/** Waits until `recordTexts(selector)` has recorded a text matching `pattern`. */
+export async function waitForShown(page, selector, pattern, timeout = 30_000) {
+  const matches = ([s, source]) => (window.textsShown?.[s] ?? []).some((t) => new RegExp(source).test(t));
+  await page.waitForFunction(matches, [selector, pattern.source], { timeout });
 }
 
 /** The aria-labels of the cluster view's nodes, joined. */

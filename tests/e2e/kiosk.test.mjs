@@ -1,16 +1,20 @@
 // Kiosk mode walks the guided tour on its own and hands control back on any key. `hold=800`
-// holds each step 0.8 s instead of its reading time, to keep the test short.
+// holds each step 0.8 s instead of its reading time, to keep the test short. A step held that
+// briefly can fall between two of playwright's polls, so the page records every step it shows
+// from its first render on, and the tests wait on that record.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, screenshot } from "./browser.mjs";
+import { open, recordTexts, screenshot, waitForShown } from "./browser.mjs";
 
-const progress = (page) => page.locator("#tour-progress").textContent();
+const PROGRESS = "#tour-progress";
+const progress = (page) => page.locator(PROGRESS).textContent();
+const recordProgress = [recordTexts, PROGRESS];
 
 test("kiosk mode advances two steps on its own and stops on a key", async () => {
-  const { page, errors, context } = await open("?kiosk=1&tour=3&hold=800");
-  await page.locator("#tour-progress", { hasText: "Step 3 of 16" }).waitFor();
-  await page.locator("#tour-progress", { hasText: "Step 4 of 16" }).waitFor({ timeout: 10_000 });
-  await page.locator("#tour-progress", { hasText: "Step 5 of 16" }).waitFor({ timeout: 10_000 });
+  const { page, errors, context } = await open("?kiosk=1&tour=3&hold=800", {}, recordProgress);
+  await waitForShown(page, PROGRESS, /Step 3 of 16/);
+  await waitForShown(page, PROGRESS, /Step 4 of 16/, 10_000);
+  await waitForShown(page, PROGRESS, /Step 5 of 16/, 10_000);
   await page.keyboard.press("a");
   const stopped = await progress(page);
   await page.locator("div.notice[role=status]", { hasText: "Kiosk mode stopped" }).waitFor();
@@ -22,8 +26,12 @@ test("kiosk mode advances two steps on its own and stops on a key", async () => 
 });
 
 test("kiosk mode loops from the last step to the first", async () => {
-  const { page, context } = await open("?kiosk=1&tour=16&hold=300");
-  await page.locator("#tour-progress", { hasText: "Step 1 of 16" }).waitFor({ timeout: 10_000 });
+  const { page, context } = await open("?kiosk=1&tour=16&hold=300", {}, recordProgress);
+  await waitForShown(page, PROGRESS, /Step 1 of 16/, 10_000);
+  const shown = await page.evaluate((s) => window.textsShown[s], PROGRESS);
+  const last = shown.findIndex((t) => t.includes("Step 16 of 16"));
+  const first = shown.findIndex((t) => t.includes("Step 1 of 16"));
+  assert.ok(last >= 0 && last < first, `steps shown, in order: ${shown.join(" | ")}`);
   await page.mouse.click(5, 5);
   await page.locator("div.notice[role=status]", { hasText: "Kiosk mode stopped" }).waitFor();
   await context.close();
