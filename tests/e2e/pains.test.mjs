@@ -9,7 +9,8 @@ const staleCells = (page) => page.locator("table.copies").evaluate((t) => Number
 /** Waits until the pain has played to its end (while the controller writes and pushes, the
  *  copies disagree for a moment; what is left after is the pain). */
 const played = (page) => page.locator("#pain-play[disabled]").waitFor({ timeout: 30_000 });
-const eventsText = (page) => page.locator(".pain-events").textContent();
+const EVENTS = ".pain-events";
+const eventsText = (page) => page.locator(EVENTS).textContent();
 
 for (const [scenario, check] of [
   ["zk-stale-cache", async (page) => {
@@ -28,18 +29,17 @@ for (const [scenario, check] of [
     assert.deepEqual(await page.locator("table.copies tr.stale-row th").allTextContents(), [`b${cut}'s cache`], "and it is the one left behind");
   }],
   ["zk-watch-storm", async (page) => {
-    // The panel shows only the latest events: each line is waited for while it is shown (read
-    // after a later line, the watch had once scrolled out under load).
-    const shows = (pattern) => page.waitForFunction((p) => new RegExp(p).test(document.querySelector(".pain-events")?.textContent ?? ""), pattern.source, { timeout: 30_000 });
-    await shows(/watch fired/);
-    await shows(/wrote \d+ state znodes/);
+    // The panel shows only the latest events, and under load a line can scroll out before the
+    // test first looks: the page records every text the panel shows from its first render.
+    await waitForShown(page, EVENTS, /watch fired/);
+    await waitForShown(page, EVENTS, /wrote \d+ state znodes/);
     await played(page);
     assert.match(await eventsText(page), /every live broker has the change/);
     assert.equal(await staleCells(page), 0, "once pushed, every copy agrees");
   }],
 ]) {
   test(`scenario=${scenario} draws the ZooKeeper-mode cluster and its copies of the truth beside KRaft's answer`, async () => {
-    const { page, errors, context } = await open(`?scenario=${scenario}`);
+    const { page, errors, context } = await open(`?scenario=${scenario}`, {}, [recordTexts, EVENTS]);
     await page.locator(`.pains-tab[data-pain="${scenario}"]`).waitFor();
     assert.equal(await page.locator("svg.zk-cluster .zk-server").count(), 3, "three ZooKeeper servers");
     assert.equal(await page.locator("svg.zk-cluster .zk-broker").count(), 4, "four brokers");

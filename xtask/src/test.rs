@@ -161,10 +161,7 @@ fn browser_e2e() -> Result<Counts> {
     let counts = run_counted(
         Command::new("node")
             .current_dir(root())
-            // Two test files at a time (node's default is one less than the cores, so one on
-            // two): the tests wait on the page's state, never on sleeps, so they hold under the
-            // load, and the suite takes about 9 minutes instead of 13.
-            .args(["--test", "--test-concurrency=2", "--test-reporter=spec", "--test-timeout=600000", "tests/e2e/"])
+            .args(["--test", "--test-reporter=spec", "--test-timeout=600000", "tests/e2e/"])
             .env("KRAFTSCOPE_URL", &url)
             .env("KRAFTSCOPE_ARTIFACTS", &artifacts)
             .env("CHROMIUM_PATH", CHROMIUM),
