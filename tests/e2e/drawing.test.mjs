@@ -109,8 +109,13 @@ test("every message label drawn during a 20 s run is in the legend, with its mea
   // The page has loaded, but the wasm may not have drawn yet: wait for the legend before
   // reading it (read at once, an empty legend failed a run under load).
   await page.locator(".legend .legend-label").first().waitFor();
-  const legend = await page.locator(".legend .legend-label").evaluateAll((labels) =>
-    labels.map((l) => ({ label: l.textContent, title: l.getAttribute("title") })));
+  // Read in one evaluation (a locator's evaluateAll finds the elements and reads them in two
+  // steps), and keep the elements: the legend must never rewrite them as epochs come and go.
+  const legend = await page.evaluate(() => {
+    window.legendLabels = [...document.querySelectorAll(".legend .legend-label")]
+      .map((l) => ({ element: l, label: l.textContent, title: l.getAttribute("title") }));
+    return window.legendLabels.map(({ label, title }) => ({ label, title }));
+  });
   const known = new Map(legend.map((l) => [l.label, l.title]));
   assert.equal(known.size, legend.length, "legend labels are distinct");
   assert.ok(known.size >= 10, `the legend names every kind of message: ${[...known.keys()]}`);
@@ -136,6 +141,9 @@ test("every message label drawn during a 20 s run is in the legend, with its mea
   }
   const epochs = await page.locator(".legend .legend-epoch").allTextContents();
   assert.ok(epochs.length >= 1 && epochs.every((e) => /epoch \d+/.test(e)), `epochs in the legend: ${epochs}`);
+  const rewritten = await page.evaluate(() => window.legendLabels
+    .filter(({ element, label }) => !element.isConnected || element.textContent !== label).map(({ label }) => label));
+  assert.deepEqual(rewritten, [], "legend labels rewritten while the epochs changed");
   await screenshot(page, "legend-after-20s");
   assert.deepEqual(errors, []);
   await context.close();
