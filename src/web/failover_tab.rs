@@ -662,21 +662,27 @@ fn race_legend() -> Html {
     html! {
         <div class="legend race-legend" aria-label="How to read the race">
             <p class="how-to-read">{ "Left, KRaft: three controllers (a Raft quorum; the crown marks the active one) and five brokers that fetch the metadata log by offset. Right, ZooKeeper mode: the ensemble holds the metadata; one broker (the crown) is the controller. The grid under each side is every partition's state: one cell stands for many partitions." }</p>
-            <span class="legend-title">{ "KRaft:" }</span>
-            { for ["PreVote", "Vote", "BeginQuorumEpoch", "Fetch", "FetchResponse"].iter().map(|kind| {
-                let style = message_kind(kind);
-                let (colour, label) = (style.colour, style.label);
-                html! { <span class="legend-item">{ dot(colour) }{ format!(" {label} {kind}") }</span> }
-            }) }
-            <span class="legend-title">{ "ZooKeeper mode:" }</span>
-            { for ZK_LEGEND.iter().map(|(kind, text)| html! {
-                <span class="legend-item">{ dot(zk_message_colour(*kind)) }{ format!(" {text}") }</span>
-            }) }
-            <span class="legend-title">{ "Grid:" }</span>
-            <span class="legend-item">{ swatch("unknown") }{ " unknown to the controller" }</span>
-            <span class="legend-item">{ swatch("loaded") }{ " loaded by the controller" }</span>
-            <span class="legend-item">{ swatch("pushed") }{ " fresh at every broker (bands: each broker)" }</span>
-            <span class="legend-item">{ swatch("stale") }{ " stale broker cache" }</span>
+            <div class="legend-group">
+                <span class="legend-title">{ "KRaft:" }</span>
+                { for ["PreVote", "Vote", "BeginQuorumEpoch", "Fetch", "FetchResponse"].iter().map(|kind| {
+                    let style = message_kind(kind);
+                    let (colour, label) = (style.colour, style.label);
+                    html! { <span class="legend-item">{ dot(colour) }{ format!(" {label} {kind}") }</span> }
+                }) }
+            </div>
+            <div class="legend-group">
+                <span class="legend-title">{ "ZooKeeper mode:" }</span>
+                { for ZK_LEGEND.iter().map(|(kind, text)| html! {
+                    <span class="legend-item">{ dot(zk_message_colour(*kind)) }{ format!(" {text}") }</span>
+                }) }
+            </div>
+            <div class="legend-group">
+                <span class="legend-title">{ "Grid:" }</span>
+                <span class="legend-item">{ swatch("unknown") }{ " unknown to the controller" }</span>
+                <span class="legend-item">{ swatch("loaded") }{ " loaded by the controller" }</span>
+                <span class="legend-item">{ swatch("pushed") }{ " fresh at every broker (bands: each broker)" }</span>
+                <span class="legend-item">{ swatch("stale") }{ " stale broker cache" }</span>
+            </div>
         </div>
     }
 }
