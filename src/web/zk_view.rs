@@ -68,6 +68,10 @@ pub fn session_text(timeout_us: u64) -> String {
     format!("zookeeper.session.timeout.ms = {} ({versions})", format::seconds(timeout_us))
 }
 
+/// The brokers and the messages in flight are each a list in a group of its own: `html!`
+/// splices a `{ for }` among its siblings and Yew pairs unkeyed children from the end, so a
+/// message list spliced in at the end would shift, and re-patch, everything drawn before it
+/// whenever a message is sent or delivered.
 #[function_component(ZkView)]
 pub fn zk_view(props: &ZkViewProps) -> Html {
     let p = &props.picture;
@@ -83,8 +87,8 @@ pub fn zk_view(props: &ZkViewProps) -> Html {
             </g>
             { ensemble(p) }
             { znode_panel(p, props.compact) }
-            { for p.brokers.iter().map(|b| broker(b, p)) }
-            { for p.messages.iter().map(|m| message(m, p, props.reduced_motion)) }
+            <g class="zk-brokers">{ for p.brokers.iter().map(|b| broker(b, p)) }</g>
+            <g class="zk-messages">{ for p.messages.iter().map(|m| message(m, p, props.reduced_motion)) }</g>
         </svg>
         </div>
     }
