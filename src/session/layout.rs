@@ -230,37 +230,42 @@ fn chord(a: Point, b: Point) -> Route {
 }
 
 /// The flattest ring of `n` controllers (and, at that height, the longest log strips) at which
-/// their boxes stay apart, no chord crosses a third circle, and the way down from each circle to
-/// the brokers' corridor is clear; the ring is turned as needed.
+/// their boxes stay apart, no chord crosses a third controller's circle, strip or labels, and the
+/// way down from each circle to the brokers' corridor passes no other controller's strip; the
+/// ring is turned as needed. Rings of six or more that cannot keep the way down clear of every
+/// strip keep it clear of the circles.
 fn ring(n: usize) -> (usize, Vec<Point>) {
-    let mut ry = RING_RY.0;
-    while ry <= RING_RY.1 {
-        for cells in STRIP_CHOICES {
-            for turn in 0..TURNS {
-                let places = ring_at(n, ry, turn);
-                if ring_is_clear(&places, cells) {
-                    return (cells, places);
+    for stems_avoid_strips in [true, false] {
+        let mut ry = RING_RY.0;
+        while ry <= RING_RY.1 {
+            for cells in STRIP_CHOICES {
+                for turn in 0..TURNS {
+                    let places = ring_at(n, ry, turn);
+                    if ring_is_clear(&places, cells, stems_avoid_strips) {
+                        return (cells, places);
+                    }
                 }
             }
+            ry += 5.0;
         }
-        ry += 5.0;
     }
     (STRIP_CHOICES[STRIP_CHOICES.len() - 1], ring_at(n, RING_RY.1, 0))
 }
 
-fn ring_is_clear(places: &[Point], cells: usize) -> bool {
+fn ring_is_clear(places: &[Point], cells: usize, stems_avoid_strips: bool) -> bool {
     let n = places.len();
     let half_w = controller_half_width(cells);
     let boxes: Vec<Rect> =
         places.iter().map(|c| Rect::around(*c, half_w, CONTROLLER_ABOVE, CONTROLLER_BELOW)).collect();
     let circles: Vec<Rect> =
         places.iter().map(|c| Rect::around(*c, RADIUS, RADIUS, RADIUS).grow(CLEARANCE)).collect();
+    let in_the_way = if stems_avoid_strips { &boxes } else { &circles };
     let fits = boxes.iter().all(|b| b.left >= MARGIN && b.right <= WIDTH - MARGIN);
     let apart = (0..n).all(|i| (i + 1..n).all(|j| !boxes[i].grow(CLEARANCE / 2.0).intersects(&boxes[j])));
     let chords_clear = (0..n).all(|i| {
         (i + 1..n).all(|j| {
             let route = chord(places[i], places[j]);
-            (0..n).filter(|k| *k != i && *k != j).all(|k| !circles[k].crossed_by(route[0], route[1]))
+            (0..n).filter(|k| *k != i && *k != j).all(|k| !boxes[k].crossed_by(route[0], route[1]))
         })
     });
     let bottom = places.iter().map(|c| c.y + CONTROLLER_BELOW).fold(0.0, f64::max) + 2.0 * CLEARANCE;
@@ -268,7 +273,7 @@ fn ring_is_clear(places: &[Point], cells: usize) -> bool {
         [-(RADIUS - 10.0), RADIUS - 10.0].iter().all(|dx| {
             let top = Point { x: places[i].x + dx, y: places[i].y + RADIUS / 2.0 };
             let foot = Point { x: top.x, y: bottom };
-            (0..n).filter(|k| *k != i).all(|k| !circles[k].crossed_by(top, foot))
+            (0..n).filter(|k| *k != i).all(|k| !in_the_way[k].crossed_by(top, foot))
         })
     });
     fits && apart && chords_clear && stems_clear
@@ -364,9 +369,13 @@ mod tests {
                     let route = layout.route(*from, *to);
                     assert!(route.len() >= 2);
                     for third in ids.iter().filter(|n| *n != from && *n != to) {
-                        let shape = layout.shape_box(*third).unwrap();
+                        // A link also keeps off a third controller's log strip and labels: between
+                        // controllers up to six of them, from a broker up to five.
+                        let strict = if *from < 100 { v <= 6 } else { v <= 5 };
+                        let avoided =
+                            if strict { layout.node_box(*third) } else { layout.shape_box(*third) }.unwrap();
                         assert!(
-                            !route.windows(2).any(|w| shape.crossed_by(w[0], w[1])),
+                            !route.windows(2).any(|w| avoided.crossed_by(w[0], w[1])),
                             "{v} voters, {b} brokers: the link n{from}-n{to} crosses n{third}"
                         );
                     }
