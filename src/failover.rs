@@ -55,19 +55,6 @@ impl SnapshotBuilder {
         })
     }
 
-    /// The same partitions, placed on [`BROKERS`] brokers that have not registered yet: for a
-    /// cluster whose brokers then start and register (a broker registering again under a new
-    /// incarnation would first have every partition it leads moved away).
-    pub fn awaiting_brokers(partitions: u64) -> Result<SnapshotBuilder, String> {
-        let mut builder = SnapshotBuilder::new(partitions)?;
-        let registration = |r: &MetadataRecord| {
-            matches!(r, MetadataRecord::RegisterBroker { .. } | MetadataRecord::UnfenceBroker { .. })
-        };
-        builder.records = Box::new(snapshot_records(partitions, BROKERS).filter(move |r| !registration(r)));
-        builder.total -= 2 * u64::from(BROKERS);
-        Ok(builder)
-    }
-
     /// Apply up to `budget` more records; returns the progress.
     pub fn step(&mut self, budget: usize) -> (u64, u64) {
         for record in self.records.by_ref().take(budget) {
@@ -104,24 +91,37 @@ impl KraftFailover {
     /// leader and settle.
     pub fn new(snapshot: Arc<MetadataSnapshot>, seed: u64, brokers: u32) -> Result<KraftFailover, String> {
         let mut failover = KraftFailover::starting(snapshot, seed, brokers);
-        while !failover.warm_up(WARM_UP) {}
+        while !failover.warm_up(usize::MAX) {}
         failover.settled()
     }
 
     /// The cluster just started from `snapshot`, before it has settled: run
-    /// [`warm_up`](Self::warm_up) until it returns true (in slices, to spread the work).
+    /// [`warm_up`](Self::warm_up) until it returns true (in slices, to spread the work). The
+    /// snapshot's brokers were running when it was taken and keep their registrations
+    /// ([`Simulation::resuming`]): at millions of partitions, registering again would fence each
+    /// broker and move every partition it leads, in one controller event.
     pub fn starting(snapshot: Arc<MetadataSnapshot>, seed: u64, brokers: u32) -> KraftFailover {
         let mut disk = MetadataDisk::default();
         disk.log.install_snapshot(snapshot);
         let config = ClusterConfig { voters: 3, observers: brokers, ..ClusterConfig::default() };
-        let sim = Simulation::with_disk(config, seed, disk);
+        let sim = Simulation::resuming(config, seed, disk);
         KraftFailover { sim, killed_at: None, probe: None, recovered_after: None }
     }
 
-    /// Run the steady time before the kill at most `slice` further; true once it is over.
-    pub fn warm_up(&mut self, slice: Micros) -> bool {
-        let until = self.sim.now().saturating_add(slice).min(WARM_UP);
-        self.sim.run_until(until);
+    /// Run the steady time before the kill, at most `events` events further; true once it is
+    /// over. Counted in events, not simulated time: at millions of partitions one event (a
+    /// broker's first ISR scan) can take milliseconds, and several fall on the same instant.
+    pub fn warm_up(&mut self, events: usize) -> bool {
+        let due = |sim: &mut Simulation| sim.next_event_time().is_some_and(|at| at <= WARM_UP);
+        for _ in 0..events {
+            if !due(&mut self.sim) {
+                break;
+            }
+            self.sim.step();
+        }
+        if !due(&mut self.sim) {
+            self.sim.run_until(WARM_UP);
+        }
         self.sim.now() >= WARM_UP
     }
 

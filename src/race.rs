@@ -23,8 +23,9 @@ pub use phases::{kraft_phase, zk_phase};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000_000;
-/// KRaft's steady time before the kill is run in slices of this much simulated time.
-const KRAFT_WARM_UP_SLICE: Micros = 10_000;
+/// KRaft's steady time before the kill is run one event at a time (at millions of partitions
+/// a broker's first ISR scan is one costly event, and all five fall on the same instant).
+const KRAFT_WARM_UP_EVENTS: usize = 1;
 
 /// Where a race stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +66,7 @@ impl FailoverRace {
 
     /// A race whose ZooKeeper-mode side uses `costs`.
     pub fn with_costs(partitions: u64, seed: u64, costs: ZkCosts) -> Result<FailoverRace, String> {
-        let builder = SnapshotBuilder::awaiting_brokers(partitions)?;
+        let builder = SnapshotBuilder::new(partitions)?;
         let config = ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, costs.clone());
         let zk_builder = ZkClusterBuilder::new(config, seed).map_err(|e| e.to_string())?;
         Ok(FailoverRace {
@@ -120,7 +121,7 @@ impl FailoverRace {
     pub fn prepare(&mut self, budget: usize) -> Result<(), String> {
         if self.warming {
             let kraft = self.kraft.as_mut().ok_or("no KRaft cluster")?;
-            if kraft.warm_up(KRAFT_WARM_UP_SLICE) {
+            if kraft.warm_up(KRAFT_WARM_UP_EVENTS) {
                 self.warming = false;
                 let kraft = self.kraft.take().ok_or("no KRaft cluster")?;
                 self.kraft = Some(kraft.settled()?);
@@ -290,7 +291,7 @@ mod tests {
     fn a_race_run_in_slices_matches_the_one_call_measurements() {
         let mut race = ready(20_000, 3);
         let (kraft, zk) = run(&mut race);
-        let snapshot = SnapshotBuilder::awaiting_brokers(20_000).unwrap().finish();
+        let snapshot = SnapshotBuilder::new(20_000).unwrap().finish();
         let mut one_call = KraftFailover::new(snapshot, 3, BROKERS).unwrap();
         one_call.kill().unwrap();
         one_call.advance(crate::failover::KRAFT_LIMIT);

@@ -100,6 +100,18 @@ impl Broker {
         }
     }
 
+    /// A broker that was already running, registered under `broker_epoch` and unfenced, when
+    /// the metadata it starts from was taken: it keeps its registration and goes on
+    /// heartbeating, as brokers do while the controller quorum fails over (only a broker process
+    /// that restarts registers again, `BrokerLifecycleManager.start`).
+    pub fn resume(id: BrokerId, config: MetadataConfig, now: Micros, broker_epoch: u64) -> Broker {
+        Broker {
+            lifecycle: BrokerLifecycle::Running,
+            broker_epoch: Some(broker_epoch),
+            ..Broker::start(id, config, now)
+        }
+    }
+
     /// Where the broker is in its lifecycle.
     pub fn lifecycle(&self) -> BrokerLifecycle {
         self.lifecycle
@@ -167,10 +179,9 @@ impl Broker {
         self.isr_scanned = Some(scan);
         let image = &node.applied().state.image;
         let active = image.active_brokers();
-        for (topic_id, partition, p) in image.partitions_led_by(self.id) {
+        for (topic_id, partition, p) in image.partitions_led_by_lacking(self.id, active) {
             let missing = p.replicas.set().intersection(active).difference(p.isr);
-            if missing.is_empty() || self.isr_requests.get(&(topic_id, partition)) == Some(&p.partition_epoch)
-            {
+            if self.isr_requests.get(&(topic_id, partition)) == Some(&p.partition_epoch) {
                 continue;
             }
             let new_isr = broker_set(

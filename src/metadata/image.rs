@@ -171,15 +171,17 @@ impl MetadataImage {
             .flat_map(|t| t.partitions.iter().enumerate().map(move |(i, p)| (t.id, i as u32, p)))
     }
 
-    /// The partitions `broker` leads, with their topic id and index, topic by topic.
-    pub fn partitions_led_by(
+    /// The partitions `broker` leads whose ISR lacks a replica in `active`, with their topic id
+    /// and index, topic by topic.
+    pub fn partitions_led_by_lacking(
         &self,
         broker: BrokerId,
+        active: BrokerSet,
     ) -> impl Iterator<Item = (TopicId, u32, Partition)> + '_ {
         let leader = broker as i32;
-        self.topics
-            .values()
-            .flat_map(move |t| t.partitions.led_by(leader).map(move |(i, p)| (t.id, i as u32, p)))
+        self.topics.values().flat_map(move |t| {
+            t.partitions.led_by_lacking(leader, active).map(move |(i, p)| (t.id, i as u32, p))
+        })
     }
 
     /// Number of partitions.

@@ -106,12 +106,20 @@ impl PartitionColumns {
         self.chunks.iter().flat_map(|c| c.leader.iter().copied())
     }
 
-    /// The partitions `leader` leads, with their index: reads only the leader column of the
-    /// others (a broker's ISR scan at millions of partitions).
-    pub fn led_by(&self, leader: i32) -> impl Iterator<Item = (usize, Partition)> + '_ {
+    /// The partitions `leader` leads whose ISR lacks a replica in `active`, with their index:
+    /// a broker's ISR scan at millions of partitions, so it reads the columns in place and
+    /// builds a [`Partition`] only for those it yields.
+    pub fn led_by_lacking(
+        &self,
+        leader: i32,
+        active: BrokerSet,
+    ) -> impl Iterator<Item = (usize, Partition)> + '_ {
         self.chunks.iter().enumerate().flat_map(move |(c, chunk)| {
-            let led = chunk.leader.iter().enumerate().filter(move |(_, l)| **l == leader);
-            led.filter_map(move |(i, _)| Some((c * CHUNK + i, chunk.get(i)?)))
+            let columns = chunk.leader.iter().zip(&chunk.replicas).zip(&chunk.isr).enumerate();
+            let lacking = columns.filter(move |(_, ((l, replicas), isr))| {
+                **l == leader && !replicas.set().intersection(active).difference(**isr).is_empty()
+            });
+            lacking.filter_map(move |(i, _)| Some((c * CHUNK + i, chunk.get(i)?)))
         })
     }
 
@@ -135,6 +143,23 @@ mod tests {
             leader_epoch: 0,
             partition_epoch: 0,
         }
+    }
+
+    #[test]
+    fn the_isr_scan_finds_only_led_partitions_lacking_an_active_replica() {
+        use crate::metadata::record::broker_set;
+        let (a, ab) = (broker_set([101]), broker_set([101, 102]));
+        let mut columns = PartitionColumns::default();
+        for i in 0..(2 * CHUNK + 5) {
+            let isr = if i % 3 == 0 { a } else { ab };
+            let leader = if i % 2 == 0 { 101 } else { 102 };
+            columns.push(Partition { replicas: Replicas::new(&[101, 102]), isr, ..partition(leader) });
+        }
+        let found: Vec<usize> = columns.led_by_lacking(101, ab).map(|(i, _)| i).collect();
+        let expected: Vec<usize> = (0..2 * CHUNK + 5).filter(|i| i % 6 == 0).collect();
+        assert_eq!(found, expected, "led by 101 (even) and missing 102 from the ISR (multiples of 3)");
+        assert_eq!(columns.led_by_lacking(101, a).count(), 0, "102 inactive: nothing is missing");
+        assert_eq!(columns.led_by_lacking(101, ab).next().unwrap().1.isr, a);
     }
 
     #[test]

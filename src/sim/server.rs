@@ -38,6 +38,15 @@ pub struct Server {
     reported_lifecycle: Option<BrokerLifecycle>,
 }
 
+/// How a broker process begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokerStart {
+    /// A process starting up: it registers (a new incarnation) and waits to be unfenced.
+    Register,
+    /// A process that was running when its metadata was taken, and keeps its registration.
+    Resume,
+}
+
 /// Everything a server wants sent.
 #[derive(Debug, Default)]
 pub struct ServerOutbox {
@@ -48,7 +57,10 @@ pub struct ServerOutbox {
 }
 
 impl Server {
-    /// Start server `id` from its disk: a controller when it is a voter, else a broker.
+    /// Start server `id` from its disk: a controller when it is a voter, else a broker. With
+    /// `start`'s [`BrokerStart::Resume`], a broker whose unfenced registration the disk's image
+    /// holds keeps it ([`Broker::resume`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         id: NodeId,
         voters: Arc<[NodeId]>,
@@ -57,10 +69,17 @@ impl Server {
         mut rng: Rng,
         disk: MetadataDisk,
         now: Micros,
+        start: BrokerStart,
     ) -> Server {
         let node = MetadataNode::start(id, voters, quorum, rng.fork(), disk, now);
+        let registered = || {
+            let registration = node.applied().state.image.brokers().get(&id)?;
+            (!registration.fenced).then_some(registration.epoch)
+        };
         let role = if node.is_voter() {
             ServerRole::Controller(Box::new(Controller::new(metadata.clone(), rng)))
+        } else if let (BrokerStart::Resume, Some(epoch)) = (start, registered()) {
+            ServerRole::Broker(Broker::resume(id, metadata.clone(), now, epoch))
         } else {
             ServerRole::Broker(Broker::start(id, metadata.clone(), now))
         };

@@ -14,7 +14,7 @@ use crate::rng::Rng;
 use super::network::{Loss, Network, NetworkConfig};
 use super::packet::{Packet, Payload};
 use super::queue::EventQueue;
-use super::server::{Server, ServerOutbox};
+use super::server::{BrokerStart, Server, ServerOutbox};
 use super::trace::{LostBecause, TraceKind, TraceLine};
 
 /// Observers (brokers) get ids from here up, voters (controllers) from 1.
@@ -87,6 +87,18 @@ impl Simulation {
     /// A cluster whose every server starts from a copy of `disk` (for example one holding a
     /// snapshot of a large image).
     pub fn with_disk(config: ClusterConfig, seed: u64, disk: MetadataDisk) -> Simulation {
+        Simulation::booted(config, seed, disk, BrokerStart::Register)
+    }
+
+    /// A cluster that was running when `disk` was taken: as [`with_disk`](Self::with_disk), but
+    /// a broker that `disk`'s image holds as registered and unfenced keeps that registration
+    /// rather than registering again (a new incarnation would first have every partition it
+    /// leads moved away). Restarts later register as usual.
+    pub fn resuming(config: ClusterConfig, seed: u64, disk: MetadataDisk) -> Simulation {
+        Simulation::booted(config, seed, disk, BrokerStart::Resume)
+    }
+
+    fn booted(config: ClusterConfig, seed: u64, disk: MetadataDisk, start: BrokerStart) -> Simulation {
         let voters: Arc<[NodeId]> = (1..=config.voters).collect();
         let observers = (0..config.observers).map(|i| FIRST_OBSERVER_ID + i);
         let ids: Vec<NodeId> = voters.iter().copied().chain(observers).collect();
@@ -107,7 +119,7 @@ impl Simulation {
         sim.slots =
             ids.iter().map(|&id| Slot { id, server: None, disk: Some(disk.clone()), timer: None }).collect();
         for id in ids {
-            sim.boot(id);
+            sim.boot(id, start);
         }
         sim
     }
@@ -244,7 +256,7 @@ impl Simulation {
         self.record(TraceKind::Action(text));
     }
 
-    fn boot(&mut self, id: NodeId) {
+    fn boot(&mut self, id: NodeId, start: BrokerStart) {
         let Some(index) = self.slot_index(id) else { return };
         let Some(disk) = self.slots[index].disk.take() else { return };
         let rng = self.rng.fork();
@@ -256,6 +268,7 @@ impl Simulation {
             rng,
             disk,
             self.now,
+            start,
         );
         self.slots[index].server = Some(server);
         self.reschedule(index);
@@ -432,7 +445,7 @@ impl Simulation {
             return Err(format!("n{id} is already running"));
         }
         self.record_action(format!("restart n{id}"));
-        self.boot(id);
+        self.boot(id, BrokerStart::Register);
         Ok(())
     }
 
@@ -607,5 +620,34 @@ mod tests {
         let mut sim = with_a_dead_event_first();
         let live = first(&sim, true).unwrap();
         sim.warp_to(live + 1);
+    }
+
+    /// Eight seconds of a cluster of three controllers and five brokers started from a snapshot
+    /// whose brokers are registered (epoch 0) and lead every partition: each broker's epoch
+    /// after, and how many placement changes the leader applied beyond the snapshot's.
+    fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
+        let snapshot = crate::failover::SnapshotBuilder::new(2_000).unwrap().finish();
+        let before = snapshot.state.state.placement_changes;
+        let mut disk = crate::metadata::state::MetadataDisk::default();
+        disk.log.install_snapshot(snapshot);
+        let config = ClusterConfig { voters: 3, observers: 5, ..ClusterConfig::default() };
+        let mut sim = if resume {
+            Simulation::resuming(config, 7, disk)
+        } else {
+            Simulation::with_disk(config, 7, disk)
+        };
+        sim.run_until(8000 * MS);
+        let epochs = sim.running_servers().filter_map(|s| s.broker()).map(|b| b.broker_epoch()).collect();
+        (epochs, sim.leader().unwrap().applied().state.placement_changes - before)
+    }
+
+    #[test]
+    fn resumed_brokers_keep_their_registration_and_their_partitions() {
+        let (epochs, moved) = from_a_running_cluster(true);
+        assert_eq!(epochs, vec![Some(0); 5], "every broker kept the snapshot's registration");
+        assert_eq!(moved, 0, "no broker was fenced and no partition moved");
+        let (epochs, moved) = from_a_running_cluster(false);
+        assert!(epochs.iter().all(|e| e.is_some_and(|e| e > 0)), "started brokers register anew: {epochs:?}");
+        assert!(moved > 0, "a new incarnation is fenced first and its partitions move");
     }
 }
