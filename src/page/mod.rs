@@ -8,6 +8,7 @@ pub mod action;
 pub mod falling;
 pub mod log_filter;
 pub mod pacing;
+pub mod redraw;
 
 pub use action::{Action, Effect, Outcome, Tab};
 pub use log_filter::LogFilter;
@@ -17,6 +18,7 @@ use crate::race::RaceMoment;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
+use crate::session::picture::{ClusterPicture, picture};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, TIMELINE_LIMIT};
@@ -24,9 +26,12 @@ use crate::zk::Pain;
 
 use falling::Falling;
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
+use redraw::Redraw;
 
 /// While playing, the event log is refreshed every this many frames (its text reflows).
 const LOG_REFRESH_FRAMES: u32 = 8;
+/// The full circle of a timeout arc.
+const TIMEOUT_FULL: Micros = 2_000 * MS;
 
 /// What the failover view is asked to show: the race's size, how long after the kill a tour
 /// step or scenario opens it, whether it plays on from there (a tour step, which also names the
@@ -109,6 +114,11 @@ pub struct PageState {
     pub reduced_motion: bool,
     pub log: LogView,
     frames_since_log: u32,
+    /// The live cluster as the view draws it (kept up to date on the live cluster view).
+    pub picture: ClusterPicture,
+    redraw: Redraw,
+    /// Whether the last frame fast-forwarded through a quiet stretch.
+    fast_forwarding: bool,
 }
 
 impl PageState {
@@ -143,6 +153,9 @@ impl PageState {
             reduced_motion,
             log: LogView::default(),
             frames_since_log: 0,
+            picture: ClusterPicture::default(),
+            redraw: Redraw::default(),
+            fast_forwarding: false,
             params,
         };
         match state.params.tour.map(|step| step - 1).or(state.kiosk.then_some(0)) {
@@ -174,6 +187,7 @@ impl PageState {
     pub fn reduce(&mut self, action: Action) -> Outcome {
         let mut effects = Vec::new();
         let refresh_log = !matches!(action, Action::Frame { .. }) || self.log_due();
+        self.fast_forwarding = false;
         match action {
             Action::Frame { ts, elapsed } => self.on_frame(ts, elapsed),
             Action::TogglePlay => self.playing = !self.playing,
@@ -268,6 +282,12 @@ impl PageState {
             let opened = story.opens_at_ms * MS;
             self.key_seen =
                 self.session.log().iter().find(|l| l.at >= opened && key.matches(l)).map(|l| l.at);
+        }
+        if self.tab == Tab::Cluster {
+            let sim = self.session.sim();
+            let fresh = picture(sim, &self.falling.lines(), TIMEOUT_FULL, self.session.violation());
+            let nodes = self.redraw.nodes(fresh.nodes, self.fast_forwarding);
+            self.picture = ClusterPicture { nodes, ..fresh };
         }
         if refresh_log {
             self.frames_since_log = 0;
@@ -376,7 +396,8 @@ impl PageState {
             return;
         }
         let clean = self.session.violation().is_none();
-        let before = pacing::advance(&mut self.session, elapsed, self.speed_exp);
+        let before;
+        (before, self.fast_forwarding) = pacing::advance(&mut self.session, elapsed, self.speed_exp);
         if clean && let Some(seen) = self.session.violation() {
             self.playing = false;
             self.status = format!(

@@ -22,15 +22,15 @@ pub const FRAME_EVENT_BUDGET: usize = 5_000;
 
 /// Play `session` on by `elapsed_ms` real milliseconds at speed 10^`speed_exp`. A fast-forward
 /// through a quiet stretch stops as soon as a message worth watching is sent. Returns the time
-/// the frame started from.
-pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64) -> Micros {
+/// the frame started from, and whether it fast-forwarded.
+pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64) -> (Micros, bool) {
     let quiet = is_quiet(session.sim());
     let busy = |sim: &Simulation| quiet && !is_quiet(sim);
     let factor = 10f64.powf(speed_exp) * if quiet { QUIET_WARP } else { 1.0 };
     let before = session.now();
     let target = before + (elapsed_ms * 1_000.0 * factor) as Micros;
     session.play_to(target, FRAME_EVENT_BUDGET, &busy);
-    before
+    (before, quiet)
 }
 
 /// Whether only idle traffic is in flight.

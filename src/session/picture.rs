@@ -87,7 +87,7 @@ pub struct BrokenPicture {
 }
 
 /// Everything the cluster view draws.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClusterPicture {
     pub now: Micros,
     pub nodes: Vec<NodePicture>,

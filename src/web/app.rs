@@ -22,12 +22,8 @@ use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::format;
 use crate::page::{Action, Effect, PageState, Tab};
-use crate::quorum::{MS, Micros};
+use crate::quorum::MS;
 use crate::session::params::Controls as ControlLevel;
-use crate::session::picture::picture;
-
-/// The full circle of a timeout arc.
-const TIMEOUT_FULL: Micros = 2_000 * MS;
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -219,7 +215,7 @@ impl App {
         let link = ctx.link();
         let state = &self.state;
         let sim = state.session.sim();
-        let view = picture(sim, &state.falling.lines(), TIMEOUT_FULL, state.session.violation());
+        let view = state.picture.clone();
         let selected = state.selected.and_then(|id| {
             view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode {
                 id,

@@ -1,0 +1,121 @@
+//! Which nodes a frame draws afresh. Through a quiet stretch the live view fast-forwards
+//! ([`QUIET_WARP`](super::pacing::QUIET_WARP) times the chosen speed) and every node's log strip
+//! slides by several records a frame, faster than anyone can read them; redrawing every node
+//! each frame was most of the page's work. So while fast-forwarding, a frame draws each node
+//! afresh only every [`STRIDE`]-th frame, the nodes in turn, and at once any node whose role,
+//! epoch or running state changed; at the chosen pace every node is drawn every frame.
+
+use crate::session::picture::NodePicture;
+
+/// While fast-forwarding, a node is drawn afresh every this many frames.
+pub const STRIDE: u64 = 4;
+
+/// The nodes as last drawn.
+#[derive(Debug, Default)]
+pub struct Redraw {
+    frame: u64,
+    drawn: Vec<NodePicture>,
+}
+
+impl Redraw {
+    /// The pictures to draw this frame, given the `fresh` ones: all of them unless
+    /// `fast_forwarding`, else the ones due this frame or changed in what the eye follows.
+    pub fn nodes(&mut self, fresh: Vec<NodePicture>, fast_forwarding: bool) -> Vec<NodePicture> {
+        self.frame += 1;
+        let drawn: Vec<NodePicture> = if fast_forwarding {
+            fresh
+                .into_iter()
+                .enumerate()
+                .map(|(i, node)| match self.drawn.iter().find(|old| old.id == node.id) {
+                    Some(old) if !self.due(i) && same_state(old, &node) => old.clone(),
+                    _ => node,
+                })
+                .collect()
+        } else {
+            fresh
+        };
+        self.drawn.clone_from(&drawn);
+        drawn
+    }
+
+    /// Whether the node at `index` is drawn afresh this frame in any case.
+    fn due(&self, index: usize) -> bool {
+        (self.frame + index as u64).is_multiple_of(STRIDE)
+    }
+}
+
+/// Whether a node is in the same role, epoch, vote and running state, with no records about to
+/// be truncated (what a viewer follows between frames; strips and offsets may lag a few frames).
+fn same_state(a: &NodePicture, b: &NodePicture) -> bool {
+    let state = |n: &NodePicture| (n.role, n.epoch, n.voted_for, n.lifecycle, n.fenced, n.doomed_from);
+    state(a) == state(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Redraw, STRIDE};
+    use crate::quorum::RoleKind;
+    use crate::session::picture::NodePicture;
+
+    fn node(id: u32, log_end: u64, role: RoleKind) -> NodePicture {
+        NodePicture {
+            id,
+            label: format!("n{id}"),
+            voter: id < 100,
+            role: Some(role),
+            epoch: 1,
+            leader: None,
+            voted_for: None,
+            timeout: None,
+            cells: Vec::new(),
+            log_start: 0,
+            log_end,
+            high_watermark: None,
+            doomed_from: None,
+            lifecycle: None,
+            applied_offset: 0,
+            lag: None,
+            topics: 0,
+            partitions: 0,
+            fenced: None,
+        }
+    }
+
+    /// Fourteen nodes whose logs all grow by one record a frame.
+    fn frame(t: u64) -> Vec<NodePicture> {
+        (1..=14).map(|id| node(id, t, RoleKind::Follower)).collect()
+    }
+
+    #[test]
+    fn fast_forwarding_draws_each_node_afresh_in_turn() {
+        let mut redraw = Redraw::default();
+        let mut last_fresh = [0u64; 14];
+        for t in 1..=40 {
+            let drawn = redraw.nodes(frame(t), true);
+            let fresh: Vec<usize> = (0..14).filter(|i| drawn[*i].log_end == t).collect();
+            if t > 1 {
+                assert!((3..=4).contains(&fresh.len()), "a quarter of the nodes a frame: {fresh:?} at {t}");
+            }
+            for i in fresh {
+                last_fresh[i] = t;
+            }
+            assert!(
+                last_fresh.iter().all(|f| t - f < STRIDE),
+                "no node lags {STRIDE} frames: {last_fresh:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_change_of_role_is_drawn_at_once_and_the_chosen_pace_draws_everything() {
+        let mut redraw = Redraw::default();
+        redraw.nodes(frame(1), true);
+        let mut next = frame(2);
+        next[5].role = Some(RoleKind::Candidate);
+        next[5].epoch = 2;
+        let drawn = redraw.nodes(next.clone(), true);
+        assert_eq!(drawn[5], next[5], "the new candidate is drawn at once");
+        assert!(drawn.iter().any(|n| n.log_end == 1), "others may lag while fast-forwarding");
+        assert_eq!(redraw.nodes(frame(3), false), frame(3), "at the chosen pace, every node is fresh");
+    }
+}
