@@ -5,12 +5,13 @@
 use yew::prelude::*;
 
 use crate::quorum::{NodeId, RoleKind};
-use crate::session::layout::{CELL, CUT_AT, Layout, Point, WIDTH, point_along};
+use crate::session::layout::{CELL, Layout, Point, WIDTH, point_along};
 use crate::session::message_kinds::{message_kind, spoken};
 use crate::session::picture::{BrokenPicture, ClusterPicture, MessagePicture, NodePicture};
 use crate::session::summary::summary;
 
 use super::legend::Legend;
+use super::links_view::{Link, LinksView};
 use super::node_view::{NodeView, strip};
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
@@ -58,7 +59,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         <div class="svg-wrap">
         <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="group"
              aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
-            { links(picture, &layout, leader) }
+            <LinksView links={links(picture, leader)} cut={picture.cut_links.clone()} layout={layout.clone()} />
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
             <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
             <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
@@ -90,13 +91,9 @@ fn epochs_present(picture: &ClusterPicture) -> Vec<u32> {
     epochs
 }
 
-fn points(route: &[Point]) -> String {
-    route.iter().map(|p| format!("{:.1},{:.1}", p.x, p.y)).collect::<Vec<_>>().join(" ")
-}
-
-/// Every link between controllers, each broker's link to the leader, and any other link a
-/// message is on; cut links dashed red with a mark on them.
-fn links(picture: &ClusterPicture, layout: &Layout, leader: Option<NodeId>) -> Html {
+/// The links drawn: every pair of controllers, each broker to the leader, and any other pair a
+/// message travels between, each with its class.
+fn links(picture: &ClusterPicture, leader: Option<NodeId>) -> Vec<Link> {
     let voters: Vec<&NodePicture> = picture.nodes.iter().filter(|n| n.voter).collect();
     let mut lines = Vec::new();
     for (i, a) in voters.iter().enumerate() {
@@ -114,29 +111,7 @@ fn links(picture: &ClusterPicture, layout: &Layout, leader: Option<NodeId>) -> H
             lines.push((m.from, m.to, "link observer"));
         }
     }
-    let cut = |a: NodeId, b: NodeId| picture.cut_links.contains(&(a.min(b), a.max(b)));
-    // Two keyed lists, each a list of its own: `{ for }` splices its items among their
-    // siblings, so links and cut marks in one list shared keys and were diffed by position.
-    let polylines: Html = lines
-        .iter()
-        .map(|&(a, b, class)| {
-            let class = if cut(a, b) { "link cut" } else { class };
-            html! { <polyline key={format!("{a}-{b}")} class={class} points={points(&layout.route(a, b))} data-link={format!("{a}-{b}")} /> }
-        })
-        .collect();
-    let marks: Html = lines
-        .iter()
-        .filter(|(a, b, _)| cut(*a, *b))
-        .map(|&(a, b, _)| {
-            let at = point_along(&layout.route(a.min(b), a.max(b)), CUT_AT);
-            html! {
-                <text key={format!("{a}-{b}")} class="cut-mark" data-link={format!("{}-{}", a.min(b), a.max(b))} x={format!("{:.1}", at.x)} y={format!("{:.1}", at.y + 5.0)}>
-                    { "✂" }<title>{ format!("the link n{a}-n{b} is cut: messages on it are lost") }</title>
-                </text>
-            }
-        })
-        .collect();
-    html! { <g class="links">{ polylines }{ marks }</g> }
+    lines
 }
 
 /// A node at its place in the layout, keyed by id.

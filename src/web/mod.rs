@@ -15,6 +15,7 @@ mod invariants_panel;
 mod keys;
 mod kiosk;
 mod legend;
+mod links_view;
 mod log_tab;
 mod node_view;
 mod on_screen;
