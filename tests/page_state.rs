@@ -133,6 +133,44 @@ fn a_broken_invariant_pauses_the_page_and_says_which() {
     let seen = page.session.violation().expect("the sabotage is caught within a minute");
     assert!(!page.playing);
     assert!(page.status.contains(&seen.violation.invariant.to_string()), "{}", page.status);
+    assert_drawn_as_it_is(&page);
+}
+
+/// Every running node is drawn as it is now, not as a fast-forward's earlier frame left it.
+fn assert_drawn_as_it_is(page: &PageState) {
+    let sim = page.session.sim();
+    for n in &page.picture.nodes {
+        if let Some(node) = sim.node(n.id) {
+            assert_eq!(n.log_end, node.log().end_offset(), "n{} is drawn at its log end", n.id);
+        }
+    }
+}
+
+#[test]
+fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() {
+    let mut page = page("?speed=1");
+    play(&mut page, 1.5);
+    let lagging = (0..120).any(|i| {
+        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+        let sim = page.session.sim();
+        page.picture
+            .nodes
+            .iter()
+            .any(|n| sim.node(n.id).is_some_and(|node| node.log().end_offset() != n.log_end))
+    });
+    assert!(lagging, "through a quiet stretch at 100x some strips lag a frame or more");
+    page.reduce(Action::TogglePlay);
+    assert_drawn_as_it_is(&page);
+    page.reduce(Action::TogglePlay);
+    // No frame follows the one that pauses at the timeline's end.
+    for i in 0..2_000 {
+        if !page.playing {
+            break;
+        }
+        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+    }
+    assert!(!page.playing && page.session.at_limit(), "the timeline's end pauses the page: {}", page.status);
+    assert_drawn_as_it_is(&page);
 }
 
 #[test]

@@ -411,6 +411,9 @@ impl PageState {
                 TIMELINE_LIMIT / (60_000 * MS)
             );
         }
+        // A frame that pauses (a broken invariant, the timeline's end) draws every node afresh:
+        // no frame follows to catch up.
+        self.fast_forwarding &= self.playing;
         if !self.reduced_motion {
             self.falling.update(&self.session, before, ts);
         }
