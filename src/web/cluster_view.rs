@@ -13,6 +13,7 @@ use crate::session::summary::summary;
 use super::legend::Legend;
 use super::links_view::{Link, LinksView};
 use super::node_view::{NodeView, strip};
+use super::timeout_arc::TimeoutArc;
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
 const EPOCH_COLOURS: [&str; 7] =
@@ -60,6 +61,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="group"
              aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
             <LinksView links={links(picture, leader)} cut={picture.cut_links.clone()} layout={layout.clone()} />
+            <g class="timeouts" aria-hidden="true">{ for picture.nodes.iter().map(|n| timeout(n, &layout)) }</g>
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
             <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
             <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
@@ -114,12 +116,20 @@ fn links(picture: &ClusterPicture, leader: Option<NodeId>) -> Vec<Link> {
     lines
 }
 
-/// A node at its place in the layout, keyed by id.
+/// A controller's timeout arc around its place, keyed by id.
+fn timeout(n: &NodePicture, layout: &Layout) -> Html {
+    let (Some(centre), Some(timeout)) = (layout.centre(n.id), n.timeout) else { return Html::default() };
+    html! { <TimeoutArc key={n.id} {centre} {timeout} /> }
+}
+
+/// A node at its place in the layout, keyed by id; its timeout arc is drawn apart, so the node is
+/// drawn again only when its state changes.
 fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
     let Some(centre) = layout.centre(n.id) else { return Html::default() };
     let broken = props.picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id)).cloned();
+    let node = NodePicture { timeout: None, ..n.clone() };
     html! {
-        <NodeView key={n.id} node={n.clone()} {centre} strip_cells={layout.strip_cells} selected={props.selected == Some(n.id)}
+        <NodeView key={n.id} {node} {centre} strip_cells={layout.strip_cells} selected={props.selected == Some(n.id)}
                   interactive={props.interactive} {broken} on_select={props.on_select.clone()} />
     }
 }

@@ -24,6 +24,7 @@ mod panic_panel;
 mod partition_grid;
 mod session_files;
 mod timeline;
+mod timeout_arc;
 mod tour;
 mod zk_view;
 

@@ -1,6 +1,7 @@
-//! One node of the cluster drawing: a controller with role, epoch, vote, timeout arc and log
-//! strip, or a broker with lifecycle, image, size and the records it fetched. A component of its
-//! own, so that a node whose picture did not change is neither rendered nor diffed again.
+//! One node of the cluster drawing: a controller with role, epoch, vote and log strip (its
+//! timeout arc is drawn apart, by `timeout_arc`), or a broker with lifecycle, image, size and the
+//! records it fetched. A component of its own, so that a node whose picture did not change is
+//! neither rendered nor diffed again.
 
 use yew::prelude::*;
 
@@ -120,17 +121,8 @@ fn node_body(n: &NodePicture, role: &str, strip_cells: usize, broken: Option<&Br
 }
 
 fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u64>) -> Html {
-    let timeout = n.timeout.map(|(name, left)| {
-        let circumference = 2.0 * std::f64::consts::PI * (RADIUS + 6.0);
-        let dash = circumference * left.clamp(0.0, 1.0);
-        html! {
-            <circle class="timeout" r={(RADIUS + 6.0).to_string()} stroke-dasharray={format!("{dash:.1} {circumference:.1}")}
-                    transform="rotate(-90)"><title>{ format!("{name}: {:.0}% left", left.clamp(0.0, 1.0) * 100.0) }</title></circle>
-        }
-    });
     html! {
         <>
-            { timeout.unwrap_or_default() }
             <circle class="shape" r={RADIUS.to_string()} />
             if n.role == Some(RoleKind::Leader) {
                 <path class="crown" d="M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z" />
