@@ -58,27 +58,7 @@ mod tests {
     use crate::session::picture::NodePicture;
 
     fn node(id: u32, log_end: u64, role: RoleKind) -> NodePicture {
-        NodePicture {
-            id,
-            label: format!("n{id}"),
-            voter: id < 100,
-            role: Some(role),
-            epoch: 1,
-            leader: None,
-            voted_for: None,
-            timeout: None,
-            cells: Vec::new(),
-            log_start: 0,
-            log_end,
-            high_watermark: None,
-            doomed_from: None,
-            lifecycle: None,
-            applied_offset: 0,
-            lag: None,
-            topics: 0,
-            partitions: 0,
-            fenced: None,
-        }
+        NodePicture { role: Some(role), epoch: 1, log_end, ..NodePicture::blank(id, id < 100) }
     }
 
     /// Fourteen nodes whose logs all grow by one record a frame.

@@ -58,6 +58,33 @@ pub struct NodePicture {
     pub fenced: Option<bool>,
 }
 
+impl NodePicture {
+    /// Node `id` with nothing known of it yet: down, at epoch 0, with an empty log.
+    pub fn blank(id: NodeId, voter: bool) -> NodePicture {
+        NodePicture {
+            id,
+            label: node_label(id),
+            voter,
+            role: None,
+            epoch: 0,
+            leader: None,
+            voted_for: None,
+            timeout: None,
+            cells: Vec::new(),
+            log_start: 0,
+            log_end: 0,
+            high_watermark: None,
+            doomed_from: None,
+            lifecycle: None,
+            applied_offset: 0,
+            lag: None,
+            topics: 0,
+            partitions: 0,
+            fenced: None,
+        }
+    }
+}
+
 /// A message in flight, or one just lost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessagePicture {
@@ -197,27 +224,8 @@ fn node_picture(
     fenced: Option<bool>,
 ) -> NodePicture {
     let voter = sim.voter_ids().contains(&id);
-    let mut picture = NodePicture {
-        id,
-        label: node_label(id),
-        voter,
-        role: None,
-        epoch: 0,
-        leader: None,
-        voted_for: None,
-        timeout: None,
-        cells: Vec::new(),
-        log_start: 0,
-        log_end: 0,
-        high_watermark: None,
-        doomed_from: None,
-        lifecycle: None,
-        applied_offset: 0,
-        lag: None,
-        topics: 0,
-        partitions: 0,
-        fenced: (!voter).then_some(fenced).flatten(),
-    };
+    let mut picture =
+        NodePicture { fenced: (!voter).then_some(fenced).flatten(), ..NodePicture::blank(id, voter) };
     let Some(server) = sim.server(id) else {
         if let Some(disk) = sim.disk_of_down_node(id) {
             picture.epoch = disk.quorum_state.leader_epoch;
