@@ -286,7 +286,8 @@ impl PageState {
         if self.tab == Tab::Cluster {
             let sim = self.session.sim();
             let fresh = picture(sim, &self.falling.lines(), TIMEOUT_FULL, self.session.violation());
-            let nodes = self.redraw.nodes(fresh.nodes, self.fast_forwarding);
+            let mut nodes = std::mem::take(&mut self.picture.nodes);
+            self.redraw.update(&mut nodes, fresh.nodes, self.fast_forwarding);
             self.picture = ClusterPicture { nodes, ..fresh };
         }
         if refresh_log {

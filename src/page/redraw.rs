@@ -10,32 +10,28 @@ use crate::session::picture::NodePicture;
 /// While fast-forwarding, a node is drawn afresh every this many frames.
 pub const STRIDE: u64 = 4;
 
-/// The nodes as last drawn.
+/// Counts the frames, to take the nodes in turn.
 #[derive(Debug, Default)]
 pub struct Redraw {
     frame: u64,
-    drawn: Vec<NodePicture>,
 }
 
 impl Redraw {
-    /// The pictures to draw this frame, given the `fresh` ones: all of them unless
-    /// `fast_forwarding`, else the ones due this frame or changed in what the eye follows.
-    pub fn nodes(&mut self, fresh: Vec<NodePicture>, fast_forwarding: bool) -> Vec<NodePicture> {
+    /// Bring `drawn`, the nodes as last drawn, up to this frame from the `fresh` pictures: all of
+    /// them unless `fast_forwarding`, else the ones due this frame or changed in what the eye
+    /// follows. Pictures move in place; nothing is copied.
+    pub fn update(&mut self, drawn: &mut Vec<NodePicture>, fresh: Vec<NodePicture>, fast_forwarding: bool) {
         self.frame += 1;
-        let drawn: Vec<NodePicture> = if fast_forwarding {
-            fresh
-                .into_iter()
-                .enumerate()
-                .map(|(i, node)| match self.drawn.iter().find(|old| old.id == node.id) {
-                    Some(old) if !self.due(i) && same_state(old, &node) => old.clone(),
-                    _ => node,
-                })
-                .collect()
-        } else {
-            fresh
-        };
-        self.drawn.clone_from(&drawn);
-        drawn
+        let same_nodes = drawn.len() == fresh.len() && drawn.iter().zip(&fresh).all(|(a, b)| a.id == b.id);
+        if !fast_forwarding || !same_nodes {
+            *drawn = fresh;
+            return;
+        }
+        for (i, (old, node)) in drawn.iter_mut().zip(fresh).enumerate() {
+            if self.due(i) || !same_state(old, &node) {
+                *old = node;
+            }
+        }
     }
 
     /// Whether the node at `index` is drawn afresh this frame in any case.
@@ -68,10 +64,10 @@ mod tests {
 
     #[test]
     fn fast_forwarding_draws_each_node_afresh_in_turn() {
-        let mut redraw = Redraw::default();
+        let (mut redraw, mut drawn) = (Redraw::default(), Vec::new());
         let mut last_fresh = [0u64; 14];
         for t in 1..=40 {
-            let drawn = redraw.nodes(frame(t), true);
+            redraw.update(&mut drawn, frame(t), true);
             let fresh: Vec<usize> = (0..14).filter(|i| drawn[*i].log_end == t).collect();
             if t > 1 {
                 assert!((3..=4).contains(&fresh.len()), "a quarter of the nodes a frame: {fresh:?} at {t}");
@@ -88,14 +84,15 @@ mod tests {
 
     #[test]
     fn a_change_of_role_is_drawn_at_once_and_the_chosen_pace_draws_everything() {
-        let mut redraw = Redraw::default();
-        redraw.nodes(frame(1), true);
+        let (mut redraw, mut drawn) = (Redraw::default(), Vec::new());
+        redraw.update(&mut drawn, frame(1), true);
         let mut next = frame(2);
         next[5].role = Some(RoleKind::Candidate);
         next[5].epoch = 2;
-        let drawn = redraw.nodes(next.clone(), true);
+        redraw.update(&mut drawn, next.clone(), true);
         assert_eq!(drawn[5], next[5], "the new candidate is drawn at once");
         assert!(drawn.iter().any(|n| n.log_end == 1), "others may lag while fast-forwarding");
-        assert_eq!(redraw.nodes(frame(3), false), frame(3), "at the chosen pace, every node is fresh");
+        redraw.update(&mut drawn, frame(3), false);
+        assert_eq!(drawn, frame(3), "at the chosen pace, every node is fresh");
     }
 }
