@@ -10,6 +10,8 @@ pub mod log_filter;
 pub mod pacing;
 pub mod redraw;
 
+use std::rc::Rc;
+
 pub use action::{Action, Effect, Outcome, Tab};
 pub use log_filter::LogFilter;
 
@@ -112,7 +114,8 @@ pub struct PageState {
     /// Kiosk mode walks the tour on its own until a key or click.
     pub kiosk: bool,
     pub reduced_motion: bool,
-    pub log: LogView,
+    /// Shared with the event log's view, which is drawn again only when it changes.
+    pub log: Rc<LogView>,
     frames_since_log: u32,
     /// The live cluster as the view draws it (kept up to date on the live cluster view).
     pub picture: ClusterPicture,
@@ -151,7 +154,7 @@ impl PageState {
             race_command: None,
             kiosk: params.kiosk,
             reduced_motion,
-            log: LogView::default(),
+            log: Rc::default(),
             frames_since_log: 0,
             picture: ClusterPicture::default(),
             redraw: Redraw::default(),
@@ -292,11 +295,11 @@ impl PageState {
         }
         if refresh_log {
             self.frames_since_log = 0;
-            self.log = LogView {
+            self.log = Rc::new(LogView {
                 lines: self.filter.shown(self.session.log().iter()),
                 kept: self.session.log().len(),
                 actions: self.session.actions().len(),
-            };
+            });
         }
     }
 

@@ -22,7 +22,7 @@ use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::format;
 use crate::page::{Action, Effect, PageState, Tab};
-use crate::quorum::MS;
+use crate::quorum::{MS, NodeId};
 use crate::session::params::Controls as ControlLevel;
 
 #[derive(Properties, PartialEq)]
@@ -44,6 +44,10 @@ pub struct App {
     clock: FrameClock,
     kiosk: Option<Kiosk>,
     _keys: Option<EventListener>,
+    /// The callbacks the live view's children get, made once: a callback made in `view` differs
+    /// from the last one, so every child given one would be drawn again each frame.
+    on: Callback<Action>,
+    on_select: Callback<NodeId>,
 }
 
 impl Component for App {
@@ -67,8 +71,14 @@ impl Component for App {
         host::listen(state.params.origins.clone(), ctx.link().callback(|c| Msg::Do(Action::Host(c))));
         let kiosk =
             state.kiosk.then(|| Kiosk::start(ctx.link().callback(|step| Msg::Do(Action::Kiosk(step)))));
-        let mut app =
-            App { state, clock: FrameClock::default(), kiosk, _keys: listen(ctx.link().callback(Msg::Key)) };
+        let mut app = App {
+            state,
+            clock: FrameClock::default(),
+            kiosk,
+            _keys: listen(ctx.link().callback(Msg::Key)),
+            on: ctx.link().callback(Msg::Do),
+            on_select: ctx.link().callback(|id| Msg::Do(Action::Select(id))),
+        };
         if let Some(hold) = app.state.kiosk_hold() {
             app.perform(hold);
         }
@@ -120,10 +130,10 @@ impl Component for App {
                 }
                 <div role="status" class="notice" aria-live="polite">{ &state.status }</div>
                 if let Some(step) = state.tour {
-                    <TourPanel step={step} key_seen={state.key_seen} on={link.callback(Msg::Do)} />
+                    <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
                 }
                 if state.tab == Tab::Cluster {
-                    { self.cluster_tab(ctx) }
+                    { self.cluster_tab() }
                 } else if state.tab == Tab::Pains {
                     <PainsTab request={state.pain} reduced_motion={state.reduced_motion}
                               on_key={link.callback(|at| Msg::Do(Action::ViewKeySeen(at)))}
@@ -211,8 +221,7 @@ impl App {
         }
     }
 
-    fn cluster_tab(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
+    fn cluster_tab(&self) -> Html {
         let state = &self.state;
         let sim = state.session.sim();
         let view = state.picture.clone();
@@ -231,11 +240,11 @@ impl App {
         );
         let level = state.params.controls;
         let chrome = !state.params.embed;
-        let on = link.callback(Msg::Do);
+        let on = &self.on;
         html! {
             <main class="cluster-tab">
                 <div class="stage">
-                    <ClusterView picture={view} selected={state.selected} on_select={link.callback(|id| Msg::Do(Action::Select(id)))} reduced_motion={state.reduced_motion} legend={chrome} />
+                    <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} />
                     if level != ControlLevel::None {
                         <Timeline now={state.session.now()} horizon={state.session.horizon()} playing={state.playing}
                                   speed_exp={state.speed_exp} minimal={level == ControlLevel::Min} share={state.share.clone()} on={on.clone()} />
@@ -248,9 +257,9 @@ impl App {
                 if level == ControlLevel::Full {
                     <aside class="side">
                         <Controls selected={selected} form={state.form.clone()} network={network} topic={state.topic}
-                                  nodes={sim.node_ids().collect::<Vec<_>>()} on={on} />
+                                  nodes={sim.node_ids().collect::<Vec<_>>()} on={on.clone()} />
                         <InvariantsPanel violation={state.session.violation().cloned()} events={sim.events_processed()} />
-                        <SessionFiles on={link.callback(Msg::Do)} />
+                        <SessionFiles on={on.clone()} />
                     </aside>
                 }
             </main>

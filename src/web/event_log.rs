@@ -1,6 +1,8 @@
 //! The event log: one line per event, newest first, filterable by node and message kind, with
 //! the limits of what a timeline keeps.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::format;
@@ -11,7 +13,7 @@ use crate::session::{LOG_LINES, MAX_ACTIONS, TIMELINE_LIMIT};
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
-    pub log: LogView,
+    pub log: Rc<LogView>,
     pub nodes: Vec<NodeId>,
     pub filter: LogFilter,
     pub on: Callback<Action>,
