@@ -18,6 +18,7 @@ pub mod sabotage;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+pub mod small_map;
 pub mod zk;
 
 #[cfg(target_arch = "wasm32")]

@@ -2,7 +2,6 @@
 //! files read back as the records and image they came from, and bad files rejected with the
 //! file, byte position and batch named.
 
-use std::collections::BTreeMap;
 use std::process::Command;
 
 use kraftscope::kafka_log::inspect::Inspection;
@@ -14,6 +13,7 @@ use kraftscope::metadata::state::MetadataEntry;
 use kraftscope::quorum::MS;
 use kraftscope::quorum::record::Record;
 use kraftscope::sim::{ClusterConfig, Simulation};
+use kraftscope::small_map::SmallMap;
 
 const REAL_LOG: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 const REAL_SNAPSHOT: &str = "tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint";
@@ -42,7 +42,7 @@ fn check_against_independent_reader(path: &str) -> Inspection {
     assert_eq!(file.first_offset, expected["first_offset"].as_i64(), "first offset of {path}");
     assert_eq!(file.last_offset, expected["last_offset"].as_i64(), "last offset of {path}");
     assert_eq!(inspection.crc_failures.len() as u64, expected["crc_failures"].as_u64().unwrap());
-    let counts: BTreeMap<String, u64> = expected["record_types"]
+    let counts: SmallMap<String, u64> = expected["record_types"]
         .as_object()
         .unwrap()
         .iter()

@@ -75,7 +75,7 @@ fn the_far_behind_broker_loaded_a_snapshot() {
 fn the_silent_broker_is_fenced_and_the_shut_down_one_stopped() {
     let fenced = story("fencing");
     let image = &fenced.sim().leader().unwrap().applied().state.image;
-    assert!(image.brokers()[&101].fenced);
+    assert!(image.brokers().get(&101).is_some_and(|b| b.fenced));
     assert!(!image.leads_any(101));
     let shut = story("controlled-shutdown");
     assert!(shut.sim().node(102).is_none(), "n102 stopped after its controlled shutdown");

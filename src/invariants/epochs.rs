@@ -1,17 +1,16 @@
 //! Epochs never decrease, and the persisted quorum state equals what the node holds in memory
 //! (Kafka's `MonotonicEpoch`; the quorum-state file is written before acting).
 
-use std::collections::BTreeMap;
-
 use super::names;
 use super::{Violation, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
+use crate::small_map::SmallMap;
 
 /// The highest epoch each node has been seen in.
 #[derive(Default)]
 pub struct EpochHistory {
-    seen: BTreeMap<NodeId, Epoch>,
+    seen: SmallMap<NodeId, Epoch>,
 }
 
 impl EpochHistory {
@@ -29,7 +28,7 @@ impl EpochHistory {
                     ),
                 );
             }
-            let seen = self.seen.entry(node.id()).or_insert(0);
+            let seen = self.seen.get_or_insert_with(node.id(), || 0);
             if node.epoch() < *seen {
                 return violation(
                     names::EPOCHS_NEVER_DECREASE,

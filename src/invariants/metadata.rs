@@ -4,19 +4,18 @@
 //! image is well formed: no partition led by a fenced broker, leaders in their ISR, ISRs within
 //! the replicas.
 
-use std::collections::BTreeMap;
-
 use super::names;
 use super::{CommittedLog, Violation, violation};
 use crate::metadata::image::MetadataImage;
 use crate::metadata::record::{FIRST_BROKER_ID, broker_bit};
 use crate::quorum::{NodeId, Offset};
 use crate::sim::Simulation;
+use crate::small_map::SmallMap;
 
 /// The applied offset at which each node's image was last checked.
 #[derive(Default)]
 pub struct ImageChecks {
-    checked: BTreeMap<NodeId, Offset>,
+    checked: SmallMap<NodeId, Offset>,
 }
 
 impl ImageChecks {

@@ -2,24 +2,23 @@
 //! quorum-state file before answering a Vote): a voter that voted for one candidate in an
 //! epoch never votes for another in that epoch, even after a crash.
 
-use std::collections::BTreeMap;
-
 use super::names;
 use super::{Violation, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
+use crate::small_map::SmallMap;
 
 /// The vote each voter was first seen holding in each epoch.
 #[derive(Default)]
 pub struct VotesPerEpoch {
-    votes: BTreeMap<(NodeId, Epoch), NodeId>,
+    votes: SmallMap<(NodeId, Epoch), NodeId>,
 }
 
 impl VotesPerEpoch {
     pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes().filter(|n| n.is_voter()) {
             let Some(vote) = node.voted_for() else { continue };
-            let first = *self.votes.entry((node.id(), node.epoch())).or_insert(vote);
+            let first = *self.votes.get_or_insert_with((node.id(), node.epoch()), || vote);
             if first != vote {
                 return violation(
                     names::ONE_VOTE_PER_EPOCH,

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::small_map::SmallMap;
+
 use super::value::{Value, uuid_text};
 
 /// A registered broker.
@@ -39,15 +41,15 @@ pub struct Topic {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
 pub struct LogImage {
-    pub brokers: BTreeMap<i32, Broker>,
+    pub brokers: SmallMap<i32, Broker>,
     /// Controllers registered with RegisterControllerRecord.
     pub controllers: Vec<i32>,
     /// Topics by their UUID in Kafka's text form.
     pub topics: BTreeMap<String, Topic>,
     /// Configs by resource (`<ResourceType>:<ResourceName>`), then key.
-    pub configs: BTreeMap<String, BTreeMap<String, String>>,
+    pub configs: BTreeMap<String, SmallMap<String, String>>,
     /// Finalized feature levels (`metadata.version`, `kraft.version`, ...).
-    pub features: BTreeMap<String, i16>,
+    pub features: SmallMap<String, i16>,
 }
 
 /// `PartitionChangeRecord.Leader`: no change (`LeaderConstants.NO_LEADER_CHANGE`).

@@ -4,7 +4,7 @@
 //! (`KafkaRaftClient`/`MetadataLoader`): the image starts from the latest snapshot and replays
 //! the log from that snapshot's end offset.
 
-use std::collections::BTreeMap;
+use crate::small_map::SmallMap;
 
 use super::error::DecodeError;
 use super::image::LogImage;
@@ -65,7 +65,7 @@ pub struct Inspection {
     pub problems: Vec<String>,
     pub problem_count: u64,
     /// Records per type, by Kafka's type name.
-    pub record_types: BTreeMap<String, u64>,
+    pub record_types: SmallMap<String, u64>,
     /// Records that did not fit the image while replaying it, at most 100 listed.
     pub replay_problems: Vec<String>,
     pub replay_problem_count: u64,

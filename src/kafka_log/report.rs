@@ -1,6 +1,6 @@
 //! The sentences that describe a decoded log, shared by `kraftscope inspect` and the page.
 
-use std::collections::BTreeMap;
+use crate::small_map::SmallMap;
 
 use super::image::{Broker, LogImage, Topic};
 use super::inspect::Inspection;
@@ -59,9 +59,9 @@ pub fn broker_state(broker: &Broker) -> &'static str {
 
 /// A topic: its partitions, how many are offline and who leads the rest.
 pub fn topic(uuid: &str, topic: &Topic) -> String {
-    let mut led: BTreeMap<i32, usize> = BTreeMap::new();
+    let mut led: SmallMap<i32, usize> = SmallMap::new();
     for p in topic.partitions.values() {
-        *led.entry(p.leader).or_default() += 1;
+        *led.get_or_insert_with(p.leader, || 0) += 1;
     }
     let offline = led.remove(&-1).unwrap_or(0);
     let leaders: Vec<String> = led.iter().map(|(b, n)| format!("{n} on broker {b}")).collect();

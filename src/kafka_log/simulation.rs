@@ -4,7 +4,7 @@
 //! ids in the order their topics appear. Types the simulation does not model map to nothing
 //! (the inspector still names and counts them).
 
-use std::collections::BTreeMap;
+use crate::small_map::SmallMap;
 use std::sync::Arc;
 
 use crate::broker_set::BrokerSet;
@@ -171,7 +171,7 @@ pub fn leader_change(value: &Value) -> Result<LeaderChange, String> {
 /// Reads Kafka records as the simulation's, remembering which topic UUID got which id.
 #[derive(Clone, Debug, Default)]
 pub struct SimulationMapper {
-    topics: BTreeMap<[u8; 16], TopicId>,
+    topics: SmallMap<[u8; 16], TopicId>,
 }
 
 fn broker_id(v: i64) -> Result<u32, String> {
@@ -195,7 +195,7 @@ impl SimulationMapper {
     /// The simulation id of topic `uuid`: the id a writer's UUID carries, else the next free one.
     fn topic(&mut self, uuid: [u8; 16]) -> TopicId {
         let next = self.topics.values().max().map_or(1, |m| m + 1);
-        *self.topics.entry(uuid).or_insert_with(|| {
+        *self.topics.get_or_insert_with(uuid, || {
             if uuid[..12] == TOPIC_UUID_MARK {
                 u32::from_be_bytes([uuid[12], uuid[13], uuid[14], uuid[15]])
             } else {

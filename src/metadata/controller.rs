@@ -3,7 +3,7 @@
 //! working image (committed state plus its own appended records), broker sessions as soft
 //! state, a NoOpRecord every idle interval, and answers a request once its records commit.
 
-use std::collections::BTreeMap;
+use crate::small_map::SmallMap;
 
 use crate::broker_set::BrokerId;
 use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
@@ -40,7 +40,7 @@ struct Session {
 #[derive(Debug)]
 struct Active {
     image: MetadataImage,
-    sessions: BTreeMap<BrokerId, Session>,
+    sessions: SmallMap<BrokerId, Session>,
     pending: Vec<PendingReply>,
     next_session_check: Micros,
     next_noop: Micros,
@@ -302,7 +302,7 @@ impl Controller {
             return (Ok(Vec::new()), stale);
         };
         let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
-        let session = active.sessions.entry(broker_id).or_insert(fresh);
+        let session = active.sessions.get_or_insert_with(broker_id, || fresh);
         session.last_contact = now;
         session.metadata_offset = Some(metadata_offset);
         let shutdown_offset = session.controlled_shutdown_offset;
@@ -492,7 +492,7 @@ const UNREGISTERED_BROKER: BrokerId = 99;
 /// `BrokerHeartbeatManager.lowestActiveOffset`: the lowest offset any active broker (unfenced,
 /// not shutting down) has reported; one that has not reported since this controller became
 /// active holds everything back.
-fn lowest_active_offset(image: &MetadataImage, sessions: &BTreeMap<BrokerId, Session>) -> Offset {
+fn lowest_active_offset(image: &MetadataImage, sessions: &SmallMap<BrokerId, Session>) -> Offset {
     let active = image.brokers().iter().filter(|(_, b)| !b.fenced && !b.in_controlled_shutdown);
     active
         .map(|(id, _)| sessions.get(id).and_then(|s| s.metadata_offset).unwrap_or(0))

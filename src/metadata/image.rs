@@ -2,6 +2,8 @@
 //! updated one record at a time as a delta, tagged with the offset it reflects.
 
 use std::collections::BTreeMap;
+
+use crate::small_map::SmallMap;
 use std::sync::Arc;
 
 use crate::broker_set::{BrokerId, BrokerSet};
@@ -29,12 +31,12 @@ pub struct TopicImage {
 /// chunks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MetadataImage {
-    brokers: BTreeMap<BrokerId, BrokerRegistration>,
+    brokers: SmallMap<BrokerId, BrokerRegistration>,
     topics: BTreeMap<TopicId, TopicImage>,
     names: BTreeMap<Arc<str>, TopicId>,
     partition_count: usize,
-    configs: BTreeMap<(String, String), String>,
-    features: BTreeMap<Arc<str>, u16>,
+    configs: SmallMap<(String, String), String>,
+    features: SmallMap<Arc<str>, u16>,
     /// One above the highest topic id ever created: ids are never reused after a delete.
     next_topic_id: TopicId,
 }
@@ -140,7 +142,7 @@ impl MetadataImage {
     }
 
     /// The registered brokers.
-    pub fn brokers(&self) -> &BTreeMap<BrokerId, BrokerRegistration> {
+    pub fn brokers(&self) -> &SmallMap<BrokerId, BrokerRegistration> {
         &self.brokers
     }
 
@@ -214,12 +216,12 @@ impl MetadataImage {
     }
 
     /// Every configuration value by (resource, name).
-    pub fn configs(&self) -> &BTreeMap<(String, String), String> {
+    pub fn configs(&self) -> &SmallMap<(String, String), String> {
         &self.configs
     }
 
     /// The finalized feature levels by name.
-    pub fn features(&self) -> &BTreeMap<Arc<str>, u16> {
+    pub fn features(&self) -> &SmallMap<Arc<str>, u16> {
         &self.features
     }
 

@@ -3,7 +3,7 @@
 //! [`Outbox`]. Role data lives in the [`Role`] enum and every change of role goes through
 //! [`Node::transition`], which checks it against the transition table and persists first.
 
-use std::collections::BTreeSet;
+use crate::small_map::SmallSet;
 use std::sync::Arc;
 
 use super::applied::AppliedState;
@@ -45,8 +45,8 @@ pub(super) struct Unattached {
 /// A pre-vote (Prospective) or vote (Candidate) round: Kafka's `EpochElection`.
 #[derive(Debug)]
 pub(super) struct Election {
-    pub granted: BTreeSet<NodeId>,
-    pub rejected: BTreeSet<NodeId>,
+    pub granted: SmallSet<NodeId>,
+    pub rejected: SmallSet<NodeId>,
     /// The election timeout.
     pub deadline: Micros,
     /// When requests go again to voters that have not answered (`request.timeout.ms`).
@@ -74,7 +74,7 @@ pub(super) struct FollowerState {
 pub(super) struct Resigned {
     pub deadline: Micros,
     /// Voters that have not acknowledged EndQuorumEpoch yet.
-    pub unacked: BTreeSet<NodeId>,
+    pub unacked: SmallSet<NodeId>,
     /// The successors named in EndQuorumEpoch, most caught-up first.
     pub preferred: Arc<[NodeId]>,
     /// When EndQuorumEpoch goes again to the voters that have not acknowledged it.
@@ -85,8 +85,8 @@ impl Election {
     /// A round in which only this node has voted for itself so far; requests go out at once.
     pub(super) fn new(id: NodeId, now: Micros, deadline: Micros, leader_hint: Option<NodeId>) -> Election {
         Election {
-            granted: BTreeSet::from([id]),
-            rejected: BTreeSet::new(),
+            granted: SmallSet::from([id]),
+            rejected: SmallSet::new(),
             deadline,
             resend_at: now,
             leader_hint,

@@ -3,7 +3,7 @@
 //! carried), with a latency range. Reordering and single-message loss are explicit chaos
 //! switches. It only decides a message's fate; the simulation schedules the delivery.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::small_map::{SmallMap, SmallSet};
 
 use crate::quorum::{MS, Micros, NodeId};
 use crate::rng::Rng;
@@ -50,11 +50,11 @@ pub struct Transit {
 #[derive(Clone, Debug, Default)]
 pub struct Network {
     pub config: NetworkConfig,
-    cut: BTreeSet<(NodeId, NodeId)>,
-    last_arrival: BTreeMap<(NodeId, NodeId), Micros>,
-    generation: BTreeMap<(NodeId, NodeId), u64>,
+    cut: SmallSet<(NodeId, NodeId)>,
+    last_arrival: SmallMap<(NodeId, NodeId), Micros>,
+    generation: SmallMap<(NodeId, NodeId), u64>,
     /// Extra delay of every message to or from a slow node (a busy or paused process).
-    slow: BTreeMap<NodeId, Micros>,
+    slow: SmallMap<NodeId, Micros>,
 }
 
 impl Network {
@@ -82,7 +82,7 @@ impl Network {
         let slowness = self.slow.get(&from).copied().unwrap_or(0) + self.slow.get(&to).copied().unwrap_or(0);
         let mut arrives = now + rng.range(lo, hi + 1) + slowness;
         if !self.config.reorder {
-            let last = self.last_arrival.entry((from, to)).or_insert(0);
+            let last = self.last_arrival.get_or_insert_with((from, to), || 0);
             arrives = arrives.max(*last);
             *last = arrives;
         }
@@ -97,7 +97,7 @@ impl Network {
     /// Reset both directions between `a` and `b`: what is in flight there is lost.
     pub fn reset(&mut self, a: NodeId, b: NodeId) {
         for link in [(a, b), (b, a)] {
-            *self.generation.entry(link).or_insert(0) += 1;
+            *self.generation.get_or_insert_with(link, || 0) += 1;
             self.last_arrival.remove(&link);
         }
     }

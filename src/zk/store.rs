@@ -9,6 +9,7 @@ use super::column::SharedColumn;
 use super::costs::ZkCosts;
 use super::partition::{BrokerId, PartitionState};
 use super::path::{TopicLayout, ZnodePath};
+use crate::small_map::SmallMap;
 
 /// A ZooKeeper session id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -190,7 +191,7 @@ pub struct ZkStore {
     nodes: BTreeMap<ZnodePath, Znode>,
     states: SharedColumn<PartitionState>,
     state_versions: SharedColumn<u32>,
-    sessions: BTreeMap<SessionId, Session>,
+    sessions: SmallMap<SessionId, Session>,
     watches: BTreeMap<ZnodePath, Vec<Watch>>,
     next_session: u64,
     queue_free_at_ns: u64,
@@ -221,7 +222,7 @@ impl ZkStore {
             nodes,
             states,
             state_versions: SharedColumn::filled(partitions, 0),
-            sessions: BTreeMap::new(),
+            sessions: SmallMap::new(),
             watches: BTreeMap::new(),
             next_session: 1,
             queue_free_at_ns: 0,

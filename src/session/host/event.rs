@@ -3,14 +3,13 @@
 //! from comparing two successive observations of the simulation. (Screen readers hear the
 //! drawing's own summary, `session::summary`, when the situation changes.)
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::quorum::{MS, Micros, NodeId};
 use crate::race::FailoverRace;
 use crate::session::SeenViolation;
 use crate::sim::Simulation;
+use crate::small_map::SmallSet;
 
 /// The version of the message schema, sent in the `ready` event.
 pub const API_VERSION: u32 = 1;
@@ -75,8 +74,8 @@ pub struct Observation {
     epoch: u32,
     high_watermark: Option<u64>,
     /// The brokers fenced in the leader's metadata image (unknown without a leader).
-    fenced: Option<BTreeSet<NodeId>>,
-    running: BTreeSet<NodeId>,
+    fenced: Option<SmallSet<NodeId>>,
+    running: SmallSet<NodeId>,
     violation: Option<(String, String)>,
 }
 
@@ -120,9 +119,12 @@ impl Observation {
             events.push(HostEvent::HighWatermarkAdvanced { leader, offset, at_ms });
         }
         if let (Some(now), Some(was)) = (&self.fenced, &before.fenced) {
-            let fenced = now.difference(was).map(|&broker| HostEvent::BrokerFenced { broker, at_ms });
+            let fenced = now
+                .iter()
+                .filter(|b| !was.contains(b))
+                .map(|&broker| HostEvent::BrokerFenced { broker, at_ms });
             events.extend(fenced);
-            let unfenced = was.difference(now).filter(|b| self.running.contains(b));
+            let unfenced = was.iter().filter(|b| !now.contains(b) && self.running.contains(b));
             events.extend(unfenced.map(|&broker| HostEvent::BrokerUnfenced { broker, at_ms }));
         }
         if let Some((invariant, detail)) = self.violation.clone().filter(|_| before.violation.is_none()) {
