@@ -3,19 +3,19 @@
 
 use super::names;
 use super::{Violation, violation};
-use crate::quorum::{Epoch, NodeId};
+use crate::quorum::Epoch;
 use crate::sim::Simulation;
-use crate::small_map::SmallMap;
 
-/// The highest epoch each node has been seen in.
+/// The highest epoch each node has been seen in, by the node's slot.
 #[derive(Default)]
 pub struct EpochHistory {
-    seen: SmallMap<NodeId, Epoch>,
+    seen: Vec<Epoch>,
 }
 
 impl EpochHistory {
     pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
-        for node in sim.running_nodes() {
+        self.seen.resize(sim.slot_count(), 0);
+        for (slot, node) in sim.running_nodes_in_slots() {
             let file = node.quorum_state_file();
             if file.leader_epoch != node.epoch() || file.voted_id != node.voted_for() {
                 return violation(
@@ -28,7 +28,7 @@ impl EpochHistory {
                     ),
                 );
             }
-            let seen = self.seen.get_or_insert_with(node.id(), || 0);
+            let seen = &mut self.seen[slot];
             if node.epoch() < *seen {
                 return violation(
                     names::EPOCHS_NEVER_DECREASE,

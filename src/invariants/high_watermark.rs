@@ -2,7 +2,7 @@
 //! and a majority of voters holds every offset below it (what makes it "committed").
 
 use super::names;
-use super::{CommittedLog, Violation, all_logs, running_leaders, violation};
+use super::{CommittedLog, Violation, running_leaders, violation};
 use crate::quorum::{Epoch, Offset};
 use crate::sim::Simulation;
 
@@ -49,11 +49,11 @@ pub fn majority_holds_committed(sim: &Simulation, committed: &CommittedLog) -> R
         let Some(last) = committed.get(hw - 1) else {
             continue;
         };
-        let holders = all_logs(sim)
-            .filter(|(id, log)| {
-                voters.contains(id)
-                    && (log.start_offset() >= hw
-                        || (log.end_offset() >= hw && log.get(hw - 1).is_some_and(|e| e.epoch == last.epoch)))
+        let holders = sim
+            .voter_logs()
+            .filter(|(_, log)| {
+                log.start_offset() >= hw
+                    || (log.end_offset() >= hw && log.get(hw - 1).is_some_and(|e| e.epoch == last.epoch))
             })
             .count();
         if holders < voters.len() / 2 + 1 {

@@ -8,24 +8,24 @@ use super::names;
 use super::{CommittedLog, Violation, violation};
 use crate::metadata::image::MetadataImage;
 use crate::metadata::record::{FIRST_BROKER_ID, broker_bit};
-use crate::quorum::{NodeId, Offset};
+use crate::quorum::Offset;
 use crate::sim::Simulation;
-use crate::small_map::SmallMap;
 
-/// The applied offset at which each node's image was last checked.
+/// The applied offset at which each node's image was last checked, by the node's slot.
 #[derive(Default)]
 pub struct ImageChecks {
-    checked: SmallMap<NodeId, Offset>,
+    checked: Vec<Option<Offset>>,
 }
 
 impl ImageChecks {
     pub fn check(&mut self, sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
-        for node in sim.running_nodes() {
+        self.checked.resize(sim.slot_count(), None);
+        for (slot, node) in sim.running_nodes_in_slots() {
             let applied = node.applied();
             if let Some((offset, fault)) = &applied.fault {
                 return violation(names::RECORDS_APPLY, format!("n{}: offset {offset}: {fault}", node.id()));
             }
-            if self.checked.insert(node.id(), applied.applied_offset) == Some(applied.applied_offset) {
+            if self.checked[slot].replace(applied.applied_offset) == Some(applied.applied_offset) {
                 continue;
             }
             if let Some(expected) = committed.image_at(applied.applied_offset)

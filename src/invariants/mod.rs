@@ -13,8 +13,8 @@ mod votes;
 
 use std::fmt;
 
-use crate::metadata::state::{MetadataLog, MetadataNode};
-use crate::quorum::{NodeId, QuorumError};
+use crate::metadata::state::MetadataNode;
+use crate::quorum::QuorumError;
 use crate::sim::Simulation;
 
 pub use committed::CommittedLog;
@@ -118,14 +118,6 @@ fn invariant_of(error: &QuorumError) -> &'static str {
         }
         QuorumError::IllegalTransition { .. } => names::LEGAL_TRANSITIONS,
     }
-}
-
-/// Every node's log, whether the node is running or down (a crashed node keeps its disk).
-pub(crate) fn all_logs(sim: &Simulation) -> impl Iterator<Item = (NodeId, &MetadataLog)> {
-    sim.node_ids().filter_map(move |id| match sim.node(id) {
-        Some(node) => Some((id, node.log())),
-        None => sim.disk_of_down_node(id).map(|disk| (id, &disk.log)),
-    })
 }
 
 /// Running leaders.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, TopicId};
-use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataNode};
+use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataNode};
 use crate::quorum::node::NotLeader;
 use crate::quorum::{Micros, NodeId, QuorumConfig, RoleKind};
 use crate::rng::Rng;
@@ -60,6 +60,14 @@ struct Slot {
     disk: Option<MetadataDisk>,
     /// The deadline a Timer event is queued for.
     timer: Option<Micros>,
+}
+
+/// A slot's log: its running server's, or the disk it left when it went down.
+fn slot_log(slot: &Slot) -> Option<(NodeId, &MetadataLog)> {
+    match &slot.server {
+        Some(server) => Some((slot.id, server.node().log())),
+        None => slot.disk.as_ref().map(|disk| (slot.id, &disk.log)),
+    }
 }
 
 /// A deterministic simulation of one KRaft cluster.
@@ -177,6 +185,27 @@ impl Simulation {
     /// Every running quorum node.
     pub fn running_nodes(&self) -> impl Iterator<Item = &MetadataNode> {
         self.running_servers().map(Server::node)
+    }
+
+    /// Every running quorum node with its slot: a number below [`Simulation::slot_count`] that
+    /// stays the node's for the simulation's life (checkers keep per-node history by it).
+    pub fn running_nodes_in_slots(&self) -> impl Iterator<Item = (usize, &MetadataNode)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| s.server.as_ref().map(|server| (i, server.node())))
+    }
+
+    /// How many nodes there are, running or down.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Every node's log, whether the node is running or down (a crashed node keeps its disk).
+    pub fn logs(&self) -> impl Iterator<Item = (NodeId, &MetadataLog)> {
+        self.slots.iter().filter_map(slot_log)
+    }
+
+    /// Every voter's log, running or down (voters hold the first slots).
+    pub fn voter_logs(&self) -> impl Iterator<Item = (NodeId, &MetadataLog)> {
+        self.slots[..self.voters.len()].iter().filter_map(slot_log)
     }
 
     /// The disk of a server that is down.
