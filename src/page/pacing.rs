@@ -19,14 +19,21 @@ pub const QUIET_WARP: f64 = 100.0;
 const NO_OP: &str = "NoOpRecord";
 /// Most simulated events processed in one animation frame.
 pub const FRAME_EVENT_BUDGET: usize = 5_000;
+/// Most real time one frame fast-forwards a quiet stretch by: one frame at 60 Hz. Where frames
+/// take longer (a slow machine, a busy tab) the fast-forward slows down instead of simulating
+/// more per frame, which would make the next frame longer still.
+pub const QUIET_FRAME_MS: f64 = 1_000.0 / 60.0;
 
 /// Play `session` on by `elapsed_ms` real milliseconds at speed 10^`speed_exp`. A fast-forward
-/// through a quiet stretch stops as soon as a message worth watching is sent. Returns the time
-/// the frame started from, and whether it fast-forwarded.
+/// through a quiet stretch covers at most [`QUIET_FRAME_MS`] of them and stops as soon as a
+/// message worth watching is sent. Returns the time the frame started from, and whether it
+/// fast-forwarded.
 pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64) -> (Micros, bool) {
     let quiet = is_quiet(session.sim());
     let busy = |sim: &Simulation| quiet && !is_quiet(sim);
-    let factor = 10f64.powf(speed_exp) * if quiet { QUIET_WARP } else { 1.0 };
+    let (elapsed_ms, warp) =
+        if quiet { (elapsed_ms.min(QUIET_FRAME_MS), QUIET_WARP) } else { (elapsed_ms, 1.0) };
+    let factor = 10f64.powf(speed_exp) * warp;
     let before = session.now();
     let target = before + (elapsed_ms * 1_000.0 * factor) as Micros;
     session.play_to(target, FRAME_EVENT_BUDGET, &busy);
@@ -52,5 +59,40 @@ fn is_routine(payload: &Payload) -> bool {
             ControllerRpc::BrokerHeartbeat { .. } | ControllerRpc::BrokerHeartbeatResponse { .. }
         ),
         Payload::Quorum(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Settings;
+
+    /// A 100 ms frame in a quiet stretch moves the clock as far as a 60 Hz frame does, while a
+    /// busy stretch still follows real time.
+    #[test]
+    fn a_long_frame_fast_forwards_a_quiet_stretch_no_further_than_a_60_hz_frame() {
+        let mut session = Session::new(Settings::default());
+        // A minute in, the brokers have registered and been unfenced: only idle traffic is left.
+        session.advance_to(60_000 * crate::quorum::MS, usize::MAX);
+        while !is_quiet(session.sim()) {
+            advance(&mut session, QUIET_FRAME_MS, 0.0);
+        }
+        let before = session.now();
+        let (_, quiet) = advance(&mut session, 100.0, 0.0);
+        let most = (QUIET_FRAME_MS * 1_000.0 * QUIET_WARP) as Micros;
+        assert!(quiet);
+        assert!(
+            session.now() > before && session.now() - before <= most,
+            "moved {} us",
+            session.now() - before
+        );
+        session.act(crate::session::Action::KillLeader).expect("a leader to kill");
+        while is_quiet(session.sim()) {
+            advance(&mut session, QUIET_FRAME_MS, 0.0);
+        }
+        let before = session.now();
+        let (_, quiet) = advance(&mut session, 100.0, 0.0);
+        assert!(!quiet);
+        assert_eq!(session.now() - before, 100 * crate::quorum::MS, "a busy stretch plays the whole frame");
     }
 }
