@@ -8,7 +8,7 @@
 use crate::session::picture::NodePicture;
 
 /// While fast-forwarding, a node is drawn afresh every this many frames.
-pub const STRIDE: u64 = 4;
+pub const STRIDE: u64 = 8;
 
 /// Counts the frames, to take the nodes in turn.
 #[derive(Debug, Default)]
@@ -70,7 +70,11 @@ mod tests {
             redraw.update(&mut drawn, frame(t), true);
             let fresh: Vec<usize> = (0..14).filter(|i| drawn[*i].log_end == t).collect();
             if t > 1 {
-                assert!((3..=4).contains(&fresh.len()), "a quarter of the nodes a frame: {fresh:?} at {t}");
+                let share = 14 / STRIDE as usize;
+                assert!(
+                    (share..=share + 1).contains(&fresh.len()),
+                    "one node in {STRIDE} a frame: {fresh:?} at {t}"
+                );
             }
             for i in fresh {
                 last_fresh[i] = t;
