@@ -4,7 +4,6 @@
 //! ids in the order their topics appear. Types the simulation does not model map to nothing
 //! (the inspector still names and counts them).
 
-use crate::small_map::SmallMap;
 use std::sync::Arc;
 
 use crate::broker_set::BrokerSet;
@@ -15,6 +14,7 @@ use crate::metadata::record::{
 };
 use crate::metadata::state::MetadataEntry;
 use crate::quorum::record::{LeaderChange, Record};
+use crate::small_map::SmallMap;
 
 use super::inspect::voter_ids;
 use super::payload::{ControlType, Payload};

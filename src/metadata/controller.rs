@@ -3,11 +3,10 @@
 //! working image (committed state plus its own appended records), broker sessions as soft
 //! state, a NoOpRecord every idle interval, and answers a request once its records commit.
 
-use crate::small_map::SmallMap;
-
 use crate::broker_set::BrokerId;
 use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
 use crate::rng::Rng;
+use crate::small_map::SmallMap;
 
 use super::config::{MetadataConfig, MetadataSabotage};
 use super::image::MetadataImage;

@@ -2,11 +2,10 @@
 //! updated one record at a time as a delta, tagged with the offset it reflects.
 
 use std::collections::BTreeMap;
-
-use crate::small_map::SmallMap;
 use std::sync::Arc;
 
 use crate::broker_set::{BrokerId, BrokerSet};
+use crate::small_map::SmallMap;
 
 use super::partitions::{Partition, PartitionColumns};
 use super::record::{LEADER_UNCHANGED, MetadataRecord, PartitionRecord, TopicId};
