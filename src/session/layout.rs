@@ -186,7 +186,8 @@ impl Layout {
 
     /// The route of the link from `from` to `to`: a straight chord between controllers; from a
     /// broker, up through the gaps of the rows above into its own lane of the corridor, along it,
-    /// and up into the controller at its own point of the circle. Between two brokers (which
+    /// and up to its own point under the controller's log strip (where a fetch reads), so that
+    /// the strip and its line of offsets stay clear of the links. Between two brokers (which
     /// never talk) a straight line.
     pub fn route(&self, from: NodeId, to: NodeId) -> Route {
         let (Some(a), Some(b)) = (self.centre(from), self.centre(to)) else { return Vec::new() };
@@ -209,8 +210,7 @@ impl Layout {
         let offset = (index as f64 - (count - 1) as f64 / 2.0) * spread;
         let lane = self.corridor + index as f64 * LANE;
         let top = Point { x: at.x, y: at.y - BROKER_HALF_H };
-        let entry =
-            Point { x: controller.x + offset, y: controller.y + (RADIUS * RADIUS - offset * offset).sqrt() };
+        let entry = Point { x: controller.x + offset, y: controller.y + CONTROLLER_BELOW };
         vec![top, Point { x: at.x, y: lane }, Point { x: entry.x, y: lane }, entry]
     }
 }
@@ -393,7 +393,7 @@ mod tests {
                 for to in ids.iter().filter(|t| **t < 100 && *t > from) {
                     let route = layout.route(*from, *to);
                     let (start, end) = (route[0], route[route.len() - 1]);
-                    let near = |p: Point, id: NodeId| layout.shape_box(id).unwrap().grow(0.5).contains(p);
+                    let near = |p: Point, id: NodeId| layout.node_box(id).unwrap().grow(0.5).contains(p);
                     assert!(
                         near(start, *from) && near(end, *to),
                         "{v}x{b}: n{from}-n{to} does not join its nodes"
@@ -409,6 +409,22 @@ mod tests {
                     assert!(
                         !overlapping(*p, *q, *r, *s),
                         "{v}x{b}: links n{a1}-n{a2} and n{b1}-n{b2} run on top of each other"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_broker_link_keeps_off_its_controllers_log_strip() {
+        for (v, b, layout) in every_size() {
+            for broker in (101..101 + b as NodeId).collect::<Vec<_>>() {
+                for controller in 1..=v as NodeId {
+                    let route = layout.route(broker, controller);
+                    let strip = layout.node_box(controller).unwrap();
+                    assert!(
+                        !route.windows(2).any(|w| strip.crossed_by(w[0], w[1])),
+                        "{v}x{b}: the link n{broker}-n{controller} crosses n{controller}'s log strip"
                     );
                 }
             }
