@@ -13,6 +13,9 @@ const HEIGHT: f64 = 540.0;
 const ENSEMBLE: (f64, f64) = (330.0, 95.0);
 const BROKER_Y: f64 = 410.0;
 const SERVER_DX: f64 = 120.0;
+/// The ensemble's box ends this far below its servers' centre line: room for the session timeout
+/// inside the box, so the links to the brokers (which start at its bottom edge) never cross it.
+const ENSEMBLE_BELOW: f64 = 76.0;
 
 #[derive(Properties, PartialEq)]
 pub struct ZkViewProps {
@@ -54,7 +57,7 @@ fn broker_position(picture: &ZkPicture, id: u32) -> (f64, f64) {
 
 fn endpoint(picture: &ZkPicture, at: Endpoint) -> (f64, f64) {
     match at {
-        Endpoint::Ensemble => (ENSEMBLE.0, ENSEMBLE.1 + 50.0),
+        Endpoint::Ensemble => (ENSEMBLE.0, ENSEMBLE.1 + ENSEMBLE_BELOW),
         Endpoint::Broker(id) => {
             let (x, y) = broker_position(picture, id);
             (x, y - 58.0)
@@ -62,10 +65,10 @@ fn endpoint(picture: &ZkPicture, at: Endpoint) -> (f64, f64) {
     }
 }
 
-/// The session timeout and the Kafka versions it stands for.
-pub fn session_text(timeout_us: u64) -> String {
-    let versions = if timeout_us < 18_000_000 { "Kafka before 2.5" } else { "Kafka 2.5 and later" };
-    format!("zookeeper.session.timeout.ms = {} ({versions})", format::seconds(timeout_us))
+/// The session timeout, and the Kafka versions whose default it is.
+fn session_text(timeout_us: u64) -> (String, &'static str) {
+    let versions = if timeout_us < 18_000_000 { "(Kafka before 2.5)" } else { "(Kafka 2.5 and later)" };
+    (format!("zookeeper.session.timeout.ms = {}", format::seconds(timeout_us)), versions)
 }
 
 /// The brokers and the messages in flight are each a list in a group of its own: `html!`
@@ -96,9 +99,10 @@ pub fn zk_view(props: &ZkViewProps) -> Html {
 
 fn ensemble(p: &ZkPicture) -> Html {
     let (x, y) = ENSEMBLE;
+    let (setting, versions) = session_text(p.session_timeout_us);
     html! {
         <g class="zk-ensemble" role="group" aria-label="ZooKeeper ensemble of three servers">
-            <rect class="ensemble-box" x={(x - 185.0).to_string()} y={(y - 70.0).to_string()} width="370" height="125" rx="14" />
+            <rect class="ensemble-box" x={(x - 185.0).to_string()} y={(y - 70.0).to_string()} width="370" height={(70.0 + ENSEMBLE_BELOW).to_string()} rx="14" />
             <text class="ensemble-title" x={x.to_string()} y={(y - 48.0).to_string()}>{ "ZooKeeper ensemble" }</text>
             { for (0..3).map(|i| {
                 let sx = x + (i as f64 - 1.0) * SERVER_DX;
@@ -110,7 +114,8 @@ fn ensemble(p: &ZkPicture) -> Html {
                     </g>
                 }
             }) }
-            <text class="tiny-note" x={x.to_string()} y={(y + 74.0).to_string()}>{ session_text(p.session_timeout_us) }</text>
+            <text class="tiny-note" x={x.to_string()} y={(y + ENSEMBLE_BELOW - 26.0).to_string()}>{ setting }</text>
+            <text class="tiny-note" x={x.to_string()} y={(y + ENSEMBLE_BELOW - 10.0).to_string()}>{ versions }</text>
         </g>
     }
 }
