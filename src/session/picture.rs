@@ -2,6 +2,7 @@
 //! broker's lifecycle and image, the messages in flight. Pure data, so the drawing code only
 //! places shapes and the content is tested natively.
 
+use crate::metadata::state::MetadataLog;
 use crate::quorum::message::FetchResult;
 use crate::quorum::{Message, Micros, NodeId, RoleKind};
 use crate::sim::network::Loss;
@@ -215,6 +216,21 @@ fn note(payload: &Payload) -> Option<String> {
     }
 }
 
+/// The latest `shown` records of `log` as strip cells, with the log's start and end offsets.
+fn latest_cells(log: &MetadataLog, shown: u64) -> (Vec<LogCell>, u64, u64) {
+    let strip = log.end_offset().saturating_sub(shown).max(log.start_offset());
+    let cells = (strip..log.end_offset())
+        .filter_map(|offset| log.get(offset).map(|e| (offset, e)))
+        .map(|(offset, e)| LogCell {
+            offset,
+            epoch: e.epoch,
+            kind: e.record.kind(),
+            detail: e.record.to_string(),
+        })
+        .collect();
+    (cells, log.start_offset(), log.end_offset())
+}
+
 fn node_picture(
     sim: &Simulation,
     id: NodeId,
@@ -226,16 +242,16 @@ fn node_picture(
     let voter = sim.voter_ids().contains(&id);
     let mut picture =
         NodePicture { fenced: (!voter).then_some(fenced).flatten(), ..NodePicture::blank(id, voter) };
+    let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };
     let Some(server) = sim.server(id) else {
+        // A crashed node's log survives on its disk, and its restart starts from it.
         if let Some(disk) = sim.disk_of_down_node(id) {
             picture.epoch = disk.quorum_state.leader_epoch;
-            picture.log_start = disk.log.start_offset();
-            picture.log_end = disk.log.end_offset();
+            (picture.cells, picture.log_start, picture.log_end) = latest_cells(&disk.log, shown);
         }
         return picture;
     };
     let node = server.node();
-    let log = node.log();
     let applied = node.applied();
     picture.role = Some(node.role());
     picture.epoch = node.epoch();
@@ -244,19 +260,7 @@ fn node_picture(
     picture.timeout = node
         .visible_timeout()
         .map(|(name, deadline)| (name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
-    let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };
-    let strip = log.end_offset().saturating_sub(shown).max(log.start_offset());
-    picture.cells = (strip..log.end_offset())
-        .filter_map(|offset| log.get(offset).map(|e| (offset, e)))
-        .map(|(offset, e)| LogCell {
-            offset,
-            epoch: e.epoch,
-            kind: e.record.kind(),
-            detail: e.record.to_string(),
-        })
-        .collect();
-    picture.log_start = log.start_offset();
-    picture.log_end = log.end_offset();
+    (picture.cells, picture.log_start, picture.log_end) = latest_cells(node.log(), shown);
     picture.high_watermark = node.high_watermark();
     picture.lifecycle = server.broker().map(|b| b.lifecycle().name());
     picture.applied_offset = applied.applied_offset;
@@ -286,6 +290,25 @@ mod tests {
         let broker = view.nodes.iter().find(|n| !n.voter).unwrap();
         assert!(!broker.cells.is_empty(), "a broker's strip shows the records it fetched");
         assert_eq!(broker.cells.last().unwrap().offset + 1, broker.log_end);
+    }
+
+    #[test]
+    fn a_crashed_controller_shows_the_log_its_disk_kept() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(4_000 * MS, usize::MAX);
+        let leader = session.sim().leader().unwrap().id();
+        let before = picture(session.sim(), &[], 2_000 * MS, None);
+        let running = before.nodes.iter().find(|n| n.id == leader).unwrap().clone();
+        session.act(Action::Crash(leader)).unwrap();
+        let after = picture(session.sim(), &[], 2_000 * MS, None);
+        let down = after.nodes.iter().find(|n| n.id == leader).unwrap();
+        assert_eq!(down.role, None, "n{leader} is down");
+        assert_eq!((down.log_start, down.log_end), (running.log_start, running.log_end));
+        let offsets =
+            |n: &super::NodePicture| n.cells.iter().map(|c| (c.offset, c.epoch)).collect::<Vec<_>>();
+        assert!(!down.cells.is_empty(), "the strip of a crashed node shows its log on disk");
+        assert_eq!(offsets(down), offsets(&running));
+        assert_eq!(down.high_watermark, None, "the high watermark is not on disk");
     }
 
     #[test]
