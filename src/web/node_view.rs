@@ -139,9 +139,12 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
     }
 }
 
-/// Whom a running controller voted for.
+/// Whom a running controller voted for. Nothing over a leader's crown: a leader's quorum state
+/// keeps no vote (Kafka's `LeaderState.election()` writes `votedKey` empty), and "no vote" over
+/// the crown read as if the leader had not been elected.
 fn vote_text(n: &NodePicture) -> String {
     match (n.role, n.voted_for) {
+        (Some(RoleKind::Leader), _) => String::new(),
         (Some(_), Some(v)) => format!("voted n{v}"),
         (Some(_), None) => "no vote".to_string(),
         (None, _) => String::new(),
