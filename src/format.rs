@@ -7,14 +7,16 @@ pub fn seconds(t: Micros) -> String {
     format!("{}.{:03} s", t / 1_000_000, (t / 1_000) % 1_000)
 }
 
-/// A speed factor: `0.1×`, `1×`, `20×`.
+/// A speed factor: `0.1×`, `1×`, `20×`, and the slowest slow motion `0.0004×`.
 pub fn speed(factor: f64) -> String {
     if factor >= 1.0 {
         format!("{:.0}×", factor)
     } else if factor >= 0.1 {
         format!("{:.2}×", factor)
-    } else {
+    } else if factor >= 0.001 {
         format!("{:.3}×", factor)
+    } else {
+        format!("{:.4}×", factor)
     }
 }
 
@@ -40,6 +42,7 @@ mod tests {
         assert_eq!(seconds(12_345_678), "12.345 s");
         assert_eq!(speed(0.1), "0.10×");
         assert_eq!(speed(0.001), "0.001×");
+        assert_eq!(speed(0.0004), "0.0004×", "ZooKeeper mode's milestones in slow motion");
         assert_eq!(speed(0.015), "0.015×", "the default speed reads as itself");
         assert_eq!(speed(20.0), "20×");
         assert_eq!(count(2_000_000), "2,000,000");

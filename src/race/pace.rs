@@ -5,7 +5,7 @@
 use super::{FailoverRace, RaceStage};
 use crate::format;
 use crate::quorum::{MS, Micros};
-use crate::zk::FailoverPhase;
+use crate::zk::{FailoverPhase, MILESTONE_SPEED};
 
 /// Slow down this long before a KRaft controller's timeout fires.
 const LEAD: Micros = 30 * MS;
@@ -16,8 +16,8 @@ const ELECTION_SPEED: f64 = 0.05;
 /// How long the brokers are shown switching to the new leader, and at what speed.
 const FOLLOW_UP: Micros = 200 * MS;
 const FOLLOW_UP_SPEED: f64 = 0.1;
-/// The watch firing and the race to create `/controller` take a few milliseconds.
-const MILESTONE_SPEED: f64 = 0.002;
+/// The last moments before the dead controller's session expires.
+const EXPIRY_LEAD_SPEED: f64 = 0.01;
 /// Waiting out a timeout, at this speed.
 const WAIT_SPEED: f64 = 4.0;
 /// The cold load and the push are played so they take a few seconds at any size: this many
@@ -69,7 +69,7 @@ impl FailoverRace {
                 if elapsed + EXPIRY_LEAD < at {
                     Pace { speed: WAIT_SPEED, until: Some(at - EXPIRY_LEAD) }
                 } else {
-                    Pace { speed: MILESTONE_SPEED * 5.0, until: Some(at) }
+                    Pace { speed: EXPIRY_LEAD_SPEED, until: Some(at) }
                 }
             }
             FailoverPhase::Electing => Pace { speed: MILESTONE_SPEED, until: None },
@@ -106,8 +106,9 @@ impl FailoverRace {
 
 #[cfg(test)]
 mod tests {
-    use super::{ELECTION_SPEED, MILESTONE_SPEED, speed_label};
+    use super::{ELECTION_SPEED, speed_label};
     use crate::race::{FailoverRace, RaceStage};
+    use crate::zk::MILESTONE_SPEED;
 
     #[test]
     fn labels_say_time_lapse_or_slow_motion() {

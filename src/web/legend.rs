@@ -35,7 +35,9 @@ pub fn legend(props: &LegendProps) -> Html {
             // item before it (each label rewritten with its neighbour's text).
             <span class="legend-epochs">{ for props.epochs.iter().map(|e| html! {
                 <span class="legend-item legend-epoch"><svg width="14" height="14" aria-hidden="true"><rect x="0.5" y="0.5" width="12" height="13" fill={epoch_colour(*e)} stroke="#1d2330" stroke-width="0.75" /></svg>{ format!(" epoch {e}") }</span>
-            }) }</span>
+            }) }
+            if props.epochs.is_empty() { <span class="legend-item">{ "no records yet" }</span> }
+            </span>
             <span class="legend-item">{ "faded = not committed yet · " }
                 <abbr title="high watermark: records below it are committed, stored on a majority of the controllers">{ "HW" }</abbr>
                 { " = high watermark, the dark bar in a strip: records left of it are committed · ✂ = cut link" }

@@ -63,8 +63,7 @@ impl PainsTab {
     /// Play `real_ms` of the pain at its pace.
     fn play(&mut self, real_ms: f64, ctx: &Context<Self>) {
         let now = self.zk.now();
-        let dt = ((real_ms * 1_000.0 * pains::speed(self.key_at, now)) as Micros).max(1);
-        let lines = self.zk.run_until((now + dt).min(self.ends_at));
+        let lines = self.zk.run_until(pains::played_to(self.key_at, now, real_ms).min(self.ends_at));
         self.events.extend(lines.into_iter().filter(|l| !l.text.contains(" -> zk: ping ")));
         let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
         self.events.drain(..excess);
@@ -87,7 +86,7 @@ impl PainsTab {
                         onclick={move |_| on_pick.emit(pain)}>{ pain.title() }</button>
             }
         };
-        let pace = (self.playing).then(|| speed_label(pains::speed(self.key_at, self.zk.now())));
+        let pace = (self.playing).then(|| speed_label(pains::pace(self.key_at, self.zk.now()).0));
         html! {
             <section class="panel race-controls pains-controls" aria-label="Which pain, and playback">
                 <div class="race-buttons">

@@ -1,6 +1,12 @@
 //! The cost model of ZooKeeper mode: every latency and per-item processing cost the simulation
 //! charges, with two presets calibrated against published Kafka measurements.
 
+/// The slow-motion speed of the few milliseconds in which ZooKeeper mode's watches fire and its
+/// writes and pushes go out (in the race and in the pains): a message of one network latency
+/// (250 us in both presets) then takes 0.625 s of wall time to cross, so the watch can be seen
+/// reaching each broker.
+pub const MILESTONE_SPEED: f64 = 0.0004;
+
 /// Cost parameters of a ZooKeeper-mode cluster. All times are virtual microseconds.
 ///
 /// Failover work is linear by construction: the cold load costs
@@ -75,7 +81,19 @@ impl ZkCosts {
 
 #[cfg(test)]
 mod tests {
-    use super::ZkCosts;
+    use super::{MILESTONE_SPEED, ZkCosts};
+
+    /// How long, in wall-clock milliseconds, a ZooKeeper-mode message shown in slow motion should
+    /// take to cross its link: as long as the live view's messages take at least.
+    const FOLLOWABLE_CROSSING_MS: f64 = 600.0;
+
+    #[test]
+    fn a_message_in_slow_motion_takes_a_followable_time_to_cross() {
+        for costs in [ZkCosts::sync_reads_2017(), ZkCosts::async_reads()] {
+            let wall_ms = costs.network_latency_us as f64 / MILESTONE_SPEED / 1_000.0;
+            assert!(wall_ms >= FOLLOWABLE_CROSSING_MS, "a crossing takes {wall_ms} ms of wall time");
+        }
+    }
 
     #[test]
     fn presets_differ_only_in_pipelining() {

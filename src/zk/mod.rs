@@ -24,7 +24,7 @@ pub use builder::ZkClusterBuilder;
 pub use cluster::{RequestCounters, ZkCluster};
 pub use column::{ColumnBuilder, SharedColumn};
 pub use config::{ZkClusterConfig, ZkClusterError};
-pub use costs::ZkCosts;
+pub use costs::{MILESTONE_SPEED, ZkCosts};
 pub use divergence::Divergence;
 pub use failover::{FailoverPhase, ZkFailoverReport, measure_failover};
 pub use pains::{CopyRow, Pain, copies};

@@ -5,7 +5,7 @@
 
 use super::cluster::ZkCluster;
 use super::config::ZkClusterConfig;
-use super::costs::ZkCosts;
+use super::costs::{MILESTONE_SPEED, ZkCosts};
 use super::partition::{BrokerId, PartitionState};
 use super::picture::ZkPicture;
 
@@ -118,19 +118,31 @@ impl Pain {
 }
 
 /// The page's pace for a pain whose moment is at `key_at_us`, at `now_us`: a time-lapse through
-/// the wait for the session to expire, slow motion through the few milliseconds in which the
-/// watches fire and the writes and pushes go out, then real time.
-pub fn speed(key_at_us: u64, now_us: u64) -> f64 {
+/// the wait for the session to expire, slow motion from just before it through the few
+/// milliseconds in which the watches fire and the writes and pushes go out (each message takes
+/// 0.6 s of wall time to cross), then a time-lapse through the quiet aftermath. Returns the speed
+/// and when it next changes (`None`: it holds to the end); a frame must not play past that
+/// moment, or a long frame would skip the slow motion.
+pub fn pace(key_at_us: u64, now_us: u64) -> (f64, Option<u64>) {
     const WAIT_SPEED: f64 = 4.0;
-    const MILESTONE_SPEED: f64 = 0.002;
-    const MILESTONE_US: u64 = 3_000;
-    if now_us + MILESTONE_US / 3 < key_at_us {
-        WAIT_SPEED
-    } else if now_us < key_at_us + MILESTONE_US {
-        MILESTONE_SPEED
+    const LEAD_US: u64 = 300;
+    const MILESTONE_US: u64 = 2_500;
+    let (slow_from, slow_until) = (key_at_us.saturating_sub(LEAD_US), key_at_us + MILESTONE_US);
+    if now_us < slow_from {
+        (WAIT_SPEED, Some(slow_from))
+    } else if now_us < slow_until {
+        (MILESTONE_SPEED, Some(slow_until))
     } else {
-        1.0
+        (WAIT_SPEED, None)
     }
+}
+
+/// Where `real_ms` of playback from `now_us` ends, at the pace of [`pace`]: never past the next
+/// change of pace, and at least a microsecond on.
+pub fn played_to(key_at_us: u64, now_us: u64, real_ms: f64) -> u64 {
+    let (speed, until) = pace(key_at_us, now_us);
+    let to = now_us + ((real_ms * 1_000.0 * speed) as u64).max(1);
+    until.map_or(to, |u| to.min(u))
 }
 
 /// The drawing of a pain's cluster with its `copies`: each broker's cache is as fresh as the
@@ -187,24 +199,30 @@ pub fn copies(zk: &ZkCluster) -> Vec<CopyRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FAULT_AT_US, Pain, copies, speed};
+    use super::{FAULT_AT_US, Pain, copies, pace, played_to};
 
     #[test]
     fn each_pain_reaches_its_moment_a_second_or_two_into_the_play_and_ends_within_ten() {
         for pain in Pain::ALL {
             let (key, end) = pain.moments();
-            let (mut now, mut wall_ms, mut seen) = (0u64, 0.0, None);
+            let (mut now, mut wall_ms, mut seen, mut slow_us) = (0u64, 0.0, None, 0);
             while now < end {
-                let frame_ms = 1_000.0 / 60.0;
-                now += ((frame_ms * 1_000.0 * speed(key, now)) as u64).max(1);
+                // Frames of 50 ms (a slow machine), each stopping where the pace changes.
+                let frame_ms = 50.0;
+                let next = played_to(key, now, frame_ms);
+                if pace(key, now).0 < 1.0 {
+                    slow_us += next - now;
+                }
+                now = next;
                 wall_ms += frame_ms;
                 if now >= key && seen.is_none() {
                     seen = Some(wall_ms);
                 }
             }
             let seen = seen.expect("the moment is reached");
-            assert!((800.0..3_000.0).contains(&seen), "{}: moment after {seen} ms", pain.id());
+            assert!((800.0..3_500.0).contains(&seen), "{}: moment after {seen} ms", pain.id());
             assert!(wall_ms < 10_000.0, "{}: played in {wall_ms} ms", pain.id());
+            assert_eq!(slow_us, 2_800, "{}: every microsecond around the moment in slow motion", pain.id());
         }
     }
 
