@@ -11,6 +11,7 @@ pub mod invariants;
 pub mod kafka_log;
 pub mod metadata;
 pub mod page;
+pub mod playback;
 pub mod quorum;
 pub mod race;
 pub mod rng;

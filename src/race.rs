@@ -18,7 +18,6 @@ use crate::zk::{
 };
 
 pub use moment::RaceMoment;
-pub use pace::{Pace, speed_label};
 pub use phases::{kraft_phase, zk_phase};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.

@@ -3,7 +3,7 @@
 //! milestone. Each pace says how long it lasts, so a frame never skips a milestone.
 
 use super::{FailoverRace, RaceStage};
-use crate::format;
+use crate::playback::{Pace, WAIT_SPEED};
 use crate::quorum::{MS, Micros};
 use crate::zk::{FailoverPhase, MILESTONE_SPEED};
 
@@ -18,29 +18,9 @@ const FOLLOW_UP: Micros = 200 * MS;
 const FOLLOW_UP_SPEED: f64 = 0.1;
 /// The last moments before the dead controller's session expires.
 const EXPIRY_LEAD_SPEED: f64 = 0.01;
-/// Waiting out a timeout, at this speed.
-const WAIT_SPEED: f64 = 4.0;
 /// The cold load and the push are played so they take a few seconds at any size: this many
 /// partitions per simulated second of work are shown per real second.
 const PARTITIONS_PER_SPEED: f64 = 100_000.0;
-
-/// How fast to play and until when (elapsed since the kill) that speed holds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pace {
-    pub speed: f64,
-    pub until: Option<Micros>,
-}
-
-/// How a playback speed reads on screen.
-pub fn speed_label(speed: f64) -> String {
-    if speed > 1.0 {
-        format!("time-lapse {}", format::speed(speed))
-    } else if speed < 1.0 {
-        format!("slow motion {}", format::speed(speed))
-    } else {
-        "real time".to_string()
-    }
-}
 
 impl FailoverRace {
     /// The sports-replay pace now; `None` unless the race is running and unfinished.
@@ -82,13 +62,11 @@ impl FailoverRace {
     /// `fixed` speed), never past the pace's next change, at least a microsecond.
     pub fn playback_step(&self, real_ms: f64, fixed: Option<f64>) -> Micros {
         let RaceStage::Running { elapsed } = self.stage() else { return 0 };
-        let (speed, until) = match fixed {
-            Some(speed) => (speed, None),
-            None => self.pace().map_or((1.0, None), |p| (p.speed, p.until)),
+        let pace = match fixed {
+            Some(speed) => Pace { speed, until: None },
+            None => self.pace().unwrap_or(Pace { speed: 1.0, until: None }),
         };
-        let dt = (real_ms * 1_000.0 * speed) as Micros;
-        let dt = if real_ms > 0.0 { dt.max(1) } else { 0 };
-        until.map_or(dt, |u| dt.min(u.saturating_sub(elapsed).max(1)))
+        pace.step(elapsed, real_ms)
     }
 
     /// When (since the kill) the first KRaft controller's timeout fires.
@@ -106,16 +84,9 @@ impl FailoverRace {
 
 #[cfg(test)]
 mod tests {
-    use super::{ELECTION_SPEED, speed_label};
+    use super::ELECTION_SPEED;
     use crate::race::{FailoverRace, RaceStage};
     use crate::zk::MILESTONE_SPEED;
-
-    #[test]
-    fn labels_say_time_lapse_or_slow_motion() {
-        assert_eq!(speed_label(20.0), "time-lapse 20\u{d7}");
-        assert_eq!(speed_label(0.002), "slow motion 0.002\u{d7}");
-        assert_eq!(speed_label(1.0), "real time");
-    }
 
     #[test]
     fn the_election_plays_slowly_the_cold_load_fast_and_no_milestone_is_skipped() {
@@ -131,8 +102,7 @@ mod tests {
             if speeds.last() != Some(&pace.speed) {
                 speeds.push(pace.speed);
             }
-            let frame = (16_000.0 * pace.speed).max(1.0) as u64;
-            race.advance(pace.until.map_or(frame, |until| frame.min(until - elapsed).max(1)));
+            race.advance(pace.step(elapsed, 16.0));
         }
         assert!(race.finished());
         assert_eq!(speeds[0], 1.0, "KRaft's followers wait out the fetch timeout in real time");

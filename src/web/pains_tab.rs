@@ -10,8 +10,8 @@ use super::keys::{listen, shortcut};
 use super::zk_view::ZkView;
 use crate::format;
 use crate::page::{PainRequest, is_race_key};
+use crate::playback::speed_label;
 use crate::quorum::Micros;
-use crate::race::speed_label;
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{CopyRow, PartitionState, TraceLine, ZkCluster, copies};
 
@@ -63,7 +63,8 @@ impl PainsTab {
     /// Play `real_ms` of the pain at its pace.
     fn play(&mut self, real_ms: f64, ctx: &Context<Self>) {
         let now = self.zk.now();
-        let lines = self.zk.run_until(pains::played_to(self.key_at, now, real_ms).min(self.ends_at));
+        let lines =
+            self.zk.run_until((now + pains::pace(self.key_at, now).step(now, real_ms)).min(self.ends_at));
         self.events.extend(lines.into_iter().filter(|l| !l.text.contains(" -> zk: ping ")));
         let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
         self.events.drain(..excess);
@@ -86,7 +87,7 @@ impl PainsTab {
                         onclick={move |_| on_pick.emit(pain)}>{ pain.title() }</button>
             }
         };
-        let pace = (self.playing).then(|| speed_label(pains::pace(self.key_at, self.zk.now()).0));
+        let pace = (self.playing).then(|| speed_label(pains::pace(self.key_at, self.zk.now()).speed));
         html! {
             <section class="panel race-controls pains-controls" aria-label="Which pain, and playback">
                 <div class="race-buttons">

@@ -8,6 +8,7 @@ use super::config::ZkClusterConfig;
 use super::costs::{MILESTONE_SPEED, ZkCosts};
 use super::partition::{BrokerId, PartitionState};
 use super::picture::ZkPicture;
+use crate::playback::{Pace, WAIT_SPEED};
 
 /// The scripted clusters' size: small enough to show every partition as a cell.
 pub const PARTITIONS: u32 = 12;
@@ -120,29 +121,18 @@ impl Pain {
 /// The page's pace for a pain whose moment is at `key_at_us`, at `now_us`: a time-lapse through
 /// the wait for the session to expire, slow motion from just before it through the few
 /// milliseconds in which the watches fire and the writes and pushes go out (each message takes
-/// 0.6 s of wall time to cross), then a time-lapse through the quiet aftermath. Returns the speed
-/// and when it next changes (`None`: it holds to the end); a frame must not play past that
-/// moment, or a long frame would skip the slow motion.
-pub fn pace(key_at_us: u64, now_us: u64) -> (f64, Option<u64>) {
-    const WAIT_SPEED: f64 = 4.0;
+/// 0.6 s of wall time to cross), then a time-lapse through the quiet aftermath.
+pub fn pace(key_at_us: u64, now_us: u64) -> Pace {
     const LEAD_US: u64 = 300;
     const MILESTONE_US: u64 = 2_500;
     let (slow_from, slow_until) = (key_at_us.saturating_sub(LEAD_US), key_at_us + MILESTONE_US);
     if now_us < slow_from {
-        (WAIT_SPEED, Some(slow_from))
+        Pace { speed: WAIT_SPEED, until: Some(slow_from) }
     } else if now_us < slow_until {
-        (MILESTONE_SPEED, Some(slow_until))
+        Pace { speed: MILESTONE_SPEED, until: Some(slow_until) }
     } else {
-        (WAIT_SPEED, None)
+        Pace { speed: WAIT_SPEED, until: None }
     }
-}
-
-/// Where `real_ms` of playback from `now_us` ends, at the pace of [`pace`]: never past the next
-/// change of pace, and at least a microsecond on.
-pub fn played_to(key_at_us: u64, now_us: u64, real_ms: f64) -> u64 {
-    let (speed, until) = pace(key_at_us, now_us);
-    let to = now_us + ((real_ms * 1_000.0 * speed) as u64).max(1);
-    until.map_or(to, |u| to.min(u))
 }
 
 /// The drawing of a pain's cluster with its `copies`: each broker's cache is as fresh as the
@@ -199,7 +189,7 @@ pub fn copies(zk: &ZkCluster) -> Vec<CopyRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FAULT_AT_US, Pain, copies, pace, played_to};
+    use super::{FAULT_AT_US, Pain, copies, pace};
 
     #[test]
     fn each_pain_reaches_its_moment_a_second_or_two_into_the_play_and_ends_within_ten() {
@@ -209,11 +199,12 @@ mod tests {
             while now < end {
                 // Frames of 50 ms (a slow machine), each stopping where the pace changes.
                 let frame_ms = 50.0;
-                let next = played_to(key, now, frame_ms);
-                if pace(key, now).0 < 1.0 {
-                    slow_us += next - now;
+                let pace = pace(key, now);
+                let dt = pace.step(now, frame_ms);
+                if pace.speed < 1.0 {
+                    slow_us += dt;
                 }
-                now = next;
+                now += dt;
                 wall_ms += frame_ms;
                 if now >= key && seen.is_none() {
                     seen = Some(wall_ms);
