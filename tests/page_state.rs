@@ -148,7 +148,7 @@ fn assert_drawn_as_it_is(page: &PageState) {
 
 #[test]
 fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() {
-    let mut page = page("?speed=1");
+    let mut page = page("?speed=0.1");
     play(&mut page, 1.5);
     let lagging = (0..120).any(|i| {
         page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
@@ -160,16 +160,6 @@ fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() 
     });
     assert!(lagging, "through a quiet stretch at 100x some strips lag a frame or more");
     page.reduce(Action::TogglePlay);
-    assert_drawn_as_it_is(&page);
-    page.reduce(Action::TogglePlay);
-    // No frame follows the one that pauses at the timeline's end.
-    for i in 0..2_000 {
-        if !page.playing {
-            break;
-        }
-        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
-    }
-    assert!(!page.playing && page.session.at_limit(), "the timeline's end pauses the page: {}", page.status);
     assert_drawn_as_it_is(&page);
 }
 
@@ -249,4 +239,69 @@ fn kiosk_mode_walks_the_tour_and_a_key_hands_control_back() {
     assert!(!page.kiosk && outcome.effects.contains(&Effect::KioskStop));
     page.reduce(Action::Kiosk(Some(5)));
     assert_eq!(page.tour, Some(1), "a late timer after the hand-back changes nothing");
+}
+
+#[test]
+fn a_page_left_playing_runs_on_past_ten_simulated_minutes() {
+    let mut page = page("?speed=1000");
+    let mut frames = 0;
+    while page.session.now() < kraftscope::session::WINDOW + 60_000 * kraftscope::quorum::MS {
+        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        frames += 1;
+        assert!(page.playing && frames < 10_000, "still playing after {frames} frames: {}", page.status);
+    }
+    play(&mut page, 1.0);
+    assert!(page.playing);
+    assert!(page.session.window_start() > 0, "the window moved on");
+}
+
+#[test]
+fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
+    let mut page = page("");
+    let mut frames = 0;
+    while !page.skipping() {
+        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        frames += 1;
+        assert!(frames < 100_000, "the default pace skips quiet stretches");
+    }
+    page.reduce(Action::SkipQuiet(false));
+    for _ in 0..60 {
+        let before = page.session.now();
+        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        frames += 1;
+        assert!(!page.skipping());
+        let speed = 10f64.powf(page.speed_exp);
+        assert_eq!(page.session.now() - before, (FRAME_MS * 1_000.0 * speed) as u64);
+    }
+    assert!(!page.skip_quiet);
+    assert!(!kraftscope::page::PageState::new("?skip=0", "http://x/", false).skip_quiet);
+}
+
+#[test]
+fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
+    use kraftscope::quorum::MS;
+    use kraftscope::session::params::PageParams;
+    let mut live = page("?speed=1000");
+    play(&mut live, 1.0);
+    live.reduce(Action::Act(session::Action::KillLeader));
+    while live.session.now() < 40 * 60_000 * MS {
+        play(&mut live, 1.0);
+    }
+    live.reduce(Action::TogglePlay);
+    let query = PageParams::share_query(&live.session);
+    let mut reopened = page(&format!("?{query}"));
+    assert!(reopened.reopening.is_some(), "a 40-minute session is replayed frame by frame");
+    assert!(reopened.animating());
+    reopened.reduce(Action::Key("k".into()));
+    assert!(reopened.status.contains("replaying"), "{}", reopened.status);
+    let mut frames = 0;
+    while reopened.reopening.is_some() {
+        reopened.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        frames += 1;
+        assert!(frames < 10_000);
+    }
+    assert!(frames > 1, "it took {frames} frames");
+    assert_eq!(reopened.session.fingerprint(), live.session.fingerprint());
+    assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
+    assert!(!reopened.playing, "a shared moment opens paused");
 }

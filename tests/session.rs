@@ -66,13 +66,13 @@ fn seeking_back_shows_the_exact_past_and_forward_again_the_same_future() {
     let mut straight = Session::new(Settings::default());
     straight.advance_to(3_500 * MS, usize::MAX);
 
-    session.seek(3_500 * MS);
+    session.seek(3_500 * MS).unwrap();
     assert_eq!(session.now(), 3_500 * MS);
     assert_eq!(session.horizon(), end);
     assert_eq!(state(&session), state(&straight), "before any action the past is the plain run");
-    session.seek(5_000 * MS);
+    session.seek(5_000 * MS).unwrap();
     assert!(session.sim().leader().is_none_or(|l| l.epoch() >= 2), "after the kill the epoch moved on");
-    session.seek(end);
+    session.seek(end).unwrap();
     assert_eq!(state(&session), end_state);
 }
 
@@ -80,7 +80,7 @@ fn seeking_back_shows_the_exact_past_and_forward_again_the_same_future() {
 fn acting_in_the_past_forks_a_new_future() {
     let mut session = played();
     assert_eq!(session.actions().len(), 4);
-    session.seek(6_500 * MS);
+    session.seek(6_500 * MS).unwrap();
     session.act(Action::Heal).unwrap();
     let kinds: Vec<&Action> = session.actions().iter().map(|a| &a.action).collect();
     assert_eq!(kinds.len(), 3, "the kill and the restart stay, the later two are dropped: {kinds:?}");
@@ -137,15 +137,24 @@ fn an_action_made_while_messages_are_lost_replays_at_the_same_point() {
 }
 
 #[test]
-fn a_timeline_stops_at_its_limit_and_refuses_actions_past_the_most_it_keeps() {
-    use kraftscope::session::{MAX_ACTIONS, TIMELINE_LIMIT};
+fn a_timeline_runs_on_past_its_window_and_refuses_actions_past_the_most_it_keeps() {
+    use kraftscope::session::{MAX_ACTIONS, SeekError, WINDOW};
     let mut session = Session::new(Settings::default());
-    assert!(session.advance_to(TIMELINE_LIMIT + 60_000 * MS, usize::MAX));
-    assert_eq!(session.now(), TIMELINE_LIMIT);
-    assert!(session.at_limit());
+    let end = 3 * WINDOW;
+    assert!(session.advance_to(end, usize::MAX));
+    assert_eq!(session.now(), end);
     let events = session.events();
-    assert!(!session.step(), "no step past the end of the timeline");
-    assert_eq!(session.events(), events);
+    assert!(session.step(), "the timeline has no end");
+    assert_eq!(session.events(), events + 1);
+    let starts = session.window_start();
+    assert!(
+        starts > 0 && starts <= end - WINDOW,
+        "the window reaches {WINDOW} us back: it starts at {starts}"
+    );
+    assert_eq!(session.seek(starts - 1), Err(SeekError::BeforeWindow { asked: starts - 1, starts }));
+    assert!(session.now() > end, "a refused seek changes nothing");
+    session.seek(starts).unwrap();
+    assert_eq!(session.now(), starts);
 
     let mut session = Session::new(Settings::default());
     for i in 0..MAX_ACTIONS {
@@ -154,4 +163,85 @@ fn a_timeline_stops_at_its_limit_and_refuses_actions_past_the_most_it_keeps() {
     let refused = session.act(Action::Heal).unwrap_err();
     assert!(refused.contains(&MAX_ACTIONS.to_string()) && refused.contains("reset"), "{refused}");
     assert_eq!(session.actions().len(), MAX_ACTIONS);
+}
+
+/// The settings the live page starts from (a page-sized snapshot interval).
+fn page_settings(seed: u64) -> Settings {
+    Settings { seed, snapshot_bytes: kraftscope::session::params::PAGE_SNAPSHOT_BYTES, ..Settings::default() }
+}
+
+/// A long session with actions at seeded random moments: kills, restarts, isolations, heals,
+/// resignations and topics, frame by frame.
+fn long_session(seed: u64, until: Micros) -> Session {
+    let mut rng = kraftscope::rng::Rng::new(seed);
+    let mut session = Session::new(page_settings(seed));
+    let mut at = 0;
+    while at < until {
+        at += rng.range(5_000, 90_000) * MS;
+        run_in_frames(&mut session, at.min(until));
+        let node = rng.range(1, 4) as u32;
+        let action = match rng.range(0, 6) {
+            0 => Action::KillLeader,
+            1 => Action::Restart(node),
+            2 => Action::Isolate(node),
+            3 => Action::Heal,
+            4 => Action::Resign,
+            _ => Action::CreateTopic { partitions: 3, replication: 2 },
+        };
+        let _ = session.act(action);
+    }
+    session
+}
+
+/// A comparable record of a moment: the state, its fingerprint, the event log and the actions
+/// carried out.
+fn moment(session: &Session) -> (Vec<String>, String, Vec<String>, usize, Micros, u64) {
+    let lines = session.log().iter().map(|l| l.to_string()).collect();
+    let fingerprint = session.fingerprint().code();
+    (state(session), fingerprint, lines, session.applied_actions(), session.now(), session.events())
+}
+
+#[test]
+fn a_seek_from_a_checkpoint_gives_what_a_replay_from_the_seed_gives() {
+    for seed in [1, 2, 3] {
+        let mut live = long_session(seed, 2 * WINDOW_MINUTES * 60_000 * MS);
+        let mut rng = kraftscope::rng::Rng::new(seed ^ 0x5eed);
+        let (starts, horizon) = (live.window_start(), live.horizon());
+        assert!(starts > 0, "the session outgrew its window");
+        for i in 0..12 {
+            let mut t = rng.range(starts, live.horizon() + 1);
+            live.seek(t).unwrap();
+            if i % 4 == 3 {
+                // Acting in the past forks the timeline: the checkpoints ahead must go.
+                live.act(Action::Isolate(101)).unwrap();
+                live.advance_to(horizon, usize::MAX);
+                t = rng.range(t, horizon + 1);
+                live.seek(t).unwrap();
+            }
+            let replayed = Session::replay(live.settings().clone(), live.actions().to_vec(), t);
+            assert_eq!(
+                moment(&live),
+                moment(&replayed),
+                "seed {seed}, seek to {t} us (reproduce: cargo test --release --test session a_seek_from)"
+            );
+        }
+    }
+}
+
+const WINDOW_MINUTES: u64 = kraftscope::session::WINDOW / (60_000 * MS);
+
+#[test]
+fn the_checkpoints_and_the_logs_stay_bounded_however_long_a_session_runs() {
+    use kraftscope::session::checkpoint::KEPT;
+    let longest_log =
+        |s: &Session| s.sim().logs().map(|(_, log)| log.end_offset() - log.start_offset()).max();
+    let mut session = Session::new(page_settings(1));
+    session.advance_to(3 * 3_600_000 * MS, usize::MAX);
+    let (kept, log) = (session.checkpoints_kept(), longest_log(&session));
+    session.advance_to(12 * 3_600_000 * MS, usize::MAX);
+    assert_eq!(session.checkpoints_kept(), KEPT);
+    assert_eq!(kept, KEPT);
+    let (before, after) = (log.unwrap(), longest_log(&session).unwrap());
+    assert!(after <= before * 3 / 2, "the longest log held {before} records at 3 h and {after} at 12 h");
+    assert!(session.horizon() - session.window_start() >= kraftscope::session::WINDOW);
 }

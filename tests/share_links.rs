@@ -30,7 +30,7 @@ fn wander(session: &mut Session, rng: &mut Rng) {
     match rng.below(12) {
         10 | 11 => {
             if let Some(action) = session.actions().last().cloned() {
-                session.seek(action.at.saturating_sub(rng.range(1, 3) * MS));
+                session.seek(action.at.saturating_sub(rng.range(1, 3) * MS)).unwrap();
                 while session.events() < action.events && session.step() {}
             }
         }

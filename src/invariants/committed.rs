@@ -18,34 +18,65 @@ pub struct CommittedRecord {
     pub fingerprint: u64,
 }
 
-/// Every committed record seen so far, with the state digest after each.
-#[derive(Default)]
+/// Every committed record seen so far from offset `base` on, with the state digest after each.
+/// Offsets below what any node still holds (its log start, its oldest snapshot, its applied
+/// offset) can no longer be compared with anything, and are dropped in chunks of
+/// [`DROP_CHUNK`], so a simulation that runs for days keeps a bounded history.
+#[derive(Clone, Default)]
 pub struct CommittedLog {
+    /// The first offset `records` holds.
+    base: Offset,
     records: Vec<CommittedRecord>,
-    /// `digests[o]` is the applied-state digest after applying offsets `0..o`.
+    /// `digests[i]` is the applied-state digest after applying offsets `0..base + i`.
     digests: Vec<u64>,
+    /// `committed_in` of the last record dropped (they ascend with the offset).
+    dropped_committed_in: Option<Epoch>,
     state: AppliedMetadata,
 }
+
+/// Committed records dropped at a time, once that many lie below every node's log.
+const DROP_CHUNK: usize = 4_096;
 
 impl CommittedLog {
     /// How many offsets are known committed.
     pub fn len(&self) -> Offset {
-        self.records.len() as Offset
+        self.base + self.records.len() as Offset
     }
 
     /// Whether nothing is committed yet.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.len() == 0
     }
 
-    /// The committed record at `offset`.
+    /// The committed record at `offset`, unless it was dropped.
     pub fn get(&self, offset: Offset) -> Option<&CommittedRecord> {
-        self.records.get(usize::try_from(offset).ok()?)
+        self.records.get(usize::try_from(offset.checked_sub(self.base)?).ok()?)
     }
 
     /// The applied-state digest after replaying the committed log up to `offset`, if known.
     pub fn digest_at(&self, offset: Offset) -> Option<u64> {
-        self.digests.get(usize::try_from(offset).ok()?).copied()
+        self.digests.get(usize::try_from(offset.checked_sub(self.base)?).ok()?).copied()
+    }
+
+    /// Drop the records no node can be compared with any more: one below the lowest offset any
+    /// node holds or has applied (that one record stays for the checks that look one back).
+    fn drop_unreachable(&mut self, sim: &Simulation) {
+        if self.records.len() < 2 * DROP_CHUNK {
+            return;
+        }
+        let held = sim.logs().map(|(_, log)| {
+            let oldest_snapshot = log.snapshots().first().map_or(Offset::MAX, |s| s.id.end_offset);
+            log.start_offset().min(oldest_snapshot)
+        });
+        let applied = sim.running_nodes().map(|n| n.applied().applied_offset);
+        let lowest = held.chain(applied).min().unwrap_or(0);
+        let drop = lowest.saturating_sub(1).saturating_sub(self.base) as usize;
+        if drop >= DROP_CHUNK {
+            self.dropped_committed_in = Some(self.records[drop - 1].committed_in);
+            self.records.drain(..drop);
+            self.digests.drain(..drop);
+            self.base += drop as Offset;
+        }
     }
 
     /// The image the committed log builds up to `offset`, when that is the committed tip.
@@ -53,9 +84,14 @@ impl CommittedLog {
         (offset == self.len()).then_some(&self.state.state.image)
     }
 
-    /// The number of committed offsets that leaders of epochs below `epoch` committed.
+    /// The number of committed offsets that leaders of epochs below `epoch` committed; at most
+    /// the first offset still held when some dropped record was committed in `epoch` or later
+    /// (no node holds the offsets below it, so the checks have nothing to compare there).
     pub fn committed_before_epoch(&self, epoch: Epoch) -> Offset {
-        self.records.partition_point(|r| r.committed_in < epoch) as Offset
+        if self.dropped_committed_in.is_some_and(|dropped| dropped >= epoch) {
+            return self.base;
+        }
+        self.base + self.records.partition_point(|r| r.committed_in < epoch) as Offset
     }
 
     /// Record offsets newly covered by a leader's high watermark, reading them from any node
@@ -87,14 +123,15 @@ impl CommittedLog {
                 self.digests.push(self.state.digest);
             }
         }
+        self.drop_unreachable(sim);
     }
 
     /// Each node's committed tail, and its applied state, must match the committed log.
     pub(super) fn check_applied_states(&self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes() {
             let applied = node.applied();
-            if let Some(expected) = self.digests.get(applied.applied_offset as usize)
-                && *expected != applied.digest
+            if let Some(expected) = self.digest_at(applied.applied_offset)
+                && expected != applied.digest
             {
                 return violation(
                     names::APPLIED_EQUALS_REPLAY,
@@ -111,8 +148,9 @@ impl CommittedLog {
                 continue;
             };
             let last = hw.min(self.len()).checked_sub(1);
-            if let Some((offset, entry)) = last.and_then(|o| node.log().get(o).map(|e| (o, e)))
-                && self.records[offset as usize].epoch != entry.epoch
+            if let Some((offset, entry, committed)) =
+                last.and_then(|o| Some((o, node.log().get(o)?, self.get(o)?)))
+                && committed.epoch != entry.epoch
             {
                 return violation(
                     names::AGREEMENT,
@@ -120,7 +158,7 @@ impl CommittedLog {
                         "n{} holds epoch {} at committed offset {offset}, committed was epoch {}",
                         node.id(),
                         entry.epoch,
-                        self.records[offset as usize].epoch
+                        committed.epoch
                     ),
                 );
             }

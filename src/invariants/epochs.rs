@@ -7,7 +7,7 @@ use crate::quorum::Epoch;
 use crate::sim::Simulation;
 
 /// The highest epoch each node has been seen in, by the node's slot.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct EpochHistory {
     seen: Vec<Epoch>,
 }

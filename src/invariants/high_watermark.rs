@@ -7,7 +7,7 @@ use crate::quorum::{Epoch, Offset};
 use crate::sim::Simulation;
 
 /// The (epoch, high watermark) of the newest leader seen.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct NewestLeaderHighWatermark {
     newest: (Epoch, Offset),
 }

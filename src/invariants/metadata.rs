@@ -12,7 +12,7 @@ use crate::quorum::Offset;
 use crate::sim::Simulation;
 
 /// The applied offset at which each node's image was last checked, by the node's slot.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct ImageChecks {
     checked: Vec<Option<Offset>>,
 }

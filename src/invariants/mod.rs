@@ -37,7 +37,7 @@ pub(crate) fn violation(invariant: &'static str, detail: String) -> Result<(), V
 }
 
 /// The history the checkers need across events.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Checker {
     committed: CommittedLog,
     leaders: single_leader::LeaderPerEpoch,

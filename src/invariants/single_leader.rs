@@ -7,7 +7,7 @@ use crate::sim::Simulation;
 use crate::small_map::SmallMap;
 
 /// Every epoch's leader, as first seen.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct LeaderPerEpoch {
     leaders: SmallMap<Epoch, NodeId>,
 }

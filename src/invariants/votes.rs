@@ -9,7 +9,7 @@ use crate::sim::Simulation;
 use crate::small_map::SmallMap;
 
 /// The vote each voter was first seen holding in each epoch.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct VotesPerEpoch {
     votes: SmallMap<(NodeId, Epoch), NodeId>,
 }

@@ -59,7 +59,7 @@ const STARTING_HEARTBEAT: Micros = 10 * MS;
 const SHUTDOWN_HEARTBEAT: Micros = 50 * MS;
 
 /// One broker's lifecycle manager.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Broker {
     id: BrokerId,
     config: MetadataConfig,

@@ -36,7 +36,7 @@ struct Session {
 }
 
 /// State that exists only while this controller is active.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Active {
     image: MetadataImage,
     sessions: SmallMap<BrokerId, Session>,
@@ -46,7 +46,7 @@ struct Active {
 }
 
 /// A controller: standby (replaying the log like everyone) or active (the quorum leader).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Controller {
     config: MetadataConfig,
     rng: Rng,

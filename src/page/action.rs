@@ -33,6 +33,8 @@ pub enum Action {
     Step,
     /// The speed slider: the speed is 10^exp.
     SpeedExp(f64),
+    /// Whether quiet stretches play faster below 1x.
+    SkipQuiet(bool),
     /// Travel to a moment of the timeline.
     Seek(Micros),
     /// Ask for a link to this moment.

@@ -23,7 +23,7 @@ use crate::session::params::PageParams;
 use crate::session::picture::{ClusterPicture, picture};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
-use crate::session::{self, Session, Settings, TIMELINE_LIMIT};
+use crate::session::{self, Session, Settings, WINDOW};
 use crate::zk::Pain;
 
 use falling::Falling;
@@ -77,6 +77,37 @@ pub struct LogView {
     pub actions: usize,
 }
 
+/// A shared session (link or file) longer than [`Reopening::AT_ONCE`], replayed from its seed a
+/// frame at a time while the page shows the progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reopening {
+    /// The moment it opens at.
+    pub until: Micros,
+}
+
+impl Reopening {
+    /// Moments up to this late open at once (a replay of well under a second).
+    pub const AT_ONCE: Micros = WINDOW;
+    /// Simulated events one frame replays.
+    pub const FRAME_EVENTS: usize = 20_000;
+
+    /// What may happen while it replays: nothing that acts on the session.
+    fn allows(action: &Action) -> bool {
+        !matches!(
+            action,
+            Action::TogglePlay
+                | Action::Step
+                | Action::Seek(_)
+                | Action::Share
+                | Action::Act(_)
+                | Action::Key(_)
+                | Action::Host(_)
+                | Action::SaveFile { .. }
+                | Action::DownloadLog
+        )
+    }
+}
+
 /// Everything the page shows that is not the DOM itself.
 pub struct PageState {
     pub params: PageParams,
@@ -88,6 +119,10 @@ pub struct PageState {
     pub form: Settings,
     pub playing: bool,
     pub speed_exp: f64,
+    /// Whether quiet stretches play faster below 1x (see [`pacing`]).
+    pub skip_quiet: bool,
+    /// A long shared session being replayed from its seed, frame by frame.
+    pub reopening: Option<Reopening>,
     pub selected: Option<NodeId>,
     pub filter: LogFilter,
     pub falling: Falling,
@@ -137,6 +172,8 @@ impl PageState {
             form: settings,
             playing: params.autoplay,
             speed_exp: params.speed.log10(),
+            skip_quiet: params.skip_quiet,
+            reopening: None,
             selected: None,
             filter: LogFilter::default(),
             falling: Falling::default(),
@@ -176,9 +213,15 @@ impl PageState {
         Some(Effect::KioskHold { next: (step + 1) % TOUR.len(), ms })
     }
 
-    /// Whether animation frames should run: playing on the live cluster view.
+    /// Whether animation frames should run: playing on the live cluster view, or replaying a
+    /// long shared session.
     pub fn animating(&self) -> bool {
-        self.playing && self.tab == Tab::Cluster
+        (self.playing && self.tab == Tab::Cluster) || self.reopening.is_some()
+    }
+
+    /// Whether the last frame skipped through a quiet stretch (the page labels it).
+    pub fn skipping(&self) -> bool {
+        self.fast_forwarding
     }
 
     /// The tour step shown.
@@ -190,6 +233,10 @@ impl PageState {
     pub fn reduce(&mut self, action: Action) -> Outcome {
         let mut effects = Vec::new();
         let refresh_log = !matches!(action, Action::Frame { .. }) || self.log_due();
+        if self.reopening.is_some() && !Reopening::allows(&action) {
+            self.status = "Still replaying the shared session: wait until it opens (or Reset)".into();
+            return Outcome { handled: true, effects: Vec::new() };
+        }
         self.fast_forwarding = false;
         match action {
             Action::Frame { ts, elapsed } => self.on_frame(ts, elapsed),
@@ -199,10 +246,10 @@ impl PageState {
                 self.session.step();
             }
             Action::SpeedExp(exp) => self.speed_exp = exp.clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
+            Action::SkipQuiet(skip) => self.skip_quiet = skip,
             Action::Seek(t) => {
-                self.playing = false;
-                self.falling.clear();
-                self.session.seek(t.min(self.session.horizon()));
+                let t = t.clamp(self.session.window_start(), self.session.horizon());
+                self.seek(t).expect("a moment inside the window");
             }
             Action::Share => effects.push(self.share()),
             Action::Act(action) => self.act(action),
@@ -314,17 +361,40 @@ impl PageState {
         match self.params.scenario.and_then(stories::find) {
             Some(story) => self.load_story(story),
             None => {
-                let (session, mismatch) = self.params.open_session(self.form.clone());
-                self.session = session;
+                self.session = self.params.begin_session(self.form.clone());
                 self.tab = Tab::Cluster;
-                if let Some(problem) = self.session.replay_problem() {
-                    self.notices.push(format!("actions: {problem}"));
+                let reopening = Reopening { until: self.params.at.unwrap_or(0) };
+                if reopening.until <= Reopening::AT_ONCE {
+                    self.session.replay_toward(
+                        reopening.until,
+                        self.params.events,
+                        self.params.applied,
+                        usize::MAX,
+                    );
+                    self.opened();
+                } else {
+                    self.reopening = Some(reopening);
                 }
-                self.notices.extend(mismatch);
             }
         }
         self.falling.clear();
         self.selected = None;
+    }
+
+    /// A shared session has reached its moment: say what does not match the link.
+    fn opened(&mut self) {
+        self.reopening = None;
+        if let Some(problem) = self.session.replay_problem() {
+            self.notices.push(format!("actions: {problem}"));
+        }
+        self.notices.extend(self.params.check_session(&self.session));
+    }
+
+    /// Seek the live timeline, pausing (the moment must lie inside the window).
+    fn seek(&mut self, t: Micros) -> Result<(), session::SeekError> {
+        self.playing = false;
+        self.falling.clear();
+        self.session.seek(t)
     }
 
     /// Open a story at its opening moment; a cluster story plays (its key moment lies ahead).
@@ -396,27 +466,29 @@ impl PageState {
     }
 
     fn on_frame(&mut self, ts: f64, elapsed: f64) {
+        if let Some(reopening) = &self.reopening {
+            let (params, until) = (&self.params, reopening.until);
+            if self.session.replay_toward(until, params.events, params.applied, Reopening::FRAME_EVENTS) {
+                self.opened();
+            }
+            return;
+        }
         if !self.animating() {
             return;
         }
         let clean = self.session.violation().is_none();
         let before;
-        (before, self.fast_forwarding) = pacing::advance(&mut self.session, elapsed, self.speed_exp);
+        (before, self.fast_forwarding) =
+            pacing::advance(&mut self.session, elapsed, self.speed_exp, self.skip_quiet);
         if clean && let Some(seen) = self.session.violation() {
             self.playing = false;
             self.status = format!(
                 "Paused: an invariant broke ({}); the nodes involved are marked in red",
                 seen.violation.invariant
             );
-        } else if self.session.at_limit() {
-            self.playing = false;
-            self.status = format!(
-                "The timeline ends at {} simulated minutes, the most one keeps: scrub back, or reset to start a new one",
-                TIMELINE_LIMIT / (60_000 * MS)
-            );
         }
-        // A frame that pauses (a broken invariant, the timeline's end) draws every node afresh:
-        // no frame follows to catch up.
+        // A frame that pauses (a broken invariant) draws every node afresh: no frame follows to
+        // catch up.
         self.fast_forwarding &= self.playing;
         if !self.reduced_motion {
             self.falling.update(&self.session, before, ts);
@@ -460,9 +532,16 @@ impl PageState {
                 self.session.step();
             }
             Command::Seek { ms } => {
-                self.playing = false;
-                self.falling.clear();
-                self.session.seek(ms * MS);
+                let furthest = self.session.horizon().max(self.session.now()) + WINDOW;
+                if ms * MS > furthest {
+                    return Err(format!(
+                        "seek: {} is more than {} minutes past the furthest moment reached ({}); play toward it first",
+                        crate::format::seconds(ms * MS),
+                        WINDOW / (60_000 * MS),
+                        crate::format::seconds(self.session.horizon())
+                    ));
+                }
+                self.seek(ms * MS).map_err(|error| format!("seek: {error}"))?;
             }
             Command::SetSpeed { speed } => self.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
             Command::LoadScenario { scenario } => {

@@ -1,7 +1,8 @@
-//! How the live view's simulated clock follows real time: the chosen speed while messages worth
-//! watching are in flight, [`QUIET_WARP`] times faster through quiet stretches (nothing but idle
-//! fetches and heartbeats), so waiting out timeouts does not drag while elections and
-//! replication play at a pace a newcomer can follow.
+//! How the live view's simulated clock follows real time: at the chosen speed, except that below
+//! 1x, when skipping is on (the default, labelled on the page), quiet stretches (nothing but idle
+//! fetches and heartbeats) play [`QUIET_WARP`] times faster, so waiting out timeouts does not drag
+//! while elections and replication play at a pace a newcomer can follow. At 1x and above the
+//! clock runs at exactly the chosen rate.
 
 use crate::metadata::rpc::ControllerRpc;
 use crate::quorum::message::FetchResult;
@@ -24,12 +25,18 @@ pub const FRAME_EVENT_BUDGET: usize = 5_000;
 /// more per frame, which would make the next frame longer still.
 pub const QUIET_FRAME_MS: f64 = 1_000.0 / 60.0;
 
-/// Play `session` on by `elapsed_ms` real milliseconds at speed 10^`speed_exp`. A fast-forward
-/// through a quiet stretch covers at most [`QUIET_FRAME_MS`] of them and stops as soon as a
-/// message worth watching is sent. Returns the time the frame started from, and whether it
-/// fast-forwarded.
-pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64) -> (Micros, bool) {
-    let quiet = is_quiet(session.sim());
+/// Whether quiet stretches are skipped at speed 10^`speed_exp`: below 1x, when the viewer has
+/// not turned skipping off.
+pub fn skips_quiet(speed_exp: f64, skip_quiet: bool) -> bool {
+    skip_quiet && speed_exp < 0.0
+}
+
+/// Play `session` on by `elapsed_ms` real milliseconds at speed 10^`speed_exp`. Where quiet
+/// stretches are skipped ([`skips_quiet`]), a fast-forward through one covers at most
+/// [`QUIET_FRAME_MS`] of them and stops as soon as a message worth watching is sent. Returns the
+/// time the frame started from, and whether it fast-forwarded.
+pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quiet: bool) -> (Micros, bool) {
+    let quiet = skips_quiet(speed_exp, skip_quiet) && is_quiet(session.sim());
     let busy = |sim: &Simulation| quiet && !is_quiet(sim);
     let (elapsed_ms, warp) =
         if quiet { (elapsed_ms.min(QUIET_FRAME_MS), QUIET_WARP) } else { (elapsed_ms, 1.0) };
@@ -75,11 +82,11 @@ mod tests {
         // A minute in, the brokers have registered and been unfenced: only idle traffic is left.
         session.advance_to(60_000 * crate::quorum::MS, usize::MAX);
         while !is_quiet(session.sim()) {
-            advance(&mut session, QUIET_FRAME_MS, 0.0);
+            advance(&mut session, QUIET_FRAME_MS, -1.0, true);
         }
         let before = session.now();
-        let (_, quiet) = advance(&mut session, 100.0, 0.0);
-        let most = (QUIET_FRAME_MS * 1_000.0 * QUIET_WARP) as Micros;
+        let (_, quiet) = advance(&mut session, 100.0, -1.0, true);
+        let most = (QUIET_FRAME_MS * 100.0 * QUIET_WARP) as Micros;
         assert!(quiet);
         assert!(
             session.now() > before && session.now() - before <= most,
@@ -88,11 +95,28 @@ mod tests {
         );
         session.act(crate::session::Action::KillLeader).expect("a leader to kill");
         while is_quiet(session.sim()) {
-            advance(&mut session, QUIET_FRAME_MS, 0.0);
+            advance(&mut session, QUIET_FRAME_MS, -1.0, true);
         }
         let before = session.now();
-        let (_, quiet) = advance(&mut session, 100.0, 0.0);
+        let (_, quiet) = advance(&mut session, 100.0, -1.0, true);
         assert!(!quiet);
-        assert_eq!(session.now() - before, 100 * crate::quorum::MS, "a busy stretch plays the whole frame");
+        assert_eq!(session.now() - before, 10 * crate::quorum::MS, "a busy stretch plays the whole frame");
+    }
+
+    /// At 1x the clock follows real time through quiet stretches too, and with skipping off
+    /// it does below 1x as well.
+    #[test]
+    fn quiet_stretches_play_at_the_chosen_speed_at_1x_and_with_skipping_off() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(60_000 * crate::quorum::MS, usize::MAX);
+        while !is_quiet(session.sim()) {
+            session.step();
+        }
+        for (speed_exp, skip, expected_ms) in [(0.0, true, 100), (-1.0, false, 10)] {
+            let before = session.now();
+            let (_, skipped) = advance(&mut session, 100.0, speed_exp, skip);
+            assert!(!skipped, "speed 10^{speed_exp}, skipping {skip}");
+            assert_eq!(session.now() - before, expected_ms * crate::quorum::MS);
+        }
     }
 }

@@ -36,7 +36,7 @@ struct ParkedFetch {
 }
 
 /// The leader's role data.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LeaderState<S: StateMachine> {
     pub epoch_start: Offset,
     voters: Vec<ReplicaState>,

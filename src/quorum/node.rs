@@ -22,7 +22,7 @@ use super::{Epoch, NodeId, Offset};
 use crate::rng::Rng;
 
 /// A role with the data only that role has.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Role<S: StateMachine> {
     Unattached(Unattached),
     Prospective(Election),
@@ -33,7 +33,7 @@ pub(super) enum Role<S: StateMachine> {
 }
 
 /// Knows no leader. Voters wait for the election timeout; all ask a voter who leads.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Unattached {
     /// Voters: when the election timeout fires (observers never run).
     pub deadline: Micros,
@@ -43,7 +43,7 @@ pub(super) struct Unattached {
 }
 
 /// A pre-vote (Prospective) or vote (Candidate) round: Kafka's `EpochElection`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Election {
     pub granted: SmallSet<NodeId>,
     pub rejected: SmallSet<NodeId>,
@@ -56,7 +56,7 @@ pub(super) struct Election {
 }
 
 /// Following the leader of the current epoch by fetching from it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct FollowerState {
     pub leader: NodeId,
     /// Voters: start an election when no fetch succeeded by then (observers never do).
@@ -70,7 +70,7 @@ pub(super) struct FollowerState {
 }
 
 /// A former leader of the current epoch, out of the running until its timeout.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Resigned {
     pub deadline: Micros,
     /// Voters that have not acknowledged EndQuorumEpoch yet.
@@ -108,7 +108,7 @@ impl<S: StateMachine> Role<S> {
 }
 
 /// One controller (voter) or broker (observer) of the metadata quorum.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Node<S: StateMachine> {
     pub(super) id: NodeId,
     pub(super) voters: Arc<[NodeId]>,

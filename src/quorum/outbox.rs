@@ -10,7 +10,7 @@ use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
 
 /// Outputs of one step of a node, in the order they happened.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Outbox<S: StateMachine> {
     pub sends: Vec<Envelope<S>>,
     pub notes: Vec<Note>,

@@ -3,6 +3,7 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod checkpoint;
 pub mod culprits;
 pub mod fingerprint;
 pub mod host;
@@ -24,14 +25,20 @@ use crate::quorum::Micros;
 use crate::sim::{Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
+pub use checkpoint::SeekError;
+use checkpoint::{Checkpoint, Checkpoints};
 pub use fingerprint::Fingerprint;
 pub use settings::Settings;
 
 /// Trace lines the event log keeps.
 pub const LOG_LINES: usize = 4_000;
-/// The longest a timeline runs (ten simulated minutes, which a seek or a shared link replays in
-/// well under a second) and the most actions it records, so a page left playing stays bounded.
-pub const TIMELINE_LIMIT: Micros = 600_000 * crate::quorum::MS;
+/// How far back a scrub reaches: at least this much simulated time behind the furthest moment
+/// (the whole session while it is shorter). The timeline itself has no end.
+pub const WINDOW: Micros = 600_000 * crate::quorum::MS;
+/// The latest moment a shared link, a session file or the host page may name: a simulated day,
+/// which reopening replays from the seed (the page shows its progress).
+pub const LINK_LIMIT: Micros = 24 * 3_600_000 * crate::quorum::MS;
+/// The most actions a timeline records, so that a page left playing stays bounded.
 pub const MAX_ACTIONS: usize = 500;
 
 /// A broken invariant and when.
@@ -58,6 +65,9 @@ pub struct Session {
     /// Recorded actions that could not be replayed (a damaged shared link).
     replay_problem: Option<String>,
     horizon: Micros,
+    /// Copies of the state every [`checkpoint::EVERY`] of simulated time, newest last, reaching
+    /// back over [`WINDOW`]: a seek restores the nearest one and replays from there.
+    checkpoints: Checkpoints,
 }
 
 impl Session {
@@ -83,10 +93,17 @@ impl Session {
         events: Option<u64>,
         applied: Option<usize>,
     ) -> Session {
+        let mut session = Session::replaying(settings, actions, until);
+        session.replay_toward(until, events, applied, usize::MAX);
+        session
+    }
+
+    /// A session at time 0 that will replay `actions` as it runs toward `until` (its horizon):
+    /// [`Session::replay_toward`] carries it there in steps, for a page that shows progress.
+    pub fn replaying(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
         let mut sim = Simulation::new(settings.cluster_config(), settings.seed);
         sim.enable_trace();
-        let until = until.min(TIMELINE_LIMIT);
-        let horizon = actions.last().map_or(0, |a| a.at).max(until).min(TIMELINE_LIMIT);
+        let horizon = actions.last().map_or(0, |a| a.at).max(until);
         let mut session = Session {
             settings,
             sim,
@@ -98,10 +115,24 @@ impl Session {
             violation: None,
             replay_problem: None,
             horizon,
+            checkpoints: Checkpoints::default(),
         };
         session.collect_trace();
-        session.run(until, usize::MAX, (events.unwrap_or(u64::MAX), applied.unwrap_or(usize::MAX)), None);
+        session.checkpoints.push(session.checkpoint());
         session
+    }
+
+    /// Run on toward the moment `until` (after `events` events, with `applied` of the recorded
+    /// actions carried out, when given), processing at most `budget` events; true once there.
+    pub fn replay_toward(
+        &mut self,
+        until: Micros,
+        events: Option<u64>,
+        applied: Option<usize>,
+        budget: usize,
+    ) -> bool {
+        let caps = (events.unwrap_or(u64::MAX), applied.unwrap_or(usize::MAX));
+        self.run(until, budget, caps, None)
     }
 
     /// The settings the session started from.
@@ -132,6 +163,17 @@ impl Session {
     /// The furthest time this timeline has reached.
     pub fn horizon(&self) -> Micros {
         self.horizon
+    }
+
+    /// How many checkpoints the session keeps (at most [`checkpoint::KEPT`]).
+    pub fn checkpoints_kept(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// The earliest moment a seek can reach: time 0 while the session is short, later the
+    /// oldest checkpoint kept (at least [`WINDOW`] behind the horizon).
+    pub fn window_start(&self) -> Micros {
+        self.checkpoints.oldest_at()
     }
 
     /// Every recorded action of the timeline.
@@ -179,7 +221,30 @@ impl Session {
             let event = self.log.back().map(|l| l.to_string()).unwrap_or_default();
             self.violation = Some(SeenViolation { at: self.sim.now(), violation, event });
         }
+        if self.checkpoints.due(self.sim.now()) {
+            let checkpoint = self.checkpoint();
+            self.checkpoints.push(checkpoint);
+        }
         true
+    }
+
+    /// A copy of the state from which running on gives what this session gives.
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            sim: self.sim.clone(),
+            checker: self.checker.clone(),
+            applied: self.applied,
+            topics_created: self.topics_created,
+            log: self.log.clone(),
+            violation: self.violation.clone(),
+        }
+    }
+
+    /// Put the state back to `checkpoint`'s (the recorded actions stay).
+    fn restore(&mut self, checkpoint: &Checkpoint) {
+        let Checkpoint { sim, checker, applied, topics_created, log, violation } = checkpoint.clone();
+        (self.sim, self.checker, self.applied, self.topics_created, self.log, self.violation) =
+            (sim, checker, applied, topics_created, log, violation);
     }
 
     /// Apply recorded actions that happened before the next event, up to time `limit` and until
@@ -215,33 +280,26 @@ impl Session {
         }
     }
 
-    /// Process one event (single step). Returns false when nothing is scheduled before the end
-    /// of the timeline.
+    /// Process one event (single step). Returns false when nothing is scheduled.
     pub fn step(&mut self) -> bool {
-        let Some(next) = self.sim.next_event_time().filter(|at| *at <= TIMELINE_LIMIT) else { return false };
+        let Some(next) = self.sim.next_event_time() else { return false };
         self.apply_due_actions(next, usize::MAX);
         let stepped = self.step_checked();
         self.horizon = self.horizon.max(self.now());
         stepped
     }
 
-    /// Advance to time `t` (at most the end of the timeline), processing at most `budget`
-    /// events; when the budget runs out it stops after finishing the current instant. Returns
-    /// true when `t` was reached.
+    /// Advance to time `t`, processing at most `budget` events; when the budget runs out it
+    /// stops after finishing the current instant. Returns true when `t` was reached.
     pub fn advance_to(&mut self, t: Micros, budget: usize) -> bool {
-        self.run(t.min(TIMELINE_LIMIT), budget, (u64::MAX, usize::MAX), None)
-    }
-
-    /// Whether the timeline has reached its end ([`TIMELINE_LIMIT`]).
-    pub fn at_limit(&self) -> bool {
-        self.now() >= TIMELINE_LIMIT
+        self.run(t, budget, (u64::MAX, usize::MAX), None)
     }
 
     /// Like [`Session::advance_to`], but stop right after the event that breaks the first
     /// invariant (so that the moment of the violation is what is shown), or after an event at
     /// which `stop` holds (a fast-forward that reaches something worth watching).
     pub fn play_to(&mut self, t: Micros, budget: usize, stop: &dyn Fn(&Simulation) -> bool) -> bool {
-        self.run(t.min(TIMELINE_LIMIT), budget, (u64::MAX, usize::MAX), Some(stop))
+        self.run(t, budget, (u64::MAX, usize::MAX), Some(stop))
     }
 
     /// Like `advance_to`, processing no more than `events` events since the start and carrying
@@ -279,17 +337,23 @@ impl Session {
         true
     }
 
-    /// Move to time `t` of this timeline: forward by running, backward by replaying from the
-    /// seed and the recorded actions.
-    pub fn seek(&mut self, t: Micros) {
-        if t >= self.now() {
-            self.advance_to(t, usize::MAX);
-            return;
+    /// Move to time `t` of this timeline: from the latest checkpoint at or before `t` when
+    /// that is behind the present or further ahead than it, then forward by running (the
+    /// recorded actions ahead are carried out again). A moment before the window is refused.
+    pub fn seek(&mut self, t: Micros) -> Result<(), SeekError> {
+        let starts = self.window_start();
+        if t < starts {
+            return Err(SeekError::BeforeWindow { asked: t, starts });
         }
-        let horizon = self.horizon;
-        let actions = std::mem::take(&mut self.actions);
-        *self = Session::replay(self.settings.clone(), actions, t);
-        self.horizon = horizon;
+        let now = (self.now(), self.events());
+        if let Some(checkpoint) = self.checkpoints.latest_at_or_before(t)
+            && (t < now.0 || checkpoint.position() > now)
+        {
+            let checkpoint = checkpoint.clone();
+            self.restore(&checkpoint);
+        }
+        self.advance_to(t, usize::MAX);
+        Ok(())
     }
 
     /// Do `action` now. Acting at a point in the past forks the timeline: the actions that were
@@ -308,6 +372,8 @@ impl Session {
         self.actions.push(RecordedAction { at, events, action });
         self.applied = self.actions.len();
         self.horizon = self.now();
+        // The future the checkpoints ahead of this moment saw is gone.
+        self.checkpoints.forget_after((at, events));
         self.collect_trace();
         Ok(())
     }

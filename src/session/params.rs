@@ -32,6 +32,8 @@ pub struct PageParams {
     pub tour: Option<usize>,
     /// Playback speed factor.
     pub speed: f64,
+    /// Play quiet stretches faster below 1x ([`crate::page::pacing`]); `skip=0` turns it off.
+    pub skip_quiet: bool,
     pub autoplay: bool,
     pub controls: Controls,
     pub embed: bool,
@@ -59,10 +61,11 @@ pub struct PageParams {
 impl Default for PageParams {
     fn default() -> Self {
         PageParams {
-            settings: Settings::default(),
+            settings: Settings { snapshot_bytes: PAGE_SNAPSHOT_BYTES, ..Settings::default() },
             scenario: None,
             tour: None,
             speed: DEFAULT_SPEED,
+            skip_quiet: true,
             autoplay: true,
             controls: Controls::Full,
             embed: false,
@@ -93,8 +96,13 @@ pub const MAX_PARTITIONS: u64 = 2_000_000;
 /// The bounds of kiosk mode's hold time per step (`hold=`), in milliseconds.
 const MIN_HOLD_MS: u64 = 100;
 const MAX_HOLD_MS: u64 = 600_000;
-/// The latest moment a URL may ask to open at: the end of a timeline.
-const MAX_AT: Micros = super::TIMELINE_LIMIT;
+/// The live page's snapshot interval in bytes of records (`snapshot=`): about every eight and a
+/// half simulated minutes of the active controller's NoOpRecords, so that a page left open keeps a
+/// bounded log, as Kafka's cleaner bounds its own. Kafka's 20 MiB (`snapshot=0`) would take a
+/// simulated month to reach, and the log would grow in memory all that time.
+pub const PAGE_SNAPSHOT_BYTES: u64 = 4_096;
+/// The latest moment a URL may ask to open at.
+const MAX_AT: Micros = super::LINK_LIMIT;
 
 /// Decode `%XX` and `+` in a query component.
 fn decode(text: &str) -> String {
@@ -219,6 +227,11 @@ impl PageParams {
                     format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using {DEFAULT_SPEED}")
                 })?;
             }
+            "skip" => {
+                self.skip_quiet = flag(value).ok_or_else(|| {
+                    format!("skip: '{value}' is not 0 or 1; skipping quiet stretches below 1x")
+                })?
+            }
             "autoplay" => {
                 self.autoplay =
                     flag(value).ok_or_else(|| format!("autoplay: '{value}' is not 0 or 1; playing"))?
@@ -318,7 +331,7 @@ impl PageParams {
         );
         let sabotage: Vec<&str> =
             Sabotage::NAMES.iter().map(|(n, _)| *n).filter(|n| settings.sabotage.is_enabled(n)).collect();
-        if settings.snapshot_bytes > 0 {
+        if settings.snapshot_bytes != PAGE_SNAPSHOT_BYTES {
             query.push_str(&format!("&snapshot={}", settings.snapshot_bytes));
         }
         if !sabotage.is_empty() {
@@ -338,11 +351,16 @@ impl PageParams {
         query
     }
 
-    /// Open a session of `settings` with these parameters' actions at their moment; also returns
-    /// what did not match the link (a moment the timeline never reaches, another fingerprint).
-    pub fn open_session(&self, settings: Settings) -> (Session, Option<String>) {
+    /// A session of `settings` at time 0 that replays these parameters' actions on its way to
+    /// their moment ([`Session::replay_toward`] takes it there).
+    pub fn begin_session(&self, settings: Settings) -> Session {
+        Session::replaying(settings, self.actions.clone(), self.at.unwrap_or(0))
+    }
+
+    /// What does not match the link in `session`, replayed to its moment: the event count, the
+    /// actions carried out, the fingerprint.
+    pub fn check_session(&self, session: &Session) -> Option<String> {
         let at = self.at.unwrap_or(0);
-        let session = Session::reopen(settings, self.actions.clone(), at, self.events, self.applied);
         let mut problems = Vec::new();
         if let Some(events) = self.events.filter(|e| *e != session.events()) {
             problems.push(format!(
@@ -362,7 +380,14 @@ impl PageParams {
                 "fp: the state here (fingerprint {code}) differs from the shared one ({expected}); the link is damaged or from another version"
             ));
         }
-        let problem = (!problems.is_empty()).then(|| format!("{}; opened anyway", problems.join("; ")));
+        (!problems.is_empty()).then(|| format!("{}; opened anyway", problems.join("; ")))
+    }
+
+    /// The session the link shares, replayed to its moment at once, and what does not match.
+    pub fn open_session(&self, settings: Settings) -> (Session, Option<String>) {
+        let mut session = self.begin_session(settings);
+        session.replay_toward(self.at.unwrap_or(0), self.events, self.applied, usize::MAX);
+        let problem = self.check_session(&session);
         (session, problem)
     }
 }

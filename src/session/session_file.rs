@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::params::PageParams;
 use super::stories::TOUR;
-use super::{MAX_ACTIONS, RecordedAction, Session, Settings, TIMELINE_LIMIT};
+use super::{LINK_LIMIT, MAX_ACTIONS, RecordedAction, Session, Settings};
 
 /// What the `format` field of every session file says.
 pub const FORMAT: &str = "kraftscope-session";
@@ -125,8 +125,8 @@ impl SessionFile {
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                if a.at_us > TIMELINE_LIMIT {
-                    return Err(format!("actions[{i}]: at_us {} is past the end of a timeline", a.at_us));
+                if a.at_us > LINK_LIMIT {
+                    return Err(format!("actions[{i}]: at_us {} is past the latest moment a session can be opened at (a simulated day)", a.at_us));
                 }
                 let action = a.action.parse().map_err(|e| format!("actions[{i}]: {e}"))?;
                 Ok(RecordedAction { at: a.at_us, events: a.events, action })
@@ -141,8 +141,11 @@ impl SessionFile {
                 self.actions.len()
             ));
         }
-        if self.at_us > TIMELINE_LIMIT {
-            return Err(format!("at_us: {} is past the end of a timeline ({TIMELINE_LIMIT})", self.at_us));
+        if self.at_us > LINK_LIMIT {
+            return Err(format!(
+                "at_us: {} is past the latest moment a session can be opened at ({LINK_LIMIT}, a simulated day)",
+                self.at_us
+            ));
         }
         let fingerprint = match &self.fingerprint {
             Some(code) if code.len() != 8 || !code.bytes().all(|b| b.is_ascii_hexdigit()) => {
@@ -257,8 +260,11 @@ mod tests {
             (|f| f.settings.latency_min_ms = 99, "settings: latency must be a range"),
             (|f| f.actions[1].action = "q9".into(), "actions[1]: 'q9' is not an action"),
             (|f| f.actions[1].events = 0, "actions[1]: earlier than the action before it"),
-            (|f| f.actions[0].at_us = u64::MAX, "actions[0]: at_us 18446744073709551615 is past the end"),
-            (|f| f.at_us = 601_000_000, "at_us: 601000000 is past the end"),
+            (
+                |f| f.actions[0].at_us = u64::MAX,
+                "actions[0]: at_us 18446744073709551615 is past the latest moment",
+            ),
+            (|f| f.at_us = 86_400_000_001, "at_us: 86400000001 is past the latest moment"),
             (|f| f.applied_actions = Some(5), "applied_actions: 5 is more than the 2 actions"),
             (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
             (|f| f.tour_step = Some(17), "tour_step: 17 is outside 1 to 16"),

@@ -346,7 +346,8 @@ impl Story {
     /// The story's session at its opening moment, its scripted actions ahead on the timeline.
     pub fn opening(&self, seed: u64) -> Session {
         let mut session = self.ending(seed);
-        session.seek(self.opens_at_ms * MS);
+        // Every story ends inside the reachable window (a test below checks it).
+        session.seek(self.opens_at_ms * MS).expect("a story opens inside its window");
         session
     }
 }
@@ -354,6 +355,14 @@ impl Story {
 #[cfg(test)]
 mod tests {
     use super::TOUR;
+
+    /// A story is opened by a seek back from its end, which must lie inside the window.
+    #[test]
+    fn every_story_ends_inside_the_reachable_window() {
+        for story in &TOUR {
+            assert!(story.ends_at_ms * crate::quorum::MS <= crate::session::WINDOW, "{}", story.id);
+        }
+    }
 
     #[test]
     fn longer_narrations_are_held_longer() {

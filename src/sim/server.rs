@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use super::packet::Payload;
 
 /// The metadata-layer half of a server.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ServerRole {
     Controller(Box<Controller>),
     Broker(Broker),
@@ -29,7 +29,7 @@ pub struct FetchStats {
 }
 
 /// One running server.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Server {
     node: MetadataNode,
     role: ServerRole,
@@ -48,7 +48,7 @@ pub enum BrokerStart {
 }
 
 /// Everything a server wants sent.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ServerOutbox {
     pub quorum: MetadataOutbox,
     pub rpcs: RpcOutbox,

@@ -53,6 +53,7 @@ pub enum Event {
     Timer { node: NodeId },
 }
 
+#[derive(Clone)]
 struct Slot {
     id: NodeId,
     server: Option<Server>,
@@ -70,7 +71,9 @@ fn slot_log(slot: &Slot) -> Option<(NodeId, &MetadataLog)> {
     }
 }
 
-/// A deterministic simulation of one KRaft cluster.
+/// A deterministic simulation of one KRaft cluster. A clone carries on exactly as the original
+/// would (the page's time-travel checkpoints).
+#[derive(Clone)]
 pub struct Simulation {
     now: Micros,
     rng: Rng,

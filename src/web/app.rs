@@ -129,6 +129,13 @@ impl Component for App {
                     </div>
                 }
                 <div role="status" class="notice" aria-live="polite">{ &state.status }</div>
+                if let Some(reopening) = state.reopening {
+                    <div class="reopening" role="progressbar" aria-label="Replaying the shared session from its seed"
+                         aria-valuemin="0" aria-valuemax={(reopening.until / MS).to_string()} aria-valuenow={(state.session.now() / MS).to_string()}>
+                        <p>{ format!("Replaying the shared session from its seed: {} of {}", format::seconds(state.session.now()), format::seconds(reopening.until)) }</p>
+                        <progress id="reopening" max={(reopening.until / MS).to_string()} value={(state.session.now() / MS).to_string()}></progress>
+                    </div>
+                }
                 if let Some(step) = state.tour {
                     <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
                 }
@@ -246,8 +253,9 @@ impl App {
                 <div class="stage">
                     <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} />
                     if level != ControlLevel::None {
-                        <Timeline now={state.session.now()} horizon={state.session.horizon()} playing={state.playing}
-                                  speed_exp={state.speed_exp} minimal={level == ControlLevel::Min} share={state.share.clone()} on={on.clone()} />
+                        <Timeline now={state.session.now()} horizon={state.session.horizon()} window_start={state.session.window_start()}
+                                  playing={state.playing} speed_exp={state.speed_exp} skip_quiet={state.skip_quiet} skipping={state.skipping()}
+                                  minimal={level == ControlLevel::Min} share={state.share.clone()} on={on.clone()} />
                     }
                     if chrome {
                         <EventLog log={state.log.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}

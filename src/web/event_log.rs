@@ -9,7 +9,7 @@ use crate::format;
 use crate::page::{Action, LogFilter, LogView};
 use crate::quorum::{MS, NodeId};
 use crate::session::picture::node_label;
-use crate::session::{LOG_LINES, MAX_ACTIONS, TIMELINE_LIMIT};
+use crate::session::{LOG_LINES, MAX_ACTIONS, WINDOW};
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
@@ -66,8 +66,8 @@ pub fn event_log(props: &EventLogProps) -> Html {
         <section class="panel log" aria-labelledby="log-heading">
             <h2 id="log-heading">{ "Event log" }</h2>
             <p class="hint" id="log-limits">{ format!(
-                "Keeps the last {} events ({} now); a timeline runs up to {} simulated minutes and records up to {MAX_ACTIONS} actions ({} now).",
-                format::count(LOG_LINES as u64), format::count(props.log.kept as u64), TIMELINE_LIMIT / (60_000 * MS), props.log.actions
+                "Keeps the last {} events ({} now); the timeline runs on for as long as the page is open, a scrub reaches back {} simulated minutes, and it records up to {MAX_ACTIONS} actions ({} now).",
+                format::count(LOG_LINES as u64), format::count(props.log.kept as u64), WINDOW / (60_000 * MS), props.log.actions
             ) }</p>
             <div class="filters">
                 <label>{ "Node " }

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::page::Action;
-use crate::page::pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
+use crate::page::pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP, QUIET_WARP, skips_quiet};
 use crate::quorum::{MS, Micros};
 use crate::session;
 
@@ -13,8 +13,13 @@ use crate::session;
 pub struct TimelineProps {
     pub now: Micros,
     pub horizon: Micros,
+    /// The earliest moment a scrub reaches.
+    pub window_start: Micros,
     pub playing: bool,
     pub speed_exp: f64,
+    /// Whether quiet stretches are skipped below 1x, and whether the last frame skipped one.
+    pub skip_quiet: bool,
+    pub skipping: bool,
     /// Embedded with `controls=min`: only play, step, kill the leader and reset.
     pub minimal: bool,
     /// A link to share, once asked for.
@@ -32,7 +37,15 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let ms = e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number();
         Action::Seek((ms.max(0.0) as u64) * MS)
     });
+    let on_skip = props.on.reform(|e: Event| {
+        Action::SkipQuiet(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())
+    });
     let speed = 10f64.powf(props.speed_exp);
+    let skip_applies = skips_quiet(props.speed_exp, true);
+    let kept = match props.window_start {
+        0 => String::new(),
+        start => format!(" · kept from {}", format::seconds(start)),
+    };
     html! {
         <section class="timeline" aria-label="Time">
             <button class="play" onclick={props.on.reform(|_| Action::TogglePlay)} title="Space"
@@ -50,10 +63,17 @@ pub fn timeline(props: &TimelineProps) -> Html {
                            value={props.speed_exp.to_string()} oninput={on_speed} aria-valuetext={format::speed(speed)} />
                     <output>{ format::speed(speed) }</output>
                 </label>
+                <label class="skip" title="Below 1x, play stretches with nothing but idle fetches and heartbeats faster">
+                    <input id="skip-quiet" type="checkbox" checked={props.skip_quiet} disabled={!skip_applies} onchange={on_skip} />
+                    { format!(" Skip quiet stretches ({}x)", QUIET_WARP) }
+                </label>
+                <output id="skipping" class={classes!("skipping", (!props.skipping).then_some("idle"))} aria-live="off">
+                    { if props.skipping { format!("skipping quiet stretches {}x", QUIET_WARP) } else { String::new() } }
+                </output>
                 <label class="scrubber">{ "Time " }
-                    <input id="scrubber" type="range" min="0" max={(props.horizon / MS).to_string()} step="1" value={(props.now / MS).to_string()}
+                    <input id="scrubber" type="range" min={(props.window_start / MS).to_string()} max={(props.horizon / MS).to_string()} step="1" value={(props.now / MS).to_string()}
                            oninput={on_seek} aria-valuetext={format::seconds(props.now)} />
-                    <output id="clock">{ format!("{} of {}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
+                    <output id="clock">{ format!("{} of {}{kept}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
                 </label>
                 <button id="share" class="secondary" onclick={props.on.reform(|_| Action::Share)}>{ "Share" }</button>
                 if let Some(url) = &props.share {

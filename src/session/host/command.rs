@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::quorum::NodeId;
 use crate::session::params::{MAX_SPEED, MIN_SPEED};
 use crate::session::stories::{self, TOUR};
-use crate::session::{Action, TIMELINE_LIMIT};
+use crate::session::{Action, LINK_LIMIT};
 
 /// What a host page can ask the page to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,9 +111,9 @@ impl Command {
     /// Check the values a command carries.
     fn validate(self) -> Result<Command, String> {
         match &self {
-            Command::Seek { ms } if *ms > TIMELINE_LIMIT / crate::quorum::MS => Err(format!(
-                "seek: ms {ms} is past the end of a timeline ({} ms)",
-                TIMELINE_LIMIT / crate::quorum::MS
+            Command::Seek { ms } if *ms > LINK_LIMIT / crate::quorum::MS => Err(format!(
+                "seek: ms {ms} is past the latest moment a timeline can be opened at ({} ms, a simulated day)",
+                LINK_LIMIT / crate::quorum::MS
             )),
             Command::SetSpeed { speed } if !(MIN_SPEED..=MAX_SPEED).contains(speed) => {
                 Err(format!("set-speed: speed {speed} is outside {MIN_SPEED} to {MAX_SPEED}"))
@@ -194,7 +194,7 @@ mod tests {
             (r#"{"command":"set-speed","speed":"fast"}"#, "invalid type: string \"fast\", expected f64"),
             (r#"{"command":"crash","node":"two"}"#, "invalid type: string \"two\""),
             (r#"{"command":"crash","node":-1}"#, "invalid value: integer `-1`"),
-            (r#"{"command":"seek","ms":600001}"#, "seek: ms 600001 is past the end"),
+            (r#"{"command":"seek","ms":86400001}"#, "seek: ms 86400001 is past the latest moment"),
             (r#"{"command":"set-speed","speed":5000}"#, "set-speed: speed 5000 is outside"),
             (
                 r#"{"command":"load-scenario","scenario":"mars"}"#,
