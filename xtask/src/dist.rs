@@ -8,7 +8,7 @@ use wasm_bindgen_cli_support::Bindgen;
 use crate::server;
 use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
 
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
 
 /// The cargo profile of the page's wasm (see Cargo.toml).
@@ -45,7 +45,7 @@ fn failover_csv() -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
-fn ensure_wasm_target() -> Result<()> {
+pub fn ensure_wasm_target() -> Result<()> {
     let output = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .current_dir(root())

@@ -1,4 +1,4 @@
-//! `cargo xtask test`: native tests, the wasm determinism check and browser e2e tests.
+//! `cargo xtask test`: lints, native tests, the wasm determinism check and browser e2e tests.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 use std::time::Instant;
 
-use crate::dist::{self, OUT_NAME};
+use crate::dist::{self, OUT_NAME, WASM_TARGET};
 use crate::server;
 use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
 
@@ -28,11 +28,17 @@ type Step = (&'static str, fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
     run_steps(&[
+        ("lints", lints),
         ("native tests", native_tests),
         ("seed sweep", seed_sweep),
         ("wasm determinism", wasm_determinism),
         ("browser e2e", browser_e2e),
     ])
+}
+
+/// `cargo xtask lint`: the lints step alone.
+pub fn lint() -> Result<()> {
+    run_steps(&[("lints", lints)])
 }
 
 /// `cargo xtask test --browser`: the browser e2e step alone.
@@ -66,6 +72,70 @@ fn run_steps(steps: &[Step]) -> Result<()> {
         }
     }
     println!("xtask: {} passed, {} failed", total.passed, total.failed);
+    Ok(())
+}
+
+/// The lint commands, each counted as one check: formatting, then clippy natively (both packages,
+/// every target) and for wasm32, where the page's code (src/web) is the only part compiled.
+/// wasm32 lints the library alone: the binary and the tests are native (the tests' proptest does
+/// not build for wasm32), and xtask never runs in a browser.
+const LINTS: [&[&str]; 3] = [
+    &["fmt", "--all", "--check"],
+    &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    &[
+        "clippy",
+        "--package",
+        "kraftscope",
+        "--lib",
+        "--all-features",
+        "--target",
+        WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ],
+];
+
+/// Runs every lint command, even after one fails, so one run shows all that needs fixing.
+fn lints() -> Result<Counts> {
+    ensure_lint_components()?;
+    dist::ensure_wasm_target()?;
+    let mut counts = Counts::default();
+    for args in LINTS {
+        let mut cmd = cargo();
+        cmd.args(args);
+        let started = Instant::now();
+        let result = run(&mut cmd);
+        let seconds = started.elapsed().as_secs_f64();
+        match result {
+            Ok(()) => {
+                println!("ok   cargo {} ({seconds:.1}s)", args.join(" "));
+                counts.passed += 1;
+            }
+            Err(err) => {
+                println!("FAIL {err} ({seconds:.1}s)");
+                counts.failed += 1;
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// Installs rustfmt and clippy with rustup when the toolchain lacks them.
+fn ensure_lint_components() -> Result<()> {
+    let output = Command::new("rustup")
+        .args(["component", "list", "--installed"])
+        .current_dir(root())
+        .output()
+        .map_err(|err| format!("failed to run rustup: {err}"))?;
+    let installed = String::from_utf8_lossy(&output.stdout);
+    let missing: Vec<&str> = ["rustfmt", "clippy"]
+        .into_iter()
+        .filter(|name| !installed.lines().any(|line| line.split('-').next() == Some(*name)))
+        .collect();
+    if !output.status.success() || !missing.is_empty() {
+        run(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]).current_dir(root()))?;
+    }
     Ok(())
 }
 
