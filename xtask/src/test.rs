@@ -1,4 +1,5 @@
-//! `cargo xtask test`: lints, native tests, the wasm determinism check and browser e2e tests.
+//! `cargo xtask test`: lints, native tests, the wasm determinism check, the first screen's weight
+//! budget and browser e2e tests.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -8,6 +9,7 @@ use std::thread;
 use std::time::Instant;
 
 use crate::dist::{self, OUT_NAME, WASM_TARGET};
+use crate::first_screen;
 use crate::server;
 use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
 
@@ -32,6 +34,7 @@ pub fn test() -> Result<()> {
         ("native tests", native_tests),
         ("seed sweep", seed_sweep),
         ("wasm determinism", wasm_determinism),
+        ("first-screen budget", first_screen_budget),
         ("browser e2e", browser_e2e),
     ])
 }
@@ -139,11 +142,16 @@ fn ensure_lint_components() -> Result<()> {
     Ok(())
 }
 
+/// The kraftscope package's tests, then xtask's own (in the dev profile `cargo xtask` is built
+/// in, so they reuse its build).
 fn native_tests() -> Result<Counts> {
-    run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), |line| {
+    let parse = |line: &str| {
         let rest = line.strip_prefix("test result: ")?;
         Some((number_before(rest, " passed")?, number_before(rest, " failed")?))
-    })
+    };
+    let core = run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), parse)?;
+    let xtask = run_counted(cargo().args(["test", "--package", "xtask"]), parse)?;
+    Ok(Counts { passed: core.passed + xtask.passed, failed: core.failed + xtask.failed })
 }
 
 /// Sweeps seeds through chaos with every invariant checked after every event.
@@ -196,6 +204,15 @@ fn wasm_determinism() -> Result<Counts> {
     Ok(counts)
 }
 
+/// Builds dist/ (which prints the sizes) and fails when the first screen outweighs its budget or
+/// a file of dist/ is left out of the count; before the browser step, which builds dist/ again
+/// (cached), so an overweight page fails in seconds rather than after the browser suite.
+fn first_screen_budget() -> Result<Counts> {
+    let dist = dist::dist()?;
+    dist::weigh(&dist)?.check()?;
+    Ok(Counts { passed: 1, failed: 0 })
+}
+
 /// Builds dist/ and serves it under the e2e sub-path in a background thread; returns the URL
 /// and the dist/ folder.
 pub fn serve_for_browser() -> Result<(String, PathBuf)> {
@@ -216,7 +233,8 @@ pub fn bench() -> Result<()> {
         .current_dir(root())
         .arg("tests/e2e/bench.mjs")
         .env("KRAFTSCOPE_URL", &url)
-        .env("KRAFTSCOPE_DIST", &dist)
+        .env("KRAFTSCOPE_WEIGHTS", dist::weigh(&dist)?.for_bench())
+        .env("KRAFTSCOPE_BUDGET", first_screen::BUDGET.to_string())
         .env("CHROMIUM_PATH", CHROMIUM))
 }
 
