@@ -80,7 +80,9 @@ impl<S: StateMachine> Node<S> {
             && epoch == self.epoch
     }
 
-    #[allow(clippy::too_many_arguments)]
+    // The parameters are `Message::FetchResponse`'s fields between `now, from` and `out`, the
+    // shape of every handler that `Node::handle` dispatches to; a struct would repeat the variant.
+    #[expect(clippy::too_many_arguments, reason = "a FetchResponse's fields, see the comment")]
     pub(super) fn on_fetch_response(
         &mut self,
         now: Micros,

@@ -60,7 +60,10 @@ impl Server {
     /// Start server `id` from its disk: a controller when it is a voter, else a broker. With
     /// `start`'s [`BrokerStart::Resume`], a broker whose unfenced registration the disk's image
     /// holds keeps it ([`Broker::resume`]).
-    #[allow(clippy::too_many_arguments)]
+    // Eight inputs from eight owners at the one call (`Simulation::boot`): the process's id, the
+    // cluster's voters and two configurations, its random stream, disk, clock and way of starting;
+    // a struct bundling them would exist for this call only.
+    #[expect(clippy::too_many_arguments, reason = "distinct inputs of one call, see the comment")]
     pub fn start(
         id: NodeId,
         voters: Arc<[NodeId]>,

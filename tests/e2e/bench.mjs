@@ -5,17 +5,15 @@
 //   - a 2,000,000-partition failover race with both clusters drawn: the longest task while it
 //     prepares, p95 work per frame while it plays, the longest task while it skips to the end
 //   - callbacks and timers firing while paused and while the tab is hidden
-//   - transfer size of the page (wasm + js + css, gzipped)
+//   - the first screen's weight (index.html and what it loads, gzipped) against its budget, and
+//     the parts loaded later, as xtask/src/first_screen.rs measures them
 //   - time to the first rendered cluster
 // Each figure is printed beside the one measured before issue 9's work (bench-before.json).
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { FLAGS, executablePath } from "./chromium.mjs";
 
 const baseUrl = process.env.KRAFTSCOPE_URL;
-const dist = process.env.KRAFTSCOPE_DIST;
 const before = JSON.parse(readFileSync(new URL("./bench-before.json", import.meta.url), "utf8"));
 
 // Times every requestAnimationFrame callback, counts timers, and records long tasks and the
@@ -144,9 +142,14 @@ console.log(`  skipped to the end, ${skipping.frames.length} frames: page work p
 console.log(`  2,000,000-partition race: preparation ${preparation} ms (before ${before.racePreparationMs} ms); longest frame task while skipping ${Math.max(0, ...skipping.frames).toFixed(1)} ms (before ${before.raceLongestFrameMs} ms)`);
 await race.close();
 
-// Transfer size.
-const files = ["kraftscope_bg.wasm", "kraftscope.js", "style.css"];
-const sizes = files.map((f) => gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length);
-console.log(`transfer size, gzipped: ${files.map((f, i) => `${f} ${(sizes[i] / 1024).toFixed(1)} KB (before ${before.transferKB[f]} KB)`).join(", ")}; total ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB (before ${before.transferKB.total} KB; target <= 250 KB)`);
+// The first screen's weight, as xtask measured it (KRAFTSCOPE_WEIGHTS: "name=bytes,...;name=bytes,..."
+// for the first screen, then the parts loaded later), beside the wasm + js + css of before.
+const [firstScreen, later] = (process.env.KRAFTSCOPE_WEIGHTS ?? ";").split(";").map((list) =>
+  list ? list.split(",").map((pair) => { const [name, bytes] = pair.split("="); return [name, Number(bytes)]; }) : []);
+const budget = Number(process.env.KRAFTSCOPE_BUDGET);
+const kib = (bytes) => (bytes / 1024).toFixed(1);
+const total = firstScreen.reduce((sum, [, bytes]) => sum + bytes, 0);
+console.log(`first screen, gzipped: ${firstScreen.map(([name, bytes]) => `${name} ${kib(bytes)} KiB${name in before.transferKB ? ` (before ${before.transferKB[name]} KiB)` : ""}`).join(", ")}; total ${kib(total)} KiB = ${total} B (before ${before.transferKB.total} KiB for the wasm, js and css; budget ${kib(budget)} KiB = ${budget} B)`);
+console.log(`loaded later, gzipped: ${later.length ? later.map(([name, bytes]) => `${name} ${kib(bytes)} KiB`).join(", ") : "nothing"}`);
 
 await browser.close();

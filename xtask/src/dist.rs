@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -5,10 +6,11 @@ use std::process::{Command, Stdio};
 
 use wasm_bindgen_cli_support::Bindgen;
 
+use crate::first_screen::Weights;
 use crate::server;
 use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
 
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
 
 /// The cargo profile of the page's wasm (see Cargo.toml).
@@ -45,7 +47,7 @@ fn failover_csv() -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
-fn ensure_wasm_target() -> Result<()> {
+pub fn ensure_wasm_target() -> Result<()> {
     let output = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .current_dir(root())
@@ -106,23 +108,45 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Prints each file's size, raw and gzipped (what a compressing server transfers).
+/// dist/'s files (paths relative to it, `/`-separated) with their contents and gzipped sizes.
+fn read_files(dist: &Path) -> Result<BTreeMap<String, (Vec<u8>, usize)>> {
+    fn walk(dir: &Path, prefix: &str, files: &mut BTreeMap<String, (Vec<u8>, usize)>) -> Result<()> {
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type()?.is_dir() {
+                walk(&entry.path(), &format!("{name}/"), files)?;
+            } else {
+                let bytes = fs::read(entry.path())?;
+                let gzipped = gzip_len(&bytes)?;
+                files.insert(name, (bytes, gzipped));
+            }
+        }
+        Ok(())
+    }
+    let mut files = BTreeMap::new();
+    walk(dist, "", &mut files)?;
+    Ok(files)
+}
+
+/// Sorts dist/'s files into the first screen, what loads later and what never loads.
+pub fn weigh(dist: &Path) -> Result<Weights> {
+    Ok(Weights::classify(&read_files(dist)?))
+}
+
+/// Prints each file's size, raw and gzipped (what a compressing server transfers), then the first
+/// screen's weight against its budget.
 fn report_sizes(dist: &Path) -> Result<()> {
-    let mut files: Vec<PathBuf> =
-        fs::read_dir(dist)?.map(|entry| entry.map(|entry| entry.path())).collect::<Result<_, _>>()?;
-    files.retain(|path| path.is_file());
-    files.sort();
+    let files = read_files(dist)?;
     let (mut raw_total, mut gzip_total) = (0, 0);
     println!("dist/ written to {}:", dist.display());
-    for path in files {
-        let bytes = fs::read(&path)?;
-        let gzipped = gzip_len(&bytes)?;
+    for (name, (bytes, gzipped)) in &files {
         raw_total += bytes.len();
         gzip_total += gzipped;
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
         println!("  {name:<24} {:>9} B  {gzipped:>9} B gzip -9", bytes.len());
     }
     println!("  {:<24} {raw_total:>9} B  {gzip_total:>9} B gzip -9", "total");
+    print!("{}", Weights::classify(&files).report());
     Ok(())
 }
 

@@ -1,6 +1,7 @@
-//! Build tool for kraftscope: `cargo xtask dist | serve [--port P] | test`.
+//! Build tool for kraftscope: `cargo xtask dist | serve [--port P] | test | lint | bench | soak`.
 
 mod dist;
+mod first_screen;
 mod server;
 mod soak;
 mod test;
@@ -13,9 +14,12 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   dist               build the static site into dist/
   serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
-  test               native tests, a seed sweep, wasm determinism check and browser e2e tests
+  test               lints, native tests, a seed sweep, wasm determinism check, the first
+                     screen's weight budget and browser e2e tests
   test --browser     only the browser e2e tests (builds and serves dist/ for them)
-  bench              browser benchmark: frame work, long tasks, idle timers, page size, first render
+  lint               only the lints: cargo fmt --check, clippy -D warnings natively and for wasm32
+  bench              browser benchmark: frame work, long tasks, idle timers, first render, and
+                     the first screen's weight
   soak --minutes N [--seed S]
                      run the page at maximum speed with random actions for N minutes, printing
                      its memory, DOM size and event log every minute";
@@ -32,6 +36,7 @@ fn main() -> ExitCode {
         },
         ["test"] => test::test(),
         ["test", "--browser"] => test::browser(),
+        ["lint"] => test::lint(),
         ["bench"] => test::bench(),
         ["soak", "--minutes", minutes, rest @ ..] => match (minutes.parse(), rest) {
             (Ok(minutes), []) => soak::soak(minutes, 1),

@@ -1,4 +1,5 @@
-//! `cargo xtask test`: native tests, the wasm determinism check and browser e2e tests.
+//! `cargo xtask test`: lints, native tests, the wasm determinism check, the first screen's weight
+//! budget and browser e2e tests.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -7,7 +8,8 @@ use std::process::{Command, Stdio};
 use std::thread;
 use std::time::Instant;
 
-use crate::dist::{self, OUT_NAME};
+use crate::dist::{self, OUT_NAME, WASM_TARGET};
+use crate::first_screen;
 use crate::server;
 use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
 
@@ -28,11 +30,18 @@ type Step = (&'static str, fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
     run_steps(&[
+        ("lints", lints),
         ("native tests", native_tests),
         ("seed sweep", seed_sweep),
         ("wasm determinism", wasm_determinism),
+        ("first-screen budget", first_screen_budget),
         ("browser e2e", browser_e2e),
     ])
+}
+
+/// `cargo xtask lint`: the lints step alone.
+pub fn lint() -> Result<()> {
+    run_steps(&[("lints", lints)])
 }
 
 /// `cargo xtask test --browser`: the browser e2e step alone.
@@ -69,11 +78,80 @@ fn run_steps(steps: &[Step]) -> Result<()> {
     Ok(())
 }
 
+/// The lint commands, each counted as one check: formatting, then clippy natively (both packages,
+/// every target) and for wasm32, where the page's code (src/web) is the only part compiled.
+/// wasm32 lints the library alone: the binary and the tests are native (the tests' proptest does
+/// not build for wasm32), and xtask never runs in a browser.
+const LINTS: [&[&str]; 3] = [
+    &["fmt", "--all", "--check"],
+    &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    &[
+        "clippy",
+        "--package",
+        "kraftscope",
+        "--lib",
+        "--all-features",
+        "--target",
+        WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ],
+];
+
+/// Runs every lint command, even after one fails, so one run shows all that needs fixing.
+fn lints() -> Result<Counts> {
+    ensure_lint_components()?;
+    dist::ensure_wasm_target()?;
+    let mut counts = Counts::default();
+    for args in LINTS {
+        let mut cmd = cargo();
+        cmd.args(args);
+        let started = Instant::now();
+        let result = run(&mut cmd);
+        let seconds = started.elapsed().as_secs_f64();
+        match result {
+            Ok(()) => {
+                println!("ok   cargo {} ({seconds:.1}s)", args.join(" "));
+                counts.passed += 1;
+            }
+            Err(err) => {
+                println!("FAIL {err} ({seconds:.1}s)");
+                counts.failed += 1;
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// Installs rustfmt and clippy with rustup when the toolchain lacks them.
+fn ensure_lint_components() -> Result<()> {
+    let output = Command::new("rustup")
+        .args(["component", "list", "--installed"])
+        .current_dir(root())
+        .output()
+        .map_err(|err| format!("failed to run rustup: {err}"))?;
+    let installed = String::from_utf8_lossy(&output.stdout);
+    let missing: Vec<&str> = ["rustfmt", "clippy"]
+        .into_iter()
+        .filter(|name| !installed.lines().any(|line| line.split('-').next() == Some(*name)))
+        .collect();
+    if !output.status.success() || !missing.is_empty() {
+        run(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]).current_dir(root()))?;
+    }
+    Ok(())
+}
+
+/// The kraftscope package's tests, then xtask's own (in the dev profile `cargo xtask` is built
+/// in, so they reuse its build).
 fn native_tests() -> Result<Counts> {
-    run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), |line| {
+    let parse = |line: &str| {
         let rest = line.strip_prefix("test result: ")?;
         Some((number_before(rest, " passed")?, number_before(rest, " failed")?))
-    })
+    };
+    let core = run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), parse)?;
+    let xtask = run_counted(cargo().args(["test", "--package", "xtask"]), parse)?;
+    Ok(Counts { passed: core.passed + xtask.passed, failed: core.failed + xtask.failed })
 }
 
 /// Sweeps seeds through chaos with every invariant checked after every event.
@@ -126,6 +204,15 @@ fn wasm_determinism() -> Result<Counts> {
     Ok(counts)
 }
 
+/// Builds dist/ (which prints the sizes) and fails when the first screen outweighs its budget or
+/// a file of dist/ is left out of the count; before the browser step, which builds dist/ again
+/// (cached), so an overweight page fails in seconds rather than after the browser suite.
+fn first_screen_budget() -> Result<Counts> {
+    let dist = dist::dist()?;
+    dist::weigh(&dist)?.check()?;
+    Ok(Counts { passed: 1, failed: 0 })
+}
+
 /// Builds dist/ and serves it under the e2e sub-path in a background thread; returns the URL
 /// and the dist/ folder.
 pub fn serve_for_browser() -> Result<(String, PathBuf)> {
@@ -146,7 +233,8 @@ pub fn bench() -> Result<()> {
         .current_dir(root())
         .arg("tests/e2e/bench.mjs")
         .env("KRAFTSCOPE_URL", &url)
-        .env("KRAFTSCOPE_DIST", &dist)
+        .env("KRAFTSCOPE_WEIGHTS", dist::weigh(&dist)?.for_bench())
+        .env("KRAFTSCOPE_BUDGET", first_screen::BUDGET.to_string())
         .env("CHROMIUM_PATH", CHROMIUM))
 }
 
