@@ -88,8 +88,6 @@ pub struct Reopening {
 impl Reopening {
     /// Moments up to this late open at once (a replay of well under a second).
     pub const AT_ONCE: Micros = WINDOW;
-    /// Simulated events one frame replays.
-    pub const FRAME_EVENTS: usize = 20_000;
 
     /// What may happen while it replays: nothing that acts on the session.
     fn allows(action: &Action) -> bool {
@@ -468,7 +466,7 @@ impl PageState {
     fn on_frame(&mut self, ts: f64, elapsed: f64) {
         if let Some(reopening) = &self.reopening {
             let (params, until) = (&self.params, reopening.until);
-            if self.session.replay_toward(until, params.events, params.applied, Reopening::FRAME_EVENTS) {
+            if self.session.replay_toward(until, params.events, params.applied, pacing::FRAME_EVENT_BUDGET) {
                 self.opened();
             }
             return;

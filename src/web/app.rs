@@ -115,9 +115,10 @@ impl Component for App {
         let chrome = !state.params.embed;
         let class =
             classes!("page", state.present.then_some("present"), state.params.embed.then_some("embed"));
-        // The whole state's fingerprint while paused, for tests comparing a shared link's state.
-        let fingerprint =
-            (!state.playing && state.tab == Tab::Cluster).then(|| state.session.fingerprint().to_string());
+        // The whole state's fingerprint while paused (and not replaying a shared session), for
+        // tests comparing a shared link's state.
+        let fingerprint = (!state.playing && state.tab == Tab::Cluster && state.reopening.is_none())
+            .then(|| state.session.fingerprint().to_string());
         html! {
             <div class={class} data-fingerprint={fingerprint} data-speed={format::speed(10f64.powf(state.speed_exp))}>
                 if chrome { { self.header(ctx) } } else { <div role="banner"><h1 class="visually-hidden">{ "kraftscope" }</h1></div> }
