@@ -14,7 +14,7 @@ fn page(query: &str) -> PageState {
 fn play(page: &mut PageState, seconds: f64) {
     let frames = (seconds * 1_000.0 / FRAME_MS) as usize;
     for i in 0..frames {
-        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
 }
 
@@ -151,7 +151,7 @@ fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() 
     let mut page = page("?speed=0.1");
     play(&mut page, 1.5);
     let lagging = (0..120).any(|i| {
-        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         let sim = page.session.sim();
         page.picture
             .nodes
@@ -169,7 +169,7 @@ fn a_new_leader_is_posted_to_the_host_page_and_selection_toggles() {
     let mut page = page("?speed=1");
     let mut posted = Vec::new();
     while page.session.sim().leader().is_none() {
-        let outcome = page.reduce(Action::Frame { ts: 0.0, elapsed: FRAME_MS });
+        let outcome = page.reduce(Action::Frame { elapsed: FRAME_MS });
         posted.extend(outcome.effects);
     }
     let leader = page.session.sim().leader().unwrap();
@@ -246,7 +246,7 @@ fn a_page_left_playing_runs_on_past_ten_simulated_minutes() {
     let mut page = page("?speed=1000");
     let mut frames = 0;
     while page.session.now() < kraftscope::session::WINDOW + 60_000 * kraftscope::quorum::MS {
-        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(page.playing && frames < 10_000, "still playing after {frames} frames: {}", page.status);
     }
@@ -260,14 +260,14 @@ fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
     let mut page = page("");
     let mut frames = 0;
     while !page.skipping() {
-        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(frames < 100_000, "the default pace skips quiet stretches");
     }
     page.reduce(Action::SkipQuiet(false));
     for _ in 0..60 {
         let before = page.session.now();
-        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(!page.skipping());
         let speed = 10f64.powf(page.speed_exp);
@@ -296,7 +296,7 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     assert!(reopened.status.contains("replaying"), "{}", reopened.status);
     let mut frames = 0;
     while reopened.reopening.is_some() {
-        reopened.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        reopened.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(frames < 10_000);
     }

@@ -38,7 +38,7 @@ fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
             page.session.now()
         );
         wall += FRAME_MS;
-        page.reduce(Action::Frame { ts: wall, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     wall
 }
@@ -70,7 +70,7 @@ fn replay_step_reopens_the_step_before_its_key_moment() {
     let mut t = 0.0;
     while t < wall + 100.0 {
         t += FRAME_MS;
-        page.reduce(Action::Frame { ts: t, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     assert!(page.key_seen.is_some());
     page.reduce(Action::ReplayStep);

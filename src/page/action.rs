@@ -23,9 +23,8 @@ pub enum Tab {
 /// Everything the viewer (or the animation frame loop) can do to the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// An animation frame at real time `ts` (ms), `elapsed` real ms after the previous one.
+    /// An animation frame, `elapsed` real ms after the previous one.
     Frame {
-        ts: f64,
         elapsed: f64,
     },
     TogglePlay,

@@ -5,7 +5,6 @@
 //! [`Effect`]s (address bar, clipboard, full screen).
 
 pub mod action;
-pub mod falling;
 pub mod log_filter;
 pub mod pacing;
 pub mod redraw;
@@ -20,13 +19,12 @@ use crate::race::RaceMoment;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
-use crate::session::picture::{ClusterPicture, picture};
+use crate::session::picture::{ClusterPicture, falling, picture};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, WINDOW};
 use crate::zk::Pain;
 
-use falling::Falling;
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 use redraw::Redraw;
 
@@ -123,7 +121,6 @@ pub struct PageState {
     pub reopening: Option<Reopening>,
     pub selected: Option<NodeId>,
     pub filter: LogFilter,
-    pub falling: Falling,
     /// The status line: what the last action did.
     pub status: String,
     /// The topic form: partitions and replication factor.
@@ -174,7 +171,6 @@ impl PageState {
             reopening: None,
             selected: None,
             filter: LogFilter::default(),
-            falling: Falling::default(),
             status: String::new(),
             topic: (6, 2),
             tab: Tab::Cluster,
@@ -237,7 +233,7 @@ impl PageState {
         }
         self.fast_forwarding = false;
         match action {
-            Action::Frame { ts, elapsed } => self.on_frame(ts, elapsed),
+            Action::Frame { elapsed } => self.on_frame(elapsed),
             Action::TogglePlay => self.playing = !self.playing,
             Action::Step => {
                 self.playing = false;
@@ -333,7 +329,9 @@ impl PageState {
         }
         if self.tab == Tab::Cluster {
             let sim = self.session.sim();
-            let fresh = picture(sim, &self.falling.lines(), TIMEOUT_FULL, self.session.violation());
+            let lost =
+                if self.reduced_motion { Vec::new() } else { falling(self.session.log().iter(), sim.now()) };
+            let fresh = picture(sim, &lost, TIMEOUT_FULL, self.session.violation());
             let mut nodes = std::mem::take(&mut self.picture.nodes);
             self.redraw.update(&mut nodes, fresh.nodes, self.fast_forwarding);
             self.picture = ClusterPicture { nodes, ..fresh };
@@ -375,7 +373,6 @@ impl PageState {
                 }
             }
         }
-        self.falling.clear();
         self.selected = None;
     }
 
@@ -391,7 +388,6 @@ impl PageState {
     /// Seek the live timeline, pausing (the moment must lie inside the window).
     fn seek(&mut self, t: Micros) -> Result<(), session::SeekError> {
         self.playing = false;
-        self.falling.clear();
         self.session.seek(t)
     }
 
@@ -436,7 +432,6 @@ impl PageState {
             Some(step) => {
                 self.playing = false;
                 self.load_story(&TOUR[step]);
-                self.falling.clear();
                 self.selected = None;
                 let present = if self.present { "&present=1" } else { "" };
                 effects.push(Effect::SetQuery(format!("?tour={}{present}", step + 1)));
@@ -463,7 +458,7 @@ impl PageState {
         }
     }
 
-    fn on_frame(&mut self, ts: f64, elapsed: f64) {
+    fn on_frame(&mut self, elapsed: f64) {
         if let Some(reopening) = &self.reopening {
             let (params, until) = (&self.params, reopening.until);
             if self.session.replay_toward(until, params.events, params.applied, pacing::FRAME_EVENT_BUDGET) {
@@ -475,9 +470,7 @@ impl PageState {
             return;
         }
         let clean = self.session.violation().is_none();
-        let before;
-        (before, self.fast_forwarding) =
-            pacing::advance(&mut self.session, elapsed, self.speed_exp, self.skip_quiet);
+        self.fast_forwarding = pacing::advance(&mut self.session, elapsed, self.speed_exp, self.skip_quiet);
         if clean && let Some(seen) = self.session.violation() {
             self.playing = false;
             self.status = format!(
@@ -488,9 +481,6 @@ impl PageState {
         // A frame that pauses (a broken invariant) draws every node afresh: no frame follows to
         // catch up.
         self.fast_forwarding &= self.playing;
-        if !self.reduced_motion {
-            self.falling.update(&self.session, before, ts);
-        }
     }
 
     fn act(&mut self, action: session::Action) {

@@ -91,7 +91,7 @@ impl Component for App {
             Msg::Do(action) => self.state.reduce(action),
             Msg::Frame(ts) => {
                 let elapsed = self.clock.tick(ts);
-                self.state.reduce(Action::Frame { ts, elapsed })
+                self.state.reduce(Action::Frame { elapsed })
             }
             Msg::Key(event) => {
                 let Some(key) = shortcut(&event) else { return false };
