@@ -54,7 +54,7 @@ async function measure() {
 /** The simulated clock (us) and the events processed, as the page shows them. */
 const position = () => page.evaluate(() => {
   const clock = /^(\d+)\.(\d{3}) s/.exec(document.querySelector("#clock")?.textContent ?? "");
-  const events = /of ([\d,]+) events/.exec(document.querySelector(".invariants .hint, .panel .hint")?.textContent ?? "");
+  const events = /of ([\d,]+) events/.exec(document.querySelector(".invariants .hint")?.textContent ?? "");
   return {
     us: clock ? (Number(clock[1]) * 1000 + Number(clock[2])) * 1000 : NaN,
     events: events ? Number(events[1].replaceAll(",", "")) : NaN,
