@@ -5,6 +5,7 @@
 use crate::invariants::Checker;
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
+use crate::sim::trace::format_time;
 use crate::sim::{ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine};
 
 use super::script::Block;
@@ -18,12 +19,44 @@ pub enum Detail {
     Full,
 }
 
+/// Which times a directive's output lines carry: none unless the scenario asks with
+/// `times=relative` (since the directive began) or `times=absolute`, on the directive or for the
+/// whole file on its `cluster` line, so that a change to the randomly drawn latencies rewrites
+/// only the files whose story is about timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Times {
+    None,
+    Relative,
+    Absolute,
+}
+
+impl Times {
+    fn of(asked: Option<&str>, detail: Detail) -> Result<Times, String> {
+        match (asked, detail) {
+            (_, Detail::Full) | (Some("absolute"), _) => Ok(Times::Absolute),
+            (None, _) => Ok(Times::None),
+            (Some("relative"), _) => Ok(Times::Relative),
+            (Some(other), _) => Err(format!("times={other} must be relative or absolute")),
+        }
+    }
+
+    fn line(self, line: &TraceLine, began: Micros) -> String {
+        match self {
+            Times::None => format!("  {}", line.kind),
+            Times::Relative => format!("{:>13} {}", format!("+{}", format_time(line.at - began)), line.kind),
+            Times::Absolute => line.to_string(),
+        }
+    }
+}
+
 /// A scenario in progress.
 pub struct ScenarioRun {
     seed: u64,
     detail: Detail,
     sim: Option<Simulation>,
     checker: Checker,
+    /// The times the file's `cluster` line asks for, for directives that do not say.
+    file_times: Option<String>,
 }
 
 const DEFAULT_RUN_MAX: Micros = 20_000 * MS;
@@ -36,7 +69,7 @@ const LONGEST_RUN: Micros = 3_600_000 * MS;
 
 impl ScenarioRun {
     pub fn new(seed: u64, detail: Detail) -> ScenarioRun {
-        ScenarioRun { seed, detail, sim: None, checker: Checker::default() }
+        ScenarioRun { seed, detail, sim: None, checker: Checker::default(), file_times: None }
     }
 
     /// The simulation, once `cluster` has created it.
@@ -49,7 +82,9 @@ impl ScenarioRun {
         if block.command == "cluster" {
             return self.create_cluster(block);
         }
+        let times = Times::of(block.arg("times").or(self.file_times.as_deref()), self.detail)?;
         let sim = self.sim.as_mut().ok_or("the first directive must be 'cluster'")?;
+        let began = sim.now();
         let mut output = Vec::new();
         match block.command.as_str() {
             "run" => self.run(block)?,
@@ -114,13 +149,15 @@ impl ScenarioRun {
             .take_trace()
             .into_iter()
             .filter(|l| self.detail == Detail::Full || l.is_notable() || shown_message(l))
-            .map(|l| l.to_string())
+            .map(|l| times.line(&l, began))
             .collect();
         lines.append(&mut output);
         Ok(lines)
     }
 
     fn create_cluster(&mut self, block: &Block) -> Result<Vec<String>, String> {
+        Times::of(block.arg("times"), self.detail)?;
+        self.file_times = block.arg("times").map(String::from);
         let latency = block.arg("latency").unwrap_or("1-5");
         let bad_latency = || {
             format!("latency={latency} must be a range like 1-5 (ms, whole numbers up to {MAX_LATENCY_MS})")
