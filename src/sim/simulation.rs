@@ -438,21 +438,22 @@ impl Simulation {
             self.slots[index].timer = None;
             self.record_action(why);
             let id = self.slots[index].id;
-            let others: Vec<NodeId> = self.node_ids().filter(|o| *o != id).collect();
-            self.reset_connections(others.into_iter().map(|o| (id, o)));
+            let pairs: Vec<(NodeId, NodeId)> =
+                self.node_ids().filter(|o| *o != id).map(|o| (id, o)).collect();
+            self.reset_connections(&pairs);
         }
     }
 
     /// Reset these connections (both directions): what they carry is lost now, as TCP loses
-    /// what a reset connection had not delivered.
-    fn reset_connections(&mut self, pairs: impl IntoIterator<Item = (NodeId, NodeId)>) {
-        let pairs: Vec<(NodeId, NodeId)> = pairs.into_iter().collect();
+    /// what a reset connection had not delivered. A slice, not an iterator: one compiled copy of
+    /// the body (and of its sort) serves every caller.
+    fn reset_connections(&mut self, pairs: &[(NodeId, NodeId)]) {
         let on_reset =
             |p: &Packet| pairs.iter().any(|&(a, b)| (p.from, p.to) == (a, b) || (p.from, p.to) == (b, a));
         let mut lost: Vec<(Micros, Packet)> =
             self.in_flight().filter(|(_, _, p)| on_reset(p)).map(|(_, at, p)| (at, p.clone())).collect();
         lost.sort_by_key(|(at, p)| (*at, p.from, p.to));
-        for &(a, b) in &pairs {
+        for &(a, b) in pairs {
             self.network.reset(a, b);
         }
         for (_, packet) in lost {
@@ -486,7 +487,7 @@ impl Simulation {
         self.network.cut(a, b);
         self.network.cut(b, a);
         self.record_action(format!("cut n{a} <-> n{b}"));
-        self.reset_connections([(a, b)]);
+        self.reset_connections(&[(a, b)]);
     }
 
     /// Cut the link from `from` to `to` only: `to` still reaches `from`. The TCP connection
@@ -494,7 +495,7 @@ impl Simulation {
     pub fn cut_one_way(&mut self, from: NodeId, to: NodeId) {
         self.network.cut(from, to);
         self.record_action(format!("cut n{from} -> n{to}"));
-        self.reset_connections([(from, to)]);
+        self.reset_connections(&[(from, to)]);
     }
 
     /// Delay every message to or from `id` by `extra` (0: normal again), as a busy or paused
@@ -518,7 +519,8 @@ impl Simulation {
             self.network.cut(other, id);
         }
         self.record_action(format!("isolate n{id}"));
-        self.reset_connections(others.into_iter().map(|o| (id, o)));
+        let pairs: Vec<(NodeId, NodeId)> = others.into_iter().map(|o| (id, o)).collect();
+        self.reset_connections(&pairs);
     }
 
     /// Restore every link.

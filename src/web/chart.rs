@@ -4,6 +4,8 @@
 
 use yew::prelude::*;
 
+use crate::float;
+
 /// One measured size: partitions, KRaft seconds (p50 over seeds), ZooKeeper-mode seconds,
 /// KRaft seconds (p99 over seeds).
 pub type Point = (u64, f64, f64, f64);
@@ -15,9 +17,9 @@ pub fn parse_csv(text: &str) -> Vec<Point> {
         .filter_map(|line| {
             let mut fields = line.split(',');
             let partitions = fields.next()?.trim().parse().ok()?;
-            let kraft: f64 = fields.next()?.trim().parse().ok()?;
-            let zk: f64 = fields.next()?.trim().parse().ok()?;
-            let p99: f64 = fields.next().and_then(|f| f.trim().parse().ok()).unwrap_or(kraft);
+            let kraft = float::parse(fields.next()?.trim())?;
+            let zk = float::parse(fields.next()?.trim())?;
+            let p99 = fields.next().and_then(|f| float::parse(f.trim())).unwrap_or(kraft);
             Some((partitions, kraft / 1_000.0, zk / 1_000.0, p99 / 1_000.0))
         })
         .collect()

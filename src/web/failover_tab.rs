@@ -14,6 +14,7 @@ use super::host;
 use super::keys::{listen, shortcut};
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
+use crate::float;
 use crate::format;
 use crate::page::{RaceCommand, RaceRequest, is_race_key};
 use crate::playback::speed_label;
@@ -179,7 +180,7 @@ impl Component for FailoverTab {
                 self.kill_when_ready = false;
             }
             Msg::Playback(value) => {
-                self.playback = value.parse().map_or(Playback::Auto, Playback::Fixed);
+                self.playback = float::parse(&value).map_or(Playback::Auto, Playback::Fixed);
             }
             Msg::Kill => self.kill(),
             Msg::RunAgain => self.run_again(),
