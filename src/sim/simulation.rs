@@ -552,7 +552,7 @@ impl Simulation {
         let leader = self.leader().map(|n| n.id()).ok_or("there is no leader")?;
         self.record_action(format!("n{leader} resigns"));
         let result = self.with_server(leader, |s, now, out| s.with_node(|n| n.resign(now, &mut out.quorum)));
-        result.unwrap_or(Err("leader is down".into()))?;
+        result.map_or(Err("leader is down".to_string()), |r| r.map_err(|e| e.to_string()))?;
         Ok(leader)
     }
 
