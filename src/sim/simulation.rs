@@ -569,7 +569,7 @@ impl Simulation {
                 s.with_controller(|c, n| c.create_topic(n, now, name, partitions, replication_factor))
             })
             .flatten()
-            .unwrap_or_else(|| Err("the active controller is down".into()));
+            .map_or_else(|| Err("the active controller is down".into()), |r| r.map_err(|e| e.to_string()));
         let text = match &result {
             Ok(id) => format!(
                 "create topic {name} ({partitions} partitions, replication factor {replication_factor}) as id {id}"
@@ -586,7 +586,7 @@ impl Simulation {
         self.record_action(format!("delete topic {name}"));
         self.with_server(leader, |s, now, _| s.with_controller(|c, n| c.delete_topic(n, now, name)))
             .flatten()
-            .unwrap_or_else(|| Err("the active controller is down".into()))
+            .map_or_else(|| Err("the active controller is down".into()), |r| r.map_err(|e| e.to_string()))
     }
 
     /// IncrementalAlterConfigs on the active controller: one ConfigRecord. Returns the offset
@@ -597,7 +597,7 @@ impl Simulation {
             s.with_controller(|c, n| c.alter_config(n, now, resource, name, value))
         })
         .flatten()
-        .unwrap_or_else(|| Err("the active controller is down".into()))
+        .map_or_else(|| Err("the active controller is down".into()), |r| r.map_err(|e| e.to_string()))
     }
 
     /// Begin a broker's controlled shutdown.
@@ -606,6 +606,7 @@ impl Simulation {
         self.with_server(id, |s, now, _| s.with_broker(|b| b.begin_controlled_shutdown(now)))
             .ok_or_else(|| format!("n{id} is not running"))?
             .ok_or_else(|| format!("n{id} is not a broker"))?
+            .map_err(|e| e.to_string())
     }
 }
 
