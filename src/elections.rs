@@ -82,7 +82,7 @@ impl ElectionExperiment {
         let kill_at = WARM_UP + Rng::new(seed ^ 0x0E1E_C710_0000).below(self.fetch_timeout.max(1));
         sim.run_until(kill_at);
         let (old, epoch) = sim.leader().map(|l| (l.id(), l.epoch())).ok_or("no leader before the kill")?;
-        sim.crash(old)?;
+        sim.crash(old).map_err(|e| e.to_string())?;
         let limit = kill_at + TRIAL_LIMIT;
         while sim.next_event_time().is_some_and(|at| at <= limit) {
             sim.step();

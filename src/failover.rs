@@ -146,7 +146,7 @@ impl KraftFailover {
     /// Crash the active controller now.
     pub fn kill(&mut self) -> Result<(), String> {
         let leader = self.sim.leader().map(|l| l.id()).ok_or("there is no active controller")?;
-        self.sim.crash(leader)?;
+        self.sim.crash(leader).map_err(|e| e.to_string())?;
         self.killed_at = Some(self.sim.now());
         Ok(())
     }

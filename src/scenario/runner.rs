@@ -55,11 +55,11 @@ impl ScenarioRun {
             "run" => self.run(block)?,
             "crash" => {
                 let id = node_arg(sim, block)?;
-                sim.crash(id)?
+                sim.crash(id).map_err(|e| e.to_string())?
             }
             "restart" => {
                 let id = node_arg(sim, block)?;
-                sim.restart(id)?
+                sim.restart(id).map_err(|e| e.to_string())?
             }
             "isolate" => {
                 let id = node_arg(sim, block)?;
@@ -82,7 +82,7 @@ impl ScenarioRun {
                 sim.record_action(text);
             }
             "resign" => {
-                sim.resign_leader()?;
+                sim.resign_leader().map_err(|e| e.to_string())?;
             }
             "status" => output.extend(status(sim)),
             "brokers" => output.extend(brokers(sim)),
@@ -94,11 +94,11 @@ impl ScenarioRun {
             }
             "delete-topic" => {
                 let name = block.arg("name").ok_or("delete-topic needs name=<topic>")?;
-                sim.delete_topic(name)?
+                sim.delete_topic(name).map_err(|e| e.to_string())?
             }
             "shutdown" => {
                 let id = node_arg(sim, block)?;
-                sim.shut_down_broker(id)?
+                sim.shut_down_broker(id).map_err(|e| e.to_string())?
             }
             other => return Err(format!("unknown directive '{other}'")),
         }
