@@ -65,7 +65,7 @@ impl FailoverRace {
 
     /// A race whose ZooKeeper-mode side uses `costs`.
     pub fn with_costs(partitions: u64, seed: u64, costs: ZkCosts) -> Result<FailoverRace, String> {
-        let builder = SnapshotBuilder::new(partitions)?;
+        let builder = SnapshotBuilder::new(partitions).map_err(|e| e.to_string())?;
         let config = ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, costs.clone());
         let zk_builder = ZkClusterBuilder::new(config, seed).map_err(|e| e.to_string())?;
         Ok(FailoverRace {
@@ -123,7 +123,7 @@ impl FailoverRace {
             if kraft.warm_up(KRAFT_WARM_UP_EVENTS) {
                 self.warming = false;
                 let kraft = self.kraft.take().ok_or("no KRaft cluster")?;
-                self.kraft = Some(kraft.settled()?);
+                self.kraft = Some(kraft.settled().map_err(|e| e.to_string())?);
             }
             return Ok(());
         }
@@ -165,7 +165,7 @@ impl FailoverRace {
         if self.elapsed.is_some() {
             return Err("the controllers were already killed".into());
         }
-        kraft.kill()?;
+        kraft.kill().map_err(|e| e.to_string())?;
         self.zk_killed_at = zk.now();
         zk.kill_controller(self.zk_killed_at);
         zk.run_until(self.zk_killed_at);
