@@ -13,7 +13,7 @@ fn page(query: &str) -> PageState {
 /// Play `seconds` of real time in frames.
 fn play(page: &mut PageState, seconds: f64) {
     let frames = (seconds * 1_000.0 / FRAME_MS) as usize;
-    for i in 0..frames {
+    for _ in 0..frames {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
 }
@@ -150,7 +150,7 @@ fn assert_drawn_as_it_is(page: &PageState) {
 fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() {
     let mut page = page("?speed=0.1");
     play(&mut page, 1.5);
-    let lagging = (0..120).any(|i| {
+    let lagging = (0..120).any(|_| {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         let sim = page.session.sim();
         page.picture
@@ -268,7 +268,6 @@ fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
     for _ in 0..60 {
         let before = page.session.now();
         page.reduce(Action::Frame { elapsed: FRAME_MS });
-        frames += 1;
         assert!(!page.skipping());
         let speed = 10f64.powf(page.speed_exp);
         assert_eq!(page.session.now() - before, (FRAME_MS * 1_000.0 * speed) as u64);

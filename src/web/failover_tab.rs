@@ -175,7 +175,7 @@ impl Component for FailoverTab {
             Msg::Frame(ts) => self.on_frame(ts),
             Msg::Partitions(exp) => {
                 self.exp = exp.clamp(MIN_EXP, MAX_EXP);
-                self.race = FailoverRace::new(partitions_for(self.exp), 1);
+                self.race = FailoverRace::new(partitions_for(self.exp), 1).map_err(|e| e.to_string());
                 (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
                 self.kill_when_ready = false;
             }
@@ -253,7 +253,7 @@ fn now_ms() -> f64 {
 fn prepare(race: &mut FailoverRace) -> Result<(), String> {
     let started = now_ms();
     while matches!(race.stage(), RaceStage::Preparing { .. }) && now_ms() - started < PREPARE_BUDGET_MS {
-        race.prepare(PREPARE_BUDGET)?;
+        race.prepare(PREPARE_BUDGET).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -268,7 +268,7 @@ fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
 impl FailoverTab {
     fn restart(&mut self, request: &RaceRequest) {
         self.exp = (request.partitions as f64).log10().clamp(MIN_EXP, MAX_EXP);
-        self.race = FailoverRace::new(request.partitions, 1);
+        self.race = FailoverRace::new(request.partitions, 1).map_err(|e| e.to_string());
         self.script = request.shown_after_kill_ms.map(|ms| ms * MS);
         (self.plays_on, self.key, self.key_told) = (request.plays_on, request.key, false);
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
