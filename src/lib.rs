@@ -7,6 +7,7 @@ pub mod elections;
 pub mod failover;
 pub mod faults;
 pub mod format;
+pub mod harness;
 pub mod invariants;
 pub mod kafka_log;
 pub mod metadata;

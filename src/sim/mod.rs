@@ -2,7 +2,6 @@
 
 pub mod network;
 pub mod packet;
-pub mod queue;
 pub mod server;
 pub mod simulation;
 pub mod trace;

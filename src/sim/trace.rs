@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::harness::format_time;
 use crate::metadata::broker::BrokerLifecycle;
 use crate::quorum::{Micros, NodeId, Note};
 
@@ -54,11 +55,6 @@ impl TraceLine {
             TraceKind::Action(_) => (None, None),
         }
     }
-}
-
-/// Format virtual microseconds as milliseconds with three decimals.
-pub fn format_time(at: Micros) -> String {
-    format!("{}.{:03}ms", at / 1000, at % 1000)
 }
 
 impl fmt::Display for TraceLine {
