@@ -2,7 +2,6 @@
 //! their sessions, a controller elected by racing to create the ephemeral `/controller`, and the
 //! fault injections (crashes, lost requests, a broker cut off from the controller).
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::broker::Broker;
@@ -18,6 +17,7 @@ use super::store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStore, ZnodeData,
 };
 use super::trace::TraceLine;
+use crate::harness::EventQueue;
 use crate::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
@@ -38,6 +38,13 @@ pub(super) enum Fault {
     KillBroker(BrokerId),
     CutOffFromController(BrokerId),
     DropNextRequest(BrokerId),
+}
+
+/// An event waiting in the queue, with the time it was scheduled (a request in flight is drawn
+/// between the two).
+pub(super) struct Scheduled {
+    pub sent: u64,
+    pub event: Event,
 }
 
 pub(super) enum Event {
@@ -72,9 +79,7 @@ pub struct ZkCluster {
     pub(super) failover: Option<FailoverTimeline>,
     pub(super) requests: RequestCounters,
     pub(super) now_us: u64,
-    /// Scheduled events by (due time, sequence), with the time each was scheduled.
-    pub(super) queue: BTreeMap<(u64, u64), (u64, Event)>,
-    next_seq: u64,
+    pub(super) queue: EventQueue<Scheduled>,
     rng: Rng,
 }
 
@@ -113,8 +118,7 @@ impl ZkCluster {
             failover: None,
             requests: RequestCounters::default(),
             now_us: 0,
-            queue: BTreeMap::new(),
-            next_seq: 0,
+            queue: EventQueue::default(),
             rng,
         };
         cluster.bootstrap(initial)?;
@@ -195,7 +199,7 @@ impl ZkCluster {
 
     /// Processes the next event and describes it; `None` when nothing is scheduled.
     pub fn step(&mut self) -> Option<TraceLine> {
-        let ((at_us, _), (_, event)) = self.queue.pop_first()?;
+        let (at_us, Scheduled { event, .. }) = self.queue.pop()?;
         self.now_us = at_us;
         let text = self.handle(event);
         Some(TraceLine { at_us, text })
@@ -206,7 +210,7 @@ impl ZkCluster {
     /// drains: pick a bounded `until_us` (e.g. now plus one animation frame of virtual time).
     pub fn run_until(&mut self, until_us: u64) -> Vec<TraceLine> {
         let mut lines = Vec::new();
-        while self.queue.first_key_value().is_some_and(|((at, _), _)| *at <= until_us) {
+        while self.queue.peek_time().is_some_and(|at| at <= until_us) {
             lines.extend(self.step());
         }
         self.now_us = self.now_us.max(until_us);
@@ -244,8 +248,7 @@ impl ZkCluster {
     }
 
     pub(super) fn schedule(&mut self, at_us: u64, event: Event) {
-        self.queue.insert((at_us.max(self.now_us), self.next_seq), (self.now_us, event));
-        self.next_seq += 1;
+        self.queue.push(at_us.max(self.now_us), Scheduled { sent: self.now_us, event });
     }
 
     fn ping_interval_us(&self) -> u64 {

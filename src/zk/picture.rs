@@ -2,7 +2,7 @@
 //! session and cache, the znodes that matter, the requests in flight and the partition grid.
 //! Pure data, so the drawing code only places shapes and the content is tested natively.
 
-use super::cluster::{Event, ZkCluster};
+use super::cluster::{Event, Scheduled, ZkCluster};
 use super::controller::{ChunkDone, ControllerTask};
 use super::failover::FailoverPhase;
 use super::partition::BrokerId;
@@ -259,8 +259,8 @@ impl ZkCluster {
             }
         };
         let controller = self.controller.as_ref().map(|c| Endpoint::Broker(c.broker));
-        for ((at, _), (sent, event)) in &self.queue {
-            let (at, sent) = (*at, *sent);
+        for (at, Scheduled { sent, event }) in self.queue.iter_in_order() {
+            let sent = *sent;
             match event {
                 Event::Notify(fired) => {
                     let what = match fired.event {
