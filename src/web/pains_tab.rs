@@ -257,7 +257,7 @@ impl Component for PainsTab {
                         </p>
                         <ZkView picture={pains::picture(&self.zk, &rows)} compact={false} reduced_motion={props.reduced_motion} />
                         <ol class="pain-events" aria-label="Latest events">
-                            { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at_us), l.text) }</li> }) }
+                            { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at), l.text) }</li> }) }
                         </ol>
                         <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&rows) }</div>
                         <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&self.zk) }</div>

@@ -17,7 +17,7 @@ use super::store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStore, ZnodeData,
 };
 use super::trace::TraceLine;
-use crate::harness::EventQueue;
+use crate::harness::{EventQueue, MS, Micros};
 use crate::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
@@ -43,7 +43,7 @@ pub(super) enum Fault {
 /// An event waiting in the queue, with the time it was scheduled (a request in flight is drawn
 /// between the two).
 pub(super) struct Scheduled {
-    pub sent: u64,
+    pub sent: Micros,
     pub event: Event,
 }
 
@@ -78,7 +78,7 @@ pub struct ZkCluster {
     pub(super) pushes: Vec<PushTracker>,
     pub(super) failover: Option<FailoverTimeline>,
     pub(super) requests: RequestCounters,
-    pub(super) now_us: u64,
+    pub(super) now: Micros,
     pub(super) queue: EventQueue<Scheduled>,
     rng: Rng,
 }
@@ -117,7 +117,7 @@ impl ZkCluster {
             pushes: Vec::new(),
             failover: None,
             requests: RequestCounters::default(),
-            now_us: 0,
+            now: 0,
             queue: EventQueue::default(),
             rng,
         };
@@ -142,7 +142,7 @@ impl ZkCluster {
         let live = self.register_controller_watches(session)?;
         self.controller = Some(ActiveController::steady(id, FIRST_EPOCH, session, live, initial));
         for broker in 0..self.config.brokers {
-            let first_ping = self.rng.range(1, self.ping_interval_us() + 1);
+            let first_ping = self.rng.range(1, self.ping_interval() + 1);
             self.schedule(first_ping, Event::Ping { broker });
         }
         Ok(())
@@ -172,9 +172,9 @@ impl ZkCluster {
             .collect())
     }
 
-    /// Current virtual time in microseconds.
-    pub fn now(&self) -> u64 {
-        self.now_us
+    /// Current virtual time.
+    pub fn now(&self) -> Micros {
+        self.now
     }
 
     /// The ZooKeeper ensemble, for inspecting znodes and request counters.
@@ -199,64 +199,64 @@ impl ZkCluster {
 
     /// Processes the next event and describes it; `None` when nothing is scheduled.
     pub fn step(&mut self) -> Option<TraceLine> {
-        let (at_us, Scheduled { event, .. }) = self.queue.pop()?;
-        self.now_us = at_us;
+        let (at, Scheduled { event, .. }) = self.queue.pop()?;
+        self.now = at;
         let text = self.handle(event);
-        Some(TraceLine { at_us, text })
+        Some(TraceLine { at, text })
     }
 
-    /// Processes every event up to and including `until_us`, then sets the clock to it.
+    /// Processes every event up to and including `until`, then sets the clock to it.
     /// Running brokers ping ZooKeeper every third of the session timeout, so the queue never
-    /// drains: pick a bounded `until_us` (e.g. now plus one animation frame of virtual time).
-    pub fn run_until(&mut self, until_us: u64) -> Vec<TraceLine> {
+    /// drains: pick a bounded `until` (e.g. now plus one animation frame of virtual time).
+    pub fn run_until(&mut self, until: Micros) -> Vec<TraceLine> {
         let mut lines = Vec::new();
-        while self.queue.peek_time().is_some_and(|at| at <= until_us) {
+        while self.queue.peek_time().is_some_and(|at| at <= until) {
             lines.extend(self.step());
         }
-        self.now_us = self.now_us.max(until_us);
+        self.now = self.now.max(until);
         lines
     }
 
-    /// Crashes whichever broker is the controller at `at_us` (its session then expires).
-    pub fn kill_controller(&mut self, at_us: u64) {
-        self.schedule(at_us, Event::Fault(Fault::KillController));
+    /// Crashes whichever broker is the controller at `at` (its session then expires).
+    pub fn kill_controller(&mut self, at: Micros) {
+        self.schedule(at, Event::Fault(Fault::KillController));
     }
 
-    /// Crashes `broker` at `at_us`.
-    pub fn kill_broker(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at_us, Fault::KillBroker(broker))
+    /// Crashes `broker` at `at`.
+    pub fn kill_broker(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::KillBroker(broker))
     }
 
-    /// From `at_us`, nothing the controller sends reaches `broker`, which keeps pinging
+    /// From `at`, nothing the controller sends reaches `broker`, which keeps pinging
     /// ZooKeeper and so stays registered.
-    pub fn cut_off_from_controller(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at_us, Fault::CutOffFromController(broker))
+    pub fn cut_off_from_controller(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::CutOffFromController(broker))
     }
 
     /// The next controller request (UpdateMetadata with its LeaderAndIsr) sent to `broker`
-    /// after `at_us` is lost.
-    pub fn drop_next_update_metadata(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at_us, Fault::DropNextRequest(broker))
+    /// after `at` is lost.
+    pub fn drop_next_update_metadata(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::DropNextRequest(broker))
     }
 
-    fn schedule_fault(&mut self, broker: BrokerId, at_us: u64, fault: Fault) -> Result<(), ZkClusterError> {
+    fn schedule_fault(&mut self, broker: BrokerId, at: Micros, fault: Fault) -> Result<(), ZkClusterError> {
         if broker >= self.config.brokers {
             return Err(ZkClusterError::UnknownBroker(broker));
         }
-        self.schedule(at_us, Event::Fault(fault));
+        self.schedule(at, Event::Fault(fault));
         Ok(())
     }
 
-    pub(super) fn schedule(&mut self, at_us: u64, event: Event) {
-        self.queue.push(at_us.max(self.now_us), Scheduled { sent: self.now_us, event });
+    pub(super) fn schedule(&mut self, at: Micros, event: Event) {
+        self.queue.push(at.max(self.now), Scheduled { sent: self.now, event });
     }
 
-    fn ping_interval_us(&self) -> u64 {
-        (self.config.costs.zk_session_timeout_us / 3).max(1)
+    fn ping_interval(&self) -> Micros {
+        (self.config.costs.zk_session_timeout / 3).max(1)
     }
 
-    fn net_us(&self) -> u64 {
-        self.config.costs.network_latency_us
+    fn network_latency(&self) -> Micros {
+        self.config.costs.network_latency
     }
 
     fn handle(&mut self, event: Event) -> String {
@@ -292,7 +292,7 @@ impl ZkCluster {
     }
 
     fn crash(&mut self, id: BrokerId) -> String {
-        let now = self.now_us;
+        let now = self.now;
         let broker = &mut self.brokers[id as usize];
         if !broker.alive {
             return format!("fault: broker {id} is already down");
@@ -310,7 +310,7 @@ impl ZkCluster {
         } else {
             ""
         };
-        format!("fault: broker {id}{role} crashed; its session {session} expires at {}ms", expires / 1000)
+        format!("fault: broker {id}{role} crashed; its session {session} expires at {}ms", expires / MS)
     }
 
     fn on_ping(&mut self, id: BrokerId) -> String {
@@ -319,27 +319,24 @@ impl ZkCluster {
             return format!("broker {id}: down, stops pinging zk");
         }
         let session = broker.session;
-        match self.store.ping(session, self.now_us) {
+        match self.store.ping(session, self.now) {
             Ok(expires_at) => {
-                self.schedule(
-                    self.now_us.saturating_add(self.ping_interval_us()),
-                    Event::Ping { broker: id },
-                );
-                format!("broker {id} -> zk: ping {session} (expires {}ms)", expires_at / 1000)
+                self.schedule(self.now.saturating_add(self.ping_interval()), Event::Ping { broker: id });
+                format!("broker {id} -> zk: ping {session} (expires {}ms)", expires_at / MS)
             }
             Err(e) => format!("broker {id} -> zk: ping failed: {e}"),
         }
     }
 
     fn on_session_check(&mut self, session: SessionId) -> String {
-        match self.store.check_session(session, self.now_us) {
-            SessionStatus::Alive { expires_at_us } => {
-                self.schedule(expires_at_us, Event::SessionCheck { session });
-                format!("zk: session {session} was pinged; expires {}ms", expires_at_us / 1000)
+        match self.store.check_session(session, self.now) {
+            SessionStatus::Alive { expires_at } => {
+                self.schedule(expires_at, Event::SessionCheck { session });
+                format!("zk: session {session} was pinged; expires {}ms", expires_at / MS)
             }
             SessionStatus::Expired { deleted, fired } => {
                 if let Some(f) = self.failover.as_mut().filter(|f| f.old_session == session) {
-                    f.session_expired_at = Some(self.now_us);
+                    f.session_expired_at = Some(self.now);
                 }
                 let paths: Vec<String> = deleted.iter().map(|p| p.to_string()).collect();
                 let count = fired.len();
@@ -351,7 +348,7 @@ impl ZkCluster {
     }
 
     pub(super) fn deliver_watches(&mut self, fired: Vec<WatchFired>) {
-        let at = self.now_us.saturating_add(self.net_us());
+        let at = self.now.saturating_add(self.network_latency());
         for watch in fired {
             self.schedule(at, Event::Notify(watch));
         }
@@ -365,8 +362,8 @@ impl ZkCluster {
         }
         match (path, event) {
             (ZnodePath::Controller, WatchEvent::NodeDeleted) => {
-                let jitter = self.rng.below(self.net_us() + 1);
-                let arrives = self.now_us.saturating_add(self.net_us() + jitter);
+                let jitter = self.rng.below(self.network_latency() + 1);
+                let arrives = self.now.saturating_add(self.network_latency() + jitter);
                 self.schedule(arrives, Event::CreateController { broker: id });
                 format!("broker {id}: watch fired, {event} {path}; racing to create it")
             }
@@ -402,10 +399,10 @@ impl ZkCluster {
             Ok(fired) => {
                 self.deliver_watches(fired);
                 if let Some(f) = self.failover.as_mut() {
-                    f.controller_created_at.get_or_insert(self.now_us);
+                    f.controller_created_at.get_or_insert(self.now);
                 }
                 self.schedule(
-                    self.now_us.saturating_add(self.net_us()),
+                    self.now.saturating_add(self.network_latency()),
                     Event::ControllerCreated { broker: id },
                 );
                 format!("zk: broker {id} created /controller")
@@ -424,7 +421,7 @@ impl ZkCluster {
         }
         match self.bump_controller_epoch() {
             Ok(epoch) => {
-                let read = self.store.submit(self.now_us, ZkRequestKind::Read, 1, 1);
+                let read = self.store.submit(self.now, ZkRequestKind::Read, 1, 1);
                 let written = self.store.submit(read, ZkRequestKind::Write, 1, 1);
                 let event = Event::ControllerEpochBumped { broker: id, epoch };
                 self.schedule(written, event);
@@ -459,7 +456,7 @@ impl ZkCluster {
         };
         let reads = 3 + u64::from(live.len());
         let in_flight = self.config.costs.zk_max_in_flight_requests;
-        let registered = self.store.submit(self.now_us, ZkRequestKind::Read, reads, in_flight);
+        let registered = self.store.submit(self.now, ZkRequestKind::Read, reads, in_flight);
         let partitions = self.layout.partitions() as usize;
         self.controller = Some(ActiveController::loading(id, epoch, session, live, partitions));
         if let Some(f) = self.failover.as_mut() {

@@ -9,6 +9,7 @@ use super::failover::FailoverPhase;
 use super::partition::{BrokerId, BrokerSet, PartitionState};
 use super::path::ZnodePath;
 use super::store::{SessionId, WatchFired, ZkRequestKind, ZnodeData};
+use crate::harness::Micros;
 
 /// What the controller's event thread is busy with.
 pub(super) enum ControllerTask {
@@ -159,9 +160,9 @@ enum Step {
 }
 
 impl ZkCluster {
-    /// Starts the controller's next chunk of work at `start_us`, moving through its tasks.
-    pub(super) fn advance_controller(&mut self, start_us: u64) -> String {
-        let mut start_us = start_us;
+    /// Starts the controller's next chunk of work at `start`, moving through its tasks.
+    pub(super) fn advance_controller(&mut self, start: Micros) -> String {
+        let mut start = start;
         let mut notes = Vec::new();
         loop {
             let topics = self.layout.topics();
@@ -169,15 +170,15 @@ impl ZkCluster {
                 break;
             };
             match step {
-                Step::Load => notes.push(self.issue_load_chunk(start_us)),
+                Step::Load => notes.push(self.issue_load_chunk(start)),
                 Step::FinishLoad => notes.push(self.finish_loading()),
-                Step::Write => notes.push(self.issue_write_chunk(start_us)),
+                Step::Write => notes.push(self.issue_write_chunk(start)),
                 Step::StartPush => notes.push(self.start_push()),
-                Step::Push => notes.push(self.issue_push_chunk(start_us)),
+                Step::Push => notes.push(self.issue_push_chunk(start)),
                 Step::FinishPush => notes.push(self.finish_push()),
                 Step::BrokerChange => {
-                    let (note, read_at) = self.process_broker_change(start_us);
-                    start_us = read_at;
+                    let (note, read_at) = self.process_broker_change(start);
+                    start = read_at;
                     notes.push(note);
                 }
                 Step::Wait => break,
@@ -195,11 +196,11 @@ impl ZkCluster {
         };
         let id = ctrl.broker;
         let committed = ctrl.commit(chunk);
-        let next = self.advance_controller(self.now_us);
+        let next = self.advance_controller(self.now);
         format!("controller {id}: {committed}; {next}")
     }
 
-    fn issue_load_chunk(&mut self, start_us: u64) -> String {
+    fn issue_load_chunk(&mut self, start: Micros) -> String {
         let Some(ctrl) = self.controller.as_ref() else {
             return String::new();
         };
@@ -220,9 +221,9 @@ impl ZkCluster {
             }
         }
         let costs = &self.config.costs;
-        let processing = states.len() as u64 * costs.controller_load_us_per_partition;
+        let processing = states.len() as u64 * costs.controller_load_per_partition;
         let in_flight = costs.zk_max_in_flight_requests;
-        let read = self.store.submit(start_us, ZkRequestKind::Read, reads, in_flight);
+        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
         let chunk = ChunkDone::Loaded(states);
         self.schedule(read.saturating_add(processing), Event::ChunkDone { epoch, chunk });
         if let Some(ControllerTask::Loading { next_topic, .. }) =
@@ -249,7 +250,7 @@ impl ZkCluster {
     }
 
     fn finish_loading(&mut self) -> String {
-        let now = self.now_us;
+        let now = self.now;
         if let Some(f) = self.failover.as_mut() {
             f.ready_at.get_or_insert(now);
         }
@@ -278,7 +279,7 @@ impl ZkCluster {
         note
     }
 
-    fn issue_write_chunk(&mut self, start_us: u64) -> String {
+    fn issue_write_chunk(&mut self, start: Micros) -> String {
         let chunk = self.config.chunk_partitions as usize;
         let Some(ctrl) = self.controller.as_mut() else {
             return String::new();
@@ -300,7 +301,7 @@ impl ZkCluster {
         let costs = &self.config.costs;
         let writes = states.len() as u64;
         let in_flight = costs.zk_max_in_flight_requests;
-        let written = self.store.submit(start_us, ZkRequestKind::Write, writes, in_flight);
+        let written = self.store.submit(start, ZkRequestKind::Write, writes, in_flight);
         let chunk = ChunkDone::Written { states, processed: batch.len() };
         self.schedule(written, Event::ChunkDone { epoch, chunk });
         format!("writing {writes} partition state znodes one by one")
@@ -333,24 +334,24 @@ impl ZkCluster {
         if !matches!(ctrl.task, ControllerTask::Idle) {
             return format!("controller {id}: BrokerChange queued behind current work");
         }
-        let next = self.advance_controller(self.now_us);
+        let next = self.advance_controller(self.now);
         format!("controller {id}: {next}")
     }
 
     /// Kafka's BrokerChange handling: re-read `/brokers/ids` (re-registering the one-shot
     /// watch), then re-elect every partition with a dead broker in its ISR. Returns a note and
     /// when the read completes.
-    fn process_broker_change(&mut self, start_us: u64) -> (String, u64) {
+    fn process_broker_change(&mut self, start: Micros) -> (String, Micros) {
         let Some(ctrl) = self.controller.as_mut() else {
-            return (String::new(), start_us);
+            return (String::new(), start);
         };
         ctrl.broker_change_pending = false;
         let session = ctrl.session;
         let live = match self.live_brokers_in_zookeeper(session) {
             Ok(live) => live,
-            Err(e) => return (format!("cannot read /brokers/ids: {e}"), start_us),
+            Err(e) => return (format!("cannot read /brokers/ids: {e}"), start),
         };
-        let read_at = self.store.submit(start_us, ZkRequestKind::Read, 1, 1);
+        let read_at = self.store.submit(start, ZkRequestKind::Read, 1, 1);
         let Some(ctrl) = self.controller.as_mut() else {
             return (String::new(), read_at);
         };

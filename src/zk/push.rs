@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::cluster::{BrokerRequest, Event, ZkCluster};
 use super::controller::{ChunkDone, ControllerTask, PushScope};
 use super::partition::{BrokerId, BrokerSet, MAX_BROKERS, PartitionState};
+use crate::harness::Micros;
 
 /// Delivery progress of one push (one UpdateMetadata/LeaderAndIsr wave) to its target brokers.
 pub(super) struct PushTracker {
@@ -56,7 +57,7 @@ impl ZkCluster {
         note
     }
 
-    pub(super) fn issue_push_chunk(&mut self, start_us: u64) -> String {
+    pub(super) fn issue_push_chunk(&mut self, start: Micros) -> String {
         let chunk = self.config.chunk_partitions as usize;
         let Some(ctrl) = self.controller.as_mut() else {
             return String::new();
@@ -74,8 +75,8 @@ impl ZkCluster {
         let epoch = ctrl.epoch;
         let targets = self.pushes[push].targets;
         let replicas_on = self.replicas_per_broker(&entries);
-        let build_us = self.build_cost_us(entries.len() as u64, targets, &replicas_on);
-        let sent_at = start_us.saturating_add(build_us);
+        let build = self.build_cost(entries.len() as u64, targets, &replicas_on);
+        let sent_at = start.saturating_add(build);
         let mut lost = BrokerSet::EMPTY;
         for broker in targets.iter() {
             let leader_and_isr_entries = replicas_on[broker as usize];
@@ -102,30 +103,30 @@ impl ZkCluster {
     }
 
     /// Controller time to build and send one chunk's UpdateMetadata and LeaderAndIsr requests.
-    fn build_cost_us(&self, partitions: u64, targets: BrokerSet, replicas_on: &[u64]) -> u64 {
+    fn build_cost(&self, partitions: u64, targets: BrokerSet, replicas_on: &[u64]) -> Micros {
         let costs = &self.config.costs;
         let per_broker = |b: BrokerId| {
-            partitions * costs.update_metadata_us_per_partition_per_broker
-                + replicas_on[b as usize] * costs.leader_and_isr_us_per_replica
+            partitions * costs.update_metadata_per_partition_per_broker
+                + replicas_on[b as usize] * costs.leader_and_isr_per_replica
         };
         targets.iter().map(per_broker).sum()
     }
 
     /// Sends one request to `broker`; false if it is lost (broker down, cut off or a drop).
-    fn send_to_broker(&mut self, id: BrokerId, sent_at: u64, request: BrokerRequest) -> bool {
+    fn send_to_broker(&mut self, id: BrokerId, sent_at: Micros, request: BrokerRequest) -> bool {
         self.requests.sent += 1 + u64::from(request.leader_and_isr_entries > 0);
         let costs = &self.config.costs;
         let entries = request.entries.len() as u64 + request.leader_and_isr_entries;
-        let apply_us = entries * costs.broker_apply_us_per_partition;
-        let arrival = sent_at.saturating_add(costs.network_latency_us);
+        let apply = entries * costs.broker_apply_per_partition;
+        let arrival = sent_at.saturating_add(costs.network_latency);
         let broker = &mut self.brokers[id as usize];
         if !broker.alive || !broker.reachable_from_controller || std::mem::take(&mut broker.drop_next_request)
         {
             self.requests.lost += 1;
             return false;
         }
-        let applied_at = broker.busy_until_us.max(arrival).saturating_add(apply_us);
-        broker.busy_until_us = applied_at;
+        let applied_at = broker.busy_until.max(arrival).saturating_add(apply);
+        broker.busy_until = applied_at;
         self.schedule(applied_at, Event::BrokerApply { broker: id, request });
         true
     }
@@ -152,7 +153,7 @@ impl ZkCluster {
     }
 
     fn complete_push(&mut self, push: usize) -> String {
-        let now = self.now_us;
+        let now = self.now;
         let Some(tracker) = self.pushes.get_mut(push) else {
             return String::new();
         };

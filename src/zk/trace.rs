@@ -2,18 +2,20 @@
 
 use std::fmt;
 
+use crate::harness::{Micros, format_time};
+
 /// What one processed event did, stamped with its virtual time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceLine {
-    /// Virtual time of the event, in microseconds.
-    pub at_us: u64,
+    /// Virtual time of the event.
+    pub at: Micros,
     /// A short description, e.g. `zk: broker 2 created /controller`.
     pub text: String,
 }
 
 impl fmt::Display for TraceLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "t={}.{:03}ms {}", self.at_us / 1000, self.at_us % 1000, self.text)
+        write!(f, "t={} {}", format_time(self.at), self.text)
     }
 }
 
@@ -23,7 +25,7 @@ mod tests {
 
     #[test]
     fn shows_milliseconds_with_three_decimals() {
-        let line = TraceLine { at_us: 1_234_567, text: "zk: hello".into() };
+        let line = TraceLine { at: 1_234_567, text: "zk: hello".into() };
         assert_eq!(line.to_string(), "t=1234.567ms zk: hello");
     }
 }
