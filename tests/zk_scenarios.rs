@@ -3,8 +3,10 @@
 //! UpdateMetadata, the two notions of liveness, and determinism.
 
 use kraftscope::harness::{MS, Micros};
+use kraftscope::zk::trace::ControllerStep;
 use kraftscope::zk::{
-    BrokerId, FailoverPhase, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodePath, measure_failover,
+    BrokerId, FailoverPhase, TraceKind, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodePath,
+    measure_failover,
 };
 
 const SECOND: Micros = 1_000 * MS;
@@ -99,7 +101,13 @@ fn broker_death_fires_watches_and_rewrites_each_affected_state_znode_one_by_one(
     let after = zk.store().stats();
 
     assert_eq!(after.watches_fired - before.watches_fired, 2, "/brokers/ids child + data watch");
-    assert!(trace.iter().any(|l| l.text.contains("BrokerChange")));
+    let broker_change = |l: &TraceLine| match &l.kind {
+        TraceKind::Controller { steps, .. } => steps
+            .iter()
+            .any(|s| matches!(s, ControllerStep::BrokerChange { dead, .. } if dead.contains(victim))),
+        _ => false,
+    };
+    assert_eq!(trace.iter().filter(|l| broker_change(l)).count(), 1, "one BrokerChange, for the victim");
     let mut affected = 0;
     for p in 0..partitions {
         let node = zk.store().inspect(zk.layout().state_path(p)).expect("state znode");

@@ -1,11 +1,19 @@
 //! What the KRaft and the ZooKeeper-mode simulations share: virtual time in microseconds
 //! ([`Micros`], with [`MS`]), one event queue that orders it the same way on every run of a
-//! seed, and the way a trace line shows its moment.
+//! seed, and a typed trace (each simulation's own kinds of line, stamped with their moment).
 
 mod queue;
 
 pub use crate::quorum::{MS, Micros};
 pub use queue::EventQueue;
+
+/// One line of a simulation's trace: what one event did (`K`, an enum of the simulation's own:
+/// `sim::TraceKind`, `zk::TraceKind`) and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceLine<K> {
+    pub at: Micros,
+    pub kind: K,
+}
 
 /// Format virtual microseconds as milliseconds with three decimals.
 pub fn format_time(at: Micros) -> String {

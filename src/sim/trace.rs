@@ -4,17 +4,13 @@ use std::fmt;
 
 use crate::harness::format_time;
 use crate::metadata::broker::BrokerLifecycle;
-use crate::quorum::{Micros, NodeId, Note};
+use crate::quorum::{NodeId, Note};
 
 use super::network::Loss;
 use super::packet::Packet;
 
 /// One line of the trace.
-#[derive(Clone, Debug)]
-pub struct TraceLine {
-    pub at: Micros,
-    pub kind: TraceKind,
-}
+pub type TraceLine = crate::harness::TraceLine<TraceKind>;
 
 /// What happened.
 #[derive(Clone, Debug)]

@@ -16,8 +16,8 @@ use super::push::PushTracker;
 use super::store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStore, ZnodeData,
 };
-use super::trace::TraceLine;
-use crate::harness::{EventQueue, MS, Micros};
+use super::trace::{Holder, Missed, Reaction, TraceKind, TraceLine};
+use crate::harness::{EventQueue, Micros};
 use crate::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
@@ -201,8 +201,8 @@ impl ZkCluster {
     pub fn step(&mut self) -> Option<TraceLine> {
         let (at, Scheduled { event, .. }) = self.queue.pop()?;
         self.now = at;
-        let text = self.handle(event);
-        Some(TraceLine { at, text })
+        let kind = self.handle(event);
+        Some(TraceLine { at, kind })
     }
 
     /// Processes every event up to and including `until`, then sets the clock to it.
@@ -259,7 +259,7 @@ impl ZkCluster {
         self.config.costs.network_latency
     }
 
-    fn handle(&mut self, event: Event) -> String {
+    fn handle(&mut self, event: Event) -> TraceKind {
         match event {
             Event::Ping { broker } => self.on_ping(broker),
             Event::SessionCheck { session } => self.on_session_check(session),
@@ -273,77 +273,73 @@ impl ZkCluster {
         }
     }
 
-    fn on_fault(&mut self, fault: Fault) -> String {
+    fn on_fault(&mut self, fault: Fault) -> TraceKind {
         match fault {
             Fault::KillController => match self.controller() {
                 Some((id, _)) => self.crash(id),
-                None => "fault: kill controller, but there is no active controller".into(),
+                None => TraceKind::NoControllerToKill,
             },
             Fault::KillBroker(id) => self.crash(id),
             Fault::CutOffFromController(id) => {
                 self.brokers[id as usize].reachable_from_controller = false;
-                format!("fault: broker {id} cut off from the controller (still pinging zk)")
+                TraceKind::CutOffFromController { broker: id }
             }
             Fault::DropNextRequest(id) => {
                 self.brokers[id as usize].drop_next_request = true;
-                format!("fault: the next controller request to broker {id} will be lost")
+                TraceKind::NextRequestDropped { broker: id }
             }
         }
     }
 
-    fn crash(&mut self, id: BrokerId) -> String {
+    fn crash(&mut self, id: BrokerId) -> TraceKind {
         let now = self.now;
         let broker = &mut self.brokers[id as usize];
         if !broker.alive {
-            return format!("fault: broker {id} is already down");
+            return TraceKind::AlreadyDown { broker: id };
         }
         broker.alive = false;
         let session = broker.session;
         let expires = self.store.session_expires_at(session).unwrap_or(now);
         self.schedule(expires, Event::SessionCheck { session });
         let was_controller = self.controller.as_ref().is_some_and(|c| c.broker == id);
-        let role = if was_controller {
+        if was_controller {
             self.controller = None;
             let timeline = FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
             self.failover = Some(timeline);
-            " (the controller)"
-        } else {
-            ""
-        };
-        format!("fault: broker {id}{role} crashed; its session {session} expires at {}ms", expires / MS)
+        }
+        TraceKind::Crashed { broker: id, was_controller, session, expires_at: expires }
     }
 
-    fn on_ping(&mut self, id: BrokerId) -> String {
+    fn on_ping(&mut self, id: BrokerId) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down, stops pinging zk");
+            return TraceKind::Down { broker: id, missed: Missed::Pings };
         }
         let session = broker.session;
         match self.store.ping(session, self.now) {
             Ok(expires_at) => {
                 self.schedule(self.now.saturating_add(self.ping_interval()), Event::Ping { broker: id });
-                format!("broker {id} -> zk: ping {session} (expires {}ms)", expires_at / MS)
+                TraceKind::Ping { broker: id, session, expires_at }
             }
-            Err(e) => format!("broker {id} -> zk: ping failed: {e}"),
+            Err(error) => TraceKind::PingFailed { broker: id, error },
         }
     }
 
-    fn on_session_check(&mut self, session: SessionId) -> String {
+    fn on_session_check(&mut self, session: SessionId) -> TraceKind {
         match self.store.check_session(session, self.now) {
             SessionStatus::Alive { expires_at } => {
                 self.schedule(expires_at, Event::SessionCheck { session });
-                format!("zk: session {session} was pinged; expires {}ms", expires_at / MS)
+                TraceKind::SessionAlive { session, expires_at }
             }
             SessionStatus::Expired { deleted, fired } => {
                 if let Some(f) = self.failover.as_mut().filter(|f| f.old_session == session) {
                     f.session_expired_at = Some(self.now);
                 }
-                let paths: Vec<String> = deleted.iter().map(|p| p.to_string()).collect();
-                let count = fired.len();
+                let watches_fired = fired.len();
                 self.deliver_watches(fired);
-                format!("zk: session {session} expired; deleted {}; {count} watches fired", paths.join(", "))
+                TraceKind::SessionExpired { session, deleted, watches_fired }
             }
-            SessionStatus::Unknown => format!("zk: session {session} is already gone"),
+            SessionStatus::Unknown => TraceKind::SessionGone { session },
         }
     }
 
@@ -354,45 +350,43 @@ impl ZkCluster {
         }
     }
 
-    fn on_notify(&mut self, fired: WatchFired) -> String {
+    fn on_notify(&mut self, fired: WatchFired) -> TraceKind {
         let id = fired.watcher;
         let (path, event) = (fired.path, fired.event);
         if !self.brokers[id as usize].alive {
-            return format!("broker {id}: down, misses {event} on {path}");
+            return TraceKind::Down { broker: id, missed: Missed::Watch { event, path } };
         }
-        match (path, event) {
+        let reaction = match (path, event) {
             (ZnodePath::Controller, WatchEvent::NodeDeleted) => {
                 let jitter = self.rng.below(self.network_latency() + 1);
                 let arrives = self.now.saturating_add(self.network_latency() + jitter);
                 self.schedule(arrives, Event::CreateController { broker: id });
-                format!("broker {id}: watch fired, {event} {path}; racing to create it")
+                Reaction::RacesToCreate
             }
-            (ZnodePath::Controller, _) => {
-                let holder = self.watch_controller(id);
-                format!("broker {id}: watch fired, {event} {path}; controller is {holder}")
-            }
-            (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => self.on_broker_change(id),
-            _ => format!("broker {id}: watch fired, {event} {path}; nothing to do"),
-        }
+            (ZnodePath::Controller, _) => Reaction::ControllerIs(self.watch_controller(id)),
+            (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => return self.on_broker_change(id),
+            _ => Reaction::NothingToDo,
+        };
+        TraceKind::WatchFired { broker: id, event, path, reaction }
     }
 
     /// Re-registers `broker`'s watch on `/controller` and names the holder.
-    fn watch_controller(&mut self, id: BrokerId) -> String {
+    fn watch_controller(&mut self, id: BrokerId) -> Holder {
         let session = self.brokers[id as usize].session;
         match self.store.exists(ZnodePath::Controller, Some(session)) {
             Ok(Some(node)) => match node.data {
-                ZnodeData::Controller { broker_id } => format!("broker {broker_id}"),
-                other => format!("unreadable ({other})"),
+                ZnodeData::Controller { broker_id } => Holder::Broker(broker_id),
+                other => Holder::Unreadable(other),
             },
-            Ok(None) => "nobody".into(),
-            Err(e) => format!("unknown ({e})"),
+            Ok(None) => Holder::Nobody,
+            Err(error) => Holder::Unknown(error),
         }
     }
 
-    fn on_create_controller(&mut self, id: BrokerId) -> String {
+    fn on_create_controller(&mut self, id: BrokerId) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down, its create of /controller is lost");
+            return TraceKind::Down { broker: id, missed: Missed::CreateController };
         }
         let data = ZnodeData::Controller { broker_id: id };
         match self.store.create(ZnodePath::Controller, data, Some(broker.session)) {
@@ -405,19 +399,18 @@ impl ZkCluster {
                     self.now.saturating_add(self.network_latency()),
                     Event::ControllerCreated { broker: id },
                 );
-                format!("zk: broker {id} created /controller")
+                TraceKind::CreatedController { broker: id }
             }
             Err(ZkError::NodeExists(_)) => {
-                let holder = self.watch_controller(id);
-                format!("zk: broker {id} lost the race, /controller is held by {holder}; watching it")
+                TraceKind::LostTheRace { broker: id, holder: self.watch_controller(id) }
             }
-            Err(e) => format!("zk: broker {id} could not create /controller: {e}"),
+            Err(error) => TraceKind::CreateFailed { broker: id, error },
         }
     }
 
-    fn on_controller_created(&mut self, id: BrokerId) -> String {
+    fn on_controller_created(&mut self, id: BrokerId) -> TraceKind {
         if !self.brokers[id as usize].alive {
-            return format!("broker {id}: down before it could act as controller");
+            return TraceKind::Down { broker: id, missed: Missed::ActingAsController };
         }
         match self.bump_controller_epoch() {
             Ok(epoch) => {
@@ -425,9 +418,9 @@ impl ZkCluster {
                 let written = self.store.submit(read, ZkRequestKind::Write, 1, 1);
                 let event = Event::ControllerEpochBumped { broker: id, epoch };
                 self.schedule(written, event);
-                format!("broker {id}: won /controller; writing /controller_epoch = {epoch}")
+                TraceKind::WonController { broker: id, epoch }
             }
-            Err(e) => format!("broker {id}: could not bump /controller_epoch ({e}); resigning"),
+            Err(error) => TraceKind::EpochBumpFailed { broker: id, error },
         }
     }
 
@@ -444,15 +437,15 @@ impl ZkCluster {
         Ok(epoch + 1)
     }
 
-    fn become_controller(&mut self, id: BrokerId, epoch: u32) -> String {
+    fn become_controller(&mut self, id: BrokerId, epoch: u32) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down before it could act as controller");
+            return TraceKind::Down { broker: id, missed: Missed::ActingAsController };
         }
         let session = broker.session;
         let live = match self.register_controller_watches(session) {
             Ok(live) => live,
-            Err(e) => return format!("broker {id}: cannot act as controller: {e}"),
+            Err(error) => return TraceKind::CannotActAsController { broker: id, error },
         };
         let reads = 3 + u64::from(live.len());
         let in_flight = self.config.costs.zk_max_in_flight_requests;
@@ -462,28 +455,25 @@ impl ZkCluster {
         if let Some(f) = self.failover.as_mut() {
             f.new_controller = Some(id);
         }
-        let next = self.advance_controller(registered);
-        format!("zk: broker {id} is controller (epoch {epoch}), live brokers {live}; {next}")
+        let steps = self.advance_controller(registered);
+        TraceKind::BecameController { broker: id, epoch, live, steps }
     }
 
-    fn on_broker_apply(&mut self, id: BrokerId, request: BrokerRequest) -> String {
+    fn on_broker_apply(&mut self, id: BrokerId, request: BrokerRequest) -> TraceKind {
         let broker = &mut self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down, request lost");
+            return TraceKind::Down { broker: id, missed: Missed::Request };
         }
         let epoch = request.controller_epoch;
         if epoch < broker.controller_epoch {
             let known = broker.controller_epoch;
-            return format!("broker {id}: rejected request from stale controller epoch {epoch} < {known}");
+            return TraceKind::StaleEpochRejected { broker: id, epoch, known };
         }
         broker.controller_epoch = epoch;
         for &(partition, state) in request.entries.iter() {
             broker.cache.set(partition as usize, state);
         }
-        let done = self.record_applied(request.push, id);
-        format!(
-            "broker {id}: applied UpdateMetadata+LeaderAndIsr for {} partitions (controller epoch {epoch}){done}",
-            request.entries.len()
-        )
+        let completes = self.record_applied(request.push, id);
+        TraceKind::Applied { broker: id, partitions: request.entries.len(), epoch, completes }
     }
 }

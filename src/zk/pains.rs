@@ -8,6 +8,7 @@ use super::config::ZkClusterConfig;
 use super::costs::{MILESTONE_SPEED, ZkCosts};
 use super::partition::{BrokerId, PartitionState};
 use super::picture::ZkPicture;
+use super::trace::TraceKind;
 use crate::harness::{MS, Micros};
 use crate::playback::{Pace, WAIT_SPEED};
 
@@ -89,8 +90,9 @@ impl Pain {
     /// `/brokers/ids` znode goes and the watches fire), and when the page stops playing it.
     pub fn moments(self) -> (Micros, Micros) {
         let mut zk = self.cluster();
-        let key =
-            std::iter::from_fn(|| zk.step()).find(|l| l.text.contains("expired")).map_or(FAULT_AT, |l| l.at);
+        let key = std::iter::from_fn(|| zk.step())
+            .find(|l| matches!(l.kind, TraceKind::SessionExpired { .. }))
+            .map_or(FAULT_AT, |l| l.at);
         (key, key + AFTERMATH)
     }
 

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::cluster::{BrokerRequest, Event, ZkCluster};
 use super::controller::{ChunkDone, ControllerTask, PushScope};
 use super::partition::{BrokerId, BrokerSet, MAX_BROKERS, PartitionState};
+use super::trace::{ControllerStep, PushDone};
 use crate::harness::Micros;
 
 /// Delivery progress of one push (one UpdateMetadata/LeaderAndIsr wave) to its target brokers.
@@ -27,26 +28,21 @@ impl PushTracker {
 }
 
 impl ZkCluster {
-    pub(super) fn start_push(&mut self) -> String {
+    pub(super) fn start_push(&mut self) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
         let brokers = self.config.brokers as usize;
         let total = self.layout.partitions();
-        let Some(ctrl) = self.controller.as_mut() else {
-            return String::new();
-        };
+        let ctrl = self.controller.as_mut()?;
         let task = std::mem::replace(&mut ctrl.task, ControllerTask::Idle);
         let ControllerTask::ElectingLeaders { partitions, then, .. } = task else {
-            return String::new();
+            return None;
         };
         let full_state = then == PushScope::AllPartitions;
         let partitions = if full_state { (0..total).collect() } else { partitions };
         let chunks = partitions.len().div_ceil(chunk);
         let targets = ctrl.live;
         let push = self.pushes.len();
-        let note = format!(
-            "sending UpdateMetadata+LeaderAndIsr for {} partitions to brokers {targets}",
-            partitions.len()
-        );
+        let note = ControllerStep::Sending { partitions: partitions.len(), targets };
         ctrl.task = ControllerTask::Pushing { partitions, issued: 0, push };
         let applied = vec![0; brokers];
         let complete = false;
@@ -54,16 +50,14 @@ impl ZkCluster {
         if chunks == 0 {
             self.complete_push(push);
         }
-        note
+        Some(note)
     }
 
-    pub(super) fn issue_push_chunk(&mut self, start: Micros) -> String {
+    pub(super) fn issue_push_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
-        let Some(ctrl) = self.controller.as_mut() else {
-            return String::new();
-        };
+        let ctrl = self.controller.as_mut()?;
         let ControllerTask::Pushing { partitions, issued, push } = &mut ctrl.task else {
-            return String::new();
+            return None;
         };
         let first = *issued;
         let end = (first + chunk).min(partitions.len());
@@ -87,8 +81,7 @@ impl ZkCluster {
             }
         }
         self.schedule(sent_at, Event::ChunkDone { epoch, chunk: ChunkDone::Sent });
-        let lost_note = if lost.is_empty() { String::new() } else { format!(", lost on the way to {lost}") };
-        format!("building requests for {} partitions to {targets}{lost_note}", end - first)
+        Some(ControllerStep::Building { partitions: end - first, targets, lost })
     }
 
     /// LeaderAndIsr entries per broker: how many of `entries` each broker replicates.
@@ -131,39 +124,35 @@ impl ZkCluster {
         true
     }
 
-    pub(super) fn finish_push(&mut self) -> String {
+    pub(super) fn finish_push(&mut self) -> ControllerStep {
         if let Some(ctrl) = self.controller.as_mut() {
             ctrl.task = ControllerTask::Idle;
         }
-        "all requests sent".into()
+        ControllerStep::AllSent
     }
 
-    /// Counts one applied chunk; returns a note when the whole push has reached every broker.
-    pub(super) fn record_applied(&mut self, push: usize, broker: BrokerId) -> String {
+    /// Counts one applied chunk; says so when the whole push has reached every broker.
+    pub(super) fn record_applied(&mut self, push: usize, broker: BrokerId) -> Option<PushDone> {
         let running: BrokerSet = self.brokers.iter().filter(|b| b.alive).map(|b| b.id).collect();
-        let Some(tracker) = self.pushes.get_mut(push) else {
-            return String::new();
-        };
+        let tracker = self.pushes.get_mut(push)?;
         tracker.applied[broker as usize] += 1;
         let pending = tracker.targets.intersection(running).len() - tracker.brokers_done(running);
         if tracker.complete || pending > 0 {
-            return String::new();
+            return None;
         }
         self.complete_push(push)
     }
 
-    fn complete_push(&mut self, push: usize) -> String {
+    fn complete_push(&mut self, push: usize) -> Option<PushDone> {
         let now = self.now;
-        let Some(tracker) = self.pushes.get_mut(push) else {
-            return String::new();
-        };
+        let tracker = self.pushes.get_mut(push)?;
         tracker.complete = true;
         if !tracker.full_state {
-            return "; every live broker has the change".into();
+            return Some(PushDone::Change);
         }
         if let Some(f) = self.failover.as_mut() {
             f.brokers_updated_at.get_or_insert(now);
         }
-        "; every live broker holds the new controller's full state".into()
+        Some(PushDone::FullState)
     }
 }
