@@ -8,6 +8,7 @@ pub mod failover;
 pub mod faults;
 pub mod float;
 pub mod format;
+pub mod harness;
 pub mod invariants;
 pub mod kafka_log;
 pub mod metadata;

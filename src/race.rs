@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::failover::{BROKERS, FailoverError, KraftFailover, SnapshotBuilder};
 use crate::metadata::state::MetadataSnapshot;
-use crate::quorum::Micros;
+use crate::quorum::{MS, Micros};
 use crate::sim::Simulation;
 use crate::zk::{
     FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkClusterError, ZkCosts,
@@ -23,7 +23,7 @@ pub use moment::RaceMoment;
 pub use phases::{kraft_phase, zk_phase};
 
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
-const ZK_WARM_UP: Micros = 2_000_000;
+const ZK_WARM_UP: Micros = 2_000 * MS;
 /// KRaft's steady time before the kill is run one event at a time (at millions of partitions
 /// a broker's first ISR scan is one costly event, and all five fall on the same instant).
 const KRAFT_WARM_UP_EVENTS: usize = 1;
@@ -285,7 +285,7 @@ impl FailoverRace {
     /// When both sides are back: how many times sooner KRaft was, as a headline.
     pub fn headline(&self) -> Option<String> {
         let kraft = self.kraft_recovered_after()?;
-        let zk = self.zk_report()?.brokers_updated_us;
+        let zk = self.zk_report()?.brokers_updated_after;
         Some(headline(kraft, zk))
     }
 }
@@ -323,7 +323,7 @@ mod tests {
         while !race.finished() {
             race.advance(50_000);
         }
-        (race.kraft_recovered_after().unwrap(), race.zk_report().unwrap().brokers_updated_us)
+        (race.kraft_recovered_after().unwrap(), race.zk_report().unwrap().brokers_updated_after)
     }
 
     #[test]
@@ -340,8 +340,8 @@ mod tests {
         let report = race.zk_report().unwrap();
         let measured = measure_zk_failover(20_000, &ZkCosts::async_reads(), 3).unwrap();
         assert_eq!(
-            report.brokers_updated_us - report.session_expired_us,
-            measured.brokers_updated_us - measured.session_expired_us
+            report.brokers_updated_after - report.session_expired_after,
+            measured.brokers_updated_after - measured.session_expired_after
         );
         assert!(kraft * 2 < zk);
     }

@@ -13,9 +13,8 @@ use kraftscope::zk::{Pain, ZkCluster};
 fn render(zk: &mut ZkCluster, until: u64) -> String {
     let before = zk.store().stats();
     let trace = zk.run_until(until);
-    let pings = trace.iter().filter(|l| l.text.contains(" -> zk: ping ")).count();
-    let mut out: Vec<String> =
-        trace.iter().filter(|l| !l.text.contains(" -> zk: ping ")).map(ToString::to_string).collect();
+    let pings = trace.iter().filter(|l| l.kind.is_ping()).count();
+    let mut out: Vec<String> = trace.iter().filter(|l| !l.kind.is_ping()).map(ToString::to_string).collect();
     let after = zk.store().stats();
     out.push(format!(
         "session pings: {pings}, watches fired: {}, znode writes: {}",

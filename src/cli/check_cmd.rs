@@ -99,7 +99,7 @@ fn run_guarded(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
 fn report(params: &SeedParams, failure: &Failure, sabotage: Option<&str>) {
     println!("VIOLATION in seed {}: {}", params.seed, failure.violation);
     println!("  swarm: {params}");
-    println!("  after event #{} at {}", failure.event, kraftscope::sim::trace::format_time(failure.at));
+    println!("  after event #{} at {}", failure.event, kraftscope::harness::format_time(failure.at));
     for line in &failure.trace_tail {
         println!("  | {line}");
     }

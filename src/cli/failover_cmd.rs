@@ -69,7 +69,7 @@ fn print_csv(rows: &[FailoverRow]) {
     println!("partitions,kraft_ms,zk_ms,kraft_p99_ms");
     for row in rows {
         let kraft = row.kraft.map_or(String::new(), |d| ms(d.p50));
-        let zk = row.zk.as_ref().map_or(String::new(), |z| ms(z.brokers_updated_us));
+        let zk = row.zk.as_ref().map_or(String::new(), |z| ms(z.brokers_updated_after));
         let p99 = row.kraft.map_or(String::new(), |d| ms(d.p99));
         println!("{},{kraft},{zk},{p99}", row.partitions);
     }
@@ -90,10 +90,12 @@ fn print_table(rows: &[FailoverRow], preset: &str) {
     for row in rows {
         let kraft = row.kraft.map_or("-".to_string(), |d| ms(d.p50));
         let p99 = row.kraft.map_or("-".to_string(), |d| ms(d.p99));
-        let ready = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.controller_ready_us));
-        let done = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.brokers_updated_us));
+        let ready = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.controller_ready_after));
+        let done = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.brokers_updated_after));
         let ratio = match (row.kraft, &row.zk) {
-            (Some(k), Some(z)) if k.p50 > 0 => format!("{:.0}x", z.brokers_updated_us as f64 / k.p50 as f64),
+            (Some(k), Some(z)) if k.p50 > 0 => {
+                format!("{:.0}x", z.brokers_updated_after as f64 / k.p50 as f64)
+            }
             _ => "-".to_string(),
         };
         println!("{:>12} {kraft:>12} {p99:>12} {ready:>16} {done:>20} {ratio:>8}", row.partitions);

@@ -44,8 +44,8 @@ impl FailoverRace {
         }
         let work = (self.partitions as f64 / PARTITIONS_PER_SPEED).clamp(ELECTION_SPEED, 50.0);
         Some(match self.zk_phase()? {
-            FailoverPhase::AwaitingSessionExpiry { expires_at_us } => {
-                let at = expires_at_us.saturating_sub(self.zk_killed_at);
+            FailoverPhase::AwaitingSessionExpiry { expires_at } => {
+                let at = expires_at.saturating_sub(self.zk_killed_at);
                 if elapsed + EXPIRY_LEAD < at {
                     Pace { speed: WAIT_SPEED, until: Some(at - EXPIRY_LEAD) }
                 } else {

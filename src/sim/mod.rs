@@ -3,7 +3,6 @@
 pub mod error;
 pub mod network;
 pub mod packet;
-pub mod queue;
 pub mod server;
 pub mod simulation;
 pub mod trace;

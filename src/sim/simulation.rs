@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::harness::EventQueue;
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, TopicId};
 use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataNode};
@@ -14,7 +15,6 @@ use crate::rng::Rng;
 use super::error::ActionError;
 use super::network::{Loss, Network, NetworkConfig};
 use super::packet::{Packet, Payload};
-use super::queue::EventQueue;
 use super::server::{BrokerStart, Server, ServerOutbox};
 use super::trace::{LostBecause, TraceKind, TraceLine};
 

@@ -2,18 +2,15 @@
 
 use std::fmt;
 
+use crate::harness::format_time;
 use crate::metadata::broker::BrokerLifecycle;
-use crate::quorum::{Micros, NodeId, Note};
+use crate::quorum::{NodeId, Note};
 
 use super::network::Loss;
 use super::packet::Packet;
 
 /// One line of the trace.
-#[derive(Clone, Debug)]
-pub struct TraceLine {
-    pub at: Micros,
-    pub kind: TraceKind,
-}
+pub type TraceLine = crate::harness::TraceLine<TraceKind>;
 
 /// What happened.
 #[derive(Clone, Debug)]
@@ -54,11 +51,6 @@ impl TraceLine {
             TraceKind::Action(_) => (None, None),
         }
     }
-}
-
-/// Format virtual microseconds as milliseconds with three decimals.
-pub fn format_time(at: Micros) -> String {
-    format!("{}.{:03}ms", at / 1000, at % 1000)
 }
 
 impl fmt::Display for TraceLine {

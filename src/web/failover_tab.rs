@@ -608,12 +608,12 @@ impl FailoverTab {
         let Ok(race) = &self.race else { return html! {} };
         let elapsed = elapsed_of(race);
         let report = race.zk_report();
-        let shown = report.as_ref().map_or(elapsed.unwrap_or(0), |r| r.brokers_updated_us);
+        let shown = report.as_ref().map_or(elapsed.unwrap_or(0), |r| r.brokers_updated_after);
         let drawing = race.zk().map(|zk| zk.picture());
         let phase = drawing.as_ref().map_or(String::new(), |p| phase_text(p.phase, elapsed.is_some()));
         let summary = report.map_or_else(
             || "not every broker has the new state yet".to_string(),
-            |r| format!("controller ready after {}", format::seconds(r.controller_ready_us)),
+            |r| format!("controller ready after {}", format::seconds(r.controller_ready_after)),
         );
         html! {
             <section class="panel side-zk" aria-label="ZooKeeper mode">

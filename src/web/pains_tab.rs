@@ -65,7 +65,7 @@ impl PainsTab {
         let now = self.zk.now();
         let lines =
             self.zk.run_until((now + pains::pace(self.key_at, now).step(now, real_ms)).min(self.ends_at));
-        self.events.extend(lines.into_iter().filter(|l| !l.text.contains(" -> zk: ping ")));
+        self.events.extend(lines.into_iter().filter(|l| !l.kind.is_ping()));
         let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
         self.events.drain(..excess);
         if self.zk.now() >= self.ends_at {
@@ -257,7 +257,7 @@ impl Component for PainsTab {
                         </p>
                         <ZkView picture={pains::picture(&self.zk, &rows)} compact={false} reduced_motion={props.reduced_motion} />
                         <ol class="pain-events" aria-label="Latest events">
-                            { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at_us), l.text) }</li> }) }
+                            { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at), l.kind) }</li> }) }
                         </ol>
                         <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&rows) }</div>
                         <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&self.zk) }</div>

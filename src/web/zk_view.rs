@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use crate::format;
+use crate::harness::{MS, Micros};
 use crate::zk::{Endpoint, FailoverPhase, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
 
 /// Width and height of the drawing's coordinate space (as the KRaft drawing's).
@@ -66,9 +67,9 @@ fn endpoint(picture: &ZkPicture, at: Endpoint) -> (f64, f64) {
 }
 
 /// The session timeout, and the Kafka versions whose default it is.
-fn session_text(timeout_us: u64) -> (String, &'static str) {
-    let versions = if timeout_us < 18_000_000 { "(Kafka before 2.5)" } else { "(Kafka 2.5 and later)" };
-    (format!("zookeeper.session.timeout.ms = {}", format::seconds(timeout_us)), versions)
+fn session_text(timeout: Micros) -> (String, &'static str) {
+    let versions = if timeout < 18_000 * MS { "(Kafka before 2.5)" } else { "(Kafka 2.5 and later)" };
+    (format!("zookeeper.session.timeout.ms = {}", format::seconds(timeout)), versions)
 }
 
 /// The brokers and the messages in flight are each a list in a group of its own: `html!`
@@ -99,7 +100,7 @@ pub fn zk_view(props: &ZkViewProps) -> Html {
 
 fn ensemble(p: &ZkPicture) -> Html {
     let (x, y) = ENSEMBLE;
-    let (setting, versions) = session_text(p.session_timeout_us);
+    let (setting, versions) = session_text(p.session_timeout);
     html! {
         <g class="zk-ensemble" role="group" aria-label="ZooKeeper ensemble of three servers">
             <rect class="ensemble-box" x={(x - 185.0).to_string()} y={(y - 70.0).to_string()} width="370" height={(70.0 + ENSEMBLE_BELOW).to_string()} rx="14" />
@@ -162,7 +163,7 @@ fn broker(b: &ZkBrokerPicture, p: &ZkPicture) -> Html {
     };
     let session = match b.session_left {
         Some(left) => {
-            format!("session: {} left", format::seconds((left * p.session_timeout_us as f64) as u64))
+            format!("session: {} left", format::seconds((left * p.session_timeout as f64) as Micros))
         }
         None => "session expired".to_string(),
     };
@@ -206,7 +207,7 @@ fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
     let at = |t: f64| (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
     if m.kind == ZkMessageKind::Reads || m.kind == ZkMessageKind::Writes {
         let depth = p.pipelining_depth.clamp(1, 20);
-        let phase = if still { 0.0 } else { (p.now_us % 2_000) as f64 / 2_000.0 };
+        let phase = if still { 0.0 } else { (p.now % 2_000) as f64 / 2_000.0 };
         let (lx, ly) = at(0.5);
         let label =
             format!("{} \u{d7}{} ({} in flight)", m.kind.label(), format::count(m.count), p.pipelining_depth);

@@ -4,6 +4,7 @@
 use super::column::SharedColumn;
 use super::partition::{BrokerId, PartitionState};
 use super::store::SessionId;
+use crate::harness::Micros;
 
 /// One broker's process, connections and metadata cache.
 pub(super) struct Broker {
@@ -20,7 +21,7 @@ pub(super) struct Broker {
     /// Epoch of the controller it last accepted a request from; older epochs are rejected.
     pub controller_epoch: u32,
     /// When it finishes applying the requests already queued to it.
-    pub busy_until_us: u64,
+    pub busy_until: Micros,
 }
 
 impl Broker {
@@ -33,7 +34,7 @@ impl Broker {
             drop_next_request: false,
             cache,
             controller_epoch: epoch,
-            busy_until_us: 0,
+            busy_until: 0,
         }
     }
 }

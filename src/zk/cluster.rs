@@ -2,7 +2,6 @@
 //! their sessions, a controller elected by racing to create the ephemeral `/controller`, and the
 //! fault injections (crashes, lost requests, a broker cut off from the controller).
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::broker::Broker;
@@ -17,7 +16,8 @@ use super::push::PushTracker;
 use super::store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStore, ZnodeData,
 };
-use super::trace::TraceLine;
+use super::trace::{Holder, Missed, Reaction, TraceKind, TraceLine};
+use crate::harness::{EventQueue, Micros};
 use crate::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
@@ -38,6 +38,13 @@ pub(super) enum Fault {
     KillBroker(BrokerId),
     CutOffFromController(BrokerId),
     DropNextRequest(BrokerId),
+}
+
+/// An event waiting in the queue, with the time it was scheduled (a request in flight is drawn
+/// between the two).
+pub(super) struct Scheduled {
+    pub sent: Micros,
+    pub event: Event,
 }
 
 pub(super) enum Event {
@@ -71,10 +78,8 @@ pub struct ZkCluster {
     pub(super) pushes: Vec<PushTracker>,
     pub(super) failover: Option<FailoverTimeline>,
     pub(super) requests: RequestCounters,
-    pub(super) now_us: u64,
-    /// Scheduled events by (due time, sequence), with the time each was scheduled.
-    pub(super) queue: BTreeMap<(u64, u64), (u64, Event)>,
-    next_seq: u64,
+    pub(super) now: Micros,
+    pub(super) queue: EventQueue<Scheduled>,
     rng: Rng,
 }
 
@@ -112,9 +117,8 @@ impl ZkCluster {
             pushes: Vec::new(),
             failover: None,
             requests: RequestCounters::default(),
-            now_us: 0,
-            queue: BTreeMap::new(),
-            next_seq: 0,
+            now: 0,
+            queue: EventQueue::default(),
             rng,
         };
         cluster.bootstrap(initial)?;
@@ -138,7 +142,7 @@ impl ZkCluster {
         let live = self.register_controller_watches(session)?;
         self.controller = Some(ActiveController::steady(id, FIRST_EPOCH, session, live, initial));
         for broker in 0..self.config.brokers {
-            let first_ping = self.rng.range(1, self.ping_interval_us() + 1);
+            let first_ping = self.rng.range(1, self.ping_interval() + 1);
             self.schedule(first_ping, Event::Ping { broker });
         }
         Ok(())
@@ -168,9 +172,9 @@ impl ZkCluster {
             .collect())
     }
 
-    /// Current virtual time in microseconds.
-    pub fn now(&self) -> u64 {
-        self.now_us
+    /// Current virtual time.
+    pub fn now(&self) -> Micros {
+        self.now
     }
 
     /// The ZooKeeper ensemble, for inspecting znodes and request counters.
@@ -195,68 +199,67 @@ impl ZkCluster {
 
     /// Processes the next event and describes it; `None` when nothing is scheduled.
     pub fn step(&mut self) -> Option<TraceLine> {
-        let ((at_us, _), (_, event)) = self.queue.pop_first()?;
-        self.now_us = at_us;
-        let text = self.handle(event);
-        Some(TraceLine { at_us, text })
+        let (at, Scheduled { event, .. }) = self.queue.pop()?;
+        self.now = at;
+        let kind = self.handle(event);
+        Some(TraceLine { at, kind })
     }
 
-    /// Processes every event up to and including `until_us`, then sets the clock to it.
+    /// Processes every event up to and including `until`, then sets the clock to it.
     /// Running brokers ping ZooKeeper every third of the session timeout, so the queue never
-    /// drains: pick a bounded `until_us` (e.g. now plus one animation frame of virtual time).
-    pub fn run_until(&mut self, until_us: u64) -> Vec<TraceLine> {
+    /// drains: pick a bounded `until` (e.g. now plus one animation frame of virtual time).
+    pub fn run_until(&mut self, until: Micros) -> Vec<TraceLine> {
         let mut lines = Vec::new();
-        while self.queue.first_key_value().is_some_and(|((at, _), _)| *at <= until_us) {
+        while self.queue.peek_time().is_some_and(|at| at <= until) {
             lines.extend(self.step());
         }
-        self.now_us = self.now_us.max(until_us);
+        self.now = self.now.max(until);
         lines
     }
 
-    /// Crashes whichever broker is the controller at `at_us` (its session then expires).
-    pub fn kill_controller(&mut self, at_us: u64) {
-        self.schedule(at_us, Event::Fault(Fault::KillController));
+    /// Crashes whichever broker is the controller at `at` (its session then expires).
+    pub fn kill_controller(&mut self, at: Micros) {
+        self.schedule(at, Event::Fault(Fault::KillController));
     }
 
-    /// Crashes `broker` at `at_us`.
-    pub fn kill_broker(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at_us, Fault::KillBroker(broker))
+    /// Crashes `broker` at `at`.
+    pub fn kill_broker(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::KillBroker(broker))
     }
 
-    /// From `at_us`, nothing the controller sends reaches `broker`, which keeps pinging
+    /// From `at`, nothing the controller sends reaches `broker`, which keeps pinging
     /// ZooKeeper and so stays registered.
-    pub fn cut_off_from_controller(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at_us, Fault::CutOffFromController(broker))
+    pub fn cut_off_from_controller(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::CutOffFromController(broker))
     }
 
     /// The next controller request (UpdateMetadata with its LeaderAndIsr) sent to `broker`
-    /// after `at_us` is lost.
-    pub fn drop_next_update_metadata(&mut self, broker: BrokerId, at_us: u64) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at_us, Fault::DropNextRequest(broker))
+    /// after `at` is lost.
+    pub fn drop_next_update_metadata(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::DropNextRequest(broker))
     }
 
-    fn schedule_fault(&mut self, broker: BrokerId, at_us: u64, fault: Fault) -> Result<(), ZkClusterError> {
+    fn schedule_fault(&mut self, broker: BrokerId, at: Micros, fault: Fault) -> Result<(), ZkClusterError> {
         if broker >= self.config.brokers {
             return Err(ZkClusterError::UnknownBroker(broker));
         }
-        self.schedule(at_us, Event::Fault(fault));
+        self.schedule(at, Event::Fault(fault));
         Ok(())
     }
 
-    pub(super) fn schedule(&mut self, at_us: u64, event: Event) {
-        self.queue.insert((at_us.max(self.now_us), self.next_seq), (self.now_us, event));
-        self.next_seq += 1;
+    pub(super) fn schedule(&mut self, at: Micros, event: Event) {
+        self.queue.push(at.max(self.now), Scheduled { sent: self.now, event });
     }
 
-    fn ping_interval_us(&self) -> u64 {
-        (self.config.costs.zk_session_timeout_us / 3).max(1)
+    fn ping_interval(&self) -> Micros {
+        (self.config.costs.zk_session_timeout / 3).max(1)
     }
 
-    fn net_us(&self) -> u64 {
-        self.config.costs.network_latency_us
+    fn network_latency(&self) -> Micros {
+        self.config.costs.network_latency
     }
 
-    fn handle(&mut self, event: Event) -> String {
+    fn handle(&mut self, event: Event) -> TraceKind {
         match event {
             Event::Ping { broker } => self.on_ping(broker),
             Event::SessionCheck { session } => self.on_session_check(session),
@@ -270,164 +273,154 @@ impl ZkCluster {
         }
     }
 
-    fn on_fault(&mut self, fault: Fault) -> String {
+    fn on_fault(&mut self, fault: Fault) -> TraceKind {
         match fault {
             Fault::KillController => match self.controller() {
                 Some((id, _)) => self.crash(id),
-                None => "fault: kill controller, but there is no active controller".into(),
+                None => TraceKind::NoControllerToKill,
             },
             Fault::KillBroker(id) => self.crash(id),
             Fault::CutOffFromController(id) => {
                 self.brokers[id as usize].reachable_from_controller = false;
-                format!("fault: broker {id} cut off from the controller (still pinging zk)")
+                TraceKind::CutOffFromController { broker: id }
             }
             Fault::DropNextRequest(id) => {
                 self.brokers[id as usize].drop_next_request = true;
-                format!("fault: the next controller request to broker {id} will be lost")
+                TraceKind::NextRequestDropped { broker: id }
             }
         }
     }
 
-    fn crash(&mut self, id: BrokerId) -> String {
-        let now = self.now_us;
+    fn crash(&mut self, id: BrokerId) -> TraceKind {
+        let now = self.now;
         let broker = &mut self.brokers[id as usize];
         if !broker.alive {
-            return format!("fault: broker {id} is already down");
+            return TraceKind::AlreadyDown { broker: id };
         }
         broker.alive = false;
         let session = broker.session;
         let expires = self.store.session_expires_at(session).unwrap_or(now);
         self.schedule(expires, Event::SessionCheck { session });
         let was_controller = self.controller.as_ref().is_some_and(|c| c.broker == id);
-        let role = if was_controller {
+        if was_controller {
             self.controller = None;
             let timeline = FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
             self.failover = Some(timeline);
-            " (the controller)"
-        } else {
-            ""
-        };
-        format!("fault: broker {id}{role} crashed; its session {session} expires at {}ms", expires / 1000)
+        }
+        TraceKind::Crashed { broker: id, was_controller, session, expires_at: expires }
     }
 
-    fn on_ping(&mut self, id: BrokerId) -> String {
+    fn on_ping(&mut self, id: BrokerId) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down, stops pinging zk");
+            return TraceKind::Down { broker: id, missed: Missed::Pings };
         }
         let session = broker.session;
-        match self.store.ping(session, self.now_us) {
+        match self.store.ping(session, self.now) {
             Ok(expires_at) => {
-                self.schedule(
-                    self.now_us.saturating_add(self.ping_interval_us()),
-                    Event::Ping { broker: id },
-                );
-                format!("broker {id} -> zk: ping {session} (expires {}ms)", expires_at / 1000)
+                self.schedule(self.now.saturating_add(self.ping_interval()), Event::Ping { broker: id });
+                TraceKind::Ping { broker: id, session, expires_at }
             }
-            Err(e) => format!("broker {id} -> zk: ping failed: {e}"),
+            Err(error) => TraceKind::PingFailed { broker: id, error },
         }
     }
 
-    fn on_session_check(&mut self, session: SessionId) -> String {
-        match self.store.check_session(session, self.now_us) {
-            SessionStatus::Alive { expires_at_us } => {
-                self.schedule(expires_at_us, Event::SessionCheck { session });
-                format!("zk: session {session} was pinged; expires {}ms", expires_at_us / 1000)
+    fn on_session_check(&mut self, session: SessionId) -> TraceKind {
+        match self.store.check_session(session, self.now) {
+            SessionStatus::Alive { expires_at } => {
+                self.schedule(expires_at, Event::SessionCheck { session });
+                TraceKind::SessionAlive { session, expires_at }
             }
             SessionStatus::Expired { deleted, fired } => {
                 if let Some(f) = self.failover.as_mut().filter(|f| f.old_session == session) {
-                    f.session_expired_at = Some(self.now_us);
+                    f.session_expired_at = Some(self.now);
                 }
-                let paths: Vec<String> = deleted.iter().map(|p| p.to_string()).collect();
-                let count = fired.len();
+                let watches_fired = fired.len();
                 self.deliver_watches(fired);
-                format!("zk: session {session} expired; deleted {}; {count} watches fired", paths.join(", "))
+                TraceKind::SessionExpired { session, deleted, watches_fired }
             }
-            SessionStatus::Unknown => format!("zk: session {session} is already gone"),
+            SessionStatus::Unknown => TraceKind::SessionGone { session },
         }
     }
 
     pub(super) fn deliver_watches(&mut self, fired: Vec<WatchFired>) {
-        let at = self.now_us.saturating_add(self.net_us());
+        let at = self.now.saturating_add(self.network_latency());
         for watch in fired {
             self.schedule(at, Event::Notify(watch));
         }
     }
 
-    fn on_notify(&mut self, fired: WatchFired) -> String {
+    fn on_notify(&mut self, fired: WatchFired) -> TraceKind {
         let id = fired.watcher;
         let (path, event) = (fired.path, fired.event);
         if !self.brokers[id as usize].alive {
-            return format!("broker {id}: down, misses {event} on {path}");
+            return TraceKind::Down { broker: id, missed: Missed::Watch { event, path } };
         }
-        match (path, event) {
+        let reaction = match (path, event) {
             (ZnodePath::Controller, WatchEvent::NodeDeleted) => {
-                let jitter = self.rng.below(self.net_us() + 1);
-                let arrives = self.now_us.saturating_add(self.net_us() + jitter);
+                let jitter = self.rng.below(self.network_latency() + 1);
+                let arrives = self.now.saturating_add(self.network_latency() + jitter);
                 self.schedule(arrives, Event::CreateController { broker: id });
-                format!("broker {id}: watch fired, {event} {path}; racing to create it")
+                Reaction::RacesToCreate
             }
-            (ZnodePath::Controller, _) => {
-                let holder = self.watch_controller(id);
-                format!("broker {id}: watch fired, {event} {path}; controller is {holder}")
-            }
-            (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => self.on_broker_change(id),
-            _ => format!("broker {id}: watch fired, {event} {path}; nothing to do"),
-        }
+            (ZnodePath::Controller, _) => Reaction::ControllerIs(self.watch_controller(id)),
+            (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => return self.on_broker_change(id),
+            _ => Reaction::NothingToDo,
+        };
+        TraceKind::WatchFired { broker: id, event, path, reaction }
     }
 
     /// Re-registers `broker`'s watch on `/controller` and names the holder.
-    fn watch_controller(&mut self, id: BrokerId) -> String {
+    fn watch_controller(&mut self, id: BrokerId) -> Holder {
         let session = self.brokers[id as usize].session;
         match self.store.exists(ZnodePath::Controller, Some(session)) {
             Ok(Some(node)) => match node.data {
-                ZnodeData::Controller { broker_id } => format!("broker {broker_id}"),
-                other => format!("unreadable ({other})"),
+                ZnodeData::Controller { broker_id } => Holder::Broker(broker_id),
+                other => Holder::Unreadable(other),
             },
-            Ok(None) => "nobody".into(),
-            Err(e) => format!("unknown ({e})"),
+            Ok(None) => Holder::Nobody,
+            Err(error) => Holder::Unknown(error),
         }
     }
 
-    fn on_create_controller(&mut self, id: BrokerId) -> String {
+    fn on_create_controller(&mut self, id: BrokerId) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down, its create of /controller is lost");
+            return TraceKind::Down { broker: id, missed: Missed::CreateController };
         }
         let data = ZnodeData::Controller { broker_id: id };
         match self.store.create(ZnodePath::Controller, data, Some(broker.session)) {
             Ok(fired) => {
                 self.deliver_watches(fired);
                 if let Some(f) = self.failover.as_mut() {
-                    f.controller_created_at.get_or_insert(self.now_us);
+                    f.controller_created_at.get_or_insert(self.now);
                 }
                 self.schedule(
-                    self.now_us.saturating_add(self.net_us()),
+                    self.now.saturating_add(self.network_latency()),
                     Event::ControllerCreated { broker: id },
                 );
-                format!("zk: broker {id} created /controller")
+                TraceKind::CreatedController { broker: id }
             }
             Err(ZkError::NodeExists(_)) => {
-                let holder = self.watch_controller(id);
-                format!("zk: broker {id} lost the race, /controller is held by {holder}; watching it")
+                TraceKind::LostTheRace { broker: id, holder: self.watch_controller(id) }
             }
-            Err(e) => format!("zk: broker {id} could not create /controller: {e}"),
+            Err(error) => TraceKind::CreateFailed { broker: id, error },
         }
     }
 
-    fn on_controller_created(&mut self, id: BrokerId) -> String {
+    fn on_controller_created(&mut self, id: BrokerId) -> TraceKind {
         if !self.brokers[id as usize].alive {
-            return format!("broker {id}: down before it could act as controller");
+            return TraceKind::Down { broker: id, missed: Missed::ActingAsController };
         }
         match self.bump_controller_epoch() {
             Ok(epoch) => {
-                let read = self.store.submit(self.now_us, ZkRequestKind::Read, 1, 1);
+                let read = self.store.submit(self.now, ZkRequestKind::Read, 1, 1);
                 let written = self.store.submit(read, ZkRequestKind::Write, 1, 1);
                 let event = Event::ControllerEpochBumped { broker: id, epoch };
                 self.schedule(written, event);
-                format!("broker {id}: won /controller; writing /controller_epoch = {epoch}")
+                TraceKind::WonController { broker: id, epoch }
             }
-            Err(e) => format!("broker {id}: could not bump /controller_epoch ({e}); resigning"),
+            Err(error) => TraceKind::EpochBumpFailed { broker: id, error },
         }
     }
 
@@ -444,46 +437,43 @@ impl ZkCluster {
         Ok(epoch + 1)
     }
 
-    fn become_controller(&mut self, id: BrokerId, epoch: u32) -> String {
+    fn become_controller(&mut self, id: BrokerId, epoch: u32) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down before it could act as controller");
+            return TraceKind::Down { broker: id, missed: Missed::ActingAsController };
         }
         let session = broker.session;
         let live = match self.register_controller_watches(session) {
             Ok(live) => live,
-            Err(e) => return format!("broker {id}: cannot act as controller: {e}"),
+            Err(error) => return TraceKind::CannotActAsController { broker: id, error },
         };
         let reads = 3 + u64::from(live.len());
         let in_flight = self.config.costs.zk_max_in_flight_requests;
-        let registered = self.store.submit(self.now_us, ZkRequestKind::Read, reads, in_flight);
+        let registered = self.store.submit(self.now, ZkRequestKind::Read, reads, in_flight);
         let partitions = self.layout.partitions() as usize;
         self.controller = Some(ActiveController::loading(id, epoch, session, live, partitions));
         if let Some(f) = self.failover.as_mut() {
             f.new_controller = Some(id);
         }
-        let next = self.advance_controller(registered);
-        format!("zk: broker {id} is controller (epoch {epoch}), live brokers {live}; {next}")
+        let steps = self.advance_controller(registered);
+        TraceKind::BecameController { broker: id, epoch, live, steps }
     }
 
-    fn on_broker_apply(&mut self, id: BrokerId, request: BrokerRequest) -> String {
+    fn on_broker_apply(&mut self, id: BrokerId, request: BrokerRequest) -> TraceKind {
         let broker = &mut self.brokers[id as usize];
         if !broker.alive {
-            return format!("broker {id}: down, request lost");
+            return TraceKind::Down { broker: id, missed: Missed::Request };
         }
         let epoch = request.controller_epoch;
         if epoch < broker.controller_epoch {
             let known = broker.controller_epoch;
-            return format!("broker {id}: rejected request from stale controller epoch {epoch} < {known}");
+            return TraceKind::StaleEpochRejected { broker: id, epoch, known };
         }
         broker.controller_epoch = epoch;
         for &(partition, state) in request.entries.iter() {
             broker.cache.set(partition as usize, state);
         }
-        let done = self.record_applied(request.push, id);
-        format!(
-            "broker {id}: applied UpdateMetadata+LeaderAndIsr for {} partitions (controller epoch {epoch}){done}",
-            request.entries.len()
-        )
+        let completes = self.record_applied(request.push, id);
+        TraceKind::Applied { broker: id, partitions: request.entries.len(), epoch, completes }
     }
 }

@@ -7,6 +7,7 @@ use super::costs::ZkCosts;
 use super::partition::MAX_BROKERS;
 use super::path::TopicLayout;
 use super::store::ZkError;
+use crate::harness::Micros;
 
 /// Partitions per controller step: the cold load, the state-znode writes and the push are
 /// processed in chunks of this many partitions, one simulated event per chunk.
@@ -80,7 +81,7 @@ pub enum ZkClusterError {
     /// `built` of the `total` partitions had been built.
     Unfinished { built: u64, total: u64 },
     /// The failover did not complete by this virtual time.
-    FailoverStalled { at_us: u64 },
+    FailoverStalled { at: Micros },
     /// The ensemble refused a request while the cluster was being set up.
     ZooKeeper(ZkError),
 }
@@ -104,8 +105,8 @@ impl fmt::Display for ZkClusterError {
             ZkClusterError::Unfinished { built, total } => {
                 write!(f, "the cluster is not built yet: {built} of {total} partitions")
             }
-            ZkClusterError::FailoverStalled { at_us } => {
-                write!(f, "the failover had not completed at t={at_us}us")
+            ZkClusterError::FailoverStalled { at } => {
+                write!(f, "the failover had not completed at t={at}us")
             }
             ZkClusterError::ZooKeeper(e) => write!(f, "ZooKeeper refused the setup: {e}"),
         }

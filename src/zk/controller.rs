@@ -9,6 +9,8 @@ use super::failover::FailoverPhase;
 use super::partition::{BrokerId, BrokerSet, PartitionState};
 use super::path::ZnodePath;
 use super::store::{SessionId, WatchFired, ZkRequestKind, ZnodeData};
+use super::trace::{ControllerStep, Finished, TraceKind};
+use crate::harness::Micros;
 
 /// What the controller's event thread is busy with.
 pub(super) enum ControllerTask {
@@ -101,27 +103,27 @@ impl ActiveController {
         !matches!(self.task, ControllerTask::Loading { .. })
     }
 
-    fn commit(&mut self, chunk: ChunkDone) -> String {
+    fn commit(&mut self, chunk: ChunkDone) -> Finished {
         match (chunk, &mut self.task) {
             (ChunkDone::Loaded(states), ControllerTask::Loading { loaded, .. }) => {
                 *loaded += states.len() as u64;
-                let note = format!("loaded {} partition states ({loaded})", states.len());
+                let finished = Finished::Loaded { count: states.len(), loaded: *loaded };
                 self.apply(states);
-                note
+                finished
             }
             (
                 ChunkDone::Written { states, processed },
                 ControllerTask::ElectingLeaders { done, partitions, .. },
             ) => {
                 *done += processed;
-                let note = format!("wrote {} state znodes ({done}/{})", states.len(), partitions.len());
+                let finished = Finished::Wrote { count: states.len(), done: *done, total: partitions.len() };
                 self.apply(states);
-                note
+                finished
             }
             (ChunkDone::Sent, ControllerTask::Pushing { issued, partitions, .. }) => {
-                format!("sent requests for {issued}/{} partitions", partitions.len())
+                Finished::Sent { issued: *issued, total: partitions.len() }
             }
-            _ => "finished work of an abandoned task".into(),
+            _ => Finished::Abandoned,
         }
     }
 
@@ -159,9 +161,9 @@ enum Step {
 }
 
 impl ZkCluster {
-    /// Starts the controller's next chunk of work at `start_us`, moving through its tasks.
-    pub(super) fn advance_controller(&mut self, start_us: u64) -> String {
-        let mut start_us = start_us;
+    /// Starts the controller's next chunk of work at `start`, moving through its tasks.
+    pub(super) fn advance_controller(&mut self, start: Micros) -> Vec<ControllerStep> {
+        let mut start = start;
         let mut notes = Vec::new();
         loop {
             let topics = self.layout.topics();
@@ -169,16 +171,16 @@ impl ZkCluster {
                 break;
             };
             match step {
-                Step::Load => notes.push(self.issue_load_chunk(start_us)),
-                Step::FinishLoad => notes.push(self.finish_loading()),
-                Step::Write => notes.push(self.issue_write_chunk(start_us)),
-                Step::StartPush => notes.push(self.start_push()),
-                Step::Push => notes.push(self.issue_push_chunk(start_us)),
+                Step::Load => notes.extend(self.issue_load_chunk(start)),
+                Step::FinishLoad => notes.extend(self.finish_loading()),
+                Step::Write => notes.extend(self.issue_write_chunk(start)),
+                Step::StartPush => notes.extend(self.start_push()),
+                Step::Push => notes.extend(self.issue_push_chunk(start)),
                 Step::FinishPush => notes.push(self.finish_push()),
                 Step::BrokerChange => {
-                    let (note, read_at) = self.process_broker_change(start_us);
-                    start_us = read_at;
-                    notes.push(note);
+                    let (note, read_at) = self.process_broker_change(start);
+                    start = read_at;
+                    notes.extend(note);
                 }
                 Step::Wait => break,
             }
@@ -186,25 +188,23 @@ impl ZkCluster {
                 break;
             }
         }
-        notes.join("; ")
+        notes
     }
 
-    pub(super) fn on_chunk_done(&mut self, epoch: u32, chunk: ChunkDone) -> String {
+    pub(super) fn on_chunk_done(&mut self, epoch: u32, chunk: ChunkDone) -> TraceKind {
         let Some(ctrl) = self.controller.as_mut().filter(|c| c.epoch == epoch) else {
-            return format!("controller epoch {epoch} is gone; its finished work is dropped");
+            return TraceKind::WorkDropped { epoch };
         };
-        let id = ctrl.broker;
-        let committed = ctrl.commit(chunk);
-        let next = self.advance_controller(self.now_us);
-        format!("controller {id}: {committed}; {next}")
+        let broker = ctrl.broker;
+        let finished = Some(ctrl.commit(chunk));
+        let steps = self.advance_controller(self.now);
+        TraceKind::Controller { broker, finished, steps }
     }
 
-    fn issue_load_chunk(&mut self, start_us: u64) -> String {
-        let Some(ctrl) = self.controller.as_ref() else {
-            return String::new();
-        };
+    fn issue_load_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
+        let ctrl = self.controller.as_ref()?;
         let ControllerTask::Loading { next_topic: first, .. } = ctrl.task else {
-            return String::new();
+            return None;
         };
         let epoch = ctrl.epoch;
         let per_topic = self.layout.partitions_per_topic();
@@ -220,9 +220,9 @@ impl ZkCluster {
             }
         }
         let costs = &self.config.costs;
-        let processing = states.len() as u64 * costs.controller_load_us_per_partition;
+        let processing = states.len() as u64 * costs.controller_load_per_partition;
         let in_flight = costs.zk_max_in_flight_requests;
-        let read = self.store.submit(start_us, ZkRequestKind::Read, reads, in_flight);
+        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
         let chunk = ChunkDone::Loaded(states);
         self.schedule(read.saturating_add(processing), Event::ChunkDone { epoch, chunk });
         if let Some(ControllerTask::Loading { next_topic, .. }) =
@@ -230,7 +230,7 @@ impl ZkCluster {
         {
             *next_topic = end;
         }
-        format!("reading {reads} znodes (topics {first}..{end})")
+        Some(ControllerStep::Reading { znodes: reads, topics: first..end })
     }
 
     /// `getData("/brokers/topics/<t>")`: the topic's partition count (0 if unreadable).
@@ -248,14 +248,12 @@ impl ZkCluster {
         Some((index as u32, state))
     }
 
-    fn finish_loading(&mut self) -> String {
-        let now = self.now_us;
+    fn finish_loading(&mut self) -> Option<ControllerStep> {
+        let now = self.now;
         if let Some(f) = self.failover.as_mut() {
             f.ready_at.get_or_insert(now);
         }
-        let Some(ctrl) = self.controller.as_mut() else {
-            return String::new();
-        };
+        let ctrl = self.controller.as_mut()?;
         let live = ctrl.live;
         let leaderless: Vec<u32> = ctrl
             .memory
@@ -264,27 +262,21 @@ impl ZkCluster {
             .filter(|(_, s)| !s.leader_broker().is_some_and(|l| live.contains(l)))
             .map(|(i, _)| i as u32)
             .collect();
-        let note = format!(
-            "controller ready with {} partitions; {} have no live leader",
-            ctrl.memory.len(),
-            leaderless.len()
-        );
+        let note = ControllerStep::Ready { partitions: ctrl.memory.len(), leaderless: leaderless.len() };
         ctrl.task = ControllerTask::ElectingLeaders {
             partitions: leaderless,
             issued: 0,
             done: 0,
             then: PushScope::AllPartitions,
         };
-        note
+        Some(note)
     }
 
-    fn issue_write_chunk(&mut self, start_us: u64) -> String {
+    fn issue_write_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
-        let Some(ctrl) = self.controller.as_mut() else {
-            return String::new();
-        };
+        let ctrl = self.controller.as_mut()?;
         let ControllerTask::ElectingLeaders { partitions, issued, .. } = &mut ctrl.task else {
-            return String::new();
+            return None;
         };
         let first = *issued;
         let end = (first + chunk).min(partitions.len());
@@ -300,10 +292,10 @@ impl ZkCluster {
         let costs = &self.config.costs;
         let writes = states.len() as u64;
         let in_flight = costs.zk_max_in_flight_requests;
-        let written = self.store.submit(start_us, ZkRequestKind::Write, writes, in_flight);
+        let written = self.store.submit(start, ZkRequestKind::Write, writes, in_flight);
         let chunk = ChunkDone::Written { states, processed: batch.len() };
         self.schedule(written, Event::ChunkDone { epoch, chunk });
-        format!("writing {writes} partition state znodes one by one")
+        Some(ControllerStep::Writing { znodes: writes })
     }
 
     /// Elects a leader for one partition and writes its state znode if anything changed.
@@ -325,34 +317,35 @@ impl ZkCluster {
         Some((partition, new))
     }
 
-    pub(super) fn on_broker_change(&mut self, id: BrokerId) -> String {
+    pub(super) fn on_broker_change(&mut self, id: BrokerId) -> TraceKind {
         let Some(ctrl) = self.controller.as_mut().filter(|c| c.broker == id) else {
-            return format!("broker {id}: /brokers/ids changed but it is not the controller");
+            return TraceKind::BrokerChangeNotForUs { broker: id };
         };
         ctrl.broker_change_pending = true;
-        if !matches!(ctrl.task, ControllerTask::Idle) {
-            return format!("controller {id}: BrokerChange queued behind current work");
-        }
-        let next = self.advance_controller(self.now_us);
-        format!("controller {id}: {next}")
+        let steps = if matches!(ctrl.task, ControllerTask::Idle) {
+            self.advance_controller(self.now)
+        } else {
+            vec![ControllerStep::BrokerChangeQueued]
+        };
+        TraceKind::Controller { broker: id, finished: None, steps }
     }
 
     /// Kafka's BrokerChange handling: re-read `/brokers/ids` (re-registering the one-shot
-    /// watch), then re-elect every partition with a dead broker in its ISR. Returns a note and
-    /// when the read completes.
-    fn process_broker_change(&mut self, start_us: u64) -> (String, u64) {
+    /// watch), then re-elect every partition with a dead broker in its ISR. Returns what it
+    /// started and when the read completes.
+    fn process_broker_change(&mut self, start: Micros) -> (Option<ControllerStep>, Micros) {
         let Some(ctrl) = self.controller.as_mut() else {
-            return (String::new(), start_us);
+            return (None, start);
         };
         ctrl.broker_change_pending = false;
         let session = ctrl.session;
         let live = match self.live_brokers_in_zookeeper(session) {
             Ok(live) => live,
-            Err(e) => return (format!("cannot read /brokers/ids: {e}"), start_us),
+            Err(error) => return (Some(ControllerStep::BrokerIdsUnreadable(error)), start),
         };
-        let read_at = self.store.submit(start_us, ZkRequestKind::Read, 1, 1);
+        let read_at = self.store.submit(start, ZkRequestKind::Read, 1, 1);
         let Some(ctrl) = self.controller.as_mut() else {
-            return (String::new(), read_at);
+            return (None, read_at);
         };
         let dead = ctrl.live.difference(live);
         ctrl.live = live;
@@ -363,17 +356,14 @@ impl ZkCluster {
             .filter(|(_, s)| !s.isr.intersection(dead).is_empty())
             .map(|(i, _)| i as u32)
             .collect();
-        let note = format!(
-            "BrokerChange: live {live}, dead {dead}; {} partitions had a dead replica in their ISR",
-            affected.len()
-        );
+        let note = ControllerStep::BrokerChange { live, dead, affected: affected.len() };
         ctrl.task = ControllerTask::ElectingLeaders {
             partitions: affected,
             issued: 0,
             done: 0,
             then: PushScope::Elected,
         };
-        (note, read_at)
+        (Some(note), read_at)
     }
 
     /// Where the failover the controller is working through stands.

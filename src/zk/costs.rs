@@ -1,25 +1,27 @@
 //! The cost model of ZooKeeper mode: every latency and per-item processing cost the simulation
 //! charges, with two presets calibrated against published Kafka measurements.
 
+use crate::harness::{MS, Micros};
+
 /// The slow-motion speed of the few milliseconds in which ZooKeeper mode's watches fire and its
 /// writes and pushes go out (in the race and in the pains): a message of one network latency
 /// (250 us in both presets) then takes 0.625 s of wall time to cross, so the watch can be seen
 /// reaching each broker.
 pub const MILESTONE_SPEED: f64 = 0.0004;
 
-/// Cost parameters of a ZooKeeper-mode cluster. All times are virtual microseconds.
+/// Cost parameters of a ZooKeeper-mode cluster, in virtual time.
 ///
 /// Failover work is linear by construction: the cold load costs
-/// `reads x read latency / in-flight + partitions x controller_load_us_per_partition`
+/// `reads x read latency / in-flight + partitions x controller_load_per_partition`
 /// (reads = one topic znode per topic plus one state znode per partition), and the full-state
-/// push costs `partitions x live brokers x update_metadata_us_per_partition_per_broker`
-/// plus `live replicas x leader_and_isr_us_per_replica` on the controller.
+/// push costs `partitions x live brokers x update_metadata_per_partition_per_broker`
+/// plus `live replicas x leader_and_isr_per_replica` on the controller.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ZkCosts {
     /// Round trip of one `getData`/`getChildren`/`exists` request (client to ensemble and back).
-    pub zk_read_latency_us: u64,
+    pub zk_read_latency: Micros,
     /// Round trip of one `create`/`setData` request (the ensemble commits it through ZAB first).
-    pub zk_write_latency_us: u64,
+    pub zk_write_latency: Micros,
     /// Requests the controller's ZooKeeper client keeps outstanding at once: 1 is the pre-1.1
     /// synchronous one-by-one client, more is the async pipelined client (Kafka 1.1+,
     /// `zookeeper.max.in.flight.requests`).
@@ -28,19 +30,19 @@ pub struct ZkCosts {
     pub zk_max_requests_per_sec: u64,
     /// `zookeeper.session.timeout.ms`: a session not pinged for this long expires and its
     /// ephemeral znodes vanish. Clients ping every third of it.
-    pub zk_session_timeout_us: u64,
+    pub zk_session_timeout: Micros,
     /// One-way network latency: controller to broker, and ZooKeeper to a watching client.
-    pub network_latency_us: u64,
+    pub network_latency: Micros,
     /// Controller work per loaded partition: deserialising the assignment and state znodes and
     /// building the controller context (Kafka's `initializeControllerContext`).
-    pub controller_load_us_per_partition: u64,
+    pub controller_load_per_partition: Micros,
     /// Controller work to build and send one partition's entry of one broker's UpdateMetadata.
-    pub update_metadata_us_per_partition_per_broker: u64,
+    pub update_metadata_per_partition_per_broker: Micros,
     /// Controller work to build and send one partition's entry of a LeaderAndIsr to one of its
     /// replicas.
-    pub leader_and_isr_us_per_replica: u64,
+    pub leader_and_isr_per_replica: Micros,
     /// Broker work to apply one partition entry of an UpdateMetadata or LeaderAndIsr request.
-    pub broker_apply_us_per_partition: u64,
+    pub broker_apply_per_partition: Micros,
 }
 
 impl ZkCosts {
@@ -65,23 +67,23 @@ impl ZkCosts {
     /// elections (the dead controller's partitions) plus the full-state push to 4 live brokers.
     pub fn async_reads() -> ZkCosts {
         ZkCosts {
-            zk_read_latency_us: 290,
-            zk_write_latency_us: 1_000,
+            zk_read_latency: 290,
+            zk_write_latency: MS,
             zk_max_in_flight_requests: 20,
             zk_max_requests_per_sec: 100_000,
-            zk_session_timeout_us: 6_000_000,
-            network_latency_us: 250,
-            controller_load_us_per_partition: 8,
-            update_metadata_us_per_partition_per_broker: 5,
-            leader_and_isr_us_per_replica: 4,
-            broker_apply_us_per_partition: 10,
+            zk_session_timeout: 6_000 * MS,
+            network_latency: 250,
+            controller_load_per_partition: 8,
+            update_metadata_per_partition_per_broker: 5,
+            leader_and_isr_per_replica: 4,
+            broker_apply_per_partition: 10,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{MILESTONE_SPEED, ZkCosts};
+    use super::{MILESTONE_SPEED, MS, ZkCosts};
 
     /// How long, in wall-clock milliseconds, a ZooKeeper-mode message shown in slow motion should
     /// take to cross its link: as long as the live view's messages take at least.
@@ -90,7 +92,7 @@ mod tests {
     #[test]
     fn a_message_in_slow_motion_takes_a_followable_time_to_cross() {
         for costs in [ZkCosts::sync_reads_2017(), ZkCosts::async_reads()] {
-            let wall_ms = costs.network_latency_us as f64 / MILESTONE_SPEED / 1_000.0;
+            let wall_ms = costs.network_latency as f64 / MILESTONE_SPEED / MS as f64;
             assert!(wall_ms >= FOLLOWABLE_CROSSING_MS, "a crossing takes {wall_ms} ms of wall time");
         }
     }

@@ -7,12 +7,13 @@ use super::config::{ZkClusterConfig, ZkClusterError};
 use super::costs::ZkCosts;
 use super::partition::BrokerId;
 use super::store::{SessionId, ZkStats};
+use crate::harness::{MS, Micros};
 
 /// Virtual time the cluster runs steadily before [`measure_failover`] kills the controller.
-const WARM_UP_US: u64 = 10_000_000;
+const WARM_UP: Micros = 10_000 * MS;
 
 /// How long [`measure_failover`] waits for the failover to complete (one virtual day).
-const MAX_FAILOVER_US: u64 = 86_400_000_000;
+const MAX_FAILOVER: Micros = 86_400_000 * MS;
 
 /// Where a controller failover stands, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub enum FailoverPhase {
     /// No failover in progress: the last one (if any) completed.
     Ready,
     /// The dead controller's ephemeral `/controller` lives until its session expires.
-    AwaitingSessionExpiry { expires_at_us: u64 },
+    AwaitingSessionExpiry { expires_at: Micros },
     /// `/controller` is gone; brokers race to create it and the winner bumps the epoch.
     Electing,
     /// The new controller cold-loads partition state from ZooKeeper.
@@ -31,23 +32,23 @@ pub enum FailoverPhase {
     PushingToBrokers { brokers_done: u32, total: u32 },
 }
 
-/// Virtual times (absolute, microseconds) of one failover's milestones.
+/// Virtual times (absolute) of one failover's milestones.
 pub(super) struct FailoverTimeline {
-    pub killed_at: u64,
+    pub killed_at: Micros,
     pub old_controller: BrokerId,
     pub old_session: SessionId,
-    pub session_expired_at: Option<u64>,
-    pub controller_created_at: Option<u64>,
+    pub session_expired_at: Option<Micros>,
+    pub controller_created_at: Option<Micros>,
     pub new_controller: Option<BrokerId>,
-    pub ready_at: Option<u64>,
-    pub brokers_updated_at: Option<u64>,
+    pub ready_at: Option<Micros>,
+    pub brokers_updated_at: Option<Micros>,
     zk_at_kill: ZkStats,
     requests_at_kill: RequestCounters,
 }
 
 impl FailoverTimeline {
     pub fn new(
-        killed_at: u64,
+        killed_at: Micros,
         old_controller: BrokerId,
         old_session: SessionId,
         zk_at_kill: ZkStats,
@@ -76,16 +77,16 @@ pub struct ZkFailoverReport {
     pub old_controller: BrokerId,
     pub new_controller: BrokerId,
     /// Until the dead controller's session expired and `/controller` vanished.
-    pub session_expired_us: u64,
+    pub session_expired_after: Micros,
     /// Until a broker created the new `/controller`.
-    pub controller_elected_us: u64,
+    pub controller_elected_after: Micros,
     /// From `/controller` creation until the controller had loaded all state (what Kafka
     /// PR #3765 measured).
-    pub load_us: u64,
+    pub cold_load: Micros,
     /// Until the new controller had loaded all state and could act.
-    pub controller_ready_us: u64,
+    pub controller_ready_after: Micros,
     /// Until every live broker had applied the new controller's full state.
-    pub brokers_updated_us: u64,
+    pub brokers_updated_after: Micros,
     pub znode_reads: u64,
     pub znode_writes: u64,
     pub watches_fired: u64,
@@ -103,7 +104,7 @@ impl ZkCluster {
             return phase;
         }
         match self.store.session_expires_at(f.old_session) {
-            Some(expires_at_us) => FailoverPhase::AwaitingSessionExpiry { expires_at_us },
+            Some(expires_at) => FailoverPhase::AwaitingSessionExpiry { expires_at },
             None => FailoverPhase::Electing,
         }
     }
@@ -111,7 +112,7 @@ impl ZkCluster {
     /// The report of the most recent controller failover, once every broker is updated.
     pub fn failover_report(&self) -> Option<ZkFailoverReport> {
         let f = self.failover.as_ref()?;
-        let since_kill = |at: u64| at - f.killed_at;
+        let since_kill = |at: Micros| at - f.killed_at;
         let created = f.controller_created_at?;
         let ready = f.ready_at?;
         let zk = self.store.stats();
@@ -120,11 +121,11 @@ impl ZkCluster {
             brokers: self.config.brokers,
             old_controller: f.old_controller,
             new_controller: f.new_controller?,
-            session_expired_us: since_kill(f.session_expired_at?),
-            controller_elected_us: since_kill(created),
-            load_us: ready - created,
-            controller_ready_us: since_kill(ready),
-            brokers_updated_us: since_kill(f.brokers_updated_at?),
+            session_expired_after: since_kill(f.session_expired_at?),
+            controller_elected_after: since_kill(created),
+            cold_load: ready - created,
+            controller_ready_after: since_kill(ready),
+            brokers_updated_after: since_kill(f.brokers_updated_at?),
             znode_reads: zk.reads - f.zk_at_kill.reads,
             znode_writes: zk.writes - f.zk_at_kill.writes,
             watches_fired: zk.watches_fired - f.zk_at_kill.watches_fired,
@@ -149,14 +150,14 @@ pub fn measure_failover(
 /// Runs a fresh `cluster` steadily for a while, kills its controller and runs until the
 /// failover completes.
 fn fail_over(cluster: &mut ZkCluster) -> Result<ZkFailoverReport, ZkClusterError> {
-    cluster.run_until(WARM_UP_US);
-    cluster.kill_controller(WARM_UP_US);
+    cluster.run_until(WARM_UP);
+    cluster.kill_controller(WARM_UP);
     loop {
         if let Some(report) = cluster.failover_report() {
             return Ok(report);
         }
-        if cluster.now() > WARM_UP_US + MAX_FAILOVER_US || cluster.step().is_none() {
-            return Err(ZkClusterError::FailoverStalled { at_us: cluster.now() });
+        if cluster.now() > WARM_UP + MAX_FAILOVER || cluster.step().is_none() {
+            return Err(ZkClusterError::FailoverStalled { at: cluster.now() });
         }
     }
 }
@@ -171,7 +172,7 @@ mod tests {
         let config = ZkClusterConfig::single_partition_topics(20_000, 4, ZkCosts::async_reads());
         let mut cluster = ZkCluster::new(config, 3).expect("valid cluster");
         assert_eq!(cluster.failover_progress(), FailoverPhase::Ready);
-        cluster.kill_controller(1_000);
+        cluster.kill_controller(MS);
         let mut seen = Vec::new();
         while cluster.failover_report().is_none() {
             cluster.step();
@@ -181,7 +182,7 @@ mod tests {
             }
         }
         let expected = [
-            FailoverPhase::AwaitingSessionExpiry { expires_at_us: 0 },
+            FailoverPhase::AwaitingSessionExpiry { expires_at: 0 },
             FailoverPhase::Electing,
             FailoverPhase::LoadingFromZk { read: 0, total: 0 },
             FailoverPhase::ElectingLeaders { written: 0, total: 0 },

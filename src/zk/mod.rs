@@ -37,4 +37,4 @@ pub use store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore, Znode,
     ZnodeData,
 };
-pub use trace::TraceLine;
+pub use trace::{TraceKind, TraceLine};

@@ -8,15 +8,17 @@ use super::config::ZkClusterConfig;
 use super::costs::{MILESTONE_SPEED, ZkCosts};
 use super::partition::{BrokerId, PartitionState};
 use super::picture::ZkPicture;
+use super::trace::TraceKind;
+use crate::harness::{MS, Micros};
 use crate::playback::{Pace, WAIT_SPEED};
 
 /// The scripted clusters' size: small enough to show every partition as a cell.
 pub const PARTITIONS: u32 = 12;
 pub const BROKERS: u32 = 4;
-/// When the fault happens (simulated microseconds).
-pub const FAULT_AT_US: u64 = 1_000_000;
+/// When the fault happens (simulated).
+pub const FAULT_AT: Micros = 1_000 * MS;
 /// How long each is played after the moment it is about.
-const AFTERMATH_US: u64 = 4_000_000;
+const AFTERMATH: Micros = 4_000 * MS;
 
 /// A pain of ZooKeeper mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,28 +72,28 @@ impl Pain {
         }
     }
 
-    /// Its cluster, healthy, with the fault scheduled at [`FAULT_AT_US`].
+    /// Its cluster, healthy, with the fault scheduled at [`FAULT_AT`].
     pub fn cluster(self) -> ZkCluster {
         let config = ZkClusterConfig::single_partition_topics(PARTITIONS, BROKERS, ZkCosts::async_reads());
         let mut zk = ZkCluster::new(config, self.seed()).expect("a valid small cluster");
         let (dies, wronged) = self.brokers(&zk);
         let scheduled = match (self, wronged) {
-            (Pain::StaleCache, Some(stale)) => zk.drop_next_update_metadata(stale, FAULT_AT_US),
-            (Pain::SplitLiveness, Some(cut)) => zk.cut_off_from_controller(cut, FAULT_AT_US),
+            (Pain::StaleCache, Some(stale)) => zk.drop_next_update_metadata(stale, FAULT_AT),
+            (Pain::SplitLiveness, Some(cut)) => zk.cut_off_from_controller(cut, FAULT_AT),
             _ => Ok(()),
         };
-        scheduled.and_then(|()| zk.kill_broker(dies, FAULT_AT_US)).expect("known brokers");
+        scheduled.and_then(|()| zk.kill_broker(dies, FAULT_AT)).expect("known brokers");
         zk
     }
 
     /// When the moment it is about happens (the dead broker's session expires, its
     /// `/brokers/ids` znode goes and the watches fire), and when the page stops playing it.
-    pub fn moments(self) -> (u64, u64) {
+    pub fn moments(self) -> (Micros, Micros) {
         let mut zk = self.cluster();
         let key = std::iter::from_fn(|| zk.step())
-            .find(|l| l.text.contains("expired"))
-            .map_or(FAULT_AT_US, |l| l.at_us);
-        (key, key + AFTERMATH_US)
+            .find(|l| matches!(l.kind, TraceKind::SessionExpired { .. }))
+            .map_or(FAULT_AT, |l| l.at);
+        (key, key + AFTERMATH)
     }
 
     /// What KRaft does in the same situation.
@@ -118,17 +120,17 @@ impl Pain {
     }
 }
 
-/// The page's pace for a pain whose moment is at `key_at_us`, at `now_us`: a time-lapse through
+/// The page's pace for a pain whose moment is at `key_at`, at `now`: a time-lapse through
 /// the wait for the session to expire, slow motion from just before it through the few
 /// milliseconds in which the watches fire and the writes and pushes go out (each message takes
 /// 0.6 s of wall time to cross), then a time-lapse through the quiet aftermath.
-pub fn pace(key_at_us: u64, now_us: u64) -> Pace {
-    const LEAD_US: u64 = 300;
-    const MILESTONE_US: u64 = 2_500;
-    let (slow_from, slow_until) = (key_at_us.saturating_sub(LEAD_US), key_at_us + MILESTONE_US);
-    if now_us < slow_from {
+pub fn pace(key_at: Micros, now: Micros) -> Pace {
+    const LEAD: Micros = 300;
+    const MILESTONE: Micros = 2_500;
+    let (slow_from, slow_until) = (key_at.saturating_sub(LEAD), key_at + MILESTONE);
+    if now < slow_from {
         Pace { speed: WAIT_SPEED, until: Some(slow_from) }
-    } else if now_us < slow_until {
+    } else if now < slow_until {
         Pace { speed: MILESTONE_SPEED, until: Some(slow_until) }
     } else {
         Pace { speed: WAIT_SPEED, until: None }
@@ -189,20 +191,20 @@ pub fn copies(zk: &ZkCluster) -> Vec<CopyRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FAULT_AT_US, Pain, copies, pace};
+    use super::{FAULT_AT, Micros, Pain, copies, pace};
 
     #[test]
     fn each_pain_reaches_its_moment_a_second_or_two_into_the_play_and_ends_within_ten() {
         for pain in Pain::ALL {
             let (key, end) = pain.moments();
-            let (mut now, mut wall_ms, mut seen, mut slow_us) = (0u64, 0.0, None, 0);
+            let (mut now, mut wall_ms, mut seen, mut slow): (Micros, _, _, Micros) = (0, 0.0, None, 0);
             while now < end {
                 // Frames of 50 ms (a slow machine), each stopping where the pace changes.
                 let frame_ms = 50.0;
                 let pace = pace(key, now);
                 let dt = pace.step(now, frame_ms);
                 if pace.speed < 1.0 {
-                    slow_us += dt;
+                    slow += dt;
                 }
                 now += dt;
                 wall_ms += frame_ms;
@@ -213,14 +215,14 @@ mod tests {
             let seen = seen.expect("the moment is reached");
             assert!((800.0..3_500.0).contains(&seen), "{}: moment after {seen} ms", pain.id());
             assert!(wall_ms < 10_000.0, "{}: played in {wall_ms} ms", pain.id());
-            assert_eq!(slow_us, 2_800, "{}: every microsecond around the moment in slow motion", pain.id());
+            assert_eq!(slow, 2_800, "{}: every microsecond around the moment in slow motion", pain.id());
         }
     }
 
     /// The rows' stale cells as "holder: partitions".
-    fn stale(pain: Pain, at_us: u64) -> Vec<String> {
+    fn stale(pain: Pain, at: Micros) -> Vec<String> {
         let mut zk = pain.cluster();
-        zk.run_until(at_us);
+        zk.run_until(at);
         copies(&zk)
             .iter()
             .filter(|r| r.stale.contains(&true))
@@ -231,7 +233,7 @@ mod tests {
     #[test]
     fn a_lost_update_leaves_one_cache_disagreeing_cell_by_cell_and_the_others_agree() {
         let key = Pain::StaleCache.moments().0;
-        assert!(key > FAULT_AT_US, "the session expires after the crash");
+        assert!(key > FAULT_AT, "the session expires after the crash");
         assert_eq!(stale(Pain::StaleCache, key - 1), Vec::<String>::new(), "all agree before");
         let after = stale(Pain::StaleCache, Pain::StaleCache.moments().1);
         let zk = Pain::StaleCache.cluster();

@@ -2,15 +2,16 @@
 //! session and cache, the znodes that matter, the requests in flight and the partition grid.
 //! Pure data, so the drawing code only places shapes and the content is tested natively.
 
-use super::cluster::{Event, ZkCluster};
+use super::cluster::{Event, Scheduled, ZkCluster};
 use super::controller::{ChunkDone, ControllerTask};
 use super::failover::FailoverPhase;
 use super::partition::BrokerId;
 use super::path::ZnodePath;
 use super::store::{WatchEvent, ZnodeData};
+use crate::harness::{MS, Micros};
 
 /// A ping is drawn travelling to the ensemble for this long after it was sent (simulated).
-const PING_SHOWN_US: u64 = 300_000;
+const PING_SHOWN: Micros = 300 * MS;
 
 /// One broker as drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,13 +107,13 @@ pub struct ZkMessage {
 /// Everything the ZooKeeper-mode view draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ZkPicture {
-    pub now_us: u64,
+    pub now: Micros,
     pub brokers: Vec<ZkBrokerPicture>,
     pub znodes: ZnodePanel,
     pub messages: Vec<ZkMessage>,
     pub phase: FailoverPhase,
-    /// `zookeeper.session.timeout.ms`, in microseconds.
-    pub session_timeout_us: u64,
+    /// `zookeeper.session.timeout.ms`.
+    pub session_timeout: Micros,
     /// Requests the controller keeps in flight to ZooKeeper (`zookeeper.max.in.flight.requests`).
     pub pipelining_depth: u32,
 }
@@ -151,8 +152,8 @@ impl PartitionGrid {
 impl ZkCluster {
     /// The cluster as a page draws it now.
     pub fn picture(&self) -> ZkPicture {
-        let now = self.now_us;
-        let timeout = self.config.costs.zk_session_timeout_us.max(1);
+        let now = self.now;
+        let timeout = self.config.costs.zk_session_timeout.max(1);
         let active = self.controller.as_ref().map(|c| (c.broker, c.loaded()));
         let fresh = self.fresh_partitions();
         let total = u64::from(self.layout.partitions()).max(1);
@@ -174,12 +175,12 @@ impl ZkCluster {
             })
             .collect();
         ZkPicture {
-            now_us: now,
+            now,
             brokers,
             znodes: self.znode_panel(),
             messages: self.messages_in_flight(),
             phase: self.failover_progress(),
-            session_timeout_us: timeout,
+            session_timeout: timeout,
             pipelining_depth: self.config.costs.zk_max_in_flight_requests,
         }
     }
@@ -244,9 +245,9 @@ impl ZkCluster {
 
     /// Requests in flight, grouped by kind and endpoints, plus recent pings.
     fn messages_in_flight(&self) -> Vec<ZkMessage> {
-        let now = self.now_us;
+        let now = self.now;
         let mut found: Vec<ZkMessage> = Vec::new();
-        let mut add = |kind, from, to, count: u64, sent: u64, at: u64, text: &dyn Fn() -> String| {
+        let mut add = |kind, from, to, count: u64, sent: Micros, at: Micros, text: &dyn Fn() -> String| {
             let progress =
                 if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
             let progress = progress.clamp(0.0, 1.0);
@@ -259,8 +260,8 @@ impl ZkCluster {
             }
         };
         let controller = self.controller.as_ref().map(|c| Endpoint::Broker(c.broker));
-        for ((at, _), (sent, event)) in &self.queue {
-            let (at, sent) = (*at, *sent);
+        for (at, Scheduled { sent, event }) in self.queue.iter_in_order() {
+            let sent = *sent;
             match event {
                 Event::Notify(fired) => {
                     let what = match fired.event {
@@ -340,11 +341,11 @@ impl ZkCluster {
                 _ => {}
             }
         }
-        let timeout = self.config.costs.zk_session_timeout_us;
+        let timeout = self.config.costs.zk_session_timeout;
         for b in self.brokers.iter().filter(|b| b.alive) {
             let Some(expires) = self.store.session_expires_at(b.session) else { continue };
             let pinged = expires.saturating_sub(timeout);
-            if pinged > 0 && now >= pinged && now - pinged < PING_SHOWN_US {
+            if pinged > 0 && now >= pinged && now - pinged < PING_SHOWN {
                 let text = || format!("broker {}: ping, session {} stays alive", b.id, b.session);
                 add(
                     ZkMessageKind::Ping,
@@ -352,7 +353,7 @@ impl ZkCluster {
                     Endpoint::Ensemble,
                     1,
                     pinged,
-                    pinged + PING_SHOWN_US,
+                    pinged + PING_SHOWN,
                     &text,
                 );
             }
@@ -364,13 +365,13 @@ impl ZkCluster {
 
 #[cfg(test)]
 mod tests {
-    use super::{Endpoint, PartitionGrid, ZkMessageKind};
+    use super::{Endpoint, MS, PartitionGrid, ZkMessageKind};
     use crate::zk::{FailoverPhase, ZkCluster, ZkClusterConfig, ZkCosts};
 
     fn cluster() -> ZkCluster {
         let config = ZkClusterConfig::single_partition_topics(50_000, 5, ZkCosts::async_reads());
         let mut cluster = ZkCluster::new(config, 3).unwrap();
-        cluster.run_until(2_000_000);
+        cluster.run_until(2_000 * MS);
         cluster
     }
 
@@ -418,8 +419,8 @@ mod tests {
         let (mut loaded, mut pushed) = (0, 0);
         while cluster.failover_report().is_none() {
             let step = match cluster.failover_progress() {
-                FailoverPhase::AwaitingSessionExpiry { expires_at_us } => {
-                    (expires_at_us - cluster.now()).clamp(1, 50_000)
+                FailoverPhase::AwaitingSessionExpiry { expires_at } => {
+                    (expires_at - cluster.now()).clamp(1, 50_000)
                 }
                 _ => 100,
             };

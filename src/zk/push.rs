@@ -7,6 +7,8 @@ use std::rc::Rc;
 use super::cluster::{BrokerRequest, Event, ZkCluster};
 use super::controller::{ChunkDone, ControllerTask, PushScope};
 use super::partition::{BrokerId, BrokerSet, MAX_BROKERS, PartitionState};
+use super::trace::{ControllerStep, PushDone};
+use crate::harness::Micros;
 
 /// Delivery progress of one push (one UpdateMetadata/LeaderAndIsr wave) to its target brokers.
 pub(super) struct PushTracker {
@@ -26,26 +28,21 @@ impl PushTracker {
 }
 
 impl ZkCluster {
-    pub(super) fn start_push(&mut self) -> String {
+    pub(super) fn start_push(&mut self) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
         let brokers = self.config.brokers as usize;
         let total = self.layout.partitions();
-        let Some(ctrl) = self.controller.as_mut() else {
-            return String::new();
-        };
+        let ctrl = self.controller.as_mut()?;
         let task = std::mem::replace(&mut ctrl.task, ControllerTask::Idle);
         let ControllerTask::ElectingLeaders { partitions, then, .. } = task else {
-            return String::new();
+            return None;
         };
         let full_state = then == PushScope::AllPartitions;
         let partitions = if full_state { (0..total).collect() } else { partitions };
         let chunks = partitions.len().div_ceil(chunk);
         let targets = ctrl.live;
         let push = self.pushes.len();
-        let note = format!(
-            "sending UpdateMetadata+LeaderAndIsr for {} partitions to brokers {targets}",
-            partitions.len()
-        );
+        let note = ControllerStep::Sending { partitions: partitions.len(), targets };
         ctrl.task = ControllerTask::Pushing { partitions, issued: 0, push };
         let applied = vec![0; brokers];
         let complete = false;
@@ -53,16 +50,14 @@ impl ZkCluster {
         if chunks == 0 {
             self.complete_push(push);
         }
-        note
+        Some(note)
     }
 
-    pub(super) fn issue_push_chunk(&mut self, start_us: u64) -> String {
+    pub(super) fn issue_push_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
-        let Some(ctrl) = self.controller.as_mut() else {
-            return String::new();
-        };
+        let ctrl = self.controller.as_mut()?;
         let ControllerTask::Pushing { partitions, issued, push } = &mut ctrl.task else {
-            return String::new();
+            return None;
         };
         let first = *issued;
         let end = (first + chunk).min(partitions.len());
@@ -74,8 +69,8 @@ impl ZkCluster {
         let epoch = ctrl.epoch;
         let targets = self.pushes[push].targets;
         let replicas_on = self.replicas_per_broker(&entries);
-        let build_us = self.build_cost_us(entries.len() as u64, targets, &replicas_on);
-        let sent_at = start_us.saturating_add(build_us);
+        let build = self.build_cost(entries.len() as u64, targets, &replicas_on);
+        let sent_at = start.saturating_add(build);
         let mut lost = BrokerSet::EMPTY;
         for broker in targets.iter() {
             let leader_and_isr_entries = replicas_on[broker as usize];
@@ -86,8 +81,7 @@ impl ZkCluster {
             }
         }
         self.schedule(sent_at, Event::ChunkDone { epoch, chunk: ChunkDone::Sent });
-        let lost_note = if lost.is_empty() { String::new() } else { format!(", lost on the way to {lost}") };
-        format!("building requests for {} partitions to {targets}{lost_note}", end - first)
+        Some(ControllerStep::Building { partitions: end - first, targets, lost })
     }
 
     /// LeaderAndIsr entries per broker: how many of `entries` each broker replicates.
@@ -102,67 +96,63 @@ impl ZkCluster {
     }
 
     /// Controller time to build and send one chunk's UpdateMetadata and LeaderAndIsr requests.
-    fn build_cost_us(&self, partitions: u64, targets: BrokerSet, replicas_on: &[u64]) -> u64 {
+    fn build_cost(&self, partitions: u64, targets: BrokerSet, replicas_on: &[u64]) -> Micros {
         let costs = &self.config.costs;
         let per_broker = |b: BrokerId| {
-            partitions * costs.update_metadata_us_per_partition_per_broker
-                + replicas_on[b as usize] * costs.leader_and_isr_us_per_replica
+            partitions * costs.update_metadata_per_partition_per_broker
+                + replicas_on[b as usize] * costs.leader_and_isr_per_replica
         };
         targets.iter().map(per_broker).sum()
     }
 
     /// Sends one request to `broker`; false if it is lost (broker down, cut off or a drop).
-    fn send_to_broker(&mut self, id: BrokerId, sent_at: u64, request: BrokerRequest) -> bool {
+    fn send_to_broker(&mut self, id: BrokerId, sent_at: Micros, request: BrokerRequest) -> bool {
         self.requests.sent += 1 + u64::from(request.leader_and_isr_entries > 0);
         let costs = &self.config.costs;
         let entries = request.entries.len() as u64 + request.leader_and_isr_entries;
-        let apply_us = entries * costs.broker_apply_us_per_partition;
-        let arrival = sent_at.saturating_add(costs.network_latency_us);
+        let apply = entries * costs.broker_apply_per_partition;
+        let arrival = sent_at.saturating_add(costs.network_latency);
         let broker = &mut self.brokers[id as usize];
         if !broker.alive || !broker.reachable_from_controller || std::mem::take(&mut broker.drop_next_request)
         {
             self.requests.lost += 1;
             return false;
         }
-        let applied_at = broker.busy_until_us.max(arrival).saturating_add(apply_us);
-        broker.busy_until_us = applied_at;
+        let applied_at = broker.busy_until.max(arrival).saturating_add(apply);
+        broker.busy_until = applied_at;
         self.schedule(applied_at, Event::BrokerApply { broker: id, request });
         true
     }
 
-    pub(super) fn finish_push(&mut self) -> String {
+    pub(super) fn finish_push(&mut self) -> ControllerStep {
         if let Some(ctrl) = self.controller.as_mut() {
             ctrl.task = ControllerTask::Idle;
         }
-        "all requests sent".into()
+        ControllerStep::AllSent
     }
 
-    /// Counts one applied chunk; returns a note when the whole push has reached every broker.
-    pub(super) fn record_applied(&mut self, push: usize, broker: BrokerId) -> String {
+    /// Counts one applied chunk; says so when the whole push has reached every broker.
+    pub(super) fn record_applied(&mut self, push: usize, broker: BrokerId) -> Option<PushDone> {
         let running: BrokerSet = self.brokers.iter().filter(|b| b.alive).map(|b| b.id).collect();
-        let Some(tracker) = self.pushes.get_mut(push) else {
-            return String::new();
-        };
+        let tracker = self.pushes.get_mut(push)?;
         tracker.applied[broker as usize] += 1;
         let pending = tracker.targets.intersection(running).len() - tracker.brokers_done(running);
         if tracker.complete || pending > 0 {
-            return String::new();
+            return None;
         }
         self.complete_push(push)
     }
 
-    fn complete_push(&mut self, push: usize) -> String {
-        let now = self.now_us;
-        let Some(tracker) = self.pushes.get_mut(push) else {
-            return String::new();
-        };
+    fn complete_push(&mut self, push: usize) -> Option<PushDone> {
+        let now = self.now;
+        let tracker = self.pushes.get_mut(push)?;
         tracker.complete = true;
         if !tracker.full_state {
-            return "; every live broker has the change".into();
+            return Some(PushDone::Change);
         }
         if let Some(f) = self.failover.as_mut() {
             f.brokers_updated_at.get_or_insert(now);
         }
-        "; every live broker holds the new controller's full state".into()
+        Some(PushDone::FullState)
     }
 }

@@ -9,7 +9,12 @@ use super::column::SharedColumn;
 use super::costs::ZkCosts;
 use super::partition::{BrokerId, PartitionState};
 use super::path::{TopicLayout, ZnodePath};
+use crate::harness::Micros;
 use crate::small_map::SmallMap;
+
+/// The request queue keeps time in nanoseconds: at 100,000 requests a second each takes 10 us,
+/// at higher rates a fraction of one.
+const NS_PER_MICRO: u64 = 1_000;
 
 /// A ZooKeeper session id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -156,7 +161,7 @@ pub enum ZkRequestKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SessionStatus {
     /// Still alive; pinged recently enough.
-    Alive { expires_at_us: u64 },
+    Alive { expires_at: Micros },
     /// Expired now: its ephemeral znodes were deleted and these watches fired.
     Expired { deleted: Vec<ZnodePath>, fired: Vec<WatchFired> },
     /// No such session (never opened or already expired).
@@ -178,16 +183,16 @@ struct Watch {
 #[derive(Clone, Copy, Debug)]
 struct Session {
     owner: BrokerId,
-    expires_at_us: u64,
+    expires_at: Micros,
 }
 
 /// The ensemble's data tree, sessions, watches and request queue.
 pub struct ZkStore {
     layout: TopicLayout,
-    read_latency_us: u64,
-    write_latency_us: u64,
+    read_latency: Micros,
+    write_latency: Micros,
     service_ns_per_request: u64,
-    session_timeout_us: u64,
+    session_timeout: Micros,
     nodes: BTreeMap<ZnodePath, Znode>,
     states: SharedColumn<PartitionState>,
     state_versions: SharedColumn<u32>,
@@ -215,10 +220,10 @@ impl ZkStore {
         assert_eq!(states.len(), partitions, "one initial state per partition");
         ZkStore {
             layout,
-            read_latency_us: costs.zk_read_latency_us,
-            write_latency_us: costs.zk_write_latency_us,
+            read_latency: costs.zk_read_latency,
+            write_latency: costs.zk_write_latency,
             service_ns_per_request: 1_000_000_000 / costs.zk_max_requests_per_sec.max(1),
-            session_timeout_us: costs.zk_session_timeout_us,
+            session_timeout: costs.zk_session_timeout,
             nodes,
             states,
             state_versions: SharedColumn::filled(partitions, 0),
@@ -235,50 +240,50 @@ impl ZkStore {
         self.stats
     }
 
-    /// When `count` pipelined requests issued at `start_us`, at most `max_in_flight` outstanding,
+    /// When `count` pipelined requests issued at `start`, at most `max_in_flight` outstanding,
     /// have all completed. Each request occupies the ensemble for `1 / max requests per sec`;
     /// once that ceiling is hit they queue (also behind earlier batches).
-    pub fn submit(&mut self, start_us: u64, kind: ZkRequestKind, count: u64, max_in_flight: u32) -> u64 {
-        let latency_us = match kind {
-            ZkRequestKind::Read => self.read_latency_us,
-            ZkRequestKind::Write => self.write_latency_us,
+    pub fn submit(&mut self, start: Micros, kind: ZkRequestKind, count: u64, max_in_flight: u32) -> Micros {
+        let latency = match kind {
+            ZkRequestKind::Read => self.read_latency,
+            ZkRequestKind::Write => self.write_latency,
         };
         let rounds = count.div_ceil(u64::from(max_in_flight.max(1)));
-        let pipelined_us = start_us.saturating_add(rounds.saturating_mul(latency_us));
-        let queue_start_ns = self.queue_free_at_ns.max(start_us.saturating_mul(1000));
+        let pipelined = start.saturating_add(rounds.saturating_mul(latency));
+        let queue_start_ns = self.queue_free_at_ns.max(start.saturating_mul(NS_PER_MICRO));
         self.queue_free_at_ns =
             queue_start_ns.saturating_add(count.saturating_mul(self.service_ns_per_request));
-        pipelined_us.max(self.queue_free_at_ns.div_ceil(1000))
+        pipelined.max(self.queue_free_at_ns.div_ceil(NS_PER_MICRO))
     }
 
     /// Opens a session for `owner`; it expires unless pinged within the session timeout.
-    pub fn open_session(&mut self, owner: BrokerId, now_us: u64) -> SessionId {
+    pub fn open_session(&mut self, owner: BrokerId, now: Micros) -> SessionId {
         let id = SessionId(self.next_session);
         self.next_session += 1;
-        let expires_at_us = now_us.saturating_add(self.session_timeout_us);
-        self.sessions.insert(id, Session { owner, expires_at_us });
+        let expires_at = now.saturating_add(self.session_timeout);
+        self.sessions.insert(id, Session { owner, expires_at });
         id
     }
 
     /// A client ping: pushes the session's deadline out by the session timeout.
-    pub fn ping(&mut self, session: SessionId, now_us: u64) -> Result<u64, ZkError> {
-        let timeout = self.session_timeout_us;
+    pub fn ping(&mut self, session: SessionId, now: Micros) -> Result<Micros, ZkError> {
+        let timeout = self.session_timeout;
         let entry = self.sessions.get_mut(&session).ok_or(ZkError::SessionExpired(session))?;
-        entry.expires_at_us = now_us.saturating_add(timeout);
-        Ok(entry.expires_at_us)
+        entry.expires_at = now.saturating_add(timeout);
+        Ok(entry.expires_at)
     }
 
     /// The session's current deadline, if it is alive.
-    pub fn session_expires_at(&self, session: SessionId) -> Option<u64> {
-        self.sessions.get(&session).map(|s| s.expires_at_us)
+    pub fn session_expires_at(&self, session: SessionId) -> Option<Micros> {
+        self.sessions.get(&session).map(|s| s.expires_at)
     }
 
     /// Expires the session if its deadline has passed: its watches are dropped, its ephemeral
     /// znodes deleted, and the watches on them fire.
-    pub fn check_session(&mut self, session: SessionId, now_us: u64) -> SessionStatus {
+    pub fn check_session(&mut self, session: SessionId, now: Micros) -> SessionStatus {
         match self.sessions.get(&session) {
             None => SessionStatus::Unknown,
-            Some(s) if s.expires_at_us > now_us => SessionStatus::Alive { expires_at_us: s.expires_at_us },
+            Some(s) if s.expires_at > now => SessionStatus::Alive { expires_at: s.expires_at },
             Some(_) => self.expire(session),
         }
     }
@@ -489,6 +494,7 @@ impl ZkStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::MS;
     use crate::zk::column::ColumnBuilder;
     use crate::zk::partition::ReplicaAssignment;
 
@@ -508,8 +514,8 @@ mod tests {
         zk.create(ZnodePath::Controller, ZnodeData::Controller { broker_id: 0 }, Some(owner))
             .expect("create /controller");
         zk.exists(ZnodePath::Controller, Some(watcher)).expect("watch");
-        zk.ping(watcher, 5_000_000).expect("ping");
-        let timeout = ZkCosts::sync_reads_2017().zk_session_timeout_us;
+        zk.ping(watcher, 5_000 * MS).expect("ping");
+        let timeout = ZkCosts::sync_reads_2017().zk_session_timeout;
         assert!(matches!(zk.check_session(owner, timeout - 1), SessionStatus::Alive { .. }));
         let SessionStatus::Expired { deleted, fired } = zk.check_session(owner, timeout) else {
             panic!("session should expire at its deadline");
@@ -566,6 +572,6 @@ mod tests {
         let sync = zk.submit(0, ZkRequestKind::Read, 10, 1);
         assert_eq!(sync, 10 * 290);
         let saturated = zk.submit(0, ZkRequestKind::Read, 100_000, 1_000);
-        assert_eq!(saturated, 1_000_000 + 100, "100k requests at 100k/s, behind the first 10");
+        assert_eq!(saturated, 1_000 * MS + 100, "100k requests at 100k/s, behind the first 10");
     }
 }

@@ -1,29 +1,407 @@
-//! One line per simulated event: the shared format for tests, debugging and a UI timeline.
+//! What each simulated event did in ZooKeeper mode, typed: the faults injected, the brokers'
+//! sessions and pings, the watches that fire, the race for `/controller`, the controller's work
+//! (the cold load, the state znode writes, the UpdateMetadata and LeaderAndIsr pushes) and the
+//! brokers applying them to their caches. Tests and views match on these; `Display` renders
+//! the one-line text of `tests/zk_traces/`.
 
 use std::fmt;
+use std::ops::Range;
 
-/// What one processed event did, stamped with its virtual time.
+use super::partition::{BrokerId, BrokerSet};
+use super::path::ZnodePath;
+use super::store::{SessionId, WatchEvent, ZkError, ZnodeData};
+use crate::harness::{MS, Micros, format_time};
+
+/// One line of ZooKeeper mode's trace.
+pub type TraceLine = crate::harness::TraceLine<TraceKind>;
+
+/// What happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceLine {
-    /// Virtual time of the event, in microseconds.
-    pub at_us: u64,
-    /// A short description, e.g. `zk: broker 2 created /controller`.
-    pub text: String,
+pub enum TraceKind {
+    /// A broker crashed; its ephemeral znodes live until its session expires.
+    Crashed { broker: BrokerId, was_controller: bool, session: SessionId, expires_at: Micros },
+    /// A crash was injected into a broker that was down already.
+    AlreadyDown { broker: BrokerId },
+    /// A controller kill was injected while there was no active controller.
+    NoControllerToKill,
+    /// From now on nothing the controller sends reaches `broker` (which still pings ZooKeeper).
+    CutOffFromController { broker: BrokerId },
+    /// The next controller request to `broker` will be lost.
+    NextRequestDropped { broker: BrokerId },
+    /// Something reached (or was due at) a broker that is down.
+    Down { broker: BrokerId, missed: Missed },
+    /// A broker's session ping reached the ensemble, pushing the session's deadline out.
+    Ping { broker: BrokerId, session: SessionId, expires_at: Micros },
+    /// The ensemble refused a broker's ping.
+    PingFailed { broker: BrokerId, error: ZkError },
+    /// The ensemble checked a session at its old deadline: it was pinged since.
+    SessionAlive { session: SessionId, expires_at: Micros },
+    /// A session expired: its ephemeral znodes were deleted and the watches on them fired.
+    SessionExpired { session: SessionId, deleted: Vec<ZnodePath>, watches_fired: usize },
+    /// The ensemble checked a session that had already gone.
+    SessionGone { session: SessionId },
+    /// A one-shot watch fired on a running broker, and what the broker did about it.
+    WatchFired { broker: BrokerId, event: WatchEvent, path: ZnodePath, reaction: Reaction },
+    /// `/brokers/ids` changed under a watch of a broker that is no longer the controller.
+    BrokerChangeNotForUs { broker: BrokerId },
+    /// A broker won the race: the ensemble created its ephemeral `/controller`.
+    CreatedController { broker: BrokerId },
+    /// A broker's `create /controller` found it taken; it watches it again.
+    LostTheRace { broker: BrokerId, holder: Holder },
+    /// The ensemble refused a broker's `create /controller` for another reason.
+    CreateFailed { broker: BrokerId, error: ZkError },
+    /// The winner heard back, and conditionally writes `/controller_epoch`.
+    WonController { broker: BrokerId, epoch: u32 },
+    /// The winner could not write `/controller_epoch` and resigns.
+    EpochBumpFailed { broker: BrokerId, error: ZkError },
+    /// The winner could not register the controller's watches.
+    CannotActAsController { broker: BrokerId, error: ZkError },
+    /// The new controller is in place (Kafka's `onControllerFailover`) and starts its work.
+    BecameController { broker: BrokerId, epoch: u32, live: BrokerSet, steps: Vec<ControllerStep> },
+    /// A chunk of the controller's work finished (`finished`), or a BrokerChange arrived, and the
+    /// controller went on with `steps`.
+    Controller { broker: BrokerId, finished: Option<Finished>, steps: Vec<ControllerStep> },
+    /// Work finished for a controller epoch that has since gone.
+    WorkDropped { epoch: u32 },
+    /// A broker applied one UpdateMetadata+LeaderAndIsr request to its cache; `completes` when
+    /// it was the last one of a push to the live brokers.
+    Applied { broker: BrokerId, partitions: usize, epoch: u32, completes: Option<PushDone> },
+    /// A broker rejected a request from an older controller epoch than one it accepted.
+    StaleEpochRejected { broker: BrokerId, epoch: u32, known: u32 },
+}
+
+/// What a broker that is down missed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missed {
+    /// Its ping was due: it stops pinging, and its session runs out.
+    Pings,
+    /// A watch notification.
+    Watch { event: WatchEvent, path: ZnodePath },
+    /// Its own `create /controller`.
+    CreateController,
+    /// The chance to act as the controller it was elected.
+    ActingAsController,
+    /// A controller request.
+    Request,
+}
+
+/// What a broker does when a watch fires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reaction {
+    /// `/controller` is gone: it races to create it.
+    RacesToCreate,
+    /// It watches `/controller` again and reads who holds it.
+    ControllerIs(Holder),
+    NothingToDo,
+}
+
+/// Who holds `/controller`, as a broker reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holder {
+    Broker(BrokerId),
+    /// The znode holds something else than a controller registration.
+    Unreadable(ZnodeData),
+    Nobody,
+    /// The read failed.
+    Unknown(ZkError),
+}
+
+/// A chunk of controller work that finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finished {
+    /// `count` partition states read in the cold load, `loaded` so far.
+    Loaded { count: usize, loaded: u64 },
+    /// `count` state znodes written, `done` of the `total` partitions processed.
+    Wrote { count: usize, done: usize, total: usize },
+    /// The requests for `issued` of `total` partitions went out.
+    Sent { issued: usize, total: usize },
+    /// The work of a task the controller has since left.
+    Abandoned,
+}
+
+/// What the controller started next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ControllerStep {
+    /// A chunk of the cold load: `getData` of the topics' znodes and their partitions' states.
+    Reading {
+        znodes: u64,
+        topics: Range<u32>,
+    },
+    /// The cold load is over; `leaderless` partitions need a new leader.
+    Ready {
+        partitions: usize,
+        leaderless: usize,
+    },
+    /// A chunk of leader elections, each written to its state znode in turn.
+    Writing {
+        znodes: u64,
+    },
+    /// A push of UpdateMetadata+LeaderAndIsr for `partitions` partitions to `targets`.
+    Sending {
+        partitions: usize,
+        targets: BrokerSet,
+    },
+    /// One chunk of the push built and sent; `lost` brokers will not receive it.
+    Building {
+        partitions: usize,
+        targets: BrokerSet,
+        lost: BrokerSet,
+    },
+    AllSent,
+    /// Kafka's BrokerChange: the live set read again, and how many partitions lost an ISR member.
+    BrokerChange {
+        live: BrokerSet,
+        dead: BrokerSet,
+        affected: usize,
+    },
+    /// `/brokers/ids` could not be read.
+    BrokerIdsUnreadable(ZkError),
+    /// A BrokerChange waits until the current work is done.
+    BrokerChangeQueued,
+}
+
+/// What a completed push reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PushDone {
+    /// The partitions just re-elected, after a broker death.
+    Change,
+    /// The new controller's full state, after a controller failover.
+    FullState,
+}
+
+impl TraceKind {
+    /// Whether this is a broker's session ping (they come every third of the session timeout, so
+    /// listings count them rather than show them).
+    pub fn is_ping(&self) -> bool {
+        matches!(self, TraceKind::Ping { .. } | TraceKind::PingFailed { .. })
+    }
 }
 
 impl fmt::Display for TraceLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "t={}.{:03}ms {}", self.at_us / 1000, self.at_us % 1000, self.text)
+        write!(f, "t={} {}", format_time(self.at), self.kind)
+    }
+}
+
+/// `items` separated by "; ".
+fn joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str("; ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for TraceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceKind::Crashed { broker, was_controller, session, expires_at } => {
+                let role = if *was_controller { " (the controller)" } else { "" };
+                let expires = expires_at / MS;
+                write!(
+                    f,
+                    "fault: broker {broker}{role} crashed; its session {session} expires at {expires}ms"
+                )
+            }
+            TraceKind::AlreadyDown { broker } => write!(f, "fault: broker {broker} is already down"),
+            TraceKind::NoControllerToKill => {
+                write!(f, "fault: kill controller, but there is no active controller")
+            }
+            TraceKind::CutOffFromController { broker } => {
+                write!(f, "fault: broker {broker} cut off from the controller (still pinging zk)")
+            }
+            TraceKind::NextRequestDropped { broker } => {
+                write!(f, "fault: the next controller request to broker {broker} will be lost")
+            }
+            TraceKind::Down { broker, missed } => match missed {
+                Missed::Pings => write!(f, "broker {broker}: down, stops pinging zk"),
+                Missed::Watch { event, path } => write!(f, "broker {broker}: down, misses {event} on {path}"),
+                Missed::CreateController => {
+                    write!(f, "broker {broker}: down, its create of /controller is lost")
+                }
+                Missed::ActingAsController => {
+                    write!(f, "broker {broker}: down before it could act as controller")
+                }
+                Missed::Request => write!(f, "broker {broker}: down, request lost"),
+            },
+            TraceKind::Ping { broker, session, expires_at } => {
+                write!(f, "broker {broker} -> zk: ping {session} (expires {}ms)", expires_at / MS)
+            }
+            TraceKind::PingFailed { broker, error } => {
+                write!(f, "broker {broker} -> zk: ping failed: {error}")
+            }
+            TraceKind::SessionAlive { session, expires_at } => {
+                write!(f, "zk: session {session} was pinged; expires {}ms", expires_at / MS)
+            }
+            TraceKind::SessionExpired { session, deleted, watches_fired } => {
+                let paths: Vec<String> = deleted.iter().map(ToString::to_string).collect();
+                let paths = paths.join(", ");
+                write!(f, "zk: session {session} expired; deleted {paths}; {watches_fired} watches fired")
+            }
+            TraceKind::SessionGone { session } => write!(f, "zk: session {session} is already gone"),
+            TraceKind::WatchFired { broker, event, path, reaction } => {
+                write!(f, "broker {broker}: watch fired, {event} {path}; ")?;
+                match reaction {
+                    Reaction::RacesToCreate => write!(f, "racing to create it"),
+                    Reaction::ControllerIs(holder) => write!(f, "controller is {holder}"),
+                    Reaction::NothingToDo => write!(f, "nothing to do"),
+                }
+            }
+            TraceKind::BrokerChangeNotForUs { broker } => {
+                write!(f, "broker {broker}: /brokers/ids changed but it is not the controller")
+            }
+            TraceKind::CreatedController { broker } => write!(f, "zk: broker {broker} created /controller"),
+            TraceKind::LostTheRace { broker, holder } => {
+                write!(f, "zk: broker {broker} lost the race, /controller is held by {holder}; watching it")
+            }
+            TraceKind::CreateFailed { broker, error } => {
+                write!(f, "zk: broker {broker} could not create /controller: {error}")
+            }
+            TraceKind::WonController { broker, epoch } => {
+                write!(f, "broker {broker}: won /controller; writing /controller_epoch = {epoch}")
+            }
+            TraceKind::EpochBumpFailed { broker, error } => {
+                write!(f, "broker {broker}: could not bump /controller_epoch ({error}); resigning")
+            }
+            TraceKind::CannotActAsController { broker, error } => {
+                write!(f, "broker {broker}: cannot act as controller: {error}")
+            }
+            TraceKind::BecameController { broker, epoch, live, steps } => {
+                write!(f, "zk: broker {broker} is controller (epoch {epoch}), live brokers {live}; ")?;
+                joined(f, steps)
+            }
+            TraceKind::Controller { broker, finished, steps } => {
+                write!(f, "controller {broker}: ")?;
+                if let Some(finished) = finished {
+                    write!(f, "{finished}; ")?;
+                }
+                joined(f, steps)
+            }
+            TraceKind::WorkDropped { epoch } => {
+                write!(f, "controller epoch {epoch} is gone; its finished work is dropped")
+            }
+            TraceKind::Applied { broker, partitions, epoch, completes } => {
+                write!(
+                    f,
+                    "broker {broker}: applied UpdateMetadata+LeaderAndIsr for {partitions} partitions (controller epoch {epoch})"
+                )?;
+                match completes {
+                    None => Ok(()),
+                    Some(PushDone::Change) => write!(f, "; every live broker has the change"),
+                    Some(PushDone::FullState) => {
+                        write!(f, "; every live broker holds the new controller's full state")
+                    }
+                }
+            }
+            TraceKind::StaleEpochRejected { broker, epoch, known } => {
+                write!(f, "broker {broker}: rejected request from stale controller epoch {epoch} < {known}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Holder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Holder::Broker(id) => write!(f, "broker {id}"),
+            Holder::Unreadable(data) => write!(f, "unreadable ({data})"),
+            Holder::Nobody => write!(f, "nobody"),
+            Holder::Unknown(error) => write!(f, "unknown ({error})"),
+        }
+    }
+}
+
+impl fmt::Display for Finished {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Finished::Loaded { count, loaded } => write!(f, "loaded {count} partition states ({loaded})"),
+            Finished::Wrote { count, done, total } => {
+                write!(f, "wrote {count} state znodes ({done}/{total})")
+            }
+            Finished::Sent { issued, total } => write!(f, "sent requests for {issued}/{total} partitions"),
+            Finished::Abandoned => write!(f, "finished work of an abandoned task"),
+        }
+    }
+}
+
+impl fmt::Display for ControllerStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ControllerStep::Reading { znodes, topics } => {
+                write!(f, "reading {znodes} znodes (topics {}..{})", topics.start, topics.end)
+            }
+            ControllerStep::Ready { partitions, leaderless } => {
+                write!(f, "controller ready with {partitions} partitions; {leaderless} have no live leader")
+            }
+            ControllerStep::Writing { znodes } => {
+                write!(f, "writing {znodes} partition state znodes one by one")
+            }
+            ControllerStep::Sending { partitions, targets } => {
+                write!(
+                    f,
+                    "sending UpdateMetadata+LeaderAndIsr for {partitions} partitions to brokers {targets}"
+                )
+            }
+            ControllerStep::Building { partitions, targets, lost } => {
+                write!(f, "building requests for {partitions} partitions to {targets}")?;
+                if !lost.is_empty() {
+                    write!(f, ", lost on the way to {lost}")?;
+                }
+                Ok(())
+            }
+            ControllerStep::AllSent => write!(f, "all requests sent"),
+            ControllerStep::BrokerChange { live, dead, affected } => write!(
+                f,
+                "BrokerChange: live {live}, dead {dead}; {affected} partitions had a dead replica in their ISR"
+            ),
+            ControllerStep::BrokerIdsUnreadable(error) => write!(f, "cannot read /brokers/ids: {error}"),
+            ControllerStep::BrokerChangeQueued => write!(f, "BrokerChange queued behind current work"),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::TraceLine;
+    use super::{ControllerStep, Finished, TraceKind, TraceLine};
+    use crate::harness::MS;
+    use crate::zk::{BrokerSet, SessionId};
 
     #[test]
     fn shows_milliseconds_with_three_decimals() {
-        let line = TraceLine { at_us: 1_234_567, text: "zk: hello".into() };
-        assert_eq!(line.to_string(), "t=1234.567ms zk: hello");
+        let line = TraceLine { at: 1_234 * MS + 567, kind: TraceKind::NoControllerToKill };
+        assert_eq!(
+            line.to_string(),
+            "t=1234.567ms fault: kill controller, but there is no active controller"
+        );
+    }
+
+    #[test]
+    fn a_controller_line_joins_what_finished_and_what_it_started() {
+        let targets: BrokerSet = [1, 2].into_iter().collect();
+        let kind = TraceKind::Controller {
+            broker: 1,
+            finished: Some(Finished::Sent { issued: 9, total: 9 }),
+            steps: vec![ControllerStep::Building { partitions: 9, targets, lost: BrokerSet::EMPTY.with(2) }],
+        };
+        assert_eq!(
+            kind.to_string(),
+            "controller 1: sent requests for 9/9 partitions; building requests for 9 partitions to [1,2], lost on the way to [2]"
+        );
+        let queued = TraceKind::Controller {
+            broker: 1,
+            finished: None,
+            steps: vec![ControllerStep::BrokerChangeQueued],
+        };
+        assert_eq!(queued.to_string(), "controller 1: BrokerChange queued behind current work");
+    }
+
+    #[test]
+    fn pings_are_told_apart_from_the_rest() {
+        let ping = TraceKind::Ping { broker: 0, session: SessionId(1), expires_at: 6_000 * MS };
+        assert!(ping.is_ping());
+        assert_eq!(ping.to_string(), "broker 0 -> zk: ping 0x1 (expires 6000ms)");
+        assert!(!TraceKind::SessionGone { session: SessionId(1) }.is_ping());
     }
 }

@@ -140,7 +140,7 @@ impl HostEvent {
         Some(HostEvent::FailoverFinished {
             partitions: race.partitions(),
             kraft_ms: race.kraft_recovered_after()? / MS,
-            zookeeper_ms: race.zk_report()?.brokers_updated_us / MS,
+            zookeeper_ms: race.zk_report()?.brokers_updated_after / MS,
         })
     }
 }

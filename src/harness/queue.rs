@@ -1,5 +1,5 @@
-//! The discrete-event queue: events ordered by virtual time, ties broken by insertion order so
-//! every run of a seed processes the same events in the same order.
+//! The discrete-event queue both simulations use: events ordered by virtual time, ties broken
+//! by insertion order so every run of a seed processes the same events in the same order.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -78,7 +78,19 @@ impl<E> EventQueue<E> {
 
     /// The waiting events with their times, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (Micros, &E)> {
-        self.heap.iter().filter_map(|k| Some((k.at.0, self.slab[k.slot as usize].as_ref()?)))
+        self.heap.iter().filter_map(|k| self.entry(k))
+    }
+
+    /// The waiting events with their times, in the order [`pop`](Self::pop) would return them.
+    pub fn iter_in_order(&self) -> impl Iterator<Item = (Micros, &E)> {
+        let mut keys: Vec<&Key> = self.heap.iter().collect();
+        // A greater key is an earlier event (the heap pops its greatest).
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        keys.into_iter().filter_map(|k| self.entry(k))
+    }
+
+    fn entry(&self, key: &Key) -> Option<(Micros, &E)> {
+        Some((key.at.0, self.slab[key.slot as usize].as_ref()?))
     }
 }
 
@@ -94,5 +106,19 @@ mod tests {
         q.push(5, "c");
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn iterates_in_the_order_it_pops() {
+        let mut q = EventQueue::default();
+        for (at, e) in [(7, "d"), (5, "b"), (3, "a"), (5, "c"), (9, "e")] {
+            q.push(at, e);
+        }
+        q.pop();
+        q.push(5, "c2");
+        let listed: Vec<(u64, &str)> = q.iter_in_order().map(|(at, e)| (at, *e)).collect();
+        assert_eq!(listed, [(5, "b"), (5, "c"), (5, "c2"), (7, "d"), (9, "e")]);
+        let popped: Vec<(u64, &str)> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(listed, popped);
     }
 }
