@@ -4,10 +4,10 @@
 
 use std::fmt;
 
+use crate::harness::format_time;
 use crate::invariants::{Checker, Violation};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
-use crate::sim::trace::format_time;
 use crate::sim::{
     ActionError, ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine,
 };
