@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::quorum::{NodeId, RoleKind};
+use crate::quorum::NodeId;
 use crate::session::layout::{CELL, Layout, Point, WIDTH, point_along};
 use crate::session::message_kinds::{message_kind, spoken};
 use crate::session::picture::{BrokenPicture, ClusterPicture, MessagePicture, NodePicture};
