@@ -8,6 +8,7 @@ use crate::session::{self, Settings};
 use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
+use super::race::RaceAction;
 
 /// The views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +83,8 @@ pub enum Action {
     },
     /// Open a session file (or say what was wrong with it).
     OpenFile(Result<SessionFile, String>),
+    /// One of the failover race's controls.
+    Race(RaceAction),
 }
 
 /// What the page asks the browser to do after an action.
@@ -105,6 +108,8 @@ pub enum Effect {
     DownloadLog,
     /// Offer this session file as a download.
     Download(SessionFile),
+    /// Fetch the failover race's measured curve (answered with [`RaceAction::Measured`]).
+    FetchMeasured,
 }
 
 /// The result of an action: whether it was used (a key that is no shortcut is not) and the
