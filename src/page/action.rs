@@ -8,6 +8,7 @@ use crate::session::{self, Settings};
 use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
+use super::metadata_log::MetadataLogAction;
 use super::race::RaceAction;
 
 /// The views.
@@ -85,6 +86,8 @@ pub enum Action {
     OpenFile(Result<SessionFile, String>),
     /// One of the failover race's controls.
     Race(RaceAction),
+    /// Something done to the opened metadata log.
+    MetadataLog(MetadataLogAction),
 }
 
 /// What the page asks the browser to do after an action.

@@ -2,13 +2,14 @@
 //! selection, filters, notices) around the live session. It changes only through
 //! [`PageState::reduce`], one [`Action`] at a time, so the page's behaviour is tested natively;
 //! the web front end turns DOM events into actions, draws the state and carries out the
-//! [`Effect`]s (address bar, clipboard, full screen). The failover race is a sub-state with its
-//! own actions ([`race`]).
+//! [`Effect`]s (address bar, clipboard, full screen). The failover race and the opened metadata
+//! log are sub-states with their own actions ([`race`], [`metadata_log`]).
 
 pub mod action;
 pub mod clock;
 pub mod falling;
 pub mod log_filter;
+pub mod metadata_log;
 pub mod pacing;
 pub mod race;
 pub mod redraw;
@@ -18,6 +19,7 @@ use std::rc::Rc;
 pub use action::{Action, Effect, Outcome, Tab};
 pub use clock::Clock;
 pub use log_filter::LogFilter;
+pub use metadata_log::{MetadataLogAction, MetadataLogView};
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
@@ -115,6 +117,8 @@ pub struct PageState {
     pub key_seen: Option<Micros>,
     /// The failover race view.
     pub race: RaceView,
+    /// The opened metadata log's view.
+    pub metadata_log: MetadataLogView,
     pub pain: PainRequest,
     pub present: bool,
     pub help: bool,
@@ -134,7 +138,7 @@ pub struct PageState {
     redraw: Redraw,
     /// Whether the last frame fast-forwarded through a quiet stretch.
     fast_forwarding: bool,
-    /// Bounds a frame's work on the race.
+    /// Bounds a frame's work on the race and times opening a metadata log.
     clock: Clock,
 }
 
@@ -167,6 +171,7 @@ impl PageState {
             tour: None,
             key_seen: None,
             race: RaceView::new(params.partitions),
+            metadata_log: MetadataLogView::default(),
             pain: PainRequest { pain: Pain::StaleCache, generation: 0 },
             present: params.present,
             help: false,
@@ -297,6 +302,7 @@ impl PageState {
                 let told = self.race.reduce(action);
                 self.race_told(told, &mut effects);
             }
+            Action::MetadataLog(action) => self.metadata_log.reduce(action, self.clock),
         }
         self.race.show(self.tab == Tab::Failover);
         if self.tab == Tab::Failover && shown_before != Tab::Failover {

@@ -15,7 +15,7 @@ use super::host;
 use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
-use super::log_tab::LogTab;
+use super::log_tab::log_tab;
 use super::pains_tab::PainsTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
@@ -147,7 +147,7 @@ impl Component for App {
                               on_pick={link.callback(|pain| Msg::Do(Action::Pain(pain)))}
                               on_step={link.callback(|step: usize| Msg::Do(Action::Tour(Some(step - 1))))} />
                 } else if state.tab == Tab::Log {
-                    <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} on_download={link.callback(|_| Msg::Do(Action::DownloadLog))} />
+                    { log_tab(&state.metadata_log, &self.on) }
                 } else {
                     { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion }, &self.on) }
                 }
