@@ -319,3 +319,10 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
     assert!(!reopened.playing, "a shared moment opens paused");
 }
+
+#[test]
+fn what_the_browser_reports_of_a_save_goes_to_the_status_line() {
+    let mut page = page("");
+    page.reduce(Action::Report("Downloaded 00000000000000000000.log".into()));
+    assert_eq!(page.status, "Downloaded 00000000000000000000.log");
+}

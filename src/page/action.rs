@@ -88,6 +88,9 @@ pub enum Action {
     Race(RaceAction),
     /// Something done to the opened metadata log.
     MetadataLog(MetadataLogAction),
+    /// What the browser did with an effect (the files a download saved, or why it failed), for
+    /// the status line.
+    Report(String),
 }
 
 /// What the page asks the browser to do after an action.

@@ -303,6 +303,7 @@ impl PageState {
                 self.race_told(told, &mut effects);
             }
             Action::MetadataLog(action) => self.metadata_log.reduce(action, self.clock),
+            Action::Report(status) => self.status = status,
         }
         self.race.show(self.tab == Tab::Failover);
         if self.tab == Tab::Failover && shown_before != Tab::Failover {

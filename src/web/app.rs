@@ -158,7 +158,7 @@ impl Component for App {
 }
 
 impl App {
-    /// Carry out what the page asked the browser to do.
+    /// Carry out what the page asked the browser to do; how a save went comes back as an action.
     fn perform(&mut self, ctx: &Context<Self>, effect: Effect) {
         let window = gloo::utils::window();
         match effect {
@@ -181,11 +181,13 @@ impl App {
             }
             Effect::KioskStop => self.kiosk = None,
             Effect::DownloadLog => {
-                self.state.status = super::download::save_cluster_log(self.state.session.sim())
+                let report = super::download::save_cluster_log(self.state.session.sim());
+                ctx.link().send_message(Msg::Do(Action::Report(report)));
             }
             Effect::Download(file) => {
                 if let Err(error) = session_files::download(&file) {
-                    self.state.status = format!("Cannot save the session: {error}");
+                    ctx.link()
+                        .send_message(Msg::Do(Action::Report(format!("Cannot save the session: {error}"))));
                 }
             }
             Effect::FetchMeasured => {
