@@ -20,7 +20,7 @@ fn play(page: &mut PageState, seconds: f64) {
 
 /// A page whose first leader is elected, paused.
 fn with_leader() -> PageState {
-    let mut page = page("?speed=1");
+    let mut page = page("?speed=1&partitions=1000");
     play(&mut page, 8.0);
     assert!(page.session.sim().leader().is_some(), "a leader after 8 s at 1x");
     page.reduce(Action::TogglePlay);
@@ -60,14 +60,28 @@ fn shortcuts_act_and_other_keys_are_left_to_the_browser() {
 }
 
 #[test]
-fn on_the_failover_view_the_race_keys_belong_to_the_race() {
-    let mut page = page("");
+fn on_the_failover_view_the_race_keys_play_the_race_and_not_the_cluster() {
+    let mut page = page("?partitions=1000");
+    let now = page.session.now();
     page.reduce(Action::Tab(Tab::Failover));
-    assert!(!page.animating(), "the live cluster does not animate behind the race");
-    for key in [" ", "k", "s", "r"] {
-        assert!(!page.reduce(Action::Key(key.into())).handled, "{key:?} is the race's");
+    assert!(page.race.busy() && page.animating(), "frames run while the race prepares");
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
+    assert!(!page.animating(), "the live cluster does not animate behind the race");
+    assert!(page.reduce(Action::Key("k".into())).handled);
+    assert!(page.race.playing(), "K kills both controllers and plays");
+    assert!(page.reduce(Action::Key(" ".into())).handled);
+    assert!(!page.race.playing(), "Space pauses the race");
+    assert!(page.reduce(Action::Key("r".into())).handled);
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    let stage = page.race.race().map(|r| r.stage());
+    assert_eq!(stage, Some(kraftscope::race::RaceStage::Ready), "R: healthy again, waiting for the kill");
     assert!(page.reduce(Action::Key("p".into())).handled);
+    play(&mut page, 0.5);
+    assert_eq!(page.session.now(), now, "the live cluster stood still");
 }
 
 #[test]
@@ -220,11 +234,11 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     let errors: Vec<_> =
         outcome.effects.iter().filter(|e| matches!(e, Effect::Post(HostEvent::Error { .. }))).collect();
     assert_eq!(errors.len(), 1, "heal is not a race command: {:?}", outcome.effects);
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
     page.reduce(Action::Host(Command::KillLeader));
-    assert_eq!(
-        page.race_command.as_ref().map(|c| (c.serial, c.command.clone())),
-        Some((1, Command::KillLeader))
-    );
+    assert!(page.race.playing(), "kill-leader kills both active controllers of the race");
 }
 
 #[test]
@@ -303,4 +317,11 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     assert_eq!(reopened.session.fingerprint(), live.session.fingerprint());
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
     assert!(!reopened.playing, "a shared moment opens paused");
+}
+
+#[test]
+fn what_the_browser_reports_of_a_save_goes_to_the_status_line() {
+    let mut page = page("");
+    page.reduce(Action::Report("Downloaded 00000000000000000000.log".into()));
+    assert_eq!(page.status, "Downloaded 00000000000000000000.log");
 }
