@@ -241,8 +241,8 @@ impl Session {
     }
 
     /// Put the state back to `checkpoint`'s (the recorded actions stay).
-    fn restore(&mut self, checkpoint: &Checkpoint) {
-        let Checkpoint { sim, checker, applied, topics_created, log, violation } = checkpoint.clone();
+    fn restore(&mut self, checkpoint: Checkpoint) {
+        let Checkpoint { sim, checker, applied, topics_created, log, violation } = checkpoint;
         (self.sim, self.checker, self.applied, self.topics_created, self.log, self.violation) =
             (sim, checker, applied, topics_created, log, violation);
     }
@@ -349,8 +349,7 @@ impl Session {
         if let Some(checkpoint) = self.checkpoints.latest_at_or_before(t)
             && (t < now.0 || checkpoint.position() > now)
         {
-            let checkpoint = checkpoint.clone();
-            self.restore(&checkpoint);
+            self.restore(checkpoint.clone());
         }
         self.advance_to(t, usize::MAX);
         Ok(())
