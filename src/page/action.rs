@@ -8,6 +8,7 @@ use crate::session::{self, Settings};
 use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
+use super::pains::PainsAction;
 
 /// The views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,11 +69,12 @@ pub enum Action {
     Kiosk(Option<usize>),
     /// Race the failover of a cluster the size of an opened metadata log.
     RaceFromLog(u64),
-    /// The race or the pain shown by a tour step reached the step's key moment, this long after
-    /// the kill (or the pain's start).
+    /// The race shown by a tour step reached the step's key moment, this long after the kill.
     ViewKeySeen(Micros),
     /// Show one of ZooKeeper mode's other pains (from its start).
     Pain(Pain),
+    /// Play, pause, step or replay the pain shown.
+    Pains(PainsAction),
     /// Save the live cluster's metadata log as Kafka's files.
     DownloadLog,
     /// Save the session as a file with this name and these notes.

@@ -8,12 +8,14 @@ pub mod action;
 pub mod falling;
 pub mod log_filter;
 pub mod pacing;
+pub mod pains;
 pub mod redraw;
 
 use std::rc::Rc;
 
 pub use action::{Action, Effect, Outcome, Tab};
 pub use log_filter::LogFilter;
+pub use pains::{PainsAction, PainsState, PainsView};
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
 use crate::race::RaceMoment;
@@ -44,13 +46,6 @@ pub struct RaceRequest {
     pub shown_after_kill_ms: Option<u64>,
     pub plays_on: bool,
     pub key: Option<RaceMoment>,
-    pub generation: u32,
-}
-
-/// What the pains view is asked to show: which pain, and a counter that restarts it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PainRequest {
-    pub pain: Pain,
     pub generation: u32,
 }
 
@@ -136,7 +131,8 @@ pub struct PageState {
     /// When the tour step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
     pub race: RaceRequest,
-    pub pain: PainRequest,
+    /// The pains view: the pain shown and how far it has played.
+    pub pains: PainsState,
     pub present: bool,
     pub help: bool,
     /// A link to this moment, once asked for.
@@ -183,7 +179,7 @@ impl PageState {
             tour: None,
             key_seen: None,
             race: RaceRequest::idle(params.partitions, 0),
-            pain: PainRequest { pain: Pain::StaleCache, generation: 0 },
+            pains: PainsState::new(Pain::StaleCache),
             present: params.present,
             help: false,
             share: None,
@@ -213,10 +209,12 @@ impl PageState {
         Some(Effect::KioskHold { next: (step + 1) % TOUR.len(), ms })
     }
 
-    /// Whether animation frames should run: playing on the live cluster view, or replaying a
-    /// long shared session.
+    /// Whether animation frames should run: playing on the live cluster view or the pains
+    /// view, or replaying a long shared session.
     pub fn animating(&self) -> bool {
-        (self.playing && self.tab == Tab::Cluster) || self.reopening.is_some()
+        (self.playing && self.tab == Tab::Cluster)
+            || (self.pains.playing() && self.tab == Tab::Pains)
+            || self.reopening.is_some()
     }
 
     /// Whether the last frame skipped through a quiet stretch (the page labels it).
@@ -258,7 +256,13 @@ impl PageState {
             Action::Reset => self.reset(&mut effects),
             Action::Select(id) => self.selected = if self.selected == Some(id) { None } else { Some(id) },
             Action::Filter(filter) => self.filter = filter,
-            Action::Tab(tab) => self.tab = tab,
+            Action::Tab(tab) => {
+                // The pains view opens on its pain's start, as a tour step or a link does.
+                if tab == Tab::Pains && self.tab != Tab::Pains {
+                    self.pains.start(self.pains.pain());
+                }
+                self.tab = tab;
+            }
             Action::Key(key) => {
                 if !self.on_key(&key, &mut effects) {
                     return Outcome::default();
@@ -289,18 +293,14 @@ impl PageState {
             }
             Action::OpenFile(file) => self.open_file(file),
             Action::DownloadLog => effects.push(Effect::DownloadLog),
-            Action::ViewKeySeen(at) => {
-                let shown = match self.story().map(|story| story.view) {
-                    Some(View::Failover) => self.tab == Tab::Failover,
-                    Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pain.pain == pain,
-                    _ => false,
-                };
-                if shown && self.key_seen.is_none() {
-                    self.key_seen = Some(at);
+            Action::ViewKeySeen(at) => self.view_key_seen(at),
+            Action::Pains(action) => {
+                if let Some(at) = self.pains.reduce(action) {
+                    self.view_key_seen(at);
                 }
             }
             Action::Pain(pain) => {
-                self.pain = PainRequest { pain, generation: self.pain.generation + 1 };
+                self.pains.start(pain);
                 self.tab = Tab::Pains;
             }
             Action::RaceFromLog(partitions) => {
@@ -310,6 +310,19 @@ impl PageState {
         }
         self.after_action(refresh_log || !self.playing, &mut effects);
         Outcome { handled: true, effects }
+    }
+
+    /// The race or the pain shown reached its key moment at `at`: the tour step showing it is
+    /// ticked off.
+    fn view_key_seen(&mut self, at: Micros) {
+        let shown = match self.story().map(|story| story.view) {
+            Some(View::Failover) => self.tab == Tab::Failover,
+            Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pains.pain() == pain,
+            _ => false,
+        };
+        if shown && self.key_seen.is_none() {
+            self.key_seen = Some(at);
+        }
     }
 
     /// Tell the host page what changed, note the tour step's key moment,
@@ -420,7 +433,7 @@ impl PageState {
                 self.tab = Tab::Failover;
             }
             (View::Pain(pain), _) => {
-                self.pain = PainRequest { pain, generation: self.pain.generation + 1 };
+                self.pains.start(pain);
                 self.tab = Tab::Pains;
             }
             _ => {
@@ -474,6 +487,12 @@ impl PageState {
             return;
         }
         if !self.animating() {
+            return;
+        }
+        if self.tab == Tab::Pains {
+            if let Some(at) = self.pains.frame(elapsed) {
+                self.view_key_seen(at);
+            }
             return;
         }
         let clean = self.session.violation().is_none();
@@ -596,7 +615,7 @@ impl PageState {
                     self.race.partitions, self.params.settings.seed
                 )
             }
-            Tab::Pains => format!("scenario={}", self.pain.pain.id()),
+            Tab::Pains => format!("scenario={}", self.pains.pain().id()),
         };
         let url = format!("{}?{query}", self.base_url);
         self.status =
@@ -607,6 +626,14 @@ impl PageState {
 
     /// Keyboard shortcuts; returns whether the key was used.
     fn on_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> bool {
+        if self.tab == Tab::Pains
+            && let Some(action) = PainsAction::for_key(key)
+        {
+            if let Some(at) = self.pains.reduce(action) {
+                self.view_key_seen(at);
+            }
+            return true;
+        }
         if matches!(self.tab, Tab::Failover | Tab::Pains) && is_race_key(key) {
             return false;
         }
