@@ -2,9 +2,11 @@
 //! experiment of Fig. 16 of the Raft paper (Ongaro and Ousterhout, 2014), run on the simulated
 //! Kafka quorum with its real timeouts.
 
+use std::fmt;
+
 use crate::quorum::{MS, Micros};
 use crate::rng::Rng;
-use crate::sim::{ClusterConfig, NetworkConfig, Simulation};
+use crate::sim::{ActionError, ClusterConfig, NetworkConfig, Simulation};
 
 /// The settings of one experiment.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +35,40 @@ impl Default for ElectionExperiment {
 pub const TRIAL_LIMIT: Micros = 120_000 * MS;
 /// The cluster runs this long (plus a random part of a fetch timeout) before the kill.
 const WARM_UP: Micros = 5_000 * MS;
+
+/// Why an experiment gave no measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ElectionError {
+    /// The cluster had not elected a leader when the kill was due.
+    NoLeaderBeforeKill,
+    /// The simulation refused the kill.
+    Kill(ActionError),
+    /// No other voter led a higher epoch within [`TRIAL_LIMIT`] in the trial with this seed.
+    NoNewLeader { seed: u64 },
+    /// Zero trials were asked for.
+    NoTrials,
+}
+
+impl fmt::Display for ElectionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ElectionError::NoLeaderBeforeKill => write!(f, "no leader before the kill"),
+            ElectionError::Kill(error) => fmt::Display::fmt(error, f),
+            ElectionError::NoNewLeader { seed } => {
+                write!(f, "seed {seed}: no new leader within {} s", TRIAL_LIMIT / 1_000_000)
+            }
+            ElectionError::NoTrials => write!(f, "no trials were run"),
+        }
+    }
+}
+
+impl std::error::Error for ElectionError {}
+
+impl From<ActionError> for ElectionError {
+    fn from(error: ActionError) -> Self {
+        ElectionError::Kill(error)
+    }
+}
 
 /// The distribution of leaderless time over trials.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,11 +113,12 @@ impl ElectionExperiment {
 
     /// One trial: let a leader settle, kill it at a moment drawn from the seed, and measure the
     /// simulated time until another voter leads a higher epoch.
-    pub fn trial(&self, seed: u64) -> Result<Micros, String> {
+    pub fn trial(&self, seed: u64) -> Result<Micros, ElectionError> {
         let mut sim = Simulation::new(self.cluster(), seed);
         let kill_at = WARM_UP + Rng::new(seed ^ 0x0E1E_C710_0000).below(self.fetch_timeout.max(1));
         sim.run_until(kill_at);
-        let (old, epoch) = sim.leader().map(|l| (l.id(), l.epoch())).ok_or("no leader before the kill")?;
+        let (old, epoch) =
+            sim.leader().map(|l| (l.id(), l.epoch())).ok_or(ElectionError::NoLeaderBeforeKill)?;
         sim.crash(old)?;
         let limit = kill_at + TRIAL_LIMIT;
         while sim.next_event_time().is_some_and(|at| at <= limit) {
@@ -90,14 +127,14 @@ impl ElectionExperiment {
                 return Ok(sim.now() - kill_at);
             }
         }
-        Err(format!("seed {seed}: no new leader within {} s", TRIAL_LIMIT / 1_000_000))
+        Err(ElectionError::NoNewLeader { seed })
     }
 
     /// `trials` trials with seeds `first_seed..`, as a distribution.
-    pub fn run(&self, trials: usize, first_seed: u64) -> Result<Distribution, String> {
+    pub fn run(&self, trials: usize, first_seed: u64) -> Result<Distribution, ElectionError> {
         let samples =
             (0..trials as u64).map(|i| self.trial(first_seed + i)).collect::<Result<Vec<_>, _>>()?;
-        Distribution::of(samples).ok_or_else(|| "no trials were run".to_string())
+        Distribution::of(samples).ok_or(ElectionError::NoTrials)
     }
 }
 
@@ -119,5 +156,6 @@ mod tests {
         let d = experiment.run(20, 1).unwrap();
         assert!(d.min >= experiment.fetch_timeout / 2, "{d:?}");
         assert!(d.max <= experiment.fetch_timeout + 4 * experiment.election_timeout, "{d:?}");
+        assert_eq!(experiment.run(0, 1), Err(ElectionError::NoTrials));
     }
 }

@@ -2,6 +2,7 @@
 //! unavailable, in KRaft (a standby that already holds the image wins an election) and in
 //! ZooKeeper mode (the new controller cold-loads every partition, then pushes full state).
 
+use std::fmt;
 use std::sync::Arc;
 
 use crate::elections::Distribution;
@@ -10,8 +11,8 @@ use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};
 use crate::metadata::synthetic::{snapshot_record_count, snapshot_records};
 use crate::quorum::snapshot::SnapshotId;
 use crate::quorum::{MS, Micros, Record};
-use crate::sim::{ClusterConfig, Simulation};
-use crate::zk::{ZkCosts, ZkFailoverReport, measure_failover};
+use crate::sim::{ActionError, ClusterConfig, Simulation};
+use crate::zk::{ZkClusterError, ZkCosts, ZkFailoverReport, measure_failover};
 
 /// Brokers in both modes' clusters.
 pub const BROKERS: u32 = 5;
@@ -23,6 +24,60 @@ const WARM_UP: Micros = 8_000 * MS;
 pub const KRAFT_LIMIT: Micros = 120_000 * MS;
 /// How often the probe retries its metadata change while there is no active controller.
 const PROBE_EVERY: Micros = MS;
+
+/// Why the experiment gave no measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FailoverError {
+    /// The partition count is 0 or above [`MAX_PARTITIONS`].
+    Partitions(u64),
+    /// The KRaft cluster had not elected a leader when it had settled.
+    NoLeaderBeforeKill,
+    /// A kill was asked with no active controller.
+    NoActiveController,
+    /// The simulation refused the kill.
+    Kill(ActionError),
+    /// No new controller committed the probe within [`KRAFT_LIMIT`].
+    NoRecovery,
+    /// No new controller committed the probe in the trial with this seed.
+    NoRecoveryWithSeed(u64),
+    /// Zero trials were asked for.
+    NoTrials,
+    /// The ZooKeeper-mode cluster could not be built or run.
+    ZooKeeper(ZkClusterError),
+}
+
+impl fmt::Display for FailoverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailoverError::Partitions(partitions) => {
+                write!(f, "partitions must be between 1 and {MAX_PARTITIONS}, got {partitions}")
+            }
+            FailoverError::NoLeaderBeforeKill => write!(f, "no leader was elected before the kill"),
+            FailoverError::NoActiveController => write!(f, "there is no active controller"),
+            FailoverError::Kill(error) => fmt::Display::fmt(error, f),
+            FailoverError::NoRecovery => {
+                write!(f, "no new controller committed within {} s", KRAFT_LIMIT / 1_000_000)
+            }
+            FailoverError::NoRecoveryWithSeed(seed) => write!(f, "seed {seed}: no new controller committed"),
+            FailoverError::NoTrials => write!(f, "no trials were run"),
+            FailoverError::ZooKeeper(error) => fmt::Display::fmt(error, f),
+        }
+    }
+}
+
+impl std::error::Error for FailoverError {}
+
+impl From<ActionError> for FailoverError {
+    fn from(error: ActionError) -> Self {
+        FailoverError::Kill(error)
+    }
+}
+
+impl From<ZkClusterError> for FailoverError {
+    fn from(error: ZkClusterError) -> Self {
+        FailoverError::ZooKeeper(error)
+    }
+}
 
 /// One row of the experiment.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +100,7 @@ pub struct SnapshotBuilder {
 
 impl SnapshotBuilder {
     /// A snapshot of `partitions` partitions on [`BROKERS`] brokers.
-    pub fn new(partitions: u64) -> Result<SnapshotBuilder, String> {
+    pub fn new(partitions: u64) -> Result<SnapshotBuilder, FailoverError> {
         check_partitions(partitions)?;
         let total = snapshot_record_count(partitions, BROKERS);
         Ok(SnapshotBuilder {
@@ -89,7 +144,11 @@ pub struct KraftFailover {
 impl KraftFailover {
     /// Start three controllers and `brokers` brokers from `snapshot` and let them elect a
     /// leader and settle.
-    pub fn new(snapshot: Arc<MetadataSnapshot>, seed: u64, brokers: u32) -> Result<KraftFailover, String> {
+    pub fn new(
+        snapshot: Arc<MetadataSnapshot>,
+        seed: u64,
+        brokers: u32,
+    ) -> Result<KraftFailover, FailoverError> {
         let mut failover = KraftFailover::starting(snapshot, seed, brokers);
         while !failover.warm_up(usize::MAX) {}
         failover.settled()
@@ -131,9 +190,9 @@ impl KraftFailover {
     }
 
     /// The cluster once warmed up, if it elected a leader.
-    pub fn settled(self) -> Result<KraftFailover, String> {
+    pub fn settled(self) -> Result<KraftFailover, FailoverError> {
         if self.sim.leader().is_none() {
-            return Err("no leader was elected before the kill".into());
+            return Err(FailoverError::NoLeaderBeforeKill);
         }
         Ok(self)
     }
@@ -144,8 +203,8 @@ impl KraftFailover {
     }
 
     /// Crash the active controller now.
-    pub fn kill(&mut self) -> Result<(), String> {
-        let leader = self.sim.leader().map(|l| l.id()).ok_or("there is no active controller")?;
+    pub fn kill(&mut self) -> Result<(), FailoverError> {
+        let leader = self.sim.leader().map(|l| l.id()).ok_or(FailoverError::NoActiveController)?;
         self.sim.crash(leader)?;
         self.killed_at = Some(self.sim.now());
         Ok(())
@@ -193,19 +252,17 @@ impl KraftFailover {
 }
 
 /// A snapshot of an image with `partitions` partitions on [`BROKERS`] brokers.
-pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<MetadataSnapshot>, String> {
+pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<MetadataSnapshot>, FailoverError> {
     Ok(SnapshotBuilder::new(partitions)?.finish())
 }
 
 /// KRaft: the simulated time from killing the active controller until a new one commits a
 /// metadata change, for a cluster holding `partitions` partitions.
-pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, String> {
+pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, FailoverError> {
     let mut failover = KraftFailover::new(synthetic_snapshot(partitions)?, seed, 0)?;
     failover.kill()?;
     failover.advance(KRAFT_LIMIT);
-    failover
-        .recovered_after()
-        .ok_or_else(|| format!("no new controller committed within {} s", KRAFT_LIMIT / 1_000_000))
+    failover.recovered_after().ok_or(FailoverError::NoRecovery)
 }
 
 /// KRaft over `trials` seeds from `first_seed`: the distribution of unavailability for a
@@ -214,28 +271,32 @@ pub fn measure_kraft_failovers(
     partitions: u64,
     first_seed: u64,
     trials: usize,
-) -> Result<Distribution, String> {
+) -> Result<Distribution, FailoverError> {
     let snapshot = synthetic_snapshot(partitions)?;
     let samples = (first_seed..first_seed + trials as u64)
         .map(|seed| {
             let mut failover = KraftFailover::new(snapshot.clone(), seed, 0)?;
             failover.kill()?;
             failover.advance(KRAFT_LIMIT);
-            failover.recovered_after().ok_or_else(|| format!("seed {seed}: no new controller committed"))
+            failover.recovered_after().ok_or(FailoverError::NoRecoveryWithSeed(seed))
         })
-        .collect::<Result<Vec<_>, String>>()?;
-    Distribution::of(samples).ok_or_else(|| "no trials were run".to_string())
+        .collect::<Result<Vec<_>, FailoverError>>()?;
+    Distribution::of(samples).ok_or(FailoverError::NoTrials)
 }
 
 /// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.
-pub fn measure_zk_failover(partitions: u64, costs: &ZkCosts, seed: u64) -> Result<ZkFailoverReport, String> {
+pub fn measure_zk_failover(
+    partitions: u64,
+    costs: &ZkCosts,
+    seed: u64,
+) -> Result<ZkFailoverReport, FailoverError> {
     check_partitions(partitions)?;
-    measure_failover(partitions, BROKERS, costs, seed).map_err(|e| e.to_string())
+    Ok(measure_failover(partitions, BROKERS, costs, seed)?)
 }
 
-fn check_partitions(partitions: u64) -> Result<(), String> {
+fn check_partitions(partitions: u64) -> Result<(), FailoverError> {
     if partitions == 0 || partitions > MAX_PARTITIONS {
-        return Err(format!("partitions must be between 1 and {MAX_PARTITIONS}, got {partitions}"));
+        return Err(FailoverError::Partitions(partitions));
     }
     Ok(())
 }

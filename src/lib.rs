@@ -6,6 +6,7 @@ pub mod check;
 pub mod elections;
 pub mod failover;
 pub mod faults;
+pub mod float;
 pub mod format;
 pub mod harness;
 pub mod invariants;

@@ -7,14 +7,16 @@ mod moment;
 mod pace;
 mod phases;
 
+use std::fmt;
 use std::sync::Arc;
 
-use crate::failover::{BROKERS, KraftFailover, SnapshotBuilder};
+use crate::failover::{BROKERS, FailoverError, KraftFailover, SnapshotBuilder};
 use crate::metadata::state::MetadataSnapshot;
 use crate::quorum::{MS, Micros};
 use crate::sim::Simulation;
 use crate::zk::{
-    FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkCosts, ZkFailoverReport,
+    FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkClusterError, ZkCosts,
+    ZkFailoverReport,
 };
 
 pub use moment::RaceMoment;
@@ -38,6 +40,44 @@ pub enum RaceStage {
     Running { elapsed: Micros },
 }
 
+/// Why a race could not be built or could not go on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RaceError {
+    /// The KRaft side: a partition count out of range, no leader after settling, a refused kill.
+    Kraft(FailoverError),
+    /// The ZooKeeper-mode cluster could not be built.
+    ZooKeeper(ZkClusterError),
+    /// The clusters are still being prepared (or settling).
+    NotReady,
+    /// The kill was asked a second time.
+    AlreadyKilled,
+}
+
+impl fmt::Display for RaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RaceError::Kraft(error) => fmt::Display::fmt(error, f),
+            RaceError::ZooKeeper(error) => fmt::Display::fmt(error, f),
+            RaceError::NotReady => write!(f, "the clusters are not ready yet"),
+            RaceError::AlreadyKilled => write!(f, "the controllers were already killed"),
+        }
+    }
+}
+
+impl std::error::Error for RaceError {}
+
+impl From<FailoverError> for RaceError {
+    fn from(error: FailoverError) -> Self {
+        RaceError::Kraft(error)
+    }
+}
+
+impl From<ZkClusterError> for RaceError {
+    fn from(error: ZkClusterError) -> Self {
+        RaceError::ZooKeeper(error)
+    }
+}
+
 /// A failover race.
 pub struct FailoverRace {
     partitions: u64,
@@ -59,15 +99,15 @@ pub struct FailoverRace {
 impl FailoverRace {
     /// A race at `partitions` partitions (validated), in its preparing stage, with Kafka's
     /// pipelined ZooKeeper reads.
-    pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, String> {
+    pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, RaceError> {
         FailoverRace::with_costs(partitions, seed, ZkCosts::async_reads())
     }
 
     /// A race whose ZooKeeper-mode side uses `costs`.
-    pub fn with_costs(partitions: u64, seed: u64, costs: ZkCosts) -> Result<FailoverRace, String> {
+    pub fn with_costs(partitions: u64, seed: u64, costs: ZkCosts) -> Result<FailoverRace, RaceError> {
         let builder = SnapshotBuilder::new(partitions)?;
         let config = ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, costs.clone());
-        let zk_builder = ZkClusterBuilder::new(config, seed).map_err(|e| e.to_string())?;
+        let zk_builder = ZkClusterBuilder::new(config, seed)?;
         Ok(FailoverRace {
             partitions,
             seed,
@@ -117,12 +157,12 @@ impl FailoverRace {
     /// Do up to `budget` units of preparation: records of the KRaft image, then partitions of
     /// the ZooKeeper-mode cluster; both clusters start once both are built, and the KRaft
     /// cluster then runs its steady time before the kill in slices.
-    pub fn prepare(&mut self, budget: usize) -> Result<(), String> {
+    pub fn prepare(&mut self, budget: usize) -> Result<(), RaceError> {
         if self.warming {
-            let kraft = self.kraft.as_mut().ok_or("no KRaft cluster")?;
+            let kraft = self.kraft.as_mut().ok_or(RaceError::NotReady)?;
             if kraft.warm_up(KRAFT_WARM_UP_EVENTS) {
                 self.warming = false;
-                let kraft = self.kraft.take().ok_or("no KRaft cluster")?;
+                let kraft = self.kraft.take().ok_or(RaceError::NotReady)?;
                 self.kraft = Some(kraft.settled()?);
             }
             return Ok(());
@@ -137,8 +177,8 @@ impl FailoverRace {
         let Some(builder) = &mut self.zk_builder else { return Ok(()) };
         builder.step(budget as u64);
         if builder.is_done() {
-            let builder = self.zk_builder.take().ok_or("no builder")?;
-            let snapshot = self.snapshot.take().ok_or("no snapshot")?;
+            let builder = self.zk_builder.take().ok_or(RaceError::NotReady)?;
+            let snapshot = self.snapshot.take().ok_or(RaceError::NotReady)?;
             self.prepared = Some((snapshot, builder));
             self.run_again()?;
         }
@@ -148,22 +188,22 @@ impl FailoverRace {
     /// Start both clusters afresh from what was prepared; once [`prepare`](Self::prepare) has
     /// run the KRaft cluster's steady time, both are healthy and wait for the kill. The same
     /// seed gives the same race, so this also rewinds it.
-    pub fn run_again(&mut self) -> Result<(), String> {
-        let (snapshot, builder) = self.prepared.as_ref().ok_or("the clusters are not ready yet")?;
+    pub fn run_again(&mut self) -> Result<(), RaceError> {
+        let (snapshot, builder) = self.prepared.as_ref().ok_or(RaceError::NotReady)?;
         let kraft = KraftFailover::starting(snapshot.clone(), self.seed, BROKERS);
-        let mut zk = builder.clone().finish().map_err(|e| e.to_string())?;
+        let mut zk = builder.clone().finish()?;
         zk.run_until(ZK_WARM_UP);
         (self.kraft, self.zk, self.elapsed, self.warming) = (Some(kraft), Some(zk), None, true);
         Ok(())
     }
 
     /// Kill both active controllers at the same moment.
-    pub fn kill(&mut self) -> Result<(), String> {
+    pub fn kill(&mut self) -> Result<(), RaceError> {
         let (Some(kraft), Some(zk), false) = (&mut self.kraft, &mut self.zk, self.warming) else {
-            return Err("the clusters are not ready yet".into());
+            return Err(RaceError::NotReady);
         };
         if self.elapsed.is_some() {
-            return Err("the controllers were already killed".into());
+            return Err(RaceError::AlreadyKilled);
         }
         kraft.kill()?;
         self.zk_killed_at = zk.now();
@@ -265,8 +305,8 @@ pub fn headline(kraft: Micros, zk: Micros) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{FailoverRace, RaceStage, headline};
-    use crate::failover::{BROKERS, KraftFailover, SnapshotBuilder, measure_zk_failover};
+    use super::{FailoverRace, RaceError, RaceStage, headline};
+    use crate::failover::{BROKERS, FailoverError, KraftFailover, SnapshotBuilder, measure_zk_failover};
     use crate::quorum::QuorumConfig;
     use crate::zk::ZkCosts;
 
@@ -312,12 +352,13 @@ mod tests {
         let first = run(&mut race);
         race.run_again().unwrap();
         assert!(matches!(race.stage(), RaceStage::Preparing { .. }), "the KRaft cluster settles first");
-        assert!(race.kill().is_err());
+        assert_eq!(race.kill(), Err(RaceError::NotReady));
         while let RaceStage::Preparing { .. } = race.stage() {
             race.prepare(1_000).unwrap();
         }
         assert_eq!(race.stage(), RaceStage::Ready);
         assert_eq!(run(&mut race), first);
+        assert_eq!(race.kill(), Err(RaceError::AlreadyKilled));
     }
 
     #[test]
@@ -352,10 +393,11 @@ mod tests {
 
     #[test]
     fn bad_sizes_and_early_kills_are_refused() {
-        assert!(FailoverRace::new(0, 1).is_err());
-        assert!(FailoverRace::new(10_000_000, 1).is_err());
+        let out_of_range = |n| Some(RaceError::Kraft(FailoverError::Partitions(n)));
+        assert_eq!(FailoverRace::new(0, 1).err(), out_of_range(0));
+        assert_eq!(FailoverRace::new(10_000_000, 1).err(), out_of_range(10_000_000));
         let mut race = FailoverRace::new(100, 1).unwrap();
-        assert!(race.kill().is_err());
-        assert!(race.run_again().is_err());
+        assert_eq!(race.kill(), Err(RaceError::NotReady));
+        assert_eq!(race.run_again(), Err(RaceError::NotReady));
     }
 }

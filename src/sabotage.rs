@@ -2,6 +2,8 @@
 //! that the invariant checkers are able to fail. Each bug lives in the layer it breaks; this
 //! module only names them.
 
+use std::fmt;
+
 use crate::metadata::config::MetadataSabotage;
 use crate::quorum::QuorumSabotage;
 
@@ -40,7 +42,7 @@ impl Sabotage {
     }
 
     /// Switch on the bug with this `--sabotage` name.
-    pub fn enable(&mut self, name: &str) -> Result<(), String> {
+    pub fn enable(&mut self, name: &str) -> Result<(), UnknownSabotage> {
         let (quorum, metadata) = (&mut self.quorum, &mut self.metadata);
         match name {
             "vote-without-log-check" => quorum.vote_without_log_check = true,
@@ -59,11 +61,21 @@ impl Sabotage {
             "fence-unregistered-broker" => metadata.fence_unregistered_broker = true,
             "leader-outside-isr" => metadata.leader_outside_isr = true,
             "isr-beyond-replicas" => metadata.isr_beyond_replicas = true,
-            other => {
-                let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-                return Err(format!("unknown sabotage '{other}' (known: {})", known.join(", ")));
-            }
+            other => return Err(UnknownSabotage(other.to_string())),
         }
         Ok(())
     }
 }
+
+/// A `--sabotage` name that names no bug.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSabotage(pub String);
+
+impl fmt::Display for UnknownSabotage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = Sabotage::NAMES.iter().map(|(n, _)| *n).collect();
+        write!(f, "unknown sabotage '{}' (known: {})", self.0, known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownSabotage {}

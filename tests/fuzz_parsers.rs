@@ -16,7 +16,7 @@ use proptest::test_runner::Config;
 use args::Args;
 use kraftscope::quorum::MS;
 use kraftscope::rng::Rng;
-use kraftscope::scenario::{Detail, catalog, run_script, script};
+use kraftscope::scenario::{Detail, ScriptError, catalog, run_script, script};
 use kraftscope::session::host::{Message, Origins};
 use kraftscope::session::params::PageParams;
 use kraftscope::session::session_file::{Header, SessionFile};
@@ -268,13 +268,8 @@ fn check_script(text: &str) {
             }
         }
         Err(error) => {
-            let line: usize = error
-                .strip_prefix("line ")
-                .and_then(|rest| rest.split(':').next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("{text:?}: '{error}' names no line"));
-            let directive = error.split_once("after the directive '").and_then(|(_, d)| d.strip_suffix('\''));
-            assert_eq!(directive, Some(lines[line - 1].trim()), "{text:?}: {error}");
+            let named = error.line.checked_sub(1).and_then(|i| lines.get(i));
+            assert_eq!(named.map(|l| l.trim()), Some(error.directive.as_str()), "{text:?}: {error}");
         }
     }
 }
@@ -336,11 +331,12 @@ proptest! {
         let valid = valid_scripts();
         let text = mutate(&valid[index % valid.len()], &mutations, &valid);
         if let Err(error) = run_script(&text, 1, Detail::Notable) {
-            let line: Option<usize> = error
-                .strip_prefix("line ")
-                .and_then(|rest| rest.split([':', ' ']).next())
-                .and_then(|n| n.parse().ok());
-            let line = line.and_then(|n| text.lines().nth(n - 1));
+            let line = match &error {
+                ScriptError::Parse(missing) => Some(missing.line),
+                ScriptError::Directive { line, .. } => Some(*line),
+                ScriptError::Unknown(_) => None,
+            };
+            let line = line.and_then(|n| text.lines().nth(n.checked_sub(1)?));
             prop_assert!(line.is_some_and(|l| !l.trim().is_empty()), "{:?}: '{}' names no line of it", text, error);
         }
     }

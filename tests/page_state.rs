@@ -15,14 +15,14 @@ fn page(query: &str) -> PageState {
 /// Play `seconds` of real time in frames.
 fn play(page: &mut PageState, seconds: f64) {
     let frames = (seconds * 1_000.0 / FRAME_MS) as usize;
-    for i in 0..frames {
-        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+    for _ in 0..frames {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
 }
 
 /// A page whose first leader is elected, paused.
 fn with_leader() -> PageState {
-    let mut page = page("?speed=1");
+    let mut page = page("?speed=1&partitions=1000");
     play(&mut page, 8.0);
     assert!(page.session.sim().leader().is_some(), "a leader after 8 s at 1x");
     page.reduce(Action::TogglePlay);
@@ -62,14 +62,28 @@ fn shortcuts_act_and_other_keys_are_left_to_the_browser() {
 }
 
 #[test]
-fn on_the_failover_view_the_race_keys_belong_to_the_race() {
-    let mut page = page("");
+fn on_the_failover_view_the_race_keys_play_the_race_and_not_the_cluster() {
+    let mut page = page("?partitions=1000");
+    let now = page.session.now();
     page.reduce(Action::Tab(Tab::Failover));
-    assert!(!page.animating(), "the live cluster does not animate behind the race");
-    for key in [" ", "k", "s", "r"] {
-        assert!(!page.reduce(Action::Key(key.into())).handled, "{key:?} is the race's");
+    assert!(page.race.busy() && page.animating(), "frames run while the race prepares");
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
+    assert!(!page.animating(), "the live cluster does not animate behind the race");
+    assert!(page.reduce(Action::Key("k".into())).handled);
+    assert!(page.race.playing(), "K kills both controllers and plays");
+    assert!(page.reduce(Action::Key(" ".into())).handled);
+    assert!(!page.race.playing(), "Space pauses the race");
+    assert!(page.reduce(Action::Key("r".into())).handled);
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    let stage = page.race.race().map(|r| r.stage());
+    assert_eq!(stage, Some(kraftscope::race::RaceStage::Ready), "R: healthy again, waiting for the kill");
     assert!(page.reduce(Action::Key("p".into())).handled);
+    play(&mut page, 0.5);
+    assert_eq!(page.session.now(), now, "the live cluster stood still");
 }
 
 #[test]
@@ -135,7 +149,7 @@ fn a_pain_tour_step_is_ticked_off_when_its_pain_reaches_the_moment_and_replay_un
         if page.key_seen.is_some() {
             break;
         }
-        page.reduce(Action::Frame { ts: 0.0, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     let seen = page.key_seen.expect("the moment is reached within half a minute of frames");
     assert!(page.pains.view().seen && seen > kraftscope::zk::pains::FAULT_AT);
@@ -143,7 +157,7 @@ fn a_pain_tour_step_is_ticked_off_when_its_pain_reaches_the_moment_and_replay_un
     assert_eq!((page.key_seen, page.pains.view().now), (None, 0));
     page.reduce(Action::Pain(Pain::WatchStorm));
     while page.pains.playing() {
-        page.reduce(Action::Frame { ts: 0.0, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     assert_eq!(page.key_seen, None, "another pain's moment is not this step's");
 }
@@ -228,8 +242,8 @@ fn assert_drawn_as_it_is(page: &PageState) {
 fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() {
     let mut page = page("?speed=0.1");
     play(&mut page, 1.5);
-    let lagging = (0..120).any(|i| {
-        page.reduce(Action::Frame { ts: i as f64 * FRAME_MS, elapsed: FRAME_MS });
+    let lagging = (0..120).any(|_| {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         let sim = page.session.sim();
         page.picture
             .nodes
@@ -247,7 +261,7 @@ fn a_new_leader_is_posted_to_the_host_page_and_selection_toggles() {
     let mut page = page("?speed=1");
     let mut posted = Vec::new();
     while page.session.sim().leader().is_none() {
-        let outcome = page.reduce(Action::Frame { ts: 0.0, elapsed: FRAME_MS });
+        let outcome = page.reduce(Action::Frame { elapsed: FRAME_MS });
         posted.extend(outcome.effects);
     }
     let leader = page.session.sim().leader().unwrap();
@@ -298,11 +312,11 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     let errors: Vec<_> =
         outcome.effects.iter().filter(|e| matches!(e, Effect::Post(HostEvent::Error { .. }))).collect();
     assert_eq!(errors.len(), 1, "heal is not a race command: {:?}", outcome.effects);
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
     page.reduce(Action::Host(Command::KillLeader));
-    assert_eq!(
-        page.race_command.as_ref().map(|c| (c.serial, c.command.clone())),
-        Some((1, Command::KillLeader))
-    );
+    assert!(page.race.playing(), "kill-leader kills both active controllers of the race");
 }
 
 #[test]
@@ -324,7 +338,7 @@ fn a_page_left_playing_runs_on_past_ten_simulated_minutes() {
     let mut page = page("?speed=1000");
     let mut frames = 0;
     while page.session.now() < kraftscope::session::WINDOW + 60_000 * kraftscope::quorum::MS {
-        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(page.playing && frames < 10_000, "still playing after {frames} frames: {}", page.status);
     }
@@ -338,15 +352,14 @@ fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
     let mut page = page("");
     let mut frames = 0;
     while !page.skipping() {
-        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(frames < 100_000, "the default pace skips quiet stretches");
     }
     page.reduce(Action::SkipQuiet(false));
     for _ in 0..60 {
         let before = page.session.now();
-        page.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
-        frames += 1;
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
         assert!(!page.skipping());
         let speed = 10f64.powf(page.speed_exp);
         assert_eq!(page.session.now() - before, (FRAME_MS * 1_000.0 * speed) as u64);
@@ -374,7 +387,7 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     assert!(reopened.status.contains("replaying"), "{}", reopened.status);
     let mut frames = 0;
     while reopened.reopening.is_some() {
-        reopened.reduce(Action::Frame { ts: frames as f64 * FRAME_MS, elapsed: FRAME_MS });
+        reopened.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(frames < 10_000);
     }
@@ -382,4 +395,11 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     assert_eq!(reopened.session.fingerprint(), live.session.fingerprint());
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
     assert!(!reopened.playing, "a shared moment opens paused");
+}
+
+#[test]
+fn what_the_browser_reports_of_a_save_goes_to_the_status_line() {
+    let mut page = page("");
+    page.reduce(Action::Report("Downloaded 00000000000000000000.log".into()));
+    assert_eq!(page.status, "Downloaded 00000000000000000000.log");
 }

@@ -1,6 +1,7 @@
-//! Scenario tests: each file under `tests/scenarios/` is run and its output compared with the
-//! expected output in the file. `KRAFTSCOPE_REWRITE=1 cargo test --test scenarios` rewrites the
-//! expectations after a reviewed change.
+//! Scenario tests: each file under `tests/scenarios/` is a test of its own, run and its output
+//! compared with the expected output in the file (times only where the file asks for them).
+//! `KRAFTSCOPE_REWRITE=1 cargo test --release --test scenarios [NAME]` rewrites the expectations
+//! after a reviewed change.
 
 use kraftscope::scenario::catalog::SCENARIOS;
 use kraftscope::scenario::{Detail, run_script, script};
@@ -19,36 +20,85 @@ fn every_scenario_file_is_in_the_catalog() {
     assert_eq!(files, catalog);
 }
 
-#[test]
-fn scenarios_produce_their_expected_traces() {
+/// Runs scenario `name` and compares each directive's output with the file's expectation (or,
+/// with `KRAFTSCOPE_REWRITE=1`, writes the output into the file).
+fn check(name: &str) {
     let rewrite = std::env::var("KRAFTSCOPE_REWRITE").is_ok_and(|v| v == "1");
-    let mut mismatches = Vec::new();
-    for (name, _) in SCENARIOS {
-        let path = format!("{}/tests/scenarios/{name}.txt", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("readable scenario");
-        let blocks = script::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let outputs = run_script(&text, SEED, Detail::Notable).unwrap_or_else(|e| panic!("{name}: {e}"));
-        if rewrite {
-            std::fs::write(&path, script::render(&blocks, &outputs)).expect("writable scenario");
-            continue;
-        }
-        for (block, output) in blocks.iter().zip(&outputs) {
-            if &block.expected != output {
-                mismatches.push(format!(
-                    "{name}.txt line {} `{}`:\n--- expected\n{}\n--- got\n{}",
-                    block.line,
-                    block.directive(),
-                    block.expected.join("\n"),
-                    output.join("\n")
-                ));
-            }
-        }
+    let path = format!("{}/tests/scenarios/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("readable scenario");
+    let blocks = script::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let outputs = run_script(&text, SEED, Detail::Notable).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if rewrite {
+        std::fs::write(&path, script::render(&blocks, &outputs)).expect("writable scenario");
+        return;
     }
+    let mismatches: Vec<String> = blocks
+        .iter()
+        .zip(&outputs)
+        .filter(|(block, output)| &block.expected != *output)
+        .map(|(block, output)| {
+            format!(
+                "{name}.txt line {} `{}`:\n--- expected\n{}\n--- got\n{}",
+                block.line,
+                block.directive(),
+                block.expected.join("\n"),
+                output.join("\n")
+            )
+        })
+        .collect();
     assert!(
         mismatches.is_empty(),
-        "{}\n(reproduce: kraftscope run --seed {SEED} --scenario NAME; rewrite: KRAFTSCOPE_REWRITE=1)",
+        "{}\n(reproduce: kraftscope run --seed {SEED} --scenario {name}; rewrite: KRAFTSCOPE_REWRITE=1 cargo test --release --test scenarios {name})",
         mismatches.join("\n\n")
     );
+}
+
+/// One test per scenario file, named after it.
+macro_rules! scenario_tests {
+    ($($name:ident),* $(,)?) => {
+        $(#[test] fn $name() { check(stringify!($name)); })*
+        /// The scenarios that have a test.
+        const TESTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+scenario_tests!(
+    begin_quorum_epoch_heartbeat,
+    broker_fencing,
+    broker_registration,
+    broker_restart_delta,
+    broker_snapshot_catch_up,
+    candidate_waits_out_timeout,
+    check_quorum,
+    controlled_shutdown,
+    controlled_shutdown_waits,
+    controller_activation,
+    diverging_follower,
+    fencing_record,
+    fetch_byte_limit,
+    first_election,
+    graceful_resignation,
+    kraft_stale_broker,
+    leader_crash,
+    minority_no_progress,
+    observer_keeps_leader,
+    observers,
+    prevote_current_epoch,
+    prospective_memory_only,
+    rejoin_with_pre_vote,
+    rejoin_without_pre_vote,
+    resigned_next_epoch,
+    single_voter,
+    snapshot_catch_up,
+    snapshot_keeps_log_start,
+    starting_broker_heartbeat,
+    successor_backoff,
+);
+
+#[test]
+fn every_catalog_scenario_has_a_test_of_its_own() {
+    let catalog: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(TESTED, catalog.as_slice());
 }
 
 #[test]

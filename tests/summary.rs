@@ -31,7 +31,14 @@ fn node(id: u32, voter: bool, role: Option<RoleKind>, epoch: u32, applied: u64) 
 }
 
 fn drawn(nodes: Vec<NodePicture>) -> ClusterPicture {
-    ClusterPicture { now: 0, nodes, messages: Vec::new(), cut_links: Vec::new(), broken: None }
+    ClusterPicture {
+        now: 0,
+        nodes,
+        messages: Vec::new(),
+        links: Vec::new(),
+        cut_links: Vec::new(),
+        broken: None,
+    }
 }
 
 #[test]

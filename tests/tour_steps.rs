@@ -5,7 +5,7 @@
 use kraftscope::page::{Action, PageState, Tab};
 use kraftscope::quorum::MS;
 use kraftscope::race::{FailoverRace, RaceStage};
-use kraftscope::session::stories::{Story, TOUR, View};
+use kraftscope::session::stories::{TOUR, View};
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 /// The browser test allows 10 s of wall time; the native pacing must leave room for slow frames.
@@ -38,7 +38,7 @@ fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
             page.session.now()
         );
         wall += FRAME_MS;
-        page.reduce(Action::Frame { ts: wall, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     wall
 }
@@ -70,35 +70,51 @@ fn replay_step_reopens_the_step_before_its_key_moment() {
     let mut t = 0.0;
     while t < wall + 100.0 {
         t += FRAME_MS;
-        page.reduce(Action::Frame { ts: t, elapsed: FRAME_MS });
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     assert!(page.key_seen.is_some());
     page.reduce(Action::ReplayStep);
     assert_eq!((page.key_seen, page.session.now(), page.playing), (None, TOUR[step].opens_at_ms * MS, true));
 }
 
-/// Real milliseconds of the race's sports-replay playback from a race step's opening (reached
-/// by fast-forwarding, as the page does) until its key moment.
-fn race_wall_ms_to_key_moment(story: &Story) -> f64 {
-    let script = story.race.expect("a race step has a race");
-    let mut race = FailoverRace::new(script.partitions, 1).unwrap();
-    while let RaceStage::Preparing { .. } = race.stage() {
-        race.prepare(200_000).unwrap();
+/// Real milliseconds of the race's sports-replay playback, through the page's frames, from a
+/// race step's opening (reached by preparing the race, killing and fast-forwarding, as the page
+/// does) until the page ticks its key moment off.
+fn race_wall_ms_to_key_moment(step: usize) -> f64 {
+    let story = &TOUR[step];
+    let opens = story.race.expect("a race step has a race").tour_opens_after_kill_ms * MS;
+    let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
+    assert_eq!(page.tab, Tab::Failover);
+    let mut frames = 0;
+    while !page.race.playing() {
+        assert!(frames < 100, "{}: the race never reached its opening and played on", story.id);
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+        frames += 1;
     }
-    race.kill().unwrap();
-    let opens = script.tour_opens_after_kill_ms * MS;
-    while let RaceStage::Running { elapsed } = race.stage()
-        && elapsed < opens
-    {
-        race.advance((opens - elapsed).min(100 * MS));
-    }
-    assert!(!script.key.reached(&race), "{}: its key moment is not there when it opens", story.id);
+    let Some(RaceStage::Running { elapsed }) = page.race.race().map(FailoverRace::stage) else {
+        panic!("{}: the race plays from its opening", story.id)
+    };
+    assert_eq!(elapsed, opens, "{}: the race opens at its moment", story.id);
+    assert_eq!(page.key_seen, None, "{}: its key moment is not there when it opens", story.id);
     let mut wall = 0.0;
-    while !script.key.reached(&race) {
-        assert!(!race.finished() && wall < 60_000.0, "{}: no key moment after {wall} ms of play", story.id);
-        race.advance(race.playback_step(FRAME_MS, None));
+    while page.key_seen.is_none() {
+        assert!(
+            page.race.playing() && wall < 60_000.0,
+            "{}: no key moment after {wall} ms of play",
+            story.id
+        );
         wall += FRAME_MS;
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
+    let Some(RaceStage::Running { elapsed }) = page.race.race().map(FailoverRace::stage) else {
+        panic!("{}: still running", story.id)
+    };
+    assert_eq!(
+        page.key_seen,
+        Some(elapsed),
+        "{}: the panel ticks the moment off with the race's time",
+        story.id
+    );
     wall
 }
 
@@ -106,7 +122,7 @@ fn race_wall_ms_to_key_moment(story: &Story) -> f64 {
 fn each_race_step_opens_before_its_moment_and_plays_it_within_a_few_seconds() {
     let mut report = Vec::new();
     for (step, story) in TOUR.iter().enumerate().filter(|(_, s)| s.view == View::Failover) {
-        let wall = race_wall_ms_to_key_moment(story);
+        let wall = race_wall_ms_to_key_moment(step);
         report.push(format!("step {} {}: {:.1} s", step + 1, story.id, wall / 1_000.0));
         assert!(
             (LEAST_WALL_MS..=MOST_WALL_MS).contains(&wall),
@@ -116,15 +132,20 @@ fn each_race_step_opens_before_its_moment_and_plays_it_within_a_few_seconds() {
         );
         let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
         assert_eq!(
-            (page.tab, page.race.plays_on, page.race.key),
-            (Tab::Failover, true, story.race.map(|r| r.key))
+            (page.race.request().plays_on, page.race.request().key),
+            (true, story.race.map(|r| r.key))
         );
         page.reduce(Action::ViewKeySeen(6_000 * MS));
         assert_eq!(page.key_seen, Some(6_000 * MS), "step {}: the panel ticks the moment off", step + 1);
         page.reduce(Action::ReplayStep);
         assert_eq!(page.key_seen, None, "step {}: Replay step opens before the moment again", step + 1);
+        assert!(
+            matches!(page.race.race().map(FailoverRace::stage), Some(RaceStage::Preparing { .. })),
+            "step {}: Replay step starts the race afresh",
+            step + 1
+        );
     }
     println!("{}", report.join("\n"));
     let scenario = PageState::new("?scenario=failover", "http://localhost/", false);
-    assert!(!scenario.race.plays_on, "a scenario link shows its moment, paused");
+    assert!(!scenario.race.request().plays_on, "a scenario link shows its moment, paused");
 }

@@ -19,7 +19,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let mut sabotage = Sabotage::default();
     if let Some(names) = args.text("sabotage") {
         for name in names.split(',') {
-            sabotage.enable(name)?;
+            sabotage.enable(name).map_err(|e| e.to_string())?;
         }
     }
     let seeds: Vec<u64> = match args.text("seed") {

@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     };
     let first_seed: u64 = args.get("first-seed", 1)?;
     let started = Instant::now();
-    let d = experiment.run(trials, first_seed)?;
+    let d = experiment.run(trials, first_seed).map_err(|e| e.to_string())?;
     println!(
         "{} trials, {} voters, election timeout {} ms, fetch timeout {} ms, one-way latency {}-{} ms:",
         d.trials,

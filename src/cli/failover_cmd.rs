@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use kraftscope::failover::{FailoverRow, measure_kraft_failovers, measure_zk_failover};
+use kraftscope::failover::{FailoverError, FailoverRow, measure_kraft_failovers, measure_zk_failover};
 use kraftscope::quorum::MS;
 use kraftscope::zk::ZkCosts;
 
@@ -30,8 +30,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let started = Instant::now();
     let mut rows = Vec::new();
     for &partitions in &sizes {
-        let kraft = if kraft { Some(measure_kraft_failovers(partitions, seed, trials)?) } else { None };
-        let zk = if zk { Some(measure_zk_failover(partitions, &costs, seed)?) } else { None };
+        let text = |e: FailoverError| e.to_string();
+        let kraft =
+            if kraft { Some(measure_kraft_failovers(partitions, seed, trials).map_err(text)?) } else { None };
+        let zk = if zk { Some(measure_zk_failover(partitions, &costs, seed).map_err(text)?) } else { None };
         rows.push(FailoverRow { partitions, kraft, zk });
     }
     if args.has("csv") {

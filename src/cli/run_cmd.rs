@@ -4,7 +4,7 @@ use std::path::Path;
 
 use kraftscope::kafka_log::directory::write_files;
 use kraftscope::kafka_log::writer;
-use kraftscope::scenario::{Detail, ScenarioRun, catalog, script};
+use kraftscope::scenario::{Detail, ScenarioRun, ScriptError, catalog, script};
 
 use super::args::Args;
 
@@ -12,7 +12,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     args.only(&["scenario", "file", "seed", "notable", "write-log"])?;
     let seed: u64 = args.get("seed", 1)?;
     let text = match (args.text("scenario"), args.text("file")) {
-        (Some(name), None) => catalog::find(name)?.to_string(),
+        (Some(name), None) => catalog::find(name).map_err(|e| e.to_string())?.to_string(),
         (None, Some(path)) => {
             std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
         }
@@ -22,12 +22,11 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
     };
     let detail = if args.has("notable") { Detail::Notable } else { Detail::Full };
-    let blocks = script::parse(&text)?;
+    let blocks = script::parse(&text).map_err(|e| e.to_string())?;
     let mut run = ScenarioRun::new(seed, detail);
     for block in &blocks {
         println!("> {}", block.directive());
-        let lines =
-            run.execute(block).map_err(|e| format!("line {} ({}): {e}", block.line, block.directive()))?;
+        let lines = run.execute(block).map_err(|e| ScriptError::at(block, e).to_string())?;
         for line in lines {
             println!("{line}");
         }

@@ -4,33 +4,22 @@
 /// The reflected Castagnoli polynomial (`java.util.zip.CRC32C`, which `Crc32C` wraps).
 const POLYNOMIAL: u32 = 0x82F6_3B78;
 
-/// The byte-at-a-time lookup table, built at compile time.
-const TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut crc = i as u32;
-        let mut bit = 0;
-        while bit < 8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ POLYNOMIAL } else { crc >> 1 };
-            bit += 1;
-        }
-        table[i] = crc;
-        i += 1;
-    }
-    table
-};
-
-/// Slicing-by-8 tables: `SLICES[k][i]` is the CRC of byte `i` followed by `k` zero bytes.
-/// Built on first use rather than stored, so the page's wasm carries only [`TABLE`].
+/// Slicing-by-8 tables: `SLICES[k][i]` is the CRC of byte `i` followed by `k` zero bytes, so
+/// `SLICES[0]` is the byte-at-a-time table. Built on first use rather than stored: even the 1 KB
+/// byte table alone is random to gzip, and the page's wasm would carry it whole.
 fn slices() -> &'static [[u32; 256]; 8] {
     static SLICES: std::sync::OnceLock<[[u32; 256]; 8]> = std::sync::OnceLock::new();
     SLICES.get_or_init(|| {
-        let mut slices = [TABLE; 8];
+        let mut slices = [[0u32; 256]; 8];
+        for (byte, slot) in slices[0].iter_mut().enumerate() {
+            *slot = (0..8)
+                .fold(byte as u32, |crc, _| if crc & 1 != 0 { (crc >> 1) ^ POLYNOMIAL } else { crc >> 1 });
+        }
+        let bytewise = slices[0];
         for k in 1..8 {
             let previous = slices[k - 1];
             for (slot, value) in slices[k].iter_mut().zip(previous) {
-                *slot = (value >> 8) ^ TABLE[(value & 0xFF) as usize];
+                *slot = (value >> 8) ^ bytewise[(value & 0xFF) as usize];
             }
         }
         slices
@@ -54,7 +43,7 @@ pub fn crc32c(bytes: &[u8]) -> u32 {
             ^ t[1][(high >> 16 & 0xFF) as usize]
             ^ t[0][(high >> 24) as usize];
     }
-    !chunks.remainder().iter().fold(crc, |crc, &b| TABLE[((crc ^ u32::from(b)) & 0xFF) as usize] ^ (crc >> 8))
+    !chunks.remainder().iter().fold(crc, |crc, &b| t[0][((crc ^ u32::from(b)) & 0xFF) as usize] ^ (crc >> 8))
 }
 
 #[cfg(test)]
@@ -73,7 +62,7 @@ mod tests {
     #[test]
     fn eight_bytes_a_step_matches_one_byte_a_step() {
         let bytewise = |b: &[u8]| {
-            !b.iter().fold(!0u32, |c, &x| super::TABLE[((c ^ u32::from(x)) & 0xFF) as usize] ^ (c >> 8))
+            !b.iter().fold(!0u32, |c, &x| super::slices()[0][((c ^ u32::from(x)) & 0xFF) as usize] ^ (c >> 8))
         };
         let data: Vec<u8> = (0..1000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8).collect();
         for len in [0, 1, 7, 8, 9, 15, 16, 17, 999, 1000] {

@@ -23,3 +23,5 @@ impl fmt::Display for DecodeError {
         write!(f, ": {}", self.message)
     }
 }
+
+impl std::error::Error for DecodeError {}

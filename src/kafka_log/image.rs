@@ -3,6 +3,7 @@
 //! Kafka's controllers replay them. Ids are Kafka's own (broker ids, topic UUIDs).
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use crate::small_map::SmallMap;
 
@@ -52,6 +53,41 @@ pub struct LogImage {
     pub features: SmallMap<String, i16>,
 }
 
+/// Why a record does not fit the image replayed so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// A field the record needs is absent.
+    Missing(&'static str),
+    /// An UnregisterBrokerRecord for a broker that is not registered.
+    UnregistersUnknownBroker(i32),
+    /// A PartitionRecord for a topic UUID (text form) the image lacks.
+    PartitionOfUnknownTopic(String),
+    /// A PartitionChangeRecord for a topic UUID the image lacks.
+    ChangeOfUnknownTopic(String),
+    /// A PartitionChangeRecord for a partition its topic lacks.
+    ChangeOfUnknownPartition(i32),
+    /// A fencing or registration change for a broker that is not registered.
+    UnknownBroker(i32),
+    /// A RemoveTopicRecord for a topic UUID the image lacks.
+    RemovesUnknownTopic(String),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Missing(field) => write!(f, "missing {field}"),
+            ReplayError::UnregistersUnknownBroker(id) => write!(f, "unregisters unknown broker {id}"),
+            ReplayError::PartitionOfUnknownTopic(id) => write!(f, "partition of unknown topic {id}"),
+            ReplayError::ChangeOfUnknownTopic(id) => write!(f, "change of unknown topic {id}"),
+            ReplayError::ChangeOfUnknownPartition(index) => write!(f, "change of unknown partition {index}"),
+            ReplayError::UnknownBroker(id) => write!(f, "unknown broker {id}"),
+            ReplayError::RemovesUnknownTopic(id) => write!(f, "removes unknown topic {id}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
 /// `PartitionChangeRecord.Leader`: no change (`LeaderConstants.NO_LEADER_CHANGE`).
 const NO_LEADER_CHANGE: i64 = -2;
 
@@ -68,10 +104,11 @@ impl LogImage {
 
     /// Replay metadata record `api_key`; a record that does not fit the image is an error (the
     /// image is left as it was). Types that do not shape this image are accepted and ignored.
-    pub fn apply(&mut self, api_key: u16, value: &Value) -> Result<(), String> {
-        let int = |name: &str| value.int(name).ok_or_else(|| format!("missing {name}"));
+    pub fn apply(&mut self, api_key: u16, value: &Value) -> Result<(), ReplayError> {
+        let int = |name: &'static str| value.int(name).ok_or(ReplayError::Missing(name));
         let uuid =
-            |name: &str| value.uuid(name).map(|u| uuid_text(&u)).ok_or_else(|| format!("missing {name}"));
+            |name: &'static str| value.uuid(name).map(|u| uuid_text(&u)).ok_or(ReplayError::Missing(name));
+        let text = |name: &'static str| value.text(name).ok_or(ReplayError::Missing(name));
         match api_key {
             // ClusterControlManager.replay(RegisterBrokerRecord)
             0 => {
@@ -86,18 +123,17 @@ impl LogImage {
             // ClusterControlManager.replay(UnregisterBrokerRecord)
             1 => {
                 let id = int("BrokerId")? as i32;
-                self.brokers.remove(&id).ok_or_else(|| format!("unregisters unknown broker {id}"))?;
+                self.brokers.remove(&id).ok_or(ReplayError::UnregistersUnknownBroker(id))?;
             }
             // ReplicationControlManager.replay(TopicRecord)
             2 => {
-                let name = value.text("Name").ok_or("missing Name")?.to_string();
+                let name = text("Name")?.to_string();
                 self.topics.insert(uuid("TopicId")?, Topic { name, partitions: BTreeMap::new() });
             }
             // ReplicationControlManager.replay(PartitionRecord)
             3 => {
                 let id = uuid("TopicId")?;
-                let topic =
-                    self.topics.get_mut(&id).ok_or_else(|| format!("partition of unknown topic {id}"))?;
+                let topic = self.topics.get_mut(&id).ok_or(ReplayError::PartitionOfUnknownTopic(id))?;
                 let partition = Partition {
                     replicas: value.ints("Replicas").unwrap_or_default(),
                     isr: value.ints("Isr").unwrap_or_default(),
@@ -111,7 +147,7 @@ impl LogImage {
             4 => {
                 let resource =
                     format!("{}:{}", int("ResourceType")?, value.text("ResourceName").unwrap_or(""));
-                let name = value.text("Name").ok_or("missing Name")?.to_string();
+                let name = text("Name")?.to_string();
                 let configs = self.configs.entry(resource.clone()).or_default();
                 match value.text("Value") {
                     Some(v) => {
@@ -129,12 +165,9 @@ impl LogImage {
             5 => {
                 let id = uuid("TopicId")?;
                 let index = int("PartitionId")? as i32;
-                let topic =
-                    self.topics.get_mut(&id).ok_or_else(|| format!("change of unknown topic {id}"))?;
-                let p = topic
-                    .partitions
-                    .get_mut(&index)
-                    .ok_or_else(|| format!("change of unknown partition {index}"))?;
+                let topic = self.topics.get_mut(&id).ok_or(ReplayError::ChangeOfUnknownTopic(id))?;
+                let p =
+                    topic.partitions.get_mut(&index).ok_or(ReplayError::ChangeOfUnknownPartition(index))?;
                 if let Some(isr) = value.ints("Isr") {
                     p.isr = isr;
                 }
@@ -151,17 +184,17 @@ impl LogImage {
             // ClusterControlManager.replay(FenceBrokerRecord / UnfenceBrokerRecord)
             7 | 8 => {
                 let id = int("Id")? as i32;
-                let broker = self.brokers.get_mut(&id).ok_or_else(|| format!("unknown broker {id}"))?;
+                let broker = self.brokers.get_mut(&id).ok_or(ReplayError::UnknownBroker(id))?;
                 broker.fenced = api_key == 7;
             }
             // ReplicationControlManager.replay(RemoveTopicRecord)
             9 => {
                 let id = uuid("TopicId")?;
-                self.topics.remove(&id).ok_or_else(|| format!("removes unknown topic {id}"))?;
+                self.topics.remove(&id).ok_or(ReplayError::RemovesUnknownTopic(id))?;
             }
             // FeatureControlManager.replay(FeatureLevelRecord): level 0 removes the feature.
             12 => {
-                let name = value.text("Name").ok_or("missing Name")?.to_string();
+                let name = text("Name")?.to_string();
                 match int("FeatureLevel")? as i16 {
                     0 => self.features.remove(&name),
                     level => self.features.insert(name, level),
@@ -172,7 +205,7 @@ impl LogImage {
             // BrokerRegistrationInControlledShutdownChange (0 none, 1 in shutdown).
             17 => {
                 let id = int("BrokerId")? as i32;
-                let broker = self.brokers.get_mut(&id).ok_or_else(|| format!("unknown broker {id}"))?;
+                let broker = self.brokers.get_mut(&id).ok_or(ReplayError::UnknownBroker(id))?;
                 match value.int("Fenced").unwrap_or(0) {
                     -1 => broker.fenced = false,
                     1 => broker.fenced = true,

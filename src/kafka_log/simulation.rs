@@ -4,6 +4,7 @@
 //! ids in the order their topics appear. Types the simulation does not model map to nothing
 //! (the inspector still names and counts them).
 
+use std::fmt;
 use std::sync::Arc;
 
 use crate::broker_set::BrokerSet;
@@ -157,10 +158,55 @@ pub fn leader_change_payload(change: &LeaderChange) -> Payload {
     Payload::Control { kind: ControlType::LeaderChange, value }
 }
 
+/// Why a record of a real log does not fit the simulation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MappingError {
+    /// A LeaderChange names a negative node id.
+    NegativeNodeId(i32),
+    /// A field the record needs is absent.
+    Missing(&'static str),
+    /// A broker id outside the simulation's range.
+    BrokerOutOfRange(i64),
+    /// A partition index or epoch below zero.
+    Negative { what: &'static str, value: i64 },
+    /// More replicas than the simulation models.
+    TooManyReplicas(usize),
+    /// A ConfigRecord with a null value (a deletion).
+    ConfigDeletion,
+    /// A FeatureLevelRecord below zero.
+    NegativeFeatureLevel,
+    /// The problem of the metadata record at this offset.
+    At { offset: i64, error: Box<MappingError> },
+}
+
+impl fmt::Display for MappingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MappingError::NegativeNodeId(id) => write!(f, "node id {id} is negative"),
+            MappingError::Missing(field) => write!(f, "missing {field}"),
+            MappingError::BrokerOutOfRange(id) => write!(
+                f,
+                "broker id {id} is outside the simulation's {FIRST_BROKER_ID}-{}",
+                FIRST_BROKER_ID + MAX_BROKERS - 1
+            ),
+            MappingError::Negative { what, value } => write!(f, "{what} {value} is negative"),
+            MappingError::TooManyReplicas(n) => {
+                write!(f, "{n} replicas (the simulation models at most {})", Replicas::MAX)
+            }
+            MappingError::ConfigDeletion => write!(f, "a config deletion (null value) is not modelled"),
+            MappingError::NegativeFeatureLevel => write!(f, "negative feature level"),
+            MappingError::At { offset, error } => write!(f, "offset {offset}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MappingError {}
+
 /// The simulation's LeaderChange from the control record's value.
-pub fn leader_change(value: &Value) -> Result<LeaderChange, String> {
-    let id = |i: i32| u32::try_from(i).map_err(|_| format!("node id {i} is negative"));
-    let list = |field| voter_ids(value, field).into_iter().map(id).collect::<Result<Arc<[u32]>, String>>();
+pub fn leader_change(value: &Value) -> Result<LeaderChange, MappingError> {
+    let id = |i: i32| u32::try_from(i).map_err(|_| MappingError::NegativeNodeId(i));
+    let list =
+        |field| voter_ids(value, field).into_iter().map(id).collect::<Result<Arc<[u32]>, MappingError>>();
     Ok(LeaderChange {
         leader: id(value.int("LeaderId").unwrap_or(-1) as i32)?,
         voters: list("Voters")?,
@@ -174,19 +220,19 @@ pub struct SimulationMapper {
     topics: SmallMap<[u8; 16], TopicId>,
 }
 
-fn broker_id(v: i64) -> Result<u32, String> {
+fn broker_id(v: i64) -> Result<u32, MappingError> {
     let last = FIRST_BROKER_ID + MAX_BROKERS - 1;
     u32::try_from(v)
         .ok()
         .filter(|id| (FIRST_BROKER_ID..=last).contains(id))
-        .ok_or_else(|| format!("broker id {v} is outside the simulation's {FIRST_BROKER_ID}-{last}"))
+        .ok_or(MappingError::BrokerOutOfRange(v))
 }
 
-fn unsigned(v: i64, what: &str) -> Result<u32, String> {
-    u32::try_from(v).map_err(|_| format!("{what} {v} is negative"))
+fn unsigned(v: i64, what: &'static str) -> Result<u32, MappingError> {
+    u32::try_from(v).map_err(|_| MappingError::Negative { what, value: v })
 }
 
-fn brokers(ids: &[i32]) -> Result<BrokerSet, String> {
+fn brokers(ids: &[i32]) -> Result<BrokerSet, MappingError> {
     let ids: Vec<u32> = ids.iter().map(|id| broker_id(i64::from(*id))).collect::<Result<_, _>>()?;
     Ok(broker_set(ids))
 }
@@ -207,10 +253,11 @@ impl SimulationMapper {
     /// The simulation records for metadata record `api_key` (none for a type it does not
     /// model); an error when the record does not fit the simulation (a broker id outside its
     /// range, more than four replicas).
-    pub fn records(&mut self, api_key: u16, v: &Value) -> Result<Vec<MetadataRecord>, String> {
-        let int = |name: &str| v.int(name).ok_or_else(|| format!("missing {name}"));
-        let uuid = |name: &str| v.uuid(name).ok_or_else(|| format!("missing {name}"));
-        let epoch = |name: &str| int(name).map(|e| e as u64);
+    pub fn records(&mut self, api_key: u16, v: &Value) -> Result<Vec<MetadataRecord>, MappingError> {
+        let int = |name: &'static str| v.int(name).ok_or(MappingError::Missing(name));
+        let uuid = |name: &'static str| v.uuid(name).ok_or(MappingError::Missing(name));
+        let text = |name: &'static str| v.text(name).ok_or(MappingError::Missing(name));
+        let epoch = |name: &'static str| int(name).map(|e| e as u64);
         Ok(match api_key {
             0 => {
                 let broker_id = broker_id(int("BrokerId")?)?;
@@ -234,17 +281,13 @@ impl SimulationMapper {
                 broker_epoch: epoch("BrokerEpoch")?,
             }],
             2 => {
-                let name: Arc<str> = v.text("Name").ok_or("missing Name")?.into();
+                let name: Arc<str> = text("Name")?.into();
                 vec![MetadataRecord::Topic { name, topic_id: self.topic(uuid("TopicId")?) }]
             }
             3 => {
                 let replicas = v.ints("Replicas").unwrap_or_default();
                 if replicas.len() > Replicas::MAX {
-                    return Err(format!(
-                        "{} replicas (the simulation models at most {})",
-                        replicas.len(),
-                        Replicas::MAX
-                    ));
+                    return Err(MappingError::TooManyReplicas(replicas.len()));
                 }
                 let replica_ids: Vec<u32> =
                     replicas.iter().map(|r| broker_id(i64::from(*r))).collect::<Result<_, _>>()?;
@@ -259,10 +302,10 @@ impl SimulationMapper {
                 })]
             }
             4 => {
-                let value = v.text("Value").ok_or("a config deletion (null value) is not modelled")?;
+                let value = v.text("Value").ok_or(MappingError::ConfigDeletion)?;
                 let resource =
                     simulation_resource(int("ResourceType")?, v.text("ResourceName").unwrap_or(""));
-                let name = v.text("Name").ok_or("missing Name")?.to_string();
+                let name = text("Name")?.to_string();
                 vec![MetadataRecord::Config(Arc::new(ConfigRecord {
                     resource,
                     name,
@@ -285,11 +328,9 @@ impl SimulationMapper {
             }],
             9 => vec![MetadataRecord::RemoveTopic { topic_id: self.topic(uuid("TopicId")?) }],
             12 => {
-                let level = u16::try_from(int("FeatureLevel")?).map_err(|_| "negative feature level")?;
-                vec![MetadataRecord::FeatureLevel {
-                    name: v.text("Name").ok_or("missing Name")?.into(),
-                    level,
-                }]
+                let level =
+                    u16::try_from(int("FeatureLevel")?).map_err(|_| MappingError::NegativeFeatureLevel)?;
+                vec![MetadataRecord::FeatureLevel { name: text("Name")?.into(), level }]
             }
             17 => vec![MetadataRecord::BrokerRegistrationChange {
                 broker_id: broker_id(int("BrokerId")?)?,
@@ -309,7 +350,9 @@ impl SimulationMapper {
 
 /// The simulation's log records for decoded entries, in order: LeaderChange control records
 /// and the metadata records the simulation models (other types are left out).
-pub fn simulation_records(entries: &[super::reader::LogEntry]) -> Result<Vec<Record<MetadataEntry>>, String> {
+pub fn simulation_records(
+    entries: &[super::reader::LogEntry],
+) -> Result<Vec<Record<MetadataEntry>>, MappingError> {
     let mut mapper = SimulationMapper::default();
     let mut records = Vec::with_capacity(entries.len());
     for entry in entries {
@@ -318,8 +361,9 @@ pub fn simulation_records(entries: &[super::reader::LogEntry]) -> Result<Vec<Rec
                 records.push(Record::LeaderChange(Arc::new(leader_change(value)?)));
             }
             Payload::Metadata { api_key, value, .. } => {
-                let mapped =
-                    mapper.records(*api_key, value).map_err(|e| format!("offset {}: {e}", entry.offset))?;
+                let mapped = mapper
+                    .records(*api_key, value)
+                    .map_err(|error| MappingError::At { offset: entry.offset, error: Box::new(error) })?;
                 records.extend(mapped.into_iter().map(|r| Record::Data(MetadataEntry::from(r))));
             }
             _ => {}

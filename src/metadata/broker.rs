@@ -50,6 +50,18 @@ impl fmt::Display for BrokerLifecycle {
     }
 }
 
+/// A controlled shutdown asked of a broker already shutting down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlreadyShuttingDown(pub BrokerId);
+
+impl fmt::Display for AlreadyShuttingDown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "broker {} is already shutting down", self.0)
+    }
+}
+
+impl std::error::Error for AlreadyShuttingDown {}
+
 /// Retry delay while no controller is known.
 const RETRY: Micros = 100 * MS;
 /// A STARTING broker heartbeats again this soon after each answer
@@ -128,9 +140,9 @@ impl Broker {
     }
 
     /// Begin a controlled shutdown.
-    pub fn begin_controlled_shutdown(&mut self, now: Micros) -> Result<(), String> {
+    pub fn begin_controlled_shutdown(&mut self, now: Micros) -> Result<(), AlreadyShuttingDown> {
         if self.lifecycle == BrokerLifecycle::ShuttingDown {
-            return Err(format!("broker {} is already shutting down", self.id));
+            return Err(AlreadyShuttingDown(self.id));
         }
         self.want_shut_down = true;
         self.lifecycle = BrokerLifecycle::PendingControlledShutdown;

@@ -3,13 +3,15 @@
 //! working image (committed state plus its own appended records), broker sessions as soft
 //! state, a NoOpRecord every idle interval, and answers a request once its records commit.
 
+use std::fmt;
+
 use crate::broker_set::BrokerId;
 use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
 use crate::rng::Rng;
 use crate::small_map::SmallMap;
 
 use super::config::{MetadataConfig, MetadataSabotage};
-use super::image::MetadataImage;
+use super::image::{MetadataImage, RejectedRecord};
 use super::placement::{
     lead_offline_partitions, move_away_from, new_partition, place_replicas, valid_isr_change,
 };
@@ -55,6 +57,55 @@ pub struct Controller {
 
 /// Messages a controller or broker wants sent.
 pub type RpcOutbox = Vec<(NodeId, ControllerRpc)>;
+
+/// Why the controller refused an admin client's request (Kafka's error code in brackets).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdminError {
+    /// This controller is a standby (NOT_CONTROLLER).
+    NotActive,
+    /// Not 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-' (INVALID_TOPIC_EXCEPTION).
+    InvalidTopicName(String),
+    /// TOPIC_ALREADY_EXISTS.
+    TopicExists(String),
+    /// Partitions must be 1 to `max` (INVALID_PARTITIONS).
+    Partitions { max: u32 },
+    /// More replicas than active brokers, or than the simulation models (INVALID_REPLICATION_FACTOR).
+    ReplicationFactor { replication_factor: usize, available: usize },
+    /// UNKNOWN_TOPIC_OR_PARTITION.
+    UnknownTopic(String),
+    /// The working image rejected a record the request produced (a controller bug).
+    Rejected(RejectedRecord),
+    /// The quorum refused the records: this controller's node no longer leads.
+    LostLeadership,
+}
+
+impl fmt::Display for AdminError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdminError::NotActive => write!(f, "this controller is not active"),
+            AdminError::InvalidTopicName(name) => {
+                write!(f, "invalid topic name '{name}': use 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'")
+            }
+            AdminError::TopicExists(name) => write!(f, "topic '{name}' already exists"),
+            AdminError::Partitions { max } => write!(f, "partitions must be between 1 and {max}"),
+            AdminError::ReplicationFactor { replication_factor, available } => write!(
+                f,
+                "replication factor {replication_factor} needs that many active brokers ({available} available, at most 4)"
+            ),
+            AdminError::UnknownTopic(name) => write!(f, "no topic '{name}'"),
+            AdminError::Rejected(rejected) => fmt::Display::fmt(rejected, f),
+            AdminError::LostLeadership => write!(f, "lost leadership"),
+        }
+    }
+}
+
+impl std::error::Error for AdminError {}
+
+impl From<RejectedRecord> for AdminError {
+    fn from(rejected: RejectedRecord) -> Self {
+        AdminError::Rejected(rejected)
+    }
+}
 
 impl Controller {
     pub fn new(config: MetadataConfig, rng: Rng) -> Controller {
@@ -396,31 +447,28 @@ impl Controller {
         name: &str,
         partitions: u32,
         replication_factor: u32,
-    ) -> Result<TopicId, String> {
-        let active = self.active.as_ref().ok_or("this controller is not active")?;
+    ) -> Result<TopicId, AdminError> {
+        let active = self.active.as_ref().ok_or(AdminError::NotActive)?;
         if name.is_empty()
             || name.len() > 249
             || !name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
         {
-            return Err(format!("invalid topic name '{name}': use 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'"));
+            return Err(AdminError::InvalidTopicName(name.into()));
         }
         if active.image.topic_by_name(name).is_some() {
-            return Err(format!("topic '{name}' already exists"));
+            return Err(AdminError::TopicExists(name.into()));
         }
         if partitions == 0 || partitions > self.config.max_partitions_per_topic {
-            return Err(format!("partitions must be between 1 and {}", self.config.max_partitions_per_topic));
+            return Err(AdminError::Partitions { max: self.config.max_partitions_per_topic });
         }
         let brokers: Vec<BrokerId> = super::record::broker_ids(active.image.active_brokers()).collect();
         let rf = replication_factor as usize;
         if rf == 0 || rf > super::record::Replicas::MAX || rf > brokers.len() {
-            return Err(format!(
-                "replication factor {rf} needs that many active brokers ({} available, at most 4)",
-                brokers.len()
-            ));
+            return Err(AdminError::ReplicationFactor { replication_factor: rf, available: brokers.len() });
         }
         let topic_id = active.image.next_topic_id();
         let start = self.rng.below(brokers.len() as u64) as usize;
-        let Some(active) = &mut self.active else { return Err("this controller is not active".into()) };
+        let Some(active) = &mut self.active else { return Err(AdminError::NotActive) };
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::Topic { name: name.into(), topic_id });
         let everyone = staged.image.active_brokers();
@@ -433,7 +481,7 @@ impl Controller {
             staged.push(MetadataRecord::Partition(record));
         }
         let records = staged.finish()?;
-        Self::append(node, now, records).ok_or("lost leadership while creating the topic")?;
+        Self::append(node, now, records).ok_or(AdminError::LostLeadership)?;
         Ok(topic_id)
     }
 
@@ -445,25 +493,33 @@ impl Controller {
         resource: &str,
         name: &str,
         value: &str,
-    ) -> Result<Offset, String> {
-        let active = self.active.as_mut().ok_or("this controller is not active")?;
+    ) -> Result<Offset, AdminError> {
+        let active = self.active.as_mut().ok_or(AdminError::NotActive)?;
         let config =
             ConfigRecord { resource: resource.to_string(), name: name.to_string(), value: value.to_string() };
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::Config(std::sync::Arc::new(config)));
         let records = staged.finish()?;
-        Self::append(node, now, records).ok_or_else(|| "lost leadership".to_string())
+        Self::append(node, now, records).ok_or(AdminError::LostLeadership)
     }
 
     /// DeleteTopics from an admin client.
-    pub fn delete_topic(&mut self, node: &mut MetadataNode, now: Micros, name: &str) -> Result<(), String> {
-        let active = self.active.as_mut().ok_or("this controller is not active")?;
-        let topic_id =
-            active.image.topic_by_name(name).map(|t| t.id).ok_or_else(|| format!("no topic '{name}'"))?;
+    pub fn delete_topic(
+        &mut self,
+        node: &mut MetadataNode,
+        now: Micros,
+        name: &str,
+    ) -> Result<(), AdminError> {
+        let active = self.active.as_mut().ok_or(AdminError::NotActive)?;
+        let topic_id = active
+            .image
+            .topic_by_name(name)
+            .map(|t| t.id)
+            .ok_or_else(|| AdminError::UnknownTopic(name.into()))?;
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::RemoveTopic { topic_id });
         let records = staged.finish()?;
-        Self::append(node, now, records).ok_or("lost leadership")?;
+        Self::append(node, now, records).ok_or(AdminError::LostLeadership)?;
         Ok(())
     }
 }
@@ -503,7 +559,7 @@ fn lowest_active_offset(image: &MetadataImage, sessions: &SmallMap<BrokerId, Ses
 }
 
 /// The records a request produced, or why the working image rejected one of them.
-type Staging = Result<Vec<MetadataRecord>, String>;
+type Staging = Result<Vec<MetadataRecord>, RejectedRecord>;
 
 /// Records being generated for one request, applied to the working image as they are made so
 /// later decisions in the same request see them. A record the image rejects is a controller
@@ -511,7 +567,7 @@ type Staging = Result<Vec<MetadataRecord>, String>;
 struct Staged<'a> {
     image: &'a mut MetadataImage,
     records: Vec<MetadataRecord>,
-    rejected: Option<String>,
+    rejected: Option<RejectedRecord>,
 }
 
 impl<'a> Staged<'a> {
@@ -525,11 +581,11 @@ impl<'a> Staged<'a> {
         }
         match self.image.apply(&record) {
             Ok(()) => self.records.push(record),
-            Err(error) => self.reject(format!("{record}: {error}")),
+            Err(error) => self.reject(RejectedRecord { record, error }),
         }
     }
 
-    fn reject(&mut self, error: String) {
+    fn reject(&mut self, error: RejectedRecord) {
         self.rejected.get_or_insert(error);
     }
 

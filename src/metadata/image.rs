@@ -2,6 +2,7 @@
 //! updated one record at a time as a delta, tagged with the offset it reflects.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
 
 use crate::broker_set::{BrokerId, BrokerSet};
@@ -40,9 +41,64 @@ pub struct MetadataImage {
     next_topic_id: TopicId,
 }
 
+/// Why a record does not fit the image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApplyError {
+    /// A TopicRecord whose name or id the image already has.
+    TopicExists { name: Arc<str>, id: TopicId },
+    /// A PartitionRecord for a topic the image lacks.
+    PartitionOfUnknownTopic(TopicId),
+    /// A PartitionRecord other than its topic's next partition.
+    PartitionOutOfOrder { topic: Arc<str>, partition: u32 },
+    /// A PartitionChangeRecord for a topic the image lacks.
+    UnknownTopic(TopicId),
+    /// A PartitionChangeRecord for a partition its topic lacks.
+    NoSuchPartition { topic: Arc<str>, partition: u32 },
+    /// A record about a broker that is not registered.
+    UnknownBroker(BrokerId),
+    /// A RemoveTopicRecord for a topic the image lacks.
+    RemoveUnknownTopic(TopicId),
+}
+
+impl fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApplyError::TopicExists { name, id } => write!(f, "topic {name} (id {id}) already exists"),
+            ApplyError::PartitionOfUnknownTopic(id) => write!(f, "PartitionRecord for unknown topic {id}"),
+            ApplyError::PartitionOutOfOrder { topic, partition } => {
+                write!(f, "partition {partition} of topic {topic} arrived out of order")
+            }
+            ApplyError::UnknownTopic(id) => write!(f, "unknown topic {id}"),
+            ApplyError::NoSuchPartition { topic, partition } => {
+                write!(f, "topic {topic} has no partition {partition}")
+            }
+            ApplyError::UnknownBroker(id) => write!(f, "unknown broker {id}"),
+            ApplyError::RemoveUnknownTopic(id) => write!(f, "RemoveTopicRecord for unknown topic {id}"),
+        }
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
+/// A record the image rejected, and why (Kafka treats it as fatal: a controller bug or a
+/// corrupt log).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RejectedRecord {
+    pub record: MetadataRecord,
+    pub error: ApplyError,
+}
+
+impl fmt::Display for RejectedRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.record, self.error)
+    }
+}
+
+impl std::error::Error for RejectedRecord {}
+
 impl MetadataImage {
     /// Apply one record as a delta; a record that does not fit the image is an error.
-    pub fn apply(&mut self, record: &MetadataRecord) -> Result<(), String> {
+    pub fn apply(&mut self, record: &MetadataRecord) -> Result<(), ApplyError> {
         match record {
             MetadataRecord::RegisterBroker { broker_id, broker_epoch } => {
                 let registration =
@@ -54,7 +110,7 @@ impl MetadataImage {
             }
             MetadataRecord::Topic { name, topic_id } => {
                 if self.names.contains_key(name) || self.topics.contains_key(topic_id) {
-                    return Err(format!("topic {name} (id {topic_id}) already exists"));
+                    return Err(ApplyError::TopicExists { name: name.clone(), id: *topic_id });
                 }
                 let topic =
                     TopicImage { id: *topic_id, name: name.clone(), partitions: PartitionColumns::default() };
@@ -67,15 +123,13 @@ impl MetadataImage {
                 self.configs.insert((c.resource.clone(), c.name.clone()), c.value.clone());
             }
             MetadataRecord::PartitionChange(change) => {
-                let topic = self
-                    .topics
-                    .get_mut(&change.topic_id)
-                    .ok_or_else(|| format!("unknown topic {}", change.topic_id))?;
+                let topic =
+                    self.topics.get_mut(&change.topic_id).ok_or(ApplyError::UnknownTopic(change.topic_id))?;
                 let index = change.partition as usize;
-                let mut p = topic
-                    .partitions
-                    .get(index)
-                    .ok_or_else(|| format!("topic {} has no partition {index}", topic.name))?;
+                let mut p = topic.partitions.get(index).ok_or_else(|| ApplyError::NoSuchPartition {
+                    topic: topic.name.clone(),
+                    partition: change.partition,
+                })?;
                 if change.leader != LEADER_UNCHANGED {
                     p.leader = change.leader;
                     p.leader_epoch += 1;
@@ -108,17 +162,18 @@ impl MetadataImage {
         Ok(())
     }
 
-    fn broker_mut(&mut self, id: BrokerId) -> Result<&mut BrokerRegistration, String> {
-        self.brokers.get_mut(&id).ok_or_else(|| format!("unknown broker {id}"))
+    fn broker_mut(&mut self, id: BrokerId) -> Result<&mut BrokerRegistration, ApplyError> {
+        self.brokers.get_mut(&id).ok_or(ApplyError::UnknownBroker(id))
     }
 
-    fn add_partition(&mut self, p: &PartitionRecord) -> Result<(), String> {
-        let topic = self
-            .topics
-            .get_mut(&p.topic_id)
-            .ok_or_else(|| format!("PartitionRecord for unknown topic {}", p.topic_id))?;
+    fn add_partition(&mut self, p: &PartitionRecord) -> Result<(), ApplyError> {
+        let topic =
+            self.topics.get_mut(&p.topic_id).ok_or(ApplyError::PartitionOfUnknownTopic(p.topic_id))?;
         if p.partition as usize != topic.partitions.len() {
-            return Err(format!("partition {} of topic {} arrived out of order", p.partition, topic.name));
+            return Err(ApplyError::PartitionOutOfOrder {
+                topic: topic.name.clone(),
+                partition: p.partition,
+            });
         }
         let partition = Partition {
             replicas: p.replicas,
@@ -132,9 +187,8 @@ impl MetadataImage {
         Ok(())
     }
 
-    fn remove_topic(&mut self, id: TopicId) -> Result<(), String> {
-        let topic =
-            self.topics.remove(&id).ok_or_else(|| format!("RemoveTopicRecord for unknown topic {id}"))?;
+    fn remove_topic(&mut self, id: TopicId) -> Result<(), ApplyError> {
+        let topic = self.topics.remove(&id).ok_or(ApplyError::RemoveUnknownTopic(id))?;
         self.names.remove(&topic.name);
         self.partition_count -= topic.partitions.len();
         Ok(())
@@ -239,7 +293,7 @@ impl MetadataImage {
 
 #[cfg(test)]
 mod tests {
-    use super::MetadataImage;
+    use super::{ApplyError, MetadataImage};
     use crate::metadata::record::{
         MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, broker_set,
     };
@@ -305,10 +359,16 @@ mod tests {
     #[test]
     fn records_that_do_not_fit_are_errors() {
         let mut image = MetadataImage::default();
-        assert!(image.apply(&partition(9, 0, 101)).is_err());
+        assert_eq!(image.apply(&partition(9, 0, 101)), Err(ApplyError::PartitionOfUnknownTopic(9)));
         image.apply(&topic(1)).unwrap();
-        assert!(image.apply(&topic(1)).is_err());
-        assert!(image.apply(&partition(1, 3, 101)).is_err());
-        assert!(image.apply(&MetadataRecord::FenceBroker { broker_id: 101, broker_epoch: 0 }).is_err());
+        assert_eq!(image.apply(&topic(1)), Err(ApplyError::TopicExists { name: "t1".into(), id: 1 }));
+        let out_of_order = ApplyError::PartitionOutOfOrder { topic: "t1".into(), partition: 3 };
+        assert_eq!(image.apply(&partition(1, 3, 101)), Err(out_of_order));
+        let fence = MetadataRecord::FenceBroker { broker_id: 101, broker_epoch: 0 };
+        assert_eq!(image.apply(&fence), Err(ApplyError::UnknownBroker(101)));
+        assert_eq!(
+            image.apply(&MetadataRecord::RemoveTopic { topic_id: 2 }),
+            Err(ApplyError::RemoveUnknownTopic(2))
+        );
     }
 }

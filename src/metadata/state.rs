@@ -12,7 +12,7 @@ use crate::quorum::record::mix;
 use crate::quorum::snapshot::Snapshot;
 use crate::quorum::{Message, Node, Outbox, Payload, StateMachine};
 
-use super::image::MetadataImage;
+use super::image::{MetadataImage, RejectedRecord};
 use super::record::MetadataRecord;
 
 /// One entry of the metadata log, as the quorum replicates it.
@@ -88,16 +88,18 @@ pub struct MetadataState {
 
 impl StateMachine for MetadataState {
     type Entry = MetadataEntry;
-    type Error = String;
+    type Error = RejectedRecord;
 
-    fn apply(&mut self, entry: &MetadataEntry) -> Result<(), String> {
+    fn apply(&mut self, entry: &MetadataEntry) -> Result<(), RejectedRecord> {
         match entry {
             MetadataEntry::Write(_) => {
                 self.writes += 1;
                 Ok(())
             }
             MetadataEntry::Record(record) => {
-                self.image.apply(record).map_err(|error| format!("{record}: {error}"))?;
+                self.image
+                    .apply(record)
+                    .map_err(|error| RejectedRecord { record: MetadataRecord::clone(record), error })?;
                 self.placement_changes += u64::from(record.can_change_placement());
                 Ok(())
             }

@@ -8,7 +8,9 @@ use crate::session::{self, Settings};
 use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
+use super::metadata_log::MetadataLogAction;
 use super::pains::PainsAction;
+use super::race::RaceAction;
 
 /// The views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,9 +26,8 @@ pub enum Tab {
 /// Everything the viewer (or the animation frame loop) can do to the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// An animation frame at real time `ts` (ms), `elapsed` real ms after the previous one.
+    /// An animation frame, `elapsed` real ms after the previous one.
     Frame {
-        ts: f64,
         elapsed: f64,
     },
     TogglePlay,
@@ -84,6 +85,13 @@ pub enum Action {
     },
     /// Open a session file (or say what was wrong with it).
     OpenFile(Result<SessionFile, String>),
+    /// One of the failover race's controls.
+    Race(RaceAction),
+    /// Something done to the opened metadata log.
+    MetadataLog(MetadataLogAction),
+    /// What the browser did with an effect (the files a download saved, or why it failed), for
+    /// the status line.
+    Report(String),
 }
 
 /// What the page asks the browser to do after an action.
@@ -107,6 +115,8 @@ pub enum Effect {
     DownloadLog,
     /// Offer this session file as a download.
     Download(SessionFile),
+    /// Fetch the failover race's measured curve (answered with [`RaceAction::Measured`]).
+    FetchMeasured,
 }
 
 /// The result of an action: whether it was used (a key that is no shortcut is not) and the

@@ -2,33 +2,37 @@
 //! selection, filters, notices) around the live session. It changes only through
 //! [`PageState::reduce`], one [`Action`] at a time, so the page's behaviour is tested natively;
 //! the web front end turns DOM events into actions, draws the state and carries out the
-//! [`Effect`]s (address bar, clipboard, full screen).
+//! [`Effect`]s (address bar, clipboard, full screen). The failover race and the opened metadata
+//! log are sub-states with their own actions ([`race`], [`metadata_log`]).
 
 pub mod action;
-pub mod falling;
+pub mod clock;
 pub mod log_filter;
+pub mod metadata_log;
 pub mod pacing;
 pub mod pains;
+pub mod race;
 pub mod redraw;
 
 use std::rc::Rc;
 
 pub use action::{Action, Effect, Outcome, Tab};
+pub use clock::Clock;
 pub use log_filter::LogFilter;
+pub use metadata_log::{MetadataLogAction, MetadataLogView};
 pub use pains::{PainsAction, PainsState, PainsView};
+pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
-use crate::race::RaceMoment;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
-use crate::session::picture::{ClusterPicture, picture};
+use crate::session::picture::{ClusterPicture, falling, picture};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, WINDOW};
 use crate::zk::Pain;
 
-use falling::Falling;
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 use redraw::Redraw;
 
@@ -36,32 +40,6 @@ use redraw::Redraw;
 const LOG_REFRESH_FRAMES: u32 = 8;
 /// The full circle of a timeout arc.
 const TIMEOUT_FULL: Micros = 2_000 * MS;
-
-/// What the failover view is asked to show: the race's size, how long after the kill a tour
-/// step or scenario opens it, whether it plays on from there (a tour step, which also names the
-/// moment to report) or stays paused (a scenario link), and a counter that restarts it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RaceRequest {
-    pub partitions: u64,
-    pub shown_after_kill_ms: Option<u64>,
-    pub plays_on: bool,
-    pub key: Option<RaceMoment>,
-    pub generation: u32,
-}
-
-impl RaceRequest {
-    /// The race of `partitions` partitions, waiting for the kill.
-    fn idle(partitions: u64, generation: u32) -> RaceRequest {
-        RaceRequest { partitions, shown_after_kill_ms: None, plays_on: false, key: None, generation }
-    }
-}
-
-/// A host page's command for the race, numbered so that the same command twice is obeyed twice.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RaceCommand {
-    pub serial: u32,
-    pub command: Command,
-}
 
 /// The event log as shown: lines (newest first, each with whether it is a state change), and
 /// the trace lines and actions the timeline holds.
@@ -83,8 +61,6 @@ pub struct Reopening {
 impl Reopening {
     /// Moments up to this late open at once (a replay of well under a second).
     pub const AT_ONCE: Micros = WINDOW;
-    /// Simulated events one frame replays.
-    pub const FRAME_EVENTS: usize = 20_000;
 
     /// What may happen while it replays: nothing that acts on the session.
     fn allows(action: &Action) -> bool {
@@ -120,7 +96,6 @@ pub struct PageState {
     pub reopening: Option<Reopening>,
     pub selected: Option<NodeId>,
     pub filter: LogFilter,
-    pub falling: Falling,
     /// The status line: what the last action did.
     pub status: String,
     /// The topic form: partitions and replication factor.
@@ -130,7 +105,10 @@ pub struct PageState {
     pub tour: Option<usize>,
     /// When the tour step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
-    pub race: RaceRequest,
+    /// The failover race view.
+    pub race: RaceView,
+    /// The opened metadata log's view.
+    pub metadata_log: MetadataLogView,
     /// The pains view: the pain shown and how far it has played.
     pub pains: PainsState,
     pub present: bool,
@@ -140,8 +118,6 @@ pub struct PageState {
     /// The cluster as last observed: the next observation's differences are posted to the
     /// host page.
     observed: Observation,
-    /// The host page's latest command for the failover race.
-    pub race_command: Option<RaceCommand>,
     /// Kiosk mode walks the tour on its own until a key or click.
     pub kiosk: bool,
     pub reduced_motion: bool,
@@ -153,12 +129,19 @@ pub struct PageState {
     redraw: Redraw,
     /// Whether the last frame fast-forwarded through a quiet stretch.
     fast_forwarding: bool,
+    /// Bounds a frame's work on the race and times opening a metadata log.
+    clock: Clock,
 }
 
 impl PageState {
-    /// The page as the query string `search` asks for, at address `base_url`. Problems with the
-    /// parameters become notices.
+    /// The page as the query string `search` asks for, at address `base_url`, without a browser
+    /// (its clock stands still). Problems with the parameters become notices.
     pub fn new(search: &str, base_url: &str, reduced_motion: bool) -> PageState {
+        PageState::with_clock(search, base_url, reduced_motion, clock::still)
+    }
+
+    /// The page as [`PageState::new`] makes it, on the browser's `clock`.
+    pub fn with_clock(search: &str, base_url: &str, reduced_motion: bool, clock: Clock) -> PageState {
         let (params, notices) = PageParams::parse(search);
         let settings = params.settings.clone();
         let mut state = PageState {
@@ -172,19 +155,18 @@ impl PageState {
             reopening: None,
             selected: None,
             filter: LogFilter::default(),
-            falling: Falling::default(),
             status: String::new(),
             topic: (6, 2),
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
-            race: RaceRequest::idle(params.partitions, 0),
+            race: RaceView::new(params.partitions),
+            metadata_log: MetadataLogView::default(),
             pains: PainsState::new(Pain::StaleCache),
             present: params.present,
             help: false,
             share: None,
             observed: Observation::default(),
-            race_command: None,
             kiosk: params.kiosk,
             reduced_motion,
             log: Rc::default(),
@@ -192,14 +174,23 @@ impl PageState {
             picture: ClusterPicture::default(),
             redraw: Redraw::default(),
             fast_forwarding: false,
+            clock,
             params,
         };
         match state.params.tour.map(|step| step - 1).or(state.kiosk.then_some(0)) {
             Some(step) => state.go_to_step(Some(step), &mut Vec::new()),
             None => state.start_over(),
         }
+        state.race.show(state.tab == Tab::Failover);
         state.after_action(true, &mut Vec::new());
         state
+    }
+
+    /// What the browser is asked to do as the page opens: kiosk mode's first hold, and fetching
+    /// the measured curve when the page opens on the race.
+    pub fn opening_effects(&self) -> Vec<Effect> {
+        let race = (self.tab == Tab::Failover).then_some(Effect::FetchMeasured);
+        self.kiosk_hold().into_iter().chain(race).collect()
     }
 
     /// In kiosk mode, the hold of the step shown: its reading time (or `hold=`), then the next.
@@ -209,12 +200,13 @@ impl PageState {
         Some(Effect::KioskHold { next: (step + 1) % TOUR.len(), ms })
     }
 
-    /// Whether animation frames should run: playing on the live cluster view or the pains
-    /// view, or replaying a long shared session.
+    /// Whether animation frames should run: playing on the live cluster view or the pains view,
+    /// replaying a long shared session, or while the failover race has work to do.
     pub fn animating(&self) -> bool {
         (self.playing && self.tab == Tab::Cluster)
             || (self.pains.playing() && self.tab == Tab::Pains)
             || self.reopening.is_some()
+            || self.race.busy()
     }
 
     /// Whether the last frame skipped through a quiet stretch (the page labels it).
@@ -230,14 +222,17 @@ impl PageState {
     /// Apply one action.
     pub fn reduce(&mut self, action: Action) -> Outcome {
         let mut effects = Vec::new();
-        let refresh_log = !matches!(action, Action::Frame { .. }) || self.log_due();
+        // The race's frames leave the live cluster's event log alone.
+        let shown_before = self.tab;
+        let race_frame = matches!(action, Action::Frame { .. }) && shown_before == Tab::Failover;
+        let refresh_log = !matches!(action, Action::Frame { .. }) || (!race_frame && self.log_due());
         if self.reopening.is_some() && !Reopening::allows(&action) {
             self.status = "Still replaying the shared session: wait until it opens (or Reset)".into();
             return Outcome { handled: true, effects: Vec::new() };
         }
         self.fast_forwarding = false;
         match action {
-            Action::Frame { ts, elapsed } => self.on_frame(ts, elapsed),
+            Action::Frame { elapsed } => self.on_frame(elapsed, &mut effects),
             Action::TogglePlay => self.playing = !self.playing,
             Action::Step => {
                 self.playing = false;
@@ -304,16 +299,26 @@ impl PageState {
                 self.tab = Tab::Pains;
             }
             Action::RaceFromLog(partitions) => {
-                self.race = RaceRequest::idle(partitions, self.race.generation + 1);
+                self.race.open(RaceRequest::idle(partitions));
                 self.tab = Tab::Failover;
             }
+            Action::Race(action) => {
+                let told = self.race.reduce(action);
+                self.race_told(told, &mut effects);
+            }
+            Action::MetadataLog(action) => self.metadata_log.reduce(action, self.clock),
+            Action::Report(status) => self.status = status,
         }
-        self.after_action(refresh_log || !self.playing, &mut effects);
+        self.race.show(self.tab == Tab::Failover);
+        if self.tab == Tab::Failover && shown_before != Tab::Failover {
+            effects.push(Effect::FetchMeasured);
+        }
+        self.after_action(!race_frame && (refresh_log || !self.playing), &mut effects);
         Outcome { handled: true, effects }
     }
 
-    /// The race or the pain shown reached its key moment at `at`: the tour step showing it is
-    /// ticked off.
+    /// The race or the pain shown by a tour step reached the step's key moment, `at` after the
+    /// kill (or the pain's start).
     fn view_key_seen(&mut self, at: Micros) {
         let shown = match self.story().map(|story| story.view) {
             Some(View::Failover) => self.tab == Tab::Failover,
@@ -322,6 +327,16 @@ impl PageState {
         };
         if shown && self.key_seen.is_none() {
             self.key_seen = Some(at);
+        }
+    }
+
+    /// What the race told: its end goes to the host page, its key moment to the tour panel.
+    fn race_told(&mut self, told: Vec<RaceEffect>, effects: &mut Vec<Effect>) {
+        for effect in told {
+            match effect {
+                RaceEffect::Post(event) => effects.push(Effect::Post(event)),
+                RaceEffect::KeyMoment(at) => self.view_key_seen(at),
+            }
         }
     }
 
@@ -348,7 +363,9 @@ impl PageState {
         }
         if self.tab == Tab::Cluster {
             let sim = self.session.sim();
-            let fresh = picture(sim, &self.falling.lines(), TIMEOUT_FULL, self.session.violation());
+            let lost =
+                if self.reduced_motion { Vec::new() } else { falling(self.session.log().iter(), sim.now()) };
+            let fresh = picture(sim, &lost, TIMEOUT_FULL, self.session.violation());
             let mut nodes = std::mem::take(&mut self.picture.nodes);
             self.redraw.update(&mut nodes, fresh.nodes, self.fast_forwarding);
             self.picture = ClusterPicture { nodes, ..fresh };
@@ -390,7 +407,6 @@ impl PageState {
                 }
             }
         }
-        self.falling.clear();
         self.selected = None;
     }
 
@@ -406,7 +422,6 @@ impl PageState {
     /// Seek the live timeline, pausing (the moment must lie inside the window).
     fn seek(&mut self, t: Micros) -> Result<(), session::SeekError> {
         self.playing = false;
-        self.falling.clear();
         self.session.seek(t)
     }
 
@@ -416,20 +431,18 @@ impl PageState {
         self.key_seen = None;
         match (story.view, story.race) {
             (View::Failover, Some(race)) => {
-                let generation = self.race.generation + 1;
-                self.race = match self.tour {
+                self.race.open(match self.tour {
                     Some(_) => RaceRequest {
                         partitions: race.partitions,
                         shown_after_kill_ms: Some(race.tour_opens_after_kill_ms),
                         plays_on: true,
                         key: Some(race.key),
-                        generation,
                     },
                     None => RaceRequest {
                         shown_after_kill_ms: race.shown_after_kill_ms,
-                        ..RaceRequest::idle(self.params.partitions, generation)
+                        ..RaceRequest::idle(self.params.partitions)
                     },
-                };
+                });
                 self.tab = Tab::Failover;
             }
             (View::Pain(pain), _) => {
@@ -451,7 +464,6 @@ impl PageState {
             Some(step) => {
                 self.playing = false;
                 self.load_story(&TOUR[step]);
-                self.falling.clear();
                 self.selected = None;
                 let present = if self.present { "&present=1" } else { "" };
                 effects.push(Effect::SetQuery(format!("?tour={}{present}", step + 1)));
@@ -478,10 +490,14 @@ impl PageState {
         }
     }
 
-    fn on_frame(&mut self, ts: f64, elapsed: f64) {
+    fn on_frame(&mut self, elapsed: f64, effects: &mut Vec<Effect>) {
+        if self.tab == Tab::Failover {
+            let told = self.race.frame(elapsed, self.clock);
+            self.race_told(told, effects);
+        }
         if let Some(reopening) = &self.reopening {
             let (params, until) = (&self.params, reopening.until);
-            if self.session.replay_toward(until, params.events, params.applied, Reopening::FRAME_EVENTS) {
+            if self.session.replay_toward(until, params.events, params.applied, pacing::FRAME_EVENT_BUDGET) {
                 self.opened();
             }
             return;
@@ -496,9 +512,7 @@ impl PageState {
             return;
         }
         let clean = self.session.violation().is_none();
-        let before;
-        (before, self.fast_forwarding) =
-            pacing::advance(&mut self.session, elapsed, self.speed_exp, self.skip_quiet);
+        self.fast_forwarding = pacing::advance(&mut self.session, elapsed, self.speed_exp, self.skip_quiet);
         if clean && let Some(seen) = self.session.violation() {
             self.playing = false;
             self.status = format!(
@@ -509,9 +523,6 @@ impl PageState {
         // A frame that pauses (a broken invariant) draws every node afresh: no frame follows to
         // catch up.
         self.fast_forwarding &= self.playing;
-        if !self.reduced_motion {
-            self.falling.update(&self.session, before, ts);
-        }
     }
 
     fn act(&mut self, action: session::Action) {
@@ -533,7 +544,7 @@ impl PageState {
     fn on_host(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), String> {
         let opens = matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. });
         if self.tab == Tab::Failover && !opens {
-            return self.command_race(command);
+            return self.command_race(command, effects);
         }
         if self.tab == Tab::Pains && !opens {
             return Err(
@@ -575,14 +586,14 @@ impl PageState {
     }
 
     /// The failover race takes the commands that apply to it, through its own controls' paths.
-    fn command_race(&mut self, command: Command) -> Result<(), String> {
+    fn command_race(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), String> {
         if !command.applies_to_race() {
             return Err(format!(
                 "the failover race is shown: it takes {RACE_COMMANDS}; load a cluster scenario or tour step first"
             ));
         }
-        let serial = self.race_command.as_ref().map_or(0, |c| c.serial) + 1;
-        self.race_command = Some(RaceCommand { serial, command });
+        let told = self.race.obey(&command);
+        self.race_told(told, effects);
         Ok(())
     }
 
@@ -612,7 +623,8 @@ impl PageState {
             Tab::Failover => {
                 format!(
                     "scenario=failover&partitions={}&seed={}",
-                    self.race.partitions, self.params.settings.seed
+                    self.race.request().partitions,
+                    self.params.settings.seed
                 )
             }
             Tab::Pains => format!("scenario={}", self.pains.pain().id()),
@@ -626,6 +638,17 @@ impl PageState {
 
     /// Keyboard shortcuts; returns whether the key was used.
     fn on_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> bool {
+        if self.tab == Tab::Failover && is_race_key(key) {
+            let action = match key {
+                " " => RaceAction::TogglePlay,
+                "s" | "S" => RaceAction::Step,
+                "k" | "K" => RaceAction::Kill,
+                _ => RaceAction::RunAgain,
+            };
+            let told = self.race.reduce(action);
+            self.race_told(told, effects);
+            return true;
+        }
         if self.tab == Tab::Pains
             && let Some(action) = PainsAction::for_key(key)
         {
@@ -634,7 +657,7 @@ impl PageState {
             }
             return true;
         }
-        if matches!(self.tab, Tab::Failover | Tab::Pains) && is_race_key(key) {
+        if self.tab == Tab::Pains && is_race_key(key) {
             return false;
         }
         match key {
@@ -677,7 +700,7 @@ impl PageState {
     }
 }
 
-/// Keys the failover race handles itself while its view is shown.
+/// Keys that play the failover race (or the pain) while its view is shown.
 pub fn is_race_key(key: &str) -> bool {
     matches!(key, " " | "s" | "S" | "k" | "K" | "r" | "R")
 }

@@ -33,9 +33,9 @@ pub fn skips_quiet(speed_exp: f64, skip_quiet: bool) -> bool {
 
 /// Play `session` on by `elapsed_ms` real milliseconds at speed 10^`speed_exp`. Where quiet
 /// stretches are skipped ([`skips_quiet`]), a fast-forward through one covers at most
-/// [`QUIET_FRAME_MS`] of them and stops as soon as a message worth watching is sent. Returns the
-/// time the frame started from, and whether it fast-forwarded.
-pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quiet: bool) -> (Micros, bool) {
+/// [`QUIET_FRAME_MS`] of them and stops as soon as a message worth watching is sent. Returns
+/// whether it fast-forwarded.
+pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quiet: bool) -> bool {
     let quiet = skips_quiet(speed_exp, skip_quiet) && is_quiet(session.sim());
     let busy = |sim: &Simulation| quiet && !is_quiet(sim);
     let (elapsed_ms, warp) =
@@ -44,7 +44,7 @@ pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quie
     let before = session.now();
     let target = before + (elapsed_ms * 1_000.0 * factor) as Micros;
     session.play_to(target, FRAME_EVENT_BUDGET, &busy);
-    (before, quiet)
+    quiet
 }
 
 /// Whether only idle traffic is in flight.
@@ -85,7 +85,7 @@ mod tests {
             advance(&mut session, QUIET_FRAME_MS, -1.0, true);
         }
         let before = session.now();
-        let (_, quiet) = advance(&mut session, 100.0, -1.0, true);
+        let quiet = advance(&mut session, 100.0, -1.0, true);
         let most = (QUIET_FRAME_MS * 100.0 * QUIET_WARP) as Micros;
         assert!(quiet);
         assert!(
@@ -98,7 +98,7 @@ mod tests {
             advance(&mut session, QUIET_FRAME_MS, -1.0, true);
         }
         let before = session.now();
-        let (_, quiet) = advance(&mut session, 100.0, -1.0, true);
+        let quiet = advance(&mut session, 100.0, -1.0, true);
         assert!(!quiet);
         assert_eq!(session.now() - before, 10 * crate::quorum::MS, "a busy stretch plays the whole frame");
     }
@@ -114,7 +114,7 @@ mod tests {
         }
         for (speed_exp, skip, expected_ms) in [(0.0, true, 100), (-1.0, false, 10)] {
             let before = session.now();
-            let (_, skipped) = advance(&mut session, 100.0, speed_exp, skip);
+            let skipped = advance(&mut session, 100.0, speed_exp, skip);
             assert!(!skipped, "speed 10^{speed_exp}, skipping {skip}");
             assert_eq!(session.now() - before, expected_ms * crate::quorum::MS);
         }

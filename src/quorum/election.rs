@@ -9,7 +9,7 @@ use super::config::Micros;
 use super::error::QuorumError;
 use super::leader::LeaderState;
 use super::message::Message;
-use super::node::{Election, Node, Role};
+use super::node::{Election, Node, NotLeading, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::record::{LeaderChange, Record};
 use super::role::RoleKind;
@@ -333,9 +333,9 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// Step down gracefully: tell the voters, most caught-up first, to take over.
-    pub fn resign(&mut self, now: Micros, out: &mut Outbox<S>) -> Result<(), String> {
+    pub fn resign(&mut self, now: Micros, out: &mut Outbox<S>) -> Result<(), NotLeading> {
         if self.role.kind() != RoleKind::Leader {
-            return Err(format!("node {} is {}, not the leader", self.id, self.role.kind()));
+            return Err(NotLeading { node: self.id, role: self.role.kind() });
         }
         self.step_down(now, "graceful shutdown", out);
         Ok(())

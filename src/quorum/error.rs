@@ -40,3 +40,5 @@ impl fmt::Display for QuorumError {
         }
     }
 }
+
+impl std::error::Error for QuorumError {}

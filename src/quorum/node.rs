@@ -4,6 +4,7 @@
 //! [`Node::transition`], which checks it against the transition table and persists first.
 
 use crate::small_map::SmallSet;
+use std::fmt;
 use std::sync::Arc;
 
 use super::applied::AppliedState;
@@ -133,6 +134,21 @@ pub struct Node<S: StateMachine> {
 pub struct NotLeader {
     pub leader: Option<NodeId>,
 }
+
+/// A graceful resignation was asked of a node that is not the leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotLeading {
+    pub node: NodeId,
+    pub role: RoleKind,
+}
+
+impl fmt::Display for NotLeading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "node {} is {}, not the leader", self.node, self.role)
+    }
+}
+
+impl std::error::Error for NotLeading {}
 
 impl<S: StateMachine> Node<S> {
     /// Start (or restart) node `id` from what its disk holds (`QuorumState.initialize`): a

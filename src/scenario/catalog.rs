@@ -1,5 +1,7 @@
 //! The built-in scenarios: the scripts under `tests/scenarios/`, compiled in.
 
+use std::fmt;
+
 /// Every scenario by name, with its script.
 pub const SCENARIOS: [(&str, &str); 30] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
@@ -34,10 +36,24 @@ pub const SCENARIOS: [(&str, &str); 30] = [
     ("successor_backoff", include_str!("../../tests/scenarios/successor_backoff.txt")),
 ];
 
-/// The script of the scenario called `name`.
-pub fn find(name: &str) -> Result<&'static str, String> {
-    SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text).ok_or_else(|| {
+/// No built-in scenario has this name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownScenario(pub String);
+
+impl fmt::Display for UnknownScenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
-        format!("unknown scenario '{name}' (known: {})", names.join(", "))
-    })
+        write!(f, "unknown scenario '{}' (known: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownScenario {}
+
+/// The script of the scenario called `name`.
+pub fn find(name: &str) -> Result<&'static str, UnknownScenario> {
+    SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+        .ok_or_else(|| UnknownScenario(name.to_string()))
 }

@@ -2,10 +2,15 @@
 //! and produces each directive's output: the notable trace lines (plus the messages of the kinds
 //! a directive names with `messages=Kind,Kind`), or everything for the CLI.
 
-use crate::invariants::Checker;
+use std::fmt;
+
+use crate::harness::format_time;
+use crate::invariants::{Checker, Violation};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
-use crate::sim::{ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine};
+use crate::sim::{
+    ActionError, ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine,
+};
 
 use super::script::Block;
 
@@ -18,12 +23,44 @@ pub enum Detail {
     Full,
 }
 
+/// Which times a directive's output lines carry: none unless the scenario asks with
+/// `times=relative` (since the directive began) or `times=absolute`, on the directive or for the
+/// whole file on its `cluster` line, so that a change to the randomly drawn latencies rewrites
+/// only the files whose story is about timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Times {
+    None,
+    Relative,
+    Absolute,
+}
+
+impl Times {
+    fn of(asked: Option<&str>, detail: Detail) -> Result<Times, DirectiveError> {
+        match (asked, detail) {
+            (_, Detail::Full) | (Some("absolute"), _) => Ok(Times::Absolute),
+            (None, _) => Ok(Times::None),
+            (Some("relative"), _) => Ok(Times::Relative),
+            (Some(other), _) => Err(DirectiveError::Times(other.to_string())),
+        }
+    }
+
+    fn line(self, line: &TraceLine, began: Micros) -> String {
+        match self {
+            Times::None => format!("  {}", line.kind),
+            Times::Relative => format!("{:>13} {}", format!("+{}", format_time(line.at - began)), line.kind),
+            Times::Absolute => line.to_string(),
+        }
+    }
+}
+
 /// A scenario in progress.
 pub struct ScenarioRun {
     seed: u64,
     detail: Detail,
     sim: Option<Simulation>,
     checker: Checker,
+    /// The times the file's `cluster` line asks for, for directives that do not say.
+    file_times: Option<String>,
 }
 
 const DEFAULT_RUN_MAX: Micros = 20_000 * MS;
@@ -34,9 +71,108 @@ const MAX_WRITES: u64 = 100_000;
 /// The longest one `run` directive may simulate (an hour).
 const LONGEST_RUN: Micros = 3_600_000 * MS;
 
+/// Why a directive failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirectiveError {
+    /// A directive came before any `cluster` directive.
+    NoCluster,
+    /// A directive lacks an argument it needs (`what`, as it is written).
+    Needs { directive: &'static str, what: &'static str },
+    /// A directive naming a node lacks `n=`.
+    NeedsNode { line: usize, directive: String },
+    /// `key=value` does not parse as the key needs.
+    InvalidArg { line: usize, key: &'static str, value: String },
+    /// `latency=` is not a range like 1-5.
+    Latency(String),
+    /// `latency=` is reversed, or `drop=` is not 0 to 100.
+    LatencyOrDrop(String),
+    /// `clean-every=` overflows in microseconds.
+    CleanEveryTooLarge,
+    /// `fetch-bytes=`, `chunk-bytes=` or `clean-every=` is 0.
+    ZeroSize,
+    /// The voter or observer count is out of range.
+    ClusterSize,
+    /// `write count=` is above [`MAX_WRITES`].
+    TooManyWrites,
+    /// `run for=` or `max=` is above [`LONGEST_RUN`].
+    RunTooLong,
+    /// `until=` names no goal.
+    UnknownGoal(String),
+    /// `until=` was not reached within this many ms.
+    NotReached { goal: String, ms: u64 },
+    /// An invariant broke during a run.
+    Invariant(Violation),
+    /// `n=leader` with no leader.
+    NoLeader,
+    /// `n=follower` with no follower.
+    NoFollower,
+    /// `n=` is not a node id.
+    NotANode(String),
+    /// `n=` names a node the cluster does not have.
+    NoSuchNode(NodeId),
+    /// The simulation refused the action.
+    Action(ActionError),
+    /// No directive has this name.
+    UnknownDirective(String),
+    /// `times=` is neither relative nor absolute.
+    Times(String),
+}
+
+impl fmt::Display for DirectiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DirectiveError::NoCluster => write!(f, "the first directive must be 'cluster'"),
+            DirectiveError::Times(value) => write!(f, "times={value} must be relative or absolute"),
+            DirectiveError::Needs { directive, what } => write!(f, "{directive} needs {what}"),
+            DirectiveError::NeedsNode { line, directive } => {
+                write!(f, "line {line}: '{directive}' needs n=<node>")
+            }
+            DirectiveError::InvalidArg { line, key, value } => {
+                write!(f, "line {line}: {key}={value} is not valid")
+            }
+            DirectiveError::Latency(latency) | DirectiveError::LatencyOrDrop(latency) => {
+                write!(
+                    f,
+                    "latency={latency} must be a range like 1-5 (ms, whole numbers up to {MAX_LATENCY_MS})"
+                )?;
+                if matches!(self, DirectiveError::LatencyOrDrop(_)) {
+                    write!(f, " (and drop= must be 0 to 100 percent)")?;
+                }
+                Ok(())
+            }
+            DirectiveError::CleanEveryTooLarge => write!(f, "clean-every is too large"),
+            DirectiveError::ZeroSize => {
+                write!(f, "fetch-bytes, chunk-bytes and clean-every must be at least 1")
+            }
+            DirectiveError::ClusterSize => {
+                write!(f, "voters must be 1..=99 and observers 0..={}", crate::broker_set::MAX_BROKERS)
+            }
+            DirectiveError::TooManyWrites => write!(f, "write count must be at most {MAX_WRITES}"),
+            DirectiveError::RunTooLong => write!(f, "a run may simulate at most {} ms", LONGEST_RUN / MS),
+            DirectiveError::UnknownGoal(goal) => write!(f, "unknown goal '{goal}' (leader, converged)"),
+            DirectiveError::NotReached { goal, ms } => write!(f, "'{goal}' not reached within {ms}ms"),
+            DirectiveError::Invariant(violation) => write!(f, "invariant violated: {violation}"),
+            DirectiveError::NoLeader => write!(f, "there is no leader"),
+            DirectiveError::NoFollower => write!(f, "there is no follower"),
+            DirectiveError::NotANode(text) => write!(f, "'{text}' is not a node"),
+            DirectiveError::NoSuchNode(id) => write!(f, "there is no node n{id}"),
+            DirectiveError::Action(error) => fmt::Display::fmt(error, f),
+            DirectiveError::UnknownDirective(name) => write!(f, "unknown directive '{name}'"),
+        }
+    }
+}
+
+impl std::error::Error for DirectiveError {}
+
+impl From<ActionError> for DirectiveError {
+    fn from(error: ActionError) -> Self {
+        DirectiveError::Action(error)
+    }
+}
+
 impl ScenarioRun {
     pub fn new(seed: u64, detail: Detail) -> ScenarioRun {
-        ScenarioRun { seed, detail, sim: None, checker: Checker::default() }
+        ScenarioRun { seed, detail, sim: None, checker: Checker::default(), file_times: None }
     }
 
     /// The simulation, once `cluster` has created it.
@@ -45,11 +181,13 @@ impl ScenarioRun {
     }
 
     /// Execute one directive and return its output lines.
-    pub fn execute(&mut self, block: &Block) -> Result<Vec<String>, String> {
+    pub fn execute(&mut self, block: &Block) -> Result<Vec<String>, DirectiveError> {
         if block.command == "cluster" {
             return self.create_cluster(block);
         }
-        let sim = self.sim.as_mut().ok_or("the first directive must be 'cluster'")?;
+        let times = Times::of(block.arg("times").or(self.file_times.as_deref()), self.detail)?;
+        let sim = self.sim.as_mut().ok_or(DirectiveError::NoCluster)?;
+        let began = sim.now();
         let mut output = Vec::new();
         match block.command.as_str() {
             "run" => self.run(block)?,
@@ -65,12 +203,15 @@ impl ScenarioRun {
                 let id = node_arg(sim, block)?;
                 sim.isolate(id)
             }
-            "partition" => partition(sim, block.arg("groups").ok_or("partition needs groups=1,2|3,4,5")?)?,
+            "partition" => {
+                let groups = block.arg("groups").ok_or(needs("partition", "groups=1,2|3,4,5"))?;
+                partition(sim, groups)?
+            }
             "heal" => sim.heal_all(),
             "write" => {
                 let count: u64 = parse_arg(block, "count", 1)?;
                 if count > MAX_WRITES {
-                    return Err(format!("write count must be at most {MAX_WRITES}"));
+                    return Err(DirectiveError::TooManyWrites);
                 }
                 let written: Vec<u64> = (0..count).map_while(|_| sim.write().ok()).collect();
                 let text = match (written.first(), written.last()) {
@@ -88,21 +229,21 @@ impl ScenarioRun {
             "brokers" => output.extend(brokers(sim)),
             "partitions" => output.extend(partitions(sim)),
             "create-topic" => {
-                let name = block.arg("name").ok_or("create-topic needs name=<topic>")?;
+                let name = block.arg("name").ok_or(needs("create-topic", "name=<topic>"))?;
                 let (partitions, rf) = (parse_arg(block, "partitions", 1)?, parse_arg(block, "rf", 1)?);
                 let _ = sim.create_topic(name, partitions, rf);
             }
             "delete-topic" => {
-                let name = block.arg("name").ok_or("delete-topic needs name=<topic>")?;
+                let name = block.arg("name").ok_or(needs("delete-topic", "name=<topic>"))?;
                 sim.delete_topic(name)?
             }
             "shutdown" => {
                 let id = node_arg(sim, block)?;
                 sim.shut_down_broker(id)?
             }
-            other => return Err(format!("unknown directive '{other}'")),
+            other => return Err(DirectiveError::UnknownDirective(other.to_string())),
         }
-        let sim = self.sim.as_mut().ok_or("no cluster")?;
+        let sim = self.sim.as_mut().ok_or(DirectiveError::NoCluster)?;
         let shown: Vec<&str> = block.arg("messages").map_or(Vec::new(), |kinds| kinds.split(',').collect());
         let shown_message = |l: &TraceLine| match &l.kind {
             TraceKind::Deliver(packet) | TraceKind::Lost { packet, .. } => {
@@ -114,17 +255,17 @@ impl ScenarioRun {
             .take_trace()
             .into_iter()
             .filter(|l| self.detail == Detail::Full || l.is_notable() || shown_message(l))
-            .map(|l| l.to_string())
+            .map(|l| times.line(&l, began))
             .collect();
         lines.append(&mut output);
         Ok(lines)
     }
 
-    fn create_cluster(&mut self, block: &Block) -> Result<Vec<String>, String> {
+    fn create_cluster(&mut self, block: &Block) -> Result<Vec<String>, DirectiveError> {
+        Times::of(block.arg("times"), self.detail)?;
+        self.file_times = block.arg("times").map(String::from);
         let latency = block.arg("latency").unwrap_or("1-5");
-        let bad_latency = || {
-            format!("latency={latency} must be a range like 1-5 (ms, whole numbers up to {MAX_LATENCY_MS})")
-        };
+        let bad_latency = || DirectiveError::Latency(latency.to_string());
         let (lo, hi) = latency.split_once('-').ok_or_else(bad_latency)?;
         let ms = |t: &str| {
             t.parse::<u64>().ok().filter(|v| *v <= MAX_LATENCY_MS).map(|v| v * MS).ok_or_else(bad_latency)
@@ -132,7 +273,7 @@ impl ScenarioRun {
         let (latency_min, latency_max) = (ms(lo)?, ms(hi)?);
         let drop_percent: f64 = parse_arg(block, "drop", 0.0)?;
         if latency_min > latency_max || !(0.0..=100.0).contains(&drop_percent) {
-            return Err(format!("{} (and drop= must be 0 to 100 percent)", bad_latency()));
+            return Err(DirectiveError::LatencyOrDrop(latency.to_string()));
         }
         let reorder = block.arg("reorder").unwrap_or("off") == "on";
         let network = NetworkConfig { latency_min, latency_max, drop_rate: drop_percent / 100.0, reorder };
@@ -145,7 +286,7 @@ impl ScenarioRun {
             max_retention_bytes: parse_arg(block, "retention-bytes", defaults.max_retention_bytes)?,
             log_clean_interval: parse_arg::<u64>(block, "clean-every", defaults.log_clean_interval / MS)?
                 .checked_mul(MS)
-                .ok_or("clean-every is too large")?,
+                .ok_or(DirectiveError::CleanEveryTooLarge)?,
             ..defaults
         };
         let config = ClusterConfig {
@@ -159,13 +300,10 @@ impl ScenarioRun {
             || config.quorum.fetch_snapshot_max_bytes == 0
             || config.quorum.log_clean_interval == 0
         {
-            return Err("fetch-bytes, chunk-bytes and clean-every must be at least 1".into());
+            return Err(DirectiveError::ZeroSize);
         }
         if config.voters == 0 || config.voters > 99 || config.observers > crate::broker_set::MAX_BROKERS {
-            return Err(format!(
-                "voters must be 1..=99 and observers 0..={}",
-                crate::broker_set::MAX_BROKERS
-            ));
+            return Err(DirectiveError::ClusterSize);
         }
         let seed = parse_arg(block, "seed", self.seed)?;
         let mut sim = Simulation::new(config.clone(), seed);
@@ -179,18 +317,18 @@ impl ScenarioRun {
         Ok(vec![format!("{} voter(s) n1..n{} and {observers}, seed {seed}", config.voters, config.voters)])
     }
 
-    fn run(&mut self, block: &Block) -> Result<(), String> {
-        let sim = self.sim.as_mut().ok_or("no cluster")?;
+    fn run(&mut self, block: &Block) -> Result<(), DirectiveError> {
+        let sim = self.sim.as_mut().ok_or(DirectiveError::NoCluster)?;
         let start = sim.now();
         let (until, span_ms) = match (block.arg("for"), block.arg("until")) {
             (Some(_), _) => (None, parse_arg::<u64>(block, "for", 0)?),
             (None, Some(goal)) => {
                 (Some(goal.to_string()), parse_arg::<u64>(block, "max", DEFAULT_RUN_MAX / MS)?)
             }
-            (None, None) => return Err("run needs for=<ms> or until=leader|converged".into()),
+            (None, None) => return Err(needs("run", "for=<ms> or until=leader|converged")),
         };
         if span_ms > LONGEST_RUN / MS {
-            return Err(format!("a run may simulate at most {} ms", LONGEST_RUN / MS));
+            return Err(DirectiveError::RunTooLong);
         }
         let limit = start + span_ms * MS;
         loop {
@@ -202,22 +340,20 @@ impl ScenarioRun {
             match sim.next_event_time() {
                 Some(at) if at <= limit => {
                     sim.step();
-                    if let Err(v) = self.checker.after_event(sim) {
-                        return Err(format!("invariant violated: {v}"));
-                    }
+                    self.checker.after_event(sim).map_err(DirectiveError::Invariant)?;
                 }
                 _ => break,
             }
         }
         sim.run_until(limit);
         match until {
-            Some(goal) => Err(format!("'{goal}' not reached within {}ms", (limit - start) / MS)),
+            Some(goal) => Err(DirectiveError::NotReached { goal, ms: (limit - start) / MS }),
             None => Ok(()),
         }
     }
 }
 
-fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
+fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, DirectiveError> {
     match goal {
         "leader" => Ok(sim.leader().is_some_and(|l| l.high_watermark().is_some())),
         "converged" => Ok(sim.leader().is_some_and(|l| {
@@ -227,39 +363,53 @@ fn goal_reached(sim: &Simulation, goal: &str) -> Result<bool, String> {
                 |n: &MetadataNode| n.log().end_offset() == end && n.log().last_epoch() == last_epoch;
             l.high_watermark() == Some(end) && sim.running_nodes().all(same_log)
         })),
-        other => Err(format!("unknown goal '{other}' (leader, converged)")),
+        other => Err(DirectiveError::UnknownGoal(other.to_string())),
     }
 }
 
-fn parse_arg<T: std::str::FromStr>(block: &Block, key: &str, default: T) -> Result<T, String> {
+fn needs(directive: &'static str, what: &'static str) -> DirectiveError {
+    DirectiveError::Needs { directive, what }
+}
+
+fn parse_arg<T: std::str::FromStr>(
+    block: &Block,
+    key: &'static str,
+    default: T,
+) -> Result<T, DirectiveError> {
     match block.arg(key) {
         None => Ok(default),
-        Some(text) => text.parse().map_err(|_| format!("line {}: {key}={text} is not valid", block.line)),
+        Some(text) => text.parse().map_err(|_| DirectiveError::InvalidArg {
+            line: block.line,
+            key,
+            value: text.to_string(),
+        }),
     }
 }
 
 /// `n=3`, `n=n3` or `n=leader`.
-fn node_arg(sim: &Simulation, block: &Block) -> Result<NodeId, String> {
-    let text =
-        block.arg("n").ok_or_else(|| format!("line {}: '{}' needs n=<node>", block.line, block.command))?;
+fn node_arg(sim: &Simulation, block: &Block) -> Result<NodeId, DirectiveError> {
+    let text = block
+        .arg("n")
+        .ok_or_else(|| DirectiveError::NeedsNode { line: block.line, directive: block.command.clone() })?;
     parse_node(sim, text)
 }
 
-fn parse_node(sim: &Simulation, text: &str) -> Result<NodeId, String> {
+fn parse_node(sim: &Simulation, text: &str) -> Result<NodeId, DirectiveError> {
     if text == "leader" {
-        return sim.leader().map(|l| l.id()).ok_or_else(|| "there is no leader".to_string());
+        return sim.leader().map(|l| l.id()).ok_or(DirectiveError::NoLeader);
     }
     if text == "follower" {
         let follower =
             sim.running_nodes().find(|n| n.is_voter() && n.role() == crate::quorum::RoleKind::Follower);
-        return follower.map(|n| n.id()).ok_or_else(|| "there is no follower".to_string());
+        return follower.map(|n| n.id()).ok_or(DirectiveError::NoFollower);
     }
-    let id: NodeId = text.trim_start_matches('n').parse().map_err(|_| format!("'{text}' is not a node"))?;
-    sim.node_ids().find(|n| *n == id).ok_or_else(|| format!("there is no node n{id}"))
+    let id: NodeId =
+        text.trim_start_matches('n').parse().map_err(|_| DirectiveError::NotANode(text.to_string()))?;
+    sim.node_ids().find(|n| *n == id).ok_or(DirectiveError::NoSuchNode(id))
 }
 
 /// `groups=1,2|3,4,5`: cut every link between different groups.
-fn partition(sim: &mut Simulation, groups: &str) -> Result<(), String> {
+fn partition(sim: &mut Simulation, groups: &str) -> Result<(), DirectiveError> {
     let groups: Vec<Vec<NodeId>> = groups
         .split('|')
         .map(|g| g.split(',').map(|n| parse_node(sim, n)).collect::<Result<Vec<_>, _>>())

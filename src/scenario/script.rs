@@ -1,6 +1,8 @@
 //! The scenario file format (after etcd-io/raft's datadriven tests): blocks of comment lines,
 //! one directive line, a `----` line and the expected output, separated by blank lines.
 
+use std::fmt;
+
 /// One directive with its expected output.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
@@ -34,8 +36,24 @@ impl Block {
     }
 }
 
+/// A directive line that is not followed by its `----` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingSeparator {
+    /// The 1-based line number of the directive.
+    pub line: usize,
+    pub directive: String,
+}
+
+impl fmt::Display for MissingSeparator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: expected '----' after the directive '{}'", self.line, self.directive)
+    }
+}
+
+impl std::error::Error for MissingSeparator {}
+
 /// Parse a scenario file.
-pub fn parse(text: &str) -> Result<Vec<Block>, String> {
+pub fn parse(text: &str) -> Result<Vec<Block>, MissingSeparator> {
     let mut blocks = Vec::new();
     let mut lines = text.lines().enumerate().peekable();
     let mut comments = Vec::new();
@@ -59,7 +77,7 @@ pub fn parse(text: &str) -> Result<Vec<Block>, String> {
         match lines.next() {
             Some((_, "----")) => {}
             _ => {
-                return Err(format!("line {}: expected '----' after the directive '{trimmed}'", index + 1));
+                return Err(MissingSeparator { line: index + 1, directive: trimmed.to_string() });
             }
         }
         let mut expected = Vec::new();
@@ -102,7 +120,7 @@ pub fn render(blocks: &[Block], outputs: &[Vec<String>]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse, render};
+    use super::{MissingSeparator, parse, render};
 
     #[test]
     fn parses_and_renders_back_the_same_text() {
@@ -117,6 +135,7 @@ mod tests {
 
     #[test]
     fn a_directive_without_separator_is_an_error() {
-        assert!(parse("cluster voters=3\nrun\n").unwrap_err().contains("line 1"));
+        let missing = MissingSeparator { line: 1, directive: "cluster voters=3".into() };
+        assert_eq!(parse("cluster voters=3\nrun\n"), Err(missing));
     }
 }

@@ -380,9 +380,10 @@ impl Session {
 
     fn execute(&mut self, action: &Action) -> Result<(), String> {
         let sim = &mut self.sim;
+        let text = |e: crate::sim::ActionError| e.to_string();
         match action {
-            Action::Crash(n) => sim.crash(*n),
-            Action::Restart(n) => sim.restart(*n),
+            Action::Crash(n) => sim.crash(*n).map_err(text),
+            Action::Restart(n) => sim.restart(*n).map_err(text),
             Action::Isolate(n) => known_node(sim, *n).map(|n| sim.isolate(n)),
             Action::Cut(a, b) => known_node(sim, *a).and_then(|a| known_node(sim, *b).map(|b| sim.cut(a, b))),
             Action::Heal => {
@@ -391,7 +392,7 @@ impl Session {
             }
             Action::KillLeader => {
                 let leader = sim.leader().map(|l| l.id()).ok_or("there is no active controller to kill")?;
-                sim.crash(leader)
+                sim.crash(leader).map_err(text)
             }
             Action::IsolateLeader => {
                 let leader =
@@ -399,14 +400,14 @@ impl Session {
                 sim.isolate(leader);
                 Ok(())
             }
-            Action::Resign => sim.resign_leader().map(|_| ()),
+            Action::Resign => sim.resign_leader().map(|_| ()).map_err(text),
             Action::CreateTopic { partitions, replication } => {
                 let name = format!("topic-{}", self.topics_created + 1);
-                sim.create_topic(&name, *partitions, *replication)?;
+                sim.create_topic(&name, *partitions, *replication).map_err(text)?;
                 self.topics_created += 1;
                 Ok(())
             }
-            Action::ShutDown(n) => sim.shut_down_broker(*n),
+            Action::ShutDown(n) => sim.shut_down_broker(*n).map_err(text),
             Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
                 if latency_min_ms > latency_max_ms
                     || *latency_max_ms > Settings::MAX_LATENCY_MS

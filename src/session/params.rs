@@ -222,7 +222,7 @@ impl PageParams {
                 self.tour = Some(within(number("a step number")?, 1, stories::TOUR.len() as u64)? as usize)
             }
             "speed" => {
-                let speed = value.parse::<f64>().ok().filter(|s| s.is_finite());
+                let speed = crate::float::parse(value).filter(|s| s.is_finite());
                 self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {
                     format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using {DEFAULT_SPEED}")
                 })?;

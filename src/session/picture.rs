@@ -114,14 +114,51 @@ pub struct BrokenPicture {
     pub culprits: Culprits,
 }
 
+/// A link drawn between two nodes: between controllers, or from a broker (or to any node a
+/// message travels to outside those).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkPicture {
+    pub a: NodeId,
+    pub b: NodeId,
+    pub observer: bool,
+}
+
 /// Everything the cluster view draws.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClusterPicture {
     pub now: Micros,
     pub nodes: Vec<NodePicture>,
     pub messages: Vec<MessagePicture>,
+    pub links: Vec<LinkPicture>,
     pub cut_links: Vec<(NodeId, NodeId)>,
     pub broken: Option<BrokenPicture>,
+}
+
+/// How long a lost message is shown falling where it was lost, in simulated time: about one
+/// flight on the default network, so at the default pace it falls for about a second of wall
+/// time. A lifetime in simulated time keeps the picture a function of the session's state: the
+/// same moment draws the same falling messages, live or reopened from a link.
+pub const LOST_SHOWN_FOR: Micros = 15 * crate::quorum::MS;
+/// Most lost messages shown falling at once (the newest): a cut link at high speed loses
+/// hundreds in that time.
+const MAX_FALLING: usize = 40;
+
+/// The messages lost in the last [`LOST_SHOWN_FOR`] before `now`, newest first, one per sender,
+/// receiver and kind (a leader retrying a down voter would otherwise stack its requests on one
+/// spot), at most [`MAX_FALLING`].
+pub fn falling<'a>(log: impl DoubleEndedIterator<Item = &'a TraceLine>, now: Micros) -> Vec<TraceLine> {
+    let mut shown: Vec<TraceLine> = Vec::new();
+    for line in log.rev().take_while(|l| l.at + LOST_SHOWN_FOR >= now) {
+        let TraceKind::Lost { packet, .. } = &line.kind else { continue };
+        let same = |l: &TraceLine| {
+            matches!(&l.kind, TraceKind::Lost { packet: p, .. }
+                if (p.from, p.to, p.payload.kind()) == (packet.from, packet.to, packet.payload.kind()))
+        };
+        if line.at <= now && !shown.iter().any(same) && shown.len() < MAX_FALLING {
+            shown.push(line.clone());
+        }
+    }
+    shown
 }
 
 /// A node's display name, as the trace prints it: `n1` (controllers), `n101` (brokers).
@@ -129,8 +166,8 @@ pub fn node_label(id: NodeId) -> String {
     format!("n{id}")
 }
 
-/// Draw the cluster as it is at `sim.now()`; `recent` are trace lines of the last moments, whose
-/// lost messages are shown falling; `violation` is the first broken invariant, if any.
+/// Draw the cluster as it is at `sim.now()`; `recent` are trace lines whose lost messages are
+/// shown falling (see [`falling`]); `violation` is the first broken invariant, if any.
 pub fn picture(
     sim: &Simulation,
     recent: &[TraceLine],
@@ -193,6 +230,7 @@ pub fn picture(
         }
     }
     let cut_links = sim.network().cut_links().filter(|(a, b)| a < b).collect();
+    let links = links(&nodes, &messages);
     let known: Vec<NodeId> = sim.node_ids().collect();
     let broken = violation.map(|seen| BrokenPicture {
         at: seen.at,
@@ -201,7 +239,30 @@ pub fn picture(
         detail: seen.violation.detail.clone(),
         culprits: culprits(&seen.violation, &known),
     });
-    ClusterPicture { now, nodes, messages, cut_links, broken }
+    ClusterPicture { now, nodes, messages, links, cut_links, broken }
+}
+
+/// The links drawn: every pair of controllers, each broker to the leader, and any other pair a
+/// message travels between (or was lost between).
+fn links(nodes: &[NodePicture], messages: &[MessagePicture]) -> Vec<LinkPicture> {
+    let voters: Vec<&NodePicture> = nodes.iter().filter(|n| n.voter).collect();
+    let mut links = Vec::new();
+    for (i, a) in voters.iter().enumerate() {
+        for b in &voters[i + 1..] {
+            links.push(LinkPicture { a: a.id, b: b.id, observer: false });
+        }
+    }
+    if let Some(leader) = nodes.iter().find(|n| n.role == Some(RoleKind::Leader)) {
+        for broker in nodes.iter().filter(|n| !n.voter) {
+            links.push(LinkPicture { a: broker.id, b: leader.id, observer: true });
+        }
+    }
+    for m in messages {
+        if !links.iter().any(|l| (l.a, l.b) == (m.from, m.to) || (l.a, l.b) == (m.to, m.from)) {
+            links.push(LinkPicture { a: m.from, b: m.to, observer: true });
+        }
+    }
+    links
 }
 
 fn note(payload: &Payload) -> Option<String> {
@@ -330,6 +391,37 @@ mod tests {
             .expect("a message on the cut link was lost");
         let at = if cut.from < cut.to { CUT_AT } else { 1.0 - CUT_AT };
         assert_eq!(cut.progress, at, "it falls at the cut mark");
+    }
+
+    #[test]
+    fn a_lost_message_falls_for_a_while_of_simulated_time_once_per_sender_receiver_and_kind() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(4_000 * MS, usize::MAX);
+        let leader = session.sim().leader().unwrap().id();
+        session.act(Action::Crash(leader)).unwrap();
+        session.advance_to(4_500 * MS, usize::MAX);
+        let lost_now = |s: &Session| super::falling(s.log().iter(), s.now());
+        let mut seen = Vec::new();
+        while session.now() < 9_000 * MS && session.step() {
+            let shown = lost_now(&session);
+            for line in &shown {
+                assert!(line.at <= session.now() && line.at + super::LOST_SHOWN_FOR >= session.now());
+            }
+            let keys: Vec<_> = shown
+                .iter()
+                .map(|l| match &l.kind {
+                    crate::sim::TraceKind::Lost { packet, .. } => {
+                        (packet.from, packet.to, packet.payload.kind())
+                    }
+                    _ => unreachable!("only lost messages fall"),
+                })
+                .collect();
+            let mut unique = keys.clone();
+            unique.dedup();
+            assert_eq!(keys.len(), unique.len(), "one of each at {}: {keys:?}", session.now());
+            seen.extend(keys);
+        }
+        assert!(seen.iter().any(|(_, to, _)| *to == leader), "messages to the dead leader fell");
     }
 
     #[test]

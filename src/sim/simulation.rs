@@ -12,6 +12,7 @@ use crate::quorum::node::NotLeader;
 use crate::quorum::{Micros, NodeId, QuorumConfig, RoleKind};
 use crate::rng::Rng;
 
+use super::error::ActionError;
 use super::network::{Loss, Network, NetworkConfig};
 use super::packet::{Packet, Payload};
 use super::server::{BrokerStart, Server, ServerOutbox};
@@ -438,21 +439,22 @@ impl Simulation {
             self.slots[index].timer = None;
             self.record_action(why);
             let id = self.slots[index].id;
-            let others: Vec<NodeId> = self.node_ids().filter(|o| *o != id).collect();
-            self.reset_connections(others.into_iter().map(|o| (id, o)));
+            let pairs: Vec<(NodeId, NodeId)> =
+                self.node_ids().filter(|o| *o != id).map(|o| (id, o)).collect();
+            self.reset_connections(&pairs);
         }
     }
 
     /// Reset these connections (both directions): what they carry is lost now, as TCP loses
-    /// what a reset connection had not delivered.
-    fn reset_connections(&mut self, pairs: impl IntoIterator<Item = (NodeId, NodeId)>) {
-        let pairs: Vec<(NodeId, NodeId)> = pairs.into_iter().collect();
+    /// what a reset connection had not delivered. A slice, not an iterator: one compiled copy of
+    /// the body (and of its sort) serves every caller.
+    fn reset_connections(&mut self, pairs: &[(NodeId, NodeId)]) {
         let on_reset =
             |p: &Packet| pairs.iter().any(|&(a, b)| (p.from, p.to) == (a, b) || (p.from, p.to) == (b, a));
         let mut lost: Vec<(Micros, Packet)> =
             self.in_flight().filter(|(_, _, p)| on_reset(p)).map(|(_, at, p)| (at, p.clone())).collect();
         lost.sort_by_key(|(at, p)| (*at, p.from, p.to));
-        for &(a, b) in &pairs {
+        for &(a, b) in pairs {
             self.network.reset(a, b);
         }
         for (_, packet) in lost {
@@ -461,20 +463,20 @@ impl Simulation {
     }
 
     /// Crash a server: it loses everything but its disk.
-    pub fn crash(&mut self, id: NodeId) -> Result<(), String> {
-        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+    pub fn crash(&mut self, id: NodeId) -> Result<(), ActionError> {
+        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
         if self.slots[index].server.is_none() {
-            return Err(format!("n{id} is already down"));
+            return Err(ActionError::AlreadyDown(id));
         }
         self.stop(index, format!("crash n{id}"));
         Ok(())
     }
 
     /// Restart a stopped server from its disk.
-    pub fn restart(&mut self, id: NodeId) -> Result<(), String> {
-        let index = self.slot_index(id).ok_or_else(|| format!("no node n{id}"))?;
+    pub fn restart(&mut self, id: NodeId) -> Result<(), ActionError> {
+        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
         if self.slots[index].server.is_some() {
-            return Err(format!("n{id} is already running"));
+            return Err(ActionError::AlreadyRunning(id));
         }
         self.record_action(format!("restart n{id}"));
         self.boot(id, BrokerStart::Register);
@@ -486,7 +488,7 @@ impl Simulation {
         self.network.cut(a, b);
         self.network.cut(b, a);
         self.record_action(format!("cut n{a} <-> n{b}"));
-        self.reset_connections([(a, b)]);
+        self.reset_connections(&[(a, b)]);
     }
 
     /// Cut the link from `from` to `to` only: `to` still reaches `from`. The TCP connection
@@ -494,7 +496,7 @@ impl Simulation {
     pub fn cut_one_way(&mut self, from: NodeId, to: NodeId) {
         self.network.cut(from, to);
         self.record_action(format!("cut n{from} -> n{to}"));
-        self.reset_connections([(from, to)]);
+        self.reset_connections(&[(from, to)]);
     }
 
     /// Delay every message to or from `id` by `extra` (0: normal again), as a busy or paused
@@ -518,7 +520,8 @@ impl Simulation {
             self.network.cut(other, id);
         }
         self.record_action(format!("isolate n{id}"));
-        self.reset_connections(others.into_iter().map(|o| (id, o)));
+        let pairs: Vec<(NodeId, NodeId)> = others.into_iter().map(|o| (id, o)).collect();
+        self.reset_connections(&pairs);
     }
 
     /// Restore every link.
@@ -548,11 +551,11 @@ impl Simulation {
     }
 
     /// Ask the leader to step down gracefully (EndQuorumEpoch).
-    pub fn resign_leader(&mut self) -> Result<NodeId, String> {
-        let leader = self.leader().map(|n| n.id()).ok_or("there is no leader")?;
+    pub fn resign_leader(&mut self) -> Result<NodeId, ActionError> {
+        let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoLeader)?;
         self.record_action(format!("n{leader} resigns"));
         let result = self.with_server(leader, |s, now, out| s.with_node(|n| n.resign(now, &mut out.quorum)));
-        result.unwrap_or(Err("leader is down".into()))?;
+        result.ok_or(ActionError::LeaderDown)??;
         Ok(leader)
     }
 
@@ -562,14 +565,14 @@ impl Simulation {
         name: &str,
         partitions: u32,
         replication_factor: u32,
-    ) -> Result<TopicId, String> {
-        let leader = self.leader().map(|n| n.id()).ok_or("no active controller")?;
+    ) -> Result<TopicId, ActionError> {
+        let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoActiveController)?;
         let result = self
             .with_server(leader, |s, now, _| {
                 s.with_controller(|c, n| c.create_topic(n, now, name, partitions, replication_factor))
             })
             .flatten()
-            .unwrap_or_else(|| Err("the active controller is down".into()));
+            .map_or(Err(ActionError::ControllerDown), |r| r.map_err(ActionError::from));
         let text = match &result {
             Ok(id) => format!(
                 "create topic {name} ({partitions} partitions, replication factor {replication_factor}) as id {id}"
@@ -581,37 +584,41 @@ impl Simulation {
     }
 
     /// DeleteTopics on the active controller.
-    pub fn delete_topic(&mut self, name: &str) -> Result<(), String> {
-        let leader = self.leader().map(|n| n.id()).ok_or("no active controller")?;
+    pub fn delete_topic(&mut self, name: &str) -> Result<(), ActionError> {
+        let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoActiveController)?;
         self.record_action(format!("delete topic {name}"));
         self.with_server(leader, |s, now, _| s.with_controller(|c, n| c.delete_topic(n, now, name)))
             .flatten()
-            .unwrap_or_else(|| Err("the active controller is down".into()))
+            .ok_or(ActionError::ControllerDown)?
+            .map_err(ActionError::from)
     }
 
     /// IncrementalAlterConfigs on the active controller: one ConfigRecord. Returns the offset
     /// the record will have.
-    pub fn alter_config(&mut self, resource: &str, name: &str, value: &str) -> Result<u64, String> {
-        let leader = self.leader().map(|n| n.id()).ok_or("no active controller")?;
+    pub fn alter_config(&mut self, resource: &str, name: &str, value: &str) -> Result<u64, ActionError> {
+        let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoActiveController)?;
         self.with_server(leader, |s, now, _| {
             s.with_controller(|c, n| c.alter_config(n, now, resource, name, value))
         })
         .flatten()
-        .unwrap_or_else(|| Err("the active controller is down".into()))
+        .ok_or(ActionError::ControllerDown)?
+        .map_err(ActionError::from)
     }
 
     /// Begin a broker's controlled shutdown.
-    pub fn shut_down_broker(&mut self, id: NodeId) -> Result<(), String> {
+    pub fn shut_down_broker(&mut self, id: NodeId) -> Result<(), ActionError> {
         self.record_action(format!("controlled shutdown of n{id}"));
         self.with_server(id, |s, now, _| s.with_broker(|b| b.begin_controlled_shutdown(now)))
-            .ok_or_else(|| format!("n{id} is not running"))?
-            .ok_or_else(|| format!("n{id} is not a broker"))?
+            .ok_or(ActionError::NotRunning(id))?
+            .ok_or(ActionError::NotABroker(id))?
+            .map_err(ActionError::from)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ClusterConfig, Simulation};
+    use super::{ActionError, ClusterConfig, Simulation};
+    use crate::metadata::controller::AdminError;
     use crate::quorum::{MS, Micros};
 
     /// The earliest event that will (or will not) act.
@@ -681,5 +688,25 @@ mod tests {
         let (epochs, moved) = from_a_running_cluster(false);
         assert!(epochs.iter().all(|e| e.is_some_and(|e| e > 0)), "started brokers register anew: {epochs:?}");
         assert!(moved > 0, "a new incarnation is fenced first and its partitions move");
+    }
+
+    #[test]
+    fn refused_actions_say_why() {
+        let mut sim =
+            Simulation::new(ClusterConfig { voters: 3, observers: 1, ..ClusterConfig::default() }, 5);
+        assert_eq!(sim.crash(77), Err(ActionError::NoSuchNode(77)));
+        assert_eq!(sim.restart(1), Err(ActionError::AlreadyRunning(1)));
+        assert_eq!(sim.resign_leader(), Err(ActionError::NoLeader));
+        assert_eq!(sim.create_topic("t", 1, 1), Err(ActionError::NoActiveController));
+        sim.run_until(2000 * MS);
+        let refused = sim.create_topic("t", 1, 2);
+        assert_eq!(
+            refused,
+            Err(ActionError::Refused(AdminError::ReplicationFactor { replication_factor: 2, available: 1 }))
+        );
+        assert_eq!(sim.shut_down_broker(1), Err(ActionError::NotABroker(1)));
+        sim.crash(101).unwrap();
+        assert_eq!(sim.crash(101), Err(ActionError::AlreadyDown(101)));
+        assert_eq!(sim.shut_down_broker(101), Err(ActionError::NotRunning(101)));
     }
 }

@@ -55,8 +55,14 @@ impl TraceLine {
 
 impl fmt::Display for TraceLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:>13} ", format_time(self.at))?;
-        match &self.kind {
+        write!(f, "{:>13} {}", format_time(self.at), self.kind)
+    }
+}
+
+/// What happened, without when.
+impl fmt::Display for TraceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             TraceKind::Deliver(e) => write!(f, "n{} -> n{} {}", e.from, e.to, e.payload),
             TraceKind::Lost { packet: e, why } => {
                 let why = match why {

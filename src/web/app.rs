@@ -8,20 +8,20 @@ use yew::prelude::*;
 use super::cluster_view::ClusterView;
 use super::controls::{Controls, SelectedNode};
 use super::event_log::EventLog;
-use super::failover_tab::FailoverTab;
-use super::frame_clock::FrameClock;
+use super::failover_tab::{Layout, failover_tab};
+use super::frame_clock::{FrameClock, now_ms};
 use super::help::HelpOverlay;
 use super::host;
 use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
-use super::log_tab::LogTab;
+use super::log_tab::log_tab;
 use super::pains_tab::PainsTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::format;
-use crate::page::{Action, Effect, PageState, Tab};
+use crate::page::{Action, Effect, PageState, RaceAction, Tab};
 use crate::quorum::{MS, NodeId};
 use crate::session::params::Controls as ControlLevel;
 
@@ -64,7 +64,7 @@ impl Component for App {
         let location = window.location();
         let base =
             format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
-        let state = PageState::new(&ctx.props().search, &base, reduced_motion);
+        let state = PageState::with_clock(&ctx.props().search, &base, reduced_motion, now_ms);
         if state.params.panic {
             panic!("deliberate panic requested with ?panic=1 (shows the error panel)");
         }
@@ -79,8 +79,8 @@ impl Component for App {
             on: ctx.link().callback(Msg::Do),
             on_select: ctx.link().callback(|id| Msg::Do(Action::Select(id))),
         };
-        if let Some(hold) = app.state.kiosk_hold() {
-            app.perform(hold);
+        for effect in app.state.opening_effects() {
+            app.perform(ctx, effect);
         }
         app.schedule(ctx);
         app
@@ -91,7 +91,7 @@ impl Component for App {
             Msg::Do(action) => self.state.reduce(action),
             Msg::Frame(ts) => {
                 let elapsed = self.clock.tick(ts);
-                self.state.reduce(Action::Frame { ts, elapsed })
+                self.state.reduce(Action::Frame { elapsed })
             }
             Msg::Key(event) => {
                 let Some(key) = shortcut(&event) else { return false };
@@ -103,7 +103,7 @@ impl Component for App {
             }
         };
         for effect in outcome.effects {
-            self.perform(effect);
+            self.perform(ctx, effect);
         }
         self.schedule(ctx);
         outcome.handled
@@ -115,9 +115,10 @@ impl Component for App {
         let chrome = !state.params.embed;
         let class =
             classes!("page", state.present.then_some("present"), state.params.embed.then_some("embed"));
-        // The whole state's fingerprint while paused, for tests comparing a shared link's state.
-        let fingerprint =
-            (!state.playing && state.tab == Tab::Cluster).then(|| state.session.fingerprint().to_string());
+        // The whole state's fingerprint while paused (and not replaying a shared session), for
+        // tests comparing a shared link's state.
+        let fingerprint = (!state.playing && state.tab == Tab::Cluster && state.reopening.is_none())
+            .then(|| state.session.fingerprint().to_string());
         html! {
             <div class={class} data-fingerprint={fingerprint} data-speed={format::speed(10f64.powf(state.speed_exp))}>
                 if chrome { { self.header(ctx) } } else { <div role="banner"><h1 class="visually-hidden">{ "kraftscope" }</h1></div> }
@@ -144,10 +145,9 @@ impl Component for App {
                 } else if state.tab == Tab::Pains {
                     <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} />
                 } else if state.tab == Tab::Log {
-                    <LogTab on_race={link.callback(|partitions| Msg::Do(Action::RaceFromLog(partitions)))} on_download={link.callback(|_| Msg::Do(Action::DownloadLog))} />
+                    { log_tab(&state.metadata_log, &self.on) }
                 } else {
-                    <FailoverTab request={state.race.clone()} host_command={state.race_command.clone()} compact={state.params.embed} controls={state.params.controls} reduced_motion={state.reduced_motion}
-                                 on_key={link.callback(|at| Msg::Do(Action::ViewKeySeen(at)))} />
+                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion }, &self.on) }
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
@@ -156,8 +156,8 @@ impl Component for App {
 }
 
 impl App {
-    /// Carry out what the page asked the browser to do.
-    fn perform(&mut self, effect: Effect) {
+    /// Carry out what the page asked the browser to do; how a save went comes back as an action.
+    fn perform(&mut self, ctx: &Context<Self>, effect: Effect) {
         let window = gloo::utils::window();
         match effect {
             Effect::SetQuery(query) => {
@@ -179,12 +179,24 @@ impl App {
             }
             Effect::KioskStop => self.kiosk = None,
             Effect::DownloadLog => {
-                self.state.status = super::download::save_cluster_log(self.state.session.sim())
+                let report = super::download::save_cluster_log(self.state.session.sim());
+                ctx.link().send_message(Msg::Do(Action::Report(report)));
             }
             Effect::Download(file) => {
                 if let Err(error) = session_files::download(&file) {
-                    self.state.status = format!("Cannot save the session: {error}");
+                    ctx.link()
+                        .send_message(Msg::Do(Action::Report(format!("Cannot save the session: {error}"))));
                 }
+            }
+            Effect::FetchMeasured => {
+                let link = ctx.link().clone();
+                yew::platform::spawn_local(async move {
+                    let text = match gloo::net::http::Request::get("failover.csv").send().await {
+                        Ok(response) => response.text().await.unwrap_or_default(),
+                        Err(_) => String::new(),
+                    };
+                    link.send_message(Msg::Do(Action::Race(RaceAction::Measured(text))));
+                });
             }
         }
     }

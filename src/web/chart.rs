@@ -4,24 +4,7 @@
 
 use yew::prelude::*;
 
-/// One measured size: partitions, KRaft seconds (p50 over seeds), ZooKeeper-mode seconds,
-/// KRaft seconds (p99 over seeds).
-pub type Point = (u64, f64, f64, f64);
-
-/// Parse `partitions,kraft_ms,zk_ms[,kraft_p99_ms]` lines; bad lines are skipped.
-pub fn parse_csv(text: &str) -> Vec<Point> {
-    text.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let mut fields = line.split(',');
-            let partitions = fields.next()?.trim().parse().ok()?;
-            let kraft: f64 = fields.next()?.trim().parse().ok()?;
-            let zk: f64 = fields.next()?.trim().parse().ok()?;
-            let p99: f64 = fields.next().and_then(|f| f.trim().parse().ok()).unwrap_or(kraft);
-            Some((partitions, kraft / 1_000.0, zk / 1_000.0, p99 / 1_000.0))
-        })
-        .collect()
-}
+use crate::page::race::Point;
 
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {

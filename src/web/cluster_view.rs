@@ -4,14 +4,14 @@
 
 use yew::prelude::*;
 
-use crate::quorum::{NodeId, RoleKind};
+use crate::quorum::NodeId;
 use crate::session::layout::{CELL, Layout, Point, WIDTH, point_along};
 use crate::session::message_kinds::{message_kind, spoken};
 use crate::session::picture::{BrokenPicture, ClusterPicture, MessagePicture, NodePicture};
 use crate::session::summary::summary;
 
 use super::legend::Legend;
-use super::links_view::{Link, LinksView};
+use super::links_view::LinksView;
 use super::node_view::{NodeView, strip};
 use super::timeout_arc::TimeoutArc;
 
@@ -44,7 +44,6 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let ids =
         |voter: bool| picture.nodes.iter().filter(|n| n.voter == voter).map(|n| n.id).collect::<Vec<_>>();
     let layout = use_memo((ids(true), ids(false)), |(voters, brokers)| Layout::new(voters, brokers));
-    let leader = picture.nodes.iter().find(|n| n.role == Some(RoleKind::Leader)).map(|n| n.id);
     let now = summary(picture);
     // The live region speaks when the story changes (a new leader, a node down), not at every
     // record fetched; the drawing's name is always current. (The race announces its phases.)
@@ -60,7 +59,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         <div class="svg-wrap">
         <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="group"
              aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
-            <LinksView links={links(picture, leader)} cut={picture.cut_links.clone()} layout={layout.clone()} />
+            <LinksView links={picture.links.clone()} cut={picture.cut_links.clone()} layout={layout.clone()} />
             <g class="timeouts" aria-hidden="true">{ for picture.nodes.iter().map(|n| timeout(n, &layout)) }</g>
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
             <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
@@ -91,29 +90,6 @@ fn epochs_present(picture: &ClusterPicture) -> Vec<u32> {
     epochs.sort_unstable();
     epochs.dedup();
     epochs
-}
-
-/// The links drawn: every pair of controllers, each broker to the leader, and any other pair a
-/// message travels between, each with its class.
-fn links(picture: &ClusterPicture, leader: Option<NodeId>) -> Vec<Link> {
-    let voters: Vec<&NodePicture> = picture.nodes.iter().filter(|n| n.voter).collect();
-    let mut lines = Vec::new();
-    for (i, a) in voters.iter().enumerate() {
-        for b in &voters[i + 1..] {
-            lines.push((a.id, b.id, "link"));
-        }
-    }
-    if let Some(leader) = leader {
-        for broker in picture.nodes.iter().filter(|n| !n.voter) {
-            lines.push((broker.id, leader, "link observer"));
-        }
-    }
-    for m in &picture.messages {
-        if !lines.iter().any(|(a, b, _)| (*a, *b) == (m.from, m.to) || (*a, *b) == (m.to, m.from)) {
-            lines.push((m.from, m.to, "link observer"));
-        }
-    }
-    lines
 }
 
 /// A controller's timeout arc around its place, keyed by id.

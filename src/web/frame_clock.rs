@@ -14,6 +14,11 @@ use super::on_screen;
 /// Longest real time one frame may account for (after the tab was hidden, say).
 const MAX_FRAME_MS: f64 = 100.0;
 
+/// The page's clock in milliseconds (`performance.now()`), the time base of animation frames.
+pub fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
 /// The frame handle of a component and the time of its last frame.
 #[derive(Default)]
 pub struct FrameClock {
@@ -42,7 +47,7 @@ impl FrameClock {
             on_screen::park(Box::new(move || {
                 parked.set(false);
                 if running.get() {
-                    link.send_message(msg(gloo::utils::window().performance().map_or(0.0, |p| p.now())));
+                    link.send_message(msg(now_ms()));
                 }
             }));
         }

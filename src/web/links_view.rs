@@ -7,13 +7,11 @@ use yew::prelude::*;
 
 use crate::quorum::NodeId;
 use crate::session::layout::{CUT_AT, Layout, Point, point_along};
-
-/// A link between two nodes, with its CSS class.
-pub type Link = (NodeId, NodeId, &'static str);
+use crate::session::picture::LinkPicture;
 
 #[derive(Properties, PartialEq)]
 pub struct LinksViewProps {
-    pub links: Vec<Link>,
+    pub links: Vec<LinkPicture>,
     /// Cut links, each as (lower id, higher id).
     pub cut: Vec<(NodeId, NodeId)>,
     pub layout: Rc<Layout>,
@@ -33,16 +31,20 @@ pub fn links_view(props: &LinksViewProps) -> Html {
     let polylines: Html = props
         .links
         .iter()
-        .map(|&(a, b, class)| {
-            let class = if cut(a, b) { "link cut" } else { class };
+        .map(|&LinkPicture { a, b, observer }| {
+            let class = match (cut(a, b), observer) {
+                (true, _) => "link cut",
+                (false, true) => "link observer",
+                (false, false) => "link",
+            };
             html! { <polyline key={format!("{a}-{b}")} class={class} points={points(&layout.route(a, b))} data-link={format!("{a}-{b}")} /> }
         })
         .collect();
     let marks: Html = props
         .links
         .iter()
-        .filter(|(a, b, _)| cut(*a, *b))
-        .map(|&(a, b, _)| {
+        .filter(|l| cut(l.a, l.b))
+        .map(|&LinkPicture { a, b, .. }| {
             let at = point_along(&layout.route(a.min(b), a.max(b)), CUT_AT);
             html! {
                 <text key={format!("{a}-{b}")} class="cut-mark" data-link={format!("{}-{}", a.min(b), a.max(b))} x={format!("{:.1}", at.x)} y={format!("{:.1}", at.y + 5.0)}>

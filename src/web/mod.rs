@@ -16,6 +16,7 @@ mod keys;
 mod kiosk;
 mod legend;
 mod links_view;
+mod log_drop;
 mod log_tab;
 mod node_view;
 mod on_screen;

@@ -65,7 +65,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 </label>
                 <label class="skip" title="Below 1x, play stretches with nothing but idle fetches and heartbeats faster">
                     <input id="skip-quiet" type="checkbox" checked={props.skip_quiet} disabled={!skip_applies} onchange={on_skip} />
-                    { format!(" Skip quiet stretches ({}x)", QUIET_WARP) }
+                    { format!(" Skip quiet stretches below 1x ({}x)", QUIET_WARP) }
                 </label>
                 <output id="skipping" class={classes!("skipping", (!props.skipping).then_some("idle"))} aria-live="off">
                     { if props.skipping { format!("skipping quiet stretches {}x", QUIET_WARP) } else { String::new() } }

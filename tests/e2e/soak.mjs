@@ -1,8 +1,11 @@
-// Soak (not a test suite): runs the live cluster at maximum speed in headless Chromium for
-// SOAK_MINUTES minutes with random actions drawn from SOAK_SEED, and prints every minute the JS
-// heap (after a garbage collection), the wasm memory, the DOM node count and the event log's
-// length. Fails when any of them ends up above 1.5x its minute-5 value (minute 1 for shorter
-// runs) or the page logs an error. Run with `cargo xtask soak --minutes N [--seed S]`.
+// Soak (not a test suite): runs the live cluster in headless Chromium for SOAK_MINUTES minutes
+// at SOAK_SPEED (max: 1000x, 1: real time, default: the page's own pace) with random actions
+// drawn from SOAK_SEED, and prints every minute the JS heap (after a garbage collection), the
+// wasm memory, the DOM node count, the event log's length, and the simulated time and events
+// the page played that minute (forward moves of the clock and of the event count, sampled
+// between actions: a seek or a reset moves them back). Fails when a minute plays no simulated
+// time, when a size ends up above 1.5x its minute-5 value (minute 1 for shorter runs), or when
+// the page logs an error. Run with `cargo xtask soak --minutes N [--seed S] [--speed ...]`.
 import { chromium } from "playwright-core";
 import { FLAGS, executablePath } from "./chromium.mjs";
 import { seededRandom } from "./random.mjs";
@@ -10,6 +13,8 @@ import { seededRandom } from "./random.mjs";
 const baseUrl = process.env.KRAFTSCOPE_URL;
 const minutes = Number(process.env.SOAK_MINUTES ?? 5);
 const seed = Number(process.env.SOAK_SEED ?? 1);
+const speed = process.env.SOAK_SPEED ?? "max";
+const SPEED_QUERY = { max: "&speed=1000", 1: "&speed=1", default: "" };
 /** Real time between two random actions. */
 const ACTION_EVERY_MS = 250;
 const GROWTH_LIMIT = 1.5;
@@ -24,7 +29,7 @@ const errors = [];
 page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
 page.on("pageerror", (e) => errors.push(e.message));
 const cdp = await context.newCDPSession(page);
-await page.goto(new URL(`?seed=${seed}&speed=1000&voters=5&brokers=6`, baseUrl).href);
+await page.goto(new URL(`?seed=${seed}${SPEED_QUERY[speed]}&voters=5&brokers=6`, baseUrl).href);
 await page.locator("svg.cluster g.node").first().waitFor({ timeout: 60_000 });
 
 async function measure() {
@@ -45,6 +50,16 @@ async function measure() {
   });
   return { heap: usedSize, ...page_ };
 }
+
+/** The simulated clock (us) and the events processed, as the page shows them. */
+const position = () => page.evaluate(() => {
+  const clock = /^(\d+)\.(\d{3}) s/.exec(document.querySelector("#clock")?.textContent ?? "");
+  const events = /of ([\d,]+) events/.exec(document.querySelector(".invariants .hint")?.textContent ?? "");
+  return {
+    us: clock ? (Number(clock[1]) * 1000 + Number(clock[2])) * 1000 : NaN,
+    events: events ? Number(events[1].replaceAll(",", "")) : NaN,
+  };
+});
 
 const actions = {
   "kill the leader": () => page.keyboard.press("k"),
@@ -72,8 +87,11 @@ const rows = [];
 const missed = {};
 let done = 0;
 const started = Date.now();
-console.log(`soak: ${minutes} min, seed ${seed}, ${baseUrl}`);
+const stalled = [];
+let last = await position();
+console.log(`soak: ${minutes} min, seed ${seed}, speed ${speed}, ${baseUrl}`);
 for (let minute = 1; minute <= minutes; minute += 1) {
+  let played = { us: 0, events: 0 };
   while (Date.now() - started < minute * 60_000) {
     const name = pick(weighted);
     // A click may find its button gone (a reset, the timeline's end): count it and go on.
@@ -82,10 +100,14 @@ for (let minute = 1; minute <= minutes; minute += 1) {
     if (await page.getByRole("button", { name: "Play" }).count() && rng() < 0.7) await page.keyboard.press(" ");
     done += 1;
     await page.waitForTimeout(ACTION_EVERY_MS);
+    const now = await position();
+    played = { us: played.us + Math.max(0, now.us - last.us), events: played.events + Math.max(0, now.events - last.events) };
+    last = now;
   }
   const row = await measure();
   rows.push(row);
-  console.log(`minute ${minute}: JS heap ${mb(row.heap)}, wasm memory ${mb(row.wasm)}, DOM nodes ${row.dom}, event log ${row.log} lines, ${row.actions} actions, clock ${row.clock}; ${done} random actions so far`);
+  if (!(played.us > 0)) stalled.push(minute);
+  console.log(`minute ${minute}: played ${(played.us / 1e6).toFixed(1)} simulated s and ${played.events} events; JS heap ${mb(row.heap)}, wasm memory ${mb(row.wasm)}, DOM nodes ${row.dom}, event log ${row.log} lines, ${row.actions} actions, clock ${row.clock}; ${done} random actions so far`);
 }
 
 const baseMinute = rows.length >= 5 ? 5 : 1;
@@ -103,6 +125,10 @@ if (Object.keys(missed).length) console.log(`actions that found nothing to act o
 await browser.close();
 if (errors.length) {
   console.log(`page errors: ${errors.join(" | ")}`);
+  process.exit(1);
+}
+if (stalled.length) {
+  console.log(`the clock did not advance in minute(s) ${stalled.join(", ")}`);
   process.exit(1);
 }
 if (grown.length) {

@@ -18,7 +18,7 @@ const ENTRY: &str = "index.html";
 
 /// Files of dist/ that the page loads after its first drawing, and when.
 const LOADED_LATER: &[(&str, &str)] =
-    &[("failover.csv", "fetched by web/failover_tab.rs when the failover tab opens")];
+    &[("failover.csv", "fetched by web/app.rs when the failover tab opens (Effect::FetchMeasured)")];
 
 /// Files of dist/ that the page never loads, and what they are for.
 const NOT_LOADED: &[(&str, &str)] =

@@ -16,13 +16,16 @@ commands:
   serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
   test               lints, native tests, a seed sweep, wasm determinism check, the first
                      screen's weight budget and browser e2e tests
-  test --browser     only the browser e2e tests (builds and serves dist/ for them)
+  test --browser [FILE...]
+                     only the browser e2e tests, or those of the files named (builds and serves
+                     dist/ for them)
   lint               only the lints: cargo fmt --check, clippy -D warnings natively and for wasm32
   bench              browser benchmark: frame work, long tasks, idle timers, first render, and
                      the first screen's weight
-  soak --minutes N [--seed S]
-                     run the page at maximum speed with random actions for N minutes, printing
-                     its memory, DOM size and event log every minute";
+  soak --minutes N [--seed S] [--speed max|1|default]
+                     run the page (at maximum speed unless told) with random actions for N
+                     minutes, printing every minute its memory, DOM size, event log, and the
+                     simulated time and events it played; fails if the clock stops";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,17 +38,12 @@ fn main() -> ExitCode {
             Err(_) => Err(format!("invalid port: {port}").into()),
         },
         ["test"] => test::test(),
-        ["test", "--browser"] => test::browser(),
+        ["test", "--browser", files @ ..] => test::browser(files),
         ["lint"] => test::lint(),
         ["bench"] => test::bench(),
-        ["soak", "--minutes", minutes, rest @ ..] => match (minutes.parse(), rest) {
-            (Ok(minutes), []) => soak::soak(minutes, 1),
-            (Ok(minutes), ["--seed", seed]) => match seed.parse() {
-                Ok(seed) => soak::soak(minutes, seed),
-                Err(_) => Err(format!("invalid seed: {seed}").into()),
-            },
-            (Err(_), _) => Err(format!("invalid minute count: {minutes}").into()),
-            (Ok(_), _) => Err(format!("unexpected arguments: {}", rest.join(" ")).into()),
+        ["soak", "--minutes", minutes, rest @ ..] => match minutes.parse() {
+            Ok(minutes) => soak::options(rest).and_then(|(seed, speed)| soak::soak(minutes, seed, speed)),
+            Err(_) => Err(format!("invalid minute count: {minutes}").into()),
         },
         _ => {
             eprintln!("{USAGE}");

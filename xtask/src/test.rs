@@ -26,27 +26,29 @@ struct Counts {
     failed: usize,
 }
 
-type Step = (&'static str, fn() -> Result<Counts>);
+type Step<'a> = (&'static str, &'a dyn Fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
     run_steps(&[
-        ("lints", lints),
-        ("native tests", native_tests),
-        ("seed sweep", seed_sweep),
-        ("wasm determinism", wasm_determinism),
-        ("first-screen budget", first_screen_budget),
-        ("browser e2e", browser_e2e),
+        ("lints", &lints),
+        ("native tests", &native_tests),
+        ("seed sweep", &seed_sweep),
+        ("wasm determinism", &wasm_determinism),
+        ("first-screen budget", &first_screen_budget),
+        ("browser e2e", &browser_e2e),
     ])
 }
 
 /// `cargo xtask lint`: the lints step alone.
 pub fn lint() -> Result<()> {
-    run_steps(&[("lints", lints)])
+    run_steps(&[("lints", &lints)])
 }
 
-/// `cargo xtask test --browser`: the browser e2e step alone.
-pub fn browser() -> Result<()> {
-    run_steps(&[("browser e2e", browser_e2e)])
+/// `cargo xtask test --browser [FILE...]`: the browser e2e step alone, for every test file of
+/// tests/e2e/ or for the files named.
+pub fn browser(files: &[&str]) -> Result<()> {
+    let files: Vec<&str> = if files.is_empty() { vec![E2E_DIR] } else { files.to_vec() };
+    run_steps(&[("browser e2e", &|| browser_e2e_of(&files))])
 }
 
 fn run_steps(steps: &[Step]) -> Result<()> {
@@ -238,7 +240,14 @@ pub fn bench() -> Result<()> {
         .env("CHROMIUM_PATH", CHROMIUM))
 }
 
+/// Where the browser tests live.
+const E2E_DIR: &str = "tests/e2e/";
+
 fn browser_e2e() -> Result<Counts> {
+    browser_e2e_of(&[E2E_DIR])
+}
+
+fn browser_e2e_of(files: &[&str]) -> Result<Counts> {
     let (url, _) = serve_for_browser()?;
     let artifacts = target_dir().join("e2e-artifacts");
     if artifacts.exists() {
@@ -249,7 +258,8 @@ fn browser_e2e() -> Result<Counts> {
     let counts = run_counted(
         Command::new("node")
             .current_dir(root())
-            .args(["--test", "--test-reporter=spec", "--test-timeout=600000", "tests/e2e/"])
+            .args(["--test", "--test-reporter=spec", "--test-timeout=600000"])
+            .args(files)
             .env("KRAFTSCOPE_URL", &url)
             .env("KRAFTSCOPE_ARTIFACTS", &artifacts)
             .env("CHROMIUM_PATH", CHROMIUM),

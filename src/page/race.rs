@@ -1,0 +1,363 @@
+//! The failover race view's state: the race itself (a KRaft and a ZooKeeper-mode cluster that
+//! lose their controllers at once), how it plays (paused, playing, stepped, skipping to the end,
+//! scripted to a moment by a tour step or a scenario link), the scrubber's reach, and which of
+//! its moments were told (the tour step's key moment, the end to the host page). It changes
+//! through [`RaceView::reduce`], [`RaceView::frame`] and [`RaceView::obey`], each returning what
+//! the race tells the page.
+
+pub mod action;
+pub mod measured;
+pub mod playback;
+pub mod request;
+pub mod size;
+mod work;
+
+pub use action::{RaceAction, RaceEffect};
+pub use measured::Point;
+pub use playback::Playback;
+pub use request::RaceRequest;
+
+use super::clock::Clock;
+use crate::quorum::{MS, Micros};
+use crate::race::{FailoverRace, RaceError, RaceMoment, RaceStage};
+use crate::session::host::{Command, HostEvent};
+
+/// Real milliseconds of playback one Step covers.
+const STEP_MS: f64 = 500.0;
+
+/// The race as the failover view shows it.
+pub struct RaceView {
+    request: RaceRequest,
+    /// The race, while its view is shown (why it could not be built, if so). The view drops it
+    /// when closed: a race can hold a large image.
+    race: Option<Result<FailoverRace, RaceError>>,
+    /// Kill as soon as ready and fast-forward to this long after the kill, then pause (or play
+    /// on, once, for a tour step: `plays_on`).
+    script: Option<Micros>,
+    plays_on: bool,
+    /// The tour step's key moment, and whether it was told.
+    key: Option<RaceMoment>,
+    key_told: bool,
+    /// Fast-forward to the end ("Skip to the end").
+    skipping: bool,
+    /// Kill both controllers and play as soon as the clusters are ready (Kill while running).
+    kill_when_ready: bool,
+    playing: bool,
+    playback: Playback,
+    /// The speed the last frame played at.
+    shown_speed: Option<f64>,
+    /// The furthest moment the race has reached, for the scrubber.
+    horizon: Micros,
+    /// The partition slider's exponent.
+    exp: f64,
+    measured: Vec<Point>,
+    /// Whether the race's end was told to the host page (told again after a rewind).
+    finish_told: bool,
+}
+
+/// A race of `partitions` partitions, in its preparing stage.
+fn build(partitions: u64) -> Result<FailoverRace, RaceError> {
+    FailoverRace::new(partitions, 1)
+}
+
+fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
+    match race.stage() {
+        RaceStage::Running { elapsed } => Some(elapsed),
+        _ => None,
+    }
+}
+
+impl RaceView {
+    /// The view, closed, asked for an idle race of `partitions` partitions.
+    pub fn new(partitions: u64) -> RaceView {
+        RaceView {
+            request: RaceRequest::idle(partitions),
+            race: None,
+            script: None,
+            plays_on: false,
+            key: None,
+            key_told: false,
+            skipping: false,
+            kill_when_ready: false,
+            playing: false,
+            playback: Playback::Auto,
+            shown_speed: None,
+            horizon: 0,
+            exp: size::exp_for(partitions),
+            measured: Vec::new(),
+            finish_told: false,
+        }
+    }
+
+    /// The race the page asked for last.
+    pub fn request(&self) -> &RaceRequest {
+        &self.request
+    }
+
+    /// The race, while shown and built.
+    pub fn race(&self) -> Option<&FailoverRace> {
+        self.race.as_ref()?.as_ref().ok()
+    }
+
+    /// Why the race could not be built or prepared.
+    pub fn error(&self) -> Option<&RaceError> {
+        self.race.as_ref()?.as_ref().err()
+    }
+
+    /// Whether the view is shown (it holds a race, or the reason it has none).
+    pub fn is_open(&self) -> bool {
+        self.race.is_some()
+    }
+
+    /// Whether the race plays on by itself.
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// The pacing chosen.
+    pub fn playback(&self) -> Playback {
+        self.playback
+    }
+
+    /// The speed the last frame played at.
+    pub fn shown_speed(&self) -> Option<f64> {
+        self.shown_speed
+    }
+
+    /// The furthest moment since the kill the race has reached.
+    pub fn horizon(&self) -> Micros {
+        self.horizon
+    }
+
+    /// The partition slider's exponent.
+    pub fn exp(&self) -> f64 {
+        self.exp
+    }
+
+    /// The partition count the slider shows.
+    pub fn partitions(&self) -> u64 {
+        size::partitions_for(self.exp)
+    }
+
+    /// The measured curve (empty until fetched).
+    pub fn measured(&self) -> &[Point] {
+        &self.measured
+    }
+
+    /// Whether the tour step's key moment was told.
+    pub fn key_told(&self) -> bool {
+        self.key_told
+    }
+
+    /// Whether frames should run: preparing, playing, fast-forwarding, or about to kill.
+    pub fn busy(&self) -> bool {
+        let Some(race) = self.race() else { return false };
+        match race.stage() {
+            RaceStage::Preparing { .. } => true,
+            RaceStage::Running { .. } => {
+                !race.finished() && (self.script.is_some() || self.skipping || self.playing)
+            }
+            RaceStage::Ready => self.script.is_some() || self.kill_when_ready,
+        }
+    }
+
+    /// Show `request`'s race, from its start.
+    pub(crate) fn open(&mut self, request: RaceRequest) {
+        self.request = request;
+        self.restart();
+    }
+
+    /// Keep the race only while its view is `shown`: opened again, the view starts the requested
+    /// race afresh; closed, it drops the race.
+    pub(crate) fn show(&mut self, shown: bool) {
+        if shown && !self.is_open() {
+            self.restart();
+        } else if !shown {
+            self.race = None;
+        }
+    }
+
+    /// One of the race's controls.
+    pub(crate) fn reduce(&mut self, action: RaceAction) -> Vec<RaceEffect> {
+        match action {
+            RaceAction::Partitions(exp) => {
+                self.exp = exp.clamp(size::MIN_EXP, size::MAX_EXP);
+                self.race = Some(build(self.partitions()));
+                (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
+                self.kill_when_ready = false;
+            }
+            RaceAction::Playback(playback) => self.playback = playback,
+            RaceAction::Kill => self.kill(),
+            RaceAction::RunAgain => self.run_again(),
+            RaceAction::TogglePlay => self.toggle_play(),
+            RaceAction::Step => self.step(),
+            RaceAction::SkipToEnd => (self.skipping, self.script) = (true, None),
+            RaceAction::Seek(t) => self.seek(t),
+            RaceAction::Measured(csv) => self.measured = measured::parse_csv(&csv),
+        }
+        self.told()
+    }
+
+    /// A host page's command, as the race's own buttons do it.
+    pub(crate) fn obey(&mut self, command: &Command) -> Vec<RaceEffect> {
+        match command {
+            Command::Play if !self.playing => self.toggle_play(),
+            Command::Pause if self.playing => self.toggle_play(),
+            Command::Step => self.step(),
+            Command::KillLeader => self.kill(),
+            Command::Seek { ms } => self.seek(ms * MS),
+            _ => {}
+        }
+        self.told()
+    }
+
+    /// An animation frame, `real_ms` after the previous one; `clock` bounds its work.
+    pub(crate) fn frame(&mut self, real_ms: f64, clock: Clock) -> Vec<RaceEffect> {
+        self.on_frame(real_ms, clock);
+        self.told()
+    }
+
+    fn restart(&mut self) {
+        let request = &self.request;
+        self.exp = size::exp_for(request.partitions);
+        self.race = Some(build(request.partitions));
+        self.script = request.script();
+        (self.plays_on, self.key, self.key_told) = (request.plays_on, request.key, false);
+        (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
+    }
+
+    /// What to tell the page now: the race's end (once per run) and the key moment (once).
+    fn told(&mut self) -> Vec<RaceEffect> {
+        let mut told = Vec::new();
+        let finished = self.race().and_then(HostEvent::failover_finished);
+        if let Some(event) = finished.clone().filter(|_| !self.finish_told) {
+            told.push(RaceEffect::Post(event));
+        }
+        self.finish_told = finished.is_some();
+        if let (Some(key), false, Some(race)) = (self.key, self.key_told, self.race())
+            && let Some(elapsed) = elapsed_of(race)
+            && key.reached(race)
+        {
+            self.key_told = true;
+            told.push(RaceEffect::KeyMoment(elapsed));
+        }
+        told
+    }
+
+    fn race_mut(&mut self) -> Option<&mut FailoverRace> {
+        self.race.as_mut()?.as_mut().ok()
+    }
+
+    fn kill(&mut self) {
+        let Some(race) = self.race_mut() else { return };
+        match race.stage() {
+            RaceStage::Preparing { .. } => return,
+            RaceStage::Ready => {
+                let _ = race.kill();
+                self.playing = true;
+            }
+            RaceStage::Running { .. } => {
+                if race.run_again().is_err() {
+                    return;
+                }
+                (self.kill_when_ready, self.playing) = (true, false);
+            }
+        }
+        (self.script, self.plays_on, self.skipping, self.horizon) = (None, false, false, 0);
+    }
+
+    fn run_again(&mut self) {
+        if let Some(race) = self.race_mut()
+            && race.run_again().is_ok()
+        {
+            (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
+            self.kill_when_ready = false;
+        }
+    }
+
+    fn toggle_play(&mut self) {
+        let Some(race) = self.race() else { return };
+        match race.stage() {
+            RaceStage::Ready => self.kill(),
+            RaceStage::Running { .. } if !race.finished() => {
+                self.playing = !self.playing;
+                (self.script, self.skipping) = (None, false);
+            }
+            _ => {}
+        }
+    }
+
+    fn step(&mut self) {
+        self.playing = false;
+        (self.script, self.plays_on, self.skipping) = (None, false, false);
+        let fixed = self.playback.fixed();
+        let Some(race) = self.race_mut() else { return };
+        match race.stage() {
+            RaceStage::Ready => {
+                let _ = race.kill();
+            }
+            RaceStage::Running { elapsed } if !race.finished() => {
+                let dt = race.playback_step(STEP_MS, fixed);
+                race.advance(dt);
+                self.horizon = self.horizon.max(elapsed + dt);
+            }
+            _ => {}
+        }
+    }
+
+    fn seek(&mut self, t: Micros) {
+        let Some(race) = self.race_mut() else { return };
+        let elapsed = match race.stage() {
+            RaceStage::Preparing { .. } => return,
+            RaceStage::Ready => 0,
+            RaceStage::Running { elapsed } => elapsed,
+        };
+        if t < elapsed && race.run_again().is_err() {
+            return;
+        }
+        (self.script, self.skipping, self.playing, self.kill_when_ready) = (Some(t), false, false, false);
+        self.plays_on = false;
+    }
+
+    fn on_frame(&mut self, real_ms: f64, clock: Clock) {
+        let playback = self.playback;
+        self.shown_speed = None;
+        let Some(Ok(race)) = &mut self.race else { return };
+        match race.stage() {
+            RaceStage::Preparing { .. } => {
+                if let Err(error) = work::prepare(race, clock) {
+                    self.race = Some(Err(error));
+                }
+                return;
+            }
+            RaceStage::Ready if self.script.is_some() || self.kill_when_ready => {
+                let _ = race.kill();
+                self.playing = std::mem::take(&mut self.kill_when_ready);
+            }
+            RaceStage::Ready => {}
+            RaceStage::Running { elapsed } => match self.script {
+                Some(target) if elapsed < target => work::fast_forward(race, Some(target), clock),
+                Some(_) => {
+                    self.script = None;
+                    self.playing = std::mem::take(&mut self.plays_on);
+                }
+                None if self.skipping => work::fast_forward(race, None, clock),
+                None if self.playing => {
+                    self.shown_speed = match playback {
+                        Playback::Auto => race.pace().map(|p| p.speed),
+                        Playback::Fixed(speed) => Some(speed),
+                    };
+                    let dt = race.playback_step(real_ms, playback.fixed());
+                    race.advance(dt);
+                }
+                None => {}
+            },
+        }
+        if let Some(elapsed) = elapsed_of(race) {
+            self.horizon = self.horizon.max(elapsed);
+            if race.finished() {
+                self.playing = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! What the viewer can do to the failover race (its buttons, keys, slider and scrubber), and what
+//! the race tells the page in return.
+
+use crate::quorum::Micros;
+use crate::session::host::HostEvent;
+
+use super::playback::Playback;
+
+/// The race's controls.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RaceAction {
+    /// The partition slider, at this exponent: a new race of that size.
+    Partitions(f64),
+    Playback(Playback),
+    /// Kill both active controllers and play (from the healthy start if the race already ran).
+    Kill,
+    /// Both clusters healthy again, waiting for the kill.
+    RunAgain,
+    TogglePlay,
+    /// Pause and play half a second of playback at the current pace.
+    Step,
+    /// Fast-forward to the end.
+    SkipToEnd,
+    /// Rewind (by replaying the race) or fast-forward to this long after the kill.
+    Seek(Micros),
+    /// The measured curve's CSV text (empty when it could not be fetched).
+    Measured(String),
+}
+
+/// What the race tells the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RaceEffect {
+    /// Tell the host page (the race finished).
+    Post(HostEvent),
+    /// The race reached the tour step's key moment, this long after the kill.
+    KeyMoment(Micros),
+}

@@ -1,0 +1,18 @@
+//! How the race plays: the sports-replay pacing, or a fixed speed chosen by the viewer.
+
+/// Playback: the sports-replay pacing, or a fixed speed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Playback {
+    Auto,
+    Fixed(f64),
+}
+
+impl Playback {
+    /// The fixed speed, if one was chosen.
+    pub fn fixed(self) -> Option<f64> {
+        match self {
+            Playback::Auto => None,
+            Playback::Fixed(speed) => Some(speed),
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! What the page asks the failover view to show: the race's size, how long after the kill a
+//! tour step or scenario opens it, whether it plays on from there (a tour step, which also names
+//! the moment to report) or stays paused (a scenario link).
+
+use crate::quorum::{MS, Micros};
+use crate::race::RaceMoment;
+
+/// The race the page asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceRequest {
+    pub partitions: u64,
+    pub shown_after_kill_ms: Option<u64>,
+    pub plays_on: bool,
+    pub key: Option<RaceMoment>,
+}
+
+impl RaceRequest {
+    /// The race of `partitions` partitions, waiting for the kill.
+    pub fn idle(partitions: u64) -> RaceRequest {
+        RaceRequest { partitions, shown_after_kill_ms: None, plays_on: false, key: None }
+    }
+
+    /// How long after the kill the race opens, if it is opened mid-race.
+    pub fn script(&self) -> Option<Micros> {
+        self.shown_after_kill_ms.map(|ms| ms * MS)
+    }
+}

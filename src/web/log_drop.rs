@@ -1,0 +1,97 @@
+//! The metadata log view's drop zone and file picker: it reads the files picked or dropped
+//! (the browser's file readers are kept here while they run) and hands each file's bytes to the
+//! page as an action.
+
+use gloo::file::callbacks::{FileReader, read_as_bytes};
+use web_sys::{DragEvent, HtmlInputElement};
+use yew::prelude::*;
+
+use crate::page::{Action, MetadataLogAction};
+
+#[derive(Properties, PartialEq)]
+pub struct LogDropProps {
+    /// Files are dragged over the zone.
+    pub dragging: bool,
+    /// Files are being read.
+    pub reading: bool,
+    pub on: Callback<Action>,
+}
+
+/// The drop zone: the readers of the files last picked or dropped (a new pick drops them, which
+/// stops any still running).
+pub struct LogDrop {
+    readers: Vec<FileReader>,
+}
+
+fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default()
+}
+
+impl Component for LogDrop {
+    type Message = Vec<web_sys::File>;
+    type Properties = LogDropProps;
+
+    fn create(_: &Context<Self>) -> Self {
+        LogDrop { readers: Vec::new() }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, files: Vec<web_sys::File>) -> bool {
+        if files.is_empty() {
+            return false;
+        }
+        let on = &ctx.props().on;
+        on.emit(Action::MetadataLog(MetadataLogAction::Reading(files.len())));
+        self.readers = files
+            .into_iter()
+            .map(|file| {
+                let (name, on) = (file.name(), on.clone());
+                read_as_bytes(&gloo::file::File::from(file), move |bytes| {
+                    let bytes = bytes.map_err(|e| e.to_string());
+                    on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes }));
+                })
+            })
+            .collect();
+        false
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let (link, props) = (ctx.link(), ctx.props());
+        let drag = |over: bool| props.on.reform(move |_| Action::MetadataLog(MetadataLogAction::Drag(over)));
+        let onchange =
+            link.callback(|e: Event| files_of(e.target_unchecked_into::<HtmlInputElement>().files()));
+        let ondragover = {
+            let over = drag(true);
+            Callback::from(move |e: DragEvent| {
+                e.prevent_default();
+                over.emit(());
+            })
+        };
+        let ondragleave = drag(false).reform(|_: DragEvent| ());
+        let ondrop = {
+            let (left, link) = (drag(false), link.clone());
+            Callback::from(move |e: DragEvent| {
+                e.prevent_default();
+                left.emit(());
+                link.send_message(files_of(e.data_transfer().and_then(|d| d.files())));
+            })
+        };
+        html! {
+            <div class={classes!("drop-zone", "panel", props.dragging.then_some("dragging"))}
+                 {ondragover} {ondragleave} {ondrop}>
+                <h2>{ "Open a metadata log" }</h2>
+                <p>{ "Drop the files of a KRaft cluster's " }<code>{ "__cluster_metadata-0" }</code>
+                   { " directory here (a " }<code>{ ".log" }</code>{ " segment, " }<code>{ ".checkpoint" }</code>
+                   { " snapshots), or choose them: " }
+                   <input type="file" id="log-file" multiple=true accept=".log,.checkpoint" {onchange} /></p>
+                <p class="hint">{ "Decoded in your browser; nothing is uploaded. The command line does the same: " }
+                   <code>{ "kraftscope inspect DIR" }</code>{ ", and " }<code>{ "kraftscope run --scenario NAME --write-log DIR" }</code>
+                   { " writes the simulation's log as these files." }</p>
+                if props.reading { <p class="hint">{ "Reading…" }</p> }
+                <p>{ "No cluster of your own at hand? " }
+                    <button id="log-download" class="secondary" onclick={props.on.reform(|_| Action::DownloadLog)}>
+                        { "Download the live cluster's log" }</button>
+                    { " saves the simulation's committed metadata log and snapshots as these files, ready to drop back here." }</p>
+            </div>
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The failover race view without a browser: the page's reducer driven by the race's buttons,
+//! keys, slider, scrubber, host commands and frames (on a clock that stands still, so each frame
+//! finishes the preparing or fast-forwarding it starts), checked on the race it shows.
+
+use kraftscope::page::race::Playback;
+use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
+use kraftscope::quorum::{MS, Micros};
+use kraftscope::race::RaceStage;
+use kraftscope::session::host::{Command, HostEvent};
+
+const FRAME_MS: f64 = 1_000.0 / 60.0;
+
+/// The page on the failover view, its race of `partitions` partitions prepared and waiting.
+fn ready(partitions: u64) -> PageState {
+    let mut page = PageState::new(&format!("?partitions={partitions}"), "http://localhost/", false);
+    let outcome = page.reduce(Action::Tab(Tab::Failover));
+    assert!(outcome.effects.contains(&Effect::FetchMeasured), "opening the view fetches the measured curve");
+    settle(&mut page);
+    assert_eq!(stage(&page), Some(RaceStage::Ready));
+    page
+}
+
+/// Frames until the race has nothing to do (prepared, paused, scripted moment reached, or over),
+/// with every effect they had.
+fn settle(page: &mut PageState) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for _ in 0..100 {
+        if !page.race.busy() {
+            return effects;
+        }
+        effects.extend(page.reduce(Action::Frame { elapsed: FRAME_MS }).effects);
+    }
+    panic!("the race is still busy after 100 frames: {:?}", stage(page));
+}
+
+/// Play `frames` frames of 1/60 s.
+fn frames(page: &mut PageState, frames: usize) -> Vec<Effect> {
+    (0..frames).flat_map(|_| page.reduce(Action::Frame { elapsed: FRAME_MS }).effects).collect()
+}
+
+fn stage(page: &PageState) -> Option<RaceStage> {
+    page.race.race().map(|r| r.stage())
+}
+
+fn elapsed(page: &PageState) -> Micros {
+    match stage(page) {
+        Some(RaceStage::Running { elapsed }) => elapsed,
+        other => panic!("not running: {other:?}"),
+    }
+}
+
+fn race(page: &mut PageState, action: RaceAction) -> Vec<Effect> {
+    page.reduce(Action::Race(action)).effects
+}
+
+fn finished(effects: &[Effect]) -> Vec<&HostEvent> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post(event @ HostEvent::FailoverFinished { .. }) => Some(event),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn kill_plays_the_race_space_pauses_it_and_step_moves_half_a_second_of_playback() {
+    let mut page = ready(1_000);
+    assert!(!page.race.busy() && !page.animating(), "a race waiting for the kill asks for no frames");
+    race(&mut page, RaceAction::Kill);
+    assert!(page.race.playing() && page.animating());
+    assert_eq!(elapsed(&page), 0);
+    frames(&mut page, 30);
+    let played = elapsed(&page);
+    assert!(played > 0, "frames play the race on");
+    race(&mut page, RaceAction::TogglePlay);
+    assert!(!page.race.playing() && !page.animating());
+    frames(&mut page, 30);
+    assert_eq!(elapsed(&page), played, "no time passes while paused");
+    race(&mut page, RaceAction::Step);
+    let stepped = elapsed(&page);
+    assert!(stepped > played && !page.race.playing(), "a step plays on and stays paused");
+    assert_eq!(page.race.horizon(), stepped, "the scrubber reaches as far as the step");
+    race(&mut page, RaceAction::TogglePlay);
+    assert!(page.race.playing(), "Space plays again");
+}
+
+#[test]
+fn play_on_a_healthy_race_kills_and_step_kills_without_playing() {
+    let mut page = ready(1_000);
+    race(&mut page, RaceAction::TogglePlay);
+    assert_eq!((elapsed(&page), page.race.playing()), (0, true), "Play on a healthy race kills and plays");
+    race(&mut page, RaceAction::RunAgain);
+    settle(&mut page);
+    race(&mut page, RaceAction::Step);
+    assert_eq!((elapsed(&page), page.race.playing()), (0, false), "Step on a healthy race kills, paused");
+}
+
+#[test]
+fn run_again_waits_healthy_and_kill_while_running_restarts_and_plays() {
+    let mut page = ready(1_000);
+    race(&mut page, RaceAction::Kill);
+    frames(&mut page, 20);
+    race(&mut page, RaceAction::RunAgain);
+    assert!(matches!(stage(&page), Some(RaceStage::Preparing { .. })), "the KRaft cluster settles again");
+    settle(&mut page);
+    assert_eq!((stage(&page), page.race.playing(), page.race.horizon()), (Some(RaceStage::Ready), false, 0));
+    race(&mut page, RaceAction::Kill);
+    frames(&mut page, 20);
+    race(&mut page, RaceAction::Kill);
+    assert!(!page.race.playing() && page.race.busy(), "Kill while running starts over and kills when ready");
+    frames(&mut page, 3);
+    assert!(page.race.playing(), "killed again and playing: {:?}", stage(&page));
+    assert!(elapsed(&page) < 100 * MS);
+}
+
+#[test]
+fn skip_to_the_end_posts_the_result_once_and_a_rewind_replays_it_exactly() {
+    let mut page = ready(2_000);
+    race(&mut page, RaceAction::Kill);
+    race(&mut page, RaceAction::SkipToEnd);
+    let effects = settle(&mut page);
+    let [event] = finished(&effects)[..] else { panic!("one failover-finished: {effects:?}") };
+    let event = event.clone();
+    assert!(page.race.race().is_some_and(|r| r.finished()) && !page.race.playing());
+    assert!(finished(&frames(&mut page, 5)).is_empty(), "told once");
+    let end = (page.race.race().unwrap().kraft_recovered_after(), elapsed(&page));
+    race(&mut page, RaceAction::Seek(3_000 * MS));
+    assert!(page.race.busy(), "the rewind replays the race");
+    settle(&mut page);
+    assert_eq!(elapsed(&page), 3_000 * MS, "rewound to exactly 3 s");
+    assert!(!page.race.race().unwrap().finished() && !page.race.playing(), "paused there, not back yet");
+    assert!(page.race.horizon() >= end.1, "the scrubber still reaches the end");
+    race(&mut page, RaceAction::SkipToEnd);
+    let effects = settle(&mut page);
+    assert_eq!(finished(&effects), vec![&event], "the replayed race ends the same way, told again");
+    assert_eq!((page.race.race().unwrap().kraft_recovered_after(), elapsed(&page)), end);
+}
+
+#[test]
+fn a_fixed_speed_plays_at_that_speed_and_auto_shows_the_sports_replay_pace() {
+    let mut page = ready(1_000);
+    race(&mut page, RaceAction::Kill);
+    frames(&mut page, 1);
+    assert_eq!(page.race.shown_speed(), Some(1.0), "KRaft's followers wait out the timeout in real time");
+    race(&mut page, RaceAction::Playback(Playback::Fixed(10.0)));
+    let before = elapsed(&page);
+    frames(&mut page, 1);
+    assert_eq!(page.race.shown_speed(), Some(10.0));
+    assert_eq!(elapsed(&page) - before, (FRAME_MS * 1_000.0 * 10.0) as Micros, "a frame plays 10x its time");
+    race(&mut page, RaceAction::TogglePlay);
+    frames(&mut page, 1);
+    assert_eq!(page.race.shown_speed(), None, "no pace is shown while paused");
+}
+
+#[test]
+fn the_slider_builds_a_race_of_the_size_it_shows() {
+    let mut page = ready(1_000);
+    race(&mut page, RaceAction::Kill);
+    race(&mut page, RaceAction::Partitions(3.3));
+    assert_eq!(page.race.partitions(), 1_900);
+    assert_eq!(page.race.race().map(|r| r.partitions()), Some(1_900));
+    assert!(matches!(stage(&page), Some(RaceStage::Preparing { .. })) && !page.race.playing());
+    race(&mut page, RaceAction::Partitions(9.0));
+    assert_eq!(page.race.partitions(), 2_000_000, "the slider stops at its end");
+}
+
+#[test]
+fn the_measured_curve_is_parsed_and_leaving_the_view_drops_the_race() {
+    let mut page = ready(1_000);
+    race(&mut page, RaceAction::Measured("partitions,kraft_ms,zk_ms\n1000,1500,3000\n".into()));
+    assert_eq!(page.race.measured(), &[(1_000, 1.5, 3.0, 1.5)]);
+    race(&mut page, RaceAction::Kill);
+    page.reduce(Action::Tab(Tab::Cluster));
+    assert!(!page.race.is_open() && !page.race.busy(), "the race's clusters are dropped");
+    let outcome = page.reduce(Action::Tab(Tab::Failover));
+    assert!(outcome.effects.contains(&Effect::FetchMeasured));
+    assert!(
+        matches!(stage(&page), Some(RaceStage::Preparing { .. })),
+        "back on the view, the race starts afresh"
+    );
+}
+
+#[test]
+fn host_commands_play_pause_step_seek_and_kill_the_race() {
+    let mut page = ready(1_000);
+    page.reduce(Action::Host(Command::Play));
+    assert!(page.race.playing(), "play kills and plays");
+    frames(&mut page, 10);
+    page.reduce(Action::Host(Command::Pause));
+    page.reduce(Action::Host(Command::Pause));
+    assert!(!page.race.playing(), "pause twice stays paused");
+    let paused = elapsed(&page);
+    page.reduce(Action::Host(Command::Step));
+    assert!(elapsed(&page) > paused);
+    page.reduce(Action::Host(Command::Seek { ms: 1_000 }));
+    settle(&mut page);
+    assert_eq!(elapsed(&page), 1_000 * MS);
+    page.reduce(Action::Host(Command::KillLeader));
+    assert!(page.race.busy() && !page.race.playing(), "kill-leader mid-race starts over, then kills");
+    let outcome = page.reduce(Action::Host(Command::Crash { node: 1 }));
+    assert!(
+        outcome.effects.iter().any(|e| matches!(e, Effect::Post(HostEvent::Error { .. }))),
+        "crash is not a race command: {:?}",
+        outcome.effects
+    );
+}
+
+#[test]
+fn a_scenario_link_opens_the_race_paused_at_its_moment() {
+    let mut page = PageState::new("?scenario=failover", "http://localhost/", false);
+    assert_eq!(page.tab, Tab::Failover);
+    assert_eq!(page.opening_effects(), vec![Effect::FetchMeasured]);
+    settle(&mut page);
+    assert_eq!((elapsed(&page), page.race.playing()), (10_000 * MS, false));
+    assert_eq!(page.key_seen, None, "no tour step, no key moment");
+}
+
+#[test]
+fn a_metadata_logs_size_opens_the_race() {
+    let mut page = PageState::new("", "http://localhost/", false);
+    page.reduce(Action::Tab(Tab::Log));
+    page.reduce(Action::RaceFromLog(54));
+    assert_eq!((page.tab, page.race.partitions()), (Tab::Failover, 54));
+    settle(&mut page);
+    assert_eq!(page.race.race().map(|r| (r.partitions(), r.stage())), Some((54, RaceStage::Ready)));
+}
