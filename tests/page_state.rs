@@ -1,8 +1,10 @@
 //! The page's behaviour without a browser: its reducer (`kraftscope::page`) driven by the same
 //! actions the DOM sends, checked on the state the page draws.
 
-use kraftscope::page::{Action, Effect, PageState, Tab};
+use kraftscope::page::{Action, Effect, PageState, PainsAction, Tab};
+use kraftscope::session::stories::TOUR;
 use kraftscope::session::{self, Settings};
+use kraftscope::zk::Pain;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 
@@ -82,6 +84,82 @@ fn on_the_failover_view_the_race_keys_play_the_race_and_not_the_cluster() {
     assert!(page.reduce(Action::Key("p".into())).handled);
     play(&mut page, 0.5);
     assert_eq!(page.session.now(), now, "the live cluster stood still");
+}
+
+#[test]
+fn the_pains_view_plays_its_pain_on_the_page_frames_and_leaves_the_live_cluster_alone() {
+    let mut page = page("?scenario=zk-watch-storm");
+    assert_eq!((page.tab, page.pains.pain(), page.pains.playing()), (Tab::Pains, Pain::WatchStorm, true));
+    assert!(page.animating(), "frames run for the pain");
+    let cluster_now = page.session.now();
+    play(&mut page, 1.0);
+    assert!(page.pains.view().now > 0);
+    assert_eq!(page.session.now(), cluster_now, "the live cluster waits behind the pains view");
+    page.reduce(Action::Pains(PainsAction::TogglePlay));
+    assert!(!page.animating(), "a paused pain asks for no frames");
+    let now = page.pains.view().now;
+    play(&mut page, 1.0);
+    assert_eq!(page.pains.view().now, now);
+    page.reduce(Action::Pains(PainsAction::Step));
+    assert!(page.pains.view().now > now && !page.pains.playing());
+    page.reduce(Action::Pains(PainsAction::Replay));
+    assert_eq!((page.pains.view().now, page.pains.playing()), (0, true));
+    let share = page.reduce(Action::Share).effects;
+    assert_eq!(share, vec![Effect::Copy("http://localhost:8080/?scenario=zk-watch-storm".into())]);
+}
+
+#[test]
+fn on_the_pains_view_space_s_and_r_are_the_pains_and_k_is_nobodys() {
+    let mut page = page("");
+    page.reduce(Action::Pain(Pain::SplitLiveness));
+    assert_eq!((page.tab, page.pains.pain()), (Tab::Pains, Pain::SplitLiveness));
+    assert!(page.reduce(Action::Key(" ".into())).handled);
+    assert!(!page.pains.playing(), "space pauses");
+    assert!(page.reduce(Action::Key("s".into())).handled);
+    let stepped = page.pains.view().now;
+    assert!(stepped > 0, "s steps");
+    assert!(page.reduce(Action::Key("R".into())).handled);
+    assert_eq!((page.pains.view().now, page.pains.playing()), (0, true), "r replays");
+    assert!(!page.reduce(Action::Key("k".into())).handled, "no controller to kill here");
+    assert!(page.reduce(Action::Key("p".into())).handled, "the page's own keys still work");
+}
+
+#[test]
+fn the_pains_view_opens_on_its_pains_start() {
+    let mut page = page("?scenario=zk-stale-cache");
+    play(&mut page, 2.0);
+    assert!(page.pains.view().now > 0);
+    page.reduce(Action::Tab(Tab::Pains));
+    assert!(page.pains.view().now > 0, "a click on the shown tab changes nothing");
+    page.reduce(Action::Tab(Tab::Cluster));
+    page.reduce(Action::Tab(Tab::Pains));
+    assert_eq!(
+        (page.pains.pain(), page.pains.view().now),
+        (Pain::StaleCache, 0),
+        "back on the tab, from its start"
+    );
+}
+
+#[test]
+fn a_pain_tour_step_is_ticked_off_when_its_pain_reaches_the_moment_and_replay_unticks_it() {
+    let step = TOUR.iter().position(|s| s.id == "zk-liveness").expect("a pain step");
+    let mut page = page(&format!("?tour={}", step + 1));
+    assert_eq!((page.tab, page.pains.pain(), page.key_seen), (Tab::Pains, Pain::SplitLiveness, None));
+    for _ in 0..2_000 {
+        if page.key_seen.is_some() {
+            break;
+        }
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    let seen = page.key_seen.expect("the moment is reached within half a minute of frames");
+    assert!(page.pains.view().seen && seen > kraftscope::zk::pains::FAULT_AT);
+    page.reduce(Action::ReplayStep);
+    assert_eq!((page.key_seen, page.pains.view().now), (None, 0));
+    page.reduce(Action::Pain(Pain::WatchStorm));
+    while page.pains.playing() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    assert_eq!(page.key_seen, None, "another pain's moment is not this step's");
 }
 
 #[test]

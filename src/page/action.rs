@@ -9,6 +9,7 @@ use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
 use super::metadata_log::MetadataLogAction;
+use super::pains::PainsAction;
 use super::race::RaceAction;
 
 /// The views.
@@ -69,11 +70,12 @@ pub enum Action {
     Kiosk(Option<usize>),
     /// Race the failover of a cluster the size of an opened metadata log.
     RaceFromLog(u64),
-    /// The race or the pain shown by a tour step reached the step's key moment, this long after
-    /// the kill (or the pain's start).
+    /// The race shown by a tour step reached the step's key moment, this long after the kill.
     ViewKeySeen(Micros),
     /// Show one of ZooKeeper mode's other pains (from its start).
     Pain(Pain),
+    /// Play, pause, step or replay the pain shown.
+    Pains(PainsAction),
     /// Save the live cluster's metadata log as Kafka's files.
     DownloadLog,
     /// Save the session as a file with this name and these notes.

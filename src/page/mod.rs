@@ -10,6 +10,7 @@ pub mod clock;
 pub mod log_filter;
 pub mod metadata_log;
 pub mod pacing;
+pub mod pains;
 pub mod race;
 pub mod redraw;
 
@@ -19,6 +20,7 @@ pub use action::{Action, Effect, Outcome, Tab};
 pub use clock::Clock;
 pub use log_filter::LogFilter;
 pub use metadata_log::{MetadataLogAction, MetadataLogView};
+pub use pains::{PainsAction, PainsState, PainsView};
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
@@ -38,13 +40,6 @@ use redraw::Redraw;
 const LOG_REFRESH_FRAMES: u32 = 8;
 /// The full circle of a timeout arc.
 const TIMEOUT_FULL: Micros = 2_000 * MS;
-
-/// What the pains view is asked to show: which pain, and a counter that restarts it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PainRequest {
-    pub pain: Pain,
-    pub generation: u32,
-}
 
 /// The event log as shown: lines (newest first, each with whether it is a state change), and
 /// the trace lines and actions the timeline holds.
@@ -114,7 +109,8 @@ pub struct PageState {
     pub race: RaceView,
     /// The opened metadata log's view.
     pub metadata_log: MetadataLogView,
-    pub pain: PainRequest,
+    /// The pains view: the pain shown and how far it has played.
+    pub pains: PainsState,
     pub present: bool,
     pub help: bool,
     /// A link to this moment, once asked for.
@@ -166,7 +162,7 @@ impl PageState {
             key_seen: None,
             race: RaceView::new(params.partitions),
             metadata_log: MetadataLogView::default(),
-            pain: PainRequest { pain: Pain::StaleCache, generation: 0 },
+            pains: PainsState::new(Pain::StaleCache),
             present: params.present,
             help: false,
             share: None,
@@ -204,10 +200,13 @@ impl PageState {
         Some(Effect::KioskHold { next: (step + 1) % TOUR.len(), ms })
     }
 
-    /// Whether animation frames should run: playing on the live cluster view, replaying a
-    /// long shared session, or while the failover race has work to do.
+    /// Whether animation frames should run: playing on the live cluster view or the pains view,
+    /// replaying a long shared session, or while the failover race has work to do.
     pub fn animating(&self) -> bool {
-        (self.playing && self.tab == Tab::Cluster) || self.reopening.is_some() || self.race.busy()
+        (self.playing && self.tab == Tab::Cluster)
+            || (self.pains.playing() && self.tab == Tab::Pains)
+            || self.reopening.is_some()
+            || self.race.busy()
     }
 
     /// Whether the last frame skipped through a quiet stretch (the page labels it).
@@ -252,7 +251,13 @@ impl PageState {
             Action::Reset => self.reset(&mut effects),
             Action::Select(id) => self.selected = if self.selected == Some(id) { None } else { Some(id) },
             Action::Filter(filter) => self.filter = filter,
-            Action::Tab(tab) => self.tab = tab,
+            Action::Tab(tab) => {
+                // The pains view opens on its pain's start, as a tour step or a link does.
+                if tab == Tab::Pains && self.tab != Tab::Pains {
+                    self.pains.start(self.pains.pain());
+                }
+                self.tab = tab;
+            }
             Action::Key(key) => {
                 if !self.on_key(&key, &mut effects) {
                     return Outcome::default();
@@ -284,8 +289,13 @@ impl PageState {
             Action::OpenFile(file) => self.open_file(file),
             Action::DownloadLog => effects.push(Effect::DownloadLog),
             Action::ViewKeySeen(at) => self.view_key_seen(at),
+            Action::Pains(action) => {
+                if let Some(at) = self.pains.reduce(action) {
+                    self.view_key_seen(at);
+                }
+            }
             Action::Pain(pain) => {
-                self.pain = PainRequest { pain, generation: self.pain.generation + 1 };
+                self.pains.start(pain);
                 self.tab = Tab::Pains;
             }
             Action::RaceFromLog(partitions) => {
@@ -312,7 +322,7 @@ impl PageState {
     fn view_key_seen(&mut self, at: Micros) {
         let shown = match self.story().map(|story| story.view) {
             Some(View::Failover) => self.tab == Tab::Failover,
-            Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pain.pain == pain,
+            Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pains.pain() == pain,
             _ => false,
         };
         if shown && self.key_seen.is_none() {
@@ -436,7 +446,7 @@ impl PageState {
                 self.tab = Tab::Failover;
             }
             (View::Pain(pain), _) => {
-                self.pain = PainRequest { pain, generation: self.pain.generation + 1 };
+                self.pains.start(pain);
                 self.tab = Tab::Pains;
             }
             _ => {
@@ -493,6 +503,12 @@ impl PageState {
             return;
         }
         if !self.animating() {
+            return;
+        }
+        if self.tab == Tab::Pains {
+            if let Some(at) = self.pains.frame(elapsed) {
+                self.view_key_seen(at);
+            }
             return;
         }
         let clean = self.session.violation().is_none();
@@ -611,7 +627,7 @@ impl PageState {
                     self.params.settings.seed
                 )
             }
-            Tab::Pains => format!("scenario={}", self.pain.pain.id()),
+            Tab::Pains => format!("scenario={}", self.pains.pain().id()),
         };
         let url = format!("{}?{query}", self.base_url);
         self.status =
@@ -631,6 +647,14 @@ impl PageState {
             };
             let told = self.race.reduce(action);
             self.race_told(told, effects);
+            return true;
+        }
+        if self.tab == Tab::Pains
+            && let Some(action) = PainsAction::for_key(key)
+        {
+            if let Some(at) = self.pains.reduce(action) {
+                self.view_key_seen(at);
+            }
             return true;
         }
         if self.tab == Tab::Pains && is_race_key(key) {

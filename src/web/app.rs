@@ -143,10 +143,7 @@ impl Component for App {
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab() }
                 } else if state.tab == Tab::Pains {
-                    <PainsTab request={state.pain} reduced_motion={state.reduced_motion}
-                              on_key={link.callback(|at| Msg::Do(Action::ViewKeySeen(at)))}
-                              on_pick={link.callback(|pain| Msg::Do(Action::Pain(pain)))}
-                              on_step={link.callback(|step: usize| Msg::Do(Action::Tour(Some(step - 1))))} />
+                    <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} />
                 } else if state.tab == Tab::Log {
                     { log_tab(&state.metadata_log, &self.on) }
                 } else {

@@ -1,109 +1,52 @@
 //! ZooKeeper mode's other pains, played beside what KRaft does: a small ZooKeeper-mode cluster
 //! drawn as in the race, the latest events, the three copies of the truth compared with
-//! ZooKeeper cell by cell, each broker's two notions of liveness, and KRaft's answer.
+//! ZooKeeper cell by cell, each broker's two notions of liveness, and KRaft's answer. The state
+//! and its play live in the page reducer (`crate::page::pains`); this draws its view and sends
+//! the buttons' actions.
 
-use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::frame_clock::FrameClock;
-use super::keys::{listen, shortcut};
 use super::zk_view::ZkView;
 use crate::format;
-use crate::page::{PainRequest, is_race_key};
-use crate::playback::speed_label;
-use crate::quorum::Micros;
-use crate::zk::pains::{self, BROKERS, Pain};
-use crate::zk::{CopyRow, PartitionState, TraceLine, ZkCluster, copies};
-
-/// Latest events shown (session pings left out).
-const EVENTS_SHOWN: usize = 6;
-/// Real milliseconds of playback one Step covers.
-const STEP_MS: f64 = 500.0;
+use crate::page::{Action, PainsAction, PainsView};
+use crate::zk::pains::Pain;
+use crate::zk::{BrokerLiveness, CopyRow, PartitionState};
 
 #[derive(Properties, PartialEq)]
 pub struct PainsProps {
-    pub request: PainRequest,
+    pub view: PainsView,
     pub reduced_motion: bool,
-    /// Told (with the simulated time) when the pain reaches its moment.
-    pub on_key: Callback<Micros>,
-    /// Show another pain.
-    pub on_pick: Callback<Pain>,
-    /// Open a guided-tour step (1-based): KRaft doing it, live.
-    pub on_step: Callback<usize>,
+    pub on: Callback<Action>,
 }
 
-pub enum Msg {
-    Frame(f64),
-    TogglePlay,
-    Step,
-    Replay,
-    Key(KeyboardEvent),
-}
-
-pub struct PainsTab {
-    pain: Pain,
-    zk: ZkCluster,
-    key_at: Micros,
-    ends_at: Micros,
-    playing: bool,
-    events: Vec<TraceLine>,
-    key_told: bool,
-    clock: FrameClock,
-    _keys: Option<EventListener>,
-}
-
-impl PainsTab {
-    fn start(&mut self, pain: Pain) {
-        let (key_at, ends_at) = pain.moments();
-        (self.pain, self.zk, self.key_at, self.ends_at) = (pain, pain.cluster(), key_at, ends_at);
-        (self.playing, self.key_told) = (true, false);
-        self.events.clear();
-    }
-
-    /// Play `real_ms` of the pain at its pace.
-    fn play(&mut self, real_ms: f64, ctx: &Context<Self>) {
-        let now = self.zk.now();
-        let lines =
-            self.zk.run_until((now + pains::pace(self.key_at, now).step(now, real_ms)).min(self.ends_at));
-        self.events.extend(lines.into_iter().filter(|l| !l.kind.is_ping()));
-        let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
-        self.events.drain(..excess);
-        if self.zk.now() >= self.ends_at {
-            self.playing = false;
-        }
-        if !self.key_told && self.zk.now() >= self.key_at {
-            self.key_told = true;
-            ctx.props().on_key.emit(self.key_at);
-        }
-    }
-
-    fn controls(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let finished = self.zk.now() >= self.ends_at;
-        let pick = |pain: Pain| {
-            let on_pick = ctx.props().on_pick.clone();
-            html! {
-                <button class={classes!((pain != self.pain).then_some("secondary"))} aria-pressed={(pain == self.pain).to_string()}
-                        onclick={move |_| on_pick.emit(pain)}>{ pain.title() }</button>
-            }
-        };
-        let pace = (self.playing).then(|| speed_label(pains::pace(self.key_at, self.zk.now()).speed));
+/// Which pain, and playback.
+fn controls(view: &PainsView, on: &Callback<Action>) -> Html {
+    let pick = |pain: Pain| {
+        let on = on.clone();
         html! {
-            <section class="panel race-controls pains-controls" aria-label="Which pain, and playback">
-                <div class="race-buttons">
-                    { for Pain::ALL.into_iter().map(pick) }
-                </div>
-                <div class="race-buttons">
-                    <button id="pain-play" disabled={finished} onclick={link.callback(|_| Msg::TogglePlay)} title="Space">
-                        { if self.playing { "Pause" } else { "Play" } }
-                    </button>
-                    <button onclick={link.callback(|_| Msg::Step)} disabled={finished} title="S">{ "Step" }</button>
-                    <button id="pain-replay" onclick={link.callback(|_| Msg::Replay)} title="R">{ "Replay" }</button>
-                    <output id="pain-clock">{ format!("{} (simulated)", format::seconds(self.zk.now())) }</output>
-                    if let Some(pace) = pace { <span class="pace">{ pace }</span> }
-                </div>
-            </section>
+            <button class={classes!((pain != view.pain).then_some("secondary"))} aria-pressed={(pain == view.pain).to_string()}
+                    onclick={move |_| on.emit(Action::Pain(pain))}>{ pain.title() }</button>
         }
+    };
+    let send = |action: PainsAction| {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(Action::Pains(action)))
+    };
+    html! {
+        <section class="panel race-controls pains-controls" aria-label="Which pain, and playback">
+            <div class="race-buttons">
+                { for Pain::ALL.into_iter().map(pick) }
+            </div>
+            <div class="race-buttons">
+                <button id="pain-play" disabled={view.finished} onclick={send(PainsAction::TogglePlay)} title="Space">
+                    { if view.playing { "Pause" } else { "Play" } }
+                </button>
+                <button onclick={send(PainsAction::Step)} disabled={view.finished} title="S">{ "Step" }</button>
+                <button id="pain-replay" onclick={send(PainsAction::Replay)} title="R">{ "Replay" }</button>
+                <output id="pain-clock">{ format!("{} (simulated)", format::seconds(view.now)) }</output>
+                if let Some(pace) = &view.pace { <span class="pace">{ pace }</span> }
+            </div>
+        </section>
     }
 }
 
@@ -155,7 +98,7 @@ fn copies_table(rows: &[CopyRow]) -> Html {
 }
 
 /// Each broker alive or not in four senses; a broker the senses disagree about is marked.
-fn liveness_table(zk: &ZkCluster) -> Html {
+fn liveness_table(liveness: &[BrokerLiveness]) -> Html {
     let yes = |b: bool| if b { "yes" } else { "no" };
     html! {
         <table class="liveness">
@@ -163,7 +106,7 @@ fn liveness_table(zk: &ZkCluster) -> Html {
             <thead><tr><th scope="col">{ "broker" }</th><th scope="col">{ "process" }</th><th scope="col">{ "ZooKeeper session" }</th>
                 <th scope="col">{ "controller's live set" }</th><th scope="col">{ "reachable from the controller" }</th></tr></thead>
             <tbody>
-                { for (0..BROKERS).filter_map(|b| zk.liveness(b).ok()).map(|l| {
+                { for liveness.iter().map(|l| {
                     let split = l.in_controller_live_set && !l.reachable_from_controller;
                     html! {
                         <tr class={classes!(split.then_some("split"))}>
@@ -179,96 +122,34 @@ fn liveness_table(zk: &ZkCluster) -> Html {
     }
 }
 
-impl Component for PainsTab {
-    type Message = Msg;
-    type Properties = PainsProps;
-
-    fn create(ctx: &Context<Self>) -> Self {
-        let pain = ctx.props().request.pain;
-        let (key_at, ends_at) = pain.moments();
-        let mut tab = PainsTab {
-            pain,
-            zk: pain.cluster(),
-            key_at,
-            ends_at,
-            playing: true,
-            events: Vec::new(),
-            key_told: false,
-            clock: FrameClock::default(),
-            _keys: listen(ctx.link().callback(Msg::Key)),
-        };
-        tab.clock.keep(tab.playing, ctx.link(), Msg::Frame);
-        tab
-    }
-
-    fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
-        if ctx.props().request != old.request {
-            self.start(ctx.props().request.pain);
-            self.clock.keep(self.playing, ctx.link(), Msg::Frame);
-        }
-        true
-    }
-
-    fn update(&mut self, ctx: &Context<Self>, msg: Self::Message) -> bool {
-        match msg {
-            Msg::Frame(ts) => {
-                let real_ms = self.clock.tick(ts);
-                if self.playing {
-                    self.play(real_ms, ctx);
-                }
-            }
-            Msg::TogglePlay => self.playing = !self.playing && self.zk.now() < self.ends_at,
-            Msg::Step => {
-                self.playing = false;
-                self.play(STEP_MS, ctx);
-            }
-            Msg::Replay => self.start(self.pain),
-            Msg::Key(event) => {
-                let Some(key) = shortcut(&event).filter(|k| is_race_key(k)) else { return false };
-                event.prevent_default();
-                let msg = match key.as_str() {
-                    " " => Msg::TogglePlay,
-                    "s" | "S" => Msg::Step,
-                    "r" | "R" => Msg::Replay,
-                    _ => return false,
-                };
-                return Component::update(self, ctx, msg);
-            }
-        }
-        self.clock.keep(self.playing, ctx.link(), Msg::Frame);
-        true
-    }
-
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let props = ctx.props();
-        let pain = self.pain;
-        let step = pain.kraft_step();
-        let on_step = props.on_step.clone();
-        let seen = self.zk.now() >= self.key_at;
-        let rows = copies(&self.zk);
-        html! {
-            <main class="pains-tab" data-pain={pain.id()}>
-                { self.controls(ctx) }
-                <div class="race">
-                    <section class="panel side-zk" aria-label="ZooKeeper mode">
-                        <div class="side-head"><h2>{ "ZooKeeper mode" }</h2><p class="side-state">{ pain.title() }</p></div>
-                        <p class="visually-hidden" role="status" id="pain-phase">
-                            { if seen { "The dead broker's session expired; the watches fired." } else { "A broker has died; its session is still alive." } }
-                        </p>
-                        <ZkView picture={pains::picture(&self.zk, &rows)} compact={false} reduced_motion={props.reduced_motion} />
-                        <ol class="pain-events" aria-label="Latest events">
-                            { for self.events.iter().map(|l| html! { <li>{ format!("{} {}", format::seconds(l.at), l.kind) }</li> }) }
-                        </ol>
-                        <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&rows) }</div>
-                        <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&self.zk) }</div>
-                    </section>
-                    <section class="panel side-kraft" aria-label="KRaft in the same situation">
-                        <div class="side-head"><h2>{ "KRaft, in the same situation" }</h2></div>
-                        <p class="kraft-answer">{ pain.kraft_answer() }</p>
-                        <button class="secondary" onclick={move |_| on_step.emit(step)}>{ format!("See it live: tour step {step}") }</button>
-                    </section>
-                </div>
-            </main>
-        }
+#[function_component(PainsTab)]
+pub fn pains_tab(props: &PainsProps) -> Html {
+    let view = &props.view;
+    let pain = view.pain;
+    let step = pain.kraft_step();
+    let on = props.on.clone();
+    html! {
+        <main class="pains-tab" data-pain={pain.id()}>
+            { controls(view, &props.on) }
+            <div class="race">
+                <section class="panel side-zk" aria-label="ZooKeeper mode">
+                    <div class="side-head"><h2>{ "ZooKeeper mode" }</h2><p class="side-state">{ pain.title() }</p></div>
+                    <p class="visually-hidden" role="status" id="pain-phase">
+                        { if view.seen { "The dead broker's session expired; the watches fired." } else { "A broker has died; its session is still alive." } }
+                    </p>
+                    <ZkView picture={view.picture.clone()} compact={false} reduced_motion={props.reduced_motion} />
+                    <ol class="pain-events" aria-label="Latest events">
+                        { for view.events.iter().map(|event| html! { <li>{ event }</li> }) }
+                    </ol>
+                    <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&view.copies) }</div>
+                    <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&view.liveness) }</div>
+                </section>
+                <section class="panel side-kraft" aria-label="KRaft in the same situation">
+                    <div class="side-head"><h2>{ "KRaft, in the same situation" }</h2></div>
+                    <p class="kraft-answer">{ pain.kraft_answer() }</p>
+                    <button class="secondary" onclick={move |_| on.emit(Action::Tour(Some(step - 1)))}>{ format!("See it live: tour step {step}") }</button>
+                </section>
+            </div>
+        </main>
     }
 }

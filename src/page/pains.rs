@@ -1,0 +1,286 @@
+//! The pains view without the DOM: which of ZooKeeper mode's pains plays, its small cluster,
+//! where the play stands (at the pain's own pace, see [`pains::pace`]) and the latest events.
+//! It changes only through [`PainsState::reduce`] and [`PainsState::frame`], called by the page
+//! reducer, and [`PainsState::view`] is all the component draws.
+
+use crate::format;
+use crate::harness::Micros;
+use crate::playback::{Pace, speed_label};
+use crate::zk::pains::{self, BROKERS, Pain};
+use crate::zk::{BrokerLiveness, CopyRow, TraceLine, ZkCluster, ZkPicture, copies};
+
+/// Latest events shown (session pings left out).
+pub const EVENTS_SHOWN: usize = 6;
+/// Real milliseconds of playback one Step covers.
+pub const STEP_MS: f64 = 500.0;
+
+/// What the viewer can do to the pain shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PainsAction {
+    /// Pause, or play on (unless it has played to its end).
+    TogglePlay,
+    /// Pause and play [`STEP_MS`] of it.
+    Step,
+    /// Play it again from its start.
+    Replay,
+}
+
+impl PainsAction {
+    /// The shortcut for `key` while the pains view is shown: Space, S and R.
+    pub fn for_key(key: &str) -> Option<PainsAction> {
+        match key {
+            " " => Some(PainsAction::TogglePlay),
+            "s" | "S" => Some(PainsAction::Step),
+            "r" | "R" => Some(PainsAction::Replay),
+            _ => None,
+        }
+    }
+}
+
+/// One pain as it plays.
+pub struct PainsState {
+    pain: Pain,
+    zk: ZkCluster,
+    /// When the moment it is about happens, and when the play ends.
+    key_at: Micros,
+    ends_at: Micros,
+    playing: bool,
+    /// The latest events, oldest first.
+    events: Vec<TraceLine>,
+    /// Whether reaching the moment was reported (once a play).
+    key_told: bool,
+}
+
+/// What the pains view draws, computed from the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PainsView {
+    pub pain: Pain,
+    /// Simulated time.
+    pub now: Micros,
+    pub playing: bool,
+    /// It has played to its end.
+    pub finished: bool,
+    /// The pace's label while playing ("time-lapse 4x", "slow motion ...").
+    pub pace: Option<String>,
+    /// The moment it is about has happened.
+    pub seen: bool,
+    pub picture: ZkPicture,
+    /// The latest events, oldest first, each with its time.
+    pub events: Vec<String>,
+    pub copies: Vec<CopyRow>,
+    pub liveness: Vec<BrokerLiveness>,
+}
+
+impl PainsState {
+    /// `pain` from its start, playing.
+    pub fn new(pain: Pain) -> PainsState {
+        let (key_at, ends_at) = pain.moments();
+        PainsState {
+            pain,
+            zk: pain.cluster(),
+            key_at,
+            ends_at,
+            playing: true,
+            events: Vec::new(),
+            key_told: false,
+        }
+    }
+
+    /// Show `pain` from its start, playing.
+    pub fn start(&mut self, pain: Pain) {
+        *self = PainsState::new(pain);
+    }
+
+    /// The pain shown.
+    pub fn pain(&self) -> Pain {
+        self.pain
+    }
+
+    /// Whether it plays (animation frames are wanted).
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Whether it has played to its end.
+    fn finished(&self) -> bool {
+        self.zk.now() >= self.ends_at
+    }
+
+    /// The pace it plays at now.
+    fn pace(&self) -> Pace {
+        pains::pace(self.key_at, self.zk.now())
+    }
+
+    /// One action; returns the moment's time when this action reached it (to report to the tour).
+    pub fn reduce(&mut self, action: PainsAction) -> Option<Micros> {
+        match action {
+            PainsAction::TogglePlay => {
+                self.playing = !self.playing && !self.finished();
+                None
+            }
+            PainsAction::Step => {
+                self.playing = false;
+                self.play(STEP_MS)
+            }
+            PainsAction::Replay => {
+                self.start(self.pain);
+                None
+            }
+        }
+    }
+
+    /// An animation frame `real_ms` after the previous one: plays on while playing. Returns the
+    /// moment's time when this frame reached it.
+    pub fn frame(&mut self, real_ms: f64) -> Option<Micros> {
+        if self.playing { self.play(real_ms) } else { None }
+    }
+
+    /// Play `real_ms` at the pain's pace, never past its end.
+    fn play(&mut self, real_ms: f64) -> Option<Micros> {
+        let now = self.zk.now();
+        let until = (now + self.pace().step(now, real_ms)).min(self.ends_at);
+        self.events.extend(self.zk.run_until(until).into_iter().filter(|l| !l.kind.is_ping()));
+        let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
+        self.events.drain(..excess);
+        if self.finished() {
+            self.playing = false;
+        }
+        let reached = !self.key_told && self.zk.now() >= self.key_at;
+        self.key_told |= reached;
+        reached.then_some(self.key_at)
+    }
+
+    /// What the view draws now.
+    pub fn view(&self) -> PainsView {
+        let copies = copies(&self.zk);
+        PainsView {
+            pain: self.pain,
+            now: self.zk.now(),
+            playing: self.playing,
+            finished: self.finished(),
+            pace: self.playing.then(|| speed_label(self.pace().speed)),
+            seen: self.zk.now() >= self.key_at,
+            picture: pains::picture(&self.zk, &copies),
+            events: self.events.iter().map(|l| format!("{} {}", format::seconds(l.at), l.kind)).collect(),
+            copies,
+            liveness: (0..BROKERS).filter_map(|b| self.zk.liveness(b).ok()).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EVENTS_SHOWN, PainsAction, PainsState, STEP_MS};
+    use crate::playback::WAIT_SPEED;
+    use crate::zk::TraceKind;
+    use crate::zk::costs::MILESTONE_SPEED;
+    use crate::zk::pains::Pain;
+
+    const FRAME_MS: f64 = 1_000.0 / 60.0;
+
+    /// Frames until the state stops playing (or `limit` frames); what each reported.
+    fn play_out(state: &mut PainsState, limit: usize) -> Vec<u64> {
+        let mut reported = Vec::new();
+        for _ in 0..limit {
+            if !state.playing() {
+                break;
+            }
+            reported.extend(state.frame(FRAME_MS));
+        }
+        reported
+    }
+
+    #[test]
+    fn a_pain_starts_playing_from_its_start() {
+        let state = PainsState::new(Pain::WatchStorm);
+        assert_eq!((state.pain(), state.zk.now(), state.playing()), (Pain::WatchStorm, 0, true));
+        assert!(state.events.is_empty() && !state.finished());
+        let view = state.view();
+        assert_eq!((view.copies.len(), view.liveness.len(), view.seen), (6, 4, false));
+        assert_eq!(view.pace.as_deref(), Some("time-lapse 4\u{d7}"));
+    }
+
+    #[test]
+    fn frames_play_only_while_playing_and_toggling_pauses_and_resumes() {
+        let mut state = PainsState::new(Pain::StaleCache);
+        state.frame(FRAME_MS);
+        let now = state.zk.now();
+        assert!(now > 0, "a frame plays on");
+        assert_eq!(state.reduce(PainsAction::TogglePlay), None);
+        assert!(!state.playing() && state.view().pace.is_none());
+        state.frame(FRAME_MS);
+        assert_eq!(state.zk.now(), now, "no time passes while paused");
+        state.reduce(PainsAction::TogglePlay);
+        state.frame(FRAME_MS);
+        assert!(state.playing() && state.zk.now() > now);
+    }
+
+    #[test]
+    fn a_step_pauses_and_plays_half_a_second_at_the_pace() {
+        let mut state = PainsState::new(Pain::SplitLiveness);
+        state.reduce(PainsAction::Step);
+        assert!(!state.playing());
+        assert_eq!(state.zk.now(), (STEP_MS * 1_000.0 * WAIT_SPEED) as u64, "two simulated seconds");
+        state.reduce(PainsAction::Step);
+        assert_eq!(state.zk.now(), 2 * (STEP_MS * 1_000.0 * WAIT_SPEED) as u64);
+    }
+
+    #[test]
+    fn the_pace_slows_down_around_the_moment_and_speeds_up_after_it() {
+        let mut state = PainsState::new(Pain::WatchStorm);
+        let key = state.key_at;
+        let mut speeds = vec![state.pace().speed];
+        while state.playing() {
+            state.frame(FRAME_MS);
+            if speeds.last() != Some(&state.pace().speed) {
+                speeds.push(state.pace().speed);
+            }
+            if state.pace().speed == MILESTONE_SPEED {
+                let now = state.zk.now();
+                assert!(now + 300 >= key && now < key + 2_500, "slow motion only around the moment");
+                assert!(state.view().pace.is_some_and(|p| p.starts_with("slow motion")));
+            }
+        }
+        assert_eq!(speeds, [WAIT_SPEED, MILESTONE_SPEED, WAIT_SPEED]);
+    }
+
+    #[test]
+    fn the_moment_is_reported_once_and_the_play_stops_at_its_end() {
+        let mut state = PainsState::new(Pain::StaleCache);
+        let reported = play_out(&mut state, 100_000);
+        assert_eq!(reported, [state.key_at], "reported once, with its time");
+        assert!(state.finished() && !state.playing() && state.view().seen);
+        assert_eq!(state.reduce(PainsAction::TogglePlay), None);
+        assert!(!state.playing(), "a finished pain does not play on");
+        let events = &state.events;
+        assert!(events.len() <= EVENTS_SHOWN && events.iter().all(|l| !l.kind.is_ping()));
+        assert!(matches!(events.last().map(|l| &l.kind), Some(TraceKind::Applied { .. })), "{events:?}");
+        assert_eq!(state.view().events.len(), events.len());
+    }
+
+    #[test]
+    fn replay_starts_again_playing_and_reports_the_moment_again() {
+        let mut state = PainsState::new(Pain::WatchStorm);
+        play_out(&mut state, 100_000);
+        state.reduce(PainsAction::Replay);
+        assert_eq!((state.zk.now(), state.playing(), state.events.len()), (0, true, 0));
+        assert_eq!(play_out(&mut state, 100_000), [state.key_at]);
+        state.start(Pain::SplitLiveness);
+        assert_eq!((state.pain(), state.zk.now()), (Pain::SplitLiveness, 0));
+    }
+
+    #[test]
+    fn a_step_can_reach_the_moment_and_reports_it() {
+        let mut state = PainsState::new(Pain::SplitLiveness);
+        let reported: Vec<u64> = (0..100).filter_map(|_| state.reduce(PainsAction::Step)).collect();
+        assert_eq!(reported, [state.key_at]);
+    }
+
+    #[test]
+    fn space_s_and_r_are_the_pains_keys() {
+        assert_eq!(PainsAction::for_key(" "), Some(PainsAction::TogglePlay));
+        assert_eq!(PainsAction::for_key("S"), Some(PainsAction::Step));
+        assert_eq!(PainsAction::for_key("r"), Some(PainsAction::Replay));
+        assert_eq!(PainsAction::for_key("k"), None);
+    }
+}
