@@ -516,7 +516,7 @@ impl PageState {
     /// Do `action`, saying so in the status line; the error says why it was refused.
     fn act_checked(&mut self, action: session::Action) -> Result<(), String> {
         let text = action.describe();
-        let done = self.session.act(action);
+        let done = self.session.act(action).map_err(|e| e.to_string());
         self.status = match &done {
             Ok(()) => text,
             Err(error) => format!("{text} refused: {error}"),
