@@ -1,7 +1,7 @@
 //! The page's behaviour without a browser: its reducer (`kraftscope::page`) driven by the same
 //! actions the DOM sends, checked on the state the page draws.
 
-use kraftscope::page::{Action, Effect, PageState, PainsAction, Tab};
+use kraftscope::page::{Action, CommandError, Effect, PageState, PainsAction, Tab};
 use kraftscope::session::stories::TOUR;
 use kraftscope::session::{self, Settings};
 use kraftscope::zk::Pain;
@@ -311,7 +311,8 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     let outcome = page.reduce(Action::Host(Command::Heal));
     let errors: Vec<_> =
         outcome.effects.iter().filter(|e| matches!(e, Effect::Post(HostEvent::Error { .. }))).collect();
-    assert_eq!(errors.len(), 1, "heal is not a race command: {:?}", outcome.effects);
+    let race_shown = Effect::Post(HostEvent::Error { error: CommandError::RaceShown.to_string() });
+    assert_eq!(errors, [&race_shown], "heal is not a race command");
     while page.race.busy() {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
     }

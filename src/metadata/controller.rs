@@ -581,7 +581,7 @@ impl<'a> Staged<'a> {
         }
         match self.image.apply(&record) {
             Ok(()) => self.records.push(record),
-            Err(error) => self.reject(RejectedRecord { record, error }),
+            Err(error) => self.reject(RejectedRecord { record: record.into(), error }),
         }
     }
 

@@ -84,7 +84,7 @@ impl std::error::Error for ApplyError {}
 /// corrupt log).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RejectedRecord {
-    pub record: MetadataRecord,
+    pub record: Arc<MetadataRecord>,
     pub error: ApplyError,
 }
 

@@ -97,9 +97,7 @@ impl StateMachine for MetadataState {
                 Ok(())
             }
             MetadataEntry::Record(record) => {
-                self.image
-                    .apply(record)
-                    .map_err(|error| RejectedRecord { record: MetadataRecord::clone(record), error })?;
+                self.image.apply(record).map_err(|error| RejectedRecord { record: record.clone(), error })?;
                 self.placement_changes += u64::from(record.can_change_placement());
                 Ok(())
             }

@@ -1,10 +1,13 @@
 //! What can happen to the page (the reducer's actions) and what the page asks the browser to do
 //! in return (effects).
 
-use crate::quorum::{Micros, NodeId};
+use std::fmt;
+
+use crate::quorum::{MS, Micros, NodeId};
+use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent};
 use crate::session::session_file::SessionFile;
-use crate::session::{self, Settings};
+use crate::session::{self, ActError, SeekError, Settings, WINDOW};
 use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
@@ -92,6 +95,59 @@ pub enum Action {
     /// What the browser did with an effect (the files a download saved, or why it failed), for
     /// the status line.
     Report(String),
+}
+
+/// Why the page refused a host page's command (answered with an `error` event).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CommandError {
+    /// The live session refused the action.
+    Act(ActError),
+    /// A ZooKeeper pain is shown: it takes only load-scenario and tour-step.
+    PainShown,
+    /// The failover race is shown: it takes only [`RACE_COMMANDS`] (and the openers).
+    RaceShown,
+    /// A seek more than [`WINDOW`] past the furthest moment the timeline reached.
+    SeekTooFar { asked: Micros, horizon: Micros },
+    /// The session refused the seek.
+    Seek(SeekError),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Act(error) => fmt::Display::fmt(error, f),
+            CommandError::PainShown => write!(
+                f,
+                "a ZooKeeper pain is shown: it takes load-scenario and tour-step; load a cluster scenario or tour step first"
+            ),
+            CommandError::RaceShown => write!(
+                f,
+                "the failover race is shown: it takes {RACE_COMMANDS}; load a cluster scenario or tour step first"
+            ),
+            CommandError::SeekTooFar { asked, horizon } => write!(
+                f,
+                "seek: {} is more than {} minutes past the furthest moment reached ({}); play toward it first",
+                crate::format::seconds(*asked),
+                WINDOW / (60_000 * MS),
+                crate::format::seconds(*horizon)
+            ),
+            CommandError::Seek(error) => write!(f, "seek: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+impl From<ActError> for CommandError {
+    fn from(error: ActError) -> Self {
+        CommandError::Act(error)
+    }
+}
+
+impl From<SeekError> for CommandError {
+    fn from(error: SeekError) -> Self {
+        CommandError::Seek(error)
+    }
 }
 
 /// What the page asks the browser to do after an action.

@@ -16,7 +16,7 @@ pub mod redraw;
 
 use std::rc::Rc;
 
-pub use action::{Action, Effect, Outcome, Tab};
+pub use action::{Action, CommandError, Effect, Outcome, Tab};
 pub use clock::Clock;
 pub use log_filter::LogFilter;
 pub use metadata_log::{MetadataLogAction, MetadataLogView};
@@ -24,7 +24,6 @@ pub use pains::{PainsAction, PainsState, PainsView};
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
-use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
 use crate::session::picture::{ClusterPicture, falling, picture};
@@ -269,7 +268,7 @@ impl PageState {
             Action::DismissNotices => self.notices.clear(),
             Action::Host(command) => {
                 if let Err(error) = self.on_host(command, &mut effects) {
-                    effects.push(Effect::Post(HostEvent::Error { error }));
+                    effects.push(Effect::Post(HostEvent::Error { error: error.to_string() }));
                 }
             }
             Action::Kiosk(Some(step)) if self.kiosk => {
@@ -530,7 +529,7 @@ impl PageState {
     }
 
     /// Do `action`, saying so in the status line; the error says why it was refused.
-    fn act_checked(&mut self, action: session::Action) -> Result<(), String> {
+    fn act_checked(&mut self, action: session::Action) -> Result<(), session::ActError> {
         let text = action.describe();
         let done = self.session.act(action);
         self.status = match &done {
@@ -541,18 +540,16 @@ impl PageState {
     }
 
     /// A host page's command, through the page's own paths (as the buttons and keys do).
-    fn on_host(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), String> {
+    fn on_host(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), CommandError> {
         let opens = matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. });
         if self.tab == Tab::Failover && !opens {
             return self.command_race(command, effects);
         }
         if self.tab == Tab::Pains && !opens {
-            return Err(
-                "a ZooKeeper pain is shown: it takes load-scenario and tour-step; load a cluster scenario or tour step first".into()
-            );
+            return Err(CommandError::PainShown);
         }
         if let Some(action) = command.action() {
-            return self.act_checked(action);
+            return Ok(self.act_checked(action)?);
         }
         match command {
             Command::Play => self.playing = true,
@@ -564,14 +561,9 @@ impl PageState {
             Command::Seek { ms } => {
                 let furthest = self.session.horizon().max(self.session.now()) + WINDOW;
                 if ms * MS > furthest {
-                    return Err(format!(
-                        "seek: {} is more than {} minutes past the furthest moment reached ({}); play toward it first",
-                        crate::format::seconds(ms * MS),
-                        WINDOW / (60_000 * MS),
-                        crate::format::seconds(self.session.horizon())
-                    ));
+                    return Err(CommandError::SeekTooFar { asked: ms * MS, horizon: self.session.horizon() });
                 }
-                self.seek(ms * MS).map_err(|error| format!("seek: {error}"))?;
+                self.seek(ms * MS)?;
             }
             Command::SetSpeed { speed } => self.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
             Command::LoadScenario { scenario } => {
@@ -586,11 +578,9 @@ impl PageState {
     }
 
     /// The failover race takes the commands that apply to it, through its own controls' paths.
-    fn command_race(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), String> {
+    fn command_race(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), CommandError> {
         if !command.applies_to_race() {
-            return Err(format!(
-                "the failover race is shown: it takes {RACE_COMMANDS}; load a cluster scenario or tour step first"
-            ));
+            return Err(CommandError::RaceShown);
         }
         let told = self.race.obey(&command);
         self.race_told(told, effects);

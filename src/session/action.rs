@@ -76,17 +76,28 @@ impl fmt::Display for Action {
     }
 }
 
-impl FromStr for Action {
-    type Err = String;
+/// A code that is no action (a damaged link or file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAnAction(pub String);
 
-    fn from_str(code: &str) -> Result<Action, String> {
-        let bad = || format!("'{code}' is not an action");
+impl fmt::Display for NotAnAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not an action", self.0)
+    }
+}
+
+impl std::error::Error for NotAnAction {}
+
+impl FromStr for Action {
+    type Err = NotAnAction;
+
+    fn from_str(code: &str) -> Result<Action, NotAnAction> {
+        let bad = || NotAnAction(code.to_string());
         let mut chars = code.chars();
         let kind = chars.next().ok_or_else(bad)?;
         let rest = chars.as_str();
-        let numbers = || {
-            rest.split('-').map(|n| n.parse::<u32>().map_err(|_| bad())).collect::<Result<Vec<u32>, String>>()
-        };
+        let numbers =
+            || rest.split('-').map(|n| n.parse::<u32>().map_err(|_| bad())).collect::<Result<Vec<u32>, _>>();
         let one = || match numbers()?.as_slice() {
             [n] => Ok(*n),
             _ => Err(bad()),
@@ -140,22 +151,56 @@ impl fmt::Display for RecordedAction {
     }
 }
 
-impl FromStr for RecordedAction {
-    type Err = String;
+/// Why a text is no recorded action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordedActionError {
+    /// Not three dot-separated parts (time.events.action).
+    Shape(String),
+    /// The time or the event count of `text` is not a number.
+    NotANumber { text: String, part: String },
+    /// The action code is no action.
+    Action(NotAnAction),
+}
 
-    fn from_str(text: &str) -> Result<RecordedAction, String> {
+impl fmt::Display for RecordedActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordedActionError::Shape(text) => {
+                write!(f, "'{text}' is not a recorded action (time.events.action)")
+            }
+            RecordedActionError::NotANumber { text, part } => write!(f, "'{text}': '{part}' is not a number"),
+            RecordedActionError::Action(error) => fmt::Display::fmt(error, f),
+        }
+    }
+}
+
+impl std::error::Error for RecordedActionError {}
+
+impl From<NotAnAction> for RecordedActionError {
+    fn from(error: NotAnAction) -> Self {
+        RecordedActionError::Action(error)
+    }
+}
+
+impl FromStr for RecordedAction {
+    type Err = RecordedActionError;
+
+    fn from_str(text: &str) -> Result<RecordedAction, RecordedActionError> {
         let mut parts = text.splitn(3, '.');
         let (Some(at), Some(events), Some(action)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!("'{text}' is not a recorded action (time.events.action)"));
+            return Err(RecordedActionError::Shape(text.to_string()));
         };
-        let number = |t: &str| t.parse::<u64>().map_err(|_| format!("'{text}': '{t}' is not a number"));
+        let number = |t: &str| {
+            t.parse::<u64>()
+                .map_err(|_| RecordedActionError::NotANumber { text: text.to_string(), part: t.to_string() })
+        };
         Ok(RecordedAction { at: number(at)?, events: number(events)?, action: action.parse()? })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Action, RecordedAction};
+    use super::{Action, NotAnAction, RecordedAction, RecordedActionError};
 
     #[test]
     fn every_action_round_trips_through_its_code() {
@@ -184,5 +229,11 @@ mod tests {
             assert!(text.parse::<RecordedAction>().is_err() || text.parse::<Action>().is_err(), "{text}");
         }
         assert!("1.2.c3".parse::<RecordedAction>().is_ok());
+        assert_eq!("q1".parse::<Action>(), Err(NotAnAction("q1".into())));
+        let not_a_number = RecordedActionError::NotANumber { text: "a.b.c1".into(), part: "a".into() };
+        assert_eq!("a.b.c1".parse::<RecordedAction>(), Err(not_a_number));
+        assert_eq!("12.3".parse::<RecordedAction>(), Err(RecordedActionError::Shape("12.3".into())));
+        let action = RecordedActionError::Action(NotAnAction("n1-2".into()));
+        assert_eq!("1.2.n1-2".parse::<RecordedAction>(), Err(action));
     }
 }

@@ -19,16 +19,17 @@ pub mod summary;
 pub mod text_fit;
 
 use std::collections::VecDeque;
+use std::fmt;
 
 use crate::invariants::{Checker, Violation};
-use crate::quorum::Micros;
-use crate::sim::{Simulation, TraceLine};
+use crate::quorum::{Micros, NodeId};
+use crate::sim::{ActionError, Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
 pub use checkpoint::SeekError;
 use checkpoint::{Checkpoint, Checkpoints};
 pub use fingerprint::Fingerprint;
-pub use settings::Settings;
+pub use settings::{Settings, SettingsError};
 
 /// Trace lines the event log keeps.
 pub const LOG_LINES: usize = 4_000;
@@ -40,6 +41,47 @@ pub const WINDOW: Micros = 600_000 * crate::quorum::MS;
 pub const LINK_LIMIT: Micros = 24 * 3_600_000 * crate::quorum::MS;
 /// The most actions a timeline records, so that a page left playing stays bounded.
 pub const MAX_ACTIONS: usize = 500;
+
+/// Why the session refused an action; a refused action is not recorded and changes nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActError {
+    /// The timeline already holds [`MAX_ACTIONS`] actions.
+    TimelineFull,
+    /// An isolation or a cut names a node the cluster does not have.
+    NoSuchNode(NodeId),
+    /// A kill of the active controller while there is none.
+    NoControllerToKill,
+    /// An isolation of the active controller while there is none.
+    NoControllerToIsolate,
+    /// Network settings outside the page's limits.
+    NetworkOutOfRange,
+    /// The simulation refused the action.
+    Refused(ActionError),
+}
+
+impl fmt::Display for ActError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActError::TimelineFull => write!(
+                f,
+                "this timeline already holds {MAX_ACTIONS} actions, the most one keeps; reset to start a new one"
+            ),
+            ActError::NoSuchNode(id) => write!(f, "there is no node n{id}"),
+            ActError::NoControllerToKill => write!(f, "there is no active controller to kill"),
+            ActError::NoControllerToIsolate => write!(f, "there is no active controller to isolate"),
+            ActError::NetworkOutOfRange => write!(f, "network settings out of range"),
+            ActError::Refused(error) => fmt::Display::fmt(error, f),
+        }
+    }
+}
+
+impl std::error::Error for ActError {}
+
+impl From<ActionError> for ActError {
+    fn from(error: ActionError) -> Self {
+        ActError::Refused(error)
+    }
+}
 
 /// A broken invariant and when.
 #[derive(Clone, Debug, PartialEq)]
@@ -357,11 +399,9 @@ impl Session {
 
     /// Do `action` now. Acting at a point in the past forks the timeline: the actions that were
     /// ahead are dropped. A refused action is not recorded and changes nothing.
-    pub fn act(&mut self, action: Action) -> Result<(), String> {
+    pub fn act(&mut self, action: Action) -> Result<(), ActError> {
         if self.applied >= MAX_ACTIONS {
-            return Err(format!(
-                "this timeline already holds {MAX_ACTIONS} actions, the most one keeps; reset to start a new one"
-            ));
+            return Err(ActError::TimelineFull);
         }
         let (at, events) = (self.now(), self.sim.events_processed());
         self.execute(&action).inspect_err(|_| {
@@ -377,12 +417,11 @@ impl Session {
         Ok(())
     }
 
-    fn execute(&mut self, action: &Action) -> Result<(), String> {
+    fn execute(&mut self, action: &Action) -> Result<(), ActError> {
         let sim = &mut self.sim;
-        let text = |e: crate::sim::ActionError| e.to_string();
         match action {
-            Action::Crash(n) => sim.crash(*n).map_err(text),
-            Action::Restart(n) => sim.restart(*n).map_err(text),
+            Action::Crash(n) => Ok(sim.crash(*n)?),
+            Action::Restart(n) => Ok(sim.restart(*n)?),
             Action::Isolate(n) => known_node(sim, *n).map(|n| sim.isolate(n)),
             Action::Cut(a, b) => known_node(sim, *a).and_then(|a| known_node(sim, *b).map(|b| sim.cut(a, b))),
             Action::Heal => {
@@ -390,29 +429,31 @@ impl Session {
                 Ok(())
             }
             Action::KillLeader => {
-                let leader = sim.leader().map(|l| l.id()).ok_or("there is no active controller to kill")?;
-                sim.crash(leader).map_err(text)
+                let leader = sim.leader().map(|l| l.id()).ok_or(ActError::NoControllerToKill)?;
+                Ok(sim.crash(leader)?)
             }
             Action::IsolateLeader => {
-                let leader =
-                    sim.leader().map(|l| l.id()).ok_or("there is no active controller to isolate")?;
+                let leader = sim.leader().map(|l| l.id()).ok_or(ActError::NoControllerToIsolate)?;
                 sim.isolate(leader);
                 Ok(())
             }
-            Action::Resign => sim.resign_leader().map(|_| ()).map_err(text),
+            Action::Resign => {
+                sim.resign_leader()?;
+                Ok(())
+            }
             Action::CreateTopic { partitions, replication } => {
                 let name = format!("topic-{}", self.topics_created + 1);
-                sim.create_topic(&name, *partitions, *replication).map_err(text)?;
+                sim.create_topic(&name, *partitions, *replication)?;
                 self.topics_created += 1;
                 Ok(())
             }
-            Action::ShutDown(n) => sim.shut_down_broker(*n).map_err(text),
+            Action::ShutDown(n) => Ok(sim.shut_down_broker(*n)?),
             Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
                 if latency_min_ms > latency_max_ms
                     || *latency_max_ms > Settings::MAX_LATENCY_MS
                     || *drop_percent > 100
                 {
-                    return Err("network settings out of range".into());
+                    return Err(ActError::NetworkOutOfRange);
                 }
                 sim.set_network(settings::network(*latency_min_ms, *latency_max_ms, *drop_percent));
                 Ok(())
@@ -421,6 +462,6 @@ impl Session {
     }
 }
 
-fn known_node(sim: &Simulation, id: crate::quorum::NodeId) -> Result<crate::quorum::NodeId, String> {
-    sim.node_ids().find(|n| *n == id).ok_or_else(|| format!("there is no node n{id}"))
+fn known_node(sim: &Simulation, id: NodeId) -> Result<NodeId, ActError> {
+    sim.node_ids().find(|n| *n == id).ok_or(ActError::NoSuchNode(id))
 }

@@ -281,7 +281,7 @@ impl PageParams {
                 self.fingerprint = Some(value.to_ascii_lowercase());
             }
             "actions" => {
-                let actions: Result<Vec<RecordedAction>, String> =
+                let actions: Result<Vec<RecordedAction>, _> =
                     value.split('~').filter(|a| !a.is_empty()).map(str::parse).collect();
                 let actions = actions.map_err(|e| {
                     format!("actions: {e} (is the link truncated?); ignoring the shared actions")

@@ -1,5 +1,7 @@
 //! The settings a session starts from, with the page's defaults and their limits.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::metadata::config::MetadataConfig;
@@ -52,18 +54,18 @@ impl Settings {
     pub const MAX_LATENCY_MS: u32 = 2_000;
 
     /// Check every field is within its limits.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SettingsError> {
         if !(1..=Self::MAX_VOTERS).contains(&self.voters) {
-            return Err(format!("controllers must be 1 to {}", Self::MAX_VOTERS));
+            return Err(SettingsError::Controllers);
         }
         if self.brokers > Self::MAX_BROKERS {
-            return Err(format!("brokers must be 0 to {}", Self::MAX_BROKERS));
+            return Err(SettingsError::Brokers);
         }
         if self.latency_min_ms > self.latency_max_ms || self.latency_max_ms > Self::MAX_LATENCY_MS {
-            return Err(format!("latency must be a range within 0 to {} ms", Self::MAX_LATENCY_MS));
+            return Err(SettingsError::Latency);
         }
         if self.drop_percent > 100 {
-            return Err("drop rate must be 0 to 100 percent".into());
+            return Err(SettingsError::DropRate);
         }
         Ok(())
     }
@@ -99,6 +101,34 @@ impl Settings {
         }
     }
 }
+
+/// The first field of [`Settings`] outside its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsError {
+    /// Controllers must be 1 to [`Settings::MAX_VOTERS`].
+    Controllers,
+    /// Brokers must be 0 to [`Settings::MAX_BROKERS`].
+    Brokers,
+    /// The latency must be a range within 0 to [`Settings::MAX_LATENCY_MS`].
+    Latency,
+    /// The drop rate must be 0 to 100 percent.
+    DropRate,
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::Controllers => write!(f, "controllers must be 1 to {}", Settings::MAX_VOTERS),
+            SettingsError::Brokers => write!(f, "brokers must be 0 to {}", Settings::MAX_BROKERS),
+            SettingsError::Latency => {
+                write!(f, "latency must be a range within 0 to {} ms", Settings::MAX_LATENCY_MS)
+            }
+            SettingsError::DropRate => write!(f, "drop rate must be 0 to 100 percent"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
 
 /// The seed as a decimal string: JavaScript numbers lose whole numbers above 2^53.
 mod seed_text {
