@@ -12,6 +12,7 @@ use crate::metadata::config::MetadataConfig;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
 use crate::rng::Rng;
 use crate::sabotage::Sabotage;
+use crate::sim::simulation::QuorumFormat;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
 
 /// Simulated time of the chaos phase.
@@ -65,6 +66,7 @@ impl SeedParams {
                 quorum,
                 network,
                 metadata: MetadataConfig { sabotage: sabotage.metadata, ..MetadataConfig::default() },
+                format: QuorumFormat::Static,
             },
             fault_every: rng.range(300 * MS, 3000 * MS),
             write_every: rng.range(5 * MS, 200 * MS),

@@ -46,10 +46,16 @@ fn every_invariant_is_broken_by_its_sabotage_and_caught_by_the_sweep() {
     assert!(missed.is_empty(), "not caught: {missed:#?}");
 }
 
+/// The voter-set invariants (KIP-853): the sweep's swarm draws no voter change yet, so
+/// `tests/voter_changes.rs` breaks each with its sabotage in a scripted change instead.
+const CAUGHT_IN_VOTER_CHANGES: [&str; 3] =
+    [names::ONE_VOTER_CHANGE_AT_A_TIME, names::VOTER_SETS_OVERLAP, names::ELECTED_BY_ITS_VOTERS];
+
 #[test]
 fn the_table_names_every_invariant_and_every_sabotage() {
     for (name, _) in names::ALL {
-        assert!(CAUGHT_BY.iter().any(|(invariant, _, _)| *invariant == name), "{name} has no sabotage");
+        let swept = CAUGHT_BY.iter().any(|(invariant, _, _)| *invariant == name);
+        assert!(swept || CAUGHT_IN_VOTER_CHANGES.contains(&name), "{name} has no sabotage");
     }
     for (sabotage, _) in Sabotage::NAMES {
         assert!(CAUGHT_BY.iter().any(|(_, s, _)| *s == sabotage), "--sabotage {sabotage} is not tested");

@@ -14,14 +14,15 @@ use kraftscope::kafka_log::payload::{ControlType, Payload};
 use kraftscope::kafka_log::reader::read_all;
 use kraftscope::kafka_log::schema::{Field, Type};
 use kraftscope::kafka_log::schemas::METADATA;
-use kraftscope::kafka_log::simulation::{leader_change_payload, simulation_records, to_payload};
+use kraftscope::kafka_log::simulation::simulation_records;
 use kraftscope::kafka_log::value::Value;
-use kraftscope::kafka_log::writer::put_batch;
+use kraftscope::kafka_log::writer::{log_payload, put_batch};
 use kraftscope::metadata::record::{
     ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, broker_set,
 };
 use kraftscope::metadata::state::MetadataEntry;
 use kraftscope::quorum::record::{LeaderChange, Record};
+use kraftscope::quorum::voters::{ReplicaKey, VoterSet};
 
 fn config(share: u32) -> Config {
     let cases = std::env::var("KRAFTSCOPE_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256u32);
@@ -204,7 +205,8 @@ fn simulation_record() -> impl Strategy<Value = MetadataRecord> {
     ]
 }
 
-/// A log of simulation records and LeaderChanges, cut into batches.
+/// A log of simulation records, LeaderChanges and KRaftVersion + Voters control batches, cut
+/// into batches.
 fn simulation_log() -> impl Strategy<Value = Vec<Vec<Record<MetadataEntry>>>> {
     let leader_change = (1u32..6, prop::collection::vec(1u32..6, 1..4)).prop_map(|(leader, voters)| {
         vec![Record::LeaderChange(Arc::new(LeaderChange {
@@ -213,9 +215,12 @@ fn simulation_log() -> impl Strategy<Value = Vec<Vec<Record<MetadataEntry>>>> {
             granting: voters[..1].into(),
         }))]
     });
+    let key = (1u32..9, prop::option::of(1u64..u64::MAX)).prop_map(|(id, dir)| ReplicaKey { id, dir });
+    let voters = prop::collection::vec(key, 1..6)
+        .prop_map(|keys| vec![Record::KRaftVersion(1), Record::Voters(Arc::new(VoterSet::new(keys)))]);
     let data =
         prop::collection::vec(simulation_record().prop_map(|r| Record::Data(MetadataEntry::from(r))), 1..8);
-    prop::collection::vec(prop_oneof![1 => leader_change, 4 => data], 1..12)
+    prop::collection::vec(prop_oneof![1 => leader_change, 1 => voters, 4 => data], 1..12)
 }
 
 proptest! {
@@ -226,13 +231,7 @@ proptest! {
         let mut bytes = Vec::new();
         let mut offset = 0i64;
         for (epoch, batch) in batches.iter().enumerate() {
-            let payloads: Vec<Payload> = batch
-                .iter()
-                .map(|record| match record {
-                    Record::LeaderChange(change) => leader_change_payload(change),
-                    Record::Data(entry) => to_payload(entry.record().unwrap()),
-                })
-                .collect();
+            let payloads: Vec<Payload> = batch.iter().map(log_payload).collect();
             put_batch(&mut bytes, offset, epoch as i32, 0, &payloads);
             offset += payloads.len() as i64;
         }

@@ -2,6 +2,7 @@
 //! state machine (no metadata anywhere), elect a leader, replicate additions and apply them in
 //! the same order, with a minimal in-test network that delivers messages after a fixed delay.
 
+use kraftscope::quorum::voters::QuorumSetup;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -66,12 +67,13 @@ struct Cluster {
 
 impl Cluster {
     fn new(seed: u64) -> Cluster {
-        let voters: Arc<[NodeId]> = Arc::from([1, 2, 3]);
+        let voters: [NodeId; 3] = [1, 2, 3];
+        let setup = Arc::new(QuorumSetup::fixed(&voters));
         let config = Arc::new(QuorumConfig::default());
         let mut rng = Rng::new(seed);
         let nodes = voters
             .iter()
-            .map(|&id| (id, Node::start(id, voters.clone(), config.clone(), rng.fork(), Disk::default(), 0)))
+            .map(|&id| (id, Node::start(id, setup.clone(), config.clone(), rng.fork(), Disk::default(), 0)))
             .collect();
         Cluster { now: 0, nodes, in_flight: Vec::new() }
     }

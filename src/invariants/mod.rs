@@ -9,6 +9,7 @@ mod metadata;
 pub mod names;
 mod single_leader;
 mod snapshots;
+mod voter_sets;
 mod votes;
 
 use std::fmt;
@@ -96,6 +97,9 @@ impl Checker {
         found.add(snapshots::log_start_at_snapshot(sim));
         found.add(snapshots::snapshots_equal_replay(sim, &self.committed));
         found.add(self.images.check(sim, &self.committed));
+        found.add(voter_sets::one_uncommitted_change(sim));
+        found.add(voter_sets::consecutive_sets_overlap(sim));
+        found.add(voter_sets::elected_by_its_voter_set(sim));
         found.result()
     }
 

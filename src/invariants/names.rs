@@ -39,8 +39,15 @@ pub const LEADER_IN_ISR: &str = "a partition leader is in its ISR";
 /// KIP-497: only replicas can be in sync.
 pub const ISR_WITHIN_REPLICAS: &str = "the ISR is within the replicas";
 
+/// KIP-853 (`AddVoterHandler`, `RemoveVoterHandler`): one voter change in flight.
+pub const ONE_VOTER_CHANGE_AT_A_TIME: &str = "a leader's log holds at most one uncommitted voter change";
+/// KIP-853 (`VoterSet.hasOverlappingMajority`): single-voter changes keep majorities overlapping.
+pub const VOTER_SETS_OVERLAP: &str = "every two consecutive voter sets have overlapping majorities";
+/// KIP-853: votes count under the voter set the candidate's log holds.
+pub const ELECTED_BY_ITS_VOTERS: &str = "a leader is elected by a majority of the voter set its log holds";
+
 /// Every invariant, in the order the page lists them, with a one-line explanation.
-pub const ALL: [(&str, &str); 18] = [
+pub const ALL: [(&str, &str); 21] = [
     (SINGLE_LEADER, "Raft §5.2: at most one leader per epoch"),
     (ONE_VOTE_PER_EPOCH, "Raft §5.2: the vote is persisted before it is sent"),
     (EPOCHS_NEVER_DECREASE, "a node's epoch only moves forward"),
@@ -51,6 +58,12 @@ pub const ALL: [(&str, &str); 18] = [
     (AGREEMENT, "log matching up to the high watermark"),
     (NO_TRUNCATION_BELOW_HIGH_WATERMARK, "a follower never drops committed records"),
     (LEGAL_TRANSITIONS, "Kafka's QuorumState transition table"),
+    (
+        ONE_VOTER_CHANGE_AT_A_TIME,
+        "KIP-853: AddRaftVoter and RemoveRaftVoter wait for the last change to commit",
+    ),
+    (VOTER_SETS_OVERLAP, "KIP-853: one voter in or out at a time, so old and new majorities meet"),
+    (ELECTED_BY_ITS_VOTERS, "KIP-853: votes count under the voter set the winner's log holds"),
     (LOG_START_AT_SNAPSHOT, "KIP-630: the cleaner moves the log start only up to a snapshot"),
     (SNAPSHOT_EQUALS_REPLAY, "KIP-630: a snapshot is the committed state at its offset"),
     (APPLIED_EQUALS_REPLAY, "every node applies the same records in order"),

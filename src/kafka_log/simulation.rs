@@ -14,7 +14,9 @@ use crate::metadata::record::{
     broker_ids, broker_set,
 };
 use crate::metadata::state::MetadataEntry;
+use crate::quorum::node::SUPPORTED_KRAFT_VERSIONS;
 use crate::quorum::record::{LeaderChange, Record};
+use crate::quorum::voters::{DirectoryId, KRaftVersion, ReplicaKey, VoterSet};
 use crate::small_map::SmallMap;
 
 use super::inspect::voter_ids;
@@ -156,6 +158,60 @@ pub fn leader_change_payload(change: &LeaderChange) -> Payload {
         ("GrantingVoters", voters(&change.granting)),
     ]);
     Payload::Control { kind: ControlType::LeaderChange, value }
+}
+
+/// A KRaftVersionRecord (control type 5, `KRaftVersionRecord.json` v0).
+pub fn kraft_version_payload(version: KRaftVersion) -> Payload {
+    let value =
+        Value::Struct(vec![("Version", Value::Int16(0)), ("KRaftVersion", Value::Int16(i16::from(version)))]);
+    Payload::Control { kind: ControlType::KRaftVersion, value }
+}
+
+/// A directory id as the UUID Kafka writes: the 64 bits in the low half.
+fn dir_uuid(dir: Option<DirectoryId>) -> [u8; 16] {
+    let mut uuid = [0; 16];
+    uuid[8..].copy_from_slice(&dir.unwrap_or(0).to_be_bytes());
+    uuid
+}
+
+/// A VotersRecord (control type 6, `VotersRecord.json` v0): each voter with its directory id,
+/// one endpoint on the controller listener and the kraft.version range it supports.
+pub fn voters_payload(voters: &VoterSet) -> Payload {
+    let (min, max) = SUPPORTED_KRAFT_VERSIONS;
+    let voter = |key: &ReplicaKey| {
+        let endpoint = Value::Struct(vec![
+            ("Name", Value::String(Some("CONTROLLER".into()))),
+            ("Host", Value::String(Some(format!("n{}", key.id)))),
+            ("Port", Value::Uint16(9093)),
+        ]);
+        let range = Value::Struct(vec![
+            ("MinSupportedVersion", Value::Int16(i16::from(min))),
+            ("MaxSupportedVersion", Value::Int16(i16::from(max))),
+        ]);
+        Value::Struct(vec![
+            ("VoterId", Value::Int32(key.id as i32)),
+            ("VoterDirectoryId", Value::Uuid(dir_uuid(key.dir))),
+            ("Endpoints", Value::Array(Some(vec![endpoint]))),
+            ("KRaftVersionFeature", range),
+        ])
+    };
+    let value = Value::Struct(vec![
+        ("Version", Value::Int16(0)),
+        ("Voters", Value::Array(Some(voters.keys().iter().map(voter).collect()))),
+    ]);
+    Payload::Control { kind: ControlType::KRaftVoters, value }
+}
+
+/// The voter set of a decoded VotersRecord.
+pub fn voters_of(value: &Value) -> Result<VoterSet, MappingError> {
+    let keys = value.list("Voters").unwrap_or(&[]).iter().map(|v| {
+        let raw = v.int("VoterId").ok_or(MappingError::Missing("VoterId"))?;
+        let id = u32::try_from(raw).map_err(|_| MappingError::NegativeNodeId(raw as i32))?;
+        let uuid = v.uuid("VoterDirectoryId").unwrap_or([0; 16]);
+        let low = u64::from_be_bytes(uuid[8..].try_into().unwrap_or([0; 8]));
+        Ok(ReplicaKey { id, dir: (uuid != [0; 16]).then_some(low) })
+    });
+    Ok(VoterSet::new(keys.collect::<Result<Vec<_>, MappingError>>()?))
 }
 
 /// Why a record of a real log does not fit the simulation.
@@ -359,6 +415,13 @@ pub fn simulation_records(
         match &entry.payload {
             Payload::Control { kind: ControlType::LeaderChange, value } => {
                 records.push(Record::LeaderChange(Arc::new(leader_change(value)?)));
+            }
+            Payload::Control { kind: ControlType::KRaftVersion, value } => {
+                let version = value.int("KRaftVersion").ok_or(MappingError::Missing("KRaftVersion"))?;
+                records.push(Record::KRaftVersion(u8::try_from(version).unwrap_or(u8::MAX)));
+            }
+            Payload::Control { kind: ControlType::KRaftVoters, value } => {
+                records.push(Record::Voters(Arc::new(voters_of(value)?)));
             }
             Payload::Metadata { api_key, value, .. } => {
                 let mapped = mapper

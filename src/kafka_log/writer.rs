@@ -15,7 +15,7 @@ use super::batch::{BatchHeader, CONTROL_FLAG, LOG_OVERHEAD, MAGIC, NO_PRODUCER_I
 use super::crc32c::crc32c;
 use super::payload::{ControlType, Payload};
 use super::record::RawRecord;
-use super::simulation::{leader_change_payload, to_payload};
+use super::simulation::{kraft_version_payload, leader_change_payload, to_payload, voters_payload};
 use super::snapshot_name::{segment_file_name, snapshot_file_name};
 use super::value::Value;
 
@@ -68,6 +68,8 @@ pub fn put_batch(out: &mut Vec<u8>, base_offset: i64, epoch: i32, timestamp: i64
 pub fn log_payload(record: &Record<MetadataEntry>) -> Payload {
     match record {
         Record::LeaderChange(change) => leader_change_payload(change),
+        Record::KRaftVersion(version) => kraft_version_payload(*version),
+        Record::Voters(voters) => voters_payload(voters),
         Record::Data(MetadataEntry::Record(record)) => to_payload(record),
         Record::Data(MetadataEntry::Write(_)) => to_payload(&MetadataRecord::NoOp),
     }

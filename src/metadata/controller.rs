@@ -218,7 +218,7 @@ impl Controller {
         let tail = (node.applied().applied_offset..log.end_offset()).filter_map(|offset| {
             match &log.get(offset)?.record {
                 Record::Data(entry) => entry.record(),
-                Record::LeaderChange(_) => None,
+                Record::LeaderChange(_) | Record::KRaftVersion(_) | Record::Voters(_) => None,
             }
         });
         for record in tail {

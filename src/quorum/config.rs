@@ -112,4 +112,11 @@ pub struct QuorumSabotage {
     pub skip_divergence_check: bool,
     /// A snapshot is labelled one offset past the state it holds.
     pub snapshot_off_by_one: bool,
+    /// The leader starts a voter change while another is pending or uncommitted.
+    pub concurrent_voter_changes: bool,
+    /// RemoveRaftVoter also drops the voter with the highest id after the one removed.
+    pub remove_two_voters: bool,
+    /// The leader keeps counting the voters it started its epoch with toward the high
+    /// watermark, whatever VotersRecords it appends.
+    pub stale_voter_states: bool,
 }

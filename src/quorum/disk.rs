@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::log::Log;
 use super::state_machine::StateMachine;
+use super::voters::DirectoryId;
 use super::{Epoch, NodeId};
 
 /// Kafka's `quorum-state` file: written to a temp file, fsynced and renamed before the node
@@ -35,10 +36,13 @@ impl fmt::Display for QuorumStateFile {
 pub struct Disk<S: StateMachine> {
     pub quorum_state: QuorumStateFile,
     pub log: Log<S>,
+    /// The metadata log directory's `directory.id` (`meta.properties`): with the node id, the
+    /// replica's key in a dynamic voter set.
+    pub directory_id: DirectoryId,
 }
 
 impl<S: StateMachine> Default for Disk<S> {
     fn default() -> Self {
-        Disk { quorum_state: QuorumStateFile::default(), log: Log::default() }
+        Disk { quorum_state: QuorumStateFile::default(), log: Log::default(), directory_id: 0 }
     }
 }

@@ -14,6 +14,7 @@ use super::outbox::{NoteKind, Outbox};
 use super::record::{LeaderChange, Record};
 use super::role::RoleKind;
 use super::state_machine::StateMachine;
+use super::voters::DirectoryId;
 use super::{Epoch, NodeId, Offset};
 
 impl<S: StateMachine> Node<S> {
@@ -50,7 +51,7 @@ impl<S: StateMachine> Node<S> {
         let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
         let (last_offset_epoch, last_offset) = (self.log().last_epoch(), self.log().end_offset());
         let majority = self.majority();
-        let voters = self.voters.clone();
+        let voters: Vec<_> = self.voter_set().keys().to_vec();
         let (pre_vote, election) = match &mut self.role {
             Role::Prospective(e) => (true, e),
             Role::Candidate(e) => (false, e),
@@ -60,10 +61,8 @@ impl<S: StateMachine> Node<S> {
         if is_lost(election, voters.len(), majority) {
             return;
         }
-        let unanswered = voters
-            .iter()
-            .copied()
-            .filter(|v| !election.granted.contains(v) && !election.rejected.contains(v));
+        let unanswered =
+            voters.iter().filter(|v| !election.granted.contains(&v.id) && !election.rejected.contains(&v.id));
         for voter in unanswered {
             let message = Message::Vote {
                 candidate_epoch: epoch,
@@ -71,8 +70,9 @@ impl<S: StateMachine> Node<S> {
                 last_offset_epoch,
                 last_offset,
                 pre_vote,
+                voter_dir: voter.dir,
             };
-            out.send(id, voter, message);
+            out.send(id, voter.id, message);
         }
     }
 
@@ -85,7 +85,13 @@ impl<S: StateMachine> Node<S> {
 
     /// `KafkaRaftClient.handleVoteRequest`: a request from an older epoch is refused with ours;
     /// one from a newer epoch (pre-vote or not) first makes this node Unattached in that epoch;
-    /// then the role decides (`canGrantVote`), and a granted real vote is persisted.
+    /// then a request meant for another directory of this node id is refused with
+    /// INVALID_VOTER_KEY (`isValidVoterKey`); then the role decides (`canGrantVote`), whether
+    /// or not this node or the candidate is in its voter set, and a granted real vote is
+    /// persisted.
+    // The parameters are `Message::Vote`'s fields between `now` and `out`, the shape of every
+    // handler that `Node::handle` dispatches to; a struct would repeat the variant.
+    #[expect(clippy::too_many_arguments, reason = "a Vote's fields, see the comment")]
     pub(super) fn on_vote(
         &mut self,
         now: Micros,
@@ -93,13 +99,22 @@ impl<S: StateMachine> Node<S> {
         candidate: NodeId,
         last: (Epoch, Offset),
         pre_vote: bool,
+        voter_dir: Option<DirectoryId>,
         out: &mut Outbox<S>,
     ) {
-        if !self.is_voter() {
-            return;
-        }
         if candidate_epoch > self.epoch {
             self.become_unattached(now, candidate_epoch, None, out);
+        }
+        if voter_dir.is_some_and(|dir| dir != self.disk.directory_id) {
+            let response = Message::VoteResponse {
+                epoch: self.epoch,
+                leader: self.leader(),
+                granted: false,
+                pre_vote,
+                invalid_voter_key: true,
+            };
+            out.send(self.id, candidate, response);
+            return;
         }
         let granted = candidate_epoch == self.epoch && self.can_grant(candidate, pre_vote, last);
         let new_vote =
@@ -110,7 +125,13 @@ impl<S: StateMachine> Node<S> {
         if granted {
             out.note(self.id, NoteKind::VoteGranted { candidate, epoch: candidate_epoch, pre_vote });
         }
-        let response = Message::VoteResponse { epoch: self.epoch, leader: self.leader(), granted, pre_vote };
+        let response = Message::VoteResponse {
+            epoch: self.epoch,
+            leader: self.leader(),
+            granted,
+            pre_vote,
+            invalid_voter_key: false,
+        };
         out.send(self.id, candidate, response);
     }
 
@@ -146,7 +167,8 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// `KafkaRaftClient.handleVoteResponse`: newer epochs and leaders are adopted first; then a
-    /// grant or rejection is recorded in the current round.
+    /// grant or rejection is recorded in the current round. INVALID_VOTER_KEY records neither
+    /// (`handleUnexpectedError`): the request goes again when it is due.
     // The parameters are `Message::VoteResponse`'s fields between `now, from` and `out`, the
     // shape of every handler that `Node::handle` dispatches to; a struct would repeat the variant.
     #[expect(clippy::too_many_arguments, reason = "a VoteResponse's fields, see the comment")]
@@ -158,11 +180,12 @@ impl<S: StateMachine> Node<S> {
         leader: Option<NodeId>,
         granted: bool,
         pre_vote: bool,
+        invalid_voter_key: bool,
         out: &mut Outbox<S>,
     ) {
         let before = (self.epoch, self.role.kind());
         self.observe_epoch(now, epoch, leader, out);
-        if (self.epoch, self.role.kind()) != before || epoch != self.epoch {
+        if (self.epoch, self.role.kind()) != before || epoch != self.epoch || invalid_voter_key {
             return;
         }
         let our_round = match &mut self.role {
@@ -183,7 +206,7 @@ impl<S: StateMachine> Node<S> {
     /// longer win gives up at once, a Candidate waits out its election timeout. Otherwise send
     /// the requests still due.
     fn count_votes(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let (voters, majority) = (self.voters.len(), self.majority());
+        let (voters, majority) = (self.voter_set().len(), self.majority());
         let (won, lost, resend_due) = match &self.role {
             Role::Prospective(e) | Role::Candidate(e) => {
                 let needed = if self.config.sabotage.leader_without_majority { 1 } else { majority };
@@ -249,14 +272,23 @@ impl<S: StateMachine> Node<S> {
         self.transition(now, Role::Leader(Box::new(state)), self.epoch, self.voted, out);
         let record = Record::LeaderChange(Arc::new(LeaderChange {
             leader: self.id,
-            voters: self.voters.clone(),
+            voters: self.voter_set().ids().collect(),
             granting,
         }));
-        self.append_as_leader(now, vec![record], out);
+        let mut records = vec![record];
+        // `LeaderState.appendStartOfEpochControlRecords`: a voter set still read from the
+        // bootstrap checkpoint goes into the log with the LeaderChange, in one batch.
+        let control = self.log().control();
+        if control.kraft_version() >= 1 && control.from_bootstrap() {
+            records.push(Record::KRaftVersion(control.kraft_version()));
+            records.push(Record::Voters(Arc::new(self.voter_set().clone())));
+        }
+        self.append_as_leader(now, records, out);
         self.send_begin_quorum_epoch(now, out);
     }
 
-    /// `KafkaRaftClient.handleBeginQuorumEpochRequest`: follow the announced leader unless
+    /// `KafkaRaftClient.handleBeginQuorumEpochRequest`: refuse a request for another
+    /// directory of this node id; follow the announced leader unless
     /// already following it (a Prospective that knows it keeps its pre-vote going); two
     /// leaders announced for one epoch is a fatal error.
     pub(super) fn on_begin_quorum_epoch(
@@ -265,8 +297,14 @@ impl<S: StateMachine> Node<S> {
         from: NodeId,
         epoch: Epoch,
         leader: NodeId,
+        voter_dir: Option<DirectoryId>,
         out: &mut Outbox<S>,
     ) {
+        if voter_dir.is_some_and(|dir| dir != self.disk.directory_id) {
+            // INVALID_VOTER_KEY (`isValidVoterKey`): meant for an earlier format of this node.
+            out.send(self.id, from, Message::BeginQuorumEpochResponse { epoch: self.epoch });
+            return;
+        }
         if epoch == self.epoch
             && let Some(known) = self.known_leader().filter(|known| *known != leader)
         {

@@ -20,23 +20,28 @@ impl<S: StateMachine> Node<S> {
         let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
         let fetch_offset = self.log().end_offset();
         let last_fetched_epoch = self.log().last_epoch();
+        let replica_dir = self.disk.directory_id;
         let Role::Follower(f) = &mut self.role else {
             return;
         };
         f.request_deadline = Some(now + timeout);
         let message = match f.snapshot_fetch {
             Some((snapshot_id, position)) => {
-                Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position }
+                Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position, replica_dir }
             }
-            None => Message::Fetch { current_leader_epoch: epoch, fetch_offset, last_fetched_epoch },
+            None => {
+                Message::Fetch { current_leader_epoch: epoch, fetch_offset, last_fetched_epoch, replica_dir }
+            }
         };
         out.send(id, f.leader, message);
     }
 
-    /// Ask a random other voter (a bootstrap server) with a Fetch; its answer names the epoch
-    /// and leader it knows (`KafkaRaftClient.maybeSendFetchToAnyBootstrap`).
+    /// Ask a random other bootstrap server (`controller.quorum.bootstrap.servers`, or the
+    /// static voters) with a Fetch; its answer names the epoch and leader it knows
+    /// (`KafkaRaftClient.maybeSendFetchToAnyBootstrap`).
     pub(super) fn send_discovery_fetch(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let others: Vec<NodeId> = self.voters.iter().copied().filter(|v| *v != self.id).collect();
+        let others: Vec<NodeId> =
+            self.setup.bootstrap_servers.iter().copied().filter(|v| *v != self.id).collect();
         let Some(&voter) = others.get(self.rng.below(others.len().max(1) as u64) as usize) else {
             if let Role::Unattached(u) = &mut self.role {
                 u.discovery_at = Micros::MAX;
@@ -47,6 +52,7 @@ impl<S: StateMachine> Node<S> {
             current_leader_epoch: self.epoch,
             fetch_offset: self.log().end_offset(),
             last_fetched_epoch: self.log().last_epoch(),
+            replica_dir: self.disk.directory_id,
         };
         out.send(self.id, voter, message);
         let next = now + self.config.request_timeout;
@@ -65,7 +71,7 @@ impl<S: StateMachine> Node<S> {
             return;
         };
         let timed_out = f.request_deadline.is_some_and(|d| now >= d);
-        if now >= f.fetch_deadline {
+        if now >= f.fetch_deadline && self.is_voter() {
             self.start_election(now, out);
         } else if timed_out && !self.is_voter() {
             self.send_discovery_fetch(now, out);

@@ -1,29 +1,70 @@
 //! The leader's side of the quorum: replica progress, the high watermark by the voters'
 //! median fetched offset, parked fetches (long poll), check quorum, BeginQuorumEpoch resends
-//! and the write accumulator (`append.linger.ms`).
+//! and the write accumulator (`append.linger.ms`). The voters are those of the latest voter set
+//! in the leader's log, committed or not (`LeaderState.updateVoterAndObserverStates`).
 
 use std::sync::Arc;
 
-use super::config::Micros;
+use super::config::{MS, Micros};
 use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
 use super::node::{Node, Role};
 use super::outbox::{NoteKind, Outbox};
+use super::reconfig::PendingChange;
 use super::record::Record;
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
+use super::voters::{ReplicaKey, VoterSet};
 use super::{Epoch, NodeId, Offset};
 
-/// What the leader knows of one replica.
+/// What the leader knows of one replica (`LeaderState.ReplicaState`).
 #[derive(Clone, Debug)]
 pub struct ReplicaState {
-    pub id: NodeId,
+    pub key: ReplicaKey,
     /// The replica holds every record below this offset (its last valid fetch offset).
     pub end_offset: Option<Offset>,
     /// When it last fetched in this epoch (BeginQuorumEpoch is resent to voters that have not
     /// fetched lately).
     pub last_fetch: Option<Micros>,
+    /// When it last had everything the leader had (`lastCaughtUpTimestamp`).
+    pub last_caught_up: Option<Micros>,
+    /// The leader's log end at its last fetch (`lastFetchLeaderLogEndOffset`).
+    last_fetch_leader_end: Option<Offset>,
 }
+
+impl ReplicaState {
+    fn new(key: ReplicaKey) -> ReplicaState {
+        ReplicaState {
+            key,
+            end_offset: None,
+            last_fetch: None,
+            last_caught_up: None,
+            last_fetch_leader_end: None,
+        }
+    }
+
+    /// `ReplicaState.updateFollowerState`: a fetch at `offset` when the leader's log ends at
+    /// `leader_end`. Reaching the leader's end, or this fetch reaching where the leader's log
+    /// ended at the previous one, counts as caught up (then, or at the previous fetch).
+    fn fetched(&mut self, now: Micros, offset: Offset, leader_end: Offset) {
+        if offset >= leader_end {
+            self.last_caught_up = Some(now);
+        } else if let (Some(previous_end), Some(previous_fetch)) =
+            (self.last_fetch_leader_end, self.last_fetch)
+            && previous_end > 0
+            && offset >= previous_end
+        {
+            self.last_caught_up = Some(self.last_caught_up.map_or(previous_fetch, |t| t.max(previous_fetch)));
+        }
+        self.end_offset = Some(offset);
+        self.last_fetch = Some(now);
+        self.last_fetch_leader_end = Some(leader_end);
+    }
+}
+
+/// How recently an observer must have fetched to be added as a voter
+/// (`LeaderState.isReplicaCaughtUp`: an hour).
+const CAUGHT_UP_WITHIN: Micros = 3_600_000 * MS;
 
 /// A Fetch with nothing new to return, held until records arrive, the high watermark moves or
 /// `fetch_max_wait` passes.
@@ -47,15 +88,17 @@ pub struct LeaderState<S: StateMachine> {
     parked: Vec<ParkedFetch>,
     pending: Vec<Record<S::Entry>>,
     linger_deadline: Option<Micros>,
+    /// The AddRaftVoter or RemoveRaftVoter under way (`LeaderState.isOperationPending`).
+    pub(super) change: Option<PendingChange>,
+    /// Set once a removal of the leader itself commits (`LeaderState.requestResign`).
+    pub(super) resign_requested: bool,
 }
 
 impl<S: StateMachine> LeaderState<S> {
     pub(super) fn new(node: &Node<S>, now: Micros, epoch_start: Offset) -> LeaderState<S> {
-        let voters =
-            node.voters.iter().map(|&id| ReplicaState { id, end_offset: None, last_fetch: None }).collect();
-        LeaderState {
+        let mut leader = LeaderState {
             epoch_start,
-            voters,
+            voters: Vec::new(),
             observers: Vec::new(),
             check_quorum_deadline: now + node.config.check_quorum_timeout(),
             fetched_since_check: Vec::new(),
@@ -63,7 +106,51 @@ impl<S: StateMachine> LeaderState<S> {
             parked: Vec::new(),
             pending: Vec::new(),
             linger_deadline: None,
+            change: None,
+            resign_requested: false,
+        };
+        leader.update_voters(node.voter_set());
+        leader
+    }
+
+    /// `LeaderState.updateVoterAndObserverStates`: the voters of `set` keep (or take over from
+    /// an observer) their progress; voters no longer in it become observers.
+    pub(super) fn update_voters(&mut self, set: &VoterSet) {
+        let mut old = std::mem::take(&mut self.voters);
+        for &key in set.keys() {
+            let state = match old.iter().position(|r| key.matches(r.key)) {
+                Some(i) => Some(old.remove(i)),
+                None => {
+                    self.observers.iter().position(|r| key.matches(r.key)).map(|i| self.observers.remove(i))
+                }
+            };
+            let mut state = state.unwrap_or_else(|| ReplicaState::new(key));
+            state.key = key;
+            self.voters.push(state);
         }
+        for state in old {
+            if !self.observers.iter().any(|r| r.key == state.key) {
+                self.observers.push(state);
+            }
+        }
+    }
+
+    /// The voters' progress.
+    pub fn voter_states(&self) -> &[ReplicaState] {
+        &self.voters
+    }
+
+    /// The observers' progress (brokers, and controllers that are not voters).
+    pub fn observer_states(&self) -> &[ReplicaState] {
+        &self.observers
+    }
+
+    /// `LeaderState.isReplicaCaughtUp`: the observer reached the leader's log end at least once
+    /// in this epoch and fetched within the last hour.
+    pub(super) fn is_caught_up(&self, key: ReplicaKey, now: Micros) -> bool {
+        self.observers.iter().find(|r| r.key == key).is_some_and(|r| {
+            r.last_caught_up.is_some() && r.last_fetch.is_some_and(|t| t + CAUGHT_UP_WITHIN > now)
+        })
     }
 
     /// When check quorum fires unless a majority fetches.
@@ -74,12 +161,21 @@ impl<S: StateMachine> LeaderState<S> {
     pub(super) fn next_deadline(&self) -> Micros {
         let parked = self.parked.iter().map(|p| p.expires).min().unwrap_or(Micros::MAX);
         let linger = self.linger_deadline.unwrap_or(Micros::MAX);
-        self.check_quorum_deadline.min(self.begin_quorum_deadline).min(parked).min(linger)
+        let change = self.change.as_ref().map_or(Micros::MAX, |c| c.deadline);
+        let resign = if self.resign_requested { 0 } else { Micros::MAX };
+        let timers = self.check_quorum_deadline.min(self.begin_quorum_deadline).min(change).min(resign);
+        timers.min(parked).min(linger)
     }
 
     /// Records accepted but not yet appended.
     pub(super) fn pending_records(&self) -> u64 {
         self.pending.len() as u64
+    }
+
+    /// The writes accepted but not appended yet, taken to append now.
+    pub(super) fn take_pending(&mut self) -> Vec<Record<S::Entry>> {
+        self.linger_deadline = None;
+        std::mem::take(&mut self.pending)
     }
 
     pub(super) fn accumulate(&mut self, now: Micros, record: Record<S::Entry>, linger: Micros) {
@@ -90,32 +186,36 @@ impl<S: StateMachine> LeaderState<S> {
     /// Voters other than `leader`, most caught-up first (ties by id): EndQuorumEpoch's
     /// preferred successors.
     pub(super) fn preferred_successors(&self, leader: NodeId) -> Arc<[NodeId]> {
-        let mut others: Vec<&ReplicaState> = self.voters.iter().filter(|r| r.id != leader).collect();
-        others.sort_by_key(|r| (std::cmp::Reverse(r.end_offset), r.id));
-        others.iter().map(|r| r.id).collect()
+        let mut others: Vec<&ReplicaState> = self.voters.iter().filter(|r| r.key.id != leader).collect();
+        others.sort_by_key(|r| (std::cmp::Reverse(r.end_offset), r.key.id));
+        others.iter().map(|r| r.key.id).collect()
     }
 
-    fn replica_mut(&mut self, id: NodeId) -> (&mut ReplicaState, bool) {
-        if let Some(index) = self.voters.iter().position(|r| r.id == id) {
-            return (&mut self.voters[index], true);
+    /// `LeaderState.getOrCreateReplicaState`: the voter entry this replica matches, else its
+    /// observer entry (a voter whose disk was re-formatted fetches as an observer).
+    fn replica_mut(&mut self, key: ReplicaKey) -> &mut ReplicaState {
+        if let Some(index) = self.voters.iter().position(|r| r.key.matches(key)) {
+            return &mut self.voters[index];
         }
-        let index = match self.observers.iter().position(|r| r.id == id) {
+        let index = match self.observers.iter().position(|r| r.key == key) {
             Some(index) => index,
             None => {
-                self.observers.push(ReplicaState { id, end_offset: None, last_fetch: None });
+                self.observers.push(ReplicaState::new(key));
                 self.observers.len() - 1
             }
         };
-        (&mut self.observers[index], false)
+        &mut self.observers[index]
     }
 
-    /// Note a fetch from a voter for check quorum; true when a majority has fetched since the
-    /// last reset (the timer then restarts).
-    fn record_voter_fetch(&mut self, voter: NodeId, majority: usize, now: Micros, timeout: Micros) {
+    /// Note a fetch from a voter for check quorum (`updateCheckQuorumForFollowingVoter`); once
+    /// a majority, the leader included while it is a voter, has fetched since the last reset,
+    /// the timer restarts.
+    fn record_voter_fetch(&mut self, voter: NodeId, quorum: (usize, bool), now: Micros, timeout: Micros) {
+        let (majority, leader_votes) = quorum;
         if !self.fetched_since_check.contains(&voter) {
             self.fetched_since_check.push(voter);
         }
-        if self.fetched_since_check.len() + 1 >= majority {
+        if self.fetched_since_check.len() + usize::from(leader_votes) >= majority {
             self.fetched_since_check.clear();
             self.check_quorum_deadline = now + timeout;
         }
@@ -127,11 +227,11 @@ impl<S: StateMachine> LeaderState<S> {
         let mut ends: Vec<Offset> = self
             .voters
             .iter()
-            .map(|r| if r.id == leader { leader_end } else { r.end_offset.unwrap_or(0) })
+            .map(|r| if r.key.id == leader { leader_end } else { r.end_offset.unwrap_or(0) })
             .collect();
         ends.sort_unstable_by(|a, b| b.cmp(a));
         let index = if minority_bug { 0 } else { ends.len() / 2 };
-        ends[index]
+        ends.get(index).copied().unwrap_or(0)
     }
 }
 
@@ -153,11 +253,19 @@ impl<S: StateMachine> Node<S> {
     ) {
         let (count, first) = (records.len(), records.first().map_or("record", Record::kind));
         let last = records.len().saturating_sub(1);
+        let mut voters_changed = false;
         for (i, record) in records.into_iter().enumerate() {
+            voters_changed |= matches!(record, Record::Voters(_));
             self.disk.log.append(Entry { epoch: self.epoch, record, last_in_batch: i == last });
         }
         let end_offset = self.log().end_offset();
         out.note(self.id, NoteKind::Appended { records: count, first, end_offset });
+        if voters_changed && !self.config.sabotage.stale_voter_states {
+            let set = self.voter_set().clone();
+            if let Some(leader) = self.leader_state() {
+                leader.update_voters(&set);
+            }
+        }
         self.update_leader_high_watermark(out);
         self.complete_parked_fetches(now, true, out);
     }
@@ -171,15 +279,21 @@ impl<S: StateMachine> Node<S> {
         let candidate = leader.majority_end_offset(leader_end, id, bug);
         if candidate > leader.epoch_start || self.config.sabotage.hw_before_epoch_start {
             self.advance_high_watermark(candidate, out);
+            self.voter_change_high_watermark(out);
         }
     }
 
     pub(super) fn leader_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
         let config = self.config.clone();
-        let single_voter = self.voters.len() == 1;
+        let single_voter = self.voter_set().len() == 1 && self.is_voter();
+        self.expire_voter_change(now, out);
         let Some(leader) = self.leader_state() else {
             return;
         };
+        if leader.resign_requested {
+            self.step_down(now, "removed from the voter set", out);
+            return;
+        }
         if now >= leader.check_quorum_deadline {
             if !single_voter {
                 self.step_down(now, "check quorum: no fetches from a majority", out);
@@ -188,8 +302,7 @@ impl<S: StateMachine> Node<S> {
             leader.check_quorum_deadline = now + config.check_quorum_timeout();
         }
         if leader.linger_deadline.is_some_and(|d| now >= d) {
-            leader.linger_deadline = None;
-            let records = std::mem::take(&mut leader.pending);
+            let records = leader.take_pending();
             self.append_as_leader(now, records, out);
         }
         let Some(leader) = self.leader_state() else {
@@ -210,9 +323,10 @@ impl<S: StateMachine> Node<S> {
             return;
         };
         leader.begin_quorum_deadline = now + interval;
-        let quiet = |r: &&ReplicaState| r.id != id && r.last_fetch.is_none_or(|t| now >= t + interval);
+        let quiet = |r: &&ReplicaState| r.key.id != id && r.last_fetch.is_none_or(|t| now >= t + interval);
         for replica in leader.voters.iter().filter(quiet) {
-            out.send(id, replica.id, Message::BeginQuorumEpoch { epoch, leader: id });
+            let message = Message::BeginQuorumEpoch { epoch, leader: id, voter_dir: replica.key.dir };
+            out.send(id, replica.key.id, message);
         }
     }
 
@@ -296,27 +410,26 @@ impl<S: StateMachine> Node<S> {
     pub(super) fn on_fetch(
         &mut self,
         now: Micros,
-        from: NodeId,
+        replica: ReplicaKey,
         leader_epoch: Epoch,
         fetch_offset: Offset,
         last_fetched_epoch: Epoch,
         out: &mut Outbox<S>,
     ) {
-        let request = (fetch_offset, last_fetched_epoch);
+        let (from, request) = (replica.id, (fetch_offset, last_fetched_epoch));
         if self.role.kind() != super::RoleKind::Leader || leader_epoch != self.epoch {
             self.send_fetch_response(from, request, FetchResult::NotLeader, out);
             return;
         }
-        self.record_fetch_for_check_quorum(now, from);
+        self.record_fetch_for_check_quorum(now, replica);
         if let Some(problem) = self.validate_fetch(fetch_offset, last_fetched_epoch) {
             self.send_fetch_response(from, request, problem, out);
             return;
         }
         let hw_before = self.high_watermark;
+        let leader_end = self.log().end_offset();
         if let Some(leader) = self.leader_state() {
-            let (replica, _) = leader.replica_mut(from);
-            replica.end_offset = Some(fetch_offset);
-            replica.last_fetch = Some(now);
+            leader.replica_mut(replica).fetched(now, fetch_offset, leader_end);
         }
         self.update_leader_high_watermark(out);
         if self.high_watermark != hw_before {
@@ -334,20 +447,20 @@ impl<S: StateMachine> Node<S> {
         self.send_fetch_response(from, request, FetchResult::Records(records), out);
     }
 
-    fn record_fetch_for_check_quorum(&mut self, now: Micros, from: NodeId) {
-        let (majority, timeout, is_voter) =
-            (self.majority(), self.config.check_quorum_timeout(), self.voters.contains(&from));
+    fn record_fetch_for_check_quorum(&mut self, now: Micros, from: ReplicaKey) {
+        let quorum = (self.majority(), self.is_voter());
+        let (timeout, is_voter) = (self.config.check_quorum_timeout(), self.voter_set().is_voter(from));
         if let Some(leader) = self.leader_state()
             && is_voter
         {
-            leader.record_voter_fetch(from, majority, now, timeout);
+            leader.record_voter_fetch(from.id, quorum, now, timeout);
         }
     }
 
     pub(super) fn on_fetch_snapshot(
         &mut self,
         now: Micros,
-        from: NodeId,
+        replica: ReplicaKey,
         leader_epoch: Epoch,
         id: SnapshotId,
         position: u64,
@@ -357,7 +470,7 @@ impl<S: StateMachine> Node<S> {
         let snapshot = self.log().snapshot().filter(|s| serving && s.id == id).cloned();
         let result = match snapshot {
             Some(snapshot) => {
-                self.record_fetch_for_check_quorum(now, from);
+                self.record_fetch_for_check_quorum(now, replica);
                 let size = snapshot.size_bytes();
                 let len = self.config.fetch_snapshot_max_bytes.max(1).min(size.saturating_sub(position));
                 SnapshotChunk::Chunk { snapshot, position, len }
@@ -365,6 +478,6 @@ impl<S: StateMachine> Node<S> {
             None => SnapshotChunk::NotFound,
         };
         let message = Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.leader(), result };
-        out.send(self.id, from, message);
+        out.send(self.id, replica.id, message);
     }
 }

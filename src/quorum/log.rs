@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::record::Record;
 use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
+use super::voters::{KRaftVersion, VoterSet};
 use super::{Epoch, Offset};
 
 /// One log entry: a record, the leader epoch it was appended in, and whether it closes its
@@ -33,6 +34,66 @@ pub struct Log<S: StateMachine> {
     /// Snapshots by ascending end offset; the first one ends at the log start once the cleaner
     /// has moved it.
     snapshots: Vec<Arc<Snapshot<S>>>,
+    /// The voter sets and kraft.version this log holds, by offset.
+    control: ControlHistory,
+}
+
+/// Kafka's `KRaftControlRecordStateMachine` with its `VoterSetHistory`: every VotersRecord and
+/// KRaftVersionRecord of the log at its offset, committed or not, over a base from the snapshot
+/// the log starts at or from the bootstrap checkpoint (`0-0.checkpoint`) that a dynamic
+/// `kafka-storage format` writes.
+#[derive(Clone, Debug, Default)]
+pub struct ControlHistory {
+    /// The set below every offset of `voters` (`None`: the static `controller.quorum.voters`).
+    base_voters: Option<Arc<VoterSet>>,
+    /// Whether `base_voters` came from the bootstrap checkpoint rather than a snapshot.
+    from_bootstrap: bool,
+    base_kraft_version: KRaftVersion,
+    voters: Vec<(Offset, Arc<VoterSet>)>,
+    kraft_versions: Vec<(Offset, KRaftVersion)>,
+}
+
+impl ControlHistory {
+    /// The latest voter set (`lastVoterSet`), `None` when the log holds none.
+    pub fn last_voters(&self) -> Option<&Arc<VoterSet>> {
+        self.voters.last().map(|(_, v)| v).or(self.base_voters.as_ref())
+    }
+
+    /// The offset of the latest VotersRecord, if the log holds one.
+    pub fn last_voters_offset(&self) -> Option<Offset> {
+        self.voters.last().map(|(o, _)| *o)
+    }
+
+    /// The voter set in force at `offset` (the latest one at or below it).
+    pub fn voters_at(&self, offset: Offset) -> Option<&Arc<VoterSet>> {
+        let index = self.voters.partition_point(|(o, _)| *o <= offset);
+        match index {
+            0 => self.base_voters.as_ref(),
+            i => Some(&self.voters[i - 1].1),
+        }
+    }
+
+    /// Every voter set of the log in offset order, the base first.
+    pub fn voter_sets(&self) -> impl Iterator<Item = (Option<Offset>, &Arc<VoterSet>)> {
+        let base = self.base_voters.iter().map(|v| (None, v));
+        base.chain(self.voters.iter().map(|(o, v)| (Some(*o), v)))
+    }
+
+    /// The latest `kraft.version` (`lastKraftVersion`; 0 when the log never held one).
+    pub fn kraft_version(&self) -> KRaftVersion {
+        self.kraft_versions.last().map_or(self.base_kraft_version, |(_, v)| *v)
+    }
+
+    /// Whether the voter set still comes from the bootstrap checkpoint: a leader then writes it
+    /// into the log at the start of its epoch (`LeaderState.appendStartOfEpochControlRecords`).
+    pub fn from_bootstrap(&self) -> bool {
+        self.from_bootstrap && self.voters.is_empty()
+    }
+
+    fn truncate(&mut self, end: Offset) {
+        self.voters.retain(|(o, _)| *o < end);
+        self.kraft_versions.retain(|(o, _)| *o < end);
+    }
 }
 
 impl<S: StateMachine> Default for Log<S> {
@@ -43,11 +104,29 @@ impl<S: StateMachine> Default for Log<S> {
             record_bytes: 0,
             epoch_starts: Vec::new(),
             snapshots: Vec::new(),
+            control: ControlHistory::default(),
         }
     }
 }
 
 impl<S: StateMachine> Log<S> {
+    /// The empty log a dynamic `kafka-storage format` leaves (`--standalone` or
+    /// `--initial-controllers`): only the bootstrap checkpoint, with KRaftVersionRecord(1) and
+    /// the initial voters (`Formatter.writeDynamicQuorumSnapshot`). It is never served to a
+    /// fetcher; a leader copies it into the log instead.
+    pub fn bootstrapped(voters: VoterSet) -> Log<S> {
+        let mut log = Log::default();
+        log.control.base_voters = Some(Arc::new(voters));
+        log.control.base_kraft_version = 1;
+        log.control.from_bootstrap = true;
+        log
+    }
+
+    /// The voter sets and kraft.version this log holds.
+    pub fn control(&self) -> &ControlHistory {
+        &self.control
+    }
+
     /// The first offset held as a record (everything below is only in a snapshot).
     pub fn start_offset(&self) -> Offset {
         self.start_offset
@@ -119,6 +198,11 @@ impl<S: StateMachine> Log<S> {
 
     /// Append one record.
     pub fn append(&mut self, entry: Entry<S::Entry>) {
+        match &entry.record {
+            Record::Voters(voters) => self.control.voters.push((self.end_offset(), voters.clone())),
+            Record::KRaftVersion(version) => self.control.kraft_versions.push((self.end_offset(), *version)),
+            Record::LeaderChange(_) | Record::Data(_) => {}
+        }
         if self.epoch_starts.last().is_none_or(|(e, _)| *e < entry.epoch) {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
@@ -150,6 +234,7 @@ impl<S: StateMachine> Log<S> {
         let end = self.end_offset();
         self.epoch_starts.retain(|(_, start)| *start < end);
         self.snapshots.retain(|s| s.id.end_offset <= end);
+        self.control.truncate(end);
     }
 
     /// Kafka's `truncateToEndOffset`: the last offset this log shares with a leader that
@@ -208,6 +293,18 @@ impl<S: StateMachine> Log<S> {
         self.record_bytes = 0;
         self.epoch_starts.clear();
         self.start_offset = snapshot.id.end_offset;
+        let applied = &snapshot.state;
+        if applied.voters.is_some() {
+            self.control = ControlHistory {
+                base_voters: applied.voters.clone(),
+                from_bootstrap: false,
+                base_kraft_version: applied.kraft_version,
+                voters: Vec::new(),
+                kraft_versions: Vec::new(),
+            };
+        } else {
+            self.control.truncate(0);
+        }
         self.snapshots = vec![snapshot];
     }
 

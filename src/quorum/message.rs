@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::log::Entry;
 use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
+use super::voters::{DirectoryId, KRaftVersion};
 use super::{Epoch, NodeId, Offset};
 
 /// A message on the wire, from one node to another.
@@ -26,17 +27,24 @@ pub enum Message<S: StateMachine> {
         last_offset_epoch: Epoch,
         last_offset: Offset,
         pre_vote: bool,
+        /// The directory the candidate's voter set names for the receiver (`VoterDirectoryId`,
+        /// Vote v2); `None` for a static voter entry.
+        voter_dir: Option<DirectoryId>,
     },
     VoteResponse {
         epoch: Epoch,
         leader: Option<NodeId>,
         granted: bool,
         pre_vote: bool,
+        /// INVALID_VOTER_KEY: the request named another directory of the receiver's id.
+        invalid_voter_key: bool,
     },
     /// `BeginQuorumEpoch`: a new leader announces itself to the voters.
     BeginQuorumEpoch {
         epoch: Epoch,
         leader: NodeId,
+        /// The receiver's directory as the leader's voter set names it (BeginQuorumEpoch v1).
+        voter_dir: Option<DirectoryId>,
     },
     BeginQuorumEpochResponse {
         epoch: Epoch,
@@ -57,6 +65,9 @@ pub enum Message<S: StateMachine> {
         current_leader_epoch: Epoch,
         fetch_offset: Offset,
         last_fetched_epoch: Epoch,
+        /// The fetcher's metadata log directory (`ReplicaDirectoryId`, Fetch v17): with its id,
+        /// the key the leader tracks its progress under.
+        replica_dir: DirectoryId,
     },
     FetchResponse {
         epoch: Epoch,
@@ -73,11 +84,20 @@ pub enum Message<S: StateMachine> {
         current_leader_epoch: Epoch,
         snapshot_id: SnapshotId,
         position: u64,
+        /// The fetcher's metadata log directory (`ReplicaDirectoryId`, FetchSnapshot v1).
+        replica_dir: DirectoryId,
     },
     FetchSnapshotResponse {
         epoch: Epoch,
         leader: Option<NodeId>,
         result: SnapshotChunk<S>,
+    },
+    /// `ApiVersions`: the leader asks a replica it is about to add which `kraft.version`
+    /// range it supports (`AddVoterHandler.handleAddVoterRequest`).
+    ApiVersions,
+    ApiVersionsResponse {
+        kraft_min: KRaftVersion,
+        kraft_max: KRaftVersion,
     },
 }
 
@@ -124,6 +144,8 @@ impl<S: StateMachine> Message<S> {
             Message::FetchResponse { .. } => "FetchResponse",
             Message::FetchSnapshot { .. } => "FetchSnapshot",
             Message::FetchSnapshotResponse { .. } => "FetchSnapshotResponse",
+            Message::ApiVersions => "ApiVersions",
+            Message::ApiVersionsResponse { .. } => "ApiVersionsResponse",
         }
     }
 }
@@ -146,7 +168,7 @@ impl<S: StateMachine> fmt::Display for Message<S> {
             Message::EndQuorumEpochResponse { epoch, .. } => {
                 write!(f, "EndQuorumEpochResponse(epoch={epoch})")
             }
-            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => write!(
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, .. } => write!(
                 f,
                 "Fetch(epoch={current_leader_epoch}, offset={fetch_offset}, last_epoch={last_fetched_epoch})"
             ),
@@ -177,6 +199,10 @@ impl<S: StateMachine> fmt::Display for Message<S> {
                 ),
                 SnapshotChunk::NotFound => write!(f, "FetchSnapshotResponse(NOT_FOUND)"),
             },
+            Message::ApiVersions => f.write_str("ApiVersions"),
+            Message::ApiVersionsResponse { kraft_min, kraft_max } => {
+                write!(f, "ApiVersionsResponse(kraft.version {kraft_min}..{kraft_max})")
+            }
         }
     }
 }

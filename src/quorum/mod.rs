@@ -12,10 +12,12 @@ pub mod log;
 pub mod message;
 pub mod node;
 pub mod outbox;
+pub mod reconfig;
 pub mod record;
 pub mod role;
 pub mod snapshot;
 pub mod state_machine;
+pub mod voters;
 
 /// A node id (Kafka's `node.id`).
 pub type NodeId = u32;

@@ -15,12 +15,18 @@ use super::leader::LeaderState;
 use super::log::Log;
 use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
+use super::reconfig::ReconfigError;
 use super::record::Record;
 use super::role::{RoleKind, check_transition};
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
+use super::voters::{KRaftVersion, QuorumSetup, ReplicaKey, VoterSet};
 use super::{Epoch, NodeId, Offset};
 use crate::rng::Rng;
+
+/// The `kraft.version` range every node of Kafka 4.3.1 supports (`KRaftVersion`: 0 static,
+/// 1 reconfigurable), which it reports in ApiVersions.
+pub const SUPPORTED_KRAFT_VERSIONS: (KRaftVersion, KRaftVersion) = (0, 1);
 
 /// A role with the data only that role has.
 #[derive(Clone, Debug)]
@@ -112,7 +118,7 @@ impl<S: StateMachine> Role<S> {
 #[derive(Clone, Debug)]
 pub struct Node<S: StateMachine> {
     pub(super) id: NodeId,
-    pub(super) voters: Arc<[NodeId]>,
+    pub(super) setup: Arc<QuorumSetup>,
     pub(super) config: Arc<QuorumConfig>,
     pub(super) rng: Rng,
     pub(super) disk: Disk<S>,
@@ -153,11 +159,11 @@ impl std::error::Error for NotLeading {}
 impl<S: StateMachine> Node<S> {
     /// Start (or restart) node `id` from what its disk holds (`QuorumState.initialize`): a
     /// former leader comes back Resigned with no preferred successors, a node that had voted for
-    /// itself comes back Candidate, one that knew a leader follows it. `voters` is the static
-    /// voter set; a node not in it is an observer.
+    /// itself comes back Candidate, one that knew a leader follows it. The voter set is the
+    /// latest one its log holds, else `setup`'s static one; a node not in it is an observer.
     pub fn start(
         id: NodeId,
-        voters: Arc<[NodeId]>,
+        setup: Arc<QuorumSetup>,
         config: Arc<QuorumConfig>,
         rng: Rng,
         disk: Disk<S>,
@@ -172,7 +178,7 @@ impl<S: StateMachine> Node<S> {
         let epoch = if config.sabotage.restart_forgets_epoch { 0 } else { state.leader_epoch };
         let mut node = Node {
             id,
-            voters,
+            setup,
             config,
             rng,
             disk,
@@ -277,9 +283,26 @@ impl<S: StateMachine> Node<S> {
         self.fatal.as_ref()
     }
 
-    /// Whether this node is a voter (a controller) rather than an observer.
+    /// Whether this node is a voter rather than an observer: its key (id and directory) is in
+    /// the voter set its log holds (`QuorumState.isVoter`).
     pub fn is_voter(&self) -> bool {
-        self.voters.contains(&self.id)
+        self.voter_set().is_voter(self.key())
+    }
+
+    /// The latest voter set of this node's log, committed or not, else the static one
+    /// (`KRaftControlRecordStateMachine.lastVoterSet`).
+    pub fn voter_set(&self) -> &VoterSet {
+        self.disk.log.control().last_voters().map_or(&self.setup.static_voters, |v| v)
+    }
+
+    /// This replica's id and metadata log directory id (`ReplicaKey`).
+    pub fn key(&self) -> ReplicaKey {
+        ReplicaKey { id: self.id, dir: Some(self.disk.directory_id) }
+    }
+
+    /// The voters' ids other than this node's: where vote requests and EndQuorumEpoch go.
+    pub(super) fn other_voters(&self) -> Vec<NodeId> {
+        self.voter_set().ids().filter(|v| *v != self.id).collect()
     }
 
     /// The offset where the current leader's epoch starts, while this node leads.
@@ -292,11 +315,18 @@ impl<S: StateMachine> Node<S> {
 
     /// When the node next needs a tick.
     pub fn next_deadline(&self) -> Micros {
+        // An observer waits for no election or fetch timeout, whatever its role kept from when
+        // it was a voter (`pollUnattached` and `pollFollower` check `isVoter` first).
+        let voter = self.is_voter();
         let role = match &self.role {
-            Role::Unattached(u) => u.deadline.min(u.discovery_at),
+            Role::Unattached(u) if voter => u.deadline.min(u.discovery_at),
+            Role::Unattached(u) => u.discovery_at,
             Role::Prospective(e) | Role::Candidate(e) => e.deadline.min(e.resend_at),
             Role::Leader(l) => l.next_deadline(),
-            Role::Follower(f) => f.request_deadline.map_or(f.fetch_deadline, |r| r.min(f.fetch_deadline)),
+            Role::Follower(f) => {
+                let fetch = if voter { f.fetch_deadline } else { Micros::MAX };
+                f.request_deadline.map_or(fetch, |r| r.min(fetch))
+            }
             Role::Resigned(r) => r.deadline.min(r.resend_at),
         };
         role.min(self.next_clean)
@@ -347,14 +377,22 @@ impl<S: StateMachine> Node<S> {
     /// Handle a message that arrived from `from`.
     pub fn handle(&mut self, now: Micros, from: NodeId, message: Message<S>, out: &mut Outbox<S>) {
         match message {
-            Message::Vote { candidate_epoch, candidate, last_offset_epoch, last_offset, pre_vote } => {
-                self.on_vote(now, candidate_epoch, candidate, (last_offset_epoch, last_offset), pre_vote, out)
+            Message::Vote {
+                candidate_epoch,
+                candidate,
+                last_offset_epoch,
+                last_offset,
+                pre_vote,
+                voter_dir,
+            } => {
+                let last = (last_offset_epoch, last_offset);
+                self.on_vote(now, candidate_epoch, candidate, last, pre_vote, voter_dir, out)
             }
-            Message::VoteResponse { epoch, leader, granted, pre_vote } => {
-                self.on_vote_response(now, from, epoch, leader, granted, pre_vote, out)
+            Message::VoteResponse { epoch, leader, granted, pre_vote, invalid_voter_key } => {
+                self.on_vote_response(now, from, epoch, leader, granted, pre_vote, invalid_voter_key, out)
             }
-            Message::BeginQuorumEpoch { epoch, leader } => {
-                self.on_begin_quorum_epoch(now, from, epoch, leader, out)
+            Message::BeginQuorumEpoch { epoch, leader, voter_dir } => {
+                self.on_begin_quorum_epoch(now, from, epoch, leader, voter_dir, out)
             }
             Message::BeginQuorumEpochResponse { epoch } => self.observe_epoch(now, epoch, None, out),
             Message::EndQuorumEpoch { epoch, leader, preferred_successors } => {
@@ -363,8 +401,9 @@ impl<S: StateMachine> Node<S> {
             Message::EndQuorumEpochResponse { epoch, leader } => {
                 self.on_end_quorum_epoch_response(now, from, epoch, leader, out)
             }
-            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch } => {
-                self.on_fetch(now, from, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, replica_dir } => {
+                let replica = ReplicaKey { id: from, dir: Some(replica_dir) };
+                self.on_fetch(now, replica, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
             }
             Message::FetchResponse {
                 epoch,
@@ -377,11 +416,19 @@ impl<S: StateMachine> Node<S> {
                 let request = (fetch_offset, last_fetched_epoch);
                 self.on_fetch_response(now, from, epoch, leader, request, high_watermark, result, out)
             }
-            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
-                self.on_fetch_snapshot(now, from, current_leader_epoch, snapshot_id, position, out)
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position, replica_dir } => {
+                let replica = ReplicaKey { id: from, dir: Some(replica_dir) };
+                self.on_fetch_snapshot(now, replica, current_leader_epoch, snapshot_id, position, out)
             }
             Message::FetchSnapshotResponse { epoch, leader, result } => {
                 self.on_fetch_snapshot_response(now, from, epoch, leader, result, out)
+            }
+            Message::ApiVersions => {
+                let (min, max) = SUPPORTED_KRAFT_VERSIONS;
+                out.send(self.id, from, Message::ApiVersionsResponse { kraft_min: min, kraft_max: max });
+            }
+            Message::ApiVersionsResponse { kraft_min, kraft_max } => {
+                self.on_api_versions_response(now, from, (kraft_min, kraft_max), out)
             }
         }
     }
@@ -416,7 +463,10 @@ impl<S: StateMachine> Node<S> {
         out: &mut Outbox<S>,
     ) {
         let (from, to) = (self.role.kind(), role.kind());
-        if let Err(error) = check_transition(from, self.epoch, to, epoch, self.is_voter()) {
+        // Only a voter reaches these roles; a leader that removed itself from the voter set
+        // still leaves them as one (`pollLeader` -> `transitionToResigned` -> `pollResigned`).
+        let voter_role = matches!(from, RoleKind::Leader | RoleKind::Resigned);
+        if let Err(error) = check_transition(from, self.epoch, to, epoch, self.is_voter() || voter_role) {
             self.fatal.get_or_insert(error);
             return;
         }
@@ -432,6 +482,9 @@ impl<S: StateMachine> Node<S> {
             let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
             self.disk.quorum_state =
                 QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+        }
+        if to != RoleKind::Leader {
+            self.finish_change(Err(ReconfigError::NotLeaderOrFollower), out);
         }
         let changed = from != to || epoch != self.epoch;
         self.epoch = epoch;
@@ -528,14 +581,14 @@ impl<S: StateMachine> Node<S> {
     }
 
     pub(super) fn new_resigned(&self, now: Micros, deadline: Micros, preferred: Arc<[NodeId]>) -> Resigned {
-        let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
+        let unacked = self.other_voters().into_iter().collect();
         Resigned { deadline, unacked, preferred, resend_at: now }
     }
 
     /// A voter's election timer; an observer never runs for election, and a lone voter elects
     /// itself at once (`QuorumState.initialize`).
     fn unattached_deadline(&mut self, now: Micros) -> Micros {
-        match (self.is_voter(), self.voters.len()) {
+        match (self.is_voter(), self.voter_set().len()) {
             (false, _) => Micros::MAX,
             (true, 1) => now,
             (true, _) => now + self.election_timeout(),
@@ -550,7 +603,7 @@ impl<S: StateMachine> Node<S> {
 
     /// Voters needed for a majority.
     pub(super) fn majority(&self) -> usize {
-        self.voters.len() / 2 + 1
+        self.voter_set().majority()
     }
 
     /// Apply committed records up to the high watermark, taking a snapshot when due.

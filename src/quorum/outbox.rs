@@ -4,9 +4,11 @@
 use std::fmt;
 
 use super::message::{Envelope, Message};
+use super::reconfig::{ChangeKind, ChangeStep};
 use super::role::RoleKind;
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
+use super::voters::ReplicaKey;
 use super::{Epoch, NodeId, Offset};
 
 /// Outputs of one step of a node, in the order they happened.
@@ -79,6 +81,12 @@ pub enum NoteKind {
     Resigned {
         reason: &'static str,
     },
+    /// The leader moved an AddRaftVoter or RemoveRaftVoter on.
+    VoterChange {
+        kind: ChangeKind,
+        voter: ReplicaKey,
+        step: ChangeStep,
+    },
 }
 
 impl fmt::Display for Note {
@@ -110,6 +118,20 @@ impl fmt::Display for Note {
             NoteKind::LogStartMoved(start) => write!(f, "n{n} log cleaner moved the log start to {start}"),
             NoteKind::SnapshotLoaded(id) => write!(f, "n{n} loaded snapshot {}", id.file_name()),
             NoteKind::Resigned { reason } => write!(f, "n{n} resigned ({reason})"),
+            NoteKind::VoterChange { kind, voter, step } => {
+                let rpc = kind.rpc();
+                match step {
+                    ChangeStep::AskedVersions => write!(f, "n{n} {rpc} {voter}: ApiVersions sent"),
+                    ChangeStep::Appended(offset) => {
+                        write!(
+                            f,
+                            "n{n} {rpc} {voter}: VotersRecord at offset {offset}, pending until committed"
+                        )
+                    }
+                    ChangeStep::Committed => write!(f, "n{n} {rpc} {voter}: committed, answered NONE"),
+                    ChangeStep::Failed(error) => write!(f, "n{n} {rpc} {voter}: answered {error}"),
+                }
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::harness::format_time;
 use crate::invariants::{Checker, Violation};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
+use crate::sim::simulation::QuorumFormat;
 use crate::sim::{
     ActionError, ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine,
 };
@@ -116,6 +117,8 @@ pub enum DirectiveError {
     UnknownDirective(String),
     /// `times=` is neither relative nor absolute.
     Times(String),
+    /// `format=` names no `kafka-storage format` mode.
+    UnknownFormat(String),
 }
 
 impl fmt::Display for DirectiveError {
@@ -123,6 +126,9 @@ impl fmt::Display for DirectiveError {
         match self {
             DirectiveError::NoCluster => write!(f, "the first directive must be 'cluster'"),
             DirectiveError::Times(value) => write!(f, "times={value} must be relative or absolute"),
+            DirectiveError::UnknownFormat(value) => {
+                write!(f, "format={value} must be static, standalone or initial-controllers")
+            }
             DirectiveError::Needs { directive, what } => write!(f, "{directive} needs {what}"),
             DirectiveError::NeedsNode { line, directive } => {
                 write!(f, "line {line}: '{directive}' needs n=<node>")
@@ -241,6 +247,22 @@ impl ScenarioRun {
                 let id = node_arg(sim, block)?;
                 sim.shut_down_broker(id)?
             }
+            "provision-controller" => {
+                sim.provision_controller();
+            }
+            "add-voter" => {
+                let id = node_arg(sim, block)?;
+                let _ = sim.add_voter(id);
+            }
+            "remove-voter" => {
+                let id = node_arg(sim, block)?;
+                let _ = sim.remove_voter(id);
+            }
+            "wipe-disk" => {
+                let id = node_arg(sim, block)?;
+                sim.wipe_disk(id)?;
+            }
+            "voters" => output.push(voters(sim)),
             other => return Err(DirectiveError::UnknownDirective(other.to_string())),
         }
         let sim = self.sim.as_mut().ok_or(DirectiveError::NoCluster)?;
@@ -295,6 +317,11 @@ impl ScenarioRun {
             quorum,
             network,
             metadata: Default::default(),
+            format: match block.arg("format") {
+                None => QuorumFormat::Static,
+                Some(name) => QuorumFormat::from_name(name)
+                    .ok_or_else(|| DirectiveError::UnknownFormat(name.to_string()))?,
+            },
         };
         if config.quorum.fetch_max_bytes == 0
             || config.quorum.fetch_snapshot_max_bytes == 0
@@ -387,6 +414,26 @@ fn parse_arg<T: std::str::FromStr>(
 }
 
 /// `n=3`, `n=n3` or `n=leader`.
+/// The voter set as the active controller's log holds it, and whether its latest change is
+/// committed there.
+fn voters(sim: &Simulation) -> String {
+    let set = sim.voter_set();
+    let pending = sim.leader().and_then(|l| {
+        let offset = l.log().control().last_voters_offset()?;
+        (l.high_watermark().is_none_or(|hw| hw <= offset)).then_some(offset)
+    });
+    let state = match pending {
+        Some(offset) => format!("; the VotersRecord at {offset} is not committed yet"),
+        None => String::new(),
+    };
+    format!(
+        "voters {set}: {} of {} must agree, {} may fail{state}",
+        set.majority(),
+        set.len(),
+        set.len().saturating_sub(set.majority())
+    )
+}
+
 fn node_arg(sim: &Simulation, block: &Block) -> Result<NodeId, DirectiveError> {
     let text = block
         .arg("n")

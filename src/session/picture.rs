@@ -300,7 +300,7 @@ fn node_picture(
     timeout_full: Micros,
     fenced: Option<bool>,
 ) -> NodePicture {
-    let voter = sim.voter_ids().contains(&id);
+    let voter = sim.controller_ids().contains(&id);
     let mut picture =
         NodePicture { fenced: (!voter).then_some(fenced).flatten(), ..NodePicture::blank(id, voter) };
     let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };

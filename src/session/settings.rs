@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::{MS, QuorumConfig};
 use crate::sabotage::Sabotage;
+use crate::sim::simulation::QuorumFormat;
 use crate::sim::{ClusterConfig, NetworkConfig};
 
 /// Everything that, with the seed and the recorded actions, determines a session. A session file
@@ -98,6 +99,7 @@ impl Settings {
             quorum,
             network: self.network(),
             metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
+            format: QuorumFormat::Static,
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::metadata::broker::AlreadyShuttingDown;
 use crate::metadata::controller::AdminError;
 use crate::quorum::NodeId;
 use crate::quorum::node::NotLeading;
+use crate::quorum::reconfig::ReconfigError;
 
 /// An action the cluster could not carry out; it changed nothing but, for an admin request,
 /// the trace line saying it was refused.
@@ -35,6 +36,10 @@ pub enum ActionError {
     NotABroker(NodeId),
     /// A controlled shutdown of a broker already shutting down.
     ShuttingDown(AlreadyShuttingDown),
+    /// A quorum action (add or remove a voter, wipe a disk) on a broker.
+    NotAController(NodeId),
+    /// The active controller refused a change of the voter set.
+    Reconfig(ReconfigError),
 }
 
 impl fmt::Display for ActionError {
@@ -52,6 +57,8 @@ impl fmt::Display for ActionError {
             ActionError::NotRunning(id) => write!(f, "n{id} is not running"),
             ActionError::NotABroker(id) => write!(f, "n{id} is not a broker"),
             ActionError::ShuttingDown(error) => fmt::Display::fmt(error, f),
+            ActionError::NotAController(id) => write!(f, "n{id} is a broker, not a controller"),
+            ActionError::Reconfig(error) => fmt::Display::fmt(error, f),
         }
     }
 }

@@ -6,9 +6,11 @@ use std::sync::Arc;
 use crate::metadata::broker::{Broker, BrokerLifecycle};
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::controller::{Controller, RpcOutbox};
+use crate::metadata::record::FIRST_BROKER_ID;
 use crate::metadata::rpc::ControllerRpc;
 use crate::metadata::state::{MetadataDisk, MetadataMessage, MetadataNode, MetadataOutbox};
 use crate::quorum::message::{FetchResult, SnapshotChunk};
+use crate::quorum::voters::QuorumSetup;
 use crate::quorum::{Message, Micros, NodeId, QuorumConfig};
 use crate::rng::Rng;
 
@@ -57,16 +59,17 @@ pub struct ServerOutbox {
 }
 
 impl Server {
-    /// Start server `id` from its disk: a controller when it is a voter, else a broker. With
+    /// Start server `id` from its disk: a controller process (ids below
+    /// [`FIRST_BROKER_ID`]), whether or not it is a voter yet, else a broker. With
     /// `start`'s [`BrokerStart::Resume`], a broker whose unfenced registration the disk's image
     /// holds keeps it ([`Broker::resume`]).
-    // Eight inputs from eight owners at the one call (`Simulation::boot`): the process's id, the
-    // cluster's voters and two configurations, its random stream, disk, clock and way of starting;
+    // Eight inputs from eight owners at the one call (`Simulation::boot`): the process's id, how it
+    // finds the quorum, two configurations, its random stream, disk, clock and way of starting;
     // a struct bundling them would exist for this call only.
     #[expect(clippy::too_many_arguments, reason = "distinct inputs of one call, see the comment")]
     pub fn start(
         id: NodeId,
-        voters: Arc<[NodeId]>,
+        setup: Arc<QuorumSetup>,
         quorum: Arc<QuorumConfig>,
         metadata: &MetadataConfig,
         mut rng: Rng,
@@ -74,12 +77,12 @@ impl Server {
         now: Micros,
         start: BrokerStart,
     ) -> Server {
-        let node = MetadataNode::start(id, voters, quorum, rng.fork(), disk, now);
+        let node = MetadataNode::start(id, setup, quorum, rng.fork(), disk, now);
         let registered = || {
             let registration = node.applied().state.image.brokers().get(&id)?;
             (!registration.fenced).then_some(registration.epoch)
         };
-        let role = if node.is_voter() {
+        let role = if id < FIRST_BROKER_ID {
             ServerRole::Controller(Box::new(Controller::new(metadata.clone(), rng)))
         } else if let (BrokerStart::Resume, Some(epoch)) = (start, registered()) {
             ServerRole::Broker(Broker::resume(id, metadata.clone(), now, epoch))

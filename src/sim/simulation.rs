@@ -9,6 +9,8 @@ use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, TopicId};
 use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataNode};
 use crate::quorum::node::NotLeader;
+use crate::quorum::reconfig::ReconfigError;
+use crate::quorum::voters::{QuorumSetup, ReplicaKey, VoterSet, directory_id};
 use crate::quorum::{Micros, NodeId, QuorumConfig, RoleKind};
 use crate::rng::Rng;
 
@@ -21,21 +23,57 @@ use super::trace::{LostBecause, TraceKind, TraceLine};
 /// Observers (brokers) get ids from here up, voters (controllers) from 1.
 pub const FIRST_OBSERVER_ID: NodeId = FIRST_BROKER_ID;
 
+/// How the controllers' disks were formatted (`kafka-storage format`, `StorageTool` and
+/// `Formatter` in Kafka 4.3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QuorumFormat {
+    /// `controller.quorum.voters` names every controller: a static quorum (kraft.version 0).
+    #[default]
+    Static,
+    /// `--standalone` on n1 (a voter set of itself), `--no-initial-controllers` on the others,
+    /// which start as observers and are added one by one (kraft.version 1).
+    Standalone,
+    /// `--initial-controllers` naming every controller with its directory id, on all of them
+    /// (kraft.version 1).
+    InitialControllers,
+}
+
+impl QuorumFormat {
+    /// The option's name on the command line and in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuorumFormat::Static => "static",
+            QuorumFormat::Standalone => "standalone",
+            QuorumFormat::InitialControllers => "initial-controllers",
+        }
+    }
+
+    /// The format of that name.
+    pub fn from_name(name: &str) -> Option<QuorumFormat> {
+        [QuorumFormat::Static, QuorumFormat::Standalone, QuorumFormat::InitialControllers]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+}
+
 /// The shape of a simulated cluster.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClusterConfig {
-    /// Controllers (voters), ids 1..=voters.
+    /// Controller processes, ids 1..=voters: every one a voter in a static quorum; in a
+    /// dynamic one, those the format names.
     pub voters: u32,
     /// Brokers (observers), ids 101..
     pub observers: u32,
     pub quorum: QuorumConfig,
     pub metadata: MetadataConfig,
     pub network: NetworkConfig,
+    pub format: QuorumFormat,
 }
 
 impl Default for ClusterConfig {
     fn default() -> Self {
         ClusterConfig {
+            format: QuorumFormat::Static,
             voters: 3,
             observers: 0,
             quorum: QuorumConfig::default(),
@@ -62,6 +100,8 @@ struct Slot {
     disk: Option<MetadataDisk>,
     /// The deadline a Timer event is queued for.
     timer: Option<Micros>,
+    /// How many times its disk was formatted (each format makes a new directory id).
+    formats: u32,
 }
 
 /// A slot's log: its running server's, or the disk it left when it went down.
@@ -80,7 +120,9 @@ pub struct Simulation {
     rng: Rng,
     config: ClusterConfig,
     quorum_config: Arc<QuorumConfig>,
-    voters: Arc<[NodeId]>,
+    setup: Arc<QuorumSetup>,
+    /// The controller processes' ids, ascending.
+    controllers: Vec<NodeId>,
     slots: Vec<Slot>,
     queue: EventQueue<Event>,
     network: Network,
@@ -111,25 +153,53 @@ impl Simulation {
     }
 
     fn booted(config: ClusterConfig, seed: u64, disk: MetadataDisk, start: BrokerStart) -> Simulation {
-        let voters: Arc<[NodeId]> = (1..=config.voters).collect();
+        let controllers: Vec<NodeId> = (1..=config.voters).collect();
         let observers = (0..config.observers).map(|i| FIRST_OBSERVER_ID + i);
-        let ids: Vec<NodeId> = voters.iter().copied().chain(observers).collect();
+        let ids: Vec<NodeId> = controllers.iter().copied().chain(observers).collect();
+        let setup = match config.format {
+            QuorumFormat::Static => QuorumSetup::fixed(&controllers),
+            QuorumFormat::Standalone | QuorumFormat::InitialControllers => QuorumSetup {
+                static_voters: VoterSet::new([]),
+                bootstrap_servers: controllers.as_slice().into(),
+            },
+        };
+        let key = |id: NodeId| ReplicaKey { id, dir: Some(directory_id(id, 0)) };
+        let initial = match config.format {
+            QuorumFormat::Static => None,
+            QuorumFormat::Standalone => Some(VoterSet::new([key(1)])),
+            QuorumFormat::InitialControllers => Some(VoterSet::new(controllers.iter().map(|&id| key(id)))),
+        };
+        let disk_of = |id: NodeId| {
+            let mut disk = disk.clone();
+            disk.directory_id = directory_id(id, 0);
+            let formatted = config.format == QuorumFormat::InitialControllers
+                || (config.format == QuorumFormat::Standalone && id == 1);
+            if let Some(voters) = initial.clone().filter(|_| formatted && id < FIRST_OBSERVER_ID)
+                && disk.log.end_offset() == 0
+            {
+                disk.log = MetadataLog::bootstrapped(voters);
+            }
+            disk
+        };
+        let slots = ids
+            .iter()
+            .map(|&id| Slot { id, server: None, disk: Some(disk_of(id)), timer: None, formats: 1 })
+            .collect();
         let mut sim = Simulation {
             now: 0,
             rng: Rng::new(seed),
             quorum_config: Arc::new(config.quorum.clone()),
             network: Network::new(config.network.clone()),
             config,
-            voters,
-            slots: Vec::new(),
+            setup: Arc::new(setup),
+            controllers,
+            slots,
             queue: EventQueue::default(),
             outbox: ServerOutbox::default(),
             trace: None,
             events: 0,
             next_write: 1,
         };
-        sim.slots =
-            ids.iter().map(|&id| Slot { id, server: None, disk: Some(disk.clone()), timer: None }).collect();
         for id in ids {
             sim.boot(id, start);
         }
@@ -161,9 +231,19 @@ impl Simulation {
         self.events
     }
 
-    /// The voter ids.
-    pub fn voter_ids(&self) -> &[NodeId] {
-        &self.voters
+    /// The controller processes' ids (voters or not), ascending.
+    pub fn controller_ids(&self) -> &[NodeId] {
+        &self.controllers
+    }
+
+    /// The voter set of the active controller's log, else of the running controller with the
+    /// highest epoch, else the static one: what the cluster's voters are as far as can be known.
+    pub fn voter_set(&self) -> &VoterSet {
+        let best = self.leader().or_else(|| {
+            let controllers = self.running_nodes().filter(|n| n.id() < FIRST_OBSERVER_ID);
+            controllers.max_by_key(|n| (!n.voter_set().is_empty(), n.epoch(), n.log().end_offset(), n.id()))
+        });
+        best.map_or(&self.setup.static_voters, |n| n.voter_set())
     }
 
     /// Every node id, voters first.
@@ -207,9 +287,16 @@ impl Simulation {
         self.slots.iter().filter_map(slot_log)
     }
 
-    /// Every voter's log, running or down (voters hold the first slots).
-    pub fn voter_logs(&self) -> impl Iterator<Item = (NodeId, &MetadataLog)> {
-        self.slots[..self.voters.len()].iter().filter_map(slot_log)
+    /// Every controller's log, running or down, with the directory id of its disk.
+    pub fn controller_logs(&self) -> impl Iterator<Item = (ReplicaKey, &MetadataLog)> {
+        self.slots.iter().filter(|s| s.id < FIRST_OBSERVER_ID).filter_map(|slot| {
+            let (id, log) = slot_log(slot)?;
+            let dir = match &slot.server {
+                Some(server) => server.node().key().dir,
+                None => slot.disk.as_ref().map(|d| d.directory_id),
+            };
+            Some((ReplicaKey { id, dir }, log))
+        })
     }
 
     /// The disk of a server that is down.
@@ -269,13 +356,18 @@ impl Simulation {
         self.slots.get(self.slot_index(id)?)
     }
 
+    /// Where node `id` sits: controllers formatted at the start first, then brokers, then
+    /// controllers added later (searched, as there are few).
     fn slot_index(&self, id: NodeId) -> Option<usize> {
         let index = if id >= FIRST_OBSERVER_ID {
             self.config.voters as usize + (id - FIRST_OBSERVER_ID) as usize
         } else {
             (id as usize).checked_sub(1)?
         };
-        (self.slots.get(index)?.id == id).then_some(index)
+        match self.slots.get(index) {
+            Some(slot) if slot.id == id => Some(index),
+            _ => self.slots.iter().rposition(|s| s.id == id),
+        }
     }
 
     fn record(&mut self, kind: TraceKind) {
@@ -295,7 +387,7 @@ impl Simulation {
         let rng = self.rng.fork();
         let server = Server::start(
             id,
-            self.voters.clone(),
+            self.setup.clone(),
             self.quorum_config.clone(),
             &self.config.metadata,
             rng,
@@ -481,6 +573,90 @@ impl Simulation {
         self.record_action(format!("restart n{id}"));
         self.boot(id, BrokerStart::Register);
         Ok(())
+    }
+
+    /// Provision a new controller process (the next free id), formatted with
+    /// `--no-initial-controllers`: it starts as an observer of the quorum and fetches the log
+    /// from a bootstrap server. Returns its id.
+    pub fn provision_controller(&mut self) -> NodeId {
+        let id = self.controllers.last().map_or(1, |last| last + 1);
+        let disk = MetadataDisk { directory_id: directory_id(id, 0), ..MetadataDisk::default() };
+        self.slots.push(Slot { id, server: None, disk: Some(disk), timer: None, formats: 1 });
+        self.controllers.push(id);
+        let mut servers = self.setup.bootstrap_servers.to_vec();
+        servers.push(id);
+        self.setup = Arc::new(QuorumSetup { bootstrap_servers: servers.into(), ..(*self.setup).clone() });
+        self.record_action(format!(
+            "provision controller n{id} (kafka-storage format --no-initial-controllers)"
+        ));
+        self.boot(id, BrokerStart::Register);
+        id
+    }
+
+    /// Crash controller `id` and replace its disk by a new, empty one with a new directory id
+    /// (`kafka-storage format --no-initial-controllers`), then start it: it comes back as an
+    /// observer, not the voter it was.
+    pub fn wipe_disk(&mut self, id: NodeId) -> Result<ReplicaKey, ActionError> {
+        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
+        if id >= FIRST_OBSERVER_ID {
+            return Err(ActionError::NotAController(id));
+        }
+        if self.slots[index].server.is_some() {
+            self.stop(index, format!("crash n{id}"));
+        }
+        let slot = &mut self.slots[index];
+        let dir = directory_id(id, slot.formats);
+        slot.formats += 1;
+        slot.disk = Some(MetadataDisk { directory_id: dir, ..MetadataDisk::default() });
+        let key = ReplicaKey { id, dir: Some(dir) };
+        self.record_action(format!("wipe n{id}'s disk and format it again: now {key}"));
+        self.boot(id, BrokerStart::Register);
+        Ok(key)
+    }
+
+    /// `kafka-metadata-quorum add-controller` run on controller `id`: AddRaftVoter with its id
+    /// and directory to the active controller. The answer comes later, in the trace.
+    pub fn add_voter(&mut self, id: NodeId) -> Result<ReplicaKey, ActionError> {
+        let key = self.node(id).map(|n| n.key()).ok_or(ActionError::NotRunning(id))?;
+        if id >= FIRST_OBSERVER_ID {
+            return Err(ActionError::NotAController(id));
+        }
+        self.reconfigure(format!("add-controller {key}"), |n, now, out| n.add_voter(now, key, out))?;
+        Ok(key)
+    }
+
+    /// `kafka-metadata-quorum remove-controller --controller-id ID --controller-directory-id DIR`:
+    /// RemoveRaftVoter of the voter entry with that id, to the active controller.
+    pub fn remove_voter(&mut self, id: NodeId) -> Result<ReplicaKey, ActionError> {
+        let key = self
+            .voter_set()
+            .key_of(id)
+            .ok_or(ActionError::Reconfig(ReconfigError::VoterNotFound(ReplicaKey { id, dir: None })))?;
+        self.reconfigure(format!("remove-controller {key}"), |n, now, out| n.remove_voter(now, key, out))?;
+        Ok(key)
+    }
+
+    fn reconfigure(
+        &mut self,
+        what: String,
+        f: impl FnOnce(
+            &mut MetadataNode,
+            Micros,
+            &mut crate::metadata::state::MetadataOutbox,
+        ) -> Result<(), ReconfigError>,
+    ) -> Result<(), ActionError> {
+        let Some(leader) = self.leader().map(|n| n.id()) else {
+            self.record_action(format!("{what} refused: no active controller"));
+            return Err(ActionError::Reconfig(ReconfigError::NotLeaderOrFollower));
+        };
+        let result = self
+            .with_server(leader, |s, now, out| s.with_node(|n| f(n, now, &mut out.quorum)))
+            .unwrap_or(Err(ReconfigError::NotLeaderOrFollower));
+        match result {
+            Ok(()) => self.record_action(format!("{what} sent to n{leader}")),
+            Err(error) => self.record_action(format!("{what} refused by n{leader}: {error}")),
+        }
+        result.map_err(ActionError::Reconfig)
     }
 
     /// Cut both directions between `a` and `b`.

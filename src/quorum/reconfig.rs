@@ -1,0 +1,307 @@
+//! Changing the voter set one voter at a time (KIP-853), as the leader of Kafka 4.3.1 does it:
+//! AddRaftVoter (`AddVoterHandler`) asks the new voter for its ApiVersions, checks that it
+//! caught up as an observer, then appends a VotersRecord; RemoveRaftVoter (`RemoveVoterHandler`)
+//! appends at once. Either answers once the record commits, or with REQUEST_TIMED_OUT when its
+//! timer (`controller.quorum.request.timeout.ms`) runs out first, and only one may be under way.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::config::Micros;
+use super::node::{Node, Role};
+use super::outbox::{NoteKind, Outbox};
+use super::record::Record;
+use super::state_machine::StateMachine;
+use super::voters::{KRaftVersion, ReplicaKey};
+use super::{Message, NodeId, Offset};
+
+/// Which reconfiguration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    Add,
+    Remove,
+}
+
+impl ChangeKind {
+    /// The RPC's name.
+    pub fn rpc(self) -> &'static str {
+        match self {
+            ChangeKind::Add => "AddRaftVoter",
+            ChangeKind::Remove => "RemoveRaftVoter",
+        }
+    }
+}
+
+/// An AddRaftVoter or RemoveRaftVoter the leader is carrying out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingChange {
+    pub kind: ChangeKind,
+    pub voter: ReplicaKey,
+    /// When it is answered REQUEST_TIMED_OUT (`maybeExpirePendingOperation`).
+    pub deadline: Micros,
+    /// The VotersRecord's offset, once appended (an add first waits for ApiVersions).
+    pub offset: Option<Offset>,
+}
+
+/// Why REQUEST_TIMED_OUT: Kafka answers all of these with the one error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimedOutBecause {
+    /// Another AddRaftVoter or RemoveRaftVoter is under way.
+    ChangePending,
+    /// The leader has not committed anything in its epoch yet.
+    NoHighWatermark,
+    /// The latest VotersRecord is not committed yet.
+    UncommittedVoters,
+    /// The new voter has not caught up as an observer in this leader's epoch.
+    NotCaughtUp,
+    /// The change did not commit within `controller.quorum.request.timeout.ms`; its record
+    /// stays in the log and may still commit.
+    Expired,
+}
+
+/// Why a reconfiguration was refused or failed, by Kafka's error name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReconfigError {
+    /// REQUEST_TIMED_OUT, for one of several reasons.
+    RequestTimedOut(TimedOutBecause),
+    /// UNSUPPORTED_VERSION: `kraft.version` is 0, the voter set is static.
+    UnsupportedVersion,
+    /// DUPLICATE_VOTER: a voter already has that id.
+    DuplicateVoter(NodeId),
+    /// VOTER_NOT_FOUND: no voter with exactly that id and directory, or it is the last one.
+    VoterNotFound(ReplicaKey),
+    /// NOT_LEADER_OR_FOLLOWER: the receiver does not lead (or stopped leading before the change
+    /// finished).
+    NotLeaderOrFollower,
+    /// INVALID_REQUEST: no directory id, or the new voter does not support the cluster's
+    /// `kraft.version`.
+    InvalidRequest,
+}
+
+impl ReconfigError {
+    /// Kafka's error code name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReconfigError::RequestTimedOut(_) => "REQUEST_TIMED_OUT",
+            ReconfigError::UnsupportedVersion => "UNSUPPORTED_VERSION",
+            ReconfigError::DuplicateVoter(_) => "DUPLICATE_VOTER",
+            ReconfigError::VoterNotFound(_) => "VOTER_NOT_FOUND",
+            ReconfigError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            ReconfigError::InvalidRequest => "INVALID_REQUEST",
+        }
+    }
+
+    /// What it means, in words.
+    pub fn meaning(self) -> String {
+        match self {
+            ReconfigError::RequestTimedOut(why) => match why {
+                TimedOutBecause::ChangePending => "another voter change is still under way".into(),
+                TimedOutBecause::NoHighWatermark => "the leader has not committed anything in its epoch yet".into(),
+                TimedOutBecause::UncommittedVoters => "the last voter change is not committed yet".into(),
+                TimedOutBecause::NotCaughtUp => "the new controller has not caught up with the leader's log".into(),
+                TimedOutBecause::Expired => {
+                    "it did not commit within controller.quorum.request.timeout.ms; the VotersRecord stays in the log and may still commit".into()
+                }
+            },
+            ReconfigError::UnsupportedVersion => {
+                "kraft.version is 0: this quorum's voters are fixed by controller.quorum.voters".into()
+            }
+            ReconfigError::DuplicateVoter(id) => format!("n{id} is already a voter"),
+            ReconfigError::VoterNotFound(key) => {
+                format!("no voter is {key}, or it is the last voter, which cannot be removed")
+            }
+            ReconfigError::NotLeaderOrFollower => "the node asked does not lead the quorum".into(),
+            ReconfigError::InvalidRequest => {
+                "the new controller has no directory id or does not support the cluster's kraft.version".into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for ReconfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.name(), self.meaning())
+    }
+}
+
+impl std::error::Error for ReconfigError {}
+
+/// How a reconfiguration moved on, for the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeStep {
+    /// ApiVersions went to the new voter.
+    AskedVersions,
+    /// The VotersRecord is in the leader's log at this offset, not committed yet.
+    Appended(Offset),
+    /// The VotersRecord committed: answered NONE.
+    Committed,
+    /// Answered with an error.
+    Failed(ReconfigError),
+}
+
+impl<S: StateMachine> Node<S> {
+    /// The preconditions every reconfiguration shares (`AddVoterHandler.handleAddVoterRequest`,
+    /// `RemoveVoterHandler.handleRemoveVoterRequest`): lead, nothing pending, a high watermark in
+    /// this epoch, kraft.version 1, and the latest VotersRecord committed.
+    fn check_reconfig(&self) -> Result<(), ReconfigError> {
+        use TimedOutBecause::*;
+        let Role::Leader(leader) = &self.role else {
+            return Err(ReconfigError::NotLeaderOrFollower);
+        };
+        let hw = self.high_watermark.ok_or(ReconfigError::RequestTimedOut(NoHighWatermark))?;
+        if leader.change.is_some() && !self.config.sabotage.concurrent_voter_changes {
+            return Err(ReconfigError::RequestTimedOut(ChangePending));
+        }
+        let control = self.log().control();
+        if control.kraft_version() == 0 {
+            return Err(ReconfigError::UnsupportedVersion);
+        }
+        let uncommitted = control.last_voters_offset().is_none_or(|o| o >= hw);
+        if uncommitted && !self.config.sabotage.concurrent_voter_changes {
+            return Err(ReconfigError::RequestTimedOut(UncommittedVoters));
+        }
+        Ok(())
+    }
+
+    /// AddRaftVoter: check, then ask the new voter for its ApiVersions; the rest happens when it
+    /// answers ([`Node::on_api_versions_response`]). Errors found at once are returned.
+    pub fn add_voter(
+        &mut self,
+        now: Micros,
+        voter: ReplicaKey,
+        out: &mut Outbox<S>,
+    ) -> Result<(), ReconfigError> {
+        if voter.dir.is_none() {
+            return Err(ReconfigError::InvalidRequest);
+        }
+        self.check_reconfig()?;
+        if self.voter_set().has_id(voter.id) {
+            return Err(ReconfigError::DuplicateVoter(voter.id));
+        }
+        let (id, deadline) = (self.id, now + self.config.request_timeout);
+        if let Role::Leader(leader) = &mut self.role {
+            leader.change = Some(PendingChange { kind: ChangeKind::Add, voter, deadline, offset: None });
+        }
+        out.send(id, voter.id, Message::ApiVersions);
+        out.note(id, NoteKind::VoterChange { kind: ChangeKind::Add, voter, step: ChangeStep::AskedVersions });
+        Ok(())
+    }
+
+    /// RemoveRaftVoter: check, then append the VotersRecord without the voter at once.
+    pub fn remove_voter(
+        &mut self,
+        now: Micros,
+        voter: ReplicaKey,
+        out: &mut Outbox<S>,
+    ) -> Result<(), ReconfigError> {
+        self.check_reconfig()?;
+        let mut set = self.voter_set().without_voter(voter).ok_or(ReconfigError::VoterNotFound(voter))?;
+        if self.config.sabotage.remove_two_voters
+            && let Some(next) = set.keys().iter().copied().find(|k| k.id > voter.id && k.id != self.id)
+            && let Some(fewer) = set.without_voter(next)
+        {
+            set = fewer;
+        }
+        let deadline = now + self.config.request_timeout;
+        if let Role::Leader(leader) = &mut self.role {
+            leader.change = Some(PendingChange { kind: ChangeKind::Remove, voter, deadline, offset: None });
+        }
+        self.append_voters(now, Record::Voters(Arc::new(set)), out);
+        Ok(())
+    }
+
+    /// The new voter's ApiVersions answer (`AddVoterHandler.handleApiVersionsResponse`): it must
+    /// support the finalized kraft.version and have caught up as an observer, else the add
+    /// fails; then the VotersRecord with it goes into the log.
+    pub(super) fn on_api_versions_response(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        range: (KRaftVersion, KRaftVersion),
+        out: &mut Outbox<S>,
+    ) {
+        let kraft = self.log().control().kraft_version();
+        let Role::Leader(leader) = &self.role else { return };
+        let Some(change) = leader.change.as_ref().filter(|c| c.voter.id == from && c.offset.is_none()) else {
+            return;
+        };
+        let voter = change.voter;
+        let caught_up = leader.is_caught_up(voter, now);
+        let result = if !(range.0..=range.1).contains(&kraft) {
+            Err(ReconfigError::InvalidRequest)
+        } else if !caught_up {
+            Err(ReconfigError::RequestTimedOut(TimedOutBecause::NotCaughtUp))
+        } else {
+            self.voter_set().with_voter(voter).ok_or(ReconfigError::DuplicateVoter(voter.id))
+        };
+        match result {
+            Ok(set) => self.append_voters(now, Record::Voters(Arc::new(set)), out),
+            Err(error) => self.finish_change(Err(error), out),
+        }
+    }
+
+    /// Append a VotersRecord as its own batch after whatever writes were waiting
+    /// (`BatchAccumulator.appendControlMessages`), and remember its offset.
+    fn append_voters(&mut self, now: Micros, record: Record<S::Entry>, out: &mut Outbox<S>) {
+        let Role::Leader(leader) = &mut self.role else { return };
+        let waiting = leader.take_pending();
+        if !waiting.is_empty() {
+            self.append_as_leader(now, waiting, out);
+        }
+        let offset = self.log().end_offset();
+        let (kind, voter) = match &mut self.role {
+            Role::Leader(leader) => match &mut leader.change {
+                Some(change) => {
+                    change.offset = Some(offset);
+                    (change.kind, change.voter)
+                }
+                None => return,
+            },
+            _ => return,
+        };
+        out.note(self.id, NoteKind::VoterChange { kind, voter, step: ChangeStep::Appended(offset) });
+        self.append_as_leader(now, vec![record], out);
+    }
+
+    /// `AddVoterHandler.highWatermarkUpdated`, `RemoveVoterHandler.highWatermarkUpdated`: the
+    /// change is answered once its record commits; a leader that removed itself then resigns.
+    pub(super) fn voter_change_high_watermark(&mut self, out: &mut Outbox<S>) {
+        let hw = self.high_watermark;
+        let committed = match &self.role {
+            Role::Leader(leader) => {
+                leader.change.as_ref().and_then(|c| c.offset).is_some_and(|o| hw.is_some_and(|hw| hw > o))
+            }
+            _ => false,
+        };
+        if committed {
+            self.finish_change(Ok(()), out);
+        }
+        let removed = !self.is_voter()
+            && self.log().control().last_voters_offset().is_some_and(|o| hw.is_some_and(|hw| hw > o));
+        if let Role::Leader(leader) = &mut self.role
+            && removed
+        {
+            leader.resign_requested = true;
+        }
+    }
+
+    /// `maybeExpirePendingOperation`: REQUEST_TIMED_OUT once the change's timer ran out.
+    pub(super) fn expire_voter_change(&mut self, now: Micros, out: &mut Outbox<S>) {
+        if let Role::Leader(leader) = &self.role
+            && leader.change.as_ref().is_some_and(|c| now >= c.deadline)
+        {
+            self.finish_change(Err(ReconfigError::RequestTimedOut(TimedOutBecause::Expired)), out);
+        }
+    }
+
+    /// Answer the pending change (`LeaderState.resetAddVoterHandlerState` and its kin).
+    pub(super) fn finish_change(&mut self, result: Result<(), ReconfigError>, out: &mut Outbox<S>) {
+        let Role::Leader(leader) = &mut self.role else { return };
+        let Some(change) = leader.change.take() else { return };
+        let step = match result {
+            Ok(()) => ChangeStep::Committed,
+            Err(error) => ChangeStep::Failed(error),
+        };
+        out.note(self.id, NoteKind::VoterChange { kind: change.kind, voter: change.voter, step });
+    }
+}
