@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 30] = [
+pub const SCENARIOS: [(&str, &str); 36] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -26,6 +26,12 @@ pub const SCENARIOS: [(&str, &str); 30] = [
     ("observers", include_str!("../../tests/scenarios/observers.txt")),
     ("prevote_current_epoch", include_str!("../../tests/scenarios/prevote_current_epoch.txt")),
     ("prospective_memory_only", include_str!("../../tests/scenarios/prospective_memory_only.txt")),
+    ("quorum_leader_removes_itself", include_str!("../../tests/scenarios/quorum_leader_removes_itself.txt")),
+    ("quorum_not_caught_up", include_str!("../../tests/scenarios/quorum_not_caught_up.txt")),
+    ("quorum_one_change_at_a_time", include_str!("../../tests/scenarios/quorum_one_change_at_a_time.txt")),
+    ("quorum_remove_follower", include_str!("../../tests/scenarios/quorum_remove_follower.txt")),
+    ("quorum_standalone_grows", include_str!("../../tests/scenarios/quorum_standalone_grows.txt")),
+    ("quorum_wiped_disk", include_str!("../../tests/scenarios/quorum_wiped_disk.txt")),
     ("rejoin_with_pre_vote", include_str!("../../tests/scenarios/rejoin_with_pre_vote.txt")),
     ("rejoin_without_pre_vote", include_str!("../../tests/scenarios/rejoin_without_pre_vote.txt")),
     ("resigned_next_epoch", include_str!("../../tests/scenarios/resigned_next_epoch.txt")),
