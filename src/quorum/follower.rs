@@ -58,7 +58,12 @@ impl<S: StateMachine> Node<S> {
         let next = now + self.config.request_timeout;
         match &mut self.role {
             Role::Unattached(u) => u.discovery_at = next,
-            Role::Follower(f) => f.request_deadline = Some(next),
+            // The request in flight is now this Fetch: a snapshot transfer restarts from its
+            // answer, and a FetchSnapshot answer still on its way is no longer expected.
+            Role::Follower(f) => {
+                f.request_deadline = Some(next);
+                f.snapshot_fetch = None;
+            }
             _ => {}
         }
     }
@@ -117,8 +122,11 @@ impl<S: StateMachine> Node<S> {
             }
             _ => {}
         }
+        // A FetchResponse while a snapshot is being fetched answers an older request (Kafka
+        // matches responses to the one request in flight by correlation id).
         let position = (self.log().end_offset(), self.log().last_epoch());
-        if !self.expecting_response_from(from, epoch) || request != position {
+        let fetching_snapshot = matches!(&self.role, Role::Follower(f) if f.snapshot_fetch.is_some());
+        if !self.expecting_response_from(from, epoch) || request != position || fetching_snapshot {
             return;
         }
         let fetch_deadline = self.fetch_deadline_from(now);
