@@ -66,7 +66,7 @@ pub(super) struct Election {
 #[derive(Clone, Debug)]
 pub(super) struct FollowerState {
     pub leader: NodeId,
-    /// Voters: start an election when no fetch succeeded by then (observers never do).
+    /// Start an election when no fetch succeeded by then, if a voter (observers never do).
     pub fetch_deadline: Micros,
     /// When the request in flight is given up (`None`: nothing in flight).
     pub request_deadline: Option<Micros>,
@@ -563,10 +563,12 @@ impl<S: StateMachine> Node<S> {
         self.transition(now, Role::Follower(state), epoch, voted, out);
     }
 
-    /// When a follower that fetched successfully now starts an election: a voter after the
-    /// fetch timeout, an observer never.
+    /// When a follower that fetched successfully now starts an election: after the fetch
+    /// timeout. The timer runs for observers too but only a voter acts on it (`pollFollower`
+    /// asks `isVoter` at every poll), so an observer added as a voter by a record it just
+    /// fetched times out like any voter if its leader then goes away.
     pub(super) fn fetch_deadline_from(&self, now: Micros) -> Micros {
-        if self.is_voter() { now + self.config.fetch_timeout } else { Micros::MAX }
+        now + self.config.fetch_timeout
     }
 
     fn new_follower_state(&self, leader: NodeId, now: Micros) -> FollowerState {
