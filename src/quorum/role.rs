@@ -61,7 +61,8 @@ impl fmt::Display for RoleKind {
 ///   (a leader of a higher epoch).
 ///
 /// With pre-vote switched off (Raft as Kafka ran it before 4.0) Unattached, Follower and
-/// Candidate become Candidate directly, in the next epoch. Observers (non-voters) only move
+/// Candidate become Candidate directly, in the next epoch. Observers (non-voters; they may
+/// still grant a vote in their epoch, as `handleVoteRequest` does not check membership) only move
 /// between Unattached (a higher epoch) and Follower (a leader of an equal or higher epoch).
 pub fn check_transition(
     from: RoleKind,
@@ -74,7 +75,8 @@ pub fn check_transition(
     let higher = to_epoch > from_epoch;
     let same = to_epoch == from_epoch;
     let legal = match (from, to) {
-        (Unattached | Follower, Unattached) if !is_voter => higher,
+        (Unattached, Unattached) if !is_voter => higher || same,
+        (Follower, Unattached) if !is_voter => higher,
         (Unattached, Follower) if !is_voter => higher || same,
         (Follower, Follower) if !is_voter => higher,
         _ if !is_voter => false,
