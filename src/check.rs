@@ -9,6 +9,7 @@ use crate::faults::{FaultKind, FaultMix};
 use crate::invariants::{Checker, Violation};
 use crate::metadata::broker::BrokerLifecycle;
 use crate::metadata::config::MetadataConfig;
+use crate::quorum::voters::{ReplicaKey, VoterSet};
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
 use crate::rng::Rng;
 use crate::sabotage::Sabotage;
@@ -33,6 +34,8 @@ pub struct SeedParams {
     pub faults: FaultMix,
     /// How much a latency spike or a slow node adds to a message's delay, at most.
     pub slowness: Micros,
+    /// With a dynamic quorum: the share of faults that are voter changes and disk wipes.
+    pub reconfig_share: f64,
 }
 
 impl SeedParams {
@@ -58,7 +61,7 @@ impl SeedParams {
             sabotage: sabotage.quorum,
             ..QuorumConfig::default()
         };
-        SeedParams {
+        let mut params = SeedParams {
             seed,
             cluster: ClusterConfig {
                 voters,
@@ -72,7 +75,18 @@ impl SeedParams {
             write_every: rng.range(5 * MS, 200 * MS),
             faults: FaultMix::draw(&mut rng),
             slowness: rng.range(10 * MS, 3000 * MS),
+            reconfig_share: 0.0,
+        };
+        // Drawn last, so a static seed runs as it did before dynamic quorums were swept.
+        params.cluster.format = match rng.below(5) {
+            0 | 1 => QuorumFormat::InitialControllers,
+            2 => QuorumFormat::Standalone,
+            _ => QuorumFormat::Static,
+        };
+        if params.cluster.format != QuorumFormat::Static {
+            params.reconfig_share = rng.range(5, 40) as f64 / 100.0;
         }
+        params
     }
 }
 
@@ -81,8 +95,9 @@ impl fmt::Display for SeedParams {
         let c = &self.cluster;
         write!(
             f,
-            "seed {}: voters={} observers={} latency={}-{}us drop={:.0}% reorder={} pre-vote={} snapshot-bytes={} retention-bytes={} faults-every={}ms writes-every={}ms faults={} slowness={}ms",
+            "seed {}: format={} voters={} observers={} latency={}-{}us drop={:.0}% reorder={} pre-vote={} snapshot-bytes={} retention-bytes={} faults-every={}ms writes-every={}ms faults={} slowness={}ms",
             self.seed,
+            c.format.name(),
             c.voters,
             c.observers,
             c.network.latency_min,
@@ -96,7 +111,11 @@ impl fmt::Display for SeedParams {
             self.write_every / MS,
             self.faults,
             self.slowness / MS
-        )
+        )?;
+        if self.reconfig_share > 0.0 {
+            write!(f, " voter-changes={:.0}%", self.reconfig_share * 100.0)?;
+        }
+        Ok(())
     }
 }
 
@@ -111,12 +130,21 @@ pub struct Failure {
     pub trace_tail: Vec<TraceLine>,
 }
 
+/// What a seed that passed did, beyond passing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeedReport {
+    /// AddRaftVoter and RemoveRaftVoter requests the leader accepted.
+    pub voter_changes: u32,
+    /// Controllers whose disk was wiped.
+    pub disk_wipes: u32,
+}
+
 /// Run one seed; `trace` keeps the trace for the failure report.
-pub fn run_seed(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
+pub fn run_seed(params: &SeedParams, trace: bool) -> Result<SeedReport, Box<Failure>> {
     let mut run = ChaosRun::new(params, trace, Checker::default());
     let result =
         run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
-    result.map_err(|violation| {
+    result.map(|_| run.report).map_err(|violation| {
         let mut tail = run.sim.take_trace();
         let keep = tail.len().saturating_sub(60);
         tail.drain(..keep);
@@ -146,9 +174,11 @@ struct ChaosRun {
     write_every: Micros,
     faults: FaultMix,
     slowness: Micros,
+    reconfig_share: f64,
     /// The seed's own network, which a latency spike departs from.
     network: NetworkConfig,
     topics: u32,
+    report: SeedReport,
 }
 
 impl ChaosRun {
@@ -165,8 +195,10 @@ impl ChaosRun {
             write_every: params.write_every,
             faults: params.faults.clone(),
             slowness: params.slowness,
+            reconfig_share: params.reconfig_share,
             network: params.cluster.network.clone(),
             topics: 0,
+            report: SeedReport::default(),
         }
     }
 
@@ -203,6 +235,10 @@ impl ChaosRun {
         let ids: Vec<NodeId> = self.sim.node_ids().collect();
         let pick = ids[self.rng.below(ids.len() as u64) as usize];
         let other = ids[self.rng.below(ids.len() as u64) as usize];
+        if self.reconfig_share > 0.0 && self.rng.chance(self.reconfig_share) {
+            self.change_voters();
+            return;
+        }
         match self.faults.pick(&mut self.rng) {
             FaultKind::Crash => {
                 let _ = self.sim.crash(pick);
@@ -251,6 +287,77 @@ impl ChaosRun {
                 let _ = self.sim.create_topic(&format!("topic-{}", self.topics), partitions, rf);
             }
             FaultKind::Cut | FaultKind::OneWayCut => {}
+        }
+    }
+
+    /// Voters whose entry names the directory the node's disk has now (a wiped disk's old key
+    /// is stale: no running process answers for it).
+    fn healthy(&self, voters: &VoterSet) -> usize {
+        let current: Vec<ReplicaKey> = self.sim.controller_logs().map(|(key, _)| key).collect();
+        voters.keys().iter().filter(|k| current.iter().any(|c| k.matches(*c))).count()
+    }
+
+    /// Whether an operator would see a settled quorum (`kafka-metadata-quorum describe`): a
+    /// leader whose latest VotersRecord is committed, and every running controller's log
+    /// holding that same voter set.
+    fn settled(&self) -> bool {
+        let Some(leader) = self.sim.leader() else { return false };
+        let control = leader.log().control();
+        let committed =
+            control.last_voters_offset().is_none_or(|o| leader.high_watermark().is_some_and(|hw| hw > o));
+        let same = self
+            .sim
+            .running_nodes()
+            .filter(|n| n.id() < crate::sim::FIRST_OBSERVER_ID)
+            .all(|n| n.voter_set() == leader.voter_set());
+        committed && same
+    }
+
+    /// A swarm step for a dynamic quorum: add a controller that is not a voter, remove a voter
+    /// or a stale key, or wipe a controller's disk, as a careful operator would: never leaving
+    /// fewer healthy voters than a majority of the old or the new set, which no operator could
+    /// recover from without the lost disks.
+    fn change_voters(&mut self) {
+        let set = self.sim.voter_set().clone();
+        let controllers = self.sim.controller_ids().to_vec();
+        let pick = controllers[self.rng.below(controllers.len() as u64) as usize];
+        if !self.settled() {
+            // An impatient operator adds a controller while the last change may still be
+            // pending; the leader must refuse it (`AddVoterHandler`: REQUEST_TIMED_OUT).
+            if !set.has_id(pick) && self.rng.chance(0.3) && self.sim.add_voter(pick).is_ok() {
+                self.report.voter_changes += 1;
+            }
+            return;
+        }
+        match self.rng.below(3) {
+            0 if !set.has_id(pick) => {
+                if self.sim.add_voter(pick).is_ok() {
+                    self.report.voter_changes += 1;
+                }
+            }
+            0 | 1 => {
+                let stale =
+                    set.keys().iter().find(|k| self.healthy(&VoterSet::new([**k])) == 0).map(|k| k.id);
+                let id = stale.unwrap_or(pick);
+                let after = set.key_of(id).and_then(|k| set.without_voter(k));
+                // The old set must keep a majority without the removed voter too: if the leader
+                // that wrote the change fails before it commits, the others still hold the old
+                // set, and the removed voter, now an observer with the longer log, refuses them
+                // its vote (a two-voter quorum removing its leader deadlocks this way).
+                let safe =
+                    |a: &VoterSet| self.healthy(a) >= a.majority() && self.healthy(a) >= set.majority();
+                if after.is_some_and(|a| safe(&a)) && self.sim.remove_voter(id).is_ok() {
+                    self.report.voter_changes += 1;
+                }
+            }
+            _ => {
+                let loses = set.key_of(pick).is_some_and(|k| self.healthy(&VoterSet::new([k])) == 1);
+                if self.healthy(&set) - usize::from(loses) >= set.majority()
+                    && self.sim.wipe_disk(pick).is_ok()
+                {
+                    self.report.disk_wipes += 1;
+                }
+            }
         }
     }
 
@@ -305,8 +412,13 @@ impl ChaosRun {
                 let lifecycle = s.broker().map_or(String::new(), |b| format!(" {}", b.lifecycle()));
                 let (applied, hw, log) = (n.applied().applied_offset, n.high_watermark(), n.log());
                 let range = format!("log {}..{}", log.start_offset(), log.end_offset());
+                let voters = if n.id() < crate::sim::FIRST_OBSERVER_ID {
+                    format!(" as {}, voters {}", n.key(), n.voter_set())
+                } else {
+                    String::new()
+                };
                 format!(
-                    "n{} {}{lifecycle} epoch {} hw {hw:?} applied {applied} {range}",
+                    "n{} {}{lifecycle} epoch {} hw {hw:?} applied {applied} {range}{voters}",
                     n.id(),
                     n.role(),
                     n.epoch()

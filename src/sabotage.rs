@@ -16,7 +16,7 @@ pub struct Sabotage {
 
 impl Sabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 16] = [
+    pub const NAMES: [(&'static str, &'static str); 19] = [
         ("vote-without-log-check", "grant votes without the log comparison"),
         ("vote-twice", "grant a second vote in an epoch"),
         ("leader-without-majority", "become leader on one's own vote"),
@@ -33,6 +33,9 @@ impl Sabotage {
         ("fence-unregistered-broker", "write the fencing record for a broker that never registered"),
         ("leader-outside-isr", "elect partition leaders outside the ISR"),
         ("isr-beyond-replicas", "put every active broker in a new partition's ISR"),
+        ("concurrent-voter-changes", "start a voter change while another is pending or uncommitted"),
+        ("remove-two-voters", "RemoveRaftVoter drops a second voter too"),
+        ("stale-voter-states", "count the epoch's first voter set toward the high watermark after a change"),
     ];
 
     /// Whether the bug with this `--sabotage` name is on.
@@ -61,6 +64,9 @@ impl Sabotage {
             "fence-unregistered-broker" => metadata.fence_unregistered_broker = true,
             "leader-outside-isr" => metadata.leader_outside_isr = true,
             "isr-beyond-replicas" => metadata.isr_beyond_replicas = true,
+            "concurrent-voter-changes" => quorum.concurrent_voter_changes = true,
+            "remove-two-voters" => quorum.remove_two_voters = true,
+            "stale-voter-states" => quorum.stale_voter_states = true,
             other => return Err(UnknownSabotage(other.to_string())),
         }
         Ok(())

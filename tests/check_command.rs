@@ -14,8 +14,11 @@ fn a_failing_seed_prints_its_swarm_and_a_command_that_reproduces_it() {
     assert!(!passed, "a sabotaged sweep fails:\n{out}");
     let first = out.lines().find(|l| l.starts_with("VIOLATION in seed ")).expect("a violation is reported");
     let seed = first["VIOLATION in seed ".len()..].split(':').next().unwrap();
-    let swarm = format!("  swarm: seed {seed}: voters=");
-    assert!(out.lines().any(|l| l.starts_with(&swarm) && l.contains(" faults=")), "swarm parameters:\n{out}");
+    let swarm = format!("  swarm: seed {seed}: format=");
+    assert!(
+        out.lines().any(|l| l.starts_with(&swarm) && l.contains(" voters=") && l.contains(" faults=")),
+        "swarm parameters:\n{out}"
+    );
     let reproduce = format!("  reproduce with: kraftscope check --seed {seed} --sabotage hw-on-minority");
     assert!(out.lines().any(|l| l == reproduce), "reproduce command:\n{out}");
     let summary = out.lines().last().unwrap();

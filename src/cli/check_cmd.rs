@@ -5,9 +5,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use kraftscope::check::{Failure, SeedParams, run_seed};
+use kraftscope::check::{Failure, SeedParams, SeedReport, run_seed};
 use kraftscope::invariants::Violation;
 use kraftscope::sabotage::Sabotage;
+use kraftscope::sim::simulation::QuorumFormat;
 
 use super::args::Args;
 
@@ -38,9 +39,17 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let started = std::time::Instant::now();
     let results = sweep(&seeds, sabotage, threads);
     let mut violations = 0;
+    let (mut dynamic, mut changes, mut wipes) = (0, 0, 0);
     for (params, result) in &results {
         if !quiet {
             println!("{params}");
+        }
+        if params.cluster.format != QuorumFormat::Static {
+            dynamic += 1;
+        }
+        if let Ok(report) = result {
+            changes += report.voter_changes;
+            wipes += report.disk_wipes;
         }
         if let Err(failure) = result {
             violations += 1;
@@ -50,6 +59,10 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
     }
     println!(
+        "dynamic quorums in {dynamic} of {} seeds: {changes} voter changes accepted, {wipes} disks wiped",
+        seeds.len()
+    );
+    println!(
         "checked {} seeds: {violations} violations in {:.1} s on {threads} thread(s)",
         seeds.len(),
         started.elapsed().as_secs_f64()
@@ -57,7 +70,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     Ok(violations == 0)
 }
 
-type SeedResult = (SeedParams, Result<(), Box<Failure>>);
+type SeedResult = (SeedParams, Result<SeedReport, Box<Failure>>);
 
 fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
     let next = AtomicU64::new(0);
@@ -81,7 +94,7 @@ fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
 }
 
 /// Run a seed, turning a panic inside the core into a reported failure.
-fn run_guarded(params: &SeedParams, trace: bool) -> Result<(), Box<Failure>> {
+fn run_guarded(params: &SeedParams, trace: bool) -> Result<SeedReport, Box<Failure>> {
     match catch_unwind(AssertUnwindSafe(|| run_seed(params, trace))) {
         Ok(result) => result,
         Err(panic) => {
