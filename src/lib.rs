@@ -21,6 +21,7 @@ pub mod sabotage;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+pub mod sizing;
 pub mod small_map;
 pub mod zk;
 

@@ -14,8 +14,11 @@ const USAGE: &str = "usage:
   kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR]
       play a scenario script and print its trace (every event, or state changes only);
       --write-log exports the committed metadata log and snapshots as Kafka's files in DIR
-  kraftscope elections [--trials N] [--voters V] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
+  kraftscope elections [--trials N] [--voters V[,V...]] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
       kill the leader in N seeded trials and print the distribution of time to a new leader
+  kraftscope quorum-sizing [--voters V[,V...]] [--latency MIN-MAX[,MIN-MAX...]] [--trials N] [--first-seed S]
+      for each number of voters: the majority, the failures tolerated, commit latency and
+      leaderless time after the leader dies, at each one-way link latency (ms)
   kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
   kraftscope inspect PATH [--json]
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv"]).and_then(|a| cli::failover_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
+        "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),
         "inspect" => match rest.split_first() {
             Some((path, flags)) if !path.starts_with("--") => {
                 Args::parse(flags, &["json"]).and_then(|a| cli::inspect_cmd::run(path, &a))

@@ -389,6 +389,15 @@ fn check_args(argv: &[String]) {
                 assert_eq!(error, format!("--{name}: '{value}' is not a valid value"), "{argv:?}");
             }
         }
+        let items = args.text("partitions").unwrap_or("1").split(',').collect::<Vec<_>>();
+        match args.list::<u64>("partitions", "1") {
+            Ok(values) => assert_eq!(values.len(), items.len(), "{argv:?}: one value per item"),
+            Err(error) => {
+                let named =
+                    items.iter().any(|item| error == format!("--partitions: '{item}' is not a valid value"));
+                assert!(named, "{argv:?}: '{error}' names none of the list's items");
+            }
+        }
     }
 }
 

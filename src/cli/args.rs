@@ -50,4 +50,15 @@ impl Args {
             Some(text) => text.parse().map_err(|_| format!("--{name}: '{text}' is not a valid value")),
         }
     }
+
+    /// `--name` as a comma-separated list of `T` (`_` allowed as a digit separator), or
+    /// `default` parsed the same way when absent.
+    pub fn list<T: FromStr>(&self, name: &str, default: &str) -> Result<Vec<T>, String> {
+        let text = self.text(name).unwrap_or(default);
+        text.split(',')
+            .map(|s| {
+                s.trim().replace('_', "").parse().map_err(|_| format!("--{name}: '{s}' is not a valid value"))
+            })
+            .collect()
+    }
 }

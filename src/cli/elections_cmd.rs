@@ -5,6 +5,7 @@ use std::time::Instant;
 use kraftscope::elections::{ElectionExperiment, TRIAL_LIMIT};
 use kraftscope::format::seconds;
 use kraftscope::quorum::MS;
+use kraftscope::sizing::{MAX_VOTERS, failures_tolerated};
 
 use super::args::Args;
 
@@ -17,10 +18,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     if trials == 0 || trials > MAX_TRIALS {
         return Err(format!("--trials must be between 1 and {MAX_TRIALS}"));
     }
-    let voters: u32 = args.get("voters", 3)?;
-    if !(1..=9).contains(&voters) {
-        return Err("--voters must be between 1 and 9".into());
-    }
+    let voter_counts = voters(args, "3")?;
     let defaults = ElectionExperiment::default();
     let ms = |name: &str, default: u64| -> Result<u64, String> {
         let value: u64 = args.get(name, default / MS)?;
@@ -37,28 +35,43 @@ pub fn run(args: &Args) -> Result<bool, String> {
             fetch_max_wait / MS
         ));
     }
-    let experiment = ElectionExperiment {
-        voters,
-        election_timeout: ms("election-timeout", defaults.election_timeout)?,
-        fetch_timeout,
-        ..defaults
-    };
+    let election_timeout = ms("election-timeout", defaults.election_timeout)?;
     let first_seed: u64 = args.get("first-seed", 1)?;
     let started = Instant::now();
-    let d = experiment.run(trials, first_seed).map_err(|e| e.to_string())?;
-    println!(
-        "{} trials, {} voters, election timeout {} ms, fetch timeout {} ms, one-way latency {}-{} ms:",
-        d.trials,
-        voters,
-        experiment.election_timeout / MS,
-        experiment.fetch_timeout / MS,
-        experiment.network.latency_min / MS,
-        experiment.network.latency_max / MS
-    );
-    println!("time from killing the leader to a new leader (simulated):");
-    for (name, value) in [("min", d.min), ("p50", d.p50), ("p90", d.p90), ("p99", d.p99), ("max", d.max)] {
-        println!("  {name:>3} {:>10}", seconds(value));
+    for voters in voter_counts {
+        let experiment = ElectionExperiment { voters, election_timeout, fetch_timeout, ..defaults.clone() };
+        let network = &experiment.network;
+        println!(
+            "{trials} trials, {voters} voter{}, election timeout {} ms, fetch timeout {} ms, one-way latency {}-{} ms:",
+            if voters == 1 { "" } else { "s" },
+            experiment.election_timeout / MS,
+            experiment.fetch_timeout / MS,
+            network.latency_min / MS,
+            network.latency_max / MS
+        );
+        if failures_tolerated(voters) == 0 {
+            println!(
+                "  {voters} voter{} tolerate no failure: the quorum is down until the dead voter returns",
+                if voters == 1 { "" } else { "s" }
+            );
+            continue;
+        }
+        let d = experiment.run(trials, first_seed).map_err(|e| e.to_string())?;
+        println!("time from killing the leader to a new leader (simulated):");
+        for (name, value) in [("min", d.min), ("p50", d.p50), ("p90", d.p90), ("p99", d.p99), ("max", d.max)]
+        {
+            println!("  {name:>3} {:>10}", seconds(value));
+        }
     }
     println!("measured in {:.2} s of wall time", started.elapsed().as_secs_f64());
     Ok(true)
+}
+
+/// `--voters V[,V...]`: voter counts from 1 to [`MAX_VOTERS`].
+pub fn voters(args: &Args, default: &str) -> Result<Vec<u32>, String> {
+    let counts: Vec<u32> = args.list("voters", default)?;
+    match counts.iter().find(|v| !(1..=MAX_VOTERS).contains(*v)) {
+        Some(v) => Err(format!("--voters: {v} is not between 1 and {MAX_VOTERS}")),
+        None => Ok(counts),
+    }
 }

@@ -10,7 +10,7 @@ use super::args::Args;
 
 pub fn run(args: &Args) -> Result<bool, String> {
     args.only(&["partitions", "mode", "csv", "zk-preset", "seed", "kraft-trials"])?;
-    let sizes = parse_sizes(args.text("partitions").unwrap_or("1000,10000,100000,1000000,2000000"))?;
+    let sizes: Vec<u64> = args.list("partitions", "1000,10000,100000,1000000,2000000")?;
     let (kraft, zk) = match args.text("mode").unwrap_or("both") {
         "both" => (true, true),
         "kraft" => (true, false),
@@ -43,22 +43,6 @@ pub fn run(args: &Args) -> Result<bool, String> {
         println!("measured in {:.2} s of wall time", started.elapsed().as_secs_f64());
     }
     Ok(true)
-}
-
-fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
-    let sizes: Vec<u64> = text
-        .split(',')
-        .map(|s| {
-            s.trim()
-                .replace('_', "")
-                .parse::<u64>()
-                .map_err(|_| format!("--partitions: '{s}' is not a number"))
-        })
-        .collect::<Result<_, _>>()?;
-    if sizes.is_empty() {
-        return Err("--partitions needs at least one size".into());
-    }
-    Ok(sizes)
 }
 
 fn ms(micros: u64) -> String {

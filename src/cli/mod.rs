@@ -6,3 +6,4 @@ pub mod elections_cmd;
 pub mod failover_cmd;
 pub mod inspect_cmd;
 pub mod run_cmd;
+pub mod sizing_cmd;

@@ -1,0 +1,59 @@
+//! `kraftscope quorum-sizing` and `kraftscope elections --voters` print a row or a block per
+//! voter count, and refuse bad settings with a message.
+
+use std::process::Command;
+
+fn kraftscope(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn the_sizing_table_has_a_row_per_voter_count_and_link() {
+    let (code, out, err) =
+        kraftscope(&["quorum-sizing", "--voters", "2,3,4", "--latency", "1-5,20-40", "--trials", "5"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(2)
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let heads: Vec<(&str, &str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2], r[3])).collect();
+    assert_eq!(
+        heads,
+        [("2", "2", "0", "1-5"), ("3", "2", "1", "1-5"), ("4", "3", "1", "1-5")]
+            .into_iter()
+            .chain([("2", "2", "0", "20-40"), ("3", "2", "1", "20-40"), ("4", "3", "1", "20-40")])
+            .collect::<Vec<_>>(),
+        "{out}"
+    );
+    // Two voters have no leaderless time to measure: the dead one must return.
+    assert!(rows[0].ends_with(&["-", "-"]) && out.contains("tolerates no failure"), "{out}");
+    let commit_p50 = |row: &[&str]| row[5].parse::<f64>().unwrap();
+    assert!(commit_p50(&rows[4]) > commit_p50(&rows[1]) + 30.0, "slower links commit later:\n{out}");
+}
+
+#[test]
+fn elections_take_a_list_of_voter_counts() {
+    let (code, out, err) = kraftscope(&["elections", "--voters", "1,3,5", "--trials", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("20 trials, 1 voter,") && out.contains("tolerate no failure"), "{out}");
+    assert_eq!(out.matches("time from killing the leader to a new leader").count(), 2, "{out}");
+}
+
+#[test]
+fn bad_settings_are_refused_with_a_message() {
+    for (args, message) in [
+        (&["quorum-sizing", "--latency", "5-1"][..], "must have MIN <= MAX"),
+        (&["quorum-sizing", "--latency", "fast"][..], "is not MIN-MAX milliseconds"),
+        (&["quorum-sizing", "--voters", "3,10"][..], "--voters: 10 is not between 1 and 9"),
+        (&["elections", "--voters", "0"][..], "--voters: 0 is not between 1 and 9"),
+        (&["quorum-sizing", "--trials", "0"][..], "--trials must be between"),
+    ] {
+        let (code, _, err) = kraftscope(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
