@@ -5,7 +5,7 @@
 use kraftscope::harness::{MS, Micros};
 use kraftscope::zk::trace::ControllerStep;
 use kraftscope::zk::{
-    BrokerId, FailoverPhase, TraceKind, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodePath,
+    BrokerId, FailoverPhase, TraceKind, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodeData, ZnodePath,
     measure_failover,
 };
 
@@ -88,6 +88,46 @@ fn controller_death_fires_every_brokers_controller_watch_and_they_race() {
     assert_ne!(report.new_controller, report.old_controller);
     assert!(report.session_expired_after <= ZkCosts::async_reads().zk_session_timeout);
     assert!(report.controller_elected_after > report.session_expired_after);
+}
+
+/// Who holds `/controller` and what `/controller_epoch` says.
+fn controller_znodes(zk: &ZkCluster) -> (Option<u32>, u32) {
+    let holder = zk.store().inspect(ZnodePath::Controller).map(|n| match n.data {
+        ZnodeData::Controller { broker_id } => broker_id,
+        other => panic!("/controller holds {other:?}"),
+    });
+    let epoch = match zk.store().inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {
+        Some(ZnodeData::ControllerEpoch(epoch)) => epoch,
+        other => panic!("/controller_epoch holds {other:?}"),
+    };
+    (holder, epoch)
+}
+
+/// Kafka 2.4's `registerControllerAndIncrementControllerEpoch`: one multi-op creates
+/// `/controller` and bumps `/controller_epoch`, so no moment shows one without the other.
+#[test]
+fn controller_and_controller_epoch_change_in_one_step() {
+    for seed in 1..=20 {
+        let mut zk = cluster(200, 5, seed);
+        let (old, epoch) = zk.controller().expect("a controller");
+        zk.kill_controller(SECOND);
+        let mut claims = 0;
+        while zk.now() < 30 * SECOND {
+            let line = zk.step().expect("brokers keep pinging");
+            claims += usize::from(matches!(line.kind, TraceKind::ClaimedController { .. }));
+            match controller_znodes(&zk) {
+                (Some(holder), e) if holder == old => assert_eq!(e, epoch, "seed {seed}: {line}"),
+                (Some(_), e) => {
+                    assert_eq!(e, epoch + 1, "seed {seed}: a new holder at the old epoch: {line}")
+                }
+                (None, e) => {
+                    assert_eq!(e, epoch, "seed {seed}: the epoch moved with nobody at /controller: {line}")
+                }
+            }
+        }
+        assert_eq!(claims, 1, "seed {seed}: one broker wins the race");
+        assert!(zk.controller().is_some_and(|(id, e)| id != old && e == epoch + 1), "seed {seed}");
+    }
 }
 
 #[test]

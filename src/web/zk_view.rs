@@ -32,8 +32,7 @@ pub fn zk_message_colour(kind: ZkMessageKind) -> &'static str {
     match kind {
         ZkMessageKind::Ping => "#555555",
         ZkMessageKind::Watch => "#E69F00",
-        ZkMessageKind::CreateController => "#CC79A7",
-        ZkMessageKind::BumpEpoch => "#D55E00",
+        ZkMessageKind::ClaimController => "#CC79A7",
         ZkMessageKind::Reads => "#56B4E9",
         ZkMessageKind::Writes => "#009E73",
         ZkMessageKind::UpdateMetadata => "#0072B2",
@@ -41,11 +40,10 @@ pub fn zk_message_colour(kind: ZkMessageKind) -> &'static str {
 }
 
 /// The request kinds with a line each, for the legend.
-pub const ZK_LEGEND: [(ZkMessageKind, &str); 7] = [
+pub const ZK_LEGEND: [(ZkMessageKind, &str); 6] = [
     (ZkMessageKind::Ping, "session ping"),
     (ZkMessageKind::Watch, "watch fires"),
-    (ZkMessageKind::CreateController, "create /controller"),
-    (ZkMessageKind::BumpEpoch, "bump /controller_epoch"),
+    (ZkMessageKind::ClaimController, "claim /controller (+ epoch, one multi-op)"),
     (ZkMessageKind::Reads, "cold load: getData batches"),
     (ZkMessageKind::Writes, "setData: new leaders"),
     (ZkMessageKind::UpdateMetadata, "UpdateMetadata + LeaderAndIsr"),

@@ -51,9 +51,8 @@ pub(super) enum Event {
     Ping { broker: BrokerId },
     SessionCheck { session: SessionId },
     Notify(WatchFired),
-    CreateController { broker: BrokerId },
-    ControllerCreated { broker: BrokerId },
-    ControllerEpochBumped { broker: BrokerId, epoch: u32 },
+    ClaimController { broker: BrokerId },
+    ControllerClaimed { broker: BrokerId, epoch: u32 },
     ChunkDone { epoch: u32, chunk: ChunkDone },
     BrokerApply { broker: BrokerId, request: BrokerRequest },
     Fault(Fault),
@@ -264,9 +263,8 @@ impl ZkCluster {
             Event::Ping { broker } => self.on_ping(broker),
             Event::SessionCheck { session } => self.on_session_check(session),
             Event::Notify(fired) => self.on_notify(fired),
-            Event::CreateController { broker } => self.on_create_controller(broker),
-            Event::ControllerCreated { broker } => self.on_controller_created(broker),
-            Event::ControllerEpochBumped { broker, epoch } => self.become_controller(broker, epoch),
+            Event::ClaimController { broker } => self.on_claim_controller(broker),
+            Event::ControllerClaimed { broker, epoch } => self.on_controller_claimed(broker, epoch),
             Event::ChunkDone { epoch, chunk } => self.on_chunk_done(epoch, chunk),
             Event::BrokerApply { broker, request } => self.on_broker_apply(broker, request),
             Event::Fault(fault) => self.on_fault(fault),
@@ -358,9 +356,23 @@ impl ZkCluster {
         }
         let reaction = match (path, event) {
             (ZnodePath::Controller, WatchEvent::NodeDeleted) => {
+                // KafkaController.elect (2.4): getControllerId (a controller already there ends
+                // it), then getControllerEpoch (one round trip each), then the multi-op of
+                // registerControllerAndIncrementControllerEpoch.
+                if self.store.get_data(ZnodePath::Controller, None).is_ok() {
+                    let holder = self.watch_controller(id);
+                    return TraceKind::WatchFired {
+                        broker: id,
+                        event,
+                        path,
+                        reaction: Reaction::ControllerIs(holder),
+                    };
+                }
+                let read_id = self.store.submit(self.now, ZkRequestKind::Read, 1, 1);
+                let read_epoch = self.store.submit(read_id, ZkRequestKind::Read, 1, 1);
                 let jitter = self.rng.below(self.network_latency() + 1);
-                let arrives = self.now.saturating_add(self.network_latency() + jitter);
-                self.schedule(arrives, Event::CreateController { broker: id });
+                let arrives = read_epoch.saturating_add(self.network_latency() + jitter);
+                self.schedule(arrives, Event::ClaimController { broker: id });
                 Reaction::RacesToCreate
             }
             (ZnodePath::Controller, _) => Reaction::ControllerIs(self.watch_controller(id)),
@@ -383,58 +395,54 @@ impl ZkCluster {
         }
     }
 
-    fn on_create_controller(&mut self, id: BrokerId) -> TraceKind {
+    /// The ensemble applies a broker's claim: `create /controller` (ephemeral) and `setData
+    /// /controller_epoch` at the version the broker read, in one multi-op
+    /// (`KafkaZkClient.registerControllerAndIncrementControllerEpoch`, 2.4): both change or
+    /// neither does. A taken `/controller` fails the whole multi (NODEEXISTS): the race is lost.
+    fn on_claim_controller(&mut self, id: BrokerId) -> TraceKind {
         let broker = &self.brokers[id as usize];
         if !broker.alive {
-            return TraceKind::Down { broker: id, missed: Missed::CreateController };
+            return TraceKind::Down { broker: id, missed: Missed::ClaimController };
         }
-        let data = ZnodeData::Controller { broker_id: id };
-        match self.store.create(ZnodePath::Controller, data, Some(broker.session)) {
-            Ok(fired) => {
-                self.deliver_watches(fired);
+        let session = broker.session;
+        let result = self.claim_controller(id, session);
+        match result {
+            Ok(epoch) => {
                 if let Some(f) = self.failover.as_mut() {
                     f.controller_created_at.get_or_insert(self.now);
                 }
-                self.schedule(
-                    self.now.saturating_add(self.network_latency()),
-                    Event::ControllerCreated { broker: id },
-                );
-                TraceKind::CreatedController { broker: id }
+                let round_trip = self.config.costs.zk_write_latency;
+                let answered = self.now.saturating_add(round_trip.saturating_sub(self.network_latency()));
+                self.schedule(answered, Event::ControllerClaimed { broker: id, epoch });
+                TraceKind::ClaimedController { broker: id, epoch }
             }
             Err(ZkError::NodeExists(_)) => {
                 TraceKind::LostTheRace { broker: id, holder: self.watch_controller(id) }
             }
-            Err(error) => TraceKind::CreateFailed { broker: id, error },
+            Err(error) => TraceKind::ClaimFailed { broker: id, error },
         }
     }
 
-    fn on_controller_created(&mut self, id: BrokerId) -> TraceKind {
-        if !self.brokers[id as usize].alive {
-            return TraceKind::Down { broker: id, missed: Missed::ActingAsController };
-        }
-        match self.bump_controller_epoch() {
-            Ok(epoch) => {
-                let read = self.store.submit(self.now, ZkRequestKind::Read, 1, 1);
-                let written = self.store.submit(read, ZkRequestKind::Write, 1, 1);
-                let event = Event::ControllerEpochBumped { broker: id, epoch };
-                self.schedule(written, event);
-                TraceKind::WonController { broker: id, epoch }
-            }
-            Err(error) => TraceKind::EpochBumpFailed { broker: id, error },
-        }
-    }
-
-    /// Reads `/controller_epoch` and conditionally writes it plus one.
-    fn bump_controller_epoch(&mut self) -> Result<u32, ZkError> {
+    /// The multi-op itself, at the `/controller_epoch` version just read (`getControllerEpoch`).
+    fn claim_controller(&mut self, id: BrokerId, session: SessionId) -> Result<u32, ZkError> {
         let path = ZnodePath::ControllerEpoch;
         let node = self.store.get_data(path, None)?;
         let ZnodeData::ControllerEpoch(epoch) = node.data else {
             return Err(ZkError::BadData(path));
         };
-        let next = ZnodeData::ControllerEpoch(epoch + 1);
-        let (_, fired) = self.store.set_data(path, next, Some(node.version))?;
+        let controller = (ZnodePath::Controller, ZnodeData::Controller { broker_id: id }, Some(session));
+        let bumped = (path, ZnodeData::ControllerEpoch(epoch + 1), node.version);
+        let fired = self.store.create_and_set(controller, bumped)?;
         self.deliver_watches(fired);
         Ok(epoch + 1)
+    }
+
+    /// The winner hears that its multi-op succeeded and starts `onControllerFailover`.
+    fn on_controller_claimed(&mut self, id: BrokerId, epoch: u32) -> TraceKind {
+        if !self.brokers[id as usize].alive {
+            return TraceKind::Down { broker: id, missed: Missed::ActingAsController };
+        }
+        self.become_controller(id, epoch)
     }
 
     fn become_controller(&mut self, id: BrokerId, epoch: u32) -> TraceKind {

@@ -63,10 +63,8 @@ pub enum ZkMessageKind {
     Ping,
     /// A one-shot watch firing on a znode.
     Watch,
-    /// `create /controller` (the race to become controller).
-    CreateController,
-    /// `setData /controller_epoch`.
-    BumpEpoch,
+    /// The claim of `/controller`: one multi-op creating it and bumping `/controller_epoch`.
+    ClaimController,
     /// A batch of `getData` of the cold load.
     Reads,
     /// A batch of `setData` of partition state znodes (leader elections).
@@ -81,8 +79,7 @@ impl ZkMessageKind {
         match self {
             ZkMessageKind::Ping => "ping",
             ZkMessageKind::Watch => "watch",
-            ZkMessageKind::CreateController => "create",
-            ZkMessageKind::BumpEpoch => "epoch+1",
+            ZkMessageKind::ClaimController => "claim",
             ZkMessageKind::Reads => "getData",
             ZkMessageKind::Writes => "setData",
             ZkMessageKind::UpdateMetadata => "UM+LAI",
@@ -280,22 +277,14 @@ impl ZkCluster {
                         &text,
                     );
                 }
-                Event::CreateController { broker } => {
-                    let text = || format!("broker {broker}: create /controller (ephemeral)");
+                Event::ClaimController { broker } => {
+                    let text = || {
+                        format!(
+                            "broker {broker}: multi-op: create /controller (ephemeral) and /controller_epoch + 1"
+                        )
+                    };
                     add(
-                        ZkMessageKind::CreateController,
-                        Endpoint::Broker(*broker),
-                        Endpoint::Ensemble,
-                        1,
-                        sent,
-                        at,
-                        &text,
-                    );
-                }
-                Event::ControllerEpochBumped { broker, epoch } => {
-                    let text = || format!("broker {broker}: setData /controller_epoch = {epoch}");
-                    add(
-                        ZkMessageKind::BumpEpoch,
+                        ZkMessageKind::ClaimController,
                         Endpoint::Broker(*broker),
                         Endpoint::Ensemble,
                         1,
@@ -414,8 +403,8 @@ mod tests {
         assert!(dead.session_left.is_some_and(|left| left > 0.0 && left <= 1.0));
         assert_eq!(view.znodes.controller, Some(old));
         assert_eq!(cluster.partition_grid(1_000).loaded, 0, "nobody holds the state any more");
-        let (mut saw_watch_on, mut saw_create, mut saw_bump, mut saw_reads, mut saw_push) =
-            (Vec::new(), false, false, false, false);
+        let (mut saw_watch_on, mut saw_claim, mut saw_reads, mut saw_push) =
+            (Vec::new(), false, false, false);
         let (mut loaded, mut pushed) = (0, 0);
         while cluster.failover_report().is_none() {
             let step = match cluster.failover_progress() {
@@ -431,8 +420,7 @@ mod tests {
                     (ZkMessageKind::Watch, Endpoint::Broker(b)) if !saw_watch_on.contains(&b) => {
                         saw_watch_on.push(b)
                     }
-                    (ZkMessageKind::CreateController, Endpoint::Ensemble) => saw_create = true,
-                    (ZkMessageKind::BumpEpoch, _) => saw_bump = true,
+                    (ZkMessageKind::ClaimController, Endpoint::Ensemble) => saw_claim = true,
                     (ZkMessageKind::Reads, Endpoint::Ensemble) => saw_reads = true,
                     (ZkMessageKind::UpdateMetadata, Endpoint::Broker(_)) => saw_push = true,
                     _ => {}
@@ -450,7 +438,7 @@ mod tests {
         saw_watch_on.sort();
         let survivors: Vec<u32> = (0..5).filter(|b| *b != old).collect();
         assert_eq!(saw_watch_on, survivors, "the /controller watch fires on every live broker");
-        assert!(saw_create && saw_bump && saw_reads && saw_push);
+        assert!(saw_claim && saw_reads && saw_push);
         let view = cluster.picture();
         assert!(view.brokers.iter().filter(|b| b.alive).all(|b| b.fresh == 1.0));
         assert!(!view.brokers[old as usize].registered);

@@ -409,6 +409,30 @@ impl ZkStore {
         Ok(fired)
     }
 
+    /// ZooKeeper's `multi` of `create(path, data)` and `setData(set_path, set_data,
+    /// expected_version)`: one request whose operations are all checked before any is applied,
+    /// so both happen or neither does. Returns the watches that fired.
+    pub fn create_and_set(
+        &mut self,
+        (path, data, ephemeral_owner): (ZnodePath, ZnodeData, Option<SessionId>),
+        (set_path, set_data, expected): (ZnodePath, ZnodeData, u32),
+    ) -> Result<Vec<WatchFired>, ZkError> {
+        if self.inspect(path).is_some() {
+            self.stats.writes += 1;
+            return Err(ZkError::NodeExists(path));
+        }
+        let actual = self.inspect(set_path).ok_or(ZkError::NoNode(set_path))?.version;
+        if actual != expected {
+            self.stats.writes += 1;
+            return Err(ZkError::BadVersion { path: set_path, expected, actual });
+        }
+        let mut fired = self.create(path, data, ephemeral_owner)?;
+        let (_, more) = self.set_data(set_path, set_data, Some(expected))?;
+        self.stats.writes -= 1;
+        fired.extend(more);
+        Ok(fired)
+    }
+
     /// `setData`, conditional on `expected_version` when given. Returns the new version and the
     /// data watches that fired.
     pub fn set_data(

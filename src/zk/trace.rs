@@ -44,16 +44,13 @@ pub enum TraceKind {
     WatchFired { broker: BrokerId, event: WatchEvent, path: ZnodePath, reaction: Reaction },
     /// `/brokers/ids` changed under a watch of a broker that is no longer the controller.
     BrokerChangeNotForUs { broker: BrokerId },
-    /// A broker won the race: the ensemble created its ephemeral `/controller`.
-    CreatedController { broker: BrokerId },
-    /// A broker's `create /controller` found it taken; it watches it again.
+    /// A broker won the race: one multi-op created its ephemeral `/controller` and set
+    /// `/controller_epoch` to `epoch`.
+    ClaimedController { broker: BrokerId, epoch: u32 },
+    /// A broker's claim found `/controller` taken (NODEEXISTS); it watches it again.
     LostTheRace { broker: BrokerId, holder: Holder },
-    /// The ensemble refused a broker's `create /controller` for another reason.
-    CreateFailed { broker: BrokerId, error: ZkError },
-    /// The winner heard back, and conditionally writes `/controller_epoch`.
-    WonController { broker: BrokerId, epoch: u32 },
-    /// The winner could not write `/controller_epoch` and resigns.
-    EpochBumpFailed { broker: BrokerId, error: ZkError },
+    /// The ensemble refused a broker's claim for another reason; nothing changed.
+    ClaimFailed { broker: BrokerId, error: ZkError },
     /// The winner could not register the controller's watches.
     CannotActAsController { broker: BrokerId, error: ZkError },
     /// The new controller is in place (Kafka's `onControllerFailover`) and starts its work.
@@ -77,8 +74,8 @@ pub enum Missed {
     Pings,
     /// A watch notification.
     Watch { event: WatchEvent, path: ZnodePath },
-    /// Its own `create /controller`.
-    CreateController,
+    /// Its own claim of `/controller` (the multi-op).
+    ClaimController,
     /// The chance to act as the controller it was elected.
     ActingAsController,
     /// A controller request.
@@ -218,8 +215,8 @@ impl fmt::Display for TraceKind {
             TraceKind::Down { broker, missed } => match missed {
                 Missed::Pings => write!(f, "broker {broker}: down, stops pinging zk"),
                 Missed::Watch { event, path } => write!(f, "broker {broker}: down, misses {event} on {path}"),
-                Missed::CreateController => {
-                    write!(f, "broker {broker}: down, its create of /controller is lost")
+                Missed::ClaimController => {
+                    write!(f, "broker {broker}: down, its claim of /controller is lost")
                 }
                 Missed::ActingAsController => {
                     write!(f, "broker {broker}: down before it could act as controller")
@@ -252,18 +249,15 @@ impl fmt::Display for TraceKind {
             TraceKind::BrokerChangeNotForUs { broker } => {
                 write!(f, "broker {broker}: /brokers/ids changed but it is not the controller")
             }
-            TraceKind::CreatedController { broker } => write!(f, "zk: broker {broker} created /controller"),
+            TraceKind::ClaimedController { broker, epoch } => write!(
+                f,
+                "zk: broker {broker} created /controller and set /controller_epoch = {epoch} in one multi-op"
+            ),
             TraceKind::LostTheRace { broker, holder } => {
                 write!(f, "zk: broker {broker} lost the race, /controller is held by {holder}; watching it")
             }
-            TraceKind::CreateFailed { broker, error } => {
-                write!(f, "zk: broker {broker} could not create /controller: {error}")
-            }
-            TraceKind::WonController { broker, epoch } => {
-                write!(f, "broker {broker}: won /controller; writing /controller_epoch = {epoch}")
-            }
-            TraceKind::EpochBumpFailed { broker, error } => {
-                write!(f, "broker {broker}: could not bump /controller_epoch ({error}); resigning")
+            TraceKind::ClaimFailed { broker, error } => {
+                write!(f, "zk: broker {broker} could not claim /controller: {error}")
             }
             TraceKind::CannotActAsController { broker, error } => {
                 write!(f, "broker {broker}: cannot act as controller: {error}")
