@@ -6,7 +6,7 @@ use kraftscope::harness::{MS, Micros};
 use kraftscope::zk::trace::ControllerStep;
 use kraftscope::zk::{
     BrokerId, FailoverPhase, TraceKind, TraceLine, ZkCluster, ZkClusterConfig, ZkCosts, ZnodeData, ZnodePath,
-    measure_failover,
+    measure_failover, measure_failover_of,
 };
 
 const SECOND: Micros = 1_000 * MS;
@@ -41,7 +41,10 @@ fn cold_load_time_doubles_when_partitions_double() {
         let large = measure_failover(40_000, 5, &costs, 1).expect("failover completes");
         let ratio = large.cold_load as f64 / small.cold_load as f64;
         assert!((1.95..=2.05).contains(&ratio), "load ratio {ratio} for {costs:?}");
-        assert_eq!(large.znode_reads - small.znode_reads, 40_000, "one topic + one state read each");
+        // Each partition: its topic and state read in the load; read again by the replica
+        // state machine when the dead broker holds a replica (3 in 5 at RF 3 on 5 brokers) and
+        // by the partition state machine when it led it (1 in 5).
+        assert_eq!(large.znode_reads - small.znode_reads, 20_000 * 2 + 20_000 * 3 / 5 + 20_000 / 5);
     }
 }
 
@@ -56,7 +59,7 @@ fn full_state_push_grows_with_partitions_times_brokers() {
     };
     let push = |partitions, brokers| {
         let r = measure_failover(partitions, brokers, &costs, 9).expect("failover completes");
-        (r.brokers_updated_after - r.controller_ready_after) as f64
+        r.full_state_push as f64
     };
     let base = push(100_000, 5);
     let twice_partitions = push(200_000, 5) / base;
@@ -65,20 +68,62 @@ fn full_state_push_grows_with_partitions_times_brokers() {
     assert!((1.9..=2.1).contains(&twice_live_brokers), "live brokers 4->8 -> {twice_live_brokers}");
 }
 
+/// Kafka PR #3765 (2017): 100,000 single-partition single-replica topics, 5 brokers, 5-node
+/// ensemble, 58-61 s from "Creating /controller" to "Starting the controller scheduler". Its
+/// logs name a different live controller each run (2, 3, 1, 3, ...): the controller moved and no
+/// broker died, so the state machines wrote nothing and the load was the whole of it. Here the
+/// controller's broker dies, so its replicas' rewrites come after the load and are not compared.
 #[test]
 fn sync_preset_matches_kafka_pr_3765_at_100k_single_partition_topics() {
-    let report = measure_failover(100_000, 5, &ZkCosts::sync_reads_2017(), 2).expect("completes");
+    let config = ZkClusterConfig {
+        replication_factor: 1,
+        ..ZkClusterConfig::single_partition_topics(100_000, 5, ZkCosts::sync_reads_2017())
+    };
+    let report = measure_failover_of(config, 2).expect("completes");
     assert!(within(report.cold_load, 59.5, 0.2), "load {}us, published ~58-61 s", report.cold_load);
-    let timeout = ZkCosts::sync_reads_2017().zk_session_timeout;
-    assert!(report.controller_ready_after <= report.cold_load + timeout + SECOND);
+    let elected = report.controller_elected_after;
+    assert!(report.controller_ready_after > elected + report.cold_load, "the rewrites follow the load");
 }
 
+/// The ZooKeeper writes of a failover at 1,000,000 partitions, RF 3, 5 brokers, as Kafka 2.4's
+/// state machines make them: one write per replica the dead broker held (`ReplicaStateMachine`
+/// OfflineReplica: 3 in 5 partitions), one per partition it led (`PartitionStateMachine`
+/// OnlinePartition: 1 in 5), and the race's multi-ops (one won, at most one per survivor).
 #[test]
-fn async_preset_matches_published_figures_at_1m_partitions() {
-    let report = measure_failover(1_000_000, 5, &ZkCosts::async_reads(), 2).expect("completes");
-    let applying = report.brokers_updated_after - report.controller_ready_after;
+fn a_failover_writes_what_kafka_2_4s_state_machines_write() {
+    let partitions = 1_000_000;
+    let report = measure_failover(partitions, 5, &ZkCosts::async_reads(), 3).expect("completes");
+    let (held, led) = (partitions * 3 / 5, partitions / 5);
+    let claims = report.znode_writes.checked_sub(held + led);
+    assert!(
+        claims.is_some_and(|c| (1..=4).contains(&c)),
+        "{} writes, {held} + {led} expected",
+        report.znode_writes
+    );
+}
+
+/// Tencent Cloud's measurement (Tencent Cloud Middleware, "Scaling Kafka to support millions
+/// of partitions"; Kafka version not given): ~37 s to load 1,000,000 partitions from ZooKeeper,
+/// then ~40 s for the brokers to apply them. Their layout is not given either; the one their
+/// article counts znodes for (10,000 topics of 100 partitions) is measured here.
+#[test]
+fn async_preset_matches_tencents_figures_at_1m_partitions() {
+    let config = ZkClusterConfig {
+        topics: 10_000,
+        partitions_per_topic: 100,
+        ..ZkClusterConfig::single_partition_topics(1, 5, ZkCosts::async_reads())
+    };
+    let report = measure_failover_of(config, 2).expect("completes");
+    let applying = report.full_state_push;
     assert!(within(report.cold_load, 37.0, 0.2), "load {}us, published ~37 s", report.cold_load);
     assert!(within(applying, 40.0, 0.2), "brokers {applying}us, published ~40 s more");
+}
+
+/// `zookeeper.max.in.flight.requests` defaults to 10 in Kafka 1.1 and 2.4
+/// (`KafkaConfig.ZkMaxInFlightRequests`).
+#[test]
+fn the_pipelined_client_keeps_kafkas_default_of_ten_requests_in_flight() {
+    assert_eq!(ZkCosts::async_reads().zk_max_in_flight_requests, 10);
 }
 
 #[test]

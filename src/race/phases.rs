@@ -51,11 +51,17 @@ pub fn zk_phase(race: &FailoverRace) -> String {
         (_, Some(FailoverPhase::LoadingFromZk { .. })) => {
             "the new controller cold-loads every partition's state from ZooKeeper"
         }
-        (_, Some(FailoverPhase::ElectingLeaders { .. })) => {
-            "new leaders for the dead broker's partitions are written znode by znode"
+        (_, Some(FailoverPhase::RemovingFromIsr { .. })) => {
+            "the dead broker's replicas leave every ISR, one state znode read and written at a time"
         }
-        (_, Some(FailoverPhase::PushingToBrokers { .. })) => {
-            "the controller pushes the full state to every broker"
+        (_, Some(FailoverPhase::ElectingLeaders { .. })) => {
+            "new leaders for the dead broker's partitions are read and written znode by znode"
+        }
+        (_, Some(FailoverPhase::PushingToBrokers { full_state: true, .. })) => {
+            "the controller sends the state it loaded to every broker (UpdateMetadata, LeaderAndIsr)"
+        }
+        (_, Some(FailoverPhase::PushingToBrokers { full_state: false, .. })) => {
+            "the controller sends the new leaders and ISRs to every broker"
         }
         (_, Some(FailoverPhase::Ready)) => "back, every live broker holds the new controller's state",
     };
@@ -115,7 +121,18 @@ mod tests {
         );
         starts(
             &zk,
-            &["preparing", "healthy", "still alive", "race to create", "cold-loads", "pushes", "back"],
+            &[
+                "preparing",
+                "healthy",
+                "still alive",
+                "race to create",
+                "cold-loads",
+                "state it loaded",
+                "leave every ISR",
+                "new leaders for",
+                "new leaders and ISRs",
+                "back",
+            ],
         );
         for said in [&kraft, &zk] {
             let mut unique = said.clone();

@@ -248,13 +248,21 @@ pub fn phase_text(phase: FailoverPhase, killed: bool) -> String {
             format::count(read),
             format::count(total)
         ),
-        FailoverPhase::ElectingLeaders { written, total } => format!(
-            "New leaders for the dead broker's partitions, written znode by znode: {} of {}.",
+        FailoverPhase::RemovingFromIsr { written, total } => format!(
+            "The dead broker's replicas leave every ISR, each state znode read and written: {} of {}.",
             format::count(written),
             format::count(total)
         ),
-        FailoverPhase::PushingToBrokers { brokers_done, total } => format!(
-            "Pushing full state (UpdateMetadata + LeaderAndIsr) to every broker: {brokers_done} of {total} up to date."
+        FailoverPhase::ElectingLeaders { written, total } => format!(
+            "New leaders for the dead broker's partitions, read and written znode by znode: {} of {}.",
+            format::count(written),
+            format::count(total)
+        ),
+        FailoverPhase::PushingToBrokers { full_state: true, brokers_done, total } => format!(
+            "The state it loaded goes to every broker (UpdateMetadata + LeaderAndIsr): {brokers_done} of {total} have it."
+        ),
+        FailoverPhase::PushingToBrokers { full_state: false, brokers_done, total } => format!(
+            "The new leaders and ISRs go to every broker (LeaderAndIsr + UpdateMetadata): {brokers_done} of {total} have them."
         ),
         FailoverPhase::Ready => "Back: every live broker holds the new controller's state.".to_string(),
     }

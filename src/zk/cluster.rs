@@ -455,13 +455,24 @@ impl ZkCluster {
             Ok(live) => live,
             Err(error) => return TraceKind::CannotActAsController { broker: id, error },
         };
-        let reads = 3 + u64::from(live.len());
+        // onControllerFailover (2.4) before the topics: exists on /admin/preferred_replica_election
+        // and /admin/reassign_partitions, getChildren of /log_dir_event_notification and
+        // /isr_change_notification, then initializeControllerContext's getChildren /brokers/ids,
+        // getData of each registration, an exists on each (broker modifications handler) and
+        // getChildren /brokers/topics; fetchTopicDeletionsInProgress's getChildren
+        // /admin/delete_topics. The /admin and notification znodes are absent in this cluster.
+        let admin_reads = 5 + u64::from(live.len());
+        self.store.count_absent_reads(admin_reads);
+        let reads = 3 + u64::from(live.len()) + admin_reads;
         let in_flight = self.config.costs.zk_max_in_flight_requests;
         let registered = self.store.submit(self.now, ZkRequestKind::Read, reads, in_flight);
         let partitions = self.layout.partitions() as usize;
-        self.controller = Some(ActiveController::loading(id, epoch, session, live, partitions));
+        let brokers = self.config.brokers;
+        self.controller = Some(ActiveController::loading(id, epoch, session, live, brokers, partitions));
+        let first_push = self.pushes.len();
         if let Some(f) = self.failover.as_mut() {
             f.new_controller = Some(id);
+            f.first_push = Some(first_push);
         }
         let steps = self.advance_controller(registered);
         TraceKind::BecameController { broker: id, epoch, live, steps }

@@ -1,30 +1,36 @@
-//! The ZooKeeper-mode controller's work after it wins `/controller`: cold-load every topic and
-//! partition state znode, elect leaders and write each changed state znode, then push
-//! UpdateMetadata and LeaderAndIsr to every live broker (see `push.rs`). Work runs in
-//! chunks, one event each.
+//! The ZooKeeper-mode controller's work after it wins `/controller`, in Kafka 2.4's order
+//! (`KafkaController.onControllerFailover`): cold-load every topic's assignment and then every
+//! partition's state znode, push UpdateMetadata and LeaderAndIsr to every live broker (see
+//! `push.rs`), take the dead brokers' replicas out of every ISR and elect leaders for the
+//! offline partitions (reading and writing each state znode), then push what changed. Work runs
+//! in chunks, one event each.
+
+use std::collections::VecDeque;
 
 use super::cluster::{Event, ZkCluster};
 use super::column::SharedColumn;
 use super::failover::FailoverPhase;
 use super::partition::{BrokerId, BrokerSet, PartitionState};
-use super::path::ZnodePath;
+use super::path::{TopicLayout, ZnodePath};
 use super::store::{SessionId, WatchFired, ZkRequestKind, ZnodeData};
-use super::trace::{ControllerStep, Finished, TraceKind};
+use super::trace::{ControllerStep, Finished, Reading, TraceKind};
 use crate::harness::Micros;
 
 /// What the controller's event thread is busy with.
 pub(super) enum ControllerTask {
-    /// Reading topics `next_topic..` from ZooKeeper; `loaded` partition states are in memory.
+    /// `initializeControllerContext`: every topic's assignment znode (`next_topic..` still to
+    /// read), then every partition's state znode; `loaded` partition states are in memory.
     Loading {
-        next_topic: u32,
+        pass: LoadPass,
         loaded: u64,
     },
-    /// Electing leaders for `partitions` and writing their state znodes one by one.
-    ElectingLeaders {
+    /// Reading the state znodes of `partitions` and writing back each one `change` alters, a
+    /// chunk at a time: `issued` sent, `done` answered.
+    Rewriting {
+        change: StateChange,
         partitions: Vec<u32>,
         issued: usize,
         done: usize,
-        then: PushScope,
     },
     /// Sending UpdateMetadata + LeaderAndIsr for `partitions` (tracked by `pushes[push]`).
     Pushing {
@@ -35,19 +41,47 @@ pub(super) enum ControllerTask {
     Idle,
 }
 
-/// Which partitions the push after an election covers.
+/// The two passes of the cold load (`getFullReplicaAssignmentForTopics`, then
+/// `getTopicPartitionStates` in `updateLeaderAndIsrCache`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum PushScope {
-    /// Full state, as after a controller failover.
-    AllPartitions,
-    /// Only the partitions just re-elected, as after a broker death.
-    Elected,
+pub(super) enum LoadPass {
+    Assignments { next_topic: u32 },
+    States { next_partition: u32 },
+}
+
+/// How the controller rewrites partition state znodes (Kafka 2.4's state machines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateChange {
+    /// `ReplicaStateMachine` to OfflineReplica (`doRemoveReplicasFromIsr`): each replica on a
+    /// `dead` broker leaves its partition's ISR, and a dead leader becomes NoLeader.
+    RemoveFromIsr { dead: BrokerSet },
+    /// `PartitionStateMachine` to OnlinePartition (`doElectLeaderForPartitions`, offline
+    /// strategy): the first live ISR replica in assignment order leads.
+    ElectLeaders,
+}
+
+/// The controller's next stages, in order, after its current task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// UpdateMetadata of every partition to every live broker, and LeaderAndIsr to every
+    /// online replica (`sendUpdateMetadataRequest`, then `replicaStateMachine.startup`'s
+    /// OnlineReplica transitions).
+    PushAll,
+    Rewrite(StateChange),
+    /// "Ready to serve as the new controller" (after `partitionStateMachine.startup`).
+    Ready,
+    /// LeaderAndIsr and UpdateMetadata for every partition rewritten since the last push;
+    /// `ends_failover` when the failover is over once every live broker applied it.
+    PushChanged {
+        ends_failover: bool,
+    },
 }
 
 /// The result of a chunk of controller work, delivered when the work completes.
 pub(super) enum ChunkDone {
+    AssignmentsRead { topics: u32 },
     Loaded(Vec<(u32, PartitionState)>),
-    Written { states: Vec<(u32, PartitionState)>, processed: usize },
+    Written { change: StateChange, states: Vec<(u32, PartitionState)>, processed: usize },
     Sent,
 }
 
@@ -61,6 +95,10 @@ pub(super) struct ActiveController {
     /// Leader/ISR per partition as the controller believes it.
     pub memory: SharedColumn<PartitionState>,
     pub task: ControllerTask,
+    /// What it does once the current task is done.
+    pub plan: VecDeque<Stage>,
+    /// Partitions rewritten since the last push.
+    pub changed: Vec<u32>,
     /// A `/brokers/ids` change arrived while busy; handle it when idle.
     pub broker_change_pending: bool,
 }
@@ -81,21 +119,35 @@ impl ActiveController {
             live,
             memory,
             task: ControllerTask::Idle,
+            plan: VecDeque::new(),
+            changed: Vec::new(),
             broker_change_pending: false,
         }
     }
 
-    /// A new controller about to cold-load `partitions` partitions.
+    /// A new controller about to cold-load `partitions` partitions, then run Kafka 2.4's
+    /// `onControllerFailover`: UpdateMetadata to every broker, the replica state machine (dead
+    /// replicas out of every ISR), the partition state machine (leaders for offline
+    /// partitions), ready, and the LeaderAndIsr/UpdateMetadata of what changed.
     pub fn loading(
         broker: BrokerId,
         epoch: u32,
         session: SessionId,
         live: BrokerSet,
+        brokers: u32,
         partitions: usize,
     ) -> Self {
         let memory = SharedColumn::filled(partitions, PartitionState::UNKNOWN);
-        let task = ControllerTask::Loading { next_topic: 0, loaded: 0 };
-        ActiveController { task, ..ActiveController::steady(broker, epoch, session, live, memory) }
+        let task = ControllerTask::Loading { pass: LoadPass::Assignments { next_topic: 0 }, loaded: 0 };
+        let dead = (0..brokers).filter(|b| !live.contains(*b)).collect();
+        let plan = VecDeque::from([
+            Stage::PushAll,
+            Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
+            Stage::Rewrite(StateChange::ElectLeaders),
+            Stage::Ready,
+            Stage::PushChanged { ends_failover: true },
+        ]);
+        ActiveController { task, plan, ..ActiveController::steady(broker, epoch, session, live, memory) }
     }
 
     /// Whether its memory is complete (not in the middle of a cold load).
@@ -105,6 +157,10 @@ impl ActiveController {
 
     fn commit(&mut self, chunk: ChunkDone) -> Finished {
         match (chunk, &mut self.task) {
+            (
+                ChunkDone::AssignmentsRead { .. },
+                ControllerTask::Loading { pass: LoadPass::Assignments { next_topic }, .. },
+            ) => Finished::AssignmentsRead { topics: *next_topic },
             (ChunkDone::Loaded(states), ControllerTask::Loading { loaded, .. }) => {
                 *loaded += states.len() as u64;
                 let finished = Finished::Loaded { count: states.len(), loaded: *loaded };
@@ -112,11 +168,12 @@ impl ActiveController {
                 finished
             }
             (
-                ChunkDone::Written { states, processed },
-                ControllerTask::ElectingLeaders { done, partitions, .. },
-            ) => {
+                ChunkDone::Written { change, states, processed },
+                ControllerTask::Rewriting { change: current, done, partitions, .. },
+            ) if change == *current => {
                 *done += processed;
                 let finished = Finished::Wrote { count: states.len(), done: *done, total: partitions.len() };
+                self.changed.extend(states.iter().map(|(p, _)| *p));
                 self.apply(states);
                 finished
             }
@@ -133,16 +190,20 @@ impl ActiveController {
         }
     }
 
-    fn next_step(&self, topics: u32) -> Step {
+    fn next_step(&self, layout: TopicLayout) -> Step {
         match &self.task {
-            ControllerTask::Loading { next_topic, .. } if *next_topic < topics => Step::Load,
-            ControllerTask::Loading { .. } => Step::FinishLoad,
-            ControllerTask::ElectingLeaders { partitions, issued, .. } if *issued < partitions.len() => {
-                Step::Write
+            ControllerTask::Loading { pass: LoadPass::Assignments { next_topic }, .. } => {
+                if *next_topic < layout.topics() { Step::ReadAssignments } else { Step::StartReadingStates }
             }
-            ControllerTask::ElectingLeaders { .. } => Step::StartPush,
+            ControllerTask::Loading { pass: LoadPass::States { next_partition }, .. } => {
+                if *next_partition < layout.partitions() { Step::ReadStates } else { Step::FinishLoad }
+            }
+            ControllerTask::Rewriting { partitions, issued, .. } if *issued < partitions.len() => {
+                Step::Rewrite
+            }
             ControllerTask::Pushing { partitions, issued, .. } if *issued < partitions.len() => Step::Push,
-            ControllerTask::Pushing { .. } => Step::FinishPush,
+            ControllerTask::Rewriting { .. } | ControllerTask::Pushing { .. } => Step::NextStage,
+            ControllerTask::Idle if !self.plan.is_empty() => Step::NextStage,
             ControllerTask::Idle if self.broker_change_pending => Step::BrokerChange,
             ControllerTask::Idle => Step::Wait,
         }
@@ -150,12 +211,13 @@ impl ActiveController {
 }
 
 enum Step {
-    Load,
+    ReadAssignments,
+    StartReadingStates,
+    ReadStates,
     FinishLoad,
-    Write,
-    StartPush,
+    Rewrite,
     Push,
-    FinishPush,
+    NextStage,
     BrokerChange,
     Wait,
 }
@@ -166,17 +228,18 @@ impl ZkCluster {
         let mut start = start;
         let mut notes = Vec::new();
         loop {
-            let topics = self.layout.topics();
-            let Some(step) = self.controller.as_ref().map(|c| c.next_step(topics)) else {
+            let layout = self.layout;
+            let Some(step) = self.controller.as_ref().map(|c| c.next_step(layout)) else {
                 break;
             };
             match step {
-                Step::Load => notes.extend(self.issue_load_chunk(start)),
+                Step::ReadAssignments => notes.extend(self.issue_assignment_chunk(start)),
+                Step::StartReadingStates => self.start_reading_states(),
+                Step::ReadStates => notes.extend(self.issue_state_chunk(start)),
                 Step::FinishLoad => notes.extend(self.finish_loading()),
-                Step::Write => notes.extend(self.issue_write_chunk(start)),
-                Step::StartPush => notes.extend(self.start_push()),
+                Step::Rewrite => notes.extend(self.issue_rewrite_chunk(start)),
                 Step::Push => notes.extend(self.issue_push_chunk(start)),
-                Step::FinishPush => notes.push(self.finish_push()),
+                Step::NextStage => notes.extend(self.next_stage()),
                 Step::BrokerChange => {
                     let (note, read_at) = self.process_broker_change(start);
                     start = read_at;
@@ -184,7 +247,7 @@ impl ZkCluster {
                 }
                 Step::Wait => break,
             }
-            if matches!(step, Step::Load | Step::Write | Step::Push) {
+            if matches!(step, Step::ReadAssignments | Step::ReadStates | Step::Rewrite | Step::Push) {
                 break;
             }
         }
@@ -201,83 +264,153 @@ impl ZkCluster {
         TraceKind::Controller { broker, finished, steps }
     }
 
-    fn issue_load_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
+    /// A chunk of `getFullReplicaAssignmentForTopics`: `getData` of topic znodes, pipelined.
+    fn issue_assignment_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
         let ctrl = self.controller.as_ref()?;
-        let ControllerTask::Loading { next_topic: first, .. } = ctrl.task else {
+        let ControllerTask::Loading { pass: LoadPass::Assignments { next_topic: first }, .. } = ctrl.task
+        else {
             return None;
         };
         let epoch = ctrl.epoch;
         let per_topic = self.layout.partitions_per_topic();
         let chunk_topics = (self.config.chunk_partitions / per_topic).max(1);
         let end = first.saturating_add(chunk_topics).min(self.layout.topics());
-        let mut states = Vec::new();
-        let mut reads = 0;
         for topic in first..end {
-            let partitions = self.read_topic_assignment(topic);
-            reads += 1 + u64::from(partitions);
-            for partition in 0..partitions {
-                states.extend(self.read_partition_state(topic, partition));
-            }
+            // The topic's partition count comes from the layout; the read is for its cost.
+            let _ = self.store.get_data(ZnodePath::Topic(topic), None);
         }
+        let reads = u64::from(end - first);
         let costs = &self.config.costs;
-        let processing = states.len() as u64 * costs.controller_load_per_partition;
+        let processing =
+            u64::from(end - first) * u64::from(per_topic) * costs.controller_load_per_partition / 2;
         let in_flight = costs.zk_max_in_flight_requests;
         let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
-        let chunk = ChunkDone::Loaded(states);
-        self.schedule(read.saturating_add(processing), Event::ChunkDone { epoch, chunk });
-        if let Some(ControllerTask::Loading { next_topic, .. }) =
+        self.schedule(
+            read.saturating_add(processing),
+            Event::ChunkDone { epoch, chunk: ChunkDone::AssignmentsRead { topics: end - first } },
+        );
+        if let Some(ControllerTask::Loading { pass: LoadPass::Assignments { next_topic }, .. }) =
             self.controller.as_mut().map(|c| &mut c.task)
         {
             *next_topic = end;
         }
-        Some(ControllerStep::Reading { znodes: reads, topics: first..end })
+        Some(ControllerStep::Reading { znodes: reads, what: Reading::Assignments { topics: first..end } })
     }
 
-    /// `getData("/brokers/topics/<t>")`: the topic's partition count (0 if unreadable).
-    fn read_topic_assignment(&mut self, topic: u32) -> u32 {
-        match self.store.get_data(ZnodePath::Topic(topic), None).map(|n| n.data) {
-            Ok(ZnodeData::TopicAssignment { partitions }) => partitions,
-            _ => 0,
+    fn start_reading_states(&mut self) {
+        if let Some(ControllerTask::Loading { pass, .. }) = self.controller.as_mut().map(|c| &mut c.task) {
+            *pass = LoadPass::States { next_partition: 0 };
         }
     }
 
-    fn read_partition_state(&mut self, topic: u32, partition: u32) -> Option<(u32, PartitionState)> {
-        let index = self.layout.index(topic, partition)?;
-        let path = ZnodePath::PartitionState { topic, partition };
+    /// A chunk of `getTopicPartitionStates`: `getData` of partition state znodes, pipelined.
+    fn issue_state_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
+        let ctrl = self.controller.as_ref()?;
+        let ControllerTask::Loading { pass: LoadPass::States { next_partition: first }, .. } = ctrl.task
+        else {
+            return None;
+        };
+        let epoch = ctrl.epoch;
+        let end = first.saturating_add(self.config.chunk_partitions).min(self.layout.partitions());
+        let states: Vec<(u32, PartitionState)> = (first..end).filter_map(|p| self.read_state(p)).collect();
+        let reads = u64::from(end - first);
+        let costs = &self.config.costs;
+        let processing = reads * costs.controller_load_per_partition / 2;
+        let in_flight = costs.zk_max_in_flight_requests;
+        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
+        self.schedule(
+            read.saturating_add(processing),
+            Event::ChunkDone { epoch, chunk: ChunkDone::Loaded(states) },
+        );
+        if let Some(ControllerTask::Loading { pass: LoadPass::States { next_partition }, .. }) =
+            self.controller.as_mut().map(|c| &mut c.task)
+        {
+            *next_partition = end;
+        }
+        Some(ControllerStep::Reading { znodes: reads, what: Reading::States { partitions: first..end } })
+    }
+
+    /// `getData` of one partition's state znode (by partition index).
+    fn read_state(&mut self, partition: u32) -> Option<(u32, PartitionState)> {
+        let path = self.layout.state_path(partition);
         let state = self.store.get_data(path, None).ok()?.partition_state()?;
-        Some((index as u32, state))
+        Some((partition, state))
     }
 
     fn finish_loading(&mut self) -> Option<ControllerStep> {
         let now = self.now;
         if let Some(f) = self.failover.as_mut() {
-            f.ready_at.get_or_insert(now);
+            f.loaded_at.get_or_insert(now);
         }
         let ctrl = self.controller.as_mut()?;
-        let live = ctrl.live;
-        let leaderless: Vec<u32> = ctrl
-            .memory
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !s.leader_broker().is_some_and(|l| live.contains(l)))
-            .map(|(i, _)| i as u32)
-            .collect();
-        let note = ControllerStep::Ready { partitions: ctrl.memory.len(), leaderless: leaderless.len() };
-        ctrl.task = ControllerTask::ElectingLeaders {
-            partitions: leaderless,
-            issued: 0,
-            done: 0,
-            then: PushScope::AllPartitions,
-        };
-        Some(note)
+        ctrl.task = ControllerTask::Idle;
+        Some(ControllerStep::Loaded { partitions: ctrl.memory.len() })
     }
 
-    fn issue_write_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
+    /// Starts the controller's next stage, or leaves it idle when its plan is done.
+    fn next_stage(&mut self) -> Option<ControllerStep> {
+        let ctrl = self.controller.as_mut()?;
+        ctrl.task = ControllerTask::Idle;
+        match ctrl.plan.pop_front()? {
+            Stage::PushAll => self.start_push((0..self.layout.partitions()).collect(), true, false),
+            Stage::Rewrite(change) => {
+                let partitions = self.partitions_to_rewrite(change);
+                let ctrl = self.controller.as_mut()?;
+                let note = ControllerStep::Rewriting { change, partitions: partitions.len() };
+                ctrl.task = ControllerTask::Rewriting { change, partitions, issued: 0, done: 0 };
+                Some(note)
+            }
+            Stage::Ready => {
+                let now = self.now;
+                if let Some(f) = self.failover.as_mut() {
+                    f.ready_at.get_or_insert(now);
+                }
+                let ctrl = self.controller.as_ref()?;
+                let live = ctrl.live;
+                let offline =
+                    ctrl.memory.iter().filter(|s| !s.leader_broker().is_some_and(|l| live.contains(l)));
+                Some(ControllerStep::Ready { partitions: ctrl.memory.len(), offline: offline.count() })
+            }
+            Stage::PushChanged { ends_failover } => {
+                let mut partitions = std::mem::take(&mut ctrl.changed);
+                partitions.sort_unstable();
+                partitions.dedup();
+                self.start_push(partitions, false, ends_failover)
+            }
+        }
+    }
+
+    /// The partitions a state change reads: for RemoveFromIsr every partition with a replica
+    /// on a dead broker (`replicasWithLeadershipInfo`), for ElectLeaders every partition without
+    /// a live leader (OfflinePartition).
+    fn partitions_to_rewrite(&self, change: StateChange) -> Vec<u32> {
+        let Some(ctrl) = self.controller.as_ref() else {
+            return Vec::new();
+        };
+        let live = ctrl.live;
+        let assignment = &self.assignment;
+        let memory = &ctrl.memory;
+        (0..self.layout.partitions())
+            .filter(|p| match change {
+                StateChange::RemoveFromIsr { dead } => {
+                    !assignment.replica_set(*p).intersection(dead).is_empty()
+                }
+                StateChange::ElectLeaders => {
+                    !memory[*p as usize].leader_broker().is_some_and(|l| live.contains(l))
+                }
+            })
+            .collect()
+    }
+
+    /// One chunk of a state change: `getTopicPartitionStatesRaw` of its partitions, then
+    /// `updateLeaderAndIsr` of the ones it alters (both pipelined).
+    fn issue_rewrite_chunk(&mut self, start: Micros) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
         let ctrl = self.controller.as_mut()?;
-        let ControllerTask::ElectingLeaders { partitions, issued, .. } = &mut ctrl.task else {
+        let ControllerTask::Rewriting { change, partitions, issued, .. } = &mut ctrl.task else {
             return None;
         };
+        let change = *change;
         let first = *issued;
         let end = (first + chunk).min(partitions.len());
         *issued = end;
@@ -286,31 +419,32 @@ impl ZkCluster {
         let mut states = Vec::new();
         let mut fired = Vec::new();
         for partition in &batch {
-            states.extend(self.elect_and_write(*partition, epoch, live, &mut fired));
+            states.extend(self.rewrite(*partition, change, epoch, live, &mut fired));
         }
         self.deliver_watches(fired);
-        let costs = &self.config.costs;
-        let writes = states.len() as u64;
-        let in_flight = costs.zk_max_in_flight_requests;
-        let written = self.store.submit(start, ZkRequestKind::Write, writes, in_flight);
-        let chunk = ChunkDone::Written { states, processed: batch.len() };
+        let in_flight = self.config.costs.zk_max_in_flight_requests;
+        let (reads, writes) = (batch.len() as u64, states.len() as u64);
+        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
+        let written = self.store.submit(read, ZkRequestKind::Write, writes, in_flight);
+        let chunk = ChunkDone::Written { change, states, processed: batch.len() };
         self.schedule(written, Event::ChunkDone { epoch, chunk });
-        Some(ControllerStep::Writing { znodes: writes })
+        Some(ControllerStep::Writing { change, read: reads, written: writes })
     }
 
-    /// Elects a leader for one partition and writes its state znode if anything changed.
-    fn elect_and_write(
+    /// Reads one partition's state znode and writes it back if `change` alters it.
+    fn rewrite(
         &mut self,
         partition: u32,
+        change: StateChange,
         epoch: u32,
         live: BrokerSet,
         fired: &mut Vec<WatchFired>,
     ) -> Option<(u32, PartitionState)> {
-        let old = self.controller.as_ref()?.memory[partition as usize];
-        let new = self.assignment.elect(partition, old, live, epoch);
-        if new.leader == old.leader && new.isr == old.isr {
-            return None;
-        }
+        let (_, old) = self.read_state(partition)?;
+        let new = match change {
+            StateChange::RemoveFromIsr { dead } => old.without_replicas(dead, epoch)?,
+            StateChange::ElectLeaders => self.assignment.elect(partition, old, live, epoch)?,
+        };
         let path = self.layout.state_path(partition);
         let (_, watches) = self.store.set_data(path, ZnodeData::PartitionState(new), None).ok()?;
         fired.extend(watches);
@@ -322,7 +456,7 @@ impl ZkCluster {
             return TraceKind::BrokerChangeNotForUs { broker: id };
         };
         ctrl.broker_change_pending = true;
-        let steps = if matches!(ctrl.task, ControllerTask::Idle) {
+        let steps = if matches!(ctrl.task, ControllerTask::Idle) && ctrl.plan.is_empty() {
             self.advance_controller(self.now)
         } else {
             vec![ControllerStep::BrokerChangeQueued]
@@ -330,9 +464,10 @@ impl ZkCluster {
         TraceKind::Controller { broker: id, finished: None, steps }
     }
 
-    /// Kafka's BrokerChange handling: re-read `/brokers/ids` (re-registering the one-shot
-    /// watch), then re-elect every partition with a dead broker in its ISR. Returns what it
-    /// started and when the read completes.
+    /// Kafka 2.4's BrokerChange (`processBrokerChange`, then `onBrokerFailure` and
+    /// `onReplicasBecomeOffline`): re-read `/brokers/ids` (re-registering the one-shot watch),
+    /// elect leaders for the partitions the dead brokers led, take their replicas out of every
+    /// ISR, then send what changed. Returns what it started and when the read completes.
     fn process_broker_change(&mut self, start: Micros) -> (Option<ControllerStep>, Micros) {
         let Some(ctrl) = self.controller.as_mut() else {
             return (None, start);
@@ -349,21 +484,12 @@ impl ZkCluster {
         };
         let dead = ctrl.live.difference(live);
         ctrl.live = live;
-        let affected: Vec<u32> = ctrl
-            .memory
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !s.isr.intersection(dead).is_empty())
-            .map(|(i, _)| i as u32)
-            .collect();
-        let note = ControllerStep::BrokerChange { live, dead, affected: affected.len() };
-        ctrl.task = ControllerTask::ElectingLeaders {
-            partitions: affected,
-            issued: 0,
-            done: 0,
-            then: PushScope::Elected,
-        };
-        (Some(note), read_at)
+        ctrl.plan = VecDeque::from([
+            Stage::Rewrite(StateChange::ElectLeaders),
+            Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
+            Stage::PushChanged { ends_failover: false },
+        ]);
+        (Some(ControllerStep::BrokerChange { live, dead }), read_at)
     }
 
     /// Where the failover the controller is working through stands.
@@ -374,12 +500,17 @@ impl ZkCluster {
             ControllerTask::Loading { loaded, .. } => {
                 FailoverPhase::LoadingFromZk { read: *loaded, total: u64::from(self.layout.partitions()) }
             }
-            ControllerTask::ElectingLeaders { partitions, done, .. } => {
-                FailoverPhase::ElectingLeaders { written: *done as u64, total: partitions.len() as u64 }
+            ControllerTask::Rewriting { change, partitions, done, .. } => {
+                let (written, total) = (*done as u64, partitions.len() as u64);
+                match change {
+                    StateChange::RemoveFromIsr { .. } => FailoverPhase::RemovingFromIsr { written, total },
+                    StateChange::ElectLeaders => FailoverPhase::ElectingLeaders { written, total },
+                }
             }
             ControllerTask::Pushing { .. } | ControllerTask::Idle => {
-                let tracker = self.pushes.iter().rev().find(|t| t.full_state)?;
+                let tracker = self.pushes.last()?;
                 FailoverPhase::PushingToBrokers {
+                    full_state: tracker.full_state,
                     brokers_done: tracker.brokers_done(running),
                     total: tracker.targets.intersection(running).len(),
                 }

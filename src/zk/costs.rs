@@ -57,25 +57,26 @@ impl ZkCosts {
         ZkCosts { zk_max_in_flight_requests: 1, ..ZkCosts::async_reads() }
     }
 
-    /// Kafka 1.1 and later: the controller pipelines asynchronous ZooKeeper requests (Jun Rao,
-    /// "Apache Kafka Supports 200K Partitions Per Cluster", 2018, and the reported figures for
-    /// 1,000,000 partitions: ~37 s to load them, plus ~40 s for the brokers to apply them).
+    /// Kafka 1.1 and later: the controller pipelines asynchronous ZooKeeper requests, at most
+    /// `zookeeper.max.in.flight.requests` = 10 outstanding (`KafkaConfig.ZkMaxInFlightRequests`,
+    /// 1.1 and 2.4).
     ///
     /// Same ensemble and per-item costs as [`ZkCosts::sync_reads_2017`]; only the pipelining
-    /// differs. The in-flight depth (20) and the push costs were calibrated by measuring
-    /// 1,000,000 single-partition topics on 5 brokers: ~37 s load, then ~40 s of offline-leader
-    /// elections (the dead controller's partitions) plus the full-state push to 4 live brokers.
+    /// differs. The push costs are estimates fitted to Tencent Cloud's figures for 1,000,000
+    /// partitions (Tencent Cloud Middleware, "Scaling Kafka to support millions of partitions":
+    /// ~37 s to load them from ZooKeeper, then ~40 s for the brokers to apply them; Kafka
+    /// version and layout not given), measured as 10,000 topics of 100 partitions on 5 brokers.
     pub fn async_reads() -> ZkCosts {
         ZkCosts {
             zk_read_latency: 290,
             zk_write_latency: MS,
-            zk_max_in_flight_requests: 20,
+            zk_max_in_flight_requests: 10,
             zk_max_requests_per_sec: 100_000,
             zk_session_timeout: 6_000 * MS,
             network_latency: 250,
             controller_load_per_partition: 8,
-            update_metadata_per_partition_per_broker: 5,
-            leader_and_isr_per_replica: 4,
+            update_metadata_per_partition_per_broker: 7,
+            leader_and_isr_per_replica: 5,
             broker_apply_per_partition: 10,
         }
     }

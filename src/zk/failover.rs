@@ -26,10 +26,14 @@ pub enum FailoverPhase {
     Electing,
     /// The new controller cold-loads partition state from ZooKeeper.
     LoadingFromZk { read: u64, total: u64 },
-    /// It elects leaders for partitions whose leader died, writing each state znode.
+    /// It takes the dead brokers' replicas out of every ISR, reading and writing each state
+    /// znode (the replica state machine's OfflineReplica transition).
+    RemovingFromIsr { written: u64, total: u64 },
+    /// It elects leaders for partitions whose leader died, reading and writing each state znode.
     ElectingLeaders { written: u64, total: u64 },
-    /// It pushes full-state UpdateMetadata and LeaderAndIsr; brokers apply them.
-    PushingToBrokers { brokers_done: u32, total: u32 },
+    /// It pushes UpdateMetadata and LeaderAndIsr (the `full_state` it loaded, then what
+    /// changed); brokers apply them.
+    PushingToBrokers { full_state: bool, brokers_done: u32, total: u32 },
 }
 
 /// Virtual times (absolute) of one failover's milestones.
@@ -40,7 +44,13 @@ pub(super) struct FailoverTimeline {
     pub session_expired_at: Option<Micros>,
     pub controller_created_at: Option<Micros>,
     pub new_controller: Option<BrokerId>,
+    /// The new controller's first push (an index of `ZkCluster::pushes`).
+    pub first_push: Option<usize>,
+    /// When the cold load ended (`initializeControllerContext` done).
+    pub loaded_at: Option<Micros>,
     pub ready_at: Option<Micros>,
+    /// When every live broker had applied the state the new controller loaded.
+    pub full_state_at: Option<Micros>,
     pub brokers_updated_at: Option<Micros>,
     zk_at_kill: ZkStats,
     requests_at_kill: RequestCounters,
@@ -61,7 +71,10 @@ impl FailoverTimeline {
             session_expired_at: None,
             controller_created_at: None,
             new_controller: None,
+            first_push: None,
+            loaded_at: None,
             ready_at: None,
+            full_state_at: None,
             brokers_updated_at: None,
             zk_at_kill,
             requests_at_kill,
@@ -80,12 +93,16 @@ pub struct ZkFailoverReport {
     pub session_expired_after: Micros,
     /// Until a broker created the new `/controller`.
     pub controller_elected_after: Micros,
-    /// From `/controller` creation until the controller had loaded all state (what Kafka
-    /// PR #3765 measured).
+    /// From `/controller` creation until the controller had read every topic and partition
+    /// state znode (`initializeControllerContext`).
     pub cold_load: Micros,
-    /// Until the new controller had loaded all state and could act.
+    /// Until the new controller was ready to serve: loaded, UpdateMetadata sent, the dead
+    /// replicas out of the ISRs and the offline partitions' leaders written.
     pub controller_ready_after: Micros,
-    /// Until every live broker had applied the new controller's full state.
+    /// From the end of the cold load until every live broker had applied the state loaded
+    /// (the full UpdateMetadata and LeaderAndIsr, sent before the ISR and leader writes).
+    pub full_state_push: Micros,
+    /// Until every live broker had applied the new controller's full state and the changes.
     pub brokers_updated_after: Micros,
     pub znode_reads: u64,
     pub znode_writes: u64,
@@ -115,6 +132,7 @@ impl ZkCluster {
         let since_kill = |at: Micros| at - f.killed_at;
         let created = f.controller_created_at?;
         let ready = f.ready_at?;
+        let loaded = f.loaded_at?;
         let zk = self.store.stats();
         Some(ZkFailoverReport {
             partitions: self.layout.partitions(),
@@ -123,8 +141,9 @@ impl ZkCluster {
             new_controller: f.new_controller?,
             session_expired_after: since_kill(f.session_expired_at?),
             controller_elected_after: since_kill(created),
-            cold_load: ready - created,
+            cold_load: loaded - created,
             controller_ready_after: since_kill(ready),
+            full_state_push: f.full_state_at? - loaded,
             brokers_updated_after: since_kill(f.brokers_updated_at?),
             znode_reads: zk.reads - f.zk_at_kill.reads,
             znode_writes: zk.writes - f.zk_at_kill.writes,
@@ -143,7 +162,12 @@ pub fn measure_failover(
     seed: u64,
 ) -> Result<ZkFailoverReport, ZkClusterError> {
     let count = u32::try_from(partitions).map_err(|_| ZkClusterError::PartitionCount(partitions))?;
-    let config = ZkClusterConfig::single_partition_topics(count, brokers, costs.clone());
+    measure_failover_of(ZkClusterConfig::single_partition_topics(count, brokers, costs.clone()), seed)
+}
+
+/// Kills the controller of a steady cluster shaped by `config` and runs until every surviving
+/// broker holds the new controller's state.
+pub fn measure_failover_of(config: ZkClusterConfig, seed: u64) -> Result<ZkFailoverReport, ZkClusterError> {
     fail_over(&mut ZkCluster::new(config, seed)?)
 }
 
@@ -185,12 +209,14 @@ mod tests {
             FailoverPhase::AwaitingSessionExpiry { expires_at: 0 },
             FailoverPhase::Electing,
             FailoverPhase::LoadingFromZk { read: 0, total: 0 },
+            FailoverPhase::PushingToBrokers { full_state: true, brokers_done: 0, total: 0 },
+            FailoverPhase::RemovingFromIsr { written: 0, total: 0 },
             FailoverPhase::ElectingLeaders { written: 0, total: 0 },
-            FailoverPhase::PushingToBrokers { brokers_done: 0, total: 0 },
+            FailoverPhase::PushingToBrokers { full_state: false, brokers_done: 0, total: 0 },
             FailoverPhase::Ready,
         ]
         .map(|p| std::mem::discriminant(&p));
-        assert_eq!(seen, expected);
+        assert_eq!(seen, expected, "Kafka 2.4's onControllerFailover order");
     }
 
     #[test]

@@ -33,6 +33,27 @@ impl PartitionState {
     }
 }
 
+impl PartitionState {
+    /// Kafka 2.4's `ReplicaStateMachine.doRemoveReplicasFromIsr`, one dead replica at a time:
+    /// a dead leader becomes NoLeader, and the replica leaves the ISR unless it is the last
+    /// member. `None` when no dead broker is in the ISR (nothing to write).
+    pub fn without_replicas(&self, dead: BrokerSet, controller_epoch: u32) -> Option<PartitionState> {
+        if self.isr.intersection(dead).is_empty() {
+            return None;
+        }
+        let mut state = *self;
+        for replica in dead.iter().filter(|r| self.isr.contains(*r)) {
+            if state.leader == replica as i32 {
+                state.leader = NO_LEADER;
+            }
+            if state.isr.len() > 1 {
+                state.isr = state.isr.without(replica);
+            }
+        }
+        Some(PartitionState { controller_epoch, leader_epoch: self.leader_epoch + 1, ..state })
+    }
+}
+
 impl fmt::Display for PartitionState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -82,30 +103,29 @@ impl ReplicaAssignment {
         PartitionState { controller_epoch, leader, leader_epoch: 0, isr: self.replica_set(partition) }
     }
 
-    /// The controller's new state for a partition after brokers outside `live` went away:
-    /// offline replicas leave the ISR, and a dead leader is replaced by the first live ISR
-    /// replica in assignment order (clean election only). With no live ISR replica the partition
-    /// goes offline and keeps its last ISR, as Kafka does without unclean election.
+    /// Kafka 2.4's offline-partition leader election (`PartitionLeaderElectionAlgorithms.
+    /// offlinePartitionLeaderElection`, clean only): the first replica in assignment order that
+    /// is live and in the ISR leads, and the ISR keeps its live members. `None` when the leader
+    /// is alive (nothing to elect) or no live ISR replica exists: the election fails, nothing is
+    /// written and the partition stays offline.
     pub fn elect(
         &self,
         partition: u32,
         state: PartitionState,
         live: BrokerSet,
         controller_epoch: u32,
-    ) -> PartitionState {
-        let live_isr = state.isr.intersection(live);
-        let leader_alive = state.leader_broker().is_some_and(|l| live.contains(l));
-        let leader = if leader_alive {
-            state.leader
-        } else {
-            self.replicas(partition).find(|r| live_isr.contains(*r)).map_or(NO_LEADER, |b| b as i32)
-        };
-        PartitionState {
-            controller_epoch,
-            leader,
-            leader_epoch: state.leader_epoch + 1,
-            isr: if live_isr.is_empty() { state.isr } else { live_isr },
+    ) -> Option<PartitionState> {
+        if state.leader_broker().is_some_and(|l| live.contains(l)) {
+            return None;
         }
+        let live_isr = state.isr.intersection(live);
+        let leader = self.replicas(partition).find(|r| live_isr.contains(*r))?;
+        Some(PartitionState {
+            controller_epoch,
+            leader: leader as i32,
+            leader_epoch: state.leader_epoch + 1,
+            isr: live_isr,
+        })
     }
 }
 
@@ -126,20 +146,34 @@ mod tests {
         let assignment = ReplicaAssignment::new(5, 3, 0);
         let state = assignment.initial_state(0, 1);
         let live: BrokerSet = [1, 2, 3, 4].into_iter().collect();
-        let elected = assignment.elect(0, state, live, 2);
+        let elected = assignment.elect(0, state, live, 2).expect("a live ISR replica");
         assert_eq!(elected.leader, 1);
         assert_eq!(elected.isr, [1, 2].into_iter().collect());
         assert_eq!(elected.leader_epoch, 1);
         assert_eq!(elected.controller_epoch, 2);
+        assert_eq!(assignment.elect(0, elected, live, 2), None, "a live leader needs no election");
     }
 
     #[test]
-    fn no_live_isr_replica_leaves_the_partition_offline_with_its_last_isr() {
+    fn no_live_isr_replica_fails_the_election_and_writes_nothing() {
         let assignment = ReplicaAssignment::new(3, 1, 0);
         let state = assignment.initial_state(0, 1);
-        let elected = assignment.elect(0, state, [1, 2].into_iter().collect(), 2);
-        assert_eq!(elected.leader, NO_LEADER);
-        assert_eq!(elected.isr, state.isr);
+        assert_eq!(assignment.elect(0, state, [1, 2].into_iter().collect(), 2), None);
+    }
+
+    #[test]
+    fn a_dead_replica_leaves_the_isr_and_a_dead_leader_becomes_no_leader() {
+        let assignment = ReplicaAssignment::new(5, 3, 0);
+        let state = assignment.initial_state(0, 1);
+        let dead = BrokerSet::EMPTY.with(0);
+        let removed = state.without_replicas(dead, 2).expect("broker 0 was in the ISR");
+        assert_eq!((removed.leader, removed.isr), (NO_LEADER, [1, 2].into_iter().collect()));
+        assert_eq!((removed.leader_epoch, removed.controller_epoch), (1, 2));
+        let follower_dead = state.without_replicas(BrokerSet::EMPTY.with(2), 2).expect("in the ISR");
+        assert_eq!((follower_dead.leader, follower_dead.isr), (0, [0, 1].into_iter().collect()));
+        assert_eq!(removed.without_replicas(dead, 2), None, "no longer in the ISR: nothing to write");
+        let single = ReplicaAssignment::new(3, 1, 0).initial_state(0, 1).without_replicas(dead, 2);
+        assert_eq!(single.map(|s| (s.leader, s.isr)), Some((NO_LEADER, dead)), "the last ISR member stays");
     }
 
     #[test]

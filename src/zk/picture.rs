@@ -293,20 +293,35 @@ impl ZkCluster {
                         &text,
                     );
                 }
+                Event::ChunkDone { chunk: ChunkDone::AssignmentsRead { topics }, .. } => {
+                    let Some(from) = controller else { continue };
+                    let text = || {
+                        format!(
+                            "cold load: getData of {topics} topic znodes (replica assignments), {} in flight at a time",
+                            self.config.costs.zk_max_in_flight_requests
+                        )
+                    };
+                    add(ZkMessageKind::Reads, from, Endpoint::Ensemble, u64::from(*topics), sent, at, &text);
+                }
                 Event::ChunkDone { chunk: ChunkDone::Loaded(states), .. } => {
                     let Some(from) = controller else { continue };
                     let text = || {
                         format!(
-                            "cold load: getData of {} topic and partition state znodes, {} in flight at a time",
+                            "cold load: getData of {} partition state znodes, {} in flight at a time",
                             states.len(),
                             self.config.costs.zk_max_in_flight_requests
                         )
                     };
                     add(ZkMessageKind::Reads, from, Endpoint::Ensemble, states.len() as u64, sent, at, &text);
                 }
-                Event::ChunkDone { chunk: ChunkDone::Written { states, .. }, .. } => {
+                Event::ChunkDone { chunk: ChunkDone::Written { change, states, processed }, .. } => {
                     let Some(from) = controller else { continue };
-                    let text = || format!("setData of {} partition state znodes (new leaders)", states.len());
+                    let text = || {
+                        format!(
+                            "{change}: getData of {processed} partition state znodes, setData of {}",
+                            states.len()
+                        )
+                    };
                     add(
                         ZkMessageKind::Writes,
                         from,

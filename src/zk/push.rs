@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::cluster::{BrokerRequest, Event, ZkCluster};
-use super::controller::{ChunkDone, ControllerTask, PushScope};
+use super::controller::{ChunkDone, ControllerTask};
 use super::partition::{BrokerId, BrokerSet, MAX_BROKERS, PartitionState};
 use super::trace::{ControllerStep, PushDone};
 use crate::harness::Micros;
@@ -13,6 +13,7 @@ use crate::harness::Micros;
 /// Delivery progress of one push (one UpdateMetadata/LeaderAndIsr wave) to its target brokers.
 pub(super) struct PushTracker {
     pub full_state: bool,
+    pub ends_failover: bool,
     pub chunks: usize,
     pub targets: BrokerSet,
     pub applied: Vec<usize>,
@@ -28,17 +29,17 @@ impl PushTracker {
 }
 
 impl ZkCluster {
-    pub(super) fn start_push(&mut self) -> Option<ControllerStep> {
+    /// Starts a push of `partitions`: the full state after a failover's load (`full_state`), or
+    /// what changed; `ends_failover` when the failover is over once every live broker applied it.
+    pub(super) fn start_push(
+        &mut self,
+        partitions: Vec<u32>,
+        full_state: bool,
+        ends_failover: bool,
+    ) -> Option<ControllerStep> {
         let chunk = self.config.chunk_partitions as usize;
         let brokers = self.config.brokers as usize;
-        let total = self.layout.partitions();
         let ctrl = self.controller.as_mut()?;
-        let task = std::mem::replace(&mut ctrl.task, ControllerTask::Idle);
-        let ControllerTask::ElectingLeaders { partitions, then, .. } = task else {
-            return None;
-        };
-        let full_state = then == PushScope::AllPartitions;
-        let partitions = if full_state { (0..total).collect() } else { partitions };
         let chunks = partitions.len().div_ceil(chunk);
         let targets = ctrl.live;
         let push = self.pushes.len();
@@ -46,7 +47,7 @@ impl ZkCluster {
         ctrl.task = ControllerTask::Pushing { partitions, issued: 0, push };
         let applied = vec![0; brokers];
         let complete = false;
-        self.pushes.push(PushTracker { full_state, chunks, targets, applied, complete });
+        self.pushes.push(PushTracker { full_state, ends_failover, chunks, targets, applied, complete });
         if chunks == 0 {
             self.complete_push(push);
         }
@@ -124,13 +125,6 @@ impl ZkCluster {
         true
     }
 
-    pub(super) fn finish_push(&mut self) -> ControllerStep {
-        if let Some(ctrl) = self.controller.as_mut() {
-            ctrl.task = ControllerTask::Idle;
-        }
-        ControllerStep::AllSent
-    }
-
     /// Counts one applied chunk; says so when the whole push has reached every broker.
     pub(super) fn record_applied(&mut self, push: usize, broker: BrokerId) -> Option<PushDone> {
         let running: BrokerSet = self.brokers.iter().filter(|b| b.alive).map(|b| b.id).collect();
@@ -147,12 +141,19 @@ impl ZkCluster {
         let now = self.now;
         let tracker = self.pushes.get_mut(push)?;
         tracker.complete = true;
-        if !tracker.full_state {
-            return Some(PushDone::Change);
+        let done = if tracker.full_state { PushDone::FullState } else { PushDone::Change };
+        let first = self.failover.as_ref().and_then(|f| f.first_push).unwrap_or(self.pushes.len());
+        if let Some(f) = self.failover.as_mut().filter(|_| push >= first && done == PushDone::FullState) {
+            f.full_state_at.get_or_insert(now);
         }
-        if let Some(f) = self.failover.as_mut() {
-            f.brokers_updated_at.get_or_insert(now);
+        let ending = self.pushes.iter().rposition(|t| t.ends_failover).filter(|last| *last >= first);
+        let over = ending.is_some_and(|last| self.pushes[first..=last].iter().all(|t| t.complete));
+        match self.failover.as_mut().filter(|f| over && f.brokers_updated_at.is_none()) {
+            Some(f) => {
+                f.brokers_updated_at = Some(now);
+                Some(PushDone::Failover)
+            }
+            None => Some(done),
         }
-        Some(PushDone::FullState)
     }
 }

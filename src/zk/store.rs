@@ -326,6 +326,13 @@ impl ZkStore {
         }
     }
 
+    /// Counts `count` reads of znodes this model does not hold (Kafka's `/admin/*` and
+    /// notification znodes, absent in a cluster with no admin work pending): each answers
+    /// NONODE or no children, at a read's cost.
+    pub fn count_absent_reads(&mut self, count: u64) {
+        self.stats.reads += count;
+    }
+
     /// `getData`, optionally leaving a data watch on the znode.
     pub fn get_data(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<Znode, ZkError> {
         self.stats.reads += 1;

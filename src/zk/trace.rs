@@ -7,6 +7,7 @@
 use std::fmt;
 use std::ops::Range;
 
+use super::controller::StateChange;
 use super::partition::{BrokerId, BrokerSet};
 use super::path::ZnodePath;
 use super::store::{SessionId, WatchEvent, ZkError, ZnodeData};
@@ -106,6 +107,8 @@ pub enum Holder {
 /// A chunk of controller work that finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Finished {
+    /// The cold load's first pass has read the assignments of topics `..topics`.
+    AssignmentsRead { topics: u32 },
     /// `count` partition states read in the cold load, `loaded` so far.
     Loaded { count: usize, loaded: u64 },
     /// `count` state znodes written, `done` of the `total` partitions processed.
@@ -116,41 +119,36 @@ pub enum Finished {
     Abandoned,
 }
 
+/// Which znodes a chunk of the cold load reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Topic znodes (their replica assignments), by topic index.
+    Assignments { topics: Range<u32> },
+    /// Partition state znodes, by partition index.
+    States { partitions: Range<u32> },
+}
+
 /// What the controller started next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ControllerStep {
-    /// A chunk of the cold load: `getData` of the topics' znodes and their partitions' states.
-    Reading {
-        znodes: u64,
-        topics: Range<u32>,
-    },
-    /// The cold load is over; `leaderless` partitions need a new leader.
-    Ready {
-        partitions: usize,
-        leaderless: usize,
-    },
-    /// A chunk of leader elections, each written to its state znode in turn.
-    Writing {
-        znodes: u64,
-    },
+    /// A chunk of the cold load: `getData` of `znodes` znodes, pipelined.
+    Reading { znodes: u64, what: Reading },
+    /// The cold load is over: every partition's state is in memory.
+    Loaded { partitions: usize },
+    /// A state change begins over `partitions` partitions (each state znode read, and written
+    /// when the change alters it).
+    Rewriting { change: StateChange, partitions: usize },
+    /// A chunk of a state change: `read` state znodes read, `written` written back.
+    Writing { change: StateChange, read: u64, written: u64 },
+    /// "Ready to serve as the new controller": `offline` partitions are left without a live
+    /// leader (no live ISR replica).
+    Ready { partitions: usize, offline: usize },
     /// A push of UpdateMetadata+LeaderAndIsr for `partitions` partitions to `targets`.
-    Sending {
-        partitions: usize,
-        targets: BrokerSet,
-    },
+    Sending { partitions: usize, targets: BrokerSet },
     /// One chunk of the push built and sent; `lost` brokers will not receive it.
-    Building {
-        partitions: usize,
-        targets: BrokerSet,
-        lost: BrokerSet,
-    },
-    AllSent,
-    /// Kafka's BrokerChange: the live set read again, and how many partitions lost an ISR member.
-    BrokerChange {
-        live: BrokerSet,
-        dead: BrokerSet,
-        affected: usize,
-    },
+    Building { partitions: usize, targets: BrokerSet, lost: BrokerSet },
+    /// Kafka's BrokerChange: the live set read again, and the brokers that died.
+    BrokerChange { live: BrokerSet, dead: BrokerSet },
     /// `/brokers/ids` could not be read.
     BrokerIdsUnreadable(ZkError),
     /// A BrokerChange waits until the current work is done.
@@ -160,10 +158,12 @@ pub enum ControllerStep {
 /// What a completed push reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PushDone {
-    /// The partitions just re-elected, after a broker death.
+    /// The partitions just rewritten, after a broker death.
     Change,
-    /// The new controller's full state, after a controller failover.
+    /// The new controller's full state, after a controller failover's load.
     FullState,
+    /// The last push of a controller failover: every live broker holds the new state.
+    Failover,
 }
 
 impl TraceKind {
@@ -269,7 +269,10 @@ impl fmt::Display for TraceKind {
             TraceKind::Controller { broker, finished, steps } => {
                 write!(f, "controller {broker}: ")?;
                 if let Some(finished) = finished {
-                    write!(f, "{finished}; ")?;
+                    write!(f, "{finished}")?;
+                    if !steps.is_empty() {
+                        f.write_str("; ")?;
+                    }
                 }
                 joined(f, steps)
             }
@@ -285,7 +288,10 @@ impl fmt::Display for TraceKind {
                     None => Ok(()),
                     Some(PushDone::Change) => write!(f, "; every live broker has the change"),
                     Some(PushDone::FullState) => {
-                        write!(f, "; every live broker holds the new controller's full state")
+                        write!(f, "; every live broker holds the state the new controller loaded")
+                    }
+                    Some(PushDone::Failover) => {
+                        write!(f, "; every live broker holds the new controller's state and its changes")
                     }
                 }
             }
@@ -310,6 +316,7 @@ impl fmt::Display for Holder {
 impl fmt::Display for Finished {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Finished::AssignmentsRead { topics } => write!(f, "read the assignments of {topics} topics"),
             Finished::Loaded { count, loaded } => write!(f, "loaded {count} partition states ({loaded})"),
             Finished::Wrote { count, done, total } => {
                 write!(f, "wrote {count} state znodes ({done}/{total})")
@@ -320,17 +327,39 @@ impl fmt::Display for Finished {
     }
 }
 
+impl fmt::Display for StateChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateChange::RemoveFromIsr { dead } => write!(f, "removing {dead} from the ISRs"),
+            StateChange::ElectLeaders => write!(f, "electing leaders"),
+        }
+    }
+}
+
 impl fmt::Display for ControllerStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ControllerStep::Reading { znodes, topics } => {
-                write!(f, "reading {znodes} znodes (topics {}..{})", topics.start, topics.end)
+            ControllerStep::Reading { znodes, what: Reading::Assignments { topics } } => {
+                write!(f, "reading {znodes} topic znodes (topics {}..{})", topics.start, topics.end)
             }
-            ControllerStep::Ready { partitions, leaderless } => {
-                write!(f, "controller ready with {partitions} partitions; {leaderless} have no live leader")
+            ControllerStep::Reading { znodes, what: Reading::States { partitions } } => {
+                write!(
+                    f,
+                    "reading {znodes} partition state znodes ({}..{})",
+                    partitions.start, partitions.end
+                )
             }
-            ControllerStep::Writing { znodes } => {
-                write!(f, "writing {znodes} partition state znodes one by one")
+            ControllerStep::Loaded { partitions } => {
+                write!(f, "loaded the state of all {partitions} partitions")
+            }
+            ControllerStep::Rewriting { change, partitions } => {
+                write!(f, "{change}: {partitions} partitions")
+            }
+            ControllerStep::Writing { change, read, written } => {
+                write!(f, "{change}: reading {read} state znodes, writing {written}")
+            }
+            ControllerStep::Ready { partitions, offline } => {
+                write!(f, "controller ready with {partitions} partitions; {offline} have no live leader")
             }
             ControllerStep::Sending { partitions, targets } => {
                 write!(
@@ -345,11 +374,9 @@ impl fmt::Display for ControllerStep {
                 }
                 Ok(())
             }
-            ControllerStep::AllSent => write!(f, "all requests sent"),
-            ControllerStep::BrokerChange { live, dead, affected } => write!(
-                f,
-                "BrokerChange: live {live}, dead {dead}; {affected} partitions had a dead replica in their ISR"
-            ),
+            ControllerStep::BrokerChange { live, dead } => {
+                write!(f, "BrokerChange: live {live}, dead {dead}")
+            }
             ControllerStep::BrokerIdsUnreadable(error) => write!(f, "cannot read /brokers/ids: {error}"),
             ControllerStep::BrokerChangeQueued => write!(f, "BrokerChange queued behind current work"),
         }
