@@ -19,7 +19,7 @@ const USAGE: &str = "usage:
   kraftscope quorum-sizing [--voters V[,V...]] [--latency MIN-MAX[,MIN-MAX...]] [--trials N] [--first-seed S]
       for each number of voters: the majority, the failures tolerated, commit latency and
       leaderless time after the leader dies, at each one-way link latency (ms)
-  kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--seed S]
+  kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--detail] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
   kraftscope inspect PATH [--json]
       decode a real __cluster_metadata .log segment, .checkpoint snapshot or directory: batches,
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     let result = match command.as_str() {
         "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
-        "failover" => Args::parse(rest, &["csv"]).and_then(|a| cli::failover_cmd::run(&a)),
+        "failover" => Args::parse(rest, &["csv", "detail"]).and_then(|a| cli::failover_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
         "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),
         "inspect" => match rest.split_first() {

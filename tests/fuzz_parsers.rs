@@ -360,7 +360,7 @@ const COMMANDS: [(&[&str], &[&str], &[&str]); 3] = [
         &["seeds", "seed", "first-seed", "threads"],
     ),
     (&["notable"], &["scenario", "file", "seed", "notable"], &["seed"]),
-    (&["csv"], &["partitions", "mode", "csv", "zk-preset", "seed"], &["seed"]),
+    (&["csv", "detail"], &["partitions", "mode", "csv", "detail", "zk-preset", "seed"], &["seed"]),
 ];
 
 /// Parse a command line as each command would: every error names the argument or flag at fault.

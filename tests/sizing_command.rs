@@ -1,5 +1,5 @@
-//! `kraftscope quorum-sizing` and `kraftscope elections --voters` print a row or a block per
-//! voter count, and refuse bad settings with a message.
+//! `kraftscope quorum-sizing`, `kraftscope elections --voters` and `kraftscope failover --detail`
+//! print a row or a block per setting, and refuse bad settings with a message.
 
 use std::process::Command;
 
@@ -56,4 +56,24 @@ fn bad_settings_are_refused_with_a_message() {
         assert_eq!(code, 2, "{args:?}");
         assert!(err.contains(message), "{args:?}: {err}");
     }
+}
+
+/// `kraftscope failover --mode zk --detail` splits the failover's writes as Kafka 2.4's state
+/// machines make them: at RF 3 on 5 brokers the dead broker held a replica of 3 partitions in 5
+/// and led 1 in 5.
+#[test]
+fn failover_detail_splits_the_writes_by_state_machine() {
+    let (code, out, err) = kraftscope(&["failover", "--mode", "zk", "--partitions", "100000", "--detail"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.contains("znode writes")).unwrap_or_else(|| panic!("{out}"));
+    let number_before = |words: &str| -> u64 {
+        let head = &line[..line.find(words).unwrap_or_else(|| panic!("no '{words}' in {line}"))];
+        head.split_whitespace().last().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"))
+    };
+    let (writes, isr, leaders) =
+        (number_before("znode writes"), number_before("dead replicas"), number_before("new leaders"));
+    let claims = number_before("claims");
+    assert_eq!((isr, leaders), (60_000, 20_000), "{line}");
+    assert_eq!(writes, isr + leaders + claims, "{line}");
+    assert!((1..=4).contains(&claims), "{line}");
 }

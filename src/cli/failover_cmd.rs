@@ -9,7 +9,7 @@ use kraftscope::zk::ZkCosts;
 use super::args::Args;
 
 pub fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["partitions", "mode", "csv", "zk-preset", "seed", "kraft-trials"])?;
+    args.only(&["partitions", "mode", "csv", "detail", "zk-preset", "seed", "kraft-trials"])?;
     let sizes: Vec<u64> = args.list("partitions", "1000,10000,100000,1000000,2000000")?;
     let (kraft, zk) = match args.text("mode").unwrap_or("both") {
         "both" => (true, true),
@@ -40,6 +40,9 @@ pub fn run(args: &Args) -> Result<bool, String> {
         print_csv(&rows);
     } else {
         print_table(&rows, preset_name);
+        if args.has("detail") {
+            print_detail(&rows);
+        }
         println!("measured in {:.2} s of wall time", started.elapsed().as_secs_f64());
     }
     Ok(true)
@@ -83,5 +86,27 @@ fn print_table(rows: &[FailoverRow], preset: &str) {
             _ => "-".to_string(),
         };
         println!("{:>12} {kraft:>12} {p99:>12} {ready:>16} {done:>20} {ratio:>8}", row.partitions);
+    }
+}
+
+/// ZooKeeper mode's requests per failover, the writes split as Kafka 2.4's state machines make
+/// them.
+fn print_detail(rows: &[FailoverRow]) {
+    println!("ZooKeeper mode's requests during the failover (Kafka 2.4's onControllerFailover):");
+    for row in rows {
+        let Some(z) = &row.zk else { continue };
+        let claims = z.znode_writes - z.isr_writes - z.election_writes;
+        println!(
+            "{:>12} partitions: {} znode reads; {} znode writes = {} dead replicas out of ISRs \
+             (ReplicaStateMachine) + {} new leaders (PartitionStateMachine) + {claims} claims of \
+             /controller; {} watches fired; {} requests to brokers",
+            row.partitions,
+            z.znode_reads,
+            z.znode_writes,
+            z.isr_writes,
+            z.election_writes,
+            z.watches_fired,
+            z.requests_sent
+        );
     }
 }

@@ -259,6 +259,17 @@ impl ZkCluster {
             return TraceKind::WorkDropped { epoch };
         };
         let broker = ctrl.broker;
+        if let (ChunkDone::Written { change, states, .. }, Some(f)) = (&chunk, self.failover.as_mut()) {
+            let ours = f.new_controller == Some(broker) && f.brokers_updated_at.is_none();
+            let count = if ours { states.len() as u64 } else { 0 };
+            match change {
+                StateChange::RemoveFromIsr { .. } => f.isr_writes += count,
+                StateChange::ElectLeaders => f.election_writes += count,
+            }
+        }
+        let Some(ctrl) = self.controller.as_mut() else {
+            return TraceKind::WorkDropped { epoch };
+        };
         let finished = Some(ctrl.commit(chunk));
         let steps = self.advance_controller(self.now);
         TraceKind::Controller { broker, finished, steps }

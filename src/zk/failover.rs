@@ -49,6 +49,10 @@ pub(super) struct FailoverTimeline {
     /// When the cold load ended (`initializeControllerContext` done).
     pub loaded_at: Option<Micros>,
     pub ready_at: Option<Micros>,
+    /// State znodes the new controller wrote: taking dead replicas out of ISRs (the replica
+    /// state machine) and electing leaders (the partition state machine).
+    pub isr_writes: u64,
+    pub election_writes: u64,
     /// When every live broker had applied the state the new controller loaded.
     pub full_state_at: Option<Micros>,
     pub brokers_updated_at: Option<Micros>,
@@ -75,6 +79,8 @@ impl FailoverTimeline {
             loaded_at: None,
             ready_at: None,
             full_state_at: None,
+            isr_writes: 0,
+            election_writes: 0,
             brokers_updated_at: None,
             zk_at_kill,
             requests_at_kill,
@@ -106,6 +112,10 @@ pub struct ZkFailoverReport {
     pub brokers_updated_after: Micros,
     pub znode_reads: u64,
     pub znode_writes: u64,
+    /// Of those, the replica state machine's (dead replicas out of the ISRs) and the partition
+    /// state machine's (new leaders); the rest are the race's claims.
+    pub isr_writes: u64,
+    pub election_writes: u64,
     pub watches_fired: u64,
     /// UpdateMetadata and LeaderAndIsr requests sent by the new controller.
     pub requests_sent: u64,
@@ -147,6 +157,8 @@ impl ZkCluster {
             brokers_updated_after: since_kill(f.brokers_updated_at?),
             znode_reads: zk.reads - f.zk_at_kill.reads,
             znode_writes: zk.writes - f.zk_at_kill.writes,
+            isr_writes: f.isr_writes,
+            election_writes: f.election_writes,
             watches_fired: zk.watches_fired - f.zk_at_kill.watches_fired,
             requests_sent: self.requests.sent - f.requests_at_kill.sent,
         })
