@@ -52,13 +52,13 @@ pub fn zk_phase(race: &FailoverRace) -> String {
             "the new controller cold-loads every partition's state from ZooKeeper"
         }
         (_, Some(FailoverPhase::RemovingFromIsr { .. })) => {
-            "the dead broker's replicas leave every ISR, one state znode read and written at a time"
+            "the dead broker's replicas leave every ISR, znode by znode"
         }
         (_, Some(FailoverPhase::ElectingLeaders { .. })) => {
-            "new leaders for the dead broker's partitions are read and written znode by znode"
+            "new leaders for the dead broker's partitions, znode by znode"
         }
         (_, Some(FailoverPhase::PushingToBrokers { full_state: true, .. })) => {
-            "the controller sends the state it loaded to every broker (UpdateMetadata, LeaderAndIsr)"
+            "the controller sends the state it loaded to every broker"
         }
         (_, Some(FailoverPhase::PushingToBrokers { full_state: false, .. })) => {
             "the controller sends the new leaders and ISRs to every broker"

@@ -249,20 +249,20 @@ pub fn phase_text(phase: FailoverPhase, killed: bool) -> String {
             format::count(total)
         ),
         FailoverPhase::RemovingFromIsr { written, total } => format!(
-            "The dead broker's replicas leave every ISR, each state znode read and written: {} of {}.",
+            "Dead replicas leave the ISRs, znode by znode: {} of {}.",
             format::count(written),
             format::count(total)
         ),
         FailoverPhase::ElectingLeaders { written, total } => format!(
-            "New leaders for the dead broker's partitions, read and written znode by znode: {} of {}.",
+            "New leaders for the dead broker's partitions, znode by znode: {} of {}.",
             format::count(written),
             format::count(total)
         ),
         FailoverPhase::PushingToBrokers { full_state: true, brokers_done, total } => format!(
-            "The state it loaded goes to every broker (UpdateMetadata + LeaderAndIsr): {brokers_done} of {total} have it."
+            "UpdateMetadata + LeaderAndIsr of the loaded state: {brokers_done} of {total} brokers."
         ),
         FailoverPhase::PushingToBrokers { full_state: false, brokers_done, total } => format!(
-            "The new leaders and ISRs go to every broker (LeaderAndIsr + UpdateMetadata): {brokers_done} of {total} have them."
+            "LeaderAndIsr + UpdateMetadata of the changes: {brokers_done} of {total} brokers."
         ),
         FailoverPhase::Ready => "Back: every live broker holds the new controller's state.".to_string(),
     }

@@ -5,8 +5,6 @@
 //! offline partitions (reading and writing each state znode), then push what changed. Work runs
 //! in chunks, one event each.
 
-use std::collections::VecDeque;
-
 use super::cluster::{Event, ZkCluster};
 use super::column::SharedColumn;
 use super::failover::FailoverPhase;
@@ -95,8 +93,8 @@ pub(super) struct ActiveController {
     /// Leader/ISR per partition as the controller believes it.
     pub memory: SharedColumn<PartitionState>,
     pub task: ControllerTask,
-    /// What it does once the current task is done.
-    pub plan: VecDeque<Stage>,
+    /// What it does once the current task is done, the next stage last.
+    pub plan: Vec<Stage>,
     /// Partitions rewritten since the last push.
     pub changed: Vec<u32>,
     /// A `/brokers/ids` change arrived while busy; handle it when idle.
@@ -119,7 +117,7 @@ impl ActiveController {
             live,
             memory,
             task: ControllerTask::Idle,
-            plan: VecDeque::new(),
+            plan: Vec::new(),
             changed: Vec::new(),
             broker_change_pending: false,
         }
@@ -140,13 +138,13 @@ impl ActiveController {
         let memory = SharedColumn::filled(partitions, PartitionState::UNKNOWN);
         let task = ControllerTask::Loading { pass: LoadPass::Assignments { next_topic: 0 }, loaded: 0 };
         let dead = (0..brokers).filter(|b| !live.contains(*b)).collect();
-        let plan = VecDeque::from([
-            Stage::PushAll,
-            Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
-            Stage::Rewrite(StateChange::ElectLeaders),
-            Stage::Ready,
+        let plan = vec![
             Stage::PushChanged { ends_failover: true },
-        ]);
+            Stage::Ready,
+            Stage::Rewrite(StateChange::ElectLeaders),
+            Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
+            Stage::PushAll,
+        ];
         ActiveController { task, plan, ..ActiveController::steady(broker, epoch, session, live, memory) }
     }
 
@@ -362,7 +360,7 @@ impl ZkCluster {
     fn next_stage(&mut self) -> Option<ControllerStep> {
         let ctrl = self.controller.as_mut()?;
         ctrl.task = ControllerTask::Idle;
-        match ctrl.plan.pop_front()? {
+        match ctrl.plan.pop()? {
             Stage::PushAll => self.start_push((0..self.layout.partitions()).collect(), true, false),
             Stage::Rewrite(change) => {
                 let partitions = self.partitions_to_rewrite(change);
@@ -495,11 +493,11 @@ impl ZkCluster {
         };
         let dead = ctrl.live.difference(live);
         ctrl.live = live;
-        ctrl.plan = VecDeque::from([
-            Stage::Rewrite(StateChange::ElectLeaders),
-            Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
+        ctrl.plan = vec![
             Stage::PushChanged { ends_failover: false },
-        ]);
+            Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
+            Stage::Rewrite(StateChange::ElectLeaders),
+        ];
         (Some(ControllerStep::BrokerChange { live, dead }), read_at)
     }
 

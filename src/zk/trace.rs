@@ -288,10 +288,10 @@ impl fmt::Display for TraceKind {
                     None => Ok(()),
                     Some(PushDone::Change) => write!(f, "; every live broker has the change"),
                     Some(PushDone::FullState) => {
-                        write!(f, "; every live broker holds the state the new controller loaded")
+                        write!(f, "; every live broker holds the loaded state")
                     }
                     Some(PushDone::Failover) => {
-                        write!(f, "; every live broker holds the new controller's state and its changes")
+                        write!(f, "; every live broker holds the new state")
                     }
                 }
             }
