@@ -83,7 +83,8 @@ test("a link to a moment a simulated day in replays under a progress bar, then o
   assert.match(await bar.textContent(), /Replaying the shared session from its seed: [\d.]+ s of 86400\.000 s/);
   await screenshot(page, "reopening-a-day");
   await page.keyboard.press("k");
-  assert.match(await page.locator("div.notice[role=status]").textContent(), /Still replaying/);
+  // The notice is drawn in a later task, once the page has re-rendered: wait for it.
+  await page.waitForFunction(() => /Still replaying/.test(document.querySelector("div.notice[role=status]")?.textContent ?? ""), null, { timeout: 10_000 });
   await bar.waitFor({ state: "detached", timeout: 180_000 });
   assert.match(await page.locator("#clock").textContent(), /^86400\.000 s/);
   assert.deepEqual(errors, []);
