@@ -289,21 +289,25 @@ impl ZkCluster {
             let _ = self.store.get_data(ZnodePath::Topic(topic), None);
         }
         let reads = u64::from(end - first);
-        let costs = &self.config.costs;
-        let processing =
-            u64::from(end - first) * u64::from(per_topic) * costs.controller_load_per_partition / 2;
-        let in_flight = costs.zk_max_in_flight_requests;
-        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
-        self.schedule(
-            read.saturating_add(processing),
-            Event::ChunkDone { epoch, chunk: ChunkDone::AssignmentsRead { topics: end - first } },
-        );
+        let chunk = ChunkDone::AssignmentsRead { topics: end - first };
+        self.load_chunk(start, epoch, reads, reads * u64::from(per_topic), chunk);
         if let Some(ControllerTask::Loading { pass: LoadPass::Assignments { next_topic }, .. }) =
             self.controller.as_mut().map(|c| &mut c.task)
         {
             *next_topic = end;
         }
         Some(ControllerStep::Reading { znodes: reads, what: Reading::Assignments { topics: first..end } })
+    }
+
+    /// Issues `reads` pipelined `getData` of the cold load at `start`; `chunk` is done once
+    /// they are answered and the controller has processed half the work of `partitions`
+    /// partitions (the assignment pass and the state pass each charge half).
+    fn load_chunk(&mut self, start: Micros, epoch: u32, reads: u64, partitions: u64, chunk: ChunkDone) {
+        let costs = &self.config.costs;
+        let processing = partitions * costs.controller_load_per_partition / 2;
+        let in_flight = costs.zk_max_in_flight_requests;
+        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
+        self.schedule(read.saturating_add(processing), Event::ChunkDone { epoch, chunk });
     }
 
     fn start_reading_states(&mut self) {
@@ -323,14 +327,7 @@ impl ZkCluster {
         let end = first.saturating_add(self.config.chunk_partitions).min(self.layout.partitions());
         let states: Vec<(u32, PartitionState)> = (first..end).filter_map(|p| self.read_state(p)).collect();
         let reads = u64::from(end - first);
-        let costs = &self.config.costs;
-        let processing = reads * costs.controller_load_per_partition / 2;
-        let in_flight = costs.zk_max_in_flight_requests;
-        let read = self.store.submit(start, ZkRequestKind::Read, reads, in_flight);
-        self.schedule(
-            read.saturating_add(processing),
-            Event::ChunkDone { epoch, chunk: ChunkDone::Loaded(states) },
-        );
+        self.load_chunk(start, epoch, reads, reads, ChunkDone::Loaded(states));
         if let Some(ControllerTask::Loading { pass: LoadPass::States { next_partition }, .. }) =
             self.controller.as_mut().map(|c| &mut c.task)
         {
