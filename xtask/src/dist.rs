@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use wasm_bindgen_cli_support::Bindgen;
 
 use crate::first_screen::Weights;
+use crate::imports;
 use crate::server;
 use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
 
@@ -87,6 +88,10 @@ pub fn dist() -> Result<PathBuf> {
             .remove_producers_section(true);
         Ok(())
     })?;
+    let (wasm, js) = (dist.join(format!("{OUT_NAME}_bg.wasm")), dist.join(format!("{OUT_NAME}.js")));
+    let (short_wasm, short_js) = imports::shorten(&fs::read(&wasm)?, &fs::read_to_string(&js)?)?;
+    fs::write(&wasm, short_wasm)?;
+    fs::write(&js, short_js)?;
     fs::copy(root().join("index.html"), dist.join("index.html"))?;
     copy_dir(&root().join("www"), &dist)?;
     let css = dist.join("style.css");

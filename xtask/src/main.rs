@@ -2,6 +2,7 @@
 
 mod dist;
 mod first_screen;
+mod imports;
 mod server;
 mod soak;
 mod test;
