@@ -1,6 +1,6 @@
 //! Scenario tests of the ZooKeeper-mode model: failover cost and its calibration against the
-//! published figures, the watch storm of a broker death, a stale broker cache after a lost
-//! UpdateMetadata, the two notions of liveness, and determinism.
+//! published figures, the watch storm of a broker death, requests queued for a cut-off broker,
+//! the two notions of liveness, and determinism.
 
 use kraftscope::harness::{MS, Micros};
 use kraftscope::zk::trace::ControllerStep;
@@ -21,12 +21,6 @@ fn cluster(partitions: u32, brokers: u32, seed: u64) -> ZkCluster {
 fn other_broker(cluster: &ZkCluster, brokers: u32, exclude: &[BrokerId]) -> BrokerId {
     let controller = cluster.controller().map(|(id, _)| id);
     (0..brokers).find(|b| Some(*b) != controller && !exclude.contains(b)).expect("enough brokers")
-}
-
-fn leader_in_zookeeper(cluster: &ZkCluster, partition: u32) -> i32 {
-    let path = cluster.layout().state_path(partition);
-    let node = cluster.store().inspect(path).expect("state znode exists");
-    node.partition_state().expect("state data").leader
 }
 
 fn within(actual: Micros, published_s: f64, tolerance: f64) -> bool {
@@ -224,29 +218,6 @@ fn controller_reregisters_its_one_shot_watch_and_sees_a_second_death() {
 }
 
 #[test]
-fn lost_update_metadata_leaves_a_broker_serving_a_dead_leader() {
-    let brokers = 5;
-    let mut zk = cluster(30, brokers, 21);
-    let victim = other_broker(&zk, brokers, &[]);
-    let stale = other_broker(&zk, brokers, &[victim]);
-    zk.drop_next_update_metadata(stale, SECOND).expect("known broker");
-    zk.kill_broker(victim, SECOND).expect("known broker");
-    zk.run_until(30 * SECOND);
-
-    let divergences = zk.divergences();
-    assert!(!divergences.is_empty());
-    for d in &divergences {
-        assert_eq!(d.controller, Some(d.zookeeper), "controller memory follows ZooKeeper");
-        let brokers: Vec<BrokerId> = d.stale_brokers.iter().map(|(b, _)| *b).collect();
-        assert_eq!(brokers, vec![stale]);
-    }
-    let moved = (0..30).find(|p| zk.metadata_for(stale, *p).is_some_and(|s| s.leader == victim as i32));
-    let partition = moved.expect("the victim led some partition");
-    assert_ne!(leader_in_zookeeper(&zk, partition), victim as i32);
-    assert!(divergences.iter().any(|d| d.partition == partition));
-}
-
-#[test]
 fn broker_cut_off_from_the_controller_stays_alive_in_zookeeper() {
     let brokers = 5;
     let mut zk = cluster(30, brokers, 8);
@@ -267,10 +238,87 @@ fn broker_cut_off_from_the_controller_stays_alive_in_zookeeper() {
     assert_eq!(zk.failover_progress(), FailoverPhase::Ready);
 }
 
+/// `RequestSendThread.doWork` (2.4) retries every 100 ms until the request is sent: what the
+/// controller sent while the broker was cut off arrives, in order, once the link heals.
+#[test]
+fn requests_to_a_cut_off_broker_queue_and_are_delivered_once_the_link_heals() {
+    let brokers = 5;
+    let mut zk = cluster(30, brokers, 8);
+    let isolated = other_broker(&zk, brokers, &[]);
+    let victim = other_broker(&zk, brokers, &[isolated]);
+    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
+    zk.kill_broker(victim, 2 * SECOND).expect("known broker");
+    let before = zk.run_until(60 * SECOND);
+    let queued_at = before
+        .iter()
+        .find_map(|l| match &l.kind {
+            TraceKind::Controller { steps, .. } => steps
+                .iter()
+                .any(|s| matches!(s, ControllerStep::Building { queued, .. } if queued.contains(isolated)))
+                .then_some(l.at),
+            _ => None,
+        })
+        .expect("a request queued for the cut-off broker");
+    assert!(!zk.divergences().is_empty(), "its cache is behind while cut off");
+    zk.reconnect_to_controller(isolated, 60 * SECOND + 30 * MS).expect("known broker");
+    let after = zk.run_until(61 * SECOND);
+    let (queued, sent_at) = after
+        .iter()
+        .find_map(|l| match l.kind {
+            TraceKind::Reconnected { broker, queued, sent_at } if broker == isolated => {
+                Some((queued, sent_at))
+            }
+            _ => None,
+        })
+        .expect("reconnected");
+    assert!(queued > 0, "the requests waited");
+    // The first try left once the chunk was built (well under a millisecond after it started).
+    let since_first_try = (sent_at - queued_at) % (100 * MS);
+    assert!(
+        since_first_try < MS,
+        "sent at a retry, every 100 ms from the first try: {since_first_try} us off"
+    );
+    assert!((60 * SECOND + 30 * MS..60 * SECOND + 130 * MS).contains(&sent_at), "within 100 ms of the heal");
+    let applied =
+        after.iter().filter(|l| matches!(l.kind, TraceKind::Applied { broker, .. } if broker == isolated));
+    assert_eq!(applied.count(), queued, "every queued request is applied");
+    assert!(zk.divergences().is_empty(), "its cache caught up: {:?}", zk.divergences());
+    assert_eq!(zk.requests().dropped, 0);
+}
+
+/// `removeBroker` stops the dead broker's send thread: what waited for it is dropped.
+#[test]
+fn a_dead_brokers_queued_requests_are_dropped_when_it_is_deregistered() {
+    let brokers = 5;
+    let mut zk = cluster(30, brokers, 8);
+    let isolated = other_broker(&zk, brokers, &[]);
+    let victim = other_broker(&zk, brokers, &[isolated]);
+    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
+    zk.kill_broker(victim, 2 * SECOND).expect("known broker");
+    zk.kill_broker(isolated, 20 * SECOND).expect("known broker");
+    let trace = zk.run_until(60 * SECOND);
+    let dropped: usize = trace
+        .iter()
+        .filter_map(|l| match &l.kind {
+            TraceKind::Controller { steps, .. } => Some(steps),
+            _ => None,
+        })
+        .flatten()
+        .map(|s| match s {
+            ControllerStep::BrokerChange { dead, dropped, .. } if dead.contains(isolated) => *dropped,
+            _ => 0,
+        })
+        .sum();
+    assert!(dropped > 0, "its queue went with it");
+    assert_eq!(zk.requests().dropped, dropped as u64);
+}
+
 fn scripted_trace(seed: u64) -> Vec<TraceLine> {
     let mut zk = cluster(500, 4, seed);
     zk.kill_controller(SECOND);
-    zk.drop_next_update_metadata(1, 3 * SECOND).expect("known broker");
+    zk.cut_off_from_controller(1, 3 * SECOND).expect("known broker");
+    zk.stall_fetchers(3, 4 * SECOND).expect("known broker");
+    zk.reconnect_to_controller(1, 30 * SECOND).expect("known broker");
     zk.kill_broker(2, 20 * SECOND).expect("known broker");
     zk.run_until(60 * SECOND)
 }

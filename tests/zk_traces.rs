@@ -1,7 +1,8 @@
-//! The three pains of ZooKeeper mode besides the cold load, as expected traces: what happens, in
-//! order, when a broker dies (the watch storm), when an UpdateMetadata is lost (three copies of
-//! the truth disagree), and when a broker is cut off from the controller but not from ZooKeeper
-//! (two notions of liveness). Each file under `tests/zk_traces/` holds the trace and the state it
+//! The three pains of ZooKeeper mode besides the cold load, as expected traces of Kafka 2.4's
+//! mechanisms: what happens, in order, when a broker dies (the watch storm), when a leader
+//! shrinks an ISR (three copies of the truth disagree until the controller hears of it), and
+//! when a broker is cut off from the controller but not from ZooKeeper (two notions of
+//! liveness; its requests queue). Each file under `tests/zk_traces/` holds the trace and the state it
 //! ends in; `KRAFTSCOPE_REWRITE=1 cargo test --release --test zk_traces` rewrites them after a
 //! reviewed change.
 
@@ -59,17 +60,22 @@ fn played(pain: Pain) -> String {
     render(&mut zk, pain.moments().1)
 }
 
+/// KIP-500's motivation: a broker's death is handled znode by znode, through one-shot watches.
 #[test]
-fn watch_storm_on_broker_death() {
+fn watch_storm_on_broker_death_kip_500() {
     check("watch_storm", played(Pain::WatchStorm));
 }
 
+/// KAFKA-2722 (the leader's 5 s propagation blackout), KIP-497 (AlterIsr, which made the
+/// controller the only writer of an ISR in 2.7).
 #[test]
-fn three_copies_of_the_truth_after_a_lost_update_metadata() {
+fn three_copies_of_the_truth_after_a_leaders_isr_shrink_kafka_2722_kip_497() {
     check("three_copies", played(Pain::StaleCache));
 }
 
+/// KIP-343: "a node can reach ZooKeeper, but not the current controller ... it receives no
+/// metadata updates".
 #[test]
-fn two_notions_of_liveness_for_a_broker_cut_off_from_the_controller() {
+fn two_notions_of_liveness_for_a_broker_cut_off_from_the_controller_kip_343() {
     check("two_liveness", played(Pain::SplitLiveness));
 }

@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn the_moment_is_reported_once_and_the_play_stops_at_its_end() {
-        let mut state = PainsState::new(Pain::StaleCache);
+        let mut state = PainsState::new(Pain::WatchStorm);
         let reported = play_out(&mut state, 100_000);
         assert_eq!(reported, [state.key_at], "reported once, with its time");
         assert!(state.finished() && !state.playing() && state.view().seen);

@@ -102,7 +102,7 @@ pub const TOUR: [Story; 16] = [
         id: "zk-push",
         chapter: ZK_ERA,
         title: "Full state to every broker; three copies of the truth",
-        narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work), and each broker's cache turns fresh only when its push lands. ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths. Not drawn here: a lost update leaves a broker serving stale leaders; a broker's death fires watches and the controller rewrites each affected partition's znode one by one; a broker cut off from the controller but still talking to ZooKeeper stays 'alive' (two notions of liveness).",
+        narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work), and each broker's cache turns fresh only when its push lands. ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths. Not drawn here: a leader's ISR change reaches ZooKeeper seconds before the controller and the caches; a broker's death fires watches and the controller rewrites each affected partition's znode one by one; a broker cut off from the controller but still talking to ZooKeeper stays 'alive' (two notions of liveness).",
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 1_000_000,
@@ -274,18 +274,18 @@ pub const TOUR: [Story; 16] = [
         id: "zk-stale-cache",
         chapter: PAINS,
         title: "Three copies of the truth",
-        narration: "In ZooKeeper mode the truth lives in three places: the partition state znodes, the controller's memory and each broker's metadata cache, kept in step by requests the controller pushes. Here a broker dies, the controller writes the new leaders to ZooKeeper and pushes UpdateMetadata to the brokers, but the request to one broker is lost: its cache keeps serving leaders that are gone, with nothing to tell it so. The table compares every copy with ZooKeeper, partition by partition.",
+        narration: "In ZooKeeper mode the truth lives in three places: the partition state znodes, the controller's memory and each broker's metadata cache. Here one broker's replica fetchers stall. After replica.lag.time.max.ms (10 s) each leader it follows drops it from the ISR and writes ZooKeeper itself; the controller hears of it only when the leader's notification comes, 5 to 7.5 s later (Kafka 2.4), and the caches after its UpdateMetadata. The table compares every copy with ZooKeeper, partition by partition.",
         view: View::Pain(Pain::StaleCache),
-        watch: "the dead broker's session expires; one broker's cache is left disagreeing, cell by cell",
+        watch: "a leader writes the shrunk ISR; the controller and every cache still hold the old one",
         ..CLUSTER
     },
     Story {
         id: "zk-liveness",
         chapter: PAINS,
         title: "Two notions of liveness",
-        narration: "A ZooKeeper-mode broker is alive to ZooKeeper while its session pings arrive, and to the controller while its ephemeral /brokers/ids znode exists: the controller never asks the broker itself. Here a broker is cut off from the controller but not from ZooKeeper. It stays in the controller's live set, so the requests it never receives (after another broker dies) leave its cache behind.",
+        narration: "A ZooKeeper-mode broker is alive to ZooKeeper while its session pings arrive, and to the controller while its ephemeral /brokers/ids znode exists: the controller never asks the broker itself. Here a broker is cut off from the controller but not from ZooKeeper. It stays in the controller's live set; the requests for it (after another broker dies) wait in its queue, retried every 100 ms, and its cache stays behind until the link heals.",
         view: View::Pain(Pain::SplitLiveness),
-        watch: "after another broker dies, the cut-off broker is still counted live but misses the update",
+        watch: "after another broker dies, the cut-off broker is still counted live; its update waits",
         ..CLUSTER
     },
     Story {

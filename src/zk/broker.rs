@@ -1,6 +1,7 @@
 //! A ZooKeeper-mode broker: its ZooKeeper session, its own metadata cache (the third copy of the
 //! truth, fed only by the controller's UpdateMetadata/LeaderAndIsr) and its notions of liveness.
 
+use super::cluster::BrokerRequest;
 use super::column::SharedColumn;
 use super::partition::{BrokerId, PartitionState};
 use super::store::SessionId;
@@ -14,8 +15,19 @@ pub(super) struct Broker {
     pub alive: bool,
     /// Requests from the controller reach it (false when cut off from the controller).
     pub reachable_from_controller: bool,
-    /// The next controller request to it is lost (an injected drop).
-    pub drop_next_request: bool,
+    /// The controller's requests waiting for it, oldest first: the controller's
+    /// `RequestSendThread` for this broker retries the oldest until it is sent.
+    pub queued: Vec<BrokerRequest>,
+    /// When the controller first tried to send the oldest queued request.
+    pub retrying_since: Micros,
+    /// Its replica fetchers are running (false once they stall).
+    pub fetching: bool,
+    /// Partitions whose ISR it changed as their leader, not yet propagated to the controller
+    /// (`ReplicaManager.isrChangeSet`), and when the last one changed.
+    pub isr_changes: Vec<u32>,
+    pub last_isr_change: Micros,
+    /// When it last propagated ISR changes (its start, before the first).
+    pub last_isr_propagation: Micros,
     /// Leader/ISR per partition as this broker believes it, indexed by global partition index.
     pub cache: SharedColumn<PartitionState>,
     /// Epoch of the controller it last accepted a request from; older epochs are rejected.
@@ -31,7 +43,12 @@ impl Broker {
             session,
             alive: true,
             reachable_from_controller: true,
-            drop_next_request: false,
+            queued: Vec::new(),
+            retrying_since: 0,
+            fetching: true,
+            isr_changes: Vec::new(),
+            last_isr_change: 0,
+            last_isr_propagation: 0,
             cache,
             controller_epoch: epoch,
             busy_until: 0,

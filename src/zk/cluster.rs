@@ -1,6 +1,7 @@
 //! A ZooKeeper-mode Kafka cluster as a deterministic discrete-event simulation: brokers pinging
 //! their sessions, a controller elected by racing to create the ephemeral `/controller`, and the
-//! fault injections (crashes, lost requests, a broker cut off from the controller).
+//! fault injections (crashes, a broker cut off from the controller and reconnected, stalled
+//! replica fetchers).
 
 use std::rc::Rc;
 
@@ -10,6 +11,7 @@ use super::column::SharedColumn;
 use super::config::{ZkClusterConfig, ZkClusterError};
 use super::controller::{ActiveController, ChunkDone};
 use super::failover::FailoverTimeline;
+use super::isr::IsrWrite;
 use super::partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 use super::path::{TopicLayout, ZnodePath};
 use super::push::PushTracker;
@@ -37,7 +39,8 @@ pub(super) enum Fault {
     KillController,
     KillBroker(BrokerId),
     CutOffFromController(BrokerId),
-    DropNextRequest(BrokerId),
+    Reconnect(BrokerId),
+    StallFetchers(BrokerId),
 }
 
 /// An event waiting in the queue, with the time it was scheduled (a request in flight is drawn
@@ -55,14 +58,18 @@ pub(super) enum Event {
     ControllerClaimed { broker: BrokerId, epoch: u32 },
     ChunkDone { epoch: u32, chunk: ChunkDone },
     BrokerApply { broker: BrokerId, request: BrokerRequest },
+    IsrExpiration { leader: BrokerId },
+    IsrWritten { leader: BrokerId, writes: Vec<IsrWrite> },
+    PropagateIsrChanges { broker: BrokerId },
     Fault(Fault),
 }
 
-/// Requests the controllers sent to brokers, and how many never arrived.
+/// Requests the controllers sent to brokers, and how many were dropped from a broker's queue
+/// unsent (the broker was deregistered, or the controller died).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RequestCounters {
     pub sent: u64,
-    pub lost: u64,
+    pub dropped: u64,
 }
 
 /// A simulated ZooKeeper-mode cluster; advance it with [`ZkCluster::step`] or
@@ -156,6 +163,7 @@ impl ZkCluster {
             self.store.get_data(ZnodePath::BrokerId(id), Some(session))?;
         }
         self.store.count_children(ZnodePath::Topics, Some(session))?;
+        self.store.get_children(ZnodePath::IsrChangeNotifications, Some(session))?;
         Ok(live)
     }
 
@@ -232,10 +240,17 @@ impl ZkCluster {
         self.schedule_fault(broker, at, Fault::CutOffFromController(broker))
     }
 
-    /// The next controller request (UpdateMetadata with its LeaderAndIsr) sent to `broker`
-    /// after `at` is lost.
-    pub fn drop_next_update_metadata(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
-        self.schedule_fault(broker, at, Fault::DropNextRequest(broker))
+    /// From `at`, the controller's requests reach `broker` again: those queued for it go out at
+    /// the controller's next retry.
+    pub fn reconnect_to_controller(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::Reconnect(broker))
+    }
+
+    /// From `at`, `broker`'s replica fetchers stall (a stuck disk, say) while it keeps pinging
+    /// ZooKeeper and answering the controller, with producers writing to every partition: the
+    /// leaders it follows drop it from their ISRs (see `isr.rs`).
+    pub fn stall_fetchers(&mut self, broker: BrokerId, at: Micros) -> Result<(), ZkClusterError> {
+        self.schedule_fault(broker, at, Fault::StallFetchers(broker))
     }
 
     fn schedule_fault(&mut self, broker: BrokerId, at: Micros, fault: Fault) -> Result<(), ZkClusterError> {
@@ -248,6 +263,11 @@ impl ZkCluster {
 
     pub(super) fn schedule(&mut self, at: Micros, event: Event) {
         self.queue.push(at.max(self.now), Scheduled { sent: self.now, event });
+    }
+
+    /// A number below `n` from the cluster's one random stream.
+    pub(super) fn rng_below(&mut self, n: u64) -> u64 {
+        self.rng.below(n)
     }
 
     fn ping_interval(&self) -> Micros {
@@ -267,6 +287,9 @@ impl ZkCluster {
             Event::ControllerClaimed { broker, epoch } => self.on_controller_claimed(broker, epoch),
             Event::ChunkDone { epoch, chunk } => self.on_chunk_done(epoch, chunk),
             Event::BrokerApply { broker, request } => self.on_broker_apply(broker, request),
+            Event::IsrExpiration { leader } => self.on_isr_expiration(leader),
+            Event::IsrWritten { leader, writes } => self.on_isr_written(leader, writes),
+            Event::PropagateIsrChanges { broker } => self.on_propagate_isr_changes(broker),
             Event::Fault(fault) => self.on_fault(fault),
         }
     }
@@ -282,10 +305,8 @@ impl ZkCluster {
                 self.brokers[id as usize].reachable_from_controller = false;
                 TraceKind::CutOffFromController { broker: id }
             }
-            Fault::DropNextRequest(id) => {
-                self.brokers[id as usize].drop_next_request = true;
-                TraceKind::NextRequestDropped { broker: id }
-            }
+            Fault::Reconnect(id) => self.reconnect(id),
+            Fault::StallFetchers(id) => self.stall_fetchers_now(id),
         }
     }
 
@@ -302,6 +323,7 @@ impl ZkCluster {
         let was_controller = self.controller.as_ref().is_some_and(|c| c.broker == id);
         if was_controller {
             self.controller = None;
+            self.drop_every_queue();
             let timeline = FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
             self.failover = Some(timeline);
         }
@@ -377,6 +399,9 @@ impl ZkCluster {
             }
             (ZnodePath::Controller, _) => Reaction::ControllerIs(self.watch_controller(id)),
             (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => return self.on_broker_change(id),
+            (ZnodePath::IsrChangeNotifications, WatchEvent::NodeChildrenChanged) => {
+                return self.on_isr_change_notification(id);
+            }
             _ => Reaction::NothingToDo,
         };
         TraceKind::WatchFired { broker: id, event, path, reaction }
@@ -460,10 +485,11 @@ impl ZkCluster {
         // /isr_change_notification, then initializeControllerContext's getChildren /brokers/ids,
         // getData of each registration, an exists on each (broker modifications handler) and
         // getChildren /brokers/topics; fetchTopicDeletionsInProgress's getChildren
-        // /admin/delete_topics. The /admin and notification znodes are absent in this cluster.
-        let admin_reads = 5 + u64::from(live.len());
+        // /admin/delete_topics. The /admin znodes and /log_dir_event_notification are absent in
+        // this cluster; /isr_change_notification is read (and watched) with the watches above.
+        let admin_reads = 4 + u64::from(live.len());
         self.store.count_absent_reads(admin_reads);
-        let reads = 3 + u64::from(live.len()) + admin_reads;
+        let reads = 4 + u64::from(live.len()) + admin_reads;
         let in_flight = self.config.costs.zk_max_in_flight_requests;
         let registered = self.store.submit(self.now, ZkRequestKind::Read, reads, in_flight);
         let partitions = self.layout.partitions() as usize;
@@ -493,6 +519,7 @@ impl ZkCluster {
             broker.cache.set(partition as usize, state);
         }
         let completes = self.record_applied(request.push, id);
-        TraceKind::Applied { broker: id, partitions: request.entries.len(), epoch, completes }
+        let (partitions, leader_and_isr) = (request.entries.len(), request.leader_and_isr_entries > 0);
+        TraceKind::Applied { broker: id, partitions, leader_and_isr, epoch, completes }
     }
 }

@@ -36,6 +36,8 @@ pub(super) enum ControllerTask {
         issued: usize,
         push: usize,
     },
+    /// Reading ISR change notifications and the states they name (see `isr.rs`).
+    ReadingIsrChanges,
     Idle,
 }
 
@@ -68,10 +70,12 @@ pub(super) enum Stage {
     Rewrite(StateChange),
     /// "Ready to serve as the new controller" (after `partitionStateMachine.startup`).
     Ready,
-    /// LeaderAndIsr and UpdateMetadata for every partition rewritten since the last push;
-    /// `ends_failover` when the failover is over once every live broker applied it.
+    /// UpdateMetadata (with LeaderAndIsr when `leader_and_isr`) for every partition changed
+    /// since the last push; `ends_failover` when the failover is over once every live broker
+    /// applied it.
     PushChanged {
         ends_failover: bool,
+        leader_and_isr: bool,
     },
 }
 
@@ -81,6 +85,7 @@ pub(super) enum ChunkDone {
     Loaded(Vec<(u32, PartitionState)>),
     Written { change: StateChange, states: Vec<(u32, PartitionState)>, processed: usize },
     Sent,
+    IsrChangesRead { states: Vec<(u32, PartitionState)>, notifications: Vec<ZnodePath> },
 }
 
 /// The active controller's memory: the second copy of the truth.
@@ -99,6 +104,8 @@ pub(super) struct ActiveController {
     pub changed: Vec<u32>,
     /// A `/brokers/ids` change arrived while busy; handle it when idle.
     pub broker_change_pending: bool,
+    /// An `/isr_change_notification` change arrived while busy; handle it when idle.
+    pub isr_change_pending: bool,
 }
 
 impl ActiveController {
@@ -120,6 +127,7 @@ impl ActiveController {
             plan: Vec::new(),
             changed: Vec::new(),
             broker_change_pending: false,
+            isr_change_pending: false,
         }
     }
 
@@ -139,7 +147,7 @@ impl ActiveController {
         let task = ControllerTask::Loading { pass: LoadPass::Assignments { next_topic: 0 }, loaded: 0 };
         let dead = (0..brokers).filter(|b| !live.contains(*b)).collect();
         let plan = vec![
-            Stage::PushChanged { ends_failover: true },
+            Stage::PushChanged { ends_failover: true, leader_and_isr: true },
             Stage::Ready,
             Stage::Rewrite(StateChange::ElectLeaders),
             Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
@@ -178,6 +186,13 @@ impl ActiveController {
             (ChunkDone::Sent, ControllerTask::Pushing { issued, partitions, .. }) => {
                 Finished::Sent { issued: *issued, total: partitions.len() }
             }
+            (ChunkDone::IsrChangesRead { states, .. }, ControllerTask::ReadingIsrChanges) => {
+                self.task = ControllerTask::Idle;
+                let finished = Finished::IsrChangesRead { partitions: states.len() };
+                self.changed.extend(states.iter().map(|(p, _)| *p));
+                self.apply(states);
+                finished
+            }
             _ => Finished::Abandoned,
         }
     }
@@ -203,7 +218,8 @@ impl ActiveController {
             ControllerTask::Rewriting { .. } | ControllerTask::Pushing { .. } => Step::NextStage,
             ControllerTask::Idle if !self.plan.is_empty() => Step::NextStage,
             ControllerTask::Idle if self.broker_change_pending => Step::BrokerChange,
-            ControllerTask::Idle => Step::Wait,
+            ControllerTask::Idle if self.isr_change_pending => Step::IsrChange,
+            ControllerTask::Idle | ControllerTask::ReadingIsrChanges => Step::Wait,
         }
     }
 }
@@ -217,6 +233,7 @@ enum Step {
     Push,
     NextStage,
     BrokerChange,
+    IsrChange,
     Wait,
 }
 
@@ -243,6 +260,7 @@ impl ZkCluster {
                     start = read_at;
                     notes.extend(note);
                 }
+                Step::IsrChange => notes.extend(self.process_isr_change(start)),
                 Step::Wait => break,
             }
             if matches!(step, Step::ReadAssignments | Step::ReadStates | Step::Rewrite | Step::Push) {
@@ -264,6 +282,9 @@ impl ZkCluster {
                 StateChange::RemoveFromIsr { .. } => f.isr_writes += count,
                 StateChange::ElectLeaders => f.election_writes += count,
             }
+        }
+        if let ChunkDone::IsrChangesRead { notifications, .. } = &chunk {
+            self.delete_isr_changes(notifications);
         }
         let Some(ctrl) = self.controller.as_mut() else {
             return TraceKind::WorkDropped { epoch };
@@ -337,7 +358,7 @@ impl ZkCluster {
     }
 
     /// `getData` of one partition's state znode (by partition index).
-    fn read_state(&mut self, partition: u32) -> Option<(u32, PartitionState)> {
+    pub(super) fn read_state(&mut self, partition: u32) -> Option<(u32, PartitionState)> {
         let path = self.layout.state_path(partition);
         let state = self.store.get_data(path, None).ok()?.partition_state()?;
         Some((partition, state))
@@ -358,7 +379,7 @@ impl ZkCluster {
         let ctrl = self.controller.as_mut()?;
         ctrl.task = ControllerTask::Idle;
         match ctrl.plan.pop()? {
-            Stage::PushAll => self.start_push((0..self.layout.partitions()).collect(), true, false),
+            Stage::PushAll => self.start_push((0..self.layout.partitions()).collect(), (true, true), false),
             Stage::Rewrite(change) => {
                 let partitions = self.partitions_to_rewrite(change);
                 let ctrl = self.controller.as_mut()?;
@@ -377,11 +398,11 @@ impl ZkCluster {
                     ctrl.memory.iter().filter(|s| !s.leader_broker().is_some_and(|l| live.contains(l)));
                 Some(ControllerStep::Ready { partitions: ctrl.memory.len(), offline: offline.count() })
             }
-            Stage::PushChanged { ends_failover } => {
+            Stage::PushChanged { ends_failover, leader_and_isr } => {
                 let mut partitions = std::mem::take(&mut ctrl.changed);
                 partitions.sort_unstable();
                 partitions.dedup();
-                self.start_push(partitions, false, ends_failover)
+                self.start_push(partitions, (false, leader_and_isr), ends_failover)
             }
         }
     }
@@ -491,11 +512,12 @@ impl ZkCluster {
         let dead = ctrl.live.difference(live);
         ctrl.live = live;
         ctrl.plan = vec![
-            Stage::PushChanged { ends_failover: false },
+            Stage::PushChanged { ends_failover: false, leader_and_isr: true },
             Stage::Rewrite(StateChange::RemoveFromIsr { dead }),
             Stage::Rewrite(StateChange::ElectLeaders),
         ];
-        (Some(ControllerStep::BrokerChange { live, dead }), read_at)
+        let dropped = dead.iter().map(|b| self.drop_queue(b)).sum();
+        (Some(ControllerStep::BrokerChange { live, dead, dropped }), read_at)
     }
 
     /// Where the failover the controller is working through stands.
@@ -513,7 +535,7 @@ impl ZkCluster {
                     StateChange::ElectLeaders => FailoverPhase::ElectingLeaders { written, total },
                 }
             }
-            ControllerTask::Pushing { .. } | ControllerTask::Idle => {
+            ControllerTask::Pushing { .. } | ControllerTask::ReadingIsrChanges | ControllerTask::Idle => {
                 let tracker = self.pushes.last()?;
                 FailoverPhase::PushingToBrokers {
                     full_state: tracker.full_state,

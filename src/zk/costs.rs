@@ -43,6 +43,9 @@ pub struct ZkCosts {
     pub leader_and_isr_per_replica: Micros,
     /// Broker work to apply one partition entry of an UpdateMetadata or LeaderAndIsr request.
     pub broker_apply_per_partition: Micros,
+    /// `replica.lag.time.max.ms`: a follower that has not caught up for this long leaves the
+    /// ISR at its leader's next `isr-expiration` check (every half of it).
+    pub replica_lag_time_max: Micros,
 }
 
 impl ZkCosts {
@@ -78,6 +81,8 @@ impl ZkCosts {
             update_metadata_per_partition_per_broker: 7,
             leader_and_isr_per_replica: 5,
             broker_apply_per_partition: 10,
+            // Kafka's default in 1.1 and 2.4 (`KafkaConfig.Defaults.ReplicaLagTimeMaxMs`).
+            replica_lag_time_max: 10_000 * MS,
         }
     }
 }

@@ -11,6 +11,7 @@ mod controller;
 pub mod costs;
 pub mod divergence;
 pub mod failover;
+mod isr;
 pub mod pains;
 pub mod partition;
 pub mod path;

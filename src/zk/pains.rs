@@ -1,7 +1,10 @@
 //! ZooKeeper mode's pains besides the cold load, each a small scripted cluster the page plays
-//! beside what KRaft does in the same situation: a lost UpdateMetadata leaves three copies of
-//! the truth disagreeing, a broker cut off from the controller stays alive to ZooKeeper, and a
-//! broker's death fires watches and znode writes one by one. `tests/zk_traces/` holds the traces.
+//! beside what KRaft does in the same situation, each on a mechanism Kafka 2.4 had: a leader
+//! writes a shrunk ISR to ZooKeeper that the controller and every broker's cache learn seconds
+//! later (KAFKA-2722's propagation blackout; KIP-497 moved the write to the controller), a broker
+//! cut off from the controller stays alive to ZooKeeper while its requests queue (KIP-500's
+//! "two notions of liveness"), and a broker's death fires watches and znode writes one by one
+//! (KIP-500's motivation). `tests/zk_traces/` holds the traces.
 
 use super::cluster::ZkCluster;
 use super::config::ZkClusterConfig;
@@ -23,7 +26,7 @@ const AFTERMATH: Micros = 4_000 * MS;
 /// A pain of ZooKeeper mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pain {
-    /// A lost UpdateMetadata: ZooKeeper, the controller and one broker's cache disagree.
+    /// A leader's ISR shrink: ZooKeeper has it, the controller's memory and the caches do not.
     StaleCache,
     /// A broker cut off from the controller keeps its ZooKeeper session: alive to one, not the other.
     SplitLiveness,
@@ -60,13 +63,13 @@ impl Pain {
         }
     }
 
-    /// The brokers the fault is about: the one that dies, and (for the first two) the one whose
-    /// view goes wrong; neither is the controller.
+    /// The brokers the fault is about, neither the controller: the one whose replica fetchers
+    /// stall, or the one that dies; and for "two notions of liveness" the one cut off.
     pub fn brokers(self, zk: &ZkCluster) -> (BrokerId, Option<BrokerId>) {
         let controller = zk.controller().map(|(id, _)| id);
         let others: Vec<BrokerId> = (0..BROKERS).filter(|b| Some(*b) != controller).collect();
         match self {
-            Pain::StaleCache => (others[0], Some(others[1])),
+            Pain::StaleCache => (others[1], None),
             Pain::SplitLiveness => (others[1], Some(others[0])),
             Pain::WatchStorm => (others[0], None),
         }
@@ -76,22 +79,30 @@ impl Pain {
     pub fn cluster(self) -> ZkCluster {
         let config = ZkClusterConfig::single_partition_topics(PARTITIONS, BROKERS, ZkCosts::async_reads());
         let mut zk = ZkCluster::new(config, self.seed()).expect("a valid small cluster");
-        let (dies, wronged) = self.brokers(&zk);
-        let scheduled = match (self, wronged) {
-            (Pain::StaleCache, Some(stale)) => zk.drop_next_update_metadata(stale, FAULT_AT),
-            (Pain::SplitLiveness, Some(cut)) => zk.cut_off_from_controller(cut, FAULT_AT),
-            _ => Ok(()),
+        let (broker, cut) = self.brokers(&zk);
+        let scheduled = match (self, cut) {
+            (Pain::StaleCache, _) => zk.stall_fetchers(broker, FAULT_AT),
+            (Pain::SplitLiveness, Some(cut)) => {
+                zk.cut_off_from_controller(cut, FAULT_AT).and_then(|()| zk.kill_broker(broker, FAULT_AT))
+            }
+            _ => zk.kill_broker(broker, FAULT_AT),
         };
-        scheduled.and_then(|()| zk.kill_broker(dies, FAULT_AT)).expect("known brokers");
+        scheduled.expect("known brokers");
         zk
     }
 
-    /// When the moment it is about happens (the dead broker's session expires, its
-    /// `/brokers/ids` znode goes and the watches fire), and when the page stops playing it.
+    /// When the moment it is about happens (ZooKeeper takes the first shrunk ISR; or the dead
+    /// broker's session expires, its `/brokers/ids` znode goes and the watches fire), and when
+    /// the page stops playing it (for the ISR shrink, before its leader propagates it: the
+    /// copies still disagree).
     pub fn moments(self) -> (Micros, Micros) {
         let mut zk = self.cluster();
         let key = std::iter::from_fn(|| zk.step())
-            .find(|l| matches!(l.kind, TraceKind::SessionExpired { .. }))
+            .find(|l| match (self, &l.kind) {
+                (Pain::StaleCache, TraceKind::IsrShrunk { .. }) => true,
+                (Pain::StaleCache, _) => false,
+                (_, kind) => matches!(kind, TraceKind::SessionExpired { .. }),
+            })
             .map_or(FAULT_AT, |l| l.at);
         (key, key + AFTERMATH)
     }
@@ -100,7 +111,7 @@ impl Pain {
     pub fn kraft_answer(self) -> &'static str {
         match self {
             Pain::StaleCache => {
-                "KRaft keeps one copy of the truth, the metadata log. Nothing is pushed, so nothing can be lost on the way: a broker that misses a response fetches again from its own offset, and its image is a replay of the same records."
+                "KRaft keeps one copy of the truth, the metadata log, written only by the active controller: a leader asks it to change an ISR (AlterPartition), and every broker fetches the PartitionChangeRecord from its own offset."
             }
             Pain::SplitLiveness => {
                 "KRaft has one notion of liveness: a broker is alive while its heartbeats reach the active controller. Cut off from it, the broker is fenced after broker.session.timeout.ms (9 s), and the fence is a record every broker replays."
@@ -121,15 +132,18 @@ impl Pain {
 }
 
 /// The page's pace for a pain whose moment is at `key_at`, at `now`: a time-lapse through
-/// the wait for the session to expire, slow motion from just before it through the few
+/// the wait (a session to expire, a follower to fall out of the ISR), at least 4x and fast
+/// enough to reach the moment within 1.5 s; slow motion from just before it through the few
 /// milliseconds in which the watches fire and the writes and pushes go out (each message takes
 /// 0.6 s of wall time to cross), then a time-lapse through the quiet aftermath.
 pub fn pace(key_at: Micros, now: Micros) -> Pace {
     const LEAD: Micros = 300;
     const MILESTONE: Micros = 2_500;
+    const LEAD_IN_WALL: f64 = 1_500.0 * MS as f64;
     let (slow_from, slow_until) = (key_at.saturating_sub(LEAD), key_at + MILESTONE);
     if now < slow_from {
-        Pace { speed: WAIT_SPEED, until: Some(slow_from) }
+        let speed = WAIT_SPEED.max((slow_from as f64 / LEAD_IN_WALL).ceil());
+        Pace { speed, until: Some(slow_from) }
     } else if now < slow_until {
         Pace { speed: MILESTONE_SPEED, until: Some(slow_until) }
     } else {
@@ -191,7 +205,9 @@ pub fn copies(zk: &ZkCluster) -> Vec<CopyRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FAULT_AT, Micros, Pain, copies, pace};
+    use super::{BROKERS, FAULT_AT, Micros, Pain, copies, pace};
+    use crate::harness::MS;
+    use crate::zk::trace::{Finished, PushDone, TraceKind};
 
     #[test]
     fn each_pain_reaches_its_moment_a_second_or_two_into_the_play_and_ends_within_ten() {
@@ -230,16 +246,51 @@ mod tests {
             .collect()
     }
 
+    /// KAFKA-2722 (the leader's 5 s propagation blackout) and KIP-497 (whose motivation is this
+    /// path: the leader writes ZooKeeper, the controller learns through a notification).
     #[test]
-    fn a_lost_update_leaves_one_cache_disagreeing_cell_by_cell_and_the_others_agree() {
-        let key = Pain::StaleCache.moments().0;
-        assert!(key > FAULT_AT, "the session expires after the crash");
+    fn an_isr_shrink_reaches_zookeeper_first_the_controller_seconds_later_and_the_caches_last() {
+        let (key, end) = Pain::StaleCache.moments();
+        assert!(key > FAULT_AT + 10_000 * MS, "replica.lag.time.max.ms after the stall");
         assert_eq!(stale(Pain::StaleCache, key - 1), Vec::<String>::new(), "all agree before");
-        let after = stale(Pain::StaleCache, Pain::StaleCache.moments().1);
-        let zk = Pain::StaleCache.cluster();
-        let (_, wronged) = Pain::StaleCache.brokers(&zk);
-        assert_eq!(after.len(), 1, "{after:?}");
-        assert!(after[0].starts_with(&format!("b{}'s cache: ", wronged.unwrap())), "{after:?}");
+        let after = stale(Pain::StaleCache, end);
+        let holders: Vec<&str> = after.iter().map(|row| row.split(':').next().unwrap_or("")).collect();
+        let controller = holders.iter().filter(|h| h.starts_with("controller")).count();
+        let caches = holders.iter().filter(|h| h.ends_with("'s cache")).count();
+        assert_eq!((controller, caches), (1, BROKERS as usize), "every copy but ZooKeeper's: {after:?}");
+
+        let mut zk = Pain::StaleCache.cluster();
+        let trace = zk.run_until(end + 20_000 * MS);
+        let at = |found: &dyn Fn(&TraceKind) -> bool| trace.iter().find(|l| found(&l.kind)).map(|l| l.at);
+        let shrunk = at(&|k| matches!(k, TraceKind::IsrShrunk { .. })).expect("a shrink");
+        let propagated =
+            at(&|k| matches!(k, TraceKind::IsrChangePropagation { path: Some(_), .. })).expect("propagated");
+        let learned = at(&|k| {
+            matches!(k, TraceKind::Controller { finished: Some(Finished::IsrChangesRead { .. }), .. })
+        })
+        .expect("the controller reads the notification");
+        let pushed = at(&|k| matches!(k, TraceKind::Applied { completes: Some(PushDone::Change), .. }))
+            .expect("every broker has the change");
+        let blackout = super::super::isr::PROPAGATION_BLACKOUT;
+        assert!(propagated > shrunk + blackout, "{shrunk} -> {propagated}");
+        assert!(learned > propagated && pushed > learned, "{propagated} -> {learned} -> {pushed}");
+        let mut zk = Pain::StaleCache.cluster();
+        zk.run_until(learned);
+        let first: Vec<usize> = trace
+            .iter()
+            .find_map(|l| match &l.kind {
+                TraceKind::IsrShrunk { partitions, .. } => {
+                    Some(partitions.iter().map(|p| *p as usize).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        let rows = copies(&zk);
+        let agrees = |row: &super::CopyRow| first.iter().all(|p| !row.stale[*p]);
+        assert!(!first.is_empty() && agrees(&rows[1]), "the controller learned {first:?}: {:?}", rows[1]);
+        assert!(rows[2..].iter().all(|r| first.iter().all(|p| r.stale[*p])), "the caches not yet");
+        zk.run_until(end + 20_000 * MS);
+        assert!(copies(&zk).iter().all(|r| !r.stale.contains(&true)), "all agree once pushed");
     }
 
     #[test]

@@ -71,6 +71,11 @@ pub enum ZnodePath {
     Topic(u32),
     /// `/brokers/topics/topic-<n>/partitions/<p>/state`: leader, ISR and epochs.
     PartitionState { topic: u32, partition: u32 },
+    /// `/isr_change_notification`: parent of the leaders' ISR change notifications.
+    IsrChangeNotifications,
+    /// `/isr_change_notification/isr_change_<n>`: a persistent sequential znode naming the
+    /// partitions whose ISR one leader changed.
+    IsrChangeNotification(u32),
 }
 
 impl ZnodePath {
@@ -79,10 +84,11 @@ impl ZnodePath {
     pub fn parent(&self) -> Option<ZnodePath> {
         match self {
             ZnodePath::Controller | ZnodePath::ControllerEpoch => None,
-            ZnodePath::BrokerIds | ZnodePath::Topics => None,
+            ZnodePath::BrokerIds | ZnodePath::Topics | ZnodePath::IsrChangeNotifications => None,
             ZnodePath::BrokerId(_) => Some(ZnodePath::BrokerIds),
             ZnodePath::Topic(_) => Some(ZnodePath::Topics),
             ZnodePath::PartitionState { topic, .. } => Some(ZnodePath::Topic(*topic)),
+            ZnodePath::IsrChangeNotification(_) => Some(ZnodePath::IsrChangeNotifications),
         }
     }
 }
@@ -99,6 +105,8 @@ impl fmt::Display for ZnodePath {
             ZnodePath::PartitionState { topic, partition } => {
                 write!(f, "/brokers/topics/topic-{topic}/partitions/{partition}/state")
             }
+            ZnodePath::IsrChangeNotifications => write!(f, "/isr_change_notification"),
+            ZnodePath::IsrChangeNotification(n) => write!(f, "/isr_change_notification/isr_change_{n:010}"),
         }
     }
 }

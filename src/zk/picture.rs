@@ -332,11 +332,22 @@ impl ZkCluster {
                         &text,
                     );
                 }
+                Event::IsrWritten { leader, writes } => {
+                    let text = || {
+                        format!(
+                            "broker {leader}: setData of {} state znodes, the ISR shrunk (isr-expiration)",
+                            writes.len()
+                        )
+                    };
+                    let (from, count) = (Endpoint::Broker(*leader), writes.len() as u64);
+                    add(ZkMessageKind::Writes, from, Endpoint::Ensemble, count, sent, at, &text);
+                }
                 Event::BrokerApply { broker, request } => {
                     let Some(from) = controller else { continue };
                     let text = || {
                         format!(
-                            "UpdateMetadata + LeaderAndIsr to broker {broker}: {} partitions a request",
+                            "UpdateMetadata{} to broker {broker}: {} partitions a request",
+                            if request.leader_and_isr_entries > 0 { " + LeaderAndIsr" } else { "" },
                             request.entries.len()
                         )
                     };

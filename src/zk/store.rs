@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::Rc;
 
 use super::column::SharedColumn;
 use super::costs::ZkCosts;
@@ -42,6 +43,9 @@ pub enum ZnodeData {
     TopicAssignment { partitions: u32 },
     /// A partition's `state` znode.
     PartitionState(PartitionState),
+    /// An ISR change notification: how many partitions it names (the list is read with
+    /// [`ZkStore::isr_change`]).
+    IsrChange { partitions: u32 },
 }
 
 impl fmt::Display for ZnodeData {
@@ -59,6 +63,9 @@ impl fmt::Display for ZnodeData {
                 write!(f, r#"{{"version":1,"partitions":{partitions}}}"#)
             }
             ZnodeData::PartitionState(state) => write!(f, "{state}"),
+            ZnodeData::IsrChange { partitions } => {
+                write!(f, r#"{{"version":1,"partitions":[{partitions} partitions]}}"#)
+            }
         }
     }
 }
@@ -198,6 +205,10 @@ pub struct ZkStore {
     state_versions: SharedColumn<u32>,
     sessions: SmallMap<SessionId, Session>,
     watches: BTreeMap<ZnodePath, Vec<Watch>>,
+    /// The partitions each ISR change notification names, by sequence number.
+    isr_changes: BTreeMap<u32, Rc<[u32]>>,
+    /// The next sequence number under `/isr_change_notification`.
+    next_isr_change: u32,
     next_session: u64,
     queue_free_at_ns: u64,
     stats: ZkStats,
@@ -215,6 +226,7 @@ impl ZkStore {
             (ZnodePath::ControllerEpoch, Znode::persistent(ZnodeData::ControllerEpoch(0), 0)),
             (ZnodePath::BrokerIds, Znode::persistent(ZnodeData::Empty, 0)),
             (ZnodePath::Topics, Znode::persistent(ZnodeData::Empty, 0)),
+            (ZnodePath::IsrChangeNotifications, Znode::persistent(ZnodeData::Empty, 0)),
         ]);
         let partitions = layout.partitions() as usize;
         assert_eq!(states.len(), partitions, "one initial state per partition");
@@ -229,6 +241,8 @@ impl ZkStore {
             state_versions: SharedColumn::filled(partitions, 0),
             sessions: SmallMap::new(),
             watches: BTreeMap::new(),
+            isr_changes: BTreeMap::new(),
+            next_isr_change: 0,
             next_session: 1,
             queue_free_at_ns: 0,
             stats: ZkStats::default(),
@@ -385,6 +399,9 @@ impl ZkStore {
             ZnodePath::Topic(topic) => (0..self.layout.partitions_per_topic())
                 .map(|partition| ZnodePath::PartitionState { topic, partition })
                 .collect(),
+            ZnodePath::IsrChangeNotifications => {
+                self.isr_changes.keys().map(|n| ZnodePath::IsrChangeNotification(*n)).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -400,7 +417,10 @@ impl ZkStore {
         if self.inspect(path).is_some() {
             return Err(ZkError::NodeExists(path));
         }
-        if matches!(path, ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }) {
+        if matches!(
+            path,
+            ZnodePath::Topic(_) | ZnodePath::PartitionState { .. } | ZnodePath::IsrChangeNotification(_)
+        ) {
             return Err(ZkError::BadData(path));
         }
         if let Some(parent) = path.parent().filter(|p| self.inspect(*p).is_none()) {
@@ -412,6 +432,47 @@ impl ZkStore {
         self.nodes.insert(path, Znode { data, version: 0, ephemeral_owner });
         let mut fired = Vec::new();
         self.fire(path, WatchKind::Data, WatchEvent::NodeCreated, &mut fired);
+        self.fire_parent(path, &mut fired);
+        Ok(fired)
+    }
+
+    /// A leader's `createSequentialPersistentPath("/isr_change_notification/isr_change_", ...)`
+    /// naming `partitions` (`KafkaZkClient.propagateIsrChanges`, 2.4). Returns its path and the
+    /// watches that fired.
+    pub fn create_isr_change(&mut self, partitions: Rc<[u32]>) -> (ZnodePath, Vec<WatchFired>) {
+        self.stats.writes += 1;
+        let sequence = self.next_isr_change;
+        self.next_isr_change += 1;
+        let path = ZnodePath::IsrChangeNotification(sequence);
+        let data = ZnodeData::IsrChange { partitions: partitions.len() as u32 };
+        self.nodes.insert(path, Znode::persistent(data, 0));
+        self.isr_changes.insert(sequence, partitions);
+        let mut fired = Vec::new();
+        self.fire_parent(path, &mut fired);
+        (path, fired)
+    }
+
+    /// `getData` of an ISR change notification: the partitions it names.
+    pub fn isr_change(&mut self, path: ZnodePath) -> Result<Rc<[u32]>, ZkError> {
+        self.stats.reads += 1;
+        match path {
+            ZnodePath::IsrChangeNotification(n) => self.isr_changes.get(&n).cloned(),
+            _ => None,
+        }
+        .ok_or(ZkError::NoNode(path))
+    }
+
+    /// `delete` of a persistent znode with no children (an ISR change notification). Returns
+    /// the watches that fired.
+    pub fn delete(&mut self, path: ZnodePath) -> Result<Vec<WatchFired>, ZkError> {
+        self.stats.writes += 1;
+        let ZnodePath::IsrChangeNotification(n) = path else {
+            return Err(ZkError::BadData(path));
+        };
+        self.isr_changes.remove(&n).ok_or(ZkError::NoNode(path))?;
+        self.nodes.remove(&path);
+        let mut fired = Vec::new();
+        self.fire(path, WatchKind::Data, WatchEvent::NodeDeleted, &mut fired);
         self.fire_parent(path, &mut fired);
         Ok(fired)
     }

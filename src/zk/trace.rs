@@ -27,8 +27,20 @@ pub enum TraceKind {
     NoControllerToKill,
     /// From now on nothing the controller sends reaches `broker` (which still pings ZooKeeper).
     CutOffFromController { broker: BrokerId },
-    /// The next controller request to `broker` will be lost.
-    NextRequestDropped { broker: BrokerId },
+    /// The controller's requests reach `broker` again; `queued` of them go out at the
+    /// controller's next retry, at `sent_at`.
+    Reconnected { broker: BrokerId, queued: usize, sent_at: Micros },
+    /// `broker`'s replica fetchers stalled; its process and ZooKeeper session carry on.
+    FetchersStalled { broker: BrokerId },
+    /// A leader's `isr-expiration` check found the `out` followers out of sync for longer than
+    /// `replica.lag.time.max.ms`: it writes the shrunk ISR of `partitions` to their state znodes.
+    ShrinkingIsr { leader: BrokerId, out: BrokerSet, partitions: Vec<u32> },
+    /// The leader's writes landed: ZooKeeper holds the shrunk ISR of `partitions`.
+    IsrShrunk { leader: BrokerId, partitions: Vec<u32> },
+    /// A leader's `isr-change-propagation` task ran: it wrote `path` naming `partitions`
+    /// partitions, or (`path` is `None`) waits for the blackout since the last change to pass.
+    IsrChangePropagation { broker: BrokerId, partitions: usize, path: Option<ZnodePath> },
+
     /// Something reached (or was due at) a broker that is down.
     Down { broker: BrokerId, missed: Missed },
     /// A broker's session ping reached the ensemble, pushing the session's deadline out.
@@ -63,7 +75,13 @@ pub enum TraceKind {
     WorkDropped { epoch: u32 },
     /// A broker applied one UpdateMetadata+LeaderAndIsr request to its cache; `completes` when
     /// it was the last one of a push to the live brokers.
-    Applied { broker: BrokerId, partitions: usize, epoch: u32, completes: Option<PushDone> },
+    Applied {
+        broker: BrokerId,
+        partitions: usize,
+        leader_and_isr: bool,
+        epoch: u32,
+        completes: Option<PushDone>,
+    },
     /// A broker rejected a request from an older controller epoch than one it accepted.
     StaleEpochRejected { broker: BrokerId, epoch: u32, known: u32 },
 }
@@ -81,6 +99,8 @@ pub enum Missed {
     ActingAsController,
     /// A controller request.
     Request,
+    /// One of its own scheduled tasks (`isr-expiration`, `isr-change-propagation`).
+    Task,
 }
 
 /// What a broker does when a watch fires.
@@ -115,6 +135,8 @@ pub enum Finished {
     Wrote { count: usize, done: usize, total: usize },
     /// The requests for `issued` of `total` partitions went out.
     Sent { issued: usize, total: usize },
+    /// The ISR change notifications and the `partitions` they name were read into memory.
+    IsrChangesRead { partitions: usize },
     /// The work of a task the controller has since left.
     Abandoned,
 }
@@ -145,10 +167,19 @@ pub enum ControllerStep {
     Ready { partitions: usize, offline: usize },
     /// A push of UpdateMetadata+LeaderAndIsr for `partitions` partitions to `targets`.
     Sending { partitions: usize, targets: BrokerSet },
-    /// One chunk of the push built and sent; `lost` brokers will not receive it.
-    Building { partitions: usize, targets: BrokerSet, lost: BrokerSet },
+    /// A push of UpdateMetadata alone (no LeaderAndIsr) for `partitions` partitions to `targets`.
+    SendingMetadata { partitions: usize, targets: BrokerSet },
+    /// One chunk of the push built and sent; the requests to `queued` brokers wait in their
+    /// queues (the broker is down or cut off), retried every 100 ms.
+    Building { partitions: usize, targets: BrokerSet, queued: BrokerSet },
+    /// `processIsrChangeNotification`: `notifications` znodes read, naming `partitions`.
+    IsrChangeNotification { notifications: usize, partitions: usize },
+    /// An ISR change notification waits until the current work is done.
+    IsrChangeQueued,
     /// Kafka's BrokerChange: the live set read again, and the brokers that died.
-    BrokerChange { live: BrokerSet, dead: BrokerSet },
+    /// Kafka's BrokerChange: the live set read again, the brokers that died, and how many
+    /// requests queued for them were dropped (`removeBroker`).
+    BrokerChange { live: BrokerSet, dead: BrokerSet, dropped: usize },
     /// `/brokers/ids` could not be read.
     BrokerIdsUnreadable(ZkError),
     /// A BrokerChange waits until the current work is done.
@@ -209,9 +240,32 @@ impl fmt::Display for TraceKind {
             TraceKind::CutOffFromController { broker } => {
                 write!(f, "fault: broker {broker} cut off from the controller (still pinging zk)")
             }
-            TraceKind::NextRequestDropped { broker } => {
-                write!(f, "fault: the next controller request to broker {broker} will be lost")
+            TraceKind::Reconnected { broker, queued, sent_at } => write!(
+                f,
+                "fault: broker {broker} reachable from the controller again; {queued} queued requests retried at {}",
+                format_time(*sent_at)
+            ),
+            TraceKind::FetchersStalled { broker } => {
+                write!(f, "fault: broker {broker}'s replica fetchers stall (still pinging zk)")
             }
+            TraceKind::ShrinkingIsr { leader, out, partitions } => write!(
+                f,
+                "broker {leader}: isr-expiration: {out} behind for over replica.lag.time.max.ms; writing the ISR of partitions {partitions:?} without it"
+            ),
+            TraceKind::IsrShrunk { leader, partitions } => {
+                write!(f, "zk: broker {leader} wrote the shrunk ISR of partitions {partitions:?}")
+            }
+            TraceKind::IsrChangePropagation { broker, partitions, path: Some(path) } => {
+                write!(
+                    f,
+                    "broker {broker}: isr-change-propagation: created {path} naming {partitions} partitions"
+                )
+            }
+            TraceKind::IsrChangePropagation { broker, partitions, path: None } => write!(
+                f,
+                "broker {broker}: isr-change-propagation: {partitions} ISR changes wait for 5 s without another"
+            ),
+
             TraceKind::Down { broker, missed } => match missed {
                 Missed::Pings => write!(f, "broker {broker}: down, stops pinging zk"),
                 Missed::Watch { event, path } => write!(f, "broker {broker}: down, misses {event} on {path}"),
@@ -222,6 +276,7 @@ impl fmt::Display for TraceKind {
                     write!(f, "broker {broker}: down before it could act as controller")
                 }
                 Missed::Request => write!(f, "broker {broker}: down, request lost"),
+                Missed::Task => write!(f, "broker {broker}: down, its scheduled task does not run"),
             },
             TraceKind::Ping { broker, session, expires_at } => {
                 write!(f, "broker {broker} -> zk: ping {session} (expires {}ms)", expires_at / MS)
@@ -279,10 +334,11 @@ impl fmt::Display for TraceKind {
             TraceKind::WorkDropped { epoch } => {
                 write!(f, "controller epoch {epoch} is gone; its finished work is dropped")
             }
-            TraceKind::Applied { broker, partitions, epoch, completes } => {
+            TraceKind::Applied { broker, partitions, leader_and_isr, epoch, completes } => {
+                let both = if *leader_and_isr { "+LeaderAndIsr" } else { "" };
                 write!(
                     f,
-                    "broker {broker}: applied UpdateMetadata+LeaderAndIsr for {partitions} partitions (controller epoch {epoch})"
+                    "broker {broker}: applied UpdateMetadata{both} for {partitions} partitions (controller epoch {epoch})"
                 )?;
                 match completes {
                     None => Ok(()),
@@ -322,6 +378,9 @@ impl fmt::Display for Finished {
                 write!(f, "wrote {count} state znodes ({done}/{total})")
             }
             Finished::Sent { issued, total } => write!(f, "sent requests for {issued}/{total} partitions"),
+            Finished::IsrChangesRead { partitions } => {
+                write!(f, "read the ISR changes of {partitions} partitions")
+            }
             Finished::Abandoned => write!(f, "finished work of an abandoned task"),
         }
     }
@@ -367,15 +426,29 @@ impl fmt::Display for ControllerStep {
                     "sending UpdateMetadata+LeaderAndIsr for {partitions} partitions to brokers {targets}"
                 )
             }
-            ControllerStep::Building { partitions, targets, lost } => {
+            ControllerStep::SendingMetadata { partitions, targets } => {
+                write!(f, "sending UpdateMetadata for {partitions} partitions to brokers {targets}")
+            }
+            ControllerStep::Building { partitions, targets, queued } => {
                 write!(f, "building requests for {partitions} partitions to {targets}")?;
-                if !lost.is_empty() {
-                    write!(f, ", lost on the way to {lost}")?;
+                if !queued.is_empty() {
+                    write!(f, ", queued for {queued} (unreachable, retried every 100 ms)")?;
                 }
                 Ok(())
             }
-            ControllerStep::BrokerChange { live, dead } => {
-                write!(f, "BrokerChange: live {live}, dead {dead}")
+            ControllerStep::IsrChangeNotification { notifications, partitions } => {
+                write!(
+                    f,
+                    "IsrChangeNotification: {notifications} notifications naming {partitions} partitions"
+                )
+            }
+            ControllerStep::IsrChangeQueued => write!(f, "IsrChangeNotification queued behind current work"),
+            ControllerStep::BrokerChange { live, dead, dropped } => {
+                write!(f, "BrokerChange: live {live}, dead {dead}")?;
+                if *dropped > 0 {
+                    write!(f, "; dropped {dropped} requests queued for them")?;
+                }
+                Ok(())
             }
             ControllerStep::BrokerIdsUnreadable(error) => write!(f, "cannot read /brokers/ids: {error}"),
             ControllerStep::BrokerChangeQueued => write!(f, "BrokerChange queued behind current work"),
@@ -404,11 +477,15 @@ mod tests {
         let kind = TraceKind::Controller {
             broker: 1,
             finished: Some(Finished::Sent { issued: 9, total: 9 }),
-            steps: vec![ControllerStep::Building { partitions: 9, targets, lost: BrokerSet::EMPTY.with(2) }],
+            steps: vec![ControllerStep::Building {
+                partitions: 9,
+                targets,
+                queued: BrokerSet::EMPTY.with(2),
+            }],
         };
         assert_eq!(
             kind.to_string(),
-            "controller 1: sent requests for 9/9 partitions; building requests for 9 partitions to [1,2], lost on the way to [2]"
+            "controller 1: sent requests for 9/9 partitions; building requests for 9 partitions to [1,2], queued for [2] (unreachable, retried every 100 ms)"
         );
         let queued = TraceKind::Controller {
             broker: 1,
