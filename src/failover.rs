@@ -84,8 +84,8 @@ impl From<ZkClusterError> for FailoverError {
 pub struct FailoverRow {
     pub partitions: u64,
     /// KRaft: from the kill until a new active controller committed a metadata change, over
-    /// seeds.
-    pub kraft: Option<Distribution>,
+    /// seeds, and the partitions the killed node led.
+    pub kraft: Option<KraftFailovers>,
     /// ZooKeeper mode: the controller-ready and brokers-updated times.
     pub zk: Option<ZkFailoverReport>,
 }
@@ -137,6 +137,8 @@ impl SnapshotBuilder {
 pub struct KraftFailover {
     sim: Simulation,
     killed_at: Option<Micros>,
+    /// Partitions the killed node led in the active controller's image at the kill.
+    leaderless: u64,
     probe: Option<u64>,
     recovered_after: Option<Micros>,
 }
@@ -164,7 +166,7 @@ impl KraftFailover {
         disk.log.install_snapshot(snapshot);
         let config = ClusterConfig { voters: 3, observers: brokers, ..ClusterConfig::default() };
         let sim = Simulation::resuming(config, seed, disk);
-        KraftFailover { sim, killed_at: None, probe: None, recovered_after: None }
+        KraftFailover { sim, killed_at: None, leaderless: 0, probe: None, recovered_after: None }
     }
 
     /// Run the steady time before the kill, at most `events` events further; true once it is
@@ -204,10 +206,18 @@ impl KraftFailover {
 
     /// Crash the active controller now.
     pub fn kill(&mut self) -> Result<(), FailoverError> {
-        let leader = self.sim.leader().map(|l| l.id()).ok_or(FailoverError::NoActiveController)?;
-        self.sim.crash(leader)?;
+        let leader = self.sim.leader().ok_or(FailoverError::NoActiveController)?;
+        let id = leader.id();
+        let image = &leader.applied().state.image;
+        self.leaderless = image.partitions().filter(|(_, _, p)| p.leader == id as i32).count() as u64;
+        self.sim.crash(id)?;
         self.killed_at = Some(self.sim.now());
         Ok(())
+    }
+
+    /// Partitions the killed node led: none while controllers are not brokers.
+    pub fn leaderless_partitions(&self) -> u64 {
+        self.leaderless
     }
 
     /// When the active controller was killed (simulated time).
@@ -265,23 +275,36 @@ pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, Fail
     failover.recovered_after().ok_or(FailoverError::NoRecovery)
 }
 
+/// KRaft failovers over seeds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KraftFailovers {
+    /// From the kill until a new active controller committed a metadata change.
+    pub recovery: Distribution,
+    /// Partitions the killed node led (the most in any trial): none while the controllers are
+    /// dedicated, so every partition keeps its leader and serves throughout.
+    pub leaderless_partitions: u64,
+}
+
 /// KRaft over `trials` seeds from `first_seed`: the distribution of unavailability for a
 /// cluster holding `partitions` partitions (the snapshot is built once).
 pub fn measure_kraft_failovers(
     partitions: u64,
     first_seed: u64,
     trials: usize,
-) -> Result<Distribution, FailoverError> {
+) -> Result<KraftFailovers, FailoverError> {
     let snapshot = synthetic_snapshot(partitions)?;
+    let mut leaderless_partitions = 0;
     let samples = (first_seed..first_seed + trials as u64)
         .map(|seed| {
             let mut failover = KraftFailover::new(snapshot.clone(), seed, 0)?;
             failover.kill()?;
+            leaderless_partitions = leaderless_partitions.max(failover.leaderless_partitions());
             failover.advance(KRAFT_LIMIT);
             failover.recovered_after().ok_or(FailoverError::NoRecoveryWithSeed(seed))
         })
         .collect::<Result<Vec<_>, FailoverError>>()?;
-    Distribution::of(samples).ok_or(FailoverError::NoTrials)
+    let recovery = Distribution::of(samples).ok_or(FailoverError::NoTrials)?;
+    Ok(KraftFailovers { recovery, leaderless_partitions })
 }
 
 /// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.

@@ -1,9 +1,11 @@
 //! The KIP-500 experiment: KRaft failover costs about one election whatever the partition
 //! count, while ZooKeeper mode grows with partitions.
 
-use kraftscope::failover::{FailoverError, measure_kraft_failover, measure_zk_failover};
+use kraftscope::failover::{
+    BROKERS, FailoverError, measure_kraft_failover, measure_kraft_failovers, measure_zk_failover,
+};
 use kraftscope::quorum::MS;
-use kraftscope::zk::ZkCosts;
+use kraftscope::zk::{ZkClusterConfig, ZkCosts, measure_failover_of};
 
 #[test]
 fn kraft_failover_is_about_one_election_at_any_size() {
@@ -35,4 +37,30 @@ fn bad_sizes_are_refused_naming_the_size() {
     assert_eq!(measure_kraft_failover(0, 1), Err(FailoverError::Partitions(0)));
     let huge = measure_zk_failover(50_000_000, &ZkCosts::async_reads(), 1);
     assert_eq!(huge, Err(FailoverError::Partitions(50_000_000)));
+}
+
+/// Partition availability, measured on both sides: the ZooKeeper-mode controller is also a
+/// broker, so the partitions it led have no live leader until the new controller's
+/// LeaderAndIsr reaches their new leaders; the killed KRaft controller leads none.
+#[test]
+fn only_the_zookeeper_side_loses_partition_leaders_and_gets_them_back_with_its_last_push() {
+    let kraft = measure_kraft_failovers(1_000, 1, 3).unwrap();
+    assert_eq!(kraft.leaderless_partitions, 0);
+    let zk = measure_zk_failover(1_000, &ZkCosts::async_reads(), 1).unwrap();
+    assert_eq!(zk.leaderless_partitions, 1_000 / u64::from(BROKERS), "its share as preferred leader");
+    let back = zk.leaders_back_after.expect("every partition has another replica");
+    assert!(zk.controller_ready_after < back, "leaders come with the push after ready");
+    assert!(back <= zk.brokers_updated_after);
+}
+
+/// With one replica a partition whose broker died has no one to lead it: the failover still
+/// completes and says so.
+#[test]
+fn a_single_replica_partition_of_the_dead_controller_stays_leaderless() {
+    let config = ZkClusterConfig {
+        replication_factor: 1,
+        ..ZkClusterConfig::single_partition_topics(100, 5, ZkCosts::async_reads())
+    };
+    let report = measure_failover_of(config, 1).unwrap();
+    assert_eq!((report.leaderless_partitions, report.leaders_back_after), (20, None));
 }

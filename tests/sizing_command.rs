@@ -1,4 +1,5 @@
 //! `kraftscope quorum-sizing`, `kraftscope elections --voters` and `kraftscope failover --detail`
+//! and `--csv`
 //! print a row or a block per setting, and refuse bad settings with a message.
 
 use std::process::Command;
@@ -76,4 +77,23 @@ fn failover_detail_splits_the_writes_by_state_machine() {
     assert_eq!((isr, leaders), (60_000, 20_000), "{line}");
     assert_eq!(writes, isr + leaders + claims, "{line}");
     assert!((1..=4).contains(&claims), "{line}");
+}
+
+/// `kraftscope failover --csv` gives partition availability on both sides after the chart's
+/// four columns (the page reads those and ignores the rest).
+#[test]
+fn failover_csv_gives_partition_availability_on_both_sides() {
+    let (code, out, err) = kraftscope(&["failover", "--csv", "--partitions", "1000", "--kraft-trials", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let field = |name: &str| -> u64 {
+        let at = header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name} in {header:?}"));
+        row[at].parse().unwrap_or_else(|_| panic!("{name} = {:?}", row[at]))
+    };
+    assert_eq!(header[..4], ["partitions", "kraft_ms", "zk_ms", "kraft_p99_ms"]);
+    assert_eq!((field("kraft_leaderless_partitions"), field("zk_leaderless_partitions")), (0, 200));
+    assert!(field("zk_leaders_back_ms") <= field("zk_ms"), "{out}");
+    assert!(field("zk_leaders_back_ms") > field("kraft_ms"), "{out}");
 }

@@ -52,13 +52,22 @@ fn ms(micros: u64) -> String {
     format!("{:.0}", micros as f64 / MS as f64)
 }
 
+/// The failover curve, one row per size: KRaft's recovery (p50, p99) and ZooKeeper mode's until
+/// every broker holds the new state (the page's chart reads the first four columns), then
+/// partition availability on both sides: how many partitions the killed node led (no live
+/// leader from the kill) and, in ZooKeeper mode, until the last of them had a live leader again.
 fn print_csv(rows: &[FailoverRow]) {
-    println!("partitions,kraft_ms,zk_ms,kraft_p99_ms");
+    println!(
+        "partitions,kraft_ms,zk_ms,kraft_p99_ms,kraft_leaderless_partitions,zk_leaderless_partitions,zk_leaders_back_ms"
+    );
     for row in rows {
-        let kraft = row.kraft.map_or(String::new(), |d| ms(d.p50));
+        let kraft = row.kraft.map_or(String::new(), |k| ms(k.recovery.p50));
         let zk = row.zk.as_ref().map_or(String::new(), |z| ms(z.brokers_updated_after));
-        let p99 = row.kraft.map_or(String::new(), |d| ms(d.p99));
-        println!("{},{kraft},{zk},{p99}", row.partitions);
+        let p99 = row.kraft.map_or(String::new(), |k| ms(k.recovery.p99));
+        let kraft_leaderless = row.kraft.map_or(String::new(), |k| k.leaderless_partitions.to_string());
+        let zk_leaderless = row.zk.as_ref().map_or(String::new(), |z| z.leaderless_partitions.to_string());
+        let zk_back = row.zk.as_ref().and_then(|z| z.leaders_back_after).map_or(String::new(), ms);
+        println!("{},{kraft},{zk},{p99},{kraft_leaderless},{zk_leaderless},{zk_back}", row.partitions);
     }
 }
 
@@ -75,13 +84,13 @@ fn print_table(rows: &[FailoverRow], preset: &str) {
         "partitions", "KRaft p50 ms", "KRaft p99 ms", "ZK ready ms", "ZK brokers done ms", "ZK/KRaft"
     );
     for row in rows {
-        let kraft = row.kraft.map_or("-".to_string(), |d| ms(d.p50));
-        let p99 = row.kraft.map_or("-".to_string(), |d| ms(d.p99));
+        let kraft = row.kraft.map_or("-".to_string(), |k| ms(k.recovery.p50));
+        let p99 = row.kraft.map_or("-".to_string(), |k| ms(k.recovery.p99));
         let ready = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.controller_ready_after));
         let done = row.zk.as_ref().map_or("-".to_string(), |z| ms(z.brokers_updated_after));
         let ratio = match (row.kraft, &row.zk) {
-            (Some(k), Some(z)) if k.p50 > 0 => {
-                format!("{:.0}x", z.brokers_updated_after as f64 / k.p50 as f64)
+            (Some(k), Some(z)) if k.recovery.p50 > 0 => {
+                format!("{:.0}x", z.brokers_updated_after as f64 / k.recovery.p50 as f64)
             }
             _ => "-".to_string(),
         };
@@ -89,9 +98,27 @@ fn print_table(rows: &[FailoverRow], preset: &str) {
     }
 }
 
-/// ZooKeeper mode's requests per failover, the writes split as Kafka 2.4's state machines make
-/// them.
+/// Partition availability on both sides, then ZooKeeper mode's requests per failover, the
+/// writes split as Kafka 2.4's state machines make them.
 fn print_detail(rows: &[FailoverRow]) {
+    println!("partitions without a live leader after the kill (the others keep serving):");
+    for row in rows {
+        if let Some(k) = row.kraft {
+            let n = k.leaderless_partitions;
+            let why = if n == 0 { "the killed controller is not a broker" } else { "led by the killed node" };
+            println!("{:>12} partitions: KRaft {n} ({why})", row.partitions);
+        }
+        if let Some(z) = &row.zk {
+            let back = z.leaders_back_after.map_or("some never (no live replica left)".to_string(), |at| {
+                format!("the last back after {} ms", ms(at))
+            });
+            let n = z.leaderless_partitions;
+            println!(
+                "{:>12} partitions: ZooKeeper mode {n} (led by the controller's broker), {back}",
+                row.partitions
+            );
+        }
+    }
     println!("ZooKeeper mode's requests during the failover (Kafka 2.4's onControllerFailover):");
     for row in rows {
         let Some(z) = &row.zk else { continue };

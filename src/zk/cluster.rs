@@ -324,7 +324,13 @@ impl ZkCluster {
         if was_controller {
             self.controller = None;
             self.drop_every_queue();
-            let timeline = FailoverTimeline::new(now, id, session, self.store.stats(), self.requests);
+            let led =
+                |p: u32| self.store.inspect(self.layout.state_path(p)).and_then(|n| n.partition_state());
+            let leaderless =
+                (0..self.layout.partitions()).map(|p| led(p).is_some_and(|s| s.leader == id as i32));
+            let leaderless = leaderless.collect();
+            let timeline =
+                FailoverTimeline::new((now, id, session), leaderless, self.store.stats(), self.requests);
             self.failover = Some(timeline);
         }
         TraceKind::Crashed { broker: id, was_controller, session, expires_at: expires }
@@ -504,6 +510,22 @@ impl ZkCluster {
         TraceKind::BecameController { broker: id, epoch, live, steps }
     }
 
+    /// Counts the dead controller's partitions that `id`, applying LeaderAndIsr for `entries`,
+    /// now leads: each has a live leader again.
+    fn count_leaders_back(&mut self, id: BrokerId, entries: &[(u32, PartitionState)]) {
+        let now = self.now;
+        let Some(f) = self.failover.as_mut().filter(|f| f.leaderless_left > 0) else { return };
+        for (partition, state) in entries {
+            let waiting = f.leaderless.get_mut(*partition as usize);
+            if state.leader == id as i32 && waiting.is_some_and(std::mem::take) {
+                f.leaderless_left -= 1;
+            }
+        }
+        if f.leaderless_left == 0 {
+            f.leaders_back_at = Some(now);
+        }
+    }
+
     fn on_broker_apply(&mut self, id: BrokerId, request: BrokerRequest) -> TraceKind {
         let broker = &mut self.brokers[id as usize];
         if !broker.alive {
@@ -517,6 +539,9 @@ impl ZkCluster {
         broker.controller_epoch = epoch;
         for &(partition, state) in request.entries.iter() {
             broker.cache.set(partition as usize, state);
+        }
+        if request.leader_and_isr_entries > 0 {
+            self.count_leaders_back(id, &request.entries);
         }
         let completes = self.record_applied(request.push, id);
         let (partitions, leader_and_isr) = (request.entries.len(), request.leader_and_isr_entries > 0);

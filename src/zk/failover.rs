@@ -56,19 +56,30 @@ pub(super) struct FailoverTimeline {
     /// When every live broker had applied the state the new controller loaded.
     pub full_state_at: Option<Micros>,
     pub brokers_updated_at: Option<Micros>,
+    /// The partitions the dead controller's broker led (no live leader from the kill on), those
+    /// of them still without a live leader that knows it, and when the last one got one (its
+    /// new leader applied the LeaderAndIsr naming it).
+    pub leaderless: Vec<bool>,
+    pub leaderless_total: u64,
+    pub leaderless_left: u64,
+    pub leaders_back_at: Option<Micros>,
     zk_at_kill: ZkStats,
     requests_at_kill: RequestCounters,
 }
 
 impl FailoverTimeline {
     pub fn new(
-        killed_at: Micros,
-        old_controller: BrokerId,
-        old_session: SessionId,
+        (killed_at, old_controller, old_session): (Micros, BrokerId, SessionId),
+        leaderless: Vec<bool>,
         zk_at_kill: ZkStats,
         requests_at_kill: RequestCounters,
     ) -> Self {
+        let leaderless_total = leaderless.iter().filter(|l| **l).count() as u64;
         FailoverTimeline {
+            leaderless,
+            leaderless_total,
+            leaderless_left: leaderless_total,
+            leaders_back_at: (leaderless_total == 0).then_some(killed_at),
             killed_at,
             old_controller,
             old_session,
@@ -108,8 +119,15 @@ pub struct ZkFailoverReport {
     /// From the end of the cold load until every live broker had applied the state loaded
     /// (the full UpdateMetadata and LeaderAndIsr, sent before the ISR and leader writes).
     pub full_state_push: Micros,
-    /// Until every live broker had applied the new controller's full state and the changes.
+    /// Until every live broker had applied the new controller's full state and the changes:
+    /// clients can find every partition's leader from any broker.
     pub brokers_updated_after: Micros,
+    /// Partitions the dead controller's broker led: without a live leader from the kill.
+    pub leaderless_partitions: u64,
+    /// Until the last of them had a live leader that knew it (LeaderAndIsr applied); `None`
+    /// when some had no live replica left to lead. The other partitions keep their leaders and
+    /// serve throughout.
+    pub leaders_back_after: Option<Micros>,
     pub znode_reads: u64,
     pub znode_writes: u64,
     /// Of those, the replica state machine's (dead replicas out of the ISRs) and the partition
@@ -155,6 +173,8 @@ impl ZkCluster {
             controller_ready_after: since_kill(ready),
             full_state_push: f.full_state_at? - loaded,
             brokers_updated_after: since_kill(f.brokers_updated_at?),
+            leaderless_partitions: f.leaderless_total,
+            leaders_back_after: f.leaders_back_at.map(since_kill),
             znode_reads: zk.reads - f.zk_at_kill.reads,
             znode_writes: zk.writes - f.zk_at_kill.writes,
             isr_writes: f.isr_writes,
