@@ -243,7 +243,12 @@ pub fn phase_text(phase: FailoverPhase, killed: bool) -> String {
             "Session expired, /controller vanished: the watch fires on every broker, they race to create /controller."
                 .to_string()
         }
-        FailoverPhase::LoadingFromZk { read, total } => format!(
+        FailoverPhase::LoadingFromZk { topics_read, topics, read: 0, .. } if topics_read < topics => format!(
+            "Cold load, first pass: every topic's replica assignment from ZooKeeper, {} of {}.",
+            format::count(topics_read),
+            format::count(topics)
+        ),
+        FailoverPhase::LoadingFromZk { read, total, .. } => format!(
             "Cold load: the new controller reads every partition's state back from ZooKeeper, {} of {}.",
             format::count(read),
             format::count(total)

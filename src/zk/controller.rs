@@ -17,9 +17,11 @@ use crate::harness::Micros;
 /// What the controller's event thread is busy with.
 pub(super) enum ControllerTask {
     /// `initializeControllerContext`: every topic's assignment znode (`next_topic..` still to
-    /// read), then every partition's state znode; `loaded` partition states are in memory.
+    /// read, `topics_read` answered), then every partition's state znode; `loaded` partition
+    /// states are in memory.
     Loading {
         pass: LoadPass,
+        topics_read: u32,
         loaded: u64,
     },
     /// Reading the state znodes of `partitions` and writing back each one `change` alters, a
@@ -144,7 +146,11 @@ impl ActiveController {
         partitions: usize,
     ) -> Self {
         let memory = SharedColumn::filled(partitions, PartitionState::UNKNOWN);
-        let task = ControllerTask::Loading { pass: LoadPass::Assignments { next_topic: 0 }, loaded: 0 };
+        let task = ControllerTask::Loading {
+            pass: LoadPass::Assignments { next_topic: 0 },
+            topics_read: 0,
+            loaded: 0,
+        };
         let dead = (0..brokers).filter(|b| !live.contains(*b)).collect();
         let plan = vec![
             Stage::PushChanged { ends_failover: true, leader_and_isr: true },
@@ -163,10 +169,10 @@ impl ActiveController {
 
     fn commit(&mut self, chunk: ChunkDone) -> Finished {
         match (chunk, &mut self.task) {
-            (
-                ChunkDone::AssignmentsRead { .. },
-                ControllerTask::Loading { pass: LoadPass::Assignments { next_topic }, .. },
-            ) => Finished::AssignmentsRead { topics: *next_topic },
+            (ChunkDone::AssignmentsRead { topics }, ControllerTask::Loading { topics_read, .. }) => {
+                *topics_read += topics;
+                Finished::AssignmentsRead { topics: *topics_read }
+            }
             (ChunkDone::Loaded(states), ControllerTask::Loading { loaded, .. }) => {
                 *loaded += states.len() as u64;
                 let finished = Finished::Loaded { count: states.len(), loaded: *loaded };
@@ -525,9 +531,12 @@ impl ZkCluster {
         let ctrl = self.controller.as_ref()?;
         let running: BrokerSet = self.brokers.iter().filter(|b| b.alive).map(|b| b.id).collect();
         Some(match &ctrl.task {
-            ControllerTask::Loading { loaded, .. } => {
-                FailoverPhase::LoadingFromZk { read: *loaded, total: u64::from(self.layout.partitions()) }
-            }
+            ControllerTask::Loading { topics_read, loaded, .. } => FailoverPhase::LoadingFromZk {
+                topics_read: u64::from(*topics_read),
+                topics: u64::from(self.layout.topics()),
+                read: *loaded,
+                total: u64::from(self.layout.partitions()),
+            },
             ControllerTask::Rewriting { change, partitions, done, .. } => {
                 let (written, total) = (*done as u64, partitions.len() as u64);
                 match change {

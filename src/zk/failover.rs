@@ -24,8 +24,9 @@ pub enum FailoverPhase {
     AwaitingSessionExpiry { expires_at: Micros },
     /// `/controller` is gone; brokers race to create it and the winner bumps the epoch.
     Electing,
-    /// The new controller cold-loads partition state from ZooKeeper.
-    LoadingFromZk { read: u64, total: u64 },
+    /// The new controller cold-loads from ZooKeeper: `topics_read` of the `topics` assignment
+    /// znodes, then `read` of the `total` partition state znodes.
+    LoadingFromZk { topics_read: u64, topics: u64, read: u64, total: u64 },
     /// It takes the dead brokers' replicas out of every ISR, reading and writing each state
     /// znode (the replica state machine's OfflineReplica transition).
     RemovingFromIsr { written: u64, total: u64 },
@@ -240,7 +241,7 @@ mod tests {
         let expected = [
             FailoverPhase::AwaitingSessionExpiry { expires_at: 0 },
             FailoverPhase::Electing,
-            FailoverPhase::LoadingFromZk { read: 0, total: 0 },
+            FailoverPhase::LoadingFromZk { topics_read: 0, topics: 0, read: 0, total: 0 },
             FailoverPhase::PushingToBrokers { full_state: true, brokers_done: 0, total: 0 },
             FailoverPhase::RemovingFromIsr { written: 0, total: 0 },
             FailoverPhase::ElectingLeaders { written: 0, total: 0 },
@@ -249,6 +250,32 @@ mod tests {
         ]
         .map(|p| std::mem::discriminant(&p));
         assert_eq!(seen, expected, "Kafka 2.4's onControllerFailover order");
+    }
+
+    /// The page names the pass it is in: topic assignments first, then partition states.
+    #[test]
+    fn the_load_reports_its_assignment_pass_before_its_state_pass() {
+        let config = ZkClusterConfig {
+            topics: 400,
+            partitions_per_topic: 50,
+            ..ZkClusterConfig::single_partition_topics(20_000, 4, ZkCosts::async_reads())
+        };
+        let mut cluster = ZkCluster::new(config, 3).expect("valid cluster");
+        cluster.kill_controller(MS);
+        let mut seen = Vec::new();
+        while cluster.failover_report().is_none() {
+            cluster.step();
+            if let FailoverPhase::LoadingFromZk { topics_read, topics, read, total } =
+                cluster.failover_progress()
+            {
+                assert_eq!((topics, total), (400, 20_000));
+                assert!(read == 0 || topics_read == topics, "states only once every assignment is read");
+                seen.push((topics_read, read));
+            }
+        }
+        assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1), "never goes back");
+        assert!(seen.iter().any(|(t, r)| (1..400).contains(t) && *r == 0), "the first pass is seen part-way");
+        assert!(seen.iter().any(|(t, r)| *t == 400 && (1..20_000).contains(r)), "then the second");
     }
 
     #[test]
