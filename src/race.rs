@@ -235,6 +235,11 @@ impl FailoverRace {
         self.kraft.as_ref().and_then(KraftFailover::recovered_after)
     }
 
+    /// Partitions the killed KRaft node led: none while the controllers are dedicated.
+    pub fn kraft_leaderless_partitions(&self) -> u64 {
+        self.kraft.as_ref().map_or(0, KraftFailover::leaderless_partitions)
+    }
+
     /// The KRaft cluster's leader and epoch now.
     pub fn kraft_leader(&self) -> Option<(u32, u32)> {
         self.kraft.as_ref()?.sim().leader().map(|l| (l.id(), l.epoch()))
@@ -266,6 +271,7 @@ impl FailoverRace {
         let mut grid = PartitionGrid::empty(self.partitions, max_cells);
         let Some(sim) = self.kraft_sim() else { return grid };
         grid.loaded = grid.cells;
+        grid.leaderless = self.kraft_leaderless_partitions();
         grid.pushed = sim
             .running_nodes()
             .filter(|n| !n.is_voter() && n.applied().state.image.partition_count() as u64 == self.partitions)
@@ -282,7 +288,7 @@ impl FailoverRace {
         )
     }
 
-    /// When both sides are back: how many times sooner KRaft was, as a headline.
+    /// When both sides' controllers are back: how many times sooner KRaft's was, as a headline.
     pub fn headline(&self) -> Option<String> {
         let kraft = self.kraft_recovered_after()?;
         let zk = self.zk_report()?.brokers_updated_after;
@@ -290,16 +296,16 @@ impl FailoverRace {
     }
 }
 
-/// "KRaft was back 49x sooner", from the two unavailability times.
+/// "KRaft's controller was back 49x sooner", from the two sides' controller unavailability.
 pub fn headline(kraft: Micros, zk: Micros) -> String {
     let ratio = zk as f64 / kraft.max(1) as f64;
     if ratio >= 1.05 {
         let shown = if ratio >= 10.0 { format!("{ratio:.0}") } else { format!("{ratio:.1}") };
-        format!("KRaft was back {shown}\u{d7} sooner")
+        format!("KRaft's controller was back {shown}\u{d7} sooner")
     } else if ratio <= 0.95 {
-        format!("ZooKeeper mode was back {:.1}\u{d7} sooner", 1.0 / ratio)
+        format!("ZooKeeper mode's controller was back {:.1}\u{d7} sooner", 1.0 / ratio)
     } else {
-        "Both were back at about the same time".to_string()
+        "Both controllers were back at about the same time".to_string()
     }
 }
 
@@ -361,6 +367,9 @@ mod tests {
         assert_eq!(race.kill(), Err(RaceError::AlreadyKilled));
     }
 
+    /// The grids say which partitions have a live leader: on the KRaft side every one all along
+    /// (the dead controller led none), on the ZooKeeper side all but the dead broker's fifth
+    /// until the push that names their new leaders.
     #[test]
     fn the_kraft_grid_is_whole_from_the_kill_while_zookeeper_fills_up() {
         let mut race = ready(30_000, 1);
@@ -369,22 +378,25 @@ mod tests {
         let kraft = race.kraft_grid(2_000);
         assert_eq!((kraft.cells, kraft.loaded, kraft.pushed_to_all()), (2_000, 2_000, 2_000));
         assert_eq!(kraft.pushed.len(), BROKERS as usize);
+        assert_eq!((kraft.partitions, kraft.leaderless), (30_000, 0));
         assert_eq!(race.zk_grid(2_000).loaded, 0);
-        let mut loaded = 0;
+        assert_eq!(race.zk_grid(2_000).leaderless, 30_000 / u64::from(BROKERS));
+        let (mut loaded, mut leaderless) = (0, u64::MAX);
         while !race.finished() {
             race.advance(100_000);
             let zk = race.zk_grid(2_000);
-            assert!(zk.loaded >= loaded);
-            loaded = zk.loaded;
+            assert!(zk.loaded >= loaded && zk.leaderless <= leaderless);
+            assert_eq!(race.kraft_grid(2_000).leaderless, 0);
+            (loaded, leaderless) = (zk.loaded, zk.leaderless);
         }
-        assert_eq!(race.zk_grid(2_000).pushed_to_all(), 2_000);
+        assert_eq!((race.zk_grid(2_000).pushed_to_all(), race.zk_grid(2_000).leaderless), (2_000, 0));
     }
 
     #[test]
     fn the_headline_is_computed_from_both_times() {
-        assert_eq!(headline(1_700_000, 82_200_000), "KRaft was back 48\u{d7} sooner");
-        assert_eq!(headline(1_000_000, 2_500_000), "KRaft was back 2.5\u{d7} sooner");
-        assert_eq!(headline(1_000_000, 1_010_000), "Both were back at about the same time");
+        assert_eq!(headline(1_700_000, 82_200_000), "KRaft's controller was back 48\u{d7} sooner");
+        assert_eq!(headline(1_000_000, 2_500_000), "KRaft's controller was back 2.5\u{d7} sooner");
+        assert_eq!(headline(1_000_000, 1_010_000), "Both controllers were back at about the same time");
         let mut race = ready(2_000, 1);
         assert_eq!(race.headline(), None);
         let (kraft, zk) = run(&mut race);

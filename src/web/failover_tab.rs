@@ -60,7 +60,7 @@ pub fn failover_tab(view: &RaceView, layout: Layout, on: &Callback<Action>) -> H
                 <section class="panel" aria-label="Measured unavailability">
                     <h2>{ "Unavailability against partitions" }</h2>
                     <Chart points={view.measured().to_vec()} marker={partitions} />
-                    <p class="hint">{ "Measured by the same core (kraftscope failover --csv). ZooKeeper-mode costs are calibrated to published figures: ~37 s to load 1,000,000 partitions plus ~40 s for brokers to apply them (async reads); ~60 s at 100,000 with the 2017 synchronous reads. The simulation simplifies: it models costs per request and per partition, not a real ZooKeeper." }</p>
+                    <p class="hint">{ "Measured by the same core (kraftscope failover --csv). ZooKeeper mode follows Kafka 2.4, its costs fitted to published figures: ~37 s to load 1,000,000 partitions plus ~40 s for brokers to apply them (async reads); ~60 s at 100,000 with the 2017 synchronous reads. How the push cost splits per entry, the write and network latencies are estimates (README: Sources). It models costs per request and per partition, not a real ZooKeeper." }</p>
                 </section>
             }
         </main>
@@ -181,12 +181,23 @@ impl Drawing<'_> {
         let Some(headline) = self.view.race().and_then(FailoverRace::headline) else {
             return html! {};
         };
-        let why = if self.layout.compact {
+        let compact = self.layout.compact;
+        let why = if compact {
             ""
         } else {
             ": a standby controller already held the log; ZooKeeper mode had to read it all back and push it to every broker"
         };
-        html! { <p id="race-headline" class="race-headline">{ format!("{headline}{why}.") }</p> }
+        let race = self.view.race();
+        let lead = race.and_then(FailoverRace::zk_report).filter(|_| !compact).map(|r| {
+            let kraft = race.map_or(0, FailoverRace::kraft_leaderless_partitions);
+            format!(
+                " Partitions without a leader meanwhile: {} on the ZooKeeper side for {}, {} on the KRaft side.",
+                format::count(r.leaderless_partitions),
+                r.leaders_back_after.map_or("good".to_string(), format::seconds),
+                format::count(kraft)
+            )
+        });
+        html! { <p id="race-headline" class="race-headline">{ format!("{headline}{why}.{}", lead.unwrap_or_default()) }</p> }
     }
 
     fn kraft_side(&self) -> Html {
@@ -321,6 +332,8 @@ fn race_legend() -> Html {
                 <span class="legend-item">{ swatch("loaded") }{ " loaded by the controller" }</span>
                 <span class="legend-item">{ swatch("pushed") }{ " fresh at every broker (bands: each broker)" }</span>
                 <span class="legend-item">{ swatch("stale") }{ " stale broker cache" }</span>
+                <span class="legend-item">{ swatch("served") }{ " has a live leader" }</span>
+                <span class="legend-item">{ swatch("leaderless") }{ " no live leader" }</span>
             </div>
         </div>
     }

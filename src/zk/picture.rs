@@ -121,6 +121,10 @@ pub struct ZkPicture {
 pub struct PartitionGrid {
     pub cells: u32,
     pub per_cell: u64,
+    pub partitions: u64,
+    /// Partitions without a live leader now (the killed node's, until their new leaders know):
+    /// the rest keep serving.
+    pub leaderless: u64,
     /// Cells whose partitions the active controller holds in memory.
     pub loaded: u32,
     /// Per running broker: cells whose partitions it holds fresh (from the current controller).
@@ -132,7 +136,7 @@ impl PartitionGrid {
     pub fn empty(partitions: u64, max_cells: u32) -> PartitionGrid {
         let per_cell = partitions.div_ceil(u64::from(max_cells.max(1))).max(1);
         let cells = partitions.div_ceil(per_cell) as u32;
-        PartitionGrid { cells, per_cell, loaded: 0, pushed: Vec::new() }
+        PartitionGrid { cells, per_cell, partitions, leaderless: 0, loaded: 0, pushed: Vec::new() }
     }
 
     /// Whole cells covered by the first `partitions` partitions (a prefix).
@@ -192,6 +196,7 @@ impl ZkCluster {
             Some(_) => total,
         };
         grid.loaded = grid.cells_for(loaded, total);
+        grid.leaderless = self.failover.as_ref().map_or(0, |f| f.leaderless_left);
         let fresh = self.fresh_partitions();
         grid.pushed = self
             .brokers

@@ -10,6 +10,21 @@ const seconds = async (page, selector) => Number((await text(page, selector)).re
 const grid = (page, side) => page.locator(`svg.partition-grid.${side}`).evaluate((g) => ({
   cells: Number(g.dataset.cells), loaded: Number(g.dataset.loadedCells), pushed: Number(g.dataset.pushedCells),
 }));
+/** The lead band: partitions without a live leader as the model counts them, and the share of
+ *  the band drawn as leaderless. */
+const lead = (page, side) => page.locator(`svg.partition-grid.${side}`).evaluate((g) => {
+  const width = (run) => Number(g.querySelector(`.band.lead .run.${run}`).getAttribute("width"));
+  return {
+    partitions: Number(g.dataset.partitions),
+    leaderless: Number(g.querySelector(".band.lead").dataset.leaderless),
+    drawn: width("leaderless") / (width("served") + width("leaderless")),
+  };
+});
+/** The band draws what the model says: no partition the model has served is drawn leaderless. */
+function assertLeadDrawn(band, what) {
+  const share = band.leaderless / band.partitions;
+  assert.ok(Math.abs(band.drawn - share) < 0.001, `${what}: ${band.leaderless} of ${band.partitions} leaderless, drawn as ${band.drawn}`);
+}
 /** Waits for two animation frames, so anything playing would have moved. */
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
 
@@ -38,15 +53,24 @@ test("the failover tab draws both clusters; K, Space, S and R act on the race; t
   assert.equal(before.cells, 2000);
   assert.equal(before.loaded, before.cells, "before the kill the controller holds everything");
 
+  assertLeadDrawn(await lead(page, "zk"), "before the kill");
+  assert.equal((await lead(page, "zk")).leaderless, 0, "before the kill every partition has its leader");
+
   await page.keyboard.press("k");
   await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage").textContent));
   assert.equal((await grid(page, "kraft")).loaded, 2000, "KRaft's grid is whole from the first instant");
+  const orphaned = await lead(page, "zk");
+  assert.equal(orphaned.leaderless, orphaned.partitions / 5, "the controller's broker led a fifth of the partitions");
   // Play until the cold load is under way, checking the grid never goes back.
   let loaded = 0;
   for (;;) {
     const now = await grid(page, "zk");
     assert.ok(now.loaded >= loaded, `loaded cells went from ${loaded} to ${now.loaded}`);
     loaded = now.loaded;
+    const [zkLead, kraftLead] = [await lead(page, "zk"), await lead(page, "kraft")];
+    assertLeadDrawn(zkLead, "ZooKeeper side mid-race");
+    assert.equal(kraftLead.leaderless, 0, "the killed KRaft controller led no partition");
+    assertLeadDrawn(kraftLead, "KRaft side mid-race");
     if (loaded > 200) break;
     await frames(page);
   }
@@ -82,11 +106,16 @@ test("the failover tab draws both clusters; K, Space, S and R act on the race; t
   }
   const end = await grid(page, "zk");
   assert.deepEqual(end, { cells: 2000, loaded: 2000, pushed: 2000 }, "the grid reaches every cell");
+  assert.equal((await lead(page, "zk")).leaderless, 0, "every partition has a leader again");
+  assertLeadDrawn(await lead(page, "zk"), "at the end");
   const kraft = await seconds(page, "#kraft-stopwatch");
   const zk = await seconds(page, "#zk-stopwatch");
   const headline = await text(page, "#race-headline");
-  const ratio = Number(/KRaft was back (\d+)× sooner/.exec(headline)?.[1]);
+  const ratio = Number(/KRaft's controller was back (\d+)× sooner/.exec(headline)?.[1]);
   assert.ok(Math.abs(ratio - zk / kraft) < 1, `headline "${headline}" against ${zk} s / ${kraft} s`);
+  const without = /without a leader meanwhile: ([\d,]+) on the ZooKeeper side for ([\d.]+) s, 0 on the KRaft side/.exec(headline);
+  assert.ok(without, `the headline names partition availability too: "${headline}"`);
+  assert.equal(Number(without[1].replaceAll(",", "")), orphaned.leaderless, "the partitions counted at the kill");
   assert.deepEqual(errors, []);
   await context.close();
 });
