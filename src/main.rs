@@ -27,12 +27,34 @@ const USAGE: &str = "usage:
       type and the image the records build
   kraftscope help";
 
+/// A write to a closed pipe (`kraftscope failover | head`) ends the process quietly, as it does
+/// a C tool's: Rust's runtime ignores SIGPIPE, so `println!` would panic on the EPIPE instead.
+#[cfg(unix)]
+fn die_quietly_on_a_closed_pipe() {
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    unsafe extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    // SAFETY: `signal` from the C library the standard library already links, called before
+    // any other thread exists, restoring SIGPIPE's default action (no handler of ours runs).
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    die_quietly_on_a_closed_pipe();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = argv.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
+    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let result = match command.as_str() {
         "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),

@@ -1,6 +1,6 @@
-//! `kraftscope quorum-sizing`, `kraftscope elections --voters` and `kraftscope failover --detail`
-//! and `--csv`
-//! print a row or a block per setting, and refuse bad settings with a message.
+//! The command line: `quorum-sizing`, `elections --voters` and `failover --detail` and `--csv`
+//! print a row or a block per setting and refuse bad settings with a message; `--help` after
+//! any command prints the usage; output into a closed pipe ends without a panic.
 
 use std::process::Command;
 
@@ -96,4 +96,36 @@ fn failover_csv_gives_partition_availability_on_both_sides() {
     assert_eq!((field("kraft_leaderless_partitions"), field("zk_leaderless_partitions")), (0, 200));
     assert!(field("zk_leaders_back_ms") <= field("zk_ms"), "{out}");
     assert!(field("zk_leaders_back_ms") > field("kraft_ms"), "{out}");
+}
+
+/// `--help` after any command prints the usage (it used to say "--help needs a value").
+#[test]
+fn help_after_any_command_prints_the_usage() {
+    for command in ["check", "run", "failover", "elections", "quorum-sizing", "inspect"] {
+        let (code, out, err) = kraftscope(&[command, "--help"]);
+        assert_eq!(code, 0, "{command} --help: {err}");
+        assert!(
+            out.starts_with("usage:") && out.contains(&format!("kraftscope {command}")),
+            "{command}: {out}"
+        );
+    }
+}
+
+/// Output into a pipe closed early (`kraftscope elections | head -1`) ends the process without a
+/// panic.
+#[test]
+#[cfg(unix)]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kraftscope"))
+        .args(["elections", "--trials", "200"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(output.status.code(), Some(101), "not a panic's exit code");
 }
