@@ -19,6 +19,10 @@ use super::record::{ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionCha
 use super::rpc::{ControllerRpc, HeartbeatReply, RpcError};
 use super::state::MetadataNode;
 
+/// How soon a periodic task that did work runs again (`PeriodicTask.DEFAULT_IMMEDIATE_PERIOD_NS`,
+/// 10 ms in 4.3.1).
+const IMMEDIATE_PERIOD: Micros = 10_000;
+
 /// A reply held until the record at `offset` is committed.
 #[derive(Clone, Debug)]
 struct PendingReply {
@@ -146,7 +150,8 @@ impl Controller {
         self.active = Some(Active { image, sessions, pending: Vec::new(), next_session_check, next_noop });
     }
 
-    /// `QuorumController.maybeFenceStaleBrokerPeriodNs`: an eighth of the session timeout.
+    /// `QuorumController.maybeFenceStaleBrokerPeriodNs`: an eighth of the session timeout (at
+    /// least 1 ms).
     fn session_check_period(&self) -> Micros {
         (self.config.session_timeout / 8).max(1)
     }
@@ -161,7 +166,9 @@ impl Controller {
 
     /// The active controller's periodic tasks: fence one broker whose session expired
     /// (`ReplicationControlManager.maybeFenceOneStaleBroker`), and append a NoOpRecord every
-    /// `metadata.max.idle.interval.ms` (KIP-835) so followers see the log move.
+    /// `metadata.max.idle.interval.ms` (KIP-835) so followers see the log move. A check that
+    /// fenced a broker runs again after [`IMMEDIATE_PERIOD`], not a whole period: the task
+    /// answers true and `PeriodicTaskControlManager.reschedule` takes its immediate period.
     pub fn tick(&mut self, node: &mut MetadataNode, now: Micros) {
         let (period, idle) = (self.session_check_period(), self.config.max_idle_interval);
         let Some(active) = &mut self.active else { return };
@@ -183,6 +190,7 @@ impl Controller {
             })
             .map(|(id, _)| *id);
         if let Some(broker) = expired {
+            active.next_session_check = now + IMMEDIATE_PERIOD;
             self.fence(node, now, broker);
         }
     }
