@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use kraftscope::quorum::disk::Disk;
 use kraftscope::quorum::{
-    Envelope, MS, Micros, Node, NodeId, Outbox, Payload, QuorumConfig, RoleKind, StateMachine,
+    Envelope, MS, Message, Micros, Node, NodeId, Outbox, Payload, QuorumConfig, RoleKind, StateMachine,
 };
 use kraftscope::rng::Rng;
 
@@ -93,8 +93,10 @@ impl Cluster {
         if next_message == Some(at) {
             let index = self.in_flight.iter().position(|(t, _)| *t == at).expect("a message is due");
             let (_, envelope) = self.in_flight.remove(index);
-            let node = self.nodes.get_mut(&envelope.to).expect("known node");
-            node.handle(self.now, envelope.from, envelope.message, &mut out);
+            // A message to a node taken out of the cluster is lost.
+            if let Some(node) = self.nodes.get_mut(&envelope.to) {
+                node.handle(self.now, envelope.from, envelope.message, &mut out);
+            }
         } else {
             for node in self.nodes.values_mut() {
                 node.tick(self.now, &mut out);
@@ -160,4 +162,41 @@ fn a_fetch_returns_whole_batches_at_least_one_and_stops_at_the_byte_limit() {
     assert_eq!(log.read(0, 8 * 3).len(), 4, "a fetch never ends inside a batch");
     assert_eq!(log.read(8, 1 << 20).len(), 2);
     assert_eq!(log.retained_bytes(), 80);
+}
+
+/// A Prospective answers a pre-vote naming the leader it still remembers
+/// (`QuorumState.leaderIdOrSentinel` takes `ProspectiveState.election()`'s leader), as Kafka
+/// 4.3.1 does; issue #26 finding 10 had it answer with no leader.
+#[test]
+fn a_prospective_names_the_leader_it_remembers_in_its_vote_responses() {
+    let mut cluster = Cluster::new(11);
+    cluster.run_until(3_000 * MS);
+    let (leader, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
+    cluster.nodes.remove(&leader);
+    let mut seen = 0;
+    while cluster.now < 10_000 * MS && seen == 0 {
+        cluster.step();
+        // What this step sent (what earlier steps at the same instant sent is checked again).
+        let sent_now = cluster.now + DELAY;
+        let sent: Vec<(NodeId, Option<NodeId>, u32)> = cluster
+            .in_flight
+            .iter()
+            .filter(|(at, _)| *at == sent_now)
+            .filter_map(|(_, e)| match e.message {
+                Message::VoteResponse { leader, epoch, pre_vote: true, .. } => Some((e.from, leader, epoch)),
+                _ => None,
+            })
+            .collect();
+        for (from, named, at_epoch) in sent {
+            if cluster.nodes[&from].role() == RoleKind::Prospective && at_epoch == epoch {
+                assert_eq!(
+                    named,
+                    Some(leader),
+                    "n{from}, Prospective in epoch {epoch}, names the leader it knew"
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 0, "a Prospective answered a pre-vote within 7 s of the leader's loss");
 }

@@ -108,7 +108,7 @@ impl<S: StateMachine> Node<S> {
         if voter_dir.is_some_and(|dir| dir != self.disk.directory_id) {
             let response = Message::VoteResponse {
                 epoch: self.epoch,
-                leader: self.leader(),
+                leader: self.election_leader(),
                 granted: false,
                 pre_vote,
                 invalid_voter_key: true,
@@ -127,7 +127,7 @@ impl<S: StateMachine> Node<S> {
         }
         let response = Message::VoteResponse {
             epoch: self.epoch,
-            leader: self.leader(),
+            leader: self.election_leader(),
             granted,
             pre_vote,
             invalid_voter_key: false,
@@ -336,7 +336,7 @@ impl<S: StateMachine> Node<S> {
                 f.fetch_deadline = now + backoff;
             }
         }
-        let response = Message::EndQuorumEpochResponse { epoch: self.epoch, leader: self.leader() };
+        let response = Message::EndQuorumEpochResponse { epoch: self.epoch, leader: self.election_leader() };
         out.send(self.id, from, response);
     }
 

@@ -371,7 +371,7 @@ impl<S: StateMachine> Node<S> {
     ) {
         let message = Message::FetchResponse {
             epoch: self.epoch,
-            leader: self.leader(),
+            leader: self.election_leader(),
             fetch_offset: request.0,
             last_fetched_epoch: request.1,
             high_watermark: self.high_watermark,
@@ -477,7 +477,8 @@ impl<S: StateMachine> Node<S> {
             }
             None => SnapshotChunk::NotFound,
         };
-        let message = Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.leader(), result };
+        let message =
+            Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.election_leader(), result };
         out.send(self.id, replica.id, message);
     }
 }

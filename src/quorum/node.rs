@@ -248,6 +248,16 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
+    /// The leader its responses name (`QuorumState.leaderIdOrSentinel`, from the state's
+    /// `election()`): besides a leader's and a follower's, the one a Prospective remembers, and
+    /// a Resigned node itself, which led the epoch.
+    pub fn election_leader(&self) -> Option<NodeId> {
+        match &self.role {
+            Role::Resigned(_) => Some(self.id),
+            _ => self.known_leader(),
+        }
+    }
+
     /// The vote cast in the current epoch, if any.
     pub fn voted_for(&self) -> Option<NodeId> {
         self.voted
