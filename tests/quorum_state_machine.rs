@@ -151,7 +151,7 @@ fn a_fault_in_the_state_machine_is_recorded_with_its_offset() {
 }
 
 #[test]
-fn a_fetch_returns_whole_batches_at_least_one_and_stops_at_the_byte_limit() {
+fn a_fetch_returns_whole_batches_at_least_one_and_no_more_than_the_byte_limit_after_it() {
     use kraftscope::quorum::Record;
     use kraftscope::quorum::log::{Entry, Log};
     let mut log: Log<Counter> = Log::default();
@@ -159,7 +159,9 @@ fn a_fetch_returns_whole_batches_at_least_one_and_stops_at_the_byte_limit() {
         log.append(Entry { epoch: 1, record: Record::Data(Add(value)), last_in_batch: value % 2 == 1 });
     }
     assert_eq!(log.read(0, 1).len(), 2, "one whole batch goes even when larger than the limit");
-    assert_eq!(log.read(0, 8 * 3).len(), 4, "a fetch never ends inside a batch");
+    assert_eq!(log.read(0, 8 * 3).len(), 2, "a second batch goes only if it fits (issue #26 finding 12)");
+    assert_eq!(log.read(0, 8 * 4).len(), 4, "it fits exactly");
+    assert_eq!(log.read(1, 8).len(), 1, "from inside a batch: the rest of it");
     assert_eq!(log.read(8, 1 << 20).len(), 2);
     assert_eq!(log.retained_bytes(), 80);
 }

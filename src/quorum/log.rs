@@ -176,22 +176,28 @@ impl<S: StateMachine> Log<S> {
         self.get(offset.checked_sub(1)?).map(|e| e.epoch)
     }
 
-    /// Whole batches from `offset` up to about `max_bytes`, always at least one batch when
-    /// there is one (`KafkaRaftLog.read` with minOneMessage).
+    /// Whole batches from `offset` within `max_bytes`, the first one whatever its size
+    /// (`KafkaRaftLog.read` with minOneMessage: `LogSegment.read` reads at most the larger of
+    /// the limit and the first batch, and a batch cut at the end of the read is dropped).
     pub fn read(&self, offset: Offset, max_bytes: u64) -> &[Entry<S::Entry>] {
         let Some(from) = offset.checked_sub(self.start_offset) else {
             return &[];
         };
         let from = (from as usize).min(self.entries.len());
-        let mut to = from;
-        let mut bytes = 0;
-        while let Some(entry) = self.entries.get(to) {
-            bytes += entry.record.size_bytes();
-            let batch_open = to > from && !self.entries[to - 1].last_in_batch;
-            if to > from && bytes > max_bytes && !batch_open {
+        let (mut to, mut bytes) = (from, 0);
+        while to < self.entries.len() {
+            let (mut end, mut batch) = (to, 0);
+            while let Some(entry) = self.entries.get(end) {
+                batch += entry.record.size_bytes();
+                end += 1;
+                if entry.last_in_batch {
+                    break;
+                }
+            }
+            if to > from && bytes + batch > max_bytes {
                 break;
             }
-            to += 1;
+            (to, bytes) = (end, bytes + batch);
         }
         &self.entries[from..to]
     }
