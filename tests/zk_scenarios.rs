@@ -217,14 +217,21 @@ fn controller_reregisters_its_one_shot_watch_and_sees_a_second_death() {
     assert!(zk.divergences().is_empty());
 }
 
-#[test]
-fn broker_cut_off_from_the_controller_stays_alive_in_zookeeper() {
+/// Five brokers: at 1 s one that is not the controller is cut off from it (still pinging
+/// ZooKeeper), at 2 s another dies. Returns the cluster and the cut-off broker.
+fn cut_off_then_another_dies() -> (ZkCluster, BrokerId) {
     let brokers = 5;
     let mut zk = cluster(30, brokers, 8);
     let isolated = other_broker(&zk, brokers, &[]);
     let victim = other_broker(&zk, brokers, &[isolated]);
     zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
     zk.kill_broker(victim, 2 * SECOND).expect("known broker");
+    (zk, isolated)
+}
+
+#[test]
+fn broker_cut_off_from_the_controller_stays_alive_in_zookeeper() {
+    let (mut zk, isolated) = cut_off_then_another_dies();
     zk.run_until(120 * SECOND);
 
     let liveness = zk.liveness(isolated).expect("known broker");
@@ -242,12 +249,7 @@ fn broker_cut_off_from_the_controller_stays_alive_in_zookeeper() {
 /// controller sent while the broker was cut off arrives, in order, once the link heals.
 #[test]
 fn requests_to_a_cut_off_broker_queue_and_are_delivered_once_the_link_heals() {
-    let brokers = 5;
-    let mut zk = cluster(30, brokers, 8);
-    let isolated = other_broker(&zk, brokers, &[]);
-    let victim = other_broker(&zk, brokers, &[isolated]);
-    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
-    zk.kill_broker(victim, 2 * SECOND).expect("known broker");
+    let (mut zk, isolated) = cut_off_then_another_dies();
     let before = zk.run_until(60 * SECOND);
     let queued_at = before
         .iter()
@@ -289,12 +291,7 @@ fn requests_to_a_cut_off_broker_queue_and_are_delivered_once_the_link_heals() {
 /// `removeBroker` stops the dead broker's send thread: what waited for it is dropped.
 #[test]
 fn a_dead_brokers_queued_requests_are_dropped_when_it_is_deregistered() {
-    let brokers = 5;
-    let mut zk = cluster(30, brokers, 8);
-    let isolated = other_broker(&zk, brokers, &[]);
-    let victim = other_broker(&zk, brokers, &[isolated]);
-    zk.cut_off_from_controller(isolated, SECOND).expect("known broker");
-    zk.kill_broker(victim, 2 * SECOND).expect("known broker");
+    let (mut zk, isolated) = cut_off_then_another_dies();
     zk.kill_broker(isolated, 20 * SECOND).expect("known broker");
     let trace = zk.run_until(60 * SECOND);
     let dropped: usize = trace

@@ -404,9 +404,8 @@ impl ZkCluster {
                 Reaction::RacesToCreate
             }
             (ZnodePath::Controller, _) => Reaction::ControllerIs(self.watch_controller(id)),
-            (ZnodePath::BrokerIds, WatchEvent::NodeChildrenChanged) => return self.on_broker_change(id),
-            (ZnodePath::IsrChangeNotifications, WatchEvent::NodeChildrenChanged) => {
-                return self.on_isr_change_notification(id);
+            (ZnodePath::BrokerIds | ZnodePath::IsrChangeNotifications, WatchEvent::NodeChildrenChanged) => {
+                return self.on_controller_watch(id, path);
             }
             _ => Reaction::NothingToDo,
         };

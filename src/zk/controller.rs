@@ -484,15 +484,24 @@ impl ZkCluster {
         Some((partition, new))
     }
 
-    pub(super) fn on_broker_change(&mut self, id: BrokerId) -> TraceKind {
+    /// A child watch of the controller's fired (`/brokers/ids`: BrokerChange;
+    /// `/isr_change_notification`: IsrChangeNotification): the event is handled at once when the
+    /// controller is idle, else queued behind its work, as on 2.4's single event thread.
+    pub(super) fn on_controller_watch(&mut self, id: BrokerId, path: ZnodePath) -> TraceKind {
         let Some(ctrl) = self.controller.as_mut().filter(|c| c.broker == id) else {
-            return TraceKind::BrokerChangeNotForUs { broker: id };
+            return TraceKind::NotTheController { broker: id, path };
         };
-        ctrl.broker_change_pending = true;
+        let queued = if path == ZnodePath::IsrChangeNotifications {
+            ctrl.isr_change_pending = true;
+            ControllerStep::IsrChangeQueued
+        } else {
+            ctrl.broker_change_pending = true;
+            ControllerStep::BrokerChangeQueued
+        };
         let steps = if matches!(ctrl.task, ControllerTask::Idle) && ctrl.plan.is_empty() {
             self.advance_controller(self.now)
         } else {
-            vec![ControllerStep::BrokerChangeQueued]
+            vec![queued]
         };
         TraceKind::Controller { broker: id, finished: None, steps }
     }

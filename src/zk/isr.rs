@@ -145,20 +145,6 @@ impl ZkCluster {
         TraceKind::IsrChangePropagation { broker: id, partitions, path: Some(path) }
     }
 
-    /// The controller's IsrChangeNotification: handled at once when idle, else queued.
-    pub(super) fn on_isr_change_notification(&mut self, id: BrokerId) -> TraceKind {
-        let Some(ctrl) = self.controller.as_mut().filter(|c| c.broker == id) else {
-            return TraceKind::BrokerChangeNotForUs { broker: id };
-        };
-        ctrl.isr_change_pending = true;
-        let steps = if matches!(ctrl.task, ControllerTask::Idle) && ctrl.plan.is_empty() {
-            self.advance_controller(self.now)
-        } else {
-            vec![ControllerStep::IsrChangeQueued]
-        };
-        TraceKind::Controller { broker: id, finished: None, steps }
-    }
-
     /// `processIsrChangeNotification`: `getChildren` of `/isr_change_notification` (watching it
     /// again), `getData` of each notification, then `updateLeaderAndIsrCache` reads the states
     /// of the partitions they name; once read, the controller sends UpdateMetadata for them and

@@ -55,8 +55,9 @@ pub enum TraceKind {
     SessionGone { session: SessionId },
     /// A one-shot watch fired on a running broker, and what the broker did about it.
     WatchFired { broker: BrokerId, event: WatchEvent, path: ZnodePath, reaction: Reaction },
-    /// `/brokers/ids` changed under a watch of a broker that is no longer the controller.
-    BrokerChangeNotForUs { broker: BrokerId },
+    /// A controller watch (`/brokers/ids`, `/isr_change_notification`) fired on a broker that
+    /// is no longer the controller.
+    NotTheController { broker: BrokerId, path: ZnodePath },
     /// A broker won the race: one multi-op created its ephemeral `/controller` and set
     /// `/controller_epoch` to `epoch`.
     ClaimedController { broker: BrokerId, epoch: u32 },
@@ -301,8 +302,8 @@ impl fmt::Display for TraceKind {
                     Reaction::NothingToDo => write!(f, "nothing to do"),
                 }
             }
-            TraceKind::BrokerChangeNotForUs { broker } => {
-                write!(f, "broker {broker}: /brokers/ids changed but it is not the controller")
+            TraceKind::NotTheController { broker, path } => {
+                write!(f, "broker {broker}: {path} changed but it is not the controller")
             }
             TraceKind::ClaimedController { broker, epoch } => write!(
                 f,
