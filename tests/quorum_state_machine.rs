@@ -202,3 +202,37 @@ fn a_prospective_names_the_leader_it_remembers_in_its_vote_responses() {
     }
     assert!(seen > 0, "a Prospective answered a pre-vote within 7 s of the leader's loss");
 }
+
+/// A Prospective that sees a higher epoch keeps its election timer running as it becomes
+/// Unattached (`QuorumState.transitionToUnattached`, 4.3.1); issue #26 finding 9 had it draw a
+/// new one.
+#[test]
+fn a_prospective_keeps_its_election_timer_when_a_higher_epoch_makes_it_unattached() {
+    let mut cluster = Cluster::new(11);
+    cluster.run_until(3_000 * MS);
+    let (leader, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
+    cluster.nodes.remove(&leader);
+    let prospective = loop {
+        assert!(cluster.now < 10_000 * MS, "no Prospective within 7 s of the leader's loss");
+        cluster.step();
+        if let Some(node) = cluster.nodes.values().find(|n| n.role() == RoleKind::Prospective) {
+            break node.id();
+        }
+    };
+    let node = cluster.nodes.get_mut(&prospective).expect("still there");
+    let (_, deadline) = node.visible_timeout().expect("a voter's pre-vote timeout");
+    let other = [1, 2, 3].into_iter().find(|id| *id != leader && *id != prospective).expect("a third voter");
+    // A candidate of the next epoch whose log is empty: not granted, but its epoch is taken.
+    let request = Message::Vote {
+        candidate_epoch: epoch + 1,
+        candidate: other,
+        last_offset_epoch: 0,
+        last_offset: 0,
+        pre_vote: false,
+        voter_dir: None,
+    };
+    let mut out = Outbox::default();
+    node.handle(cluster.now, other, request, &mut out);
+    assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch + 1));
+    assert_eq!(node.visible_timeout(), Some(("election timeout", deadline)), "the same deadline");
+}

@@ -422,7 +422,7 @@ impl<S: StateMachine> Node<S> {
 
 /// `EpochElection.isVoteRejected`: even every unanswered voter granting could not make a
 /// majority.
-fn is_lost(election: &Election, voters: usize, majority: usize) -> bool {
+pub(super) fn is_lost(election: &Election, voters: usize, majority: usize) -> bool {
     let unrecorded = voters - election.granted.len() - election.rejected.len();
     election.granted.len() + unrecorded < majority
 }

@@ -529,8 +529,9 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// Become unattached (`QuorumState.transitionToUnattached`). A voter that was already
-    /// waiting to run (unattached, or a candidate) keeps its remaining election time unless it
-    /// grants a vote, so a stream of hopeless candidacies cannot keep resetting its timer.
+    /// waiting to run (unattached, a candidate, a prospective whose pre-vote was not rejected,
+    /// or resigned) keeps its remaining election time unless it grants a vote, so a stream of
+    /// hopeless candidacies cannot keep resetting its timer.
     pub(super) fn become_unattached(
         &mut self,
         now: Micros,
@@ -538,9 +539,12 @@ impl<S: StateMachine> Node<S> {
         voted: Option<NodeId>,
         out: &mut Outbox<S>,
     ) {
+        let (voters, majority) = (self.voter_set().len(), self.majority());
         let remaining = match &self.role {
             Role::Unattached(u) => Some(u.deadline),
             Role::Candidate(e) => Some(e.deadline),
+            Role::Prospective(e) if !super::election::is_lost(e, voters, majority) => Some(e.deadline),
+            Role::Resigned(r) => Some(r.deadline),
             _ => None,
         };
         let deadline = match remaining {
