@@ -166,15 +166,22 @@ fn a_fetch_returns_whole_batches_at_least_one_and_no_more_than_the_byte_limit_af
     assert_eq!(log.retained_bytes(), 80);
 }
 
+/// The three voters once they have elected a leader, with that leader taken out of the
+/// cluster (its messages lost); the leader's id and epoch.
+fn without_its_first_leader() -> (Cluster, NodeId, u32) {
+    let mut cluster = Cluster::new(11);
+    cluster.run_until(3_000 * MS);
+    let (leader, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
+    cluster.nodes.remove(&leader);
+    (cluster, leader, epoch)
+}
+
 /// A Prospective answers a pre-vote naming the leader it still remembers
 /// (`QuorumState.leaderIdOrSentinel` takes `ProspectiveState.election()`'s leader), as Kafka
 /// 4.3.1 does; issue #26 finding 10 had it answer with no leader.
 #[test]
 fn a_prospective_names_the_leader_it_remembers_in_its_vote_responses() {
-    let mut cluster = Cluster::new(11);
-    cluster.run_until(3_000 * MS);
-    let (leader, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
-    cluster.nodes.remove(&leader);
+    let (mut cluster, leader, epoch) = without_its_first_leader();
     let mut seen = 0;
     while cluster.now < 10_000 * MS && seen == 0 {
         cluster.step();
@@ -208,10 +215,7 @@ fn a_prospective_names_the_leader_it_remembers_in_its_vote_responses() {
 /// new one.
 #[test]
 fn a_prospective_keeps_its_election_timer_when_a_higher_epoch_makes_it_unattached() {
-    let mut cluster = Cluster::new(11);
-    cluster.run_until(3_000 * MS);
-    let (leader, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
-    cluster.nodes.remove(&leader);
+    let (mut cluster, leader, epoch) = without_its_first_leader();
     let prospective = loop {
         assert!(cluster.now < 10_000 * MS, "no Prospective within 7 s of the leader's loss");
         cluster.step();
