@@ -9,7 +9,7 @@ use std::time::Instant;
 use kraftscope::failover::{measure_kraft_failover, measure_zk_failover};
 use kraftscope::metadata::image::MetadataImage;
 use kraftscope::metadata::record::{MetadataRecord, NO_LEADER, PartitionChangeRecord};
-use kraftscope::metadata::synthetic::{PARTITIONS_PER_TOPIC, snapshot_records};
+use kraftscope::metadata::synthetic::{PARTITIONS_PER_TOPIC, dedicated_brokers, snapshot_records};
 use kraftscope::zk::ZkCosts;
 
 /// Counts the bytes currently allocated, to measure the image's memory.
@@ -58,7 +58,7 @@ fn build_from_snapshot(records: &[MetadataRecord]) -> (f64, usize, MetadataImage
 
 /// PartitionChangeRecords (leader moves) applied per second to a 100,000-partition image.
 fn records_per_second() -> f64 {
-    let snapshot: Vec<MetadataRecord> = snapshot_records(100_000, 5).collect();
+    let snapshot: Vec<MetadataRecord> = snapshot_records(100_000, &dedicated_brokers(5)).collect();
     let mut image = MetadataImage::default();
     for record in &snapshot {
         image.apply(record).expect("snapshot records apply");
@@ -91,7 +91,7 @@ fn main() {
         median(rates)
     );
 
-    let records: Vec<MetadataRecord> = snapshot_records(SNAPSHOT_PARTITIONS, 5).collect();
+    let records: Vec<MetadataRecord> = snapshot_records(SNAPSHOT_PARTITIONS, &dedicated_brokers(5)).collect();
     let mut times = Vec::new();
     let mut bytes = 0;
     for _ in 0..RUNS {

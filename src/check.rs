@@ -70,6 +70,7 @@ impl SeedParams {
                 network,
                 metadata: MetadataConfig { sabotage: sabotage.metadata, ..MetadataConfig::default() },
                 format: QuorumFormat::Static,
+                combined: false,
             },
             fault_every: rng.range(300 * MS, 3000 * MS),
             write_every: rng.range(5 * MS, 200 * MS),
@@ -86,6 +87,8 @@ impl SeedParams {
         if params.cluster.format != QuorumFormat::Static {
             params.reconfig_share = rng.range(5, 40) as f64 / 100.0;
         }
+        // Drawn after the format, so the seeds without combined nodes run as before.
+        params.cluster.combined = rng.chance(0.25);
         params
     }
 }
@@ -114,6 +117,9 @@ impl fmt::Display for SeedParams {
         )?;
         if self.reconfig_share > 0.0 {
             write!(f, " voter-changes={:.0}%", self.reconfig_share * 100.0)?;
+        }
+        if self.cluster.combined {
+            write!(f, " roles=combined")?;
         }
         Ok(())
     }
@@ -378,6 +384,15 @@ impl ChaosRun {
         brokers_running && self.sim.running_nodes().all(|n| n.applied().applied_offset >= target)
     }
 
+    /// Restart every stopped server whose id `which` accepts.
+    fn restart_down(&mut self, which: impl Fn(NodeId) -> bool) {
+        let down: Vec<NodeId> =
+            self.sim.node_ids().filter(|id| which(*id) && self.sim.node(*id).is_none()).collect();
+        for id in down {
+            let _ = self.sim.restart(id);
+        }
+    }
+
     /// Heal everything; within the bound a leader must be elected and a new write must reach
     /// every running node's high watermark.
     fn liveness_phase(&mut self) -> Result<(), Violation> {
@@ -385,10 +400,7 @@ impl ChaosRun {
         self.sim.clear_slow();
         let network = NetworkConfig { drop_rate: 0.0, ..self.network.clone() };
         self.sim.set_network(network);
-        let down: Vec<NodeId> = self.sim.node_ids().filter(|id| self.sim.node(*id).is_none()).collect();
-        for id in down {
-            let _ = self.sim.restart(id);
-        }
+        self.restart_down(|_| true);
         let deadline = self.sim.now() + LIVENESS_BOUND;
         let writes_before = self.sim.running_nodes().map(|n| n.applied().state.writes).max().unwrap_or(0);
         let mut next_write = self.sim.now();
@@ -399,6 +411,9 @@ impl ChaosRun {
             }
             let step_to = self.sim.now() + 50 * MS;
             self.advance_to(step_to)?;
+            // A combined node whose controlled shutdown, asked before the heal, finished since
+            // is a voter down: started again, as in a rolling restart.
+            self.restart_down(|id| id < crate::sim::FIRST_OBSERVER_ID);
             target = target.or_else(|| self.catch_up_target(writes_before));
             if target.is_some_and(|t| self.converged(t)) {
                 return Ok(());

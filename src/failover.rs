@@ -5,17 +5,20 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::broker_set::BrokerId;
 use crate::elections::Distribution;
 use crate::metadata::record::MetadataRecord;
 use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};
-use crate::metadata::synthetic::{snapshot_record_count, snapshot_records};
+use crate::metadata::synthetic::{dedicated_brokers, snapshot_record_count, snapshot_records};
 use crate::quorum::snapshot::SnapshotId;
-use crate::quorum::{MS, Micros, Record};
+use crate::quorum::{MS, Micros, NodeId, Record};
 use crate::sim::{ActionError, ClusterConfig, Simulation};
 use crate::zk::{ZkClusterError, ZkCosts, ZkFailoverReport, measure_failover};
 
 /// Brokers in both modes' clusters.
 pub const BROKERS: u32 = 5;
+/// KRaft controllers (voters).
+const CONTROLLERS: u32 = 3;
 /// The most partitions the experiment accepts.
 pub const MAX_PARTITIONS: u64 = 5_000_000;
 /// Time the KRaft cluster runs steadily before the kill.
@@ -24,6 +27,39 @@ const WARM_UP: Micros = 8_000 * MS;
 pub const KRAFT_LIMIT: Micros = 120_000 * MS;
 /// How often the probe retries its metadata change while there is no active controller.
 const PROBE_EVERY: Micros = MS;
+
+/// How the KRaft cluster's processes are laid out (`process.roles`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KraftRoles {
+    /// Three dedicated controllers, and this many dedicated brokers running beside them (the
+    /// snapshot always holds [`BROKERS`] brokers, 101 up).
+    Dedicated { brokers: u32 },
+    /// Three combined nodes (each a controller and a broker, ids 1 to 3) and dedicated brokers
+    /// 101 up, [`BROKERS`] brokers in all: the layout of ZooKeeper mode's cluster, where the
+    /// controller is one of the brokers, so one kill takes out the active controller and a broker
+    /// on both sides.
+    Combined,
+}
+
+impl KraftRoles {
+    /// The brokers of the snapshot, by id.
+    pub fn broker_ids(self) -> Vec<BrokerId> {
+        match self {
+            KraftRoles::Dedicated { .. } => dedicated_brokers(BROKERS),
+            KraftRoles::Combined => {
+                (1..=CONTROLLERS).chain(dedicated_brokers(BROKERS - CONTROLLERS)).collect()
+            }
+        }
+    }
+
+    fn cluster(self) -> ClusterConfig {
+        let (observers, combined) = match self {
+            KraftRoles::Dedicated { brokers } => (brokers, false),
+            KraftRoles::Combined => (BROKERS - CONTROLLERS, true),
+        };
+        ClusterConfig { voters: CONTROLLERS, observers, combined, ..ClusterConfig::default() }
+    }
+}
 
 /// Why the experiment gave no measurement.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,9 +119,11 @@ impl From<ZkClusterError> for FailoverError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FailoverRow {
     pub partitions: u64,
-    /// KRaft: from the kill until a new active controller committed a metadata change, over
-    /// seeds, and the partitions the killed node led.
+    /// KRaft with dedicated controllers: from the kill until a new active controller committed
+    /// a metadata change, over seeds, and the partitions the killed node led (none).
     pub kraft: Option<KraftFailovers>,
+    /// KRaft with combined nodes: the same, the killed node also a broker.
+    pub kraft_combined: Option<KraftFailovers>,
     /// ZooKeeper mode: the controller-ready and brokers-updated times.
     pub zk: Option<ZkFailoverReport>,
 }
@@ -99,12 +137,12 @@ pub struct SnapshotBuilder {
 }
 
 impl SnapshotBuilder {
-    /// A snapshot of `partitions` partitions on [`BROKERS`] brokers.
-    pub fn new(partitions: u64) -> Result<SnapshotBuilder, FailoverError> {
+    /// A snapshot of `partitions` partitions on the [`BROKERS`] brokers of `roles`.
+    pub fn new(partitions: u64, roles: KraftRoles) -> Result<SnapshotBuilder, FailoverError> {
         check_partitions(partitions)?;
         let total = snapshot_record_count(partitions, BROKERS);
         Ok(SnapshotBuilder {
-            records: Box::new(snapshot_records(partitions, BROKERS)),
+            records: Box::new(snapshot_records(partitions, &roles.broker_ids())),
             state: AppliedMetadata::default(),
             total,
         })
@@ -131,27 +169,30 @@ impl SnapshotBuilder {
     }
 }
 
-/// A KRaft cluster of three controllers (and optionally brokers) started from a snapshot, whose active controller can
-/// be killed and whose recovery is timed by a probe: a ConfigRecord offered from the moment of
-/// the kill until a new active controller commits it.
+/// A KRaft cluster of three controllers (dedicated or combined, with or without brokers)
+/// started from a snapshot, whose active controller can be killed and whose recovery is timed
+/// by a probe: a ConfigRecord offered from the moment of the kill until a new active controller
+/// commits it.
 pub struct KraftFailover {
     sim: Simulation,
     killed_at: Option<Micros>,
-    /// Partitions the killed node led in the active controller's image at the kill.
+    /// The killed node, and the partitions it led in the active controller's image at the kill.
+    killed: Option<NodeId>,
     leaderless: u64,
     probe: Option<u64>,
     recovered_after: Option<Micros>,
+    leaders_back_after: Option<Micros>,
 }
 
 impl KraftFailover {
-    /// Start three controllers and `brokers` brokers from `snapshot` and let them elect a
-    /// leader and settle.
+    /// Start the servers of `roles` from `snapshot` (built for the same `roles`) and let them
+    /// elect a leader and settle.
     pub fn new(
         snapshot: Arc<MetadataSnapshot>,
         seed: u64,
-        brokers: u32,
+        roles: KraftRoles,
     ) -> Result<KraftFailover, FailoverError> {
-        let mut failover = KraftFailover::starting(snapshot, seed, brokers);
+        let mut failover = KraftFailover::starting(snapshot, seed, roles);
         while !failover.warm_up(usize::MAX) {}
         failover.settled()
     }
@@ -161,12 +202,19 @@ impl KraftFailover {
     /// snapshot's brokers were running when it was taken and keep their registrations
     /// ([`Simulation::resuming`]): at millions of partitions, registering again would fence each
     /// broker and move every partition it leads, in one controller event.
-    pub fn starting(snapshot: Arc<MetadataSnapshot>, seed: u64, brokers: u32) -> KraftFailover {
+    pub fn starting(snapshot: Arc<MetadataSnapshot>, seed: u64, roles: KraftRoles) -> KraftFailover {
         let mut disk = MetadataDisk::default();
         disk.log.install_snapshot(snapshot);
-        let config = ClusterConfig { voters: 3, observers: brokers, ..ClusterConfig::default() };
-        let sim = Simulation::resuming(config, seed, disk);
-        KraftFailover { sim, killed_at: None, leaderless: 0, probe: None, recovered_after: None }
+        let sim = Simulation::resuming(roles.cluster(), seed, disk);
+        KraftFailover {
+            sim,
+            killed_at: None,
+            killed: None,
+            leaderless: 0,
+            probe: None,
+            recovered_after: None,
+            leaders_back_after: None,
+        }
     }
 
     /// Run the steady time before the kill, at most `events` events further; true once it is
@@ -211,13 +259,27 @@ impl KraftFailover {
         let image = &leader.applied().state.image;
         self.leaderless = image.partitions().filter(|(_, _, p)| p.leader == id as i32).count() as u64;
         self.sim.crash(id)?;
-        self.killed_at = Some(self.sim.now());
+        (self.killed_at, self.killed) = (Some(self.sim.now()), Some(id));
         Ok(())
     }
 
     /// Partitions the killed node led: none while controllers are not brokers.
     pub fn leaderless_partitions(&self) -> u64 {
         self.leaderless
+    }
+
+    /// Partitions the killed node led that still have no live leader: until the new active
+    /// controller's fencing of it (its session expired: `ReplicationControlManager
+    /// .maybeFenceOneStaleBroker`) commits, with every leadership it held moved to another ISR
+    /// member.
+    pub fn leaderless_now(&self) -> u64 {
+        if self.leaders_back_after.is_some() { 0 } else { self.leaderless }
+    }
+
+    /// From the kill until every partition the killed node led had a live leader again in the
+    /// committed metadata: `Some(0)` when it led none.
+    pub fn leaders_back_after(&self) -> Option<Micros> {
+        self.leaders_back_after
     }
 
     /// When the active controller was killed (simulated time).
@@ -230,11 +292,12 @@ impl KraftFailover {
         self.recovered_after
     }
 
-    /// Run until `elapsed` after the kill (or until recovery), probing every millisecond.
+    /// Run until `elapsed` after the kill, or until both a new controller committed the probe
+    /// and every partition has a live leader again, looking every millisecond.
     pub fn advance(&mut self, elapsed: Micros) {
         let Some(killed_at) = self.killed_at else { return };
-        while self.recovered_after.is_none() && self.sim.now() < killed_at + elapsed {
-            if self.probe.is_none() {
+        loop {
+            if self.recovered_after.is_none() && self.probe.is_none() {
                 self.probe = self.sim.alter_config("cluster", "failover.probe", "1").ok();
             }
             let committed = self
@@ -242,12 +305,29 @@ impl KraftFailover {
                 .leader()
                 .and_then(|l| l.high_watermark())
                 .is_some_and(|hw| self.probe.is_some_and(|p| hw > p));
-            if committed {
+            if committed && self.recovered_after.is_none() {
                 self.recovered_after = Some(self.sim.now() - killed_at);
+            }
+            if self.leaders_back_after.is_none() && self.leaders_back() {
+                self.leaders_back_after = Some(self.sim.now() - killed_at);
+            }
+            let done = self.recovered_after.is_some() && self.leaders_back_after.is_some();
+            if done || self.sim.now() >= killed_at + elapsed {
                 return;
             }
             self.sim.run_until(self.sim.now() + PROBE_EVERY);
         }
+    }
+
+    /// Whether no partition is led by the killed node in the active controller's committed
+    /// image, which has fenced it (the fencing record comes last, after the leadership moves).
+    fn leaders_back(&self) -> bool {
+        if self.leaderless == 0 {
+            return true;
+        }
+        let (Some(leader), Some(killed)) = (self.sim.leader(), self.killed) else { return false };
+        let image = &leader.applied().state.image;
+        image.brokers().get(&killed).is_some_and(|b| b.fenced) && !image.leads_any(killed)
     }
 
     /// Keep the cluster running until `elapsed` after the kill, also after recovery (to show
@@ -261,15 +341,19 @@ impl KraftFailover {
     }
 }
 
-/// A snapshot of an image with `partitions` partitions on [`BROKERS`] brokers.
-pub fn synthetic_snapshot(partitions: u64) -> Result<Arc<MetadataSnapshot>, FailoverError> {
-    Ok(SnapshotBuilder::new(partitions)?.finish())
+/// A snapshot of an image with `partitions` partitions on the [`BROKERS`] brokers of `roles`.
+pub fn synthetic_snapshot(
+    partitions: u64,
+    roles: KraftRoles,
+) -> Result<Arc<MetadataSnapshot>, FailoverError> {
+    Ok(SnapshotBuilder::new(partitions, roles)?.finish())
 }
 
-/// KRaft: the simulated time from killing the active controller until a new one commits a
-/// metadata change, for a cluster holding `partitions` partitions.
+/// KRaft with dedicated controllers: the simulated time from killing the active controller
+/// until a new one commits a metadata change, for a cluster holding `partitions` partitions.
 pub fn measure_kraft_failover(partitions: u64, seed: u64) -> Result<Micros, FailoverError> {
-    let mut failover = KraftFailover::new(synthetic_snapshot(partitions)?, seed, 0)?;
+    let roles = KraftRoles::Dedicated { brokers: 0 };
+    let mut failover = KraftFailover::new(synthetic_snapshot(partitions, roles)?, seed, roles)?;
     failover.kill()?;
     failover.advance(KRAFT_LIMIT);
     failover.recovered_after().ok_or(FailoverError::NoRecovery)
@@ -283,28 +367,35 @@ pub struct KraftFailovers {
     /// Partitions the killed node led (the most in any trial): none while the controllers are
     /// dedicated, so every partition keeps its leader and serves throughout.
     pub leaderless_partitions: u64,
+    /// From the kill until those partitions had a live leader again (zero when there were none).
+    pub leaders_back: Distribution,
 }
 
 /// KRaft over `trials` seeds from `first_seed`: the distribution of unavailability for a
-/// cluster holding `partitions` partitions (the snapshot is built once).
+/// cluster of `roles` holding `partitions` partitions (the snapshot is built once).
 pub fn measure_kraft_failovers(
     partitions: u64,
     first_seed: u64,
     trials: usize,
+    roles: KraftRoles,
 ) -> Result<KraftFailovers, FailoverError> {
-    let snapshot = synthetic_snapshot(partitions)?;
+    let snapshot = synthetic_snapshot(partitions, roles)?;
     let mut leaderless_partitions = 0;
     let samples = (first_seed..first_seed + trials as u64)
         .map(|seed| {
-            let mut failover = KraftFailover::new(snapshot.clone(), seed, 0)?;
+            let mut failover = KraftFailover::new(snapshot.clone(), seed, roles)?;
             failover.kill()?;
             leaderless_partitions = leaderless_partitions.max(failover.leaderless_partitions());
             failover.advance(KRAFT_LIMIT);
-            failover.recovered_after().ok_or(FailoverError::NoRecoveryWithSeed(seed))
+            let failed = FailoverError::NoRecoveryWithSeed(seed);
+            let recovery = failover.recovered_after().ok_or(failed.clone())?;
+            Ok((recovery, failover.leaders_back_after().ok_or(failed)?))
         })
         .collect::<Result<Vec<_>, FailoverError>>()?;
-    let recovery = Distribution::of(samples).ok_or(FailoverError::NoTrials)?;
-    Ok(KraftFailovers { recovery, leaderless_partitions })
+    let (recoveries, backs): (Vec<Micros>, Vec<Micros>) = samples.into_iter().unzip();
+    let recovery = Distribution::of(recoveries).ok_or(FailoverError::NoTrials)?;
+    let leaders_back = Distribution::of(backs).ok_or(FailoverError::NoTrials)?;
+    Ok(KraftFailovers { recovery, leaderless_partitions, leaders_back })
 }
 
 /// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.

@@ -19,7 +19,7 @@ const USAGE: &str = "usage:
   kraftscope quorum-sizing [--voters V[,V...]] [--latency MIN-MAX[,MIN-MAX...]] [--trials N] [--first-seed S]
       for each number of voters: the majority, the failures tolerated, commit latency and
       leaderless time after the leader dies, at each one-way link latency (ms)
-  kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--zk-preset async|sync-2017] [--csv] [--detail] [--seed S]
+  kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--kraft-roles both|dedicated|combined] [--zk-preset async|sync-2017] [--csv] [--detail] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
   kraftscope inspect PATH [--json]
       decode a real __cluster_metadata .log segment, .checkpoint snapshot or directory: batches,

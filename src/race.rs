@@ -10,7 +10,7 @@ mod phases;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::failover::{BROKERS, FailoverError, KraftFailover, SnapshotBuilder};
+use crate::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
 use crate::metadata::state::MetadataSnapshot;
 use crate::quorum::{MS, Micros};
 use crate::sim::Simulation;
@@ -83,6 +83,7 @@ pub struct FailoverRace {
     partitions: u64,
     seed: u64,
     costs: ZkCosts,
+    roles: KraftRoles,
     builder: Option<SnapshotBuilder>,
     zk_builder: Option<ZkClusterBuilder>,
     /// What both clusters are started from, kept so the race can run again without rebuilding.
@@ -98,20 +99,31 @@ pub struct FailoverRace {
 
 impl FailoverRace {
     /// A race at `partitions` partitions (validated), in its preparing stage, with Kafka's
-    /// pipelined ZooKeeper reads.
+    /// pipelined ZooKeeper reads and dedicated KRaft controllers beside five brokers.
     pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, RaceError> {
-        FailoverRace::with_costs(partitions, seed, ZkCosts::async_reads())
+        FailoverRace::with_roles(partitions, seed, KraftRoles::Dedicated { brokers: BROKERS })
     }
 
-    /// A race whose ZooKeeper-mode side uses `costs`.
-    pub fn with_costs(partitions: u64, seed: u64, costs: ZkCosts) -> Result<FailoverRace, RaceError> {
-        let builder = SnapshotBuilder::new(partitions)?;
+    /// A race whose KRaft side's processes are laid out as `roles`.
+    pub fn with_roles(partitions: u64, seed: u64, roles: KraftRoles) -> Result<FailoverRace, RaceError> {
+        FailoverRace::with_costs(partitions, seed, ZkCosts::async_reads(), roles)
+    }
+
+    /// A race whose ZooKeeper-mode side uses `costs` and whose KRaft side is laid out as `roles`.
+    pub fn with_costs(
+        partitions: u64,
+        seed: u64,
+        costs: ZkCosts,
+        roles: KraftRoles,
+    ) -> Result<FailoverRace, RaceError> {
+        let builder = SnapshotBuilder::new(partitions, roles)?;
         let config = ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, costs.clone());
         let zk_builder = ZkClusterBuilder::new(config, seed)?;
         Ok(FailoverRace {
             partitions,
             seed,
             costs,
+            roles,
             builder: Some(builder),
             zk_builder: Some(zk_builder),
             prepared: None,
@@ -132,6 +144,11 @@ impl FailoverRace {
     /// The ZooKeeper-mode cost preset.
     pub fn costs(&self) -> &ZkCosts {
         &self.costs
+    }
+
+    /// How the KRaft side's processes are laid out.
+    pub fn roles(&self) -> KraftRoles {
+        self.roles
     }
 
     /// The stage.
@@ -190,7 +207,7 @@ impl FailoverRace {
     /// seed gives the same race, so this also rewinds it.
     pub fn run_again(&mut self) -> Result<(), RaceError> {
         let (snapshot, builder) = self.prepared.as_ref().ok_or(RaceError::NotReady)?;
-        let kraft = KraftFailover::starting(snapshot.clone(), self.seed, BROKERS);
+        let kraft = KraftFailover::starting(snapshot.clone(), self.seed, self.roles);
         let mut zk = builder.clone().finish()?;
         zk.run_until(ZK_WARM_UP);
         (self.kraft, self.zk, self.elapsed, self.warming) = (Some(kraft), Some(zk), None, true);
@@ -225,9 +242,12 @@ impl FailoverRace {
         zk.run_until(self.zk_killed_at + *elapsed);
     }
 
-    /// Whether both sides have recovered.
+    /// Whether both sides have recovered: controllers back, and on the KRaft side every
+    /// partition led again (ZooKeeper mode's report waits for its last push).
     pub fn finished(&self) -> bool {
-        self.kraft_recovered_after().is_some() && self.zk_report().is_some()
+        self.kraft_recovered_after().is_some()
+            && self.kraft_leaders_back_after().is_some()
+            && self.zk_report().is_some()
     }
 
     /// KRaft's unavailability, once over.
@@ -238,6 +258,11 @@ impl FailoverRace {
     /// Partitions the killed KRaft node led: none while the controllers are dedicated.
     pub fn kraft_leaderless_partitions(&self) -> u64 {
         self.kraft.as_ref().map_or(0, KraftFailover::leaderless_partitions)
+    }
+
+    /// When every partition the killed KRaft node led had a live leader again.
+    pub fn kraft_leaders_back_after(&self) -> Option<Micros> {
+        self.kraft.as_ref().and_then(KraftFailover::leaders_back_after)
     }
 
     /// The KRaft cluster's leader and epoch now.
@@ -266,12 +291,13 @@ impl FailoverRace {
     }
 
     /// The KRaft side's partition grid: every standby controller and every broker already
-    /// holds the whole image (replayed from the log before the kill), so every cell is known.
+    /// holds the whole image (replayed from the log before the kill), so every cell is known;
+    /// with combined nodes, the partitions the killed one led lack a leader until it is fenced.
     pub fn kraft_grid(&self, max_cells: u32) -> PartitionGrid {
         let mut grid = PartitionGrid::empty(self.partitions, max_cells);
         let Some(sim) = self.kraft_sim() else { return grid };
         grid.loaded = grid.cells;
-        grid.leaderless = self.kraft_leaderless_partitions();
+        grid.leaderless = self.kraft.as_ref().map_or(0, KraftFailover::leaderless_now);
         grid.pushed = sim
             .running_nodes()
             .filter(|n| !n.is_voter() && n.applied().state.image.partition_count() as u64 == self.partitions)
@@ -312,7 +338,9 @@ pub fn headline(kraft: Micros, zk: Micros) -> String {
 #[cfg(test)]
 mod tests {
     use super::{FailoverRace, RaceError, RaceStage, headline};
-    use crate::failover::{BROKERS, FailoverError, KraftFailover, SnapshotBuilder, measure_zk_failover};
+    use crate::failover::{
+        BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder, measure_zk_failover,
+    };
     use crate::quorum::QuorumConfig;
     use crate::zk::ZkCosts;
 
@@ -336,8 +364,9 @@ mod tests {
     fn a_race_run_in_slices_matches_the_one_call_measurements() {
         let mut race = ready(20_000, 3);
         let (kraft, zk) = run(&mut race);
-        let snapshot = SnapshotBuilder::new(20_000).unwrap().finish();
-        let mut one_call = KraftFailover::new(snapshot, 3, BROKERS).unwrap();
+        let roles = KraftRoles::Dedicated { brokers: BROKERS };
+        let snapshot = SnapshotBuilder::new(20_000, roles).unwrap().finish();
+        let mut one_call = KraftFailover::new(snapshot, 3, roles).unwrap();
         one_call.kill().unwrap();
         one_call.advance(crate::failover::KRAFT_LIMIT);
         assert_eq!(Some(kraft), one_call.recovered_after());

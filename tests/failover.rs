@@ -2,8 +2,9 @@
 //! count, while ZooKeeper mode grows with partitions.
 
 use kraftscope::failover::{
-    BROKERS, FailoverError, measure_kraft_failover, measure_kraft_failovers, measure_zk_failover,
+    BROKERS, FailoverError, KraftRoles, measure_kraft_failover, measure_kraft_failovers, measure_zk_failover,
 };
+use kraftscope::metadata::config::MetadataConfig;
 use kraftscope::quorum::MS;
 use kraftscope::zk::{ZkClusterConfig, ZkCosts, measure_failover_of};
 
@@ -44,13 +45,36 @@ fn bad_sizes_are_refused_naming_the_size() {
 /// LeaderAndIsr reaches their new leaders; the killed KRaft controller leads none.
 #[test]
 fn only_the_zookeeper_side_loses_partition_leaders_and_gets_them_back_with_its_last_push() {
-    let kraft = measure_kraft_failovers(1_000, 1, 3).unwrap();
-    assert_eq!(kraft.leaderless_partitions, 0);
+    let kraft = measure_kraft_failovers(1_000, 1, 3, KraftRoles::Dedicated { brokers: 0 }).unwrap();
+    assert_eq!((kraft.leaderless_partitions, kraft.leaders_back.p99), (0, 0));
     let zk = measure_zk_failover(1_000, &ZkCosts::async_reads(), 1).unwrap();
     assert_eq!(zk.leaderless_partitions, 1_000 / u64::from(BROKERS), "its share as preferred leader");
     let back = zk.leaders_back_after.expect("every partition has another replica");
     assert!(zk.controller_ready_after < back, "leaders come with the push after ready");
     assert!(back <= zk.brokers_updated_after);
+}
+
+/// The like-for-like race: with combined nodes the killed KRaft controller is also a broker,
+/// leading the same share of partitions as ZooKeeper mode's controller broker. They get a
+/// leader once the new active controller fences it, a broker session timeout (9 s) after it
+/// became active, whatever the partition count; ZooKeeper mode's grow with its cold load.
+#[test]
+fn with_combined_nodes_both_sides_lose_the_same_leaders_and_kraft_gets_them_back_after_a_session() {
+    let session = MetadataConfig::default().session_timeout;
+    let zk = measure_zk_failover(100_000, &ZkCosts::async_reads(), 1).unwrap();
+    let mut backs = Vec::new();
+    for partitions in [1_000, 100_000] {
+        let combined = measure_kraft_failovers(partitions, 1, 3, KraftRoles::Combined).unwrap();
+        assert_eq!(combined.leaderless_partitions, partitions / u64::from(BROKERS));
+        let (recovery, back) = (combined.recovery.p50, combined.leaders_back.p50);
+        assert!(
+            back > session.max(recovery) && back < recovery + session + session / 4,
+            "{back} after {recovery}"
+        );
+        backs.push(back);
+    }
+    assert_eq!(zk.leaderless_partitions, 100_000 / u64::from(BROKERS));
+    assert!(backs[1] * 2 < zk.leaders_back_after.unwrap(), "{backs:?} against {zk:?}");
 }
 
 /// With one replica a partition whose broker died has no one to lead it: the failover still

@@ -18,7 +18,8 @@ use kraftscope::kafka_log::simulation::simulation_records;
 use kraftscope::kafka_log::value::Value;
 use kraftscope::kafka_log::writer::{log_payload, put_batch};
 use kraftscope::metadata::record::{
-    ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, broker_set,
+    ConfigRecord, FIRST_BROKER_ID, LAST_BROKER_ID, MAX_COMBINED_ID, MetadataRecord, PartitionChangeRecord,
+    PartitionRecord, Replicas, broker_set,
 };
 use kraftscope::metadata::state::MetadataEntry;
 use kraftscope::quorum::record::{LeaderChange, Record};
@@ -125,8 +126,8 @@ proptest! {
     }
 }
 
-fn broker() -> std::ops::RangeInclusive<u32> {
-    101u32..=132
+fn broker() -> impl Strategy<Value = u32> + Clone {
+    prop_oneof![1u32..=MAX_COMBINED_ID, FIRST_BROKER_ID..=LAST_BROKER_ID]
 }
 
 fn simulation_record() -> impl Strategy<Value = MetadataRecord> {

@@ -70,6 +70,7 @@ scenario_tests!(
     broker_snapshot_catch_up,
     candidate_waits_out_timeout,
     check_quorum,
+    combined_node_killed,
     controlled_shutdown,
     controlled_shutdown_waits,
     controller_activation,

@@ -7,7 +7,7 @@
 use super::names;
 use super::{CommittedLog, Violation, violation};
 use crate::metadata::image::MetadataImage;
-use crate::metadata::record::{FIRST_BROKER_ID, broker_bit};
+use crate::metadata::record::broker_bit;
 use crate::quorum::Offset;
 use crate::sim::Simulation;
 
@@ -64,7 +64,7 @@ pub fn well_formed(image: &MetadataImage) -> Result<(), (&'static str, String)> 
         if brokers.get(&leader).is_none_or(|b| b.fenced) {
             return Err((names::FENCED_NOT_LEADER, format!("{name} is led by fenced broker {leader}")));
         }
-        if leader < FIRST_BROKER_ID || !p.isr.contains(broker_bit(leader)) {
+        if !p.isr.contains(broker_bit(leader)) {
             return Err((names::LEADER_IN_ISR, format!("{name} is led by {leader}, outside its ISR")));
         }
     }

@@ -8,10 +8,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::broker_set::BrokerSet;
-use crate::broker_set::MAX_BROKERS;
 use crate::metadata::record::{
-    ConfigRecord, FIRST_BROKER_ID, MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, TopicId,
-    broker_ids, broker_set,
+    ConfigRecord, FIRST_BROKER_ID, LAST_BROKER_ID, MAX_COMBINED_ID, MetadataRecord, PartitionChangeRecord,
+    PartitionRecord, Replicas, TopicId, broker_ids, broker_set, has_broker_bit,
 };
 use crate::metadata::state::MetadataEntry;
 use crate::quorum::node::SUPPORTED_KRAFT_VERSIONS;
@@ -242,8 +241,8 @@ impl fmt::Display for MappingError {
             MappingError::Missing(field) => write!(f, "missing {field}"),
             MappingError::BrokerOutOfRange(id) => write!(
                 f,
-                "broker id {id} is outside the simulation's {FIRST_BROKER_ID}-{}",
-                FIRST_BROKER_ID + MAX_BROKERS - 1
+                "broker id {id} is outside the simulation's 1-{MAX_COMBINED_ID} (combined nodes) and \
+                 {FIRST_BROKER_ID}-{LAST_BROKER_ID}"
             ),
             MappingError::Negative { what, value } => write!(f, "{what} {value} is negative"),
             MappingError::TooManyReplicas(n) => {
@@ -277,11 +276,7 @@ pub struct SimulationMapper {
 }
 
 fn broker_id(v: i64) -> Result<u32, MappingError> {
-    let last = FIRST_BROKER_ID + MAX_BROKERS - 1;
-    u32::try_from(v)
-        .ok()
-        .filter(|id| (FIRST_BROKER_ID..=last).contains(id))
-        .ok_or(MappingError::BrokerOutOfRange(v))
+    u32::try_from(v).ok().filter(|id| has_broker_bit(*id)).ok_or(MappingError::BrokerOutOfRange(v))
 }
 
 fn unsigned(v: i64, what: &'static str) -> Result<u32, MappingError> {

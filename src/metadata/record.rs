@@ -4,12 +4,24 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::broker_set::{BrokerId, BrokerSet};
+use crate::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
 use crate::quorum::record::mix;
 
 /// Brokers (observers) have node ids from here up; bit `id - FIRST_BROKER_ID` of a
 /// [`BrokerSet`] stands for broker `id`.
 pub const FIRST_BROKER_ID: BrokerId = 101;
+
+/// A combined node (`process.roles=broker,controller`) is a broker with its controller's id,
+/// 1 to this; bit `MAX_BROKERS - id` stands for it, so the controllers' bits count down from the
+/// top of a [`BrokerSet`] and the dedicated brokers' count up from 0.
+pub const MAX_COMBINED_ID: BrokerId = 9;
+
+/// The first bit of a combined node: dedicated brokers are `FIRST_BROKER_ID` up to
+/// `FIRST_BROKER_ID + FIRST_COMBINED_BIT - 1`.
+const FIRST_COMBINED_BIT: BrokerId = MAX_BROKERS - MAX_COMBINED_ID;
+
+/// The highest id a dedicated broker can have.
+pub const LAST_BROKER_ID: BrokerId = FIRST_BROKER_ID + FIRST_COMBINED_BIT - 1;
 
 /// A topic's id (Kafka uses a UUID; a counter serves the simulation).
 pub type TopicId = u32;
@@ -19,14 +31,30 @@ pub const LEADER_UNCHANGED: i32 = -2;
 /// No leader: the partition is offline.
 pub const NO_LEADER: i32 = -1;
 
-/// The bit of broker `id` in a [`BrokerSet`].
+/// The bit of broker `id` in a [`BrokerSet`]; an id no bit stands for (0, 10 to 100, above
+/// [`LAST_BROKER_ID`]) gives a bit every set ignores.
 pub fn broker_bit(id: BrokerId) -> BrokerId {
-    id.wrapping_sub(FIRST_BROKER_ID)
+    match id {
+        FIRST_BROKER_ID..=LAST_BROKER_ID => id - FIRST_BROKER_ID,
+        1..=MAX_COMBINED_ID => MAX_BROKERS - id,
+        _ => MAX_BROKERS,
+    }
 }
 
-/// The broker ids in `set`.
+/// Whether broker `id` can be in a [`BrokerSet`].
+pub fn has_broker_bit(id: BrokerId) -> bool {
+    broker_bit(id) < MAX_BROKERS
+}
+
+/// The broker id bit `bit` stands for (the inverse of [`broker_bit`]).
+fn broker_of_bit(bit: BrokerId) -> BrokerId {
+    if bit >= FIRST_COMBINED_BIT { MAX_BROKERS - bit } else { bit + FIRST_BROKER_ID }
+}
+
+/// The broker ids in `set`, ascending: combined nodes first, then dedicated brokers.
 pub fn broker_ids(set: BrokerSet) -> impl Iterator<Item = BrokerId> {
-    set.iter().map(|bit| bit + FIRST_BROKER_ID)
+    let combined = (FIRST_COMBINED_BIT..MAX_BROKERS).rev();
+    combined.chain(0..FIRST_COMBINED_BIT).filter(move |bit| set.contains(*bit)).map(broker_of_bit)
 }
 
 /// A set of broker ids.
@@ -57,7 +85,7 @@ impl Replicas {
 
     /// The broker ids, preferred first.
     pub fn iter(&self) -> impl Iterator<Item = BrokerId> + '_ {
-        self.bits[..self.len as usize].iter().map(|b| BrokerId::from(*b) + FIRST_BROKER_ID)
+        self.bits[..self.len as usize].iter().map(|b| broker_of_bit(BrokerId::from(*b)))
     }
 
     /// The replicas as a set.
@@ -293,6 +321,26 @@ impl fmt::Display for MetadataRecord {
                 )
             }
             MetadataRecord::NoOp => write!(f, "{name}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        LAST_BROKER_ID, MAX_COMBINED_ID, Replicas, broker_bit, broker_ids, broker_set, has_broker_bit,
+    };
+
+    #[test]
+    fn combined_and_dedicated_brokers_have_distinct_bits_and_come_back_in_order() {
+        let ids: Vec<u32> = (1..=MAX_COMBINED_ID).chain(101..=LAST_BROKER_ID).collect();
+        let bits: std::collections::BTreeSet<u32> = ids.iter().map(|id| broker_bit(*id)).collect();
+        assert_eq!(bits.len(), ids.len());
+        assert_eq!(broker_ids(broker_set(ids.iter().rev().copied())).collect::<Vec<_>>(), ids);
+        assert_eq!(Replicas::new(&[102, 2, 101]).iter().collect::<Vec<_>>(), [102, 2, 101]);
+        for outside in [0, 10, 100, LAST_BROKER_ID + 1] {
+            assert!(!has_broker_bit(outside), "{outside}");
+            assert!(broker_set([outside]).is_empty(), "{outside}");
         }
     }
 }

@@ -69,6 +69,17 @@ pub enum ControllerRpc {
 }
 
 impl ControllerRpc {
+    /// Whether this is a request to the controller (else a response to a broker): how a
+    /// combined node routes what arrives to its two halves.
+    pub fn is_request(&self) -> bool {
+        matches!(
+            self,
+            ControllerRpc::BrokerRegistration { .. }
+                | ControllerRpc::BrokerHeartbeat { .. }
+                | ControllerRpc::AlterPartition { .. }
+        )
+    }
+
     /// The RPC's name as Kafka spells it.
     pub fn kind(&self) -> &'static str {
         match self {

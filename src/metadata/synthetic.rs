@@ -10,10 +10,15 @@ use crate::broker_set::BrokerId;
 /// Partitions per synthetic topic.
 pub const PARTITIONS_PER_TOPIC: u64 = 1_000;
 
-/// The records of a snapshot holding `brokers` unfenced brokers and `partitions` partitions with
+/// The ids of `brokers` dedicated brokers.
+pub fn dedicated_brokers(brokers: u32) -> Vec<BrokerId> {
+    (0..brokers).map(|i| FIRST_BROKER_ID + i).collect()
+}
+
+/// The records of a snapshot holding the unfenced brokers `ids` and `partitions` partitions with
 /// replication factor `min(3, brokers)`, in replay order.
-pub fn snapshot_records(partitions: u64, brokers: u32) -> impl Iterator<Item = MetadataRecord> {
-    let ids: Vec<BrokerId> = (0..brokers).map(|i| FIRST_BROKER_ID + i).collect();
+pub fn snapshot_records(partitions: u64, ids: &[BrokerId]) -> impl Iterator<Item = MetadataRecord> + use<> {
+    let ids = ids.to_vec();
     let rf = ids.len().min(3);
     let registrations = ids.clone().into_iter().flat_map(|broker_id| {
         [
@@ -43,13 +48,13 @@ pub fn snapshot_record_count(partitions: u64, brokers: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{snapshot_record_count, snapshot_records};
+    use super::{dedicated_brokers, snapshot_record_count, snapshot_records};
 
     #[test]
     fn the_record_count_is_exact() {
         for (partitions, brokers) in [(1, 1), (999, 3), (1_000, 5), (2_501, 4)] {
             assert_eq!(
-                snapshot_records(partitions, brokers).count() as u64,
+                snapshot_records(partitions, &dedicated_brokers(brokers)).count() as u64,
                 snapshot_record_count(partitions, brokers)
             );
         }

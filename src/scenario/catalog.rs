@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 36] = [
+pub const SCENARIOS: [(&str, &str); 37] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -11,6 +11,7 @@ pub const SCENARIOS: [(&str, &str); 36] = [
     ("broker_snapshot_catch_up", include_str!("../../tests/scenarios/broker_snapshot_catch_up.txt")),
     ("candidate_waits_out_timeout", include_str!("../../tests/scenarios/candidate_waits_out_timeout.txt")),
     ("check_quorum", include_str!("../../tests/scenarios/check_quorum.txt")),
+    ("combined_node_killed", include_str!("../../tests/scenarios/combined_node_killed.txt")),
     ("controlled_shutdown", include_str!("../../tests/scenarios/controlled_shutdown.txt")),
     ("controlled_shutdown_waits", include_str!("../../tests/scenarios/controlled_shutdown_waits.txt")),
     ("controller_activation", include_str!("../../tests/scenarios/controller_activation.txt")),

@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::harness::format_time;
 use crate::invariants::{Checker, Violation};
+use crate::metadata::record::{LAST_BROKER_ID, MAX_COMBINED_ID};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
 use crate::sim::simulation::QuorumFormat;
@@ -119,6 +120,8 @@ pub enum DirectiveError {
     Times(String),
     /// `format=` names no `kafka-storage format` mode.
     UnknownFormat(String),
+    /// `roles=` is neither dedicated nor combined.
+    UnknownRoles(String),
 }
 
 impl fmt::Display for DirectiveError {
@@ -129,6 +132,7 @@ impl fmt::Display for DirectiveError {
             DirectiveError::UnknownFormat(value) => {
                 write!(f, "format={value} must be static, standalone or initial-controllers")
             }
+            DirectiveError::UnknownRoles(value) => write!(f, "roles={value} must be dedicated or combined"),
             DirectiveError::Needs { directive, what } => write!(f, "{directive} needs {what}"),
             DirectiveError::NeedsNode { line, directive } => {
                 write!(f, "line {line}: '{directive}' needs n=<node>")
@@ -151,7 +155,11 @@ impl fmt::Display for DirectiveError {
                 write!(f, "fetch-bytes, chunk-bytes and clean-every must be at least 1")
             }
             DirectiveError::ClusterSize => {
-                write!(f, "voters must be 1..=99 and observers 0..={}", crate::broker_set::MAX_BROKERS)
+                write!(
+                    f,
+                    "voters must be 1..=99 (1..={MAX_COMBINED_ID} with roles=combined) and observers 0..={}",
+                    LAST_BROKER_ID + 1 - FIRST_OBSERVER_ID
+                )
             }
             DirectiveError::TooManyWrites => write!(f, "write count must be at most {MAX_WRITES}"),
             DirectiveError::RunTooLong => write!(f, "a run may simulate at most {} ms", LONGEST_RUN / MS),
@@ -322,6 +330,11 @@ impl ScenarioRun {
                 Some(name) => QuorumFormat::from_name(name)
                     .ok_or_else(|| DirectiveError::UnknownFormat(name.to_string()))?,
             },
+            combined: match block.arg("roles") {
+                None | Some("dedicated") => false,
+                Some("combined") => true,
+                Some(other) => return Err(DirectiveError::UnknownRoles(other.to_string())),
+            },
         };
         if config.quorum.fetch_max_bytes == 0
             || config.quorum.fetch_snapshot_max_bytes == 0
@@ -329,7 +342,11 @@ impl ScenarioRun {
         {
             return Err(DirectiveError::ZeroSize);
         }
-        if config.voters == 0 || config.voters > 99 || config.observers > crate::broker_set::MAX_BROKERS {
+        let most_voters = if config.combined { MAX_COMBINED_ID } else { 99 };
+        if config.voters == 0
+            || config.voters > most_voters
+            || config.observers > LAST_BROKER_ID + 1 - FIRST_OBSERVER_ID
+        {
             return Err(DirectiveError::ClusterSize);
         }
         let seed = parse_arg(block, "seed", self.seed)?;
@@ -341,7 +358,11 @@ impl ScenarioRun {
             0 => "no observers".to_string(),
             n => format!("{n} observer(s) n{}..n{}", FIRST_OBSERVER_ID, FIRST_OBSERVER_ID + n - 1),
         };
-        Ok(vec![format!("{} voter(s) n1..n{} and {observers}, seed {seed}", config.voters, config.voters)])
+        let roles = if config.combined { " (combined: each also a broker)" } else { "" };
+        Ok(vec![format!(
+            "{} voter(s) n1..n{}{roles} and {observers}, seed {seed}",
+            config.voters, config.voters
+        )])
     }
 
     fn run(&mut self, block: &Block) -> Result<(), DirectiveError> {
@@ -505,7 +526,7 @@ fn status(sim: &Simulation) -> Vec<String> {
 fn brokers(sim: &Simulation) -> Vec<String> {
     let hw = sim.leader().and_then(|l| l.high_watermark());
     sim.node_ids()
-        .filter(|id| *id >= FIRST_OBSERVER_ID)
+        .filter(|id| sim.runs_broker(*id))
         .map(|id| match (sim.server(id), sim.server(id).and_then(|s| s.broker())) {
             (Some(server), Some(broker)) => {
                 let applied = server.node().applied();

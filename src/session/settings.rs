@@ -100,6 +100,7 @@ impl Settings {
             network: self.network(),
             metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
             format: QuorumFormat::Static,
+            combined: false,
         }
     }
 }

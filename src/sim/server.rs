@@ -1,12 +1,12 @@
-//! A server process: a quorum node plus its role in the metadata layer, a controller (voter)
-//! or a broker (observer). Routes each incoming message to the part it is for.
+//! A server process: a quorum node plus its roles in the metadata layer (`process.roles`): a
+//! controller (voter, or an observer that may become one), a broker (observer), or both in one
+//! process, a combined node. Routes each incoming message to the part it is for.
 
 use std::sync::Arc;
 
 use crate::metadata::broker::{Broker, BrokerLifecycle};
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::controller::{Controller, RpcOutbox};
-use crate::metadata::record::FIRST_BROKER_ID;
 use crate::metadata::rpc::ControllerRpc;
 use crate::metadata::state::{MetadataDisk, MetadataMessage, MetadataNode, MetadataOutbox};
 use crate::quorum::message::{FetchResult, SnapshotChunk};
@@ -15,13 +15,6 @@ use crate::quorum::{Message, Micros, NodeId, QuorumConfig};
 use crate::rng::Rng;
 
 use super::packet::Payload;
-
-/// The metadata-layer half of a server.
-#[derive(Clone, Debug)]
-pub enum ServerRole {
-    Controller(Box<Controller>),
-    Broker(Broker),
-}
 
 /// Bytes and records a broker pulled from the metadata log since it started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,7 +27,8 @@ pub struct FetchStats {
 #[derive(Clone, Debug)]
 pub struct Server {
     node: MetadataNode,
-    role: ServerRole,
+    controller: Option<Box<Controller>>,
+    broker: Option<Broker>,
     fetched: FetchStats,
     /// The broker lifecycle state last reported in the trace.
     reported_lifecycle: Option<BrokerLifecycle>,
@@ -49,6 +43,16 @@ pub enum BrokerStart {
     Resume,
 }
 
+/// What a server process runs (`process.roles`): a controller, a broker, or both (a combined
+/// node, its broker reading the metadata its controller's Raft client replicates, as
+/// `KafkaRaftServer` shares one `RaftManager` between `ControllerServer` and `BrokerServer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProcessRoles {
+    pub controller: bool,
+    /// The broker half, and how it begins.
+    pub broker: Option<BrokerStart>,
+}
+
 /// Everything a server wants sent.
 #[derive(Clone, Debug, Default)]
 pub struct ServerOutbox {
@@ -59,37 +63,34 @@ pub struct ServerOutbox {
 }
 
 impl Server {
-    /// Start server `id` from its disk: a controller process (ids below
-    /// [`FIRST_BROKER_ID`]), whether or not it is a voter yet, else a broker. With
-    /// `start`'s [`BrokerStart::Resume`], a broker whose unfenced registration the disk's image
-    /// holds keeps it ([`Broker::resume`]).
-    // Eight inputs from eight owners at the one call (`Simulation::boot`): the process's id, how it
-    // finds the quorum, two configurations, its random stream, disk, clock and way of starting;
+    /// Start server `id` from its disk with `roles`. A broker whose unfenced registration the
+    /// disk's image holds keeps it when `roles` says [`BrokerStart::Resume`]
+    /// ([`Broker::resume`]).
+    // Seven inputs from seven owners at the one call (`Simulation::boot`): the process's id and
+    // roles, how it finds the quorum, two configurations, its random stream, disk and clock;
     // a struct bundling them would exist for this call only.
     #[expect(clippy::too_many_arguments, reason = "distinct inputs of one call, see the comment")]
     pub fn start(
         id: NodeId,
+        roles: ProcessRoles,
         setup: Arc<QuorumSetup>,
         quorum: Arc<QuorumConfig>,
         metadata: &MetadataConfig,
         mut rng: Rng,
         disk: MetadataDisk,
         now: Micros,
-        start: BrokerStart,
     ) -> Server {
         let node = MetadataNode::start(id, setup, quorum, rng.fork(), disk, now);
         let registered = || {
             let registration = node.applied().state.image.brokers().get(&id)?;
             (!registration.fenced).then_some(registration.epoch)
         };
-        let role = if id < FIRST_BROKER_ID {
-            ServerRole::Controller(Box::new(Controller::new(metadata.clone(), rng)))
-        } else if let (BrokerStart::Resume, Some(epoch)) = (start, registered()) {
-            ServerRole::Broker(Broker::resume(id, metadata.clone(), now, epoch))
-        } else {
-            ServerRole::Broker(Broker::start(id, metadata.clone(), now))
-        };
-        Server { node, role, fetched: FetchStats::default(), reported_lifecycle: None }
+        let broker = roles.broker.map(|start| match (start, registered()) {
+            (BrokerStart::Resume, Some(epoch)) => Broker::resume(id, metadata.clone(), now, epoch),
+            _ => Broker::start(id, metadata.clone(), now),
+        });
+        let controller = roles.controller.then(|| Box::new(Controller::new(metadata.clone(), rng)));
+        Server { node, controller, broker, fetched: FetchStats::default(), reported_lifecycle: None }
     }
 
     /// The quorum node.
@@ -97,25 +98,14 @@ impl Server {
         &self.node
     }
 
-    /// The metadata-layer role.
-    pub fn role(&self) -> &ServerRole {
-        &self.role
-    }
-
-    /// The broker's lifecycle manager, for brokers.
+    /// The broker's lifecycle manager, for brokers and combined nodes.
     pub fn broker(&self) -> Option<&Broker> {
-        match &self.role {
-            ServerRole::Broker(b) => Some(b),
-            ServerRole::Controller(_) => None,
-        }
+        self.broker.as_ref()
     }
 
-    /// The controller, for controllers.
+    /// The controller, for controllers and combined nodes.
     pub fn controller(&self) -> Option<&Controller> {
-        match &self.role {
-            ServerRole::Controller(c) => Some(c),
-            ServerRole::Broker(_) => None,
-        }
+        self.controller.as_deref()
     }
 
     /// What this server fetched of the metadata log since it started.
@@ -123,7 +113,8 @@ impl Server {
         self.fetched
     }
 
-    /// A broker that finished its controlled shutdown stops.
+    /// A broker that finished its controlled shutdown stops (a combined node's whole process:
+    /// `BrokerServer` and `ControllerServer` share its fate).
     pub fn wants_to_stop(&self) -> bool {
         self.broker().is_some_and(|b| b.lifecycle() == BrokerLifecycle::ShuttingDown)
     }
@@ -135,11 +126,9 @@ impl Server {
 
     /// The earliest time any part of the server needs a tick.
     pub fn next_deadline(&self) -> Micros {
-        let role = match &self.role {
-            ServerRole::Controller(c) => c.next_deadline(),
-            ServerRole::Broker(b) => b.next_deadline(),
-        };
-        self.node.next_deadline().min(role)
+        let controller = self.controller.as_ref().map_or(Micros::MAX, |c| c.next_deadline());
+        let broker = self.broker.as_ref().map_or(Micros::MAX, Broker::next_deadline);
+        self.node.next_deadline().min(controller).min(broker)
     }
 
     /// Handle a message from `from`.
@@ -153,19 +142,26 @@ impl Server {
         }
     }
 
+    /// A request goes to the controller half, a response to the broker half; one a server has
+    /// no half for is dropped, as a process without that listener would.
     fn handle_rpc(&mut self, now: Micros, from: NodeId, rpc: ControllerRpc, out: &mut RpcOutbox) {
-        match &mut self.role {
-            ServerRole::Controller(controller) => controller.handle(&mut self.node, now, from, rpc, out),
-            ServerRole::Broker(broker) => broker.handle(now, rpc),
+        if rpc.is_request() {
+            if let Some(controller) = &mut self.controller {
+                controller.handle(&mut self.node, now, from, rpc, out);
+            }
+        } else if let Some(broker) = &mut self.broker {
+            broker.handle(now, rpc);
         }
     }
 
     /// Fire whatever timers are due.
     pub fn tick(&mut self, now: Micros, out: &mut ServerOutbox) {
         self.node.tick(now, &mut out.quorum);
-        match &mut self.role {
-            ServerRole::Controller(controller) => controller.tick(&mut self.node, now),
-            ServerRole::Broker(broker) => broker.tick(&self.node, now, &mut out.rpcs),
+        if let Some(controller) = &mut self.controller {
+            controller.tick(&mut self.node, now);
+        }
+        if let Some(broker) = &mut self.broker {
+            broker.tick(&self.node, now, &mut out.rpcs);
         }
     }
 
@@ -174,18 +170,13 @@ impl Server {
         &mut self,
         f: impl FnOnce(&mut Controller, &mut MetadataNode) -> T,
     ) -> Option<T> {
-        match &mut self.role {
-            ServerRole::Controller(controller) => Some(f(controller, &mut self.node)),
-            ServerRole::Broker(_) => None,
-        }
+        let controller = self.controller.as_mut()?;
+        Some(f(controller, &mut self.node))
     }
 
     /// Run `f` on the broker.
     pub fn with_broker<T>(&mut self, f: impl FnOnce(&mut Broker) -> T) -> Option<T> {
-        match &mut self.role {
-            ServerRole::Broker(broker) => Some(f(broker)),
-            ServerRole::Controller(_) => None,
-        }
+        self.broker.as_mut().map(f)
     }
 
     /// Run `f` on the quorum node.
@@ -197,14 +188,14 @@ impl Server {
     /// report a broker's lifecycle change. The simulation calls it once after anything it runs
     /// on a server (a message, a timer, an admin request).
     pub(crate) fn after(&mut self, now: Micros, out: &mut ServerOutbox) {
-        match &mut self.role {
-            ServerRole::Controller(controller) => controller.sync(&self.node, now, &mut out.rpcs),
-            ServerRole::Broker(broker) => {
-                let lifecycle = broker.lifecycle();
-                if self.reported_lifecycle != Some(lifecycle) {
-                    self.reported_lifecycle = Some(lifecycle);
-                    out.lifecycle.push((self.node.id(), lifecycle));
-                }
+        if let Some(controller) = &mut self.controller {
+            controller.sync(&self.node, now, &mut out.rpcs);
+        }
+        if let Some(broker) = &self.broker {
+            let lifecycle = broker.lifecycle();
+            if self.reported_lifecycle != Some(lifecycle) {
+                self.reported_lifecycle = Some(lifecycle);
+                out.lifecycle.push((self.node.id(), lifecycle));
             }
         }
     }

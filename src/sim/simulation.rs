@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::harness::EventQueue;
 use crate::metadata::config::MetadataConfig;
-use crate::metadata::record::{FIRST_BROKER_ID, TopicId};
+use crate::metadata::record::{FIRST_BROKER_ID, MAX_COMBINED_ID, TopicId};
 use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataNode};
 use crate::quorum::node::NotLeader;
 use crate::quorum::reconfig::ReconfigError;
@@ -17,7 +17,7 @@ use crate::rng::Rng;
 use super::error::ActionError;
 use super::network::{Loss, Network, NetworkConfig};
 use super::packet::{Packet, Payload};
-use super::server::{BrokerStart, Server, ServerOutbox};
+use super::server::{BrokerStart, ProcessRoles, Server, ServerOutbox};
 use super::trace::{LostBecause, TraceKind, TraceLine};
 
 /// Observers (brokers) get ids from here up, voters (controllers) from 1.
@@ -68,6 +68,9 @@ pub struct ClusterConfig {
     pub metadata: MetadataConfig,
     pub network: NetworkConfig,
     pub format: QuorumFormat,
+    /// Combined nodes (`process.roles=broker,controller`): each controller formatted at the
+    /// start, up to id [`MAX_COMBINED_ID`], also runs a broker with its id.
+    pub combined: bool,
 }
 
 impl Default for ClusterConfig {
@@ -79,6 +82,7 @@ impl Default for ClusterConfig {
             quorum: QuorumConfig::default(),
             metadata: MetadataConfig::default(),
             network: NetworkConfig::default(),
+            combined: false,
         }
     }
 }
@@ -246,6 +250,12 @@ impl Simulation {
         best.map_or(&self.setup.static_voters, |n| n.voter_set())
     }
 
+    /// Whether server `id` runs a broker: a dedicated broker, or a combined node (a controller
+    /// formatted at the start of a cluster of combined nodes).
+    pub fn runs_broker(&self, id: NodeId) -> bool {
+        id >= FIRST_OBSERVER_ID || (self.config.combined && id <= self.config.voters.min(MAX_COMBINED_ID))
+    }
+
     /// Every node id, voters first.
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.slots.iter().map(|s| s.id)
@@ -385,15 +395,19 @@ impl Simulation {
         let Some(index) = self.slot_index(id) else { return };
         let Some(disk) = self.slots[index].disk.take() else { return };
         let rng = self.rng.fork();
+        let roles = ProcessRoles {
+            controller: id < FIRST_OBSERVER_ID,
+            broker: self.runs_broker(id).then_some(start),
+        };
         let server = Server::start(
             id,
+            roles,
             self.setup.clone(),
             self.quorum_config.clone(),
             &self.config.metadata,
             rng,
             disk,
             self.now,
-            start,
         );
         self.slots[index].server = Some(server);
         self.reschedule(index);
@@ -841,7 +855,8 @@ mod tests {
     /// whose brokers are registered (epoch 0) and lead every partition: each broker's epoch
     /// after, and how many placement changes the leader applied beyond the snapshot's.
     fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
-        let snapshot = crate::failover::SnapshotBuilder::new(2_000).unwrap().finish();
+        let roles = crate::failover::KraftRoles::Dedicated { brokers: 5 };
+        let snapshot = crate::failover::SnapshotBuilder::new(2_000, roles).unwrap().finish();
         let before = snapshot.state.state.placement_changes;
         let mut disk = crate::metadata::state::MetadataDisk::default();
         disk.log.install_snapshot(snapshot);
