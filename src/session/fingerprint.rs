@@ -1,7 +1,11 @@
-//! A fingerprint of a cluster's whole state: the clock to the microsecond, the events processed,
-//! every server in full (role, epoch, log, high watermark, metadata image, broker state, even its
-//! random generator), every stopped server's disk and every message in flight. A shared link
-//! carries a short code of it, checked when the link is opened.
+//! A fingerprint of a cluster's state: the clock to the microsecond, the events processed, every
+//! server's role, epoch, vote, log range and last epoch, snapshot, high watermark, applied offset,
+//! image size, broker lifecycle and epoch and its next timer, every stopped server's log range,
+//! every message in flight with its content, and the cut links. A shared link carries a short
+//! code of it, checked when the link is opened. It digests what the drawing and the next events
+//! depend on, not every byte (no random generator's state, no record's content): a replay that
+//! went another way shows within an event or two in these, and formatting the whole state
+//! (`Debug`) would put every type's field names into the page's WebAssembly.
 
 use std::fmt::{self, Write};
 
@@ -55,22 +59,41 @@ impl Fingerprint {
                             applied.state.image.topics().count()
                         ));
                     }
-                    let _ = write!(hasher, "{server:?}");
+                    let _ = write!(
+                        hasher,
+                        "{} voted {:?} last epoch {} snapshot {:?} applied {} {} partitions {} brokers next {}",
+                        node.key(),
+                        node.voted_for(),
+                        log.last_epoch(),
+                        log.snapshot_id().map(|s| (s.end_offset, s.epoch)),
+                        node.applied().applied_offset,
+                        node.applied().state.image.partition_count(),
+                        node.applied().state.image.brokers().len(),
+                        server.next_deadline()
+                    );
+                    if let Some(broker) = server.broker() {
+                        let _ = write!(hasher, " broker epoch {:?}", broker.broker_epoch());
+                    }
                 }
                 None => {
                     summary.push_str(&format!("; n{id} down"));
-                    let _ = write!(hasher, "n{id} down {:?}", sim.disk_of_down_node(id));
+                    let log = sim.disk_of_down_node(id).map(|d| (d.log.start_offset(), d.log.end_offset()));
+                    let _ = write!(hasher, "n{id} down {log:?}");
                 }
             }
         }
         // The queue's internal order depends on when stale timers were dropped; sort instead.
-        let mut in_flight: Vec<String> =
-            sim.in_flight().map(|(sent, at, packet)| format!("{sent}>{at} {packet:?}")).collect();
+        let mut in_flight: Vec<String> = sim
+            .in_flight()
+            .map(|(sent, at, p)| format!("{sent}>{at} {}>{} {}", p.from, p.to, p.payload))
+            .collect();
         in_flight.sort();
         for message in &in_flight {
             let _ = write!(hasher, "{message}");
         }
-        let _ = write!(hasher, "{:?}", sim.network());
+        for (from, to) in sim.network().cut_links() {
+            let _ = write!(hasher, "cut {from}>{to}");
+        }
         Fingerprint { summary, hash: hasher.0 }
     }
 
