@@ -42,6 +42,24 @@ pub enum KraftRoles {
 }
 
 impl KraftRoles {
+    /// The like-for-like layout's and the dedicated layout's names, as URLs and the command line
+    /// spell them.
+    pub fn name(self) -> &'static str {
+        match self {
+            KraftRoles::Dedicated { .. } => "dedicated",
+            KraftRoles::Combined => "combined",
+        }
+    }
+
+    /// The layout named `name`, with dedicated brokers beside dedicated controllers.
+    pub fn from_name(name: &str) -> Option<KraftRoles> {
+        match name {
+            "dedicated" => Some(KraftRoles::Dedicated { brokers: BROKERS }),
+            "combined" => Some(KraftRoles::Combined),
+            _ => None,
+        }
+    }
+
     /// The brokers of the snapshot, by id.
     pub fn broker_ids(self) -> Vec<BrokerId> {
         match self {

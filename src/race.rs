@@ -299,8 +299,10 @@ impl FailoverRace {
         grid.loaded = grid.cells;
         grid.leaderless = self.kraft.as_ref().map_or(0, KraftFailover::leaderless_now);
         grid.pushed = sim
-            .running_nodes()
-            .filter(|n| !n.is_voter() && n.applied().state.image.partition_count() as u64 == self.partitions)
+            .running_servers()
+            .filter(|s| s.broker().is_some())
+            .map(|s| s.node())
+            .filter(|n| n.applied().state.image.partition_count() as u64 == self.partitions)
             .map(|n| (n.id(), grid.cells))
             .collect();
         grid

@@ -2,6 +2,7 @@
 //! keys, slider, scrubber, host commands and frames (on a clock that stands still, so each frame
 //! finishes the preparing or fast-forwarding it starts), checked on the race it shows.
 
+use kraftscope::failover::{BROKERS, KraftRoles};
 use kraftscope::page::race::Playback;
 use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
 use kraftscope::quorum::{MS, Micros};
@@ -224,4 +225,48 @@ fn a_metadata_logs_size_opens_the_race() {
     assert_eq!((page.tab, page.race.partitions()), (Tab::Failover, 54));
     settle(&mut page);
     assert_eq!(page.race.race().map(|r| (r.partitions(), r.stage())), Some((54, RaceStage::Ready)));
+}
+
+/// The like-for-like race: a link asks for combined nodes (or the select switches to them), the
+/// killed KRaft node was also a broker, and the KRaft grid shows its partitions without a leader
+/// until the new controller fences it; a share link keeps the layout.
+#[test]
+fn combined_nodes_lose_the_killed_brokers_partitions_until_it_is_fenced() {
+    let mut page = PageState::new("?partitions=1000&kraft-roles=combined", "http://localhost/", false);
+    assert!(page.notices.is_empty(), "{:?}", page.notices);
+    page.reduce(Action::Tab(Tab::Failover));
+    settle(&mut page);
+    assert_eq!(page.race.roles(), KraftRoles::Combined);
+    race(&mut page, RaceAction::Kill);
+    let led = page.race.race().unwrap().kraft_leaderless_partitions();
+    assert_eq!(led, 1_000 / u64::from(BROKERS), "the killed node's broker led its share");
+    race(&mut page, RaceAction::SkipToEnd);
+    let mut seen = Vec::new();
+    while !page.race.race().unwrap().finished() {
+        seen.push(page.race.race().unwrap().kraft_grid(2_000).leaderless);
+        frames(&mut page, 1);
+    }
+    assert_eq!(seen.first(), Some(&led), "leaderless from the kill");
+    assert_eq!(page.race.race().unwrap().kraft_grid(2_000).leaderless, 0, "led again at the end");
+    let race_done = page.race.race().unwrap();
+    let back = race_done.kraft_leaders_back_after().expect("fenced and moved");
+    assert!(back > race_done.kraft_recovered_after().unwrap() + 8_000 * MS, "a broker session later");
+    let shared = page.reduce(Action::Share).effects;
+    let [Effect::Copy(url)] = shared.as_slice() else { panic!("a link: {shared:?}") };
+    assert!(url.ends_with("&kraft-roles=combined"), "{url}");
+    race(&mut page, RaceAction::Roles(KraftRoles::Dedicated { brokers: BROKERS }));
+    settle(&mut page);
+    race(&mut page, RaceAction::Kill);
+    assert_eq!(
+        page.race.race().unwrap().kraft_leaderless_partitions(),
+        0,
+        "a dedicated controller leads none"
+    );
+}
+
+#[test]
+fn an_unknown_kraft_layout_is_told_and_the_race_keeps_dedicated_controllers() {
+    let page = PageState::new("?kraft-roles=mixed", "http://localhost/", false);
+    assert!(page.notices.iter().any(|n| n.contains("kraft-roles: 'mixed' is not dedicated or combined")));
+    assert_eq!(page.race.roles(), KraftRoles::Dedicated { brokers: BROKERS });
 }

@@ -80,7 +80,7 @@ fn failover_detail_splits_the_writes_by_state_machine() {
 }
 
 /// `kraftscope failover --csv` gives partition availability on both sides after the chart's
-/// four columns (the page reads those and ignores the rest).
+/// four columns (the page reads those and ignores the rest), then the combined-node curve.
 #[test]
 fn failover_csv_gives_partition_availability_on_both_sides() {
     let (code, out, err) = kraftscope(&["failover", "--csv", "--partitions", "1000", "--kraft-trials", "3"]);
@@ -96,6 +96,8 @@ fn failover_csv_gives_partition_availability_on_both_sides() {
     assert_eq!((field("kraft_leaderless_partitions"), field("zk_leaderless_partitions")), (0, 200));
     assert!(field("zk_leaders_back_ms") <= field("zk_ms"), "{out}");
     assert!(field("zk_leaders_back_ms") > field("kraft_ms"), "{out}");
+    assert_eq!(field("kraft_combined_leaderless_partitions"), 200, "the combined node led a fifth");
+    assert!(field("kraft_combined_leaders_back_ms") > field("kraft_combined_ms") + 8_000, "{out}");
 }
 
 /// `--help` after any command prints the usage (it used to say "--help needs a value").

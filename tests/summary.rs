@@ -27,6 +27,7 @@ fn node(id: u32, voter: bool, role: Option<RoleKind>, epoch: u32, applied: u64) 
         topics: 0,
         partitions: 0,
         fenced: (!voter).then_some(false),
+        combined: false,
     }
 }
 

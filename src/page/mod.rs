@@ -14,6 +14,7 @@ pub mod pains;
 pub mod race;
 pub mod redraw;
 
+use crate::failover::KraftRoles;
 use std::rc::Rc;
 
 pub use action::{Action, CommandError, Effect, Outcome, Tab};
@@ -159,7 +160,7 @@ impl PageState {
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
-            race: RaceView::new(params.partitions),
+            race: RaceView::new(params.partitions, params.kraft_roles),
             metadata_log: MetadataLogView::default(),
             pains: PainsState::new(Pain::StaleCache),
             present: params.present,
@@ -611,8 +612,12 @@ impl PageState {
         let query = match self.tab {
             Tab::Cluster | Tab::Log => PageParams::share_query(&self.session),
             Tab::Failover => {
+                let roles = match self.race.roles() {
+                    KraftRoles::Combined => "&kraft-roles=combined",
+                    KraftRoles::Dedicated { .. } => "",
+                };
                 format!(
-                    "scenario=failover&partitions={}&seed={}",
+                    "scenario=failover&partitions={}&seed={}{roles}",
                     self.race.request().partitions,
                     self.params.settings.seed
                 )

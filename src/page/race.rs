@@ -18,6 +18,7 @@ pub use playback::Playback;
 pub use request::RaceRequest;
 
 use super::clock::Clock;
+use crate::failover::KraftRoles;
 use crate::quorum::{MS, Micros};
 use crate::race::{FailoverRace, RaceError, RaceMoment, RaceStage};
 use crate::session::host::{Command, HostEvent};
@@ -28,6 +29,8 @@ const STEP_MS: f64 = 500.0;
 /// The race as the failover view shows it.
 pub struct RaceView {
     request: RaceRequest,
+    /// How the KRaft side is laid out: dedicated controllers, or combined nodes.
+    roles: KraftRoles,
     /// The race, while its view is shown (why it could not be built, if so). The view drops it
     /// when closed: a race can hold a large image.
     race: Option<Result<FailoverRace, RaceError>>,
@@ -55,9 +58,10 @@ pub struct RaceView {
     finish_told: bool,
 }
 
-/// A race of `partitions` partitions, in its preparing stage.
-fn build(partitions: u64) -> Result<FailoverRace, RaceError> {
-    FailoverRace::new(partitions, 1)
+/// A race of `partitions` partitions with its KRaft side laid out as `roles`, in its preparing
+/// stage.
+fn build(partitions: u64, roles: KraftRoles) -> Result<FailoverRace, RaceError> {
+    FailoverRace::with_roles(partitions, 1, roles)
 }
 
 fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
@@ -68,10 +72,12 @@ fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
 }
 
 impl RaceView {
-    /// The view, closed, asked for an idle race of `partitions` partitions.
-    pub fn new(partitions: u64) -> RaceView {
+    /// The view, closed, asked for an idle race of `partitions` partitions with its KRaft side
+    /// laid out as `roles`.
+    pub fn new(partitions: u64, roles: KraftRoles) -> RaceView {
         RaceView {
             request: RaceRequest::idle(partitions),
+            roles,
             race: None,
             script: None,
             plays_on: false,
@@ -129,6 +135,11 @@ impl RaceView {
         self.horizon
     }
 
+    /// How the KRaft side is laid out.
+    pub fn roles(&self) -> KraftRoles {
+        self.roles
+    }
+
     /// The partition slider's exponent.
     pub fn exp(&self) -> f64 {
         self.exp
@@ -182,9 +193,11 @@ impl RaceView {
         match action {
             RaceAction::Partitions(exp) => {
                 self.exp = exp.clamp(size::MIN_EXP, size::MAX_EXP);
-                self.race = Some(build(self.partitions()));
-                (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
-                self.kill_when_ready = false;
+                self.rebuild();
+            }
+            RaceAction::Roles(roles) => {
+                self.roles = roles;
+                self.rebuild();
             }
             RaceAction::Playback(playback) => self.playback = playback,
             RaceAction::Kill => self.kill(),
@@ -217,10 +230,17 @@ impl RaceView {
         self.told()
     }
 
+    /// A new race of the slider's size and the chosen layout, waiting for the kill.
+    fn rebuild(&mut self) {
+        self.race = Some(build(self.partitions(), self.roles));
+        (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
+        self.kill_when_ready = false;
+    }
+
     fn restart(&mut self) {
         let request = &self.request;
         self.exp = size::exp_for(request.partitions);
-        self.race = Some(build(request.partitions));
+        self.race = Some(build(request.partitions, self.roles));
         self.script = request.script();
         (self.plays_on, self.key, self.key_told) = (request.plays_on, request.key, false);
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);

@@ -8,7 +8,8 @@ use crate::zk::FailoverPhase;
 use super::{FailoverRace, RaceStage};
 
 /// The KRaft side's phase: healthy, waiting out the fetch timeout, pre-voting, voting, a new
-/// leader committing, back.
+/// leader committing, back (with combined nodes: then waiting for the killed broker's session to
+/// expire, then its partitions led again).
 pub fn kraft_phase(race: &FailoverRace) -> String {
     let Some(sim) = race.kraft_sim().filter(|_| !matches!(race.stage(), RaceStage::Preparing { .. })) else {
         return "KRaft: preparing the cluster.".to_string();
@@ -18,8 +19,19 @@ pub fn kraft_phase(race: &FailoverRace) -> String {
     }
     if race.kraft_recovered_after().is_some() {
         let (id, epoch) = race.kraft_leader().unwrap_or_default();
+        let partitions = match (race.kraft_leaderless_partitions(), race.kraft_leaders_back_after()) {
+            (0, _) => String::new(),
+            (_, None) => {
+                format!(
+                    " The killed node's partitions wait for its broker session to expire; then n{id} fences it."
+                )
+            }
+            (_, Some(_)) => {
+                " The killed node's broker is fenced; its partitions have new leaders.".to_string()
+            }
+        };
         return format!(
-            "KRaft: back. n{id}, active controller at epoch {epoch}, committed a metadata change."
+            "KRaft: back. n{id}, active controller at epoch {epoch}, committed a metadata change.{partitions}"
         );
     }
     if let Some((id, epoch)) = race.kraft_leader() {

@@ -2,6 +2,7 @@
 //! (speed, autoplay, which controls, embedded or presenting), and the cluster. Anything garbled,
 //! unknown or out of range is replaced by its default and named in a notice; parsing never fails.
 
+use crate::failover::KraftRoles;
 use crate::quorum::{MS, Micros};
 use crate::sabotage::Sabotage;
 
@@ -40,6 +41,8 @@ pub struct PageParams {
     pub present: bool,
     /// Partition count of the failover race.
     pub partitions: u64,
+    /// How the race's KRaft side is laid out (`kraft-roles=dedicated|combined`).
+    pub kraft_roles: KraftRoles,
     /// Shared actions to replay, and the moment to open at: a time, and (from a shared link)
     /// how many events had been processed and how many of the actions carried out by then.
     pub actions: Vec<RecordedAction>,
@@ -71,6 +74,7 @@ impl Default for PageParams {
             embed: false,
             present: false,
             partitions: 1_000_000,
+            kraft_roles: KraftRoles::Dedicated { brokers: crate::failover::BROKERS },
             actions: Vec::new(),
             at: None,
             events: None,
@@ -250,6 +254,13 @@ impl PageParams {
             }
             "partitions" => {
                 self.partitions = within(number("a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?
+            }
+            "kraft-roles" => {
+                self.kraft_roles = KraftRoles::from_name(value).ok_or_else(|| {
+                    format!(
+                        "kraft-roles: '{value}' is not dedicated or combined; racing dedicated controllers"
+                    )
+                })?
             }
             "t" => self.at = Some(within(number("a time in ms")?, 0, MAX_AT / MS)? * MS),
             "at" => {

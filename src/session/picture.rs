@@ -57,6 +57,8 @@ pub struct NodePicture {
     pub topics: usize,
     pub partitions: usize,
     pub fenced: Option<bool>,
+    /// A controller that is also a broker (`process.roles=broker,controller`).
+    pub combined: bool,
 }
 
 impl NodePicture {
@@ -77,6 +79,7 @@ impl NodePicture {
             high_watermark: None,
             doomed_from: None,
             lifecycle: None,
+            combined: false,
             applied_offset: 0,
             lag: None,
             topics: 0,
@@ -301,8 +304,12 @@ fn node_picture(
     fenced: Option<bool>,
 ) -> NodePicture {
     let voter = sim.controller_ids().contains(&id);
-    let mut picture =
-        NodePicture { fenced: (!voter).then_some(fenced).flatten(), ..NodePicture::blank(id, voter) };
+    let combined = voter && sim.runs_broker(id);
+    let mut picture = NodePicture {
+        fenced: (!voter || combined).then_some(fenced).flatten(),
+        combined,
+        ..NodePicture::blank(id, voter)
+    };
     let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };
     let Some(server) = sim.server(id) else {
         // A crashed node's log survives on its disk, and its restart starts from it.

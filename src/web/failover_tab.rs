@@ -10,6 +10,7 @@ use super::chart::Chart;
 use super::cluster_view::ClusterView;
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
+use crate::failover::{BROKERS, KraftRoles};
 use crate::float;
 use crate::format;
 use crate::page::race::measured::nearest;
@@ -82,8 +83,12 @@ impl Drawing<'_> {
 
     fn caption(&self) -> Html {
         let size = self.view.race().map_or(String::new(), |r| format::count(r.partitions()));
+        let kraft = match self.view.roles() {
+            KraftRoles::Combined => "KRaft, combined nodes (top)",
+            KraftRoles::Dedicated { .. } => "KRaft (top)",
+        };
         html! {
-            <p class="race-caption">{ format!("{size} partitions, both controllers killed: KRaft (top) vs ZooKeeper mode") }</p>
+            <p class="race-caption">{ format!("{size} partitions, both controllers killed: {kraft} vs ZooKeeper mode") }</p>
         }
     }
 
@@ -103,6 +108,12 @@ impl Drawing<'_> {
             let exp = e.target_unchecked_into::<web_sys::HtmlInputElement>().value_as_number();
             Action::Race(RaceAction::Partitions(exp))
         });
+        let on_roles = self.on.reform(|e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let roles = KraftRoles::from_name(&value).unwrap_or(KraftRoles::Dedicated { brokers: BROKERS });
+            Action::Race(RaceAction::Roles(roles))
+        });
+        let combined = view.roles() == KraftRoles::Combined;
         let on_playback = self.on.reform(|e: Event| {
             let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
             Action::Race(RaceAction::Playback(float::parse(&value).map_or(Playback::Auto, Playback::Fixed)))
@@ -121,6 +132,14 @@ impl Drawing<'_> {
                         <input id="partitions" type="range" min={MIN_EXP.to_string()} max={MAX_EXP.to_string()} step="0.05" value={view.exp().to_string()}
                                oninput={on_partitions} aria-valuetext={format::count(partitions)} />
                         <output id="partition-count">{ format::count(partitions) }</output>
+                    </label>
+                }
+                if full {
+                    <label>{ "KRaft side " }
+                        <select id="kraft-roles" onchange={on_roles}>
+                            <option value="dedicated" selected={!combined}>{ "3 dedicated controllers, 5 brokers" }</option>
+                            <option value="combined" selected={combined}>{ "3 combined nodes (controller + broker), 2 brokers: like for like" }</option>
+                        </select>
                     </label>
                 }
                 <div class="race-buttons">
@@ -190,8 +209,12 @@ impl Drawing<'_> {
         let race = self.view.race();
         let lead = race.and_then(FailoverRace::zk_report).filter(|_| !compact).map(|r| {
             let kraft = race.map_or(0, FailoverRace::kraft_leaderless_partitions);
+            let kraft_for = race
+                .and_then(FailoverRace::kraft_leaders_back_after)
+                .filter(|_| kraft > 0)
+                .map_or(String::new(), |t| format!(" for {}", format::seconds(t)));
             format!(
-                " Partitions without a leader meanwhile: {} on the ZooKeeper side for {}, {} on the KRaft side.",
+                " Partitions without a leader meanwhile: {} on the ZooKeeper side for {}, {}{kraft_for} on the KRaft side.",
                 format::count(r.leaderless_partitions),
                 r.leaders_back_after.map_or("good".to_string(), format::seconds),
                 format::count(kraft)
@@ -207,12 +230,28 @@ impl Drawing<'_> {
         let shown = race.kraft_recovered_after().unwrap_or(elapsed);
         let drawing =
             race.kraft_sim().map(|sim| picture(sim, &[], QuorumConfig::default().fetch_timeout, None));
+        let combined = race.roles() == KraftRoles::Combined;
+        let waiting = race.kraft_leaderless_partitions();
         let status = match (race.kraft_recovered_after(), elapsed_of(race)) {
+            (Some(t), _) if waiting > 0 => match race.kraft_leaders_back_after() {
+                None => format!(
+                    "Back after {}: a new controller committed a metadata change. The killed node's {} partitions wait for its broker session to expire (broker.session.timeout.ms, 9 s from the new controller's start), then it is fenced and they move.",
+                    format::seconds(t),
+                    format::count(waiting)
+                ),
+                Some(back) => format!(
+                    "Back after {}; the killed node's broker was fenced and its {} partitions led again after {}.",
+                    format::seconds(t),
+                    format::count(waiting),
+                    format::seconds(back)
+                ),
+            },
             (Some(t), _) => format!("Back after {}: a new controller committed a metadata change.", format::seconds(t)),
             (None, Some(_)) => {
                 "The leader is gone: followers wait out controller.quorum.fetch.timeout.ms, then pre-vote and vote."
                     .to_string()
             }
+            (None, None) if combined => "Three combined nodes, each a controller and a broker, and two brokers; the standbys have already replayed the whole log into their images.".to_string(),
             (None, None) => {
                 "Three controllers; the standbys have already replayed the whole log into their images.".to_string()
             }
@@ -223,8 +262,9 @@ impl Drawing<'_> {
             });
         let spread = nearest(self.view.measured(), race.partitions()).map(|p| {
             format!(
-                "One seed's run. Over 21 seeds at {} partitions (kraftscope failover): p50 {:.2} s, p99 {:.2} s.",
+                "One seed's run. Over 21 seeds at {} partitions (kraftscope failover{}): p50 {:.2} s, p99 {:.2} s.",
                 format::count(p.0),
+                if combined { ", dedicated controllers" } else { "" },
                 p.1,
                 p.3
             )
@@ -233,7 +273,7 @@ impl Drawing<'_> {
             <section class="panel side-kraft" aria-label="KRaft">
                 <p class="visually-hidden" role="status" id="kraft-phase">{ kraft_phase(race) }</p>
                 <div class="side-head">
-                    <h2>{ "KRaft" }</h2>
+                    <h2>{ if combined { "KRaft, combined nodes" } else { "KRaft" } }</h2>
                     <p class="stopwatch" id="kraft-stopwatch">{ format::seconds(shown) }</p>
                     <p class="side-state">{ leader }</p>
                     if let Some(spread) = spread {
@@ -311,7 +351,7 @@ fn race_legend() -> Html {
     };
     html! {
         <div class="legend race-legend" aria-label="How to read the race">
-            <p class="how-to-read">{ "Left, KRaft: three controllers (a Raft quorum; the crown marks the active one) and five brokers that fetch the metadata log by offset. Right, ZooKeeper mode: the ensemble holds the metadata; one broker (the crown) is the controller. The grid under each side is every partition's state: one cell stands for many partitions." }</p>
+            <p class="how-to-read">{ "Left, KRaft: three controllers (a Raft quorum; the crown marks the active one) and five brokers that fetch the metadata log by offset; or, like for like, three combined nodes (each a controller and a broker, marked \"+ broker\") and two brokers. Right, ZooKeeper mode: the ensemble holds the metadata; one broker (the crown) is the controller. The grid under each side is every partition's state: one cell stands for many partitions. The stopwatches time the controllers; the lead band times the partitions." }</p>
             <div class="legend-group">
                 <span class="legend-title">{ "KRaft:" }</span>
                 { for ["PreVote", "Vote", "BeginQuorumEpoch", "Fetch", "FetchResponse"].iter().map(|kind| {

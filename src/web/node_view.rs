@@ -74,7 +74,9 @@ pub fn node_view(props: &NodeViewProps) -> Html {
         let vote = vote_text(n);
         let vote = if vote.is_empty() { vote } else { format!(", {vote}") };
         let snap = if shows_snapshot(n, props.strip_cells) { ", snap" } else { "" };
-        format!("controller {} {role}, epoch {}{vote}{snap}, {}", n.label, n.epoch, log_text(n))
+        let kind = if n.combined { "controller and broker" } else { "controller" };
+        let broker = combined_state(n).map_or(String::new(), |t| format!(", {t}"));
+        format!("{kind} {} {role}, epoch {}{vote}{snap}{broker}, {}", n.label, n.epoch, log_text(n))
     } else {
         let [state, image, size, fetched] = broker_texts(n, role);
         format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
@@ -133,10 +135,23 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
             <text class="name" y="-8">{ &n.label }</text>{ " " }
             <text class="role" y="10">{ role }</text>{ " " }
             <text class="small" y="25">{ format!("epoch {}", n.epoch) }</text>{ " " }
+            if n.combined {
+                <text class="small combined" y="-27">{ "+ broker" }</text>{ " " }
+            }
             <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote_text(n) }</text>{ " " }
             { log_strip(n, strip_cells, flagged) }
         </>
     }
+}
+
+/// What a combined node's broker half is doing, for its accessible name (the drawing says
+/// only "+ broker"): its lifecycle state, and whether the active controller fenced it.
+fn combined_state(n: &NodePicture) -> Option<String> {
+    if !n.combined {
+        return None;
+    }
+    let fenced = if n.fenced == Some(true) { ", fenced" } else { "" };
+    Some(format!("broker {}{fenced}", n.lifecycle.unwrap_or("DOWN")))
 }
 
 /// Whom a running controller voted for. Nothing over a leader's crown: a leader's quorum state

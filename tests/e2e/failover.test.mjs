@@ -120,6 +120,41 @@ test("the failover tab draws both clusters; K, Space, S and R act on the race; t
   await context.close();
 });
 
+test("like for like: with combined KRaft nodes the killed one's partitions are drawn leaderless until it is fenced", async () => {
+  const { page, errors, context } = await open("?scenario=failover&partitions=10000&kraft-roles=combined");
+  await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 120_000 });
+  const combined = '.side-kraft svg.cluster g.node[aria-label^="controller and broker"]';
+  assert.equal(await page.locator(combined).count(), 3, "three combined nodes");
+  assert.equal(await page.locator('.side-kraft svg.cluster g.node[aria-label^="broker"]').count(), 2, "two dedicated brokers");
+  assert.equal(await page.locator(`${combined} text.combined`).count(), 3, "each marked as a broker too");
+  assert.equal(await page.locator("#kraft-roles").inputValue(), "combined");
+  await page.keyboard.press("k");
+  await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage").textContent));
+  const orphaned = await lead(page, "kraft");
+  assert.equal(orphaned.leaderless, orphaned.partitions / 5, "the killed node's broker led a fifth of the partitions");
+  assertLeadDrawn(orphaned, "KRaft side at the kill");
+  await page.getByRole("button", { name: "Skip to the end" }).click();
+  while ((await text(page, ".race-stage")) !== "Both sides recovered.") {
+    const band = await lead(page, "kraft");
+    assert.ok(band.leaderless === 0 || band.leaderless === orphaned.leaderless, `all or none: ${band.leaderless}`);
+    assertLeadDrawn(band, "KRaft side mid-race");
+    await frames(page);
+  }
+  assert.equal((await lead(page, "kraft")).leaderless, 0, "fenced and moved at the end");
+  assertLeadDrawn(await lead(page, "kraft"), "KRaft side at the end");
+  const headline = await text(page, "#race-headline");
+  const both = /on the ZooKeeper side for ([\d.]+) s, ([\d,]+) for ([\d.]+) s on the KRaft side/.exec(headline);
+  assert.ok(both, `the headline times both sides' partitions: "${headline}"`);
+  assert.equal(Number(both[2].replaceAll(",", "")), orphaned.leaderless);
+  assert.ok(Number(both[3]) > 9, `a broker session (9 s) at least: ${both[3]} s`);
+  await screenshot(page, "failover-combined-1280x720-end");
+  await page.locator("#kraft-roles").selectOption("dedicated");
+  await page.locator('.side-kraft svg.cluster g.node[aria-label^="broker"]').nth(4).waitFor({ timeout: 120_000 });
+  assert.equal(await page.locator(combined).count(), 0, "dedicated controllers again");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the scrubber rewinds the race by replaying it", async () => {
   const { page, errors, context } = await open("?partitions=20000");
   await page.getByRole("tab", { name: "Failover: KRaft vs ZooKeeper" }).click();

@@ -1,6 +1,7 @@
 //! What the viewer can do to the failover race (its buttons, keys, slider and scrubber), and what
 //! the race tells the page in return.
 
+use crate::failover::KraftRoles;
 use crate::quorum::Micros;
 use crate::session::host::HostEvent;
 
@@ -11,6 +12,8 @@ use super::playback::Playback;
 pub enum RaceAction {
     /// The partition slider, at this exponent: a new race of that size.
     Partitions(f64),
+    /// The KRaft side's layout: a new race with dedicated controllers or combined nodes.
+    Roles(KraftRoles),
     Playback(Playback),
     /// Kill both active controllers and play (from the healthy start if the race already ran).
     Kill,
