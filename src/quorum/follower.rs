@@ -21,6 +21,7 @@ impl<S: StateMachine> Node<S> {
         let fetch_offset = self.log().end_offset();
         let last_fetched_epoch = self.log().last_epoch();
         let replica_dir = self.disk.directory_id;
+        let high_watermark = self.high_watermark;
         let Role::Follower(f) = &mut self.role else {
             return;
         };
@@ -29,9 +30,13 @@ impl<S: StateMachine> Node<S> {
             Some((snapshot_id, position)) => {
                 Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position, replica_dir }
             }
-            None => {
-                Message::Fetch { current_leader_epoch: epoch, fetch_offset, last_fetched_epoch, replica_dir }
-            }
+            None => Message::Fetch {
+                current_leader_epoch: epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                replica_dir,
+                high_watermark,
+            },
         };
         out.send(id, f.leader, message);
     }
@@ -53,6 +58,7 @@ impl<S: StateMachine> Node<S> {
             fetch_offset: self.log().end_offset(),
             last_fetched_epoch: self.log().last_epoch(),
             replica_dir: self.disk.directory_id,
+            high_watermark: self.high_watermark,
         };
         out.send(self.id, voter, message);
         let next = now + self.config.request_timeout;

@@ -14,8 +14,18 @@ use super::reconfig::PendingChange;
 use super::record::Record;
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
+
 use super::voters::{ReplicaKey, VoterSet};
 use super::{Epoch, NodeId, Offset};
+
+/// What a Fetch asks of the leader, beside who asks.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FetchRequest {
+    pub leader_epoch: Epoch,
+    pub fetch_offset: Offset,
+    pub last_fetched_epoch: Epoch,
+    pub high_watermark: Option<Offset>,
+}
 
 /// What the leader knows of one replica (`LeaderState.ReplicaState`).
 #[derive(Clone, Debug)]
@@ -382,9 +392,14 @@ impl<S: StateMachine> Node<S> {
 
     /// `RaftLog.validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
     /// start, or behind the oldest snapshot's epoch, it must load the latest snapshot; a
-    /// mismatch of epochs means it diverged.
+    /// mismatch of epochs means it diverged. A fetcher with an empty log loads the latest
+    /// snapshot whenever there is one (`KafkaRaftClient.tryCompleteFetchRequest`, KAFKA-15078:
+    /// cheaper than replaying the log from offset 0).
     fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> Option<FetchResult<S>> {
         let log = self.log();
+        if let Some(latest) = log.snapshot_id().filter(|id| fetch_offset == 0 && id.end_offset > 0) {
+            return Some(FetchResult::SnapshotId(latest));
+        }
         let start = log.start_offset();
         if start == 0 && fetch_offset == 0 {
             return None;
@@ -407,25 +422,28 @@ impl<S: StateMachine> Node<S> {
         None
     }
 
+    /// `KafkaRaftClient.handleFetchRequest`: answer a Fetch with records, a diverging epoch or
+    /// a snapshot id at once; an empty answer waits (parked) up to `fetch.max.wait`, unless the
+    /// fetcher's high watermark is behind the leader's (KIP-1166, Fetch v18). Only a valid fetch
+    /// counts toward check-quorum (`LeaderState.updateReplicaState`).
     pub(super) fn on_fetch(
         &mut self,
         now: Micros,
         replica: ReplicaKey,
-        leader_epoch: Epoch,
-        fetch_offset: Offset,
-        last_fetched_epoch: Epoch,
+        fetch: FetchRequest,
         out: &mut Outbox<S>,
     ) {
+        let FetchRequest { leader_epoch, fetch_offset, last_fetched_epoch, high_watermark } = fetch;
         let (from, request) = (replica.id, (fetch_offset, last_fetched_epoch));
         if self.role.kind() != super::RoleKind::Leader || leader_epoch != self.epoch {
             self.send_fetch_response(from, request, FetchResult::NotLeader, out);
             return;
         }
-        self.record_fetch_for_check_quorum(now, replica);
         if let Some(problem) = self.validate_fetch(fetch_offset, last_fetched_epoch) {
             self.send_fetch_response(from, request, problem, out);
             return;
         }
+        self.record_fetch_for_check_quorum(now, replica);
         let hw_before = self.high_watermark;
         let leader_end = self.log().end_offset();
         if let Some(leader) = self.leader_state() {
@@ -436,7 +454,8 @@ impl<S: StateMachine> Node<S> {
             self.complete_parked_fetches(now, true, out);
         }
         let records = self.read_records(fetch_offset);
-        if records.is_empty() && self.config.fetch_max_wait > 0 {
+        let behind = high_watermark < self.high_watermark;
+        if records.is_empty() && self.config.fetch_max_wait > 0 && !behind {
             let expires = now + self.config.fetch_max_wait;
             if let Some(leader) = self.leader_state() {
                 leader.parked.retain(|p| p.replica != from);

@@ -68,6 +68,9 @@ pub enum Message<S: StateMachine> {
         /// The fetcher's metadata log directory (`ReplicaDirectoryId`, Fetch v17): with its id,
         /// the key the leader tracks its progress under.
         replica_dir: DirectoryId,
+        /// The fetcher's high watermark (`HighWatermark`, Fetch v18, KIP-1166; None: unknown,
+        /// Kafka's -1): a leader whose own is higher answers at once rather than parking it.
+        high_watermark: Option<Offset>,
     },
     FetchResponse {
         epoch: Epoch,

@@ -11,7 +11,7 @@ use super::applied::AppliedState;
 use super::config::{Micros, QuorumConfig};
 use super::disk::{Disk, QuorumStateFile};
 use super::error::QuorumError;
-use super::leader::LeaderState;
+use super::leader::{FetchRequest, LeaderState};
 use super::log::Log;
 use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
@@ -411,9 +411,21 @@ impl<S: StateMachine> Node<S> {
             Message::EndQuorumEpochResponse { epoch, leader } => {
                 self.on_end_quorum_epoch_response(now, from, epoch, leader, out)
             }
-            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, replica_dir } => {
+            Message::Fetch {
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                replica_dir,
+                high_watermark,
+            } => {
                 let replica = ReplicaKey { id: from, dir: Some(replica_dir) };
-                self.on_fetch(now, replica, current_leader_epoch, fetch_offset, last_fetched_epoch, out)
+                let request = FetchRequest {
+                    leader_epoch: current_leader_epoch,
+                    fetch_offset,
+                    last_fetched_epoch,
+                    high_watermark,
+                };
+                self.on_fetch(now, replica, request, out)
             }
             Message::FetchResponse {
                 epoch,

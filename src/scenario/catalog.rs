@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 37] = [
+pub const SCENARIOS: [(&str, &str); 39] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -16,9 +16,11 @@ pub const SCENARIOS: [(&str, &str); 37] = [
     ("controlled_shutdown_waits", include_str!("../../tests/scenarios/controlled_shutdown_waits.txt")),
     ("controller_activation", include_str!("../../tests/scenarios/controller_activation.txt")),
     ("diverging_follower", include_str!("../../tests/scenarios/diverging_follower.txt")),
+    ("empty_log_gets_snapshot", include_str!("../../tests/scenarios/empty_log_gets_snapshot.txt")),
     ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
     ("fetch_byte_limit", include_str!("../../tests/scenarios/fetch_byte_limit.txt")),
     ("first_election", include_str!("../../tests/scenarios/first_election.txt")),
+    ("follower_high_watermark", include_str!("../../tests/scenarios/follower_high_watermark.txt")),
     ("graceful_resignation", include_str!("../../tests/scenarios/graceful_resignation.txt")),
     ("kraft_stale_broker", include_str!("../../tests/scenarios/kraft_stale_broker.txt")),
     ("leader_crash", include_str!("../../tests/scenarios/leader_crash.txt")),
