@@ -42,6 +42,9 @@ pub enum KraftRoles {
 }
 
 impl KraftRoles {
+    /// The race's and the page's default: dedicated controllers beside [`BROKERS`] brokers.
+    pub const DEDICATED: KraftRoles = KraftRoles::Dedicated { brokers: BROKERS };
+
     /// The like-for-like layout's and the dedicated layout's names, as URLs and the command line
     /// spell them.
     pub fn name(self) -> &'static str {
@@ -54,7 +57,7 @@ impl KraftRoles {
     /// The layout named `name`, with dedicated brokers beside dedicated controllers.
     pub fn from_name(name: &str) -> Option<KraftRoles> {
         match name {
-            "dedicated" => Some(KraftRoles::Dedicated { brokers: BROKERS }),
+            "dedicated" => Some(KraftRoles::DEDICATED),
             "combined" => Some(KraftRoles::Combined),
             _ => None,
         }

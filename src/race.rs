@@ -101,7 +101,7 @@ impl FailoverRace {
     /// A race at `partitions` partitions (validated), in its preparing stage, with Kafka's
     /// pipelined ZooKeeper reads and dedicated KRaft controllers beside five brokers.
     pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, RaceError> {
-        FailoverRace::with_roles(partitions, seed, KraftRoles::Dedicated { brokers: BROKERS })
+        FailoverRace::with_roles(partitions, seed, KraftRoles::DEDICATED)
     }
 
     /// A race whose KRaft side's processes are laid out as `roles`.
@@ -366,7 +366,7 @@ mod tests {
     fn a_race_run_in_slices_matches_the_one_call_measurements() {
         let mut race = ready(20_000, 3);
         let (kraft, zk) = run(&mut race);
-        let roles = KraftRoles::Dedicated { brokers: BROKERS };
+        let roles = KraftRoles::DEDICATED;
         let snapshot = SnapshotBuilder::new(20_000, roles).unwrap().finish();
         let mut one_call = KraftFailover::new(snapshot, 3, roles).unwrap();
         one_call.kill().unwrap();

@@ -254,7 +254,7 @@ fn combined_nodes_lose_the_killed_brokers_partitions_until_it_is_fenced() {
     let shared = page.reduce(Action::Share).effects;
     let [Effect::Copy(url)] = shared.as_slice() else { panic!("a link: {shared:?}") };
     assert!(url.ends_with("&kraft-roles=combined"), "{url}");
-    race(&mut page, RaceAction::Roles(KraftRoles::Dedicated { brokers: BROKERS }));
+    race(&mut page, RaceAction::Roles(KraftRoles::DEDICATED));
     settle(&mut page);
     race(&mut page, RaceAction::Kill);
     assert_eq!(
@@ -268,5 +268,5 @@ fn combined_nodes_lose_the_killed_brokers_partitions_until_it_is_fenced() {
 fn an_unknown_kraft_layout_is_told_and_the_race_keeps_dedicated_controllers() {
     let page = PageState::new("?kraft-roles=mixed", "http://localhost/", false);
     assert!(page.notices.iter().any(|n| n.contains("kraft-roles: 'mixed' is not dedicated or combined")));
-    assert_eq!(page.race.roles(), KraftRoles::Dedicated { brokers: BROKERS });
+    assert_eq!(page.race.roles(), KraftRoles::DEDICATED);
 }

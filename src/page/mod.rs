@@ -613,8 +613,8 @@ impl PageState {
             Tab::Cluster | Tab::Log => PageParams::share_query(&self.session),
             Tab::Failover => {
                 let roles = match self.race.roles() {
-                    KraftRoles::Combined => "&kraft-roles=combined",
-                    KraftRoles::Dedicated { .. } => "",
+                    KraftRoles::DEDICATED => String::new(),
+                    roles => format!("&kraft-roles={}", roles.name()),
                 };
                 format!(
                     "scenario=failover&partitions={}&seed={}{roles}",

@@ -74,7 +74,7 @@ impl Default for PageParams {
             embed: false,
             present: false,
             partitions: 1_000_000,
-            kraft_roles: KraftRoles::Dedicated { brokers: crate::failover::BROKERS },
+            kraft_roles: KraftRoles::DEDICATED,
             actions: Vec::new(),
             at: None,
             events: None,

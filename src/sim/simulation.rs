@@ -855,7 +855,7 @@ mod tests {
     /// whose brokers are registered (epoch 0) and lead every partition: each broker's epoch
     /// after, and how many placement changes the leader applied beyond the snapshot's.
     fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
-        let roles = crate::failover::KraftRoles::Dedicated { brokers: 5 };
+        let roles = crate::failover::KraftRoles::DEDICATED;
         let snapshot = crate::failover::SnapshotBuilder::new(2_000, roles).unwrap().finish();
         let before = snapshot.state.state.placement_changes;
         let mut disk = crate::metadata::state::MetadataDisk::default();

@@ -10,7 +10,7 @@ use super::chart::Chart;
 use super::cluster_view::ClusterView;
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
-use crate::failover::{BROKERS, KraftRoles};
+use crate::failover::KraftRoles;
 use crate::float;
 use crate::format;
 use crate::page::race::measured::nearest;
@@ -110,7 +110,7 @@ impl Drawing<'_> {
         });
         let on_roles = self.on.reform(|e: Event| {
             let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            let roles = KraftRoles::from_name(&value).unwrap_or(KraftRoles::Dedicated { brokers: BROKERS });
+            let roles = KraftRoles::from_name(&value).unwrap_or(KraftRoles::DEDICATED);
             Action::Race(RaceAction::Roles(roles))
         });
         let combined = view.roles() == KraftRoles::Combined;
