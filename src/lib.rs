@@ -23,6 +23,7 @@ pub mod session;
 pub mod sim;
 pub mod sizing;
 pub mod small_map;
+pub mod sort;
 pub mod zk;
 
 #[cfg(target_arch = "wasm32")]

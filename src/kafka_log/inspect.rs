@@ -90,7 +90,7 @@ impl Inspection {
         mut replayed: impl FnMut(usize, usize, LogEntry),
     ) -> Inspection {
         let mut order: Vec<usize> = (0..files.len()).collect();
-        order.sort_by_key(|&i| {
+        crate::sort::sort_by_key(&mut order, |&i| {
             let name = &files[i].0;
             (FileKind::of(name) == FileKind::Segment, snapshot_end_offset(name), name.clone())
         });

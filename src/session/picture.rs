@@ -211,7 +211,7 @@ pub fn picture(
             lost: false,
         })
         .collect();
-    messages.sort_by(|a, b| (a.from, a.to, a.kind).cmp(&(b.from, b.to, b.kind)));
+    crate::sort::sort_by_key(&mut messages, |m| (m.from, m.to, m.kind));
     for line in recent {
         if let TraceKind::Lost { packet, why } = &line.kind {
             let (progress, reason) = match why {

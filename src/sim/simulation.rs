@@ -559,7 +559,7 @@ impl Simulation {
             |p: &Packet| pairs.iter().any(|&(a, b)| (p.from, p.to) == (a, b) || (p.from, p.to) == (b, a));
         let mut lost: Vec<(Micros, Packet)> =
             self.in_flight().filter(|(_, _, p)| on_reset(p)).map(|(_, at, p)| (at, p.clone())).collect();
-        lost.sort_by_key(|(at, p)| (*at, p.from, p.to));
+        crate::sort::sort_by_key(&mut lost, |(at, p)| (*at, p.from, p.to));
         for &(a, b) in pairs {
             self.network.reset(a, b);
         }
