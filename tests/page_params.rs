@@ -127,3 +127,18 @@ fn bad_host_api_and_kiosk_parameters_are_named() {
     assert!(notice.starts_with("hold: 5 is outside 100 to 600000"), "{notice}");
     assert_eq!(params.hold_ms, None);
 }
+
+#[test]
+fn the_quorum_format_is_read_and_a_bad_one_named() {
+    use kraftscope::sim::simulation::QuorumFormat;
+    assert_eq!(PageParams::parse("").0.settings.quorum, QuorumFormat::InitialControllers);
+    let (params, notices) = PageParams::parse("quorum=standalone");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(params.settings.quorum, QuorumFormat::Standalone);
+    let (params, notices) = PageParams::parse("quorum=paxos");
+    assert_eq!(params.settings.quorum, QuorumFormat::InitialControllers);
+    assert_eq!(
+        notices,
+        ["quorum: 'paxos' is not static, standalone or initial-controllers; using initial-controllers"]
+    );
+}

@@ -102,3 +102,37 @@ fn every_story_is_deterministic_and_failover_stories_name_a_race_and_pain_storie
         }
     }
 }
+
+/// The ids of the voter set the cluster's most up-to-date controller holds, committed.
+fn committed_voters(session: &Session) -> Vec<u32> {
+    session.sim().committed_voter_set().ids().collect()
+}
+
+#[test]
+fn the_sizing_chapter_ends_where_its_narration_says() {
+    for seed in [1, 2, 3] {
+        let odd = find("odd-quorum").unwrap().ending(seed);
+        let up = odd.sim().running_nodes().filter(|n| n.id() < 100).count();
+        assert_eq!((up, committed_voters(&odd).len()), (2, 4), "seed {seed}: two of four voters left");
+        assert!(odd.sim().leader().is_none(), "seed {seed}: 2 of 4 is no majority, nobody leads");
+
+        let added = find("add-controller").unwrap().ending(seed);
+        assert_eq!(committed_voters(&added), vec![1, 2, 3, 4], "seed {seed}");
+        assert!(added.sim().node(4).is_some_and(|n| n.is_voter()), "seed {seed}: n4 votes");
+
+        let replaced = find("replace-disk").unwrap().ending(seed);
+        assert_eq!(committed_voters(&replaced), vec![1, 2, 3], "seed {seed}");
+        let n3 = replaced.sim().node(3).expect("n3 runs");
+        assert!(n3.is_voter(), "seed {seed}: the new n3 is the voter");
+        let key = replaced.sim().committed_voter_set().key_of(3).unwrap();
+        assert_eq!(key, n3.key(), "seed {seed}: the voter entry names the new directory");
+
+        let left = find("leader-leaves").unwrap();
+        let before = left.opening(seed);
+        let first = before.sim().leader().map(|l| l.id()).expect("a leader before the removal");
+        let after = left.ending(seed);
+        assert!(!committed_voters(&after).contains(&first), "seed {seed}: n{first} left the voters");
+        let now = after.sim().leader().map(|l| l.id());
+        assert!(now.is_some_and(|l| l != first), "seed {seed}: another voter leads: {now:?}");
+    }
+}

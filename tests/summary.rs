@@ -2,7 +2,7 @@
 //! announces, checked against the simulation it describes.
 
 use kraftscope::quorum::{MS, RoleKind};
-use kraftscope::session::picture::{ClusterPicture, NodePicture, picture};
+use kraftscope::session::picture::{ClusterPicture, Membership, NodePicture, QuorumPicture, picture};
 use kraftscope::session::summary::summary;
 use kraftscope::session::{Action, Session, Settings};
 
@@ -28,6 +28,7 @@ fn node(id: u32, voter: bool, role: Option<RoleKind>, epoch: u32, applied: u64) 
         partitions: 0,
         fenced: (!voter).then_some(false),
         combined: false,
+        membership: voter.then_some(Membership::Voter),
     }
 }
 
@@ -39,6 +40,7 @@ fn drawn(nodes: Vec<NodePicture>) -> ClusterPicture {
         links: Vec::new(),
         cut_links: Vec::new(),
         broken: None,
+        quorum: QuorumPicture::default(),
     }
 }
 

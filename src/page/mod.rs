@@ -24,6 +24,8 @@ pub use metadata_log::{MetadataLogAction, MetadataLogView};
 pub use pains::{PainsAction, PainsState, PainsView};
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
+use crate::quorum::outbox::NoteKind;
+use crate::quorum::reconfig::ChangeStep;
 use crate::quorum::{MS, Micros, NodeId, RoleKind};
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
@@ -31,6 +33,7 @@ use crate::session::picture::{ClusterPicture, falling, picture};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, WINDOW};
+use crate::sim::TraceKind;
 use crate::zk::Pain;
 
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
@@ -105,6 +108,8 @@ pub struct PageState {
     pub tour: Option<usize>,
     /// When the tour step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
+    /// The time of the latest answer to a voter change the status line reported.
+    answer_seen: Micros,
     /// The failover race view.
     pub race: RaceView,
     /// The opened metadata log's view.
@@ -160,6 +165,7 @@ impl PageState {
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
+            answer_seen: 0,
             race: RaceView::new(params.partitions, params.kraft_roles),
             metadata_log: MetadataLogView::default(),
             pains: PainsState::new(Pain::StaleCache),
@@ -361,6 +367,7 @@ impl PageState {
             self.key_seen =
                 self.session.log().iter().find(|l| l.at >= opened && key.matches(l)).map(|l| l.at);
         }
+        self.report_voter_change();
         if self.tab == Tab::Cluster {
             let sim = self.session.sim();
             let lost =
@@ -417,6 +424,29 @@ impl PageState {
             self.notices.push(format!("actions: {problem}"));
         }
         self.notices.extend(self.params.check_session(&self.session));
+    }
+
+    /// Say in the status line how the active controller answered an AddRaftVoter or
+    /// RemoveRaftVoter (the answer comes later than the request, and may be an error).
+    fn report_voter_change(&mut self) {
+        self.answer_seen = self.answer_seen.min(self.session.now());
+        let answer = self.session.log().iter().rev().take_while(|l| l.at > self.answer_seen).find_map(|l| {
+            match &l.kind {
+                TraceKind::Note(note)
+                    if matches!(
+                        note.what,
+                        NoteKind::VoterChange { step: ChangeStep::Committed | ChangeStep::Failed(_), .. }
+                    ) =>
+                {
+                    Some(note.to_string())
+                }
+                _ => None,
+            }
+        });
+        if let Some(text) = answer {
+            self.status = text;
+        }
+        self.answer_seen = self.session.now();
     }
 
     /// Seek the live timeline, pausing (the moment must lie inside the window).

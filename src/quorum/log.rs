@@ -66,8 +66,13 @@ impl ControlHistory {
 
     /// The voter set in force at `offset` (the latest one at or below it).
     pub fn voters_at(&self, offset: Offset) -> Option<&Arc<VoterSet>> {
-        let index = self.voters.partition_point(|(o, _)| *o <= offset);
-        match index {
+        self.voters_below(offset + 1)
+    }
+
+    /// The voter set in force once every record below `end` is in: the latest one of a
+    /// VotersRecord below `end`, else the base.
+    pub fn voters_below(&self, end: Offset) -> Option<&Arc<VoterSet>> {
+        match self.voters.partition_point(|(o, _)| *o < end) {
             0 => self.base_voters.as_ref(),
             i => Some(&self.voters[i - 1].1),
         }

@@ -15,7 +15,7 @@ use super::leader::{FetchRequest, LeaderState};
 use super::log::Log;
 use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
-use super::reconfig::ReconfigError;
+use super::reconfig::{PendingChange, ReconfigError};
 use super::record::Record;
 use super::role::{RoleKind, check_transition};
 use super::snapshot::SnapshotId;
@@ -305,6 +305,17 @@ impl<S: StateMachine> Node<S> {
         self.disk.log.control().last_voters().map_or(&self.setup.static_voters, |v| v)
     }
 
+    /// The voter set in force at this node's high watermark: the latest committed one (the
+    /// latest one while the node knows no high watermark).
+    pub fn committed_voter_set(&self) -> &VoterSet {
+        let committed = self.high_watermark().map(|hw| self.disk.log.control().voters_below(hw));
+        match committed {
+            Some(Some(voters)) => voters,
+            Some(None) => &self.setup.static_voters,
+            None => self.voter_set(),
+        }
+    }
+
     /// This replica's id and metadata log directory id (`ReplicaKey`).
     pub fn key(&self) -> ReplicaKey {
         ReplicaKey { id: self.id, dir: Some(self.disk.directory_id) }
@@ -373,6 +384,14 @@ impl<S: StateMachine> Node<S> {
                 Ok(())
             }
             _ => Err(NotLeader { leader: self.leader() }),
+        }
+    }
+
+    /// The AddRaftVoter or RemoveRaftVoter this node carries out, while it leads.
+    pub fn pending_change(&self) -> Option<&PendingChange> {
+        match &self.role {
+            Role::Leader(leader) => leader.change.as_ref(),
+            _ => None,
         }
     }
 

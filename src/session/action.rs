@@ -31,6 +31,17 @@ pub enum Action {
     ShutDown(NodeId),
     /// Network latency range (ms) and drop rate (percent).
     Network { latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32 },
+    /// Start a new controller process (`kafka-storage format --no-initial-controllers`): it
+    /// joins the quorum as an observer.
+    NewController,
+    /// `kafka-metadata-quorum add-controller` run on controller n: AddRaftVoter.
+    AddVoter(NodeId),
+    /// `kafka-metadata-quorum remove-controller` of voter n: RemoveRaftVoter.
+    RemoveVoter(NodeId),
+    /// RemoveRaftVoter of whichever controller is active: it leads until the change commits.
+    RemoveLeader,
+    /// Wipe controller n's disk and format it again: it comes back as an observer.
+    WipeDisk(NodeId),
 }
 
 impl Action {
@@ -52,6 +63,11 @@ impl Action {
             Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
                 format!("Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped")
             }
+            Action::NewController => "Started a new controller (an observer until added)".into(),
+            Action::AddVoter(n) => format!("Asked to add n{n} to the voters (AddRaftVoter)"),
+            Action::RemoveVoter(n) => format!("Asked to remove n{n} from the voters (RemoveRaftVoter)"),
+            Action::RemoveLeader => "Asked to remove the active controller from the voters".into(),
+            Action::WipeDisk(n) => format!("Wiped n{n}'s disk and formatted it again"),
         }
     }
 }
@@ -72,6 +88,11 @@ impl fmt::Display for Action {
             Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
                 write!(f, "n{latency_min_ms}-{latency_max_ms}-{drop_percent}")
             }
+            Action::NewController => write!(f, "p"),
+            Action::AddVoter(n) => write!(f, "a{n}"),
+            Action::RemoveVoter(n) => write!(f, "d{n}"),
+            Action::RemoveLeader => write!(f, "q"),
+            Action::WipeDisk(n) => write!(f, "w{n}"),
         }
     }
 }
@@ -111,6 +132,9 @@ impl FromStr for Action {
             'r' => Action::Restart(one()?),
             'i' => Action::Isolate(one()?),
             's' => Action::ShutDown(one()?),
+            'a' => Action::AddVoter(one()?),
+            'd' => Action::RemoveVoter(one()?),
+            'w' => Action::WipeDisk(one()?),
             'x' => {
                 let (a, b) = two()?;
                 Action::Cut(a, b)
@@ -131,6 +155,8 @@ impl FromStr for Action {
             'k' if rest.is_empty() => Action::KillLeader,
             'l' if rest.is_empty() => Action::IsolateLeader,
             'g' if rest.is_empty() => Action::Resign,
+            'p' if rest.is_empty() => Action::NewController,
+            'q' if rest.is_empty() => Action::RemoveLeader,
             _ => return Err(bad()),
         })
     }
@@ -216,6 +242,11 @@ mod tests {
             Action::CreateTopic { partitions: 12, replication: 3 },
             Action::ShutDown(103),
             Action::Network { latency_min_ms: 5, latency_max_ms: 40, drop_percent: 10 },
+            Action::NewController,
+            Action::AddVoter(4),
+            Action::RemoveVoter(2),
+            Action::RemoveLeader,
+            Action::WipeDisk(3),
         ];
         for action in actions {
             let recorded = RecordedAction { at: 1_234_567, events: 89, action };
@@ -225,7 +256,7 @@ mod tests {
 
     #[test]
     fn garbage_is_refused() {
-        for text in ["", "q1", "c", "cx", "x1", "t5", "h1", "12.3", "a.b.c1", "1.2.n1-2"] {
+        for text in ["", "q1", "p2", "a", "w1-2", "c", "cx", "x1", "t5", "h1", "12.3", "a.b.c1", "1.2.n1-2"] {
             assert!(text.parse::<RecordedAction>().is_err() || text.parse::<Action>().is_err(), "{text}");
         }
         assert!("1.2.c3".parse::<RecordedAction>().is_ok());

@@ -2,6 +2,7 @@
 //! before and plays at a followable pace, so the viewer sees it happen.
 
 use crate::quorum::outbox::NoteKind;
+use crate::quorum::reconfig::ChangeStep;
 use crate::quorum::{NodeId, RoleKind};
 use crate::sim::{TraceKind, TraceLine};
 
@@ -20,6 +21,12 @@ pub enum KeyMoment {
     Appended { node: NodeId, first: Option<&'static str> },
     /// A message of this kind reaches a node.
     Message { to: NodeId, kind: &'static str },
+    /// Any node takes on a role.
+    AnyRole(RoleKind),
+    /// The active controller's AddRaftVoter or RemoveRaftVoter commits.
+    VotersCommitted,
+    /// A leader resigns.
+    Resigned,
 }
 
 impl KeyMoment {
@@ -41,6 +48,9 @@ impl KeyMoment {
                 note.node == node && *r == role
             }
             (KeyMoment::Truncated, NoteKind::Truncated { .. }) => true,
+            (KeyMoment::AnyRole(role), NoteKind::Became { role: r, .. }) => *r == role,
+            (KeyMoment::VotersCommitted, NoteKind::VoterChange { step: ChangeStep::Committed, .. }) => true,
+            (KeyMoment::Resigned, NoteKind::Resigned { .. }) => true,
             (KeyMoment::Appended { node, first }, NoteKind::Appended { first: f, .. }) => {
                 note.node == node && first.is_none_or(|first| *f == first)
             }

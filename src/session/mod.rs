@@ -55,6 +55,10 @@ pub enum ActError {
     NoControllerToIsolate,
     /// Network settings outside the page's limits.
     NetworkOutOfRange,
+    /// A new controller while the page already draws [`Settings::MAX_VOTERS`] of them.
+    TooManyControllers,
+    /// A removal of the active controller while there is none.
+    NoControllerToRemove,
     /// The simulation refused the action.
     Refused(ActionError),
 }
@@ -70,6 +74,14 @@ impl fmt::Display for ActError {
             ActError::NoControllerToKill => write!(f, "there is no active controller to kill"),
             ActError::NoControllerToIsolate => write!(f, "there is no active controller to isolate"),
             ActError::NetworkOutOfRange => write!(f, "network settings out of range"),
+            ActError::TooManyControllers => write!(
+                f,
+                "the page draws at most {} controllers: reset with fewer to add another",
+                Settings::MAX_VOTERS
+            ),
+            ActError::NoControllerToRemove => {
+                write!(f, "there is no active controller to remove (RemoveRaftVoter goes to the leader)")
+            }
             ActError::Refused(error) => fmt::Display::fmt(error, f),
         }
     }
@@ -458,6 +470,20 @@ impl Session {
                 sim.set_network(settings::network(*latency_min_ms, *latency_max_ms, *drop_percent));
                 Ok(())
             }
+            Action::NewController => {
+                if sim.controller_ids().len() >= Settings::MAX_VOTERS as usize {
+                    return Err(ActError::TooManyControllers);
+                }
+                sim.provision_controller();
+                Ok(())
+            }
+            Action::AddVoter(n) => sim.add_voter(*n).map(drop).map_err(ActError::from),
+            Action::RemoveVoter(n) => sim.remove_voter(*n).map(drop).map_err(ActError::from),
+            Action::RemoveLeader => {
+                let leader = sim.leader().map(|l| l.id()).ok_or(ActError::NoControllerToRemove)?;
+                sim.remove_voter(leader).map(drop).map_err(ActError::from)
+            }
+            Action::WipeDisk(n) => sim.wipe_disk(*n).map(drop).map_err(ActError::from),
         }
     }
 }

@@ -5,6 +5,7 @@
 use crate::failover::KraftRoles;
 use crate::quorum::{MS, Micros};
 use crate::sabotage::Sabotage;
+use crate::sim::simulation::QuorumFormat;
 
 use super::Session;
 use super::action::RecordedAction;
@@ -189,6 +190,11 @@ impl PageParams {
                 self.settings.pre_vote =
                     flag(value).ok_or_else(|| format!("{key}: '{value}' is not 0 or 1; using the default"))?
             }
+            "quorum" => {
+                self.settings.quorum = QuorumFormat::from_name(value).ok_or_else(|| {
+                    format!("{key}: '{value}' is not static, standalone or initial-controllers; using initial-controllers")
+                })?
+            }
             "drop" => self.settings.drop_percent = within(number("a percentage")?, 0, 100)? as u32,
             "snapshot" => self.settings.snapshot_bytes = within(number("a byte count")?, 0, 1 << 30)?,
             "latency" => {
@@ -331,9 +337,10 @@ impl PageParams {
     pub fn share_query(session: &Session) -> String {
         let (settings, actions) = (session.settings(), session.actions());
         let mut query = format!(
-            "seed={}&voters={}&brokers={}&prevote={}&latency={}-{}&drop={}",
+            "seed={}&voters={}&quorum={}&brokers={}&prevote={}&latency={}-{}&drop={}",
             settings.seed,
             settings.voters,
+            settings.quorum.name(),
             settings.brokers,
             u8::from(settings.pre_vote),
             settings.latency_min_ms,

@@ -4,6 +4,7 @@
 
 use crate::metadata::state::MetadataLog;
 use crate::quorum::message::FetchResult;
+use crate::quorum::voters::ReplicaKey;
 use crate::quorum::{Message, Micros, NodeId, RoleKind};
 use crate::sim::network::Loss;
 use crate::sim::packet::Payload;
@@ -59,6 +60,85 @@ pub struct NodePicture {
     pub fenced: Option<bool>,
     /// A controller that is also a broker (`process.roles=broker,controller`).
     pub combined: bool,
+    /// A controller's place in the voter set (`None` for a broker).
+    pub membership: Option<Membership>,
+}
+
+/// Where a controller stands in the quorum's voter set (its id and directory id, `ReplicaKey`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Membership {
+    /// In the latest voter set, committed.
+    Voter,
+    /// In the latest voter set, whose VotersRecord has not committed yet: it already counts.
+    Joining,
+    /// In the committed voter set but not in the latest one, not committed yet: it no longer
+    /// counts.
+    Leaving,
+    /// Not a voter: a controller that could become one (AddRaftVoter).
+    Observer,
+    /// Its id is a voter, but with another directory: its disk was wiped, and the voter entry
+    /// names the old one.
+    WipedVoter,
+}
+
+impl Membership {
+    /// How it reads beside the node.
+    pub fn name(self) -> &'static str {
+        match self {
+            Membership::Voter => "voter",
+            Membership::Joining => "joining",
+            Membership::Leaving => "leaving",
+            Membership::Observer => "observer",
+            Membership::WipedVoter => "observer (old disk votes)",
+        }
+    }
+}
+
+/// The voter set as drawn: the latest (which decides, committed or not), the committed one, and
+/// the change under way.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuorumPicture {
+    /// `kraft.version` 1: the voter set lives in the log and can change.
+    pub dynamic: bool,
+    pub voters: Vec<NodeId>,
+    pub committed: Vec<NodeId>,
+    /// The active controller's AddRaftVoter or RemoveRaftVoter under way.
+    pub change: Option<String>,
+}
+
+impl QuorumPicture {
+    /// The majority written out: "3 of 5 voters must agree; 2 may fail".
+    pub fn majority(&self) -> String {
+        let n = self.voters.len();
+        let need = n / 2 + 1;
+        let fail = n - need;
+        let voters = if n == 1 { "voter" } else { "voters" };
+        let may = match fail {
+            0 => "none may fail".to_string(),
+            1 => "1 may fail".to_string(),
+            f => format!("{f} may fail"),
+        };
+        format!("{need} of {n} {voters} must agree; {may}")
+    }
+
+    /// The voter set in words: which, how it is kept, and what is pending.
+    pub fn describe(&self) -> String {
+        let ids: Vec<String> = self.voters.iter().map(|v| format!("n{v}")).collect();
+        let kept = if self.dynamic {
+            "kraft.version 1: VotersRecords in the log"
+        } else {
+            "static: controller.quorum.voters, kraft.version 0"
+        };
+        let mut text = format!("Voters {} ({kept}). {}.", ids.join(" "), self.majority());
+        if self.voters != self.committed {
+            let was: Vec<String> = self.committed.iter().map(|v| format!("n{v}")).collect();
+            text.push_str(&format!(" Not committed yet; the committed set is {}.", was.join(" ")));
+        }
+        if let Some(change) = &self.change {
+            text.push_str(&format!(" {change}."));
+        }
+        text
+    }
 }
 
 impl NodePicture {
@@ -80,6 +160,7 @@ impl NodePicture {
             doomed_from: None,
             lifecycle: None,
             combined: false,
+            membership: None,
             applied_offset: 0,
             lag: None,
             topics: 0,
@@ -135,6 +216,7 @@ pub struct ClusterPicture {
     pub links: Vec<LinkPicture>,
     pub cut_links: Vec<(NodeId, NodeId)>,
     pub broken: Option<BrokenPicture>,
+    pub quorum: QuorumPicture,
 }
 
 /// How long a lost message is shown falling where it was lost, in simulated time: about one
@@ -242,7 +324,42 @@ pub fn picture(
         detail: seen.violation.detail.clone(),
         culprits: culprits(&seen.violation, &known),
     });
-    ClusterPicture { now, nodes, messages, links, cut_links, broken }
+    ClusterPicture { now, nodes, messages, links, cut_links, broken, quorum: quorum_picture(sim) }
+}
+
+fn quorum_picture(sim: &Simulation) -> QuorumPicture {
+    let change = sim.leader().and_then(|leader| {
+        let change = leader.pending_change()?;
+        let rpc = change.kind.rpc();
+        let voter = change.voter;
+        Some(match change.offset {
+            None => format!("{rpc} {voter}: n{} waits for its ApiVersions", leader.id()),
+            Some(offset) => format!("{rpc} {voter}: VotersRecord at offset {offset}, waiting to commit"),
+        })
+    });
+    QuorumPicture {
+        dynamic: sim.voter_set().keys().iter().any(|k| k.dir.is_some()),
+        voters: sim.voter_set().ids().collect(),
+        committed: sim.committed_voter_set().ids().collect(),
+        change,
+    }
+}
+
+/// Controller `id`'s standing in the voter sets, by its id and its disk's directory id.
+fn membership(sim: &Simulation, id: NodeId) -> Membership {
+    let dir = match sim.node(id) {
+        Some(node) => node.key().dir,
+        None => sim.disk_of_down_node(id).map(|d| d.directory_id),
+    };
+    let key = ReplicaKey { id, dir };
+    let (latest, committed) = (sim.voter_set(), sim.committed_voter_set());
+    match (latest.is_voter(key), committed.is_voter(key)) {
+        (true, true) => Membership::Voter,
+        (true, false) => Membership::Joining,
+        (false, true) => Membership::Leaving,
+        (false, false) if latest.has_id(id) => Membership::WipedVoter,
+        (false, false) => Membership::Observer,
+    }
 }
 
 /// The links drawn: every pair of controllers, each broker to the leader, and any other pair a
@@ -308,6 +425,7 @@ fn node_picture(
     let mut picture = NodePicture {
         fenced: (!voter || combined).then_some(fenced).flatten(),
         combined,
+        membership: voter.then(|| membership(sim, id)),
         ..NodePicture::blank(id, voter)
     };
     let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };

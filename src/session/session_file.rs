@@ -267,7 +267,7 @@ mod tests {
             (|f| f.at_us = 86_400_000_001, "at_us: 86400000001 is past the latest moment"),
             (|f| f.applied_actions = Some(5), "applied_actions: 5 is more than the 2 actions"),
             (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
-            (|f| f.tour_step = Some(17), "tour_step: 17 is outside 1 to 16"),
+            (|f| f.tour_step = Some(21), "tour_step: 21 is outside 1 to 20"),
             (|f| f.name = "n".repeat(201), "name: longer than 200 characters"),
         ];
         for (spoil, named) in cases {
@@ -299,6 +299,17 @@ mod tests {
         sabotage["settings"]["sabotage"] = serde_json::json!(["gremlins"]);
         let error = serde_json::from_value::<SessionFile>(sabotage).expect_err("sabotage").to_string();
         assert!(error.contains("sabotage: unknown sabotage 'gremlins'"), "{error}");
+        let mut quorum = json.clone();
+        quorum["settings"]["quorum"] = serde_json::json!("paxos");
+        let error = serde_json::from_value::<SessionFile>(quorum).expect_err("quorum").to_string();
+        assert!(
+            error.contains("quorum: 'paxos' is not static, standalone or initial-controllers"),
+            "{error}"
+        );
+        let mut older = json.clone();
+        older["settings"].as_object_mut().expect("object").remove("quorum");
+        let file = serde_json::from_value::<SessionFile>(older).expect("a file without the quorum field");
+        assert_eq!(file.settings.quorum, crate::sim::simulation::QuorumFormat::InitialControllers);
         let error = serde_json::from_str::<Header>("{\"version\": 1}").expect_err("no format").to_string();
         assert!(error.contains("missing field `format`"), "{error}");
     }

@@ -31,6 +31,15 @@ pub struct Settings {
     pub snapshot_bytes: u64,
     #[serde(with = "sabotage_names", default)]
     pub sabotage: Sabotage,
+    /// How the controllers were formatted: a dynamic quorum (`--initial-controllers`, the
+    /// page's default, as Kafka 4.x formats one), `--standalone`, or a static one.
+    #[serde(with = "quorum_name", default = "dynamic_quorum")]
+    pub quorum: QuorumFormat,
+}
+
+/// The quorum a page (and a session file without the field) starts with.
+fn dynamic_quorum() -> QuorumFormat {
+    QuorumFormat::InitialControllers
 }
 
 impl Default for Settings {
@@ -45,6 +54,7 @@ impl Default for Settings {
             drop_percent: 0,
             snapshot_bytes: 0,
             sabotage: Sabotage::default(),
+            quorum: dynamic_quorum(),
         }
     }
 }
@@ -99,7 +109,7 @@ impl Settings {
             quorum,
             network: self.network(),
             metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
-            format: QuorumFormat::Static,
+            format: self.quorum,
             combined: false,
         }
     }
@@ -167,6 +177,25 @@ mod sabotage_names {
             sabotage.enable(&name).map_err(|e| D::Error::custom(format!("sabotage: {e}")))?;
         }
         Ok(sabotage)
+    }
+}
+
+/// The quorum format by its name (`static`, `standalone`, `initial-controllers`).
+mod quorum_name {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::sim::simulation::QuorumFormat;
+
+    pub fn serialize<S: Serializer>(format: &QuorumFormat, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(format.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<QuorumFormat, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        QuorumFormat::from_name(&name).ok_or_else(|| {
+            D::Error::custom(format!("quorum: '{name}' is not static, standalone or initial-controllers"))
+        })
     }
 }
 

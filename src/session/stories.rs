@@ -80,9 +80,10 @@ const SIDE_BY_SIDE: &str = "Failover side by side";
 const SNAPSHOTS: &str = "Snapshots";
 const LIFECYCLE: &str = "Broker lifecycle and fencing";
 const PAINS: &str = "ZooKeeper's other pains, and KRaft's answer";
+const SIZING: &str = "Sizing the quorum";
 
 /// The guided tour, in order.
-pub const TOUR: [Story; 16] = [
+pub const TOUR: [Story; 20] = [
     Story {
         id: "zk-cold-load",
         chapter: ZK_ERA,
@@ -295,6 +296,59 @@ pub const TOUR: [Story; 16] = [
         narration: "When a broker dies its session expires, its /brokers/ids znode goes and the one-shot watches fire. The controller then rewrites the state znode of every partition that had the dead broker as a replica, one write at a time, and pushes the changes to every broker. The work grows with the partitions the broker held.",
         view: View::Pain(Pain::WatchStorm),
         watch: "the session expires, the watches fire and the controller writes each affected state znode",
+        ..CLUSTER
+    },
+    Story {
+        id: "odd-quorum",
+        chapter: SIZING,
+        title: "Why an odd number: four voters survive no more than three",
+        narration: "A decision needs a majority of the voters: 2 of 3, 3 of 4, 3 of 5. So 3 voters survive one failure and 4 voters survive one failure too, with one more machine to run and one more to wait for. This quorum has 4 voters. The first leader was killed and the other three elected a new one (3 of 4 agreed). Now the second leader is killed: the two voters left are no majority, so their pre-votes fail and nobody leads until a third voter comes back. 5 voters would have survived this.",
+        voters: 4,
+        script: &[(3_000, Action::KillLeader), (8_000, Action::KillLeader)],
+        opens_at_ms: 7_500,
+        ends_at_ms: 14_000,
+        key: Some(KeyMoment::AnyRole(RoleKind::Prospective)),
+        watch: "the second leader dies; the two voters left ask for pre-votes, and 2 of 4 is no majority",
+        ..CLUSTER
+    },
+    Story {
+        id: "add-controller",
+        chapter: SIZING,
+        title: "Adding a controller: an observer first, then a voter",
+        narration: "A new controller, formatted with --no-initial-controllers, started as an observer: it found the leader through controller.quorum.bootstrap.servers and fetched the whole log, but does not vote. Then kafka-metadata-quorum add-controller sent AddRaftVoter: the leader checks it answers ApiVersions and has caught up, and appends a VotersRecord with it. The new voter set counts from that record on, before it commits (only one change at a time may be pending); once a majority of the new set has it, the change commits and the leader answers.",
+        script: &[(3_000, Action::NewController), (6_000, Action::AddVoter(4))],
+        opens_at_ms: 5_500,
+        ends_at_ms: 9_000,
+        key: Some(KeyMoment::VotersCommitted),
+        watch: "n4, caught up as an observer, is added: its VotersRecord is pending until a majority of four has it",
+        ..CLUSTER
+    },
+    Story {
+        id: "replace-disk",
+        chapter: SIZING,
+        title: "Replacing a controller whose disk died",
+        narration: "n3's disk died and was formatted again: a new directory id. The voter set names voters by id and directory, so the new n3 is not the voter n3 was: it came back as an observer, and the old entry still counts toward the majority while it can never answer. The operator removed the old n3 (RemoveRaftVoter with the old directory id) and now adds the new one (AddRaftVoter): three working voters again.",
+        script: &[
+            (3_000, Action::WipeDisk(3)),
+            (8_000, Action::RemoveVoter(3)),
+            (11_000, Action::AddVoter(3)),
+        ],
+        opens_at_ms: 10_500,
+        ends_at_ms: 14_000,
+        key: Some(KeyMoment::VotersCommitted),
+        watch: "the new n3, an observer since its disk was wiped, is added back as a voter",
+        ..CLUSTER
+    },
+    Story {
+        id: "leader-leaves",
+        chapter: SIZING,
+        title: "A leader removes itself",
+        narration: "RemoveRaftVoter can name the active controller itself. It appends the VotersRecord without itself and keeps leading, replicating to the new set without counting its own copy, until the change commits; then it resigns (EndQuorumEpoch) and the remaining voters elect a leader at once.",
+        script: &[(4_000, Action::RemoveLeader)],
+        opens_at_ms: 3_500,
+        ends_at_ms: 8_000,
+        key: Some(KeyMoment::Resigned),
+        watch: "the leader removes itself: it leads until the removal commits, then resigns",
         ..CLUSTER
     },
 ];

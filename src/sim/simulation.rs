@@ -243,11 +243,20 @@ impl Simulation {
     /// The voter set of the active controller's log, else of the running controller with the
     /// highest epoch, else the static one: what the cluster's voters are as far as can be known.
     pub fn voter_set(&self) -> &VoterSet {
-        let best = self.leader().or_else(|| {
+        self.best_informed().map_or(&self.setup.static_voters, |n| n.voter_set())
+    }
+
+    /// The committed voter set of the node [`voter_set`](Self::voter_set) reads.
+    pub fn committed_voter_set(&self) -> &VoterSet {
+        self.best_informed().map_or(&self.setup.static_voters, |n| n.committed_voter_set())
+    }
+
+    /// The active controller, else the running controller with the highest epoch.
+    fn best_informed(&self) -> Option<&MetadataNode> {
+        self.leader().or_else(|| {
             let controllers = self.running_nodes().filter(|n| n.id() < FIRST_OBSERVER_ID);
             controllers.max_by_key(|n| (!n.voter_set().is_empty(), n.epoch(), n.log().end_offset(), n.id()))
-        });
-        best.map_or(&self.setup.static_voters, |n| n.voter_set())
+        })
     }
 
     /// Whether server `id` runs a broker: a dedicated broker, or a combined node (a controller

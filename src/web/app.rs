@@ -241,11 +241,13 @@ impl App {
         let state = &self.state;
         let sim = state.session.sim();
         let view = state.picture.clone();
+        let quorum = view.quorum.clone();
         let selected = state.selected.and_then(|id| {
             view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode {
                 id,
                 voter: n.voter,
                 running: n.role.is_some(),
+                membership: n.membership,
             })
         });
         let network = sim.network().config.clone();
@@ -273,7 +275,7 @@ impl App {
                 </div>
                 if level == ControlLevel::Full {
                     <aside class="side">
-                        <Controls selected={selected} form={state.form.clone()} network={network} topic={state.topic}
+                        <Controls selected={selected} quorum={quorum} form={state.form.clone()} network={network} topic={state.topic}
                                   nodes={sim.node_ids().collect::<Vec<_>>()} on={on.clone()} />
                         <InvariantsPanel violation={state.session.violation().cloned()} events={sim.events_processed()} />
                         <SessionFiles on={on.clone()} />

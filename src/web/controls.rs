@@ -5,10 +5,19 @@ use yew::prelude::*;
 
 use crate::page::Action as PageAction;
 use crate::quorum::NodeId;
+use crate::session::picture::{Membership, QuorumPicture};
 use crate::session::{Action, Settings};
+use crate::sim::simulation::QuorumFormat;
 
 /// The latency sliders' range, in ms (a URL may set up to `Settings::MAX_LATENCY_MS`).
 const SLIDER_MAX_LATENCY_MS: u64 = 500;
+
+/// The formats the settings offer, as `kafka-storage format` names them.
+const QUORUM_FORMATS: [(QuorumFormat, &str); 3] = [
+    (QuorumFormat::InitialControllers, "dynamic (--initial-controllers)"),
+    (QuorumFormat::Standalone, "dynamic, grown from one (--standalone)"),
+    (QuorumFormat::Static, "static (controller.quorum.voters)"),
+];
 
 /// Latency min and max (ms) and drop rate (percent).
 type Latency = (u32, u32, u32);
@@ -19,11 +28,14 @@ pub struct SelectedNode {
     pub id: NodeId,
     pub voter: bool,
     pub running: bool,
+    pub membership: Option<Membership>,
 }
 
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
     pub selected: Option<SelectedNode>,
+    /// The voter set, its majority and the change under way.
+    pub quorum: QuorumPicture,
     pub form: Settings,
     pub network: Latency,
     pub topic: (u32, u32),
@@ -95,6 +107,15 @@ pub fn controls(props: &ControlsProps) -> Html {
             on.emit(PageAction::Edit(Settings { pre_vote: checked, ..form.clone() }));
         })
     };
+    let quorum_format = {
+        let (on, form) = (props.on.clone(), form.clone());
+        Callback::from(move |e: Event| {
+            let name = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(quorum) = QuorumFormat::from_name(&name) {
+                on.emit(PageAction::Edit(Settings { quorum, ..form.clone() }));
+            }
+        })
+    };
     let reset = props.on.reform(|_: MouseEvent| PageAction::Reset);
     let peer = use_state(|| None::<NodeId>);
     html! {
@@ -105,6 +126,12 @@ pub fn controls(props: &ControlsProps) -> Html {
                 if let Some(node) = &props.selected {
                     { cut_link(node.id, &props.nodes, *peer, peer.setter(), &act) }
                 }
+            </div>
+            <div class="group quorum" role="group" aria-labelledby="quorum-heading">
+                <h3 id="quorum-heading">{ "Quorum" }</h3>
+                <p id="quorum-line" class="quorum-line">{ props.quorum.describe() }</p>
+                <button onclick={act(Action::NewController)} title="Start a controller formatted with --no-initial-controllers: it joins as an observer">{ "New controller" }</button>
+                <button onclick={act(Action::RemoveLeader)} title="RemoveRaftVoter of the active controller: it leads until the change commits, then resigns">{ "Remove the leader from the voters" }</button>
             </div>
             <div class="group" role="group" aria-label="Cluster">
                 <button onclick={act(Action::KillLeader)} title="K">{ "Kill active controller" }</button>
@@ -127,6 +154,11 @@ pub fn controls(props: &ControlsProps) -> Html {
                 { number_input("number", "Controllers", "voters", form.voters.into(), 1, Settings::MAX_VOTERS.into(), edit(|s, v| s.voters = v as u32)) }
                 { number_input("number", "Brokers", "brokers", form.brokers.into(), 0, Settings::MAX_BROKERS.into(), edit(|s, v| s.brokers = v as u32)) }
                 <label><input type="checkbox" checked={form.pre_vote} onchange={pre_vote} />{ " pre-vote (KIP-996)" }</label>
+                <label for="quorum-format">{ "Quorum format" }
+                    <select id="quorum-format" onchange={quorum_format}>
+                        { for QUORUM_FORMATS.iter().map(|(format, text)| html! { <option value={format.name()} selected={form.quorum == *format}>{ *text }</option> }) }
+                    </select>
+                </label>
             </details>
             <button class="reset" onclick={reset} title="R">{ "Reset" }</button>
         </section>
@@ -149,6 +181,15 @@ fn selected_node(selected: Option<&SelectedNode>, act: &impl Fn(Action) -> Callb
             <button onclick={act(Action::Isolate(node.id))} title="I">{ format!("Isolate {name}") }</button>
             if !node.voter && node.running {
                 <button onclick={act(Action::ShutDown(node.id))}>{ format!("Shut down {name}") }</button>
+            }
+            if let Some(member) = node.membership {
+                if matches!(member, Membership::Observer | Membership::WipedVoter) {
+                    <button onclick={act(Action::AddVoter(node.id))} title="kafka-metadata-quorum add-controller: AddRaftVoter">{ format!("Add {name} to the voters") }</button>
+                }
+                if member == Membership::Voter || member == Membership::Joining || member == Membership::WipedVoter {
+                    <button onclick={act(Action::RemoveVoter(node.id))} title="kafka-metadata-quorum remove-controller: RemoveRaftVoter">{ format!("Remove {name} from the voters") }</button>
+                }
+                <button onclick={act(Action::WipeDisk(node.id))} title="Its disk dies: formatted again with a new directory id, it restarts as an observer">{ format!("Wipe {name}'s disk") }</button>
             }
         </>
     }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::quorum::{NodeId, RoleKind};
 use crate::session::layout::{BROKER_HALF_H, BROKER_HALF_W, CELL, Point, RADIUS, SNAPSHOT_W, STRIP_TOP};
-use crate::session::picture::{BROKER_STRIP_RECORDS, BrokenPicture, LogCell, NodePicture};
+use crate::session::picture::{BROKER_STRIP_RECORDS, BrokenPicture, LogCell, Membership, NodePicture};
 use crate::session::text_fit::text_length;
 
 use super::cluster_view::epoch_colour;
@@ -76,7 +76,11 @@ pub fn node_view(props: &NodeViewProps) -> Html {
         let snap = if shows_snapshot(n, props.strip_cells) { ", snap" } else { "" };
         let kind = if n.combined { "controller and broker" } else { "controller" };
         let broker = combined_state(n).map_or(String::new(), |t| format!(", {t}"));
-        format!("{kind} {} {role}, epoch {}{vote}{snap}{broker}, {}", n.label, n.epoch, log_text(n))
+        let member = n
+            .membership
+            .filter(|m| *m != Membership::Voter)
+            .map_or(String::new(), |m| format!(", {}", m.name()));
+        format!("{kind} {} {role}{member}, epoch {}{vote}{snap}{broker}, {}", n.label, n.epoch, log_text(n))
     } else {
         let [state, image, size, fetched] = broker_texts(n, role);
         format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
@@ -126,6 +130,9 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
     html! {
         <>
             <circle class="shape" r={RADIUS.to_string()} />
+            if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
+                <circle class={classes!("membership-ring", member_class(member))} r={(RADIUS + 11.0).to_string()} />
+            }
             if n.role == Some(RoleKind::Leader) {
                 <path class="crown" d="M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z" />
             }
@@ -138,9 +145,33 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
             if n.combined {
                 <text class="small combined" y="-27">{ "+ broker" }</text>{ " " }
             }
-            <text class="small vote" y={(-RADIUS - 25.0).to_string()}>{ vote_text(n) }</text>{ " " }
+            <text class="small vote" y={(-RADIUS - 25.0).to_string()}>
+                if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
+                    <tspan class={classes!("membership", member_class(member))}>{ member_label(member) }</tspan>
+                    if !vote_text(n).is_empty() { { " · " } }
+                }
+                { vote_text(n) }
+            </text>{ " " }
             { log_strip(n, strip_cells, flagged) }
         </>
+    }
+}
+
+/// The class of a controller's ring that is not a committed voter.
+fn member_class(member: Membership) -> &'static str {
+    match member {
+        Membership::Voter => "voter",
+        Membership::Joining => "joining",
+        Membership::Leaving => "leaving",
+        Membership::Observer | Membership::WipedVoter => "observer",
+    }
+}
+
+/// The short word drawn inside the circle (the accessible name says it in full).
+fn member_label(member: Membership) -> &'static str {
+    match member {
+        Membership::WipedVoter => "observer",
+        other => other.name(),
     }
 }
 

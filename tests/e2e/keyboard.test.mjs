@@ -57,19 +57,19 @@ test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, 
   // Start the tour: focus lands on Next; Enter and the arrow keys step, focus stays on Next.
   await tabTo(page, /button#start-tour "Guided tour"/, "reach the tour button");
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 1 of 16");
+  await waitForText(page, "#tour-progress", "Step 1 of 20");
   await assertFocus(page, /button#tour-next "Next"/, "the tour opened");
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 2 of 16");
+  await waitForText(page, "#tour-progress", "Step 2 of 20");
   await assertFocus(page, /button#tour-next/, "tour step 2");
   await page.keyboard.press("ArrowRight");
-  await waitForText(page, "#tour-progress", "Step 3 of 16");
+  await waitForText(page, "#tour-progress", "Step 3 of 20");
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 4 of 16");
+  await waitForText(page, "#tour-progress", "Step 4 of 20");
   await assertFocus(page, /button#tour-next/, "tour step 4");
   await tabTo(page, /button#tour-back "Back"/, "reach Back", { back: true });
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 3 of 16");
+  await waitForText(page, "#tour-progress", "Step 3 of 20");
   await assertFocus(page, /button#tour-back/, "tour step 3 by Back");
   await tabTo(page, /button "Leave the tour"/, "reach Leave the tour");
   await page.keyboard.press("Enter");

@@ -12,9 +12,9 @@ const recordProgress = [recordTexts, PROGRESS];
 
 test("kiosk mode advances two steps on its own and stops on a key", async () => {
   const { page, errors, context } = await open("?kiosk=1&tour=3&hold=800", {}, recordProgress);
-  await waitForShown(page, PROGRESS, /Step 3 of 16/);
-  await waitForShown(page, PROGRESS, /Step 4 of 16/, 10_000);
-  await waitForShown(page, PROGRESS, /Step 5 of 16/, 10_000);
+  await waitForShown(page, PROGRESS, /Step 3 of 20/);
+  await waitForShown(page, PROGRESS, /Step 4 of 20/, 10_000);
+  await waitForShown(page, PROGRESS, /Step 5 of 20/, 10_000);
   await page.keyboard.press("a");
   const stopped = await progress(page);
   await page.locator("div.notice[role=status]", { hasText: "Kiosk mode stopped" }).waitFor();
@@ -26,11 +26,11 @@ test("kiosk mode advances two steps on its own and stops on a key", async () => 
 });
 
 test("kiosk mode loops from the last step to the first", async () => {
-  const { page, context } = await open("?kiosk=1&tour=16&hold=300", {}, recordProgress);
-  await waitForShown(page, PROGRESS, /Step 1 of 16/, 10_000);
+  const { page, context } = await open("?kiosk=1&tour=20&hold=300", {}, recordProgress);
+  await waitForShown(page, PROGRESS, /Step 1 of 20/, 10_000);
   const shown = await page.evaluate((s) => window.textsShown[s], PROGRESS);
-  const last = shown.findIndex((t) => t.includes("Step 16 of 16"));
-  const first = shown.findIndex((t) => t.includes("Step 1 of 16"));
+  const last = shown.findIndex((t) => t.includes("Step 20 of 20"));
+  const first = shown.findIndex((t) => t.includes("Step 1 of 20"));
   assert.ok(last >= 0 && last < first, `steps shown, in order: ${shown.join(" | ")}`);
   await page.mouse.click(5, 5);
   await page.locator("div.notice[role=status]", { hasText: "Kiosk mode stopped" }).waitFor();

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 16;
+const TOUR_STEPS = 20;
 
 /** Positions of the dots of the cold load's batches of requests, and running animations. (Single
  *  requests such as session pings come and go between two samples, so they are left out.) */

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 16;
+const TOUR_STEPS = 20;
 
 /** What a tour step shows: its title and either the moment it opened at or the race's size. */
 async function stepState(page) {

@@ -31,6 +31,20 @@ pub enum Command {
     },
     Heal,
     Resign,
+    /// Start a new controller process, an observer of the quorum.
+    NewController,
+    /// AddRaftVoter of controller `node` (`kafka-metadata-quorum add-controller`).
+    AddController {
+        node: NodeId,
+    },
+    /// RemoveRaftVoter of voter `node` (`kafka-metadata-quorum remove-controller`).
+    RemoveController {
+        node: NodeId,
+    },
+    /// Wipe controller `node`'s disk and format it again.
+    WipeDisk {
+        node: NodeId,
+    },
     /// Playback speed factor, [`MIN_SPEED`] to [`MAX_SPEED`].
     SetSpeed {
         speed: f64,
@@ -62,7 +76,7 @@ pub struct Message {
 pub const RACE_COMMANDS: &str = "play, pause, step, seek and kill-leader";
 
 /// Every command's name, as the `command` field gives it.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 17] = [
     "play",
     "pause",
     "step",
@@ -73,6 +87,10 @@ pub const NAMES: [&str; 13] = [
     "isolate",
     "heal",
     "resign",
+    "new-controller",
+    "add-controller",
+    "remove-controller",
+    "wipe-disk",
     "set-speed",
     "load-scenario",
     "tour-step",
@@ -96,6 +114,10 @@ impl Message {
             "isolate" => Command::Isolate { node: node()? },
             "heal" => Command::Heal,
             "resign" => Command::Resign,
+            "new-controller" => Command::NewController,
+            "add-controller" => Command::AddController { node: node()? },
+            "remove-controller" => Command::RemoveController { node: node()? },
+            "wipe-disk" => Command::WipeDisk { node: node()? },
             "set-speed" => Command::SetSpeed { speed: self.speed.ok_or_else(|| missing("speed"))? },
             "load-scenario" => {
                 Command::LoadScenario { scenario: self.scenario.clone().ok_or_else(|| missing("scenario"))? }
@@ -146,6 +168,10 @@ impl Command {
             Command::Isolate { node } => Action::Isolate(*node),
             Command::Heal => Action::Heal,
             Command::Resign => Action::Resign,
+            Command::NewController => Action::NewController,
+            Command::AddController { node } => Action::AddVoter(*node),
+            Command::RemoveController { node } => Action::RemoveVoter(*node),
+            Command::WipeDisk { node } => Action::WipeDisk(*node),
             _ => return None,
         })
     }
@@ -172,6 +198,10 @@ mod tests {
             (r#"{"command":"isolate","node":3}"#, Command::Isolate { node: 3 }),
             (r#"{"command":"heal"}"#, Command::Heal),
             (r#"{"command":"resign"}"#, Command::Resign),
+            (r#"{"command":"new-controller"}"#, Command::NewController),
+            (r#"{"command":"add-controller","node":4}"#, Command::AddController { node: 4 }),
+            (r#"{"command":"remove-controller","node":2}"#, Command::RemoveController { node: 2 }),
+            (r#"{"command":"wipe-disk","node":3}"#, Command::WipeDisk { node: 3 }),
             (r#"{"command":"set-speed","speed":0.1}"#, Command::SetSpeed { speed: 0.1 }),
             (
                 r#"{"command":"load-scenario","scenario":"failover"}"#,
@@ -191,6 +221,8 @@ mod tests {
             (r#"{"command":"explode"}"#, "'explode' is not a command (known: play, pause, step"),
             (r#"{"command":"crash"}"#, "crash: missing field `node`"),
             (r#"{"command":"seek"}"#, "seek: missing field `ms`"),
+            (r#"{"command":"add-controller"}"#, "add-controller: missing field `node`"),
+            (r#"{"command":"wipe-disk"}"#, "wipe-disk: missing field `node`"),
             (r#"{"command":"set-speed","speed":"fast"}"#, "invalid type: string \"fast\", expected f64"),
             (r#"{"command":"crash","node":"two"}"#, "invalid type: string \"two\""),
             (r#"{"command":"crash","node":-1}"#, "invalid value: integer `-1`"),
@@ -200,8 +232,8 @@ mod tests {
                 r#"{"command":"load-scenario","scenario":"mars"}"#,
                 "'mars' is not a scenario (known: zk-cold-load",
             ),
-            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 16"),
-            (r#"{"command":"tour-step","step":17}"#, "step 17 is outside"),
+            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 20"),
+            (r#"{"command":"tour-step","step":21}"#, "step 21 is outside"),
         ] {
             let error = read(json).expect_err(json);
             assert!(error.contains(named), "{json}: {error}");
@@ -213,6 +245,8 @@ mod tests {
         use crate::session::Action;
         assert_eq!(Command::Isolate { node: 3 }.action(), Some(Action::Isolate(3)));
         assert_eq!(Command::KillLeader.action(), Some(Action::KillLeader));
+        assert_eq!(Command::AddController { node: 4 }.action(), Some(Action::AddVoter(4)));
+        assert_eq!(Command::RemoveController { node: 2 }.action(), Some(Action::RemoveVoter(2)));
         assert_eq!(Command::Play.action(), None);
         assert_eq!(Command::Seek { ms: 1 }.action(), None);
         assert!(Command::KillLeader.applies_to_race() && Command::Seek { ms: 1 }.applies_to_race());

@@ -39,6 +39,13 @@ pub enum HostEvent {
         offset: u64,
         at_ms: u64,
     },
+    /// The voter set of the active controller's log changed (`pending`: its VotersRecord is not
+    /// committed yet), or its latest change committed.
+    VotersChanged {
+        voters: Vec<NodeId>,
+        pending: bool,
+        at_ms: u64,
+    },
     BrokerFenced {
         broker: NodeId,
         at_ms: u64,
@@ -73,6 +80,9 @@ pub struct Observation {
     /// The highest epoch among the running controllers.
     epoch: u32,
     high_watermark: Option<u64>,
+    /// The voters of the active controller's latest voter set, and whether it is uncommitted
+    /// (unknown without a leader).
+    voters: Option<(Vec<NodeId>, bool)>,
     /// The brokers fenced in the leader's metadata image (unknown without a leader).
     fenced: Option<SmallSet<NodeId>>,
     running: SmallSet<NodeId>,
@@ -88,6 +98,7 @@ impl Observation {
             leader: leader.map(|l| (l.id(), l.epoch())),
             epoch: sim.running_nodes().filter(|n| n.is_voter()).map(|n| n.epoch()).max().unwrap_or(0),
             high_watermark: leader.and_then(|l| l.high_watermark()),
+            voters: leader.map(|l| (l.voter_set().ids().collect(), l.voter_set() != l.committed_voter_set())),
             fenced: leader.map(|l| {
                 l.applied()
                     .state
@@ -117,6 +128,11 @@ impl Observation {
             && self.high_watermark > before.high_watermark
         {
             events.push(HostEvent::HighWatermarkAdvanced { leader, offset, at_ms });
+        }
+        if let (Some((voters, pending)), Some(was)) = (&self.voters, &before.voters)
+            && (voters, pending) != (&was.0, &was.1)
+        {
+            events.push(HostEvent::VotersChanged { voters: voters.clone(), pending: *pending, at_ms });
         }
         if let (Some(now), Some(was)) = (&self.fenced, &before.fenced) {
             let fenced = now

@@ -1,0 +1,52 @@
+// The quorum's controls (KIP-853) in the real page: a new controller appears as an observer, is
+// added to the voters and a voter is removed, and the drawing and the majority text follow.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open, screenshot, waitForLeader } from "./browser.mjs";
+
+const quorumSays = (page, pattern) =>
+  page.waitForFunction((p) => new RegExp(p).test(document.querySelector("#quorum-line")?.textContent ?? ""), pattern.source, { timeout: 30_000 });
+const controller = (page, id) => page.locator(`svg.cluster g.node[aria-label^="controller n${id} "]`);
+
+test("adding and removing a controller through the page changes the drawn voter set and the majority text", async () => {
+  const { page, errors, context } = await open("?speed=1");
+  await waitForLeader(page);
+  await quorumSays(page, /Voters n1 n2 n3 .*2 of 3 voters must agree; 1 may fail/);
+  await page.getByRole("button", { name: "New controller" }).click();
+  await controller(page, 4).waitFor();
+  assert.match(await controller(page, 4).getAttribute("aria-label"), /observer/, "a new controller starts as an observer");
+  assert.equal(await page.locator("svg.cluster .membership-ring.observer").count(), 1, "drawn with the observer's ring");
+  await controller(page, 4).click();
+  // AddRaftVoter is refused (REQUEST_TIMED_OUT) until n4 has caught up; the status line says so.
+  for (let attempt = 0; ; attempt++) {
+    await page.getByRole("button", { name: "Add n4 to the voters" }).click();
+    const answered = await page.waitForFunction(() => {
+      const status = document.querySelector("div.notice[role=status]")?.textContent ?? "";
+      return /committed, answered NONE|REQUEST_TIMED_OUT/.exec(status)?.[0];
+    }, null, { timeout: 30_000 });
+    if ((await answered.jsonValue()) !== "REQUEST_TIMED_OUT") break;
+    assert.ok(attempt < 5, "n4 catches up within a few seconds");
+    await page.waitForTimeout(1_000);
+  }
+  await quorumSays(page, /Voters n1 n2 n3 n4 .*3 of 4 voters must agree; 1 may fail/);
+  assert.doesNotMatch(await controller(page, 4).getAttribute("aria-label"), /observer/);
+  await screenshot(page, "quorum-four-voters");
+  await controller(page, 2).click();
+  await page.getByRole("button", { name: "Remove n2 from the voters" }).click();
+  await quorumSays(page, /Voters n1 n3 n4 .*2 of 3 voters must agree; 1 may fail/);
+  await page.waitForFunction(() => /observer/.test(document.querySelector('svg.cluster g.node[aria-label^="controller n2 "]').getAttribute("aria-label")), null, { timeout: 30_000 });
+  await screenshot(page, "quorum-n2-removed");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a refused voter change shows Kafka's error name in the page", async () => {
+  const { page, errors, context } = await open("?speed=1&quorum=static");
+  await waitForLeader(page);
+  await quorumSays(page, /static: controller.quorum.voters/);
+  await controller(page, 2).click();
+  await page.getByRole("button", { name: "Remove n2 from the voters" }).click();
+  await page.locator("div.notice[role=status]", { hasText: "UNSUPPORTED_VERSION" }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

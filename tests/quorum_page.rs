@@ -1,0 +1,158 @@
+//! The page's quorum actions (KIP-853) through its reducer: a new controller joins as an
+//! observer and is added, a voter is removed, refusals show Kafka's error name, and a share
+//! link carries the changes.
+
+use kraftscope::page::{Action, Effect, PageState};
+use kraftscope::session::Action as Act;
+use kraftscope::session::picture::Membership;
+
+const FRAME_MS: f64 = 1_000.0 / 60.0;
+
+fn page(query: &str) -> PageState {
+    PageState::new(query, "http://localhost:8080/", false)
+}
+
+/// Play frames until `done` holds (at most `seconds` of real time at the page's speed).
+fn play_until(page: &mut PageState, seconds: f64, done: impl Fn(&PageState) -> bool) -> bool {
+    for _ in 0..(seconds * 1_000.0 / FRAME_MS) as usize {
+        if done(page) {
+            return true;
+        }
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    done(page)
+}
+
+fn membership(page: &PageState, id: u32) -> Option<Membership> {
+    page.picture.nodes.iter().find(|n| n.id == id).and_then(|n| n.membership)
+}
+
+/// A page at 1x whose first leader was elected and committed its voter set.
+fn led(query: &str) -> PageState {
+    let mut page = page(&format!("?speed=1{query}"));
+    assert!(play_until(&mut page, 10.0, |p| p
+        .session
+        .sim()
+        .leader()
+        .and_then(|l| l.high_watermark())
+        .is_some()));
+    page
+}
+
+#[test]
+fn a_new_controller_joins_as_an_observer_and_is_added_then_removed() {
+    let mut page = led("");
+    assert_eq!(page.picture.quorum.majority(), "2 of 3 voters must agree; 1 may fail");
+    assert!(page.picture.quorum.dynamic, "the page formats a dynamic quorum");
+    page.reduce(Action::Act(Act::NewController));
+    page.reduce(Action::Frame { elapsed: FRAME_MS });
+    assert_eq!(membership(&page, 4), Some(Membership::Observer), "{}", page.status);
+    // Let it catch up as an observer, then add it.
+    assert!(play_until(&mut page, 10.0, |p| {
+        let (leader, new) = (p.session.sim().leader(), p.session.sim().node(4));
+        leader.zip(new).is_some_and(|(l, n)| n.log().end_offset() >= l.log().end_offset())
+    }));
+    page.reduce(Action::Act(Act::AddVoter(4)));
+    let mut joining = false;
+    assert!(play_until(&mut page, 10.0, |p| membership(p, 4) == Some(Membership::Voter)), "{}", page.status);
+    joining |= page.status.contains("committed, answered NONE");
+    assert!(joining, "the status line says the change committed: {}", page.status);
+    assert_eq!(page.picture.quorum.voters, vec![1, 2, 3, 4]);
+    assert_eq!(page.picture.quorum.majority(), "3 of 4 voters must agree; 1 may fail");
+    page.reduce(Action::Act(Act::RemoveVoter(2)));
+    assert!(play_until(&mut page, 10.0, |p| p.picture.quorum.committed == vec![1, 3, 4]), "{}", page.status);
+    assert_eq!(membership(&page, 2), Some(Membership::Observer));
+    assert_eq!(page.picture.quorum.majority(), "2 of 3 voters must agree; 1 may fail");
+}
+
+#[test]
+fn the_voter_change_is_drawn_pending_until_it_commits() {
+    let mut page = led("");
+    page.reduce(Action::TogglePlay);
+    page.reduce(Action::Act(Act::RemoveVoter(3)));
+    let mut seen = Vec::new();
+    while page.picture.quorum.committed != vec![1, 2] {
+        page.reduce(Action::Step);
+        let m = membership(&page, 3);
+        if seen.last() != Some(&m) {
+            seen.push(m);
+        }
+        assert!(seen.len() < 10 && page.session.now() < 30_000_000, "{seen:?}");
+    }
+    assert_eq!(
+        seen.first().copied().flatten(),
+        Some(Membership::Leaving),
+        "the removal counts at once, before it commits: {seen:?}"
+    );
+    assert!(page.picture.quorum.describe().contains("Voters n1 n2"), "{}", page.picture.quorum.describe());
+}
+
+#[test]
+fn refusals_name_kafkas_error() {
+    let mut page = led("");
+    page.reduce(Action::Act(Act::RemoveVoter(3)));
+    page.reduce(Action::Act(Act::RemoveVoter(2)));
+    assert!(
+        page.status.contains("REQUEST_TIMED_OUT"),
+        "a second change while one is pending: {}",
+        page.status
+    );
+    assert_eq!(page.session.actions().len(), 1, "a refused change is not recorded");
+    page.reduce(Action::Act(Act::AddVoter(101)));
+    assert!(page.status.contains("n101 is a broker, not a controller"), "{}", page.status);
+
+    let mut fixed = led("&quorum=static");
+    assert!(!fixed.picture.quorum.dynamic);
+    fixed.reduce(Action::Act(Act::NewController));
+    fixed.reduce(Action::Frame { elapsed: FRAME_MS });
+    fixed.reduce(Action::Act(Act::AddVoter(4)));
+    assert!(fixed.status.contains("UNSUPPORTED_VERSION"), "{}", fixed.status);
+
+    let mut full = led("&voters=7");
+    full.reduce(Action::Act(Act::NewController));
+    assert!(full.status.contains("at most 7 controllers"), "{}", full.status);
+    assert_eq!(full.session.sim().controller_ids().len(), 7);
+}
+
+#[test]
+fn a_share_link_reopens_the_changed_voter_set() {
+    let mut page = led("");
+    page.reduce(Action::Act(Act::WipeDisk(3)));
+    assert!(play_until(&mut page, 10.0, |p| membership(p, 3) == Some(Membership::WipedVoter)));
+    page.reduce(Action::Act(Act::RemoveVoter(3)));
+    assert!(play_until(&mut page, 10.0, |p| p.picture.quorum.committed == vec![1, 2]), "{}", page.status);
+    page.reduce(Action::TogglePlay);
+    let link = page.reduce(Action::Share).effects.into_iter().find_map(|e| match e {
+        Effect::Copy(url) => Some(url),
+        _ => None,
+    });
+    let link = link.expect("a share link");
+    assert!(
+        link.contains("quorum=initial-controllers") && link.contains(".w3~") && link.contains(".d3"),
+        "{link}"
+    );
+    let query = &link[link.find('?').unwrap()..];
+    let mut reopened = PageState::new(query, "http://localhost:8080/", false);
+    assert!(play_until(&mut reopened, 30.0, |p| p.reopening.is_none()));
+    reopened.reduce(Action::Frame { elapsed: FRAME_MS });
+    assert_eq!(reopened.picture.quorum, page.picture.quorum);
+    assert_eq!(membership(&reopened, 3), Some(Membership::Observer));
+    assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
+}
+
+#[test]
+fn the_host_hears_voters_changed_when_the_change_is_appended_and_when_it_commits() {
+    use kraftscope::session::host::HostEvent;
+    let mut page = led("");
+    let mut heard = Vec::new();
+    let mut outcome = page.reduce(Action::Act(Act::RemoveVoter(3)));
+    for _ in 0..600 {
+        for effect in std::mem::take(&mut outcome.effects) {
+            if let Effect::Post(HostEvent::VotersChanged { voters, pending, .. }) = effect {
+                heard.push((voters, pending));
+            }
+        }
+        outcome = page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    assert_eq!(heard, [(vec![1, 2], true), (vec![1, 2], false)]);
+}
