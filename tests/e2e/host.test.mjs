@@ -105,6 +105,32 @@ test("the docs page drives the embed through every command and receives every ev
   await waitForEvent(page, (e) => e.event === "broker-unfenced" && e.broker === 101, from, 90_000);
   await screenshot(page, "host-docs-page");
 
+  // new-controller, then add-controller n4 (refused until n4 caught up, so tried again):
+  // voters-changed while its VotersRecord is pending, then once it commits.
+  await tryIt(page, "A fourth controller");
+  await frame.locator('svg.cluster g.node[aria-label^="controller n4 "]').waitFor();
+  const fourth = page.locator("section", { has: page.getByRole("heading", { name: "A fourth controller", exact: true }) });
+  for (let attempt = 0; ; attempt++) {
+    from = (await received(page)).length;
+    await fourth.getByRole("button", { name: "Then" }).click();
+    try {
+      await waitForEvent(page, (e) => e.event === "voters-changed" && e.pending && e.voters.includes(4), from, 3_000);
+      break;
+    } catch (error) {
+      assert.ok(attempt < 8, `n4 is added once it has caught up: ${error.message}`);
+    }
+  }
+  await waitForEvent(page, (e) => e.event === "voters-changed" && !e.pending && e.voters.join() === "1,2,3,4", from);
+
+  // wipe-disk n3, then remove-controller n3: the old entry leaves the voter set.
+  await tryIt(page, "A disk dies");
+  await frame.locator('svg.cluster g.node[aria-label*="old disk votes"]').waitFor({ timeout: 20_000 });
+  const disk = page.locator("section", { has: page.getByRole("heading", { name: "A disk dies", exact: true }) });
+  await frame.locator('svg.cluster g.node.role-leader:not([aria-label^="controller n3 "])').waitFor({ timeout: 20_000 });
+  from = (await received(page)).length;
+  await disk.getByRole("button", { name: "Then" }).click();
+  await waitForEvent(page, (e) => e.event === "voters-changed" && !e.pending && e.voters.join() === "1,2,4", from);
+
   // tour-step 4: the embed shows the step.
   await tryIt(page, "A step of the guided tour");
   await frame.locator("#tour-progress", { hasText: "Step 4 of 20" }).waitFor();
