@@ -82,14 +82,13 @@ pub enum Membership {
 }
 
 impl Membership {
-    /// How it reads beside the node.
+    /// How it reads over the node (a wiped voter's old entry is said in its accessible name).
     pub fn name(self) -> &'static str {
         match self {
             Membership::Voter => "voter",
             Membership::Joining => "joining",
             Membership::Leaving => "leaving",
-            Membership::Observer => "observer",
-            Membership::WipedVoter => "observer (old disk votes)",
+            Membership::Observer | Membership::WipedVoter => "observer",
         }
     }
 }

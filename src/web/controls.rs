@@ -127,16 +127,16 @@ pub fn controls(props: &ControlsProps) -> Html {
                     { cut_link(node.id, &props.nodes, *peer, peer.setter(), &act) }
                 }
             </div>
+            <div class="group" role="group" aria-label="Cluster">
+                <button onclick={act(Action::KillLeader)} title="K">{ "Kill active controller" }</button>
+                <button onclick={act(Action::Resign)} title="G">{ "Leader resigns" }</button>
+                <button onclick={act(Action::Heal)} title="H">{ "Heal all links" }</button>
+            </div>
             <div class="group quorum" role="group" aria-labelledby="quorum-heading">
                 <h3 id="quorum-heading">{ "Quorum" }</h3>
                 <p id="quorum-line" class="quorum-line">{ props.quorum.describe() }</p>
                 <button onclick={act(Action::NewController)} title="Start a controller formatted with --no-initial-controllers: it joins as an observer">{ "New controller" }</button>
                 <button onclick={act(Action::RemoveLeader)} title="RemoveRaftVoter of the active controller: it leads until the change commits, then resigns">{ "Remove the leader from the voters" }</button>
-            </div>
-            <div class="group" role="group" aria-label="Cluster">
-                <button onclick={act(Action::KillLeader)} title="K">{ "Kill active controller" }</button>
-                <button onclick={act(Action::Resign)} title="G">{ "Leader resigns" }</button>
-                <button onclick={act(Action::Heal)} title="H">{ "Heal all links" }</button>
             </div>
             <div class="group" role="group" aria-label="Create a topic">
                 { number_input("number", "Partitions", "topic-partitions", partitions.into(), 1, 10_000, topic(|v, (_, r)| (v, r))) }

@@ -71,16 +71,17 @@ pub fn node_view(props: &NodeViewProps) -> Html {
     let (role, role_class) = role_text(n);
     // The name holds every text the node shows, in the order drawn (WCAG 2.5.3, label in name).
     let name = if n.voter {
-        let vote = vote_text(n);
+        let vote = vote_line(n);
         let vote = if vote.is_empty() { vote } else { format!(", {vote}") };
         let snap = if shows_snapshot(n, props.strip_cells) { ", snap" } else { "" };
         let kind = if n.combined { "controller and broker" } else { "controller" };
         let broker = combined_state(n).map_or(String::new(), |t| format!(", {t}"));
-        let member = n
-            .membership
-            .filter(|m| *m != Membership::Voter)
-            .map_or(String::new(), |m| format!(", {}", m.name()));
-        format!("{kind} {} {role}{member}, epoch {}{vote}{snap}{broker}, {}", n.label, n.epoch, log_text(n))
+        let wiped = if n.membership == Some(Membership::WipedVoter) {
+            ", its old disk's entry still counts as a voter"
+        } else {
+            ""
+        };
+        format!("{kind} {} {role}, epoch {}{vote}{snap}{broker}{wiped}, {}", n.label, n.epoch, log_text(n))
     } else {
         let [state, image, size, fetched] = broker_texts(n, role);
         format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
@@ -147,7 +148,7 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
             }
             <text class="small vote" y={(-RADIUS - 25.0).to_string()}>
                 if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
-                    <tspan class={classes!("membership", member_class(member))}>{ member_label(member) }</tspan>
+                    <tspan class={classes!("membership", member_class(member))}>{ member.name() }</tspan>
                     if !vote_text(n).is_empty() { { " · " } }
                 }
                 { vote_text(n) }
@@ -167,11 +168,13 @@ fn member_class(member: Membership) -> &'static str {
     }
 }
 
-/// The short word drawn inside the circle (the accessible name says it in full).
-fn member_label(member: Membership) -> &'static str {
-    match member {
-        Membership::WipedVoter => "observer",
-        other => other.name(),
+/// The line over a controller: its membership unless a voter, and whom it voted for.
+fn vote_line(n: &NodePicture) -> String {
+    let vote = vote_text(n);
+    match n.membership.filter(|m| *m != Membership::Voter) {
+        Some(member) if vote.is_empty() => member.name().to_string(),
+        Some(member) => format!("{} · {vote}", member.name()),
+        None => vote,
     }
 }
 

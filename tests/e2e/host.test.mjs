@@ -124,7 +124,7 @@ test("the docs page drives the embed through every command and receives every ev
 
   // wipe-disk n3, then remove-controller n3: the old entry leaves the voter set.
   await tryIt(page, "A disk dies");
-  await frame.locator('svg.cluster g.node[aria-label*="old disk votes"]').waitFor({ timeout: 20_000 });
+  await frame.locator(`svg.cluster g.node[aria-label*="old disk's entry still counts"]`).waitFor({ timeout: 20_000 });
   const disk = page.locator("section", { has: page.getByRole("heading", { name: "A disk dies", exact: true }) });
   await frame.locator('svg.cluster g.node.role-leader:not([aria-label^="controller n3 "])').waitFor({ timeout: 20_000 });
   from = (await received(page)).length;
