@@ -39,8 +39,11 @@ fn hundred_megabytes() -> (Vec<u8>, u64) {
         batch.clear();
     };
     for id in 101..=132u32 {
-        batch
-            .push(to_payload(&MetadataRecord::RegisterBroker { broker_id: id, broker_epoch: u64::from(id) }));
+        batch.push(to_payload(&MetadataRecord::RegisterBroker {
+            broker_id: id,
+            broker_epoch: u64::from(id),
+            incarnation: u64::from(id),
+        }));
         batch.push(to_payload(&MetadataRecord::UnfenceBroker { broker_id: id, broker_epoch: u64::from(id) }));
     }
     let mut topic = 0u32;

@@ -40,3 +40,42 @@ fn brokers_that_go_silent_together_are_fenced_one_right_after_the_other() {
     assert!(first - crashed_at <= session + session / 8 + 100 * MS, "within a check period after: {at:?}");
     assert!(last - first < session / 8, "the second right after the first, not a period later: {at:?}");
 }
+
+/// A registration retried by the same process (its answer was lost) amends the registration:
+/// the broker keeps the epoch the first attempt got, instead of being refused as a duplicate or
+/// registered anew (`ClusterControlManager.registerBroker`, same incarnation id).
+#[test]
+fn a_retried_registration_of_the_same_process_keeps_its_epoch() {
+    use kraftscope::metadata::rpc::{ControllerRpc, RpcError};
+    use kraftscope::sim::TraceKind;
+    use kraftscope::sim::packet::Payload;
+    let config = ClusterConfig { voters: 3, observers: 1, ..ClusterConfig::default() };
+    let mut sim = Simulation::new(config, 3);
+    sim.enable_trace();
+    let registered_with = loop {
+        assert!(sim.step() && sim.now() < 10_000 * MS, "n101 registers within 10 s");
+        let delivered = sim.take_trace().into_iter().find_map(|l| match l.kind {
+            TraceKind::Deliver(p) if p.from == 101 && p.payload.kind() == "BrokerRegistration" => Some(p.to),
+            _ => None,
+        });
+        if let Some(controller) = delivered {
+            break controller;
+        }
+    };
+    // The answer goes out once the RegisterBrokerRecord commits: lose it.
+    sim.cut_one_way(registered_with, 101);
+    sim.run_until(sim.now() + 1_000 * MS);
+    let first = sim.leader().unwrap().applied().state.image.brokers().get(&101).map(|b| b.epoch);
+    assert!(first.is_some(), "the first attempt registered n101");
+    sim.heal_all();
+    sim.run_until(sim.now() + 6_000 * MS);
+    let trace = sim.take_trace();
+    let refused = trace.iter().any(|l| {
+        matches!(&l.kind, TraceKind::Deliver(p) if matches!(p.payload, Payload::Controller(
+            ControllerRpc::BrokerRegistrationResponse { result: Err(RpcError::DuplicateBrokerRegistration), .. }
+        )))
+    });
+    assert!(!refused, "the same incarnation is not a duplicate");
+    let broker = sim.server(101).and_then(|s| s.broker()).unwrap();
+    assert_eq!(broker.broker_epoch(), first, "the retry kept the first attempt's epoch");
+}

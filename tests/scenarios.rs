@@ -75,6 +75,7 @@ scenario_tests!(
     controlled_shutdown_waits,
     controller_activation,
     diverging_follower,
+    duplicate_broker_registration,
     empty_log_gets_snapshot,
     fencing_record,
     fetch_byte_limit,

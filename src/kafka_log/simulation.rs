@@ -77,11 +77,11 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
         v.with(id, Value::Int32(broker_id as i32)).with(epoch, Value::Int64(broker_epoch as i64))
     };
     metadata(api_key, |v| match record {
-        MetadataRecord::RegisterBroker { broker_id, broker_epoch } => {
-            let mut incarnation = [0u8; 16];
-            incarnation[12..].copy_from_slice(&broker_id.to_be_bytes());
+        MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
+            let mut uuid = [0u8; 16];
+            uuid[8..].copy_from_slice(&incarnation.to_be_bytes());
             broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
-                .with("IncarnationId", Value::Uuid(incarnation))
+                .with("IncarnationId", Value::Uuid(uuid))
         }
         MetadataRecord::UnregisterBroker { broker_id, broker_epoch } => {
             broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
@@ -313,7 +313,12 @@ impl SimulationMapper {
             0 => {
                 let broker_id = broker_id(int("BrokerId")?)?;
                 let broker_epoch = epoch("BrokerEpoch")?;
-                let mut records = vec![MetadataRecord::RegisterBroker { broker_id, broker_epoch }];
+                // The simulation keeps the incarnation id's low 64 bits.
+                let low =
+                    |uuid: [u8; 16]| u64::from_be_bytes(uuid[8..].try_into().expect("8 bytes of a UUID"));
+                let incarnation = v.uuid("IncarnationId").map_or(0, low);
+                let mut records =
+                    vec![MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation }];
                 if v.flag("Fenced") == Some(false) {
                     records.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
                 }

@@ -120,7 +120,11 @@ pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
         .collect();
     for (&broker_id, broker) in image.brokers() {
         let broker_epoch = broker.epoch;
-        records.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch });
+        records.push(MetadataRecord::RegisterBroker {
+            broker_id,
+            broker_epoch,
+            incarnation: broker.incarnation,
+        });
         if !broker.fenced {
             records.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
         }

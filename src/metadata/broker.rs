@@ -10,6 +10,7 @@ use crate::quorum::{MS, Micros};
 
 use super::config::MetadataConfig;
 use super::controller::RpcOutbox;
+use super::image::BrokerRegistration;
 use super::record::{TopicId, broker_bit, broker_set};
 use super::rpc::{ControllerRpc, RpcError};
 use super::state::MetadataNode;
@@ -64,6 +65,14 @@ impl std::error::Error for AlreadyShuttingDown {}
 
 /// Retry delay while no controller is known.
 const RETRY: Micros = 100 * MS;
+
+/// The incarnation id of broker `id`'s `start`-th process: Kafka draws a random UUID at each
+/// start (`BrokerLifecycleManager`'s `incarnationId`); a counter keeps the simulation's random
+/// stream untouched. Start 0 is the process that ran before a simulation began from a snapshot of
+/// a running cluster; a simulation's own starts count from 1.
+pub fn incarnation(id: BrokerId, start: u32) -> u64 {
+    (u64::from(id) << 32) | u64::from(start)
+}
 /// A STARTING broker heartbeats again this soon after each answer
 /// (`BrokerLifecycleManager`: "so that ... we start up a bit quicker").
 const STARTING_HEARTBEAT: Micros = 10 * MS;
@@ -77,6 +86,8 @@ pub struct Broker {
     config: MetadataConfig,
     lifecycle: BrokerLifecycle,
     broker_epoch: Option<u64>,
+    /// This process's incarnation id, sent with every registration attempt.
+    incarnation: u64,
     next_request: Micros,
     want_shut_down: bool,
     /// AlterPartition requests in flight, by partition, with the partition epoch they were for.
@@ -95,13 +106,14 @@ pub struct Broker {
 }
 
 impl Broker {
-    /// A broker process starting up.
-    pub fn start(id: BrokerId, config: MetadataConfig, now: Micros) -> Broker {
+    /// A broker process starting up, with its incarnation id.
+    pub fn start(id: BrokerId, config: MetadataConfig, now: Micros, incarnation: u64) -> Broker {
         Broker {
             id,
             config,
             lifecycle: BrokerLifecycle::Starting,
             broker_epoch: None,
+            incarnation,
             next_request: now,
             want_shut_down: false,
             isr_requests: BTreeMap::new(),
@@ -116,11 +128,16 @@ impl Broker {
     /// the metadata it starts from was taken: it keeps its registration and goes on
     /// heartbeating, as brokers do while the controller quorum fails over (only a broker process
     /// that restarts registers again, `BrokerLifecycleManager.start`).
-    pub fn resume(id: BrokerId, config: MetadataConfig, now: Micros, broker_epoch: u64) -> Broker {
+    pub fn resume(
+        id: BrokerId,
+        config: MetadataConfig,
+        now: Micros,
+        registration: BrokerRegistration,
+    ) -> Broker {
         Broker {
             lifecycle: BrokerLifecycle::Running,
-            broker_epoch: Some(broker_epoch),
-            ..Broker::start(id, config, now)
+            broker_epoch: Some(registration.epoch),
+            ..Broker::start(id, config, now, registration.incarnation)
         }
     }
 
@@ -164,7 +181,11 @@ impl Broker {
         self.next_correlation += 1;
         self.awaiting = Some(correlation);
         let rpc = match self.broker_epoch {
-            None => ControllerRpc::BrokerRegistration { broker_id: self.id, correlation },
+            None => ControllerRpc::BrokerRegistration {
+                broker_id: self.id,
+                incarnation: self.incarnation,
+                correlation,
+            },
             Some(broker_epoch) => ControllerRpc::BrokerHeartbeat {
                 correlation,
                 broker_id: self.id,

@@ -34,7 +34,9 @@ struct PendingReply {
 /// What the active controller knows of a broker's session (`BrokerHeartbeatManager`).
 #[derive(Clone, Copy, Debug)]
 struct Session {
-    last_contact: Micros,
+    /// The last heartbeat of its current broker epoch (or the activation that found it
+    /// unfenced); none since it registered (`BrokerHeartbeatTracker`'s contact times).
+    last_contact: Option<Micros>,
     /// The metadata offset the broker last reported as applied.
     metadata_offset: Option<Offset>,
     /// The last offset of the batch that put it in controlled shutdown.
@@ -143,8 +145,15 @@ impl Controller {
     /// epoch start is committed by now), and every registered broker's session starts afresh.
     fn activate(&mut self, node: &MetadataNode, now: Micros) {
         let image = node.applied().state.image.clone();
-        let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
-        let sessions = image.brokers().keys().map(|b| (*b, fresh)).collect();
+        // `ClusterControlManager.activate`: only an unfenced broker gets a contact time.
+        let sessions = image
+            .brokers()
+            .iter()
+            .map(|(id, b)| {
+                let last_contact = (!b.fenced).then_some(now);
+                (*id, Session { last_contact, metadata_offset: None, controlled_shutdown_offset: None })
+            })
+            .collect();
         let next_session_check = now + self.session_check_period();
         let next_noop = now + self.config.max_idle_interval;
         self.active = Some(Active { image, sessions, pending: Vec::new(), next_session_check, next_noop });
@@ -186,7 +195,8 @@ impl Controller {
             .brokers()
             .iter()
             .find(|(id, b)| {
-                !b.fenced && active.sessions.get(id).is_none_or(|s| now >= s.last_contact + timeout)
+                !b.fenced
+                    && active.sessions.get(id).and_then(|s| s.last_contact).is_none_or(|t| now >= t + timeout)
             })
             .map(|(id, _)| *id);
         if let Some(broker) = expired {
@@ -253,8 +263,8 @@ impl Controller {
             return;
         }
         let (records, reply) = match rpc {
-            ControllerRpc::BrokerRegistration { broker_id, correlation } => {
-                self.register(node, now, broker_id, correlation)
+            ControllerRpc::BrokerRegistration { broker_id, incarnation, correlation } => {
+                self.register(node, now, broker_id, incarnation, correlation)
             }
             ControllerRpc::BrokerHeartbeat {
                 correlation,
@@ -304,20 +314,36 @@ impl Controller {
         }
     }
 
-    /// BrokerRegistration: a new incarnation replaces the old registration (moving its
-    /// partitions away first) and stays fenced until caught up; the broker epoch is the offset of
-    /// its RegisterBrokerRecord.
+    /// BrokerRegistration (`ClusterControlManager.registerBroker`): while the registered
+    /// incarnation's session is valid (a heartbeat within `broker.session.timeout.ms`), another
+    /// incarnation is refused with DUPLICATE_BROKER_REGISTRATION and retries; the same
+    /// incarnation (a retry of one start) keeps its epoch and fenced state ("amending"; the
+    /// simulation's registration carries nothing to amend, so it writes no record). A new
+    /// incarnation replaces the old registration (moving its partitions away first) and stays
+    /// fenced until caught up; the broker epoch is the offset of its RegisterBrokerRecord.
     fn register(
         &mut self,
         node: &MetadataNode,
         now: Micros,
         broker_id: BrokerId,
+        incarnation: u64,
         correlation: u64,
     ) -> (Staging, ControllerRpc) {
-        let not_active =
-            ControllerRpc::BrokerRegistrationResponse { correlation, result: Err(RpcError::NotController) };
-        let Some(active) = &mut self.active else { return (Ok(Vec::new()), not_active) };
-        let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
+        let answer = |result| ControllerRpc::BrokerRegistrationResponse { correlation, result };
+        let timeout = self.config.session_timeout;
+        let Some(active) = &mut self.active else {
+            return (Ok(Vec::new()), answer(Err(RpcError::NotController)));
+        };
+        if let Some(existing) = active.image.brokers().get(&broker_id) {
+            if existing.incarnation == incarnation {
+                return (Ok(Vec::new()), answer(Ok(existing.epoch)));
+            }
+            let contact = active.sessions.get(&broker_id).and_then(|s| s.last_contact);
+            if contact.is_some_and(|t| now <= t + timeout) {
+                return (Ok(Vec::new()), answer(Err(RpcError::DuplicateBrokerRegistration)));
+            }
+        }
+        let fresh = Session { last_contact: None, metadata_offset: None, controlled_shutdown_offset: None };
         active.sessions.insert(broker_id, fresh);
         let mut staged = Staged::new(&mut active.image);
         if staged.image.brokers().contains_key(&broker_id) {
@@ -325,8 +351,8 @@ impl Controller {
             staged.extend(moves);
         }
         let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
-        staged.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch });
-        (staged.finish(), ControllerRpc::BrokerRegistrationResponse { correlation, result: Ok(broker_epoch) })
+        staged.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation });
+        (staged.finish(), answer(Ok(broker_epoch)))
     }
 
     /// BrokerHeartbeat (`QuorumController.processBrokerHeartbeat`): refresh the session and
@@ -362,9 +388,9 @@ impl Controller {
         else {
             return (Ok(Vec::new()), stale);
         };
-        let fresh = Session { last_contact: now, metadata_offset: None, controlled_shutdown_offset: None };
+        let fresh = Session { last_contact: None, metadata_offset: None, controlled_shutdown_offset: None };
         let session = active.sessions.get_or_insert_with(broker_id, || fresh);
-        session.last_contact = now;
+        session.last_contact = Some(now);
         session.metadata_offset = Some(metadata_offset);
         let shutdown_offset = session.controlled_shutdown_offset;
         let lowest_active = lowest_active_offset(&active.image, &active.sessions);

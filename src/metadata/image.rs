@@ -15,6 +15,8 @@ use super::record::{LEADER_UNCHANGED, MetadataRecord, PartitionRecord, TopicId};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BrokerRegistration {
     pub epoch: u64,
+    /// The registered process's incarnation id.
+    pub incarnation: u64,
     pub fenced: bool,
     pub in_controlled_shutdown: bool,
 }
@@ -100,9 +102,13 @@ impl MetadataImage {
     /// Apply one record as a delta; a record that does not fit the image is an error.
     pub fn apply(&mut self, record: &MetadataRecord) -> Result<(), ApplyError> {
         match record {
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch } => {
-                let registration =
-                    BrokerRegistration { epoch: *broker_epoch, fenced: true, in_controlled_shutdown: false };
+            MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
+                let registration = BrokerRegistration {
+                    epoch: *broker_epoch,
+                    incarnation: *incarnation,
+                    fenced: true,
+                    in_controlled_shutdown: false,
+                };
                 self.brokers.insert(*broker_id, registration);
             }
             MetadataRecord::UnregisterBroker { broker_id, .. } => {

@@ -127,9 +127,11 @@ pub struct ConfigRecord {
 /// One metadata record.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MetadataRecord {
+    /// `incarnation` is the broker process's incarnation id (`IncarnationId`), new at each start.
     RegisterBroker {
         broker_id: BrokerId,
         broker_epoch: u64,
+        incarnation: u64,
     },
     UnregisterBroker {
         broker_id: BrokerId,
@@ -231,8 +233,10 @@ impl MetadataRecord {
     pub fn fingerprint(&self) -> u64 {
         let text_hash = |t: &str| t.bytes().fold(0u64, |h, b| mix(h ^ u64::from(b)));
         let body = match self {
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch }
-            | MetadataRecord::UnregisterBroker { broker_id, broker_epoch }
+            MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
+                mix(u64::from(*broker_id) ^ broker_epoch << 20) ^ mix(*incarnation)
+            }
+            MetadataRecord::UnregisterBroker { broker_id, broker_epoch }
             | MetadataRecord::FenceBroker { broker_id, broker_epoch }
             | MetadataRecord::UnfenceBroker { broker_id, broker_epoch } => {
                 mix(u64::from(*broker_id) ^ broker_epoch << 20)
@@ -282,7 +286,7 @@ impl fmt::Display for MetadataRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self.name();
         match self {
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch }
+            MetadataRecord::RegisterBroker { broker_id, broker_epoch, .. }
             | MetadataRecord::UnregisterBroker { broker_id, broker_epoch }
             | MetadataRecord::FenceBroker { broker_id, broker_epoch }
             | MetadataRecord::UnfenceBroker { broker_id, broker_epoch } => {

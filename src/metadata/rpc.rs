@@ -14,6 +14,9 @@ pub enum RpcError {
     NotController,
     /// `STALE_BROKER_EPOCH`: the broker must register again.
     StaleBrokerEpoch,
+    /// `DUPLICATE_BROKER_REGISTRATION`: another incarnation of this broker id still has a valid
+    /// session (`ClusterControlManager.registerBroker`).
+    DuplicateBrokerRegistration,
     /// The partition changed since the request was made (`INVALID_UPDATE_VERSION`,
     /// `FENCED_LEADER_EPOCH`), or the new ISR is not allowed (`INELIGIBLE_REPLICA`).
     InvalidUpdate,
@@ -32,8 +35,10 @@ pub struct HeartbeatReply {
 pub enum ControllerRpc {
     /// `correlation` is the request header's correlation id, echoed in the response, so a
     /// broker can tell the answer to its current request from a late one.
+    /// `incarnation`: the process's incarnation id, the same for every retry of one start.
     BrokerRegistration {
         broker_id: BrokerId,
+        incarnation: u64,
         correlation: u64,
     },
     BrokerRegistrationResponse {

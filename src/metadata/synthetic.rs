@@ -10,6 +10,8 @@ use crate::broker_set::BrokerId;
 /// Partitions per synthetic topic.
 pub const PARTITIONS_PER_TOPIC: u64 = 1_000;
 
+use super::broker::incarnation;
+
 /// The ids of `brokers` dedicated brokers.
 pub fn dedicated_brokers(brokers: u32) -> Vec<BrokerId> {
     (0..brokers).map(|i| FIRST_BROKER_ID + i).collect()
@@ -22,7 +24,11 @@ pub fn snapshot_records(partitions: u64, ids: &[BrokerId]) -> impl Iterator<Item
     let rf = ids.len().min(3);
     let registrations = ids.clone().into_iter().flat_map(|broker_id| {
         [
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch: 0 },
+            MetadataRecord::RegisterBroker {
+                broker_id,
+                broker_epoch: 0,
+                incarnation: incarnation(broker_id, 0),
+            },
             MetadataRecord::UnfenceBroker { broker_id, broker_epoch: 0 },
         ]
     });

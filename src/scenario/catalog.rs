@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 39] = [
+pub const SCENARIOS: [(&str, &str); 40] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -16,6 +16,10 @@ pub const SCENARIOS: [(&str, &str); 39] = [
     ("controlled_shutdown_waits", include_str!("../../tests/scenarios/controlled_shutdown_waits.txt")),
     ("controller_activation", include_str!("../../tests/scenarios/controller_activation.txt")),
     ("diverging_follower", include_str!("../../tests/scenarios/diverging_follower.txt")),
+    (
+        "duplicate_broker_registration",
+        include_str!("../../tests/scenarios/duplicate_broker_registration.txt"),
+    ),
     ("empty_log_gets_snapshot", include_str!("../../tests/scenarios/empty_log_gets_snapshot.txt")),
     ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
     ("fetch_byte_limit", include_str!("../../tests/scenarios/fetch_byte_limit.txt")),

@@ -51,6 +51,8 @@ pub struct ProcessRoles {
     pub controller: bool,
     /// The broker half, and how it begins.
     pub broker: Option<BrokerStart>,
+    /// The process's incarnation id ([`crate::metadata::broker::incarnation`]).
+    pub incarnation: u64,
 }
 
 /// Everything a server wants sent.
@@ -81,13 +83,12 @@ impl Server {
         now: Micros,
     ) -> Server {
         let node = MetadataNode::start(id, setup, quorum, rng.fork(), disk, now);
-        let registered = || {
-            let registration = node.applied().state.image.brokers().get(&id)?;
-            (!registration.fenced).then_some(registration.epoch)
-        };
+        let registered = || node.applied().state.image.brokers().get(&id).copied().filter(|r| !r.fenced);
         let broker = roles.broker.map(|start| match (start, registered()) {
-            (BrokerStart::Resume, Some(epoch)) => Broker::resume(id, metadata.clone(), now, epoch),
-            _ => Broker::start(id, metadata.clone(), now),
+            (BrokerStart::Resume, Some(registration)) => {
+                Broker::resume(id, metadata.clone(), now, registration)
+            }
+            _ => Broker::start(id, metadata.clone(), now, roles.incarnation),
         });
         let controller = roles.controller.then(|| Box::new(Controller::new(metadata.clone(), rng)));
         Server { node, controller, broker, fetched: FetchStats::default(), reported_lifecycle: None }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::harness::EventQueue;
+use crate::metadata::broker::incarnation;
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, MAX_COMBINED_ID, TopicId};
 use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataNode};
@@ -106,6 +107,8 @@ struct Slot {
     timer: Option<Micros>,
     /// How many times its disk was formatted (each format makes a new directory id).
     formats: u32,
+    /// The number of its process's next start (each start is a new incarnation).
+    starts: u32,
 }
 
 /// A slot's log: its running server's, or the disk it left when it went down.
@@ -187,7 +190,7 @@ impl Simulation {
         };
         let slots = ids
             .iter()
-            .map(|&id| Slot { id, server: None, disk: Some(disk_of(id)), timer: None, formats: 1 })
+            .map(|&id| Slot { id, server: None, disk: Some(disk_of(id)), timer: None, formats: 1, starts: 1 })
             .collect();
         let mut sim = Simulation {
             now: 0,
@@ -404,9 +407,12 @@ impl Simulation {
         let Some(index) = self.slot_index(id) else { return };
         let Some(disk) = self.slots[index].disk.take() else { return };
         let rng = self.rng.fork();
+        let starts = self.slots[index].starts;
+        self.slots[index].starts += 1;
         let roles = ProcessRoles {
             controller: id < FIRST_OBSERVER_ID,
             broker: self.runs_broker(id).then_some(start),
+            incarnation: incarnation(id, starts),
         };
         let server = Server::start(
             id,
@@ -604,7 +610,7 @@ impl Simulation {
     pub fn provision_controller(&mut self) -> NodeId {
         let id = self.controllers.last().map_or(1, |last| last + 1);
         let disk = MetadataDisk { directory_id: directory_id(id, 0), ..MetadataDisk::default() };
-        self.slots.push(Slot { id, server: None, disk: Some(disk), timer: None, formats: 1 });
+        self.slots.push(Slot { id, server: None, disk: Some(disk), timer: None, formats: 1, starts: 1 });
         self.controllers.push(id);
         let mut servers = self.setup.bootstrap_servers.to_vec();
         servers.push(id);
@@ -860,9 +866,11 @@ mod tests {
         sim.warp_to(live + 1);
     }
 
-    /// Eight seconds of a cluster of three controllers and five brokers started from a snapshot
-    /// whose brokers are registered (epoch 0) and lead every partition: each broker's epoch
-    /// after, and how many placement changes the leader applied beyond the snapshot's.
+    /// Fourteen seconds of a cluster of three controllers and five brokers started from a
+    /// snapshot whose brokers are registered (epoch 0) and lead every partition: each broker's
+    /// epoch after, and how many placement changes the leader applied beyond the snapshot's.
+    /// (Started brokers are new incarnations: refused with DUPLICATE_BROKER_REGISTRATION until
+    /// the sessions the new active controller gave the snapshot's registrations expire, 9 s.)
     fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
         let roles = crate::failover::KraftRoles::DEDICATED;
         let snapshot = crate::failover::SnapshotBuilder::new(2_000, roles).unwrap().finish();
@@ -875,7 +883,7 @@ mod tests {
         } else {
             Simulation::with_disk(config, 7, disk)
         };
-        sim.run_until(8000 * MS);
+        sim.run_until(14_000 * MS);
         let epochs = sim.running_servers().filter_map(|s| s.broker()).map(|b| b.broker_epoch()).collect();
         (epochs, sim.leader().unwrap().applied().state.placement_changes - before)
     }
