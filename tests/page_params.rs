@@ -142,3 +142,16 @@ fn the_quorum_format_is_read_and_a_bad_one_named() {
         ["quorum: 'paxos' is not static, standalone or initial-controllers; using initial-controllers"]
     );
 }
+
+#[test]
+fn combined_nodes_are_read_kept_by_share_links_and_a_bad_value_named() {
+    let (params, notices) = PageParams::parse("roles=combined");
+    assert!(notices.is_empty() && params.settings.combined, "{notices:?}");
+    let mut session = Session::new(params.settings.clone());
+    session.advance_to(3_000 * MS, usize::MAX);
+    assert!(session.sim().runs_broker(1), "controller n1 also runs a broker");
+    assert!(PageParams::share_query(&session).contains("&roles=combined"));
+    let (params, notices) = PageParams::parse("roles=both");
+    assert!(!params.settings.combined);
+    assert_eq!(notices, ["roles: 'both' is not dedicated or combined; using dedicated"]);
+}

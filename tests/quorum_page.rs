@@ -27,15 +27,21 @@ fn membership(page: &PageState, id: u32) -> Option<Membership> {
     page.picture.nodes.iter().find(|n| n.id == id).and_then(|n| n.membership)
 }
 
+/// Whether controller `id`'s log reaches the leader's end.
+fn caught_up(page: &PageState, id: u32) -> bool {
+    let (leader, node) = (page.session.sim().leader(), page.session.sim().node(id));
+    leader.zip(node).is_some_and(|(l, n)| n.log().end_offset() >= l.log().end_offset())
+}
+
 /// A page at 1x whose first leader was elected and committed its voter set.
 fn led(query: &str) -> PageState {
-    let mut page = page(&format!("?speed=1{query}"));
-    assert!(play_until(&mut page, 10.0, |p| p
-        .session
-        .sim()
-        .leader()
-        .and_then(|l| l.high_watermark())
-        .is_some()));
+    led_from(page(&format!("?speed=1{query}")))
+}
+
+/// `page` played until its first leader committed its voter set.
+fn led_from(mut page: PageState) -> PageState {
+    let committed = |p: &PageState| p.session.sim().leader().and_then(|l| l.high_watermark()).is_some();
+    assert!(play_until(&mut page, 10.0, committed));
     page
 }
 
@@ -48,10 +54,7 @@ fn a_new_controller_joins_as_an_observer_and_is_added_then_removed() {
     page.reduce(Action::Frame { elapsed: FRAME_MS });
     assert_eq!(membership(&page, 4), Some(Membership::Observer), "{}", page.status);
     // Let it catch up as an observer, then add it.
-    assert!(play_until(&mut page, 10.0, |p| {
-        let (leader, new) = (p.session.sim().leader(), p.session.sim().node(4));
-        leader.zip(new).is_some_and(|(l, n)| n.log().end_offset() >= l.log().end_offset())
-    }));
+    assert!(play_until(&mut page, 10.0, |p| caught_up(p, 4)));
     page.reduce(Action::Act(Act::AddVoter(4)));
     let mut joining = false;
     assert!(play_until(&mut page, 10.0, |p| membership(p, 4) == Some(Membership::Voter)), "{}", page.status);
@@ -155,4 +158,22 @@ fn the_host_hears_voters_changed_when_the_change_is_appended_and_when_it_commits
         outcome = page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
     assert_eq!(heard, [(vec![1, 2], true), (vec![1, 2], false)]);
+}
+
+#[test]
+fn the_settings_form_resets_to_the_format_and_roles_chosen() {
+    use kraftscope::session::Settings;
+    use kraftscope::sim::simulation::QuorumFormat;
+    let mut page = page("?speed=1");
+    let form = Settings { quorum: QuorumFormat::Standalone, combined: true, ..page.form.clone() };
+    page.reduce(Action::Edit(form));
+    page.reduce(Action::Reset);
+    assert_eq!(page.status, "Reset: seed 1, 3 controllers (combined nodes) formatted standalone, 3 brokers");
+    assert!(page.session.sim().runs_broker(2));
+    let mut page = led_from(page);
+    assert_eq!(page.picture.quorum.voters, vec![1], "--standalone: n1 alone votes");
+    assert_eq!(membership(&page, 2), Some(Membership::Observer));
+    assert!(play_until(&mut page, 10.0, |p| caught_up(p, 2)));
+    page.reduce(Action::Act(Act::AddVoter(2)));
+    assert!(play_until(&mut page, 20.0, |p| p.picture.quorum.committed == vec![1, 2]), "{}", page.status);
 }

@@ -511,9 +511,13 @@ impl PageState {
                 (self.params.at, self.params.events, self.params.applied, self.params.fingerprint) =
                     (None, None, None, None);
                 self.start_over();
+                let roles = if self.form.combined { " (combined nodes)" } else { "" };
                 self.status = format!(
-                    "Reset: seed {}, {} controllers, {} brokers",
-                    self.form.seed, self.form.voters, self.form.brokers
+                    "Reset: seed {}, {} controllers{roles} formatted {}, {} brokers",
+                    self.form.seed,
+                    self.form.voters,
+                    self.form.quorum.name(),
+                    self.form.brokers
                 );
             }
             Err(error) => self.status = format!("Cannot reset: {error}"),

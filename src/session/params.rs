@@ -195,6 +195,13 @@ impl PageParams {
                     format!("{key}: '{value}' is not static, standalone or initial-controllers; using initial-controllers")
                 })?
             }
+            "roles" => {
+                self.settings.combined = match value {
+                    "combined" => true,
+                    "dedicated" => false,
+                    _ => return Err(format!("{key}: '{value}' is not dedicated or combined; using dedicated")),
+                }
+            }
             "drop" => self.settings.drop_percent = within(number("a percentage")?, 0, 100)? as u32,
             "snapshot" => self.settings.snapshot_bytes = within(number("a byte count")?, 0, 1 << 30)?,
             "latency" => {
@@ -354,6 +361,9 @@ impl PageParams {
         }
         if !sabotage.is_empty() {
             query.push_str(&format!("&sabotage={}", sabotage.join(",")));
+        }
+        if settings.combined {
+            query.push_str("&roles=combined");
         }
         if !actions.is_empty() {
             let codes: Vec<String> = actions.iter().map(ToString::to_string).collect();

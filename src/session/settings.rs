@@ -35,6 +35,9 @@ pub struct Settings {
     /// page's default, as Kafka 4.x formats one), `--standalone`, or a static one.
     #[serde(with = "quorum_name", default = "dynamic_quorum")]
     pub quorum: QuorumFormat,
+    /// Combined nodes (`process.roles=broker,controller`): each controller also runs a broker.
+    #[serde(default)]
+    pub combined: bool,
 }
 
 /// The quorum a page (and a session file without the field) starts with.
@@ -55,6 +58,7 @@ impl Default for Settings {
             snapshot_bytes: 0,
             sabotage: Sabotage::default(),
             quorum: dynamic_quorum(),
+            combined: false,
         }
     }
 }
@@ -110,7 +114,7 @@ impl Settings {
             network: self.network(),
             metadata: MetadataConfig { sabotage: self.sabotage.metadata, ..MetadataConfig::default() },
             format: self.quorum,
-            combined: false,
+            combined: self.combined,
         }
     }
 }

@@ -107,6 +107,13 @@ pub fn controls(props: &ControlsProps) -> Html {
             on.emit(PageAction::Edit(Settings { pre_vote: checked, ..form.clone() }));
         })
     };
+    let combined = {
+        let (on, form) = (props.on.clone(), form.clone());
+        Callback::from(move |e: Event| {
+            let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            on.emit(PageAction::Edit(Settings { combined: checked, ..form.clone() }));
+        })
+    };
     let quorum_format = {
         let (on, form) = (props.on.clone(), form.clone());
         Callback::from(move |e: Event| {
@@ -154,6 +161,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 { number_input("number", "Controllers", "voters", form.voters.into(), 1, Settings::MAX_VOTERS.into(), edit(|s, v| s.voters = v as u32)) }
                 { number_input("number", "Brokers", "brokers", form.brokers.into(), 0, Settings::MAX_BROKERS.into(), edit(|s, v| s.brokers = v as u32)) }
                 <label><input type="checkbox" checked={form.pre_vote} onchange={pre_vote} />{ " pre-vote (KIP-996)" }</label>
+                <label><input type="checkbox" checked={form.combined} onchange={combined} />{ " combined nodes (process.roles=broker,controller)" }</label>
                 <label for="quorum-format">{ "Quorum format" }
                     <select id="quorum-format" onchange={quorum_format}>
                         { for QUORUM_FORMATS.iter().map(|(format, text)| html! { <option value={format.name()} selected={form.quorum == *format}>{ *text }</option> }) }

@@ -82,7 +82,7 @@ const nodeLabels = (page) => page.locator("svg.cluster g.node").evaluateAll((nod
 
 function leaderIn(labels) {
   for (const label of labels.split("|")) {
-    const match = /^controller n(\d+) LEADER, epoch (\d+),/.exec(label);
+    const match = /^controller (?:and broker )?n(\d+) LEADER, epoch (\d+),/.exec(label);
     if (match) return { id: Number(match[1]), epoch: Number(match[2]) };
   }
   return null;

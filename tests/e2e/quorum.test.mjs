@@ -50,3 +50,16 @@ test("a refused voter change shows Kafka's error name in the page", async () => 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("with roles=combined the live cluster draws each controller as a controller and broker", async () => {
+  const { page, errors, context } = await open("?speed=1&roles=combined");
+  await waitForLeader(page);
+  const combined = page.locator('svg.cluster g.node[aria-label^="controller and broker "]');
+  await page.waitForFunction(() => [...document.querySelectorAll('svg.cluster g.node[aria-label^="controller and broker "]')]
+    .filter((n) => /broker RUNNING/.test(n.getAttribute("aria-label"))).length === 3, null, { timeout: 30_000 });
+  assert.equal(await combined.count(), 3);
+  assert.equal(await page.locator("svg.cluster text.combined").count(), 3, "each drawn '+ broker'");
+  await screenshot(page, "combined-live-cluster");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
