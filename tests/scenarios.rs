@@ -72,6 +72,7 @@ scenario_tests!(
     check_quorum,
     combined_node_killed,
     controlled_shutdown,
+    controlled_shutdown_failover,
     controlled_shutdown_waits,
     controller_activation,
     diverging_follower,

@@ -400,21 +400,29 @@ impl Controller {
         let mut shut_down = false;
         let mut entered_controlled_shutdown = false;
         if want_shut_down {
+            // The heartbeat manager's state decides, not the registration's flag: after a
+            // failover the new manager has no shutdown offset, so a broker that leads nothing
+            // goes at once, and one that still leads enters controlled shutdown again
+            // (`calculateNextBrokerState`'s UNFENCED case).
+            let shutting_down = shutdown_offset.is_some();
             let caught_up_with_shutdown = shutdown_offset.is_some_and(|o| o <= lowest_active);
-            let done_leading = !leads && (!registration.in_controlled_shutdown || caught_up_with_shutdown);
+            let done_leading = !leads && (!shutting_down || caught_up_with_shutdown);
             shut_down = registration.fenced || want_fence || done_leading;
             if shut_down && !registration.fenced {
                 match fence_records(staged.image, broker_id, sabotage) {
                     Ok(fence) => staged.records.extend(fence),
                     Err(error) => staged.reject(error),
                 }
-            } else if !shut_down && !registration.in_controlled_shutdown {
-                staged.push(MetadataRecord::BrokerRegistrationChange {
-                    broker_id,
-                    broker_epoch,
-                    fenced: None,
-                    in_controlled_shutdown: Some(true),
-                });
+            } else if !shut_down && !shutting_down {
+                // `ReplicationControlManager.handleBrokerInControlledShutdown`.
+                if !registration.in_controlled_shutdown {
+                    staged.push(MetadataRecord::BrokerRegistrationChange {
+                        broker_id,
+                        broker_epoch,
+                        fenced: None,
+                        in_controlled_shutdown: Some(true),
+                    });
+                }
                 staged.extend(move_away_from(staged.image, broker_id, sabotage));
                 entered_controlled_shutdown = true;
             }
@@ -430,11 +438,8 @@ impl Controller {
         let fenced = staged.image.brokers().get(&broker_id).is_none_or(|b| b.fenced);
         let records = staged.finish();
         let written = records.as_ref().map_or(0, Vec::len);
-        let in_controlled_shutdown =
-            entered_controlled_shutdown || (registration.in_controlled_shutdown && !shut_down);
         if let Some(session) = active.sessions.get_mut(&broker_id)
-            && in_controlled_shutdown
-            && session.controlled_shutdown_offset.is_none()
+            && entered_controlled_shutdown
         {
             let batch_end = (next_offset + written as Offset).saturating_sub(1);
             session.controlled_shutdown_offset = Some(batch_end);

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 40] = [
+pub const SCENARIOS: [(&str, &str); 41] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -13,6 +13,7 @@ pub const SCENARIOS: [(&str, &str); 40] = [
     ("check_quorum", include_str!("../../tests/scenarios/check_quorum.txt")),
     ("combined_node_killed", include_str!("../../tests/scenarios/combined_node_killed.txt")),
     ("controlled_shutdown", include_str!("../../tests/scenarios/controlled_shutdown.txt")),
+    ("controlled_shutdown_failover", include_str!("../../tests/scenarios/controlled_shutdown_failover.txt")),
     ("controlled_shutdown_waits", include_str!("../../tests/scenarios/controlled_shutdown_waits.txt")),
     ("controller_activation", include_str!("../../tests/scenarios/controller_activation.txt")),
     ("diverging_follower", include_str!("../../tests/scenarios/diverging_follower.txt")),
