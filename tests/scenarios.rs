@@ -96,6 +96,7 @@ scenario_tests!(
     quorum_remove_follower,
     quorum_standalone_grows,
     quorum_wiped_disk,
+    read_waits_for_commit,
     rejoin_with_pre_vote,
     rejoin_without_pre_vote,
     resigned_next_epoch,

@@ -306,7 +306,12 @@ impl Controller {
             return;
         };
         let last = Self::append(node, now, records);
-        match (last, &mut self.active) {
+        // An operation that wrote nothing read the latest state, committed or not: it answers
+        // once the highest offset written so far commits, or at once when all of it has
+        // (`QuorumController.ControllerWriteEvent.run`, `highestPendingOffset`). Errors answer
+        // at once (`handleException`).
+        let read_at = last.or_else(|| (!reply.is_error()).then(|| uncommitted_end(node)).flatten());
+        match (read_at, &mut self.active) {
             (Some(offset), Some(active)) => {
                 active.pending.push(PendingReply { offset, to: from, rpc: reply })
             }
@@ -640,6 +645,13 @@ impl<'a> Staged<'a> {
             self.push(record);
         }
     }
+}
+
+/// The offset of the latest record written and not yet committed, if any: the highest offset
+/// an operation in the purgatory can wait for.
+fn uncommitted_end(node: &MetadataNode) -> Option<Offset> {
+    let last = node.next_offset()?.checked_sub(1)?;
+    node.high_watermark().is_none_or(|hw| last >= hw).then_some(last)
 }
 
 /// The NOT_CONTROLLER answer to a request (responses get none).

@@ -96,6 +96,16 @@ impl ControllerRpc {
             ControllerRpc::AlterPartitionResponse { .. } => "AlterPartitionResponse",
         }
     }
+
+    /// Whether this is a response carrying an error.
+    pub fn is_error(&self) -> bool {
+        match self {
+            ControllerRpc::BrokerRegistrationResponse { result, .. } => result.is_err(),
+            ControllerRpc::BrokerHeartbeatResponse { result, .. } => result.is_err(),
+            ControllerRpc::AlterPartitionResponse { result, .. } => result.is_err(),
+            _ => false,
+        }
+    }
 }
 
 impl fmt::Display for ControllerRpc {

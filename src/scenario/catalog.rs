@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 41] = [
+pub const SCENARIOS: [(&str, &str); 42] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -40,6 +40,7 @@ pub const SCENARIOS: [(&str, &str); 41] = [
     ("quorum_remove_follower", include_str!("../../tests/scenarios/quorum_remove_follower.txt")),
     ("quorum_standalone_grows", include_str!("../../tests/scenarios/quorum_standalone_grows.txt")),
     ("quorum_wiped_disk", include_str!("../../tests/scenarios/quorum_wiped_disk.txt")),
+    ("read_waits_for_commit", include_str!("../../tests/scenarios/read_waits_for_commit.txt")),
     ("rejoin_with_pre_vote", include_str!("../../tests/scenarios/rejoin_with_pre_vote.txt")),
     ("rejoin_without_pre_vote", include_str!("../../tests/scenarios/rejoin_without_pre_vote.txt")),
     ("resigned_next_epoch", include_str!("../../tests/scenarios/resigned_next_epoch.txt")),
