@@ -139,7 +139,8 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
                 .with("Fenced", Value::Int8(fenced))
                 .with("InControlledShutdown", Value::Int8(i8::from(in_controlled_shutdown.unwrap_or(false))))
         }
-        MetadataRecord::NoOp => v,
+        MetadataRecord::NoOp | MetadataRecord::EndTransaction => v,
+        MetadataRecord::BeginTransaction { name } => v.with("Name", Value::string(&**name)),
     })
 }
 
@@ -399,6 +400,8 @@ impl SimulationMapper {
                 in_controlled_shutdown: (v.int("InControlledShutdown") == Some(1)).then_some(true),
             }],
             20 => vec![MetadataRecord::NoOp],
+            23 => vec![MetadataRecord::BeginTransaction { name: Arc::from(v.text("Name").unwrap_or("")) }],
+            24 => vec![MetadataRecord::EndTransaction],
             _ => Vec::new(),
         })
     }

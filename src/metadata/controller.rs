@@ -10,6 +10,7 @@ use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
 use crate::rng::Rng;
 use crate::small_map::SmallMap;
 
+use super::bootstrap;
 use super::config::{MetadataConfig, MetadataSabotage};
 use super::image::{MetadataImage, RejectedRecord};
 use super::placement::{
@@ -121,7 +122,7 @@ impl Controller {
     /// Follow the quorum: become active once leading and the epoch's first record is applied
     /// (`ListenerContext.maybeFireLeaderChange`, then `QuorumController.claim`), step down on
     /// losing leadership (`renounce`), and send replies now committed.
-    pub fn sync(&mut self, node: &MetadataNode, now: Micros, out: &mut RpcOutbox) {
+    pub fn sync(&mut self, node: &mut MetadataNode, now: Micros, out: &mut RpcOutbox) {
         let leading = node.role() == RoleKind::Leader;
         let replayed_epoch_start =
             node.epoch_start_offset().is_some_and(|start| node.applied().applied_offset > start);
@@ -143,7 +144,9 @@ impl Controller {
 
     /// `QuorumController.claim`: the working image is the applied image (everything up to the
     /// epoch start is committed by now), and every registered broker's session starts afresh.
-    fn activate(&mut self, node: &MetadataNode, now: Micros) {
+    /// On a log with no `metadata.version` yet, the first records are the bootstrap
+    /// transaction (`QuorumController.CompleteActivationEvent`).
+    fn activate(&mut self, node: &mut MetadataNode, now: Micros) {
         let image = node.applied().state.image.clone();
         // `ClusterControlManager.activate`: only an unfenced broker gets a contact time.
         let sessions = image
@@ -156,7 +159,20 @@ impl Controller {
             .collect();
         let next_session_check = now + self.session_check_period();
         let next_noop = now + self.config.max_idle_interval;
+        let bootstrap = !image.features().contains_key("metadata.version");
         self.active = Some(Active { image, sessions, pending: Vec::new(), next_session_check, next_noop });
+        if bootstrap && let Some(active) = &mut self.active {
+            let mut staged = Staged::new(&mut active.image);
+            for record in bootstrap::records() {
+                staged.push(record);
+            }
+            match staged.finish() {
+                Ok(records) => {
+                    Self::append(node, now, records);
+                }
+                Err(_) => self.revert(node),
+            }
+        }
     }
 
     /// `QuorumController.maybeFenceStaleBrokerPeriodNs`: an eighth of the session timeout (at

@@ -163,7 +163,11 @@ impl MetadataImage {
                     broker.in_controlled_shutdown = *shutdown;
                 }
             }
-            MetadataRecord::NoOp => {}
+            // A transaction's records apply as they come: Kafka's loader holds them back until
+            // EndTransactionRecord, which changes nothing for a transaction in one batch.
+            MetadataRecord::NoOp
+            | MetadataRecord::BeginTransaction { .. }
+            | MetadataRecord::EndTransaction => {}
         }
         Ok(())
     }

@@ -166,6 +166,12 @@ pub enum MetadataRecord {
         in_controlled_shutdown: Option<bool>,
     },
     NoOp,
+    /// The start of a metadata transaction (KIP-868), named.
+    BeginTransaction {
+        name: Arc<str>,
+    },
+    /// Its end: the records since the begin apply together.
+    EndTransaction,
 }
 
 impl MetadataRecord {
@@ -184,6 +190,8 @@ impl MetadataRecord {
             MetadataRecord::FeatureLevel { .. } => 12,
             MetadataRecord::BrokerRegistrationChange { .. } => 17,
             MetadataRecord::NoOp => 20,
+            MetadataRecord::BeginTransaction { .. } => 23,
+            MetadataRecord::EndTransaction => 24,
         }
     }
 
@@ -202,6 +210,8 @@ impl MetadataRecord {
             MetadataRecord::FeatureLevel { .. } => "FeatureLevelRecord",
             MetadataRecord::BrokerRegistrationChange { .. } => "BrokerRegistrationChangeRecord",
             MetadataRecord::NoOp => "NoOpRecord",
+            MetadataRecord::BeginTransaction { .. } => "BeginTransactionRecord",
+            MetadataRecord::EndTransaction => "EndTransactionRecord",
         }
     }
 
@@ -212,7 +222,8 @@ impl MetadataRecord {
             MetadataRecord::Partition(p) => 40 + 8 * p.replicas.iter().count() as u64,
             MetadataRecord::Config(c) => 8 + (c.resource.len() + c.name.len() + c.value.len()) as u64,
             MetadataRecord::FeatureLevel { name, .. } => 8 + name.len() as u64,
-            MetadataRecord::NoOp => 4,
+            MetadataRecord::NoOp | MetadataRecord::EndTransaction => 4,
+            MetadataRecord::BeginTransaction { name } => 8 + name.len() as u64,
             _ => 24,
         }
     }
@@ -226,6 +237,8 @@ impl MetadataRecord {
                 | MetadataRecord::Config(_)
                 | MetadataRecord::FeatureLevel { .. }
                 | MetadataRecord::NoOp
+                | MetadataRecord::BeginTransaction { .. }
+                | MetadataRecord::EndTransaction
         )
     }
 
@@ -271,7 +284,8 @@ impl MetadataRecord {
                     ^ flags(fenced) << 60
                     ^ flags(in_controlled_shutdown) << 62)
             }
-            MetadataRecord::NoOp => 0,
+            MetadataRecord::NoOp | MetadataRecord::EndTransaction => 0,
+            MetadataRecord::BeginTransaction { name } => text_hash(name),
         };
         mix(body ^ u64::from(self.api_key()) << 56)
     }
@@ -324,7 +338,8 @@ impl fmt::Display for MetadataRecord {
                     "{name}(broker={broker_id}, fenced={fenced:?}, controlled_shutdown={in_controlled_shutdown:?})"
                 )
             }
-            MetadataRecord::NoOp => write!(f, "{name}"),
+            MetadataRecord::NoOp | MetadataRecord::EndTransaction => write!(f, "{name}"),
+            MetadataRecord::BeginTransaction { name: transaction } => write!(f, "{name}({transaction})"),
         }
     }
 }

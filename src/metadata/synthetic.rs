@@ -10,6 +10,7 @@ use crate::broker_set::BrokerId;
 /// Partitions per synthetic topic.
 pub const PARTITIONS_PER_TOPIC: u64 = 1_000;
 
+use super::bootstrap;
 use super::broker::incarnation;
 
 /// The ids of `brokers` dedicated brokers.
@@ -43,13 +44,18 @@ pub fn snapshot_records(partitions: u64, ids: &[BrokerId]) -> impl Iterator<Item
             MetadataRecord::Partition(new_partition(topic_id, partition, replicas))
         }))
     });
-    let version = MetadataRecord::FeatureLevel { name: Arc::from("metadata.version"), level: 21 };
-    std::iter::once(version).chain(registrations).chain(topic_records)
+    let features = std::iter::once(("metadata.version", bootstrap::METADATA_VERSION))
+        .chain(bootstrap::FEATURES)
+        .map(|(name, level)| MetadataRecord::FeatureLevel { name: Arc::from(name), level });
+    features.chain(registrations).chain(topic_records)
 }
 
 /// How many records [`snapshot_records`] yields.
 pub fn snapshot_record_count(partitions: u64, brokers: u32) -> u64 {
-    1 + 2 * u64::from(brokers) + partitions.div_ceil(PARTITIONS_PER_TOPIC) + partitions
+    1 + bootstrap::FEATURES.len() as u64
+        + 2 * u64::from(brokers)
+        + partitions.div_ceil(PARTITIONS_PER_TOPIC)
+        + partitions
 }
 
 #[cfg(test)]

@@ -469,7 +469,9 @@ mod tests {
         let leaders: Vec<_> = view.nodes.iter().filter(|n| n.role == Some(RoleKind::Leader)).collect();
         assert_eq!(leaders.len(), 1);
         assert!(!leaders[0].cells.is_empty(), "the leader's log strip shows records");
-        assert_eq!(leaders[0].cells[0].kind, "LeaderChange");
+        let strip = &leaders[0].cells;
+        assert_eq!(strip.last().map(|c| c.offset + 1), Some(leaders[0].log_end), "it ends at the log end");
+        assert!(strip.iter().any(|c| c.kind == "NoOpRecord"), "the active controller's NoOpRecords");
         assert_eq!(view.nodes.iter().filter(|n| n.lifecycle == Some("RUNNING")).count(), 3);
         assert!(view.messages.iter().all(|m| (0.0..=1.0).contains(&m.progress)));
         let broker = view.nodes.iter().find(|n| !n.voter).unwrap();

@@ -190,7 +190,7 @@ impl Server {
     /// on a server (a message, a timer, an admin request).
     pub(crate) fn after(&mut self, now: Micros, out: &mut ServerOutbox) {
         if let Some(controller) = &mut self.controller {
-            controller.sync(&self.node, now, &mut out.rpcs);
+            controller.sync(&mut self.node, now, &mut out.rpcs);
         }
         if let Some(broker) = &self.broker {
             let lifecycle = broker.lifecycle();
