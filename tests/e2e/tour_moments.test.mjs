@@ -19,6 +19,10 @@ const KEY_MOMENTS = new Map([
   [11, /-> n103 SnapshotId\(/],
   [12, /n102 appended \d+ records from a PartitionChangeRecord/],
   [13, /n101 appended (a|\d+ records from a) BrokerRegistrationChangeRecord/],
+  [17, /became Prospective at epoch [1-9]$/],
+  [18, /AddRaftVoter n4 \(dir \w+\): committed, answered NONE$/],
+  [19, /AddRaftVoter n3 \(dir \w+\): committed, answered NONE$/],
+  [20, /resigned \(/],
 ]);
 
 const millis = (line) => Number(/^\s*(\d+)\.\d+ms/.exec(line)?.[1] ?? -1);
@@ -48,6 +52,7 @@ test("each tour step plays its key moment within 10 s of opening", async () => {
     await page.locator("#tour-watch.seen").waitFor({ timeout: 5_000 });
     console.log(`step ${step}: key moment after ${wall} ms of wall time`);
     if (step === 7) await screenshot(page, "tour-step-7-divergence-played");
+    if (step === 18) await screenshot(page, "tour-step-18-add-controller-played");
   }
   // The race steps: the moment is the race's (its phase, announced per side); the panel
   // ticks it off with the time since the kill.
