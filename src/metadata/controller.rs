@@ -147,7 +147,7 @@ impl Controller {
     /// On a log with no `metadata.version` yet, the first records are the bootstrap
     /// transaction (`QuorumController.CompleteActivationEvent`).
     fn activate(&mut self, node: &mut MetadataNode, now: Micros) {
-        let image = node.applied().state.image.clone();
+        let mut image = node.applied().state.image.clone();
         // `ClusterControlManager.activate`: only an unfenced broker gets a contact time.
         let sessions = image
             .brokers()
@@ -157,21 +157,21 @@ impl Controller {
                 (*id, Session { last_contact, metadata_offset: None, controlled_shutdown_offset: None })
             })
             .collect();
+        let bootstrap = if image.features().contains_key("metadata.version") {
+            Ok(Vec::new())
+        } else {
+            let mut staged = Staged::new(&mut image);
+            staged.extend(bootstrap::records());
+            staged.finish()
+        };
         let next_session_check = now + self.session_check_period();
         let next_noop = now + self.config.max_idle_interval;
-        let bootstrap = !image.features().contains_key("metadata.version");
         self.active = Some(Active { image, sessions, pending: Vec::new(), next_session_check, next_noop });
-        if bootstrap && let Some(active) = &mut self.active {
-            let mut staged = Staged::new(&mut active.image);
-            for record in bootstrap::records() {
-                staged.push(record);
+        match bootstrap {
+            Ok(records) => {
+                Self::append(node, now, records);
             }
-            match staged.finish() {
-                Ok(records) => {
-                    Self::append(node, now, records);
-                }
-                Err(_) => self.revert(node),
-            }
+            Err(_) => self.revert(node),
         }
     }
 

@@ -477,13 +477,23 @@ impl Session {
                 sim.provision_controller();
                 Ok(())
             }
-            Action::AddVoter(n) => sim.add_voter(*n).map(drop).map_err(ActError::from),
-            Action::RemoveVoter(n) => sim.remove_voter(*n).map(drop).map_err(ActError::from),
+            Action::AddVoter(n) => {
+                sim.add_voter(*n)?;
+                Ok(())
+            }
+            Action::RemoveVoter(n) => {
+                sim.remove_voter(*n)?;
+                Ok(())
+            }
             Action::RemoveLeader => {
                 let leader = sim.leader().map(|l| l.id()).ok_or(ActError::NoControllerToRemove)?;
-                sim.remove_voter(leader).map(drop).map_err(ActError::from)
+                sim.remove_voter(leader)?;
+                Ok(())
             }
-            Action::WipeDisk(n) => sim.wipe_disk(*n).map(drop).map_err(ActError::from),
+            Action::WipeDisk(n) => {
+                sim.wipe_disk(*n)?;
+                Ok(())
+            }
         }
     }
 }

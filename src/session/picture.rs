@@ -4,7 +4,7 @@
 
 use crate::metadata::state::MetadataLog;
 use crate::quorum::message::FetchResult;
-use crate::quorum::voters::ReplicaKey;
+use crate::quorum::voters::{ReplicaKey, VoterSet};
 use crate::quorum::{Message, Micros, NodeId, RoleKind};
 use crate::sim::network::Loss;
 use crate::sim::packet::Payload;
@@ -262,8 +262,9 @@ pub fn picture(
     let hw = sim.leader().and_then(|l| l.high_watermark());
     let fenced =
         |id: NodeId| sim.leader().and_then(|l| l.applied().state.image.brokers().get(&id).map(|b| b.fenced));
+    let sets = VoterSets { latest: sim.voter_set(), committed: sim.committed_voter_set() };
     let mut nodes: Vec<NodePicture> =
-        sim.node_ids().map(|id| node_picture(sim, id, now, hw, timeout_full, fenced(id))).collect();
+        sim.node_ids().map(|id| node_picture(sim, &sets, id, now, hw, timeout_full, fenced(id))).collect();
     for (_, _, packet) in sim.in_flight() {
         if let Payload::Quorum(Message::FetchResponse {
             result: FetchResult::DivergingEpoch { epoch, end_offset },
@@ -323,10 +324,16 @@ pub fn picture(
         detail: seen.violation.detail.clone(),
         culprits: culprits(&seen.violation, &known),
     });
-    ClusterPicture { now, nodes, messages, links, cut_links, broken, quorum: quorum_picture(sim) }
+    ClusterPicture { now, nodes, messages, links, cut_links, broken, quorum: quorum_picture(sim, &sets) }
 }
 
-fn quorum_picture(sim: &Simulation) -> QuorumPicture {
+/// The latest voter set (which decides) and the committed one, read once per picture.
+struct VoterSets<'a> {
+    latest: &'a VoterSet,
+    committed: &'a VoterSet,
+}
+
+fn quorum_picture(sim: &Simulation, sets: &VoterSets) -> QuorumPicture {
     let change = sim.leader().and_then(|leader| {
         let change = leader.pending_change()?;
         let rpc = change.kind.rpc();
@@ -337,21 +344,21 @@ fn quorum_picture(sim: &Simulation) -> QuorumPicture {
         })
     });
     QuorumPicture {
-        dynamic: sim.voter_set().keys().iter().any(|k| k.dir.is_some()),
-        voters: sim.voter_set().ids().collect(),
-        committed: sim.committed_voter_set().ids().collect(),
+        dynamic: sets.latest.keys().iter().any(|k| k.dir.is_some()),
+        voters: sets.latest.ids().collect(),
+        committed: sets.committed.ids().collect(),
         change,
     }
 }
 
 /// Controller `id`'s standing in the voter sets, by its id and its disk's directory id.
-fn membership(sim: &Simulation, id: NodeId) -> Membership {
+fn membership(sim: &Simulation, sets: &VoterSets, id: NodeId) -> Membership {
     let dir = match sim.node(id) {
         Some(node) => node.key().dir,
         None => sim.disk_of_down_node(id).map(|d| d.directory_id),
     };
     let key = ReplicaKey { id, dir };
-    let (latest, committed) = (sim.voter_set(), sim.committed_voter_set());
+    let VoterSets { latest, committed } = sets;
     match (latest.is_voter(key), committed.is_voter(key)) {
         (true, true) => Membership::Voter,
         (true, false) => Membership::Joining,
@@ -413,6 +420,7 @@ fn latest_cells(log: &MetadataLog, shown: u64) -> (Vec<LogCell>, u64, u64) {
 
 fn node_picture(
     sim: &Simulation,
+    sets: &VoterSets,
     id: NodeId,
     now: Micros,
     hw: Option<u64>,
@@ -424,7 +432,7 @@ fn node_picture(
     let mut picture = NodePicture {
         fenced: (!voter || combined).then_some(fenced).flatten(),
         combined,
-        membership: voter.then(|| membership(sim, id)),
+        membership: voter.then(|| membership(sim, sets, id)),
         ..NodePicture::blank(id, voter)
     };
     let shown = if voter { STRIP_RECORDS } else { BROKER_STRIP_RECORDS };

@@ -100,18 +100,12 @@ pub fn controls(props: &ControlsProps) -> Html {
             on.emit(PageAction::Topic { partitions, replication });
         })
     };
-    let pre_vote = {
+    let check = |f: fn(&mut Settings, bool)| {
         let (on, form) = (props.on.clone(), form.clone());
         Callback::from(move |e: Event| {
-            let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-            on.emit(PageAction::Edit(Settings { pre_vote: checked, ..form.clone() }));
-        })
-    };
-    let combined = {
-        let (on, form) = (props.on.clone(), form.clone());
-        Callback::from(move |e: Event| {
-            let checked = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-            on.emit(PageAction::Edit(Settings { combined: checked, ..form.clone() }));
+            let mut next = form.clone();
+            f(&mut next, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked());
+            on.emit(PageAction::Edit(next));
         })
     };
     let quorum_format = {
@@ -160,8 +154,8 @@ pub fn controls(props: &ControlsProps) -> Html {
                 { number_input("number", "Seed", "seed", form.seed, 0, u64::MAX, edit(|s, v| s.seed = v)) }
                 { number_input("number", "Controllers", "voters", form.voters.into(), 1, Settings::MAX_VOTERS.into(), edit(|s, v| s.voters = v as u32)) }
                 { number_input("number", "Brokers", "brokers", form.brokers.into(), 0, Settings::MAX_BROKERS.into(), edit(|s, v| s.brokers = v as u32)) }
-                <label><input type="checkbox" checked={form.pre_vote} onchange={pre_vote} />{ " pre-vote (KIP-996)" }</label>
-                <label><input type="checkbox" checked={form.combined} onchange={combined} />{ " combined nodes (process.roles=broker,controller)" }</label>
+                <label><input type="checkbox" checked={form.pre_vote} onchange={check(|s, v| s.pre_vote = v)} />{ " pre-vote (KIP-996)" }</label>
+                <label><input type="checkbox" checked={form.combined} onchange={check(|s, v| s.combined = v)} />{ " combined nodes (process.roles=broker,controller)" }</label>
                 <label for="quorum-format">{ "Quorum format" }
                     <select id="quorum-format" onchange={quorum_format}>
                         { for QUORUM_FORMATS.iter().map(|(format, text)| html! { <option value={format.name()} selected={form.quorum == *format}>{ *text }</option> }) }
@@ -194,7 +188,7 @@ fn selected_node(selected: Option<&SelectedNode>, act: &impl Fn(Action) -> Callb
                 if matches!(member, Membership::Observer | Membership::WipedVoter) {
                     <button onclick={act(Action::AddVoter(node.id))} title="kafka-metadata-quorum add-controller: AddRaftVoter">{ format!("Add {name} to the voters") }</button>
                 }
-                if member == Membership::Voter || member == Membership::Joining || member == Membership::WipedVoter {
+                if matches!(member, Membership::Voter | Membership::Joining | Membership::WipedVoter) {
                     <button onclick={act(Action::RemoveVoter(node.id))} title="kafka-metadata-quorum remove-controller: RemoveRaftVoter">{ format!("Remove {name} from the voters") }</button>
                 }
                 <button onclick={act(Action::WipeDisk(node.id))} title="Its disk dies: formatted again with a new directory id, it restarts as an observer">{ format!("Wipe {name}'s disk") }</button>

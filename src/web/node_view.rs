@@ -132,7 +132,7 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
         <>
             <circle class="shape" r={RADIUS.to_string()} />
             if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
-                <circle class={classes!("membership-ring", member_class(member))} r={(RADIUS + 11.0).to_string()} />
+                <circle class={classes!("membership-ring", member.name())} r={(RADIUS + 11.0).to_string()} />
             }
             if n.role == Some(RoleKind::Leader) {
                 <path class="crown" d="M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z" />
@@ -148,23 +148,13 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
             }
             <text class="small vote" y={(-RADIUS - 25.0).to_string()}>
                 if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
-                    <tspan class={classes!("membership", member_class(member))}>{ member.name() }</tspan>
+                    <tspan class={classes!("membership", member.name())}>{ member.name() }</tspan>
                     if !vote_text(n).is_empty() { { " · " } }
                 }
                 { vote_text(n) }
             </text>{ " " }
             { log_strip(n, strip_cells, flagged) }
         </>
-    }
-}
-
-/// The class of a controller's ring that is not a committed voter.
-fn member_class(member: Membership) -> &'static str {
-    match member {
-        Membership::Voter => "voter",
-        Membership::Joining => "joining",
-        Membership::Leaving => "leaving",
-        Membership::Observer | Membership::WipedVoter => "observer",
     }
 }
 
