@@ -26,7 +26,14 @@ test("adding and removing a controller through the page changes the drawn voter 
     }, null, { timeout: 30_000 });
     if ((await answered.jsonValue()) !== "REQUEST_TIMED_OUT") break;
     assert.ok(attempt < 5, "n4 catches up within a few seconds");
-    await page.waitForTimeout(1_000);
+    // Wait until n4's log reaches the leader's end, as the caught-up check asks.
+    await page.waitForFunction(() => {
+      const end = (label) => Number(/log \d+\.\.(\d+)/.exec(label ?? "")?.[1] ?? -1);
+      const labels = [...document.querySelectorAll("svg.cluster g.node")].map((n) => n.getAttribute("aria-label"));
+      const leader = labels.find((l) => / LEADER,/.test(l));
+      const n4 = labels.find((l) => l.startsWith("controller n4 "));
+      return leader && n4 && end(n4) >= end(leader);
+    }, null, { timeout: 30_000 });
   }
   await quorumSays(page, /Voters n1 n2 n3 n4 .*3 of 4 voters must agree; 1 may fail/);
   assert.doesNotMatch(await controller(page, 4).getAttribute("aria-label"), /observer/);
