@@ -15,6 +15,44 @@ const OTHER_SEEDS_WALL_MS: f64 = 20_000.0;
 /// "A few seconds before": the viewer gets at least this long to see the scene first.
 const LEAST_WALL_MS: f64 = 800.0;
 
+/// Each cluster step's key moment as the event log words it, judged on the line's text without
+/// the page's own matcher (src/session/key_moment.rs), so a wrong matcher shows here.
+fn worded_as_its_moment(id: &str, line: &str) -> bool {
+    let appended = |node: &str, record: &str| {
+        line.strip_prefix(&format!("{node} appended ")).is_some_and(|rest| {
+            rest.strip_prefix("a ")
+                .or_else(|| rest.split_once(" records from a ").map(|(_, r)| r))
+                .is_some_and(|first| first.starts_with(&format!("{record},")))
+        })
+    };
+    let committed_add = |node: &str| {
+        line.starts_with(&format!("AddRaftVoter {node} (dir ")) || line.contains(&format!(" AddRaftVoter {node} (dir "))
+    } && line.ends_with("): committed, answered NONE");
+    let epoch_after = |text: &str| line.rsplit_once(text).and_then(|(_, epoch)| epoch.parse::<u32>().ok());
+    match id {
+        "first-election" => line.ends_with("became Leader at epoch 1"),
+        "leader-crash" => {
+            epoch_after(" at epoch ").is_some_and(|e| (2..=9).contains(&e)) && line.contains(" became ")
+        }
+        "pre-vote" => line == "n3 became Prospective at epoch 1",
+        "no-pre-vote" => line.starts_with("n3 became Candidate at epoch"),
+        "divergence" => line.contains(" truncated its log to ") && line.contains(" (DivergingEpoch"),
+        "brokers-fetch" => appended("n101", "TopicRecord"),
+        "broker-restart" => line.starts_with("n101 appended"),
+        "snapshot" => line.contains(" -> n103 SnapshotId("),
+        "fencing" => appended("n102", "PartitionChangeRecord"),
+        "controlled-shutdown" => appended("n101", "BrokerRegistrationChangeRecord"),
+        "odd-quorum" => {
+            line.contains(" became Prospective at epoch ")
+                && epoch_after(" at epoch ").is_some_and(|e| e >= 1)
+        }
+        "add-controller" => committed_add("n4"),
+        "replace-disk" => committed_add("n3"),
+        "leader-leaves" => line.contains(" resigned ("),
+        other => panic!("no wording known for the cluster step {other}: add it here"),
+    }
+}
+
 /// Real milliseconds of play from the step's opening until its key moment.
 fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
     let mut page = PageState::new(&format!("?tour={}&seed={seed}", step + 1), "http://localhost/", false);
@@ -40,6 +78,21 @@ fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
         wall += FRAME_MS;
         page.reduce(Action::Frame { elapsed: FRAME_MS });
     }
+    let opened = story.opens_at_ms * MS;
+    let worded: Vec<String> = page
+        .session
+        .log()
+        .iter()
+        .filter(|line| line.at >= opened)
+        .map(|line| line.kind.to_string())
+        .collect();
+    assert!(
+        worded.iter().any(|line| worded_as_its_moment(story.id, line)),
+        "step {} ({}) seed {seed}: the event log since the opening has no line worded as its moment:\n{}",
+        step + 1,
+        story.id,
+        worded.join("\n")
+    );
     wall
 }
 
@@ -148,4 +201,46 @@ fn each_race_step_opens_before_its_moment_and_plays_it_within_a_few_seconds() {
     println!("{}", report.join("\n"));
     let scenario = PageState::new("?scenario=failover", "http://localhost/", false);
     assert!(!scenario.race.request().plays_on, "a scenario link shows its moment, paused");
+}
+
+/// Real milliseconds of the pains view's playback, through the page's frames, from a pain
+/// step's opening until the page ticks its key moment off.
+fn pain_wall_ms_to_key_moment(step: usize) -> f64 {
+    let story = &TOUR[step];
+    let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
+    assert_eq!(page.tab, Tab::Pains, "{} opens the pains view", story.id);
+    assert!(page.pains.playing(), "{} opens playing", story.id);
+    assert_eq!(page.key_seen, None, "{}: its key moment is not there when it opens", story.id);
+    let mut wall = 0.0;
+    while page.key_seen.is_none() {
+        assert!(
+            page.pains.playing() && wall < 60_000.0,
+            "{}: no key moment after {wall} ms of play",
+            story.id
+        );
+        wall += FRAME_MS;
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    wall
+}
+
+#[test]
+fn each_pain_step_plays_its_key_moment_within_a_few_seconds() {
+    let steps: Vec<usize> = TOUR
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s.view, View::Pain(_)))
+        .map(|(step, _)| step)
+        .collect();
+    assert!(steps.len() >= 3, "the tour has ZooKeeper mode's pains");
+    for step in steps {
+        let wall = pain_wall_ms_to_key_moment(step);
+        println!("step {} {}: {:.1} s", step + 1, TOUR[step].id, wall / 1_000.0);
+        assert!(
+            (LEAST_WALL_MS..=MOST_WALL_MS).contains(&wall),
+            "step {} ({}): key moment after {wall:.0} ms of play, want {LEAST_WALL_MS}..{MOST_WALL_MS}",
+            step + 1,
+            TOUR[step].id
+        );
+    }
 }

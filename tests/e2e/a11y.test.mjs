@@ -2,7 +2,8 @@
 // node selected, the share link and the shortcuts overlay), the failover race idle, mid-race and
 // finished, every tour step, presenter mode, the docs embeds at 480 x 320 and the phone layout.
 // Zero violations of any impact; each test fails on the first, naming rule, impact and elements.
-import { test } from "node:test";
+// covers: www/style.css src/web/help.rs src/web/focus.rs src/web/app.rs
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertNoViolations } from "./axe.mjs";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
@@ -26,12 +27,15 @@ async function pausedCluster(page) {
  *  announcement, which embeds without controls have too). */
 const raceReady = (page) => page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
 
-/** The failover race killed and paused mid-way, ZooKeeper mode cold-loading. */
+/** The live cluster opened paused 8 simulated seconds in, by a link: a leader, brokers
+ *  registering, messages in flight (playing there at the default pace takes many seconds). */
+const PAUSED_LIVE = "t=8000&autoplay=0";
+const pausedLive = (page) => waitForLeader(page);
+
+/** The failover race opened by `scenario=failover`, paused 10 s after the kill with ZooKeeper
+ *  mode cold-loading (playing there takes many seconds; failover.test.mjs plays it). */
 async function raceMidway(page) {
-  await raceReady(page);
-  await page.keyboard.press("k");
-  await page.waitForFunction(() => Number(document.querySelector("svg.partition-grid.zk")?.dataset.loadedCells) > 200, null, { timeout: 120_000 });
-  await page.keyboard.press(" ");
+  await waitForText(page, "#zk-stopwatch", "10.000 s", 120_000);
   await page.locator("#zk-phase", { hasText: "cold-loads" }).waitFor({ state: "attached" });
 }
 
@@ -41,16 +45,16 @@ async function openFailoverTab(page) {
 
 /** Every view: its name, URL, browser options and how to bring it to the state checked. */
 const VIEWS = [
-  ["live cluster, paused with messages in flight", "", {}, pausedCluster],
-  ["live cluster, a node selected and a share link shown", "", {}, async (page) => {
-    await pausedCluster(page);
+  ["live cluster, paused with messages in flight", `?${PAUSED_LIVE}`, {}, pausedLive],
+  ["live cluster, a node selected and a share link shown", `?${PAUSED_LIVE}`, {}, async (page) => {
+    await pausedLive(page);
     await page.locator("svg.cluster g.node").first().click();
     await page.locator(".selected-name").waitFor();
     await page.locator("#share").click();
     await page.locator("#share-url").waitFor();
   }],
-  ["live cluster, shortcuts overlay open", "", {}, async (page) => {
-    await pausedCluster(page);
+  ["live cluster, shortcuts overlay open", `?${PAUSED_LIVE}`, {}, async (page) => {
+    await pausedLive(page);
     await page.keyboard.press("?");
     await page.getByRole("dialog").waitFor();
   }],
@@ -58,10 +62,7 @@ const VIEWS = [
     await openFailoverTab(page);
     await raceReady(page);
   }],
-  ["failover race, mid-race", "", {}, async (page) => {
-    await openFailoverTab(page);
-    await raceMidway(page);
-  }],
+  ["failover race, mid-race", "?scenario=failover", {}, raceMidway],
   ["failover race, finished", "", {}, async (page) => {
     await openFailoverTab(page);
     await raceReady(page);
@@ -81,11 +82,8 @@ const VIEWS = [
       await waitForLeader(page, () => true).catch(() => {});
     }
   }]),
-  ["presenter mode, live cluster", "?present=1", { viewport: { width: 1024, height: 768 } }, pausedCluster],
-  ["presenter mode, failover race mid-race", "?present=1", { viewport: { width: 1024, height: 768 } }, async (page) => {
-    await openFailoverTab(page);
-    await raceMidway(page);
-  }],
+  ["presenter mode, live cluster", `?present=1&${PAUSED_LIVE}`, { viewport: { width: 1024, height: 768 } }, pausedLive],
+  ["presenter mode, failover race mid-race", "?present=1&scenario=failover", { viewport: { width: 1024, height: 768 } }, raceMidway],
   ...["full", "min", "none"].flatMap((controls) => [
     [`embed 480 x 320, leader-crash, controls=${controls}`, `?embed=1&scenario=leader-crash&seed=7&controls=${controls}`, EMBED, pausedCluster],
     // The failover story plays the race to 10 s after the kill and pauses there.
@@ -94,24 +92,25 @@ const VIEWS = [
   ]),
   ["embed 480 x 320, a ZooKeeper pain played", "?embed=1&scenario=zk-stale-cache", EMBED,
     (page) => page.locator("#pain-play[disabled]").waitFor({ timeout: 30_000 })],
-  ["phone 375 x 667, live cluster", "", PHONE, pausedCluster],
-  ["phone 375 x 667, failover race mid-race", "", PHONE, async (page) => {
-    await openFailoverTab(page);
-    await raceMidway(page);
-  }],
+  ["phone 375 x 667, live cluster", `?${PAUSED_LIVE}`, PHONE, pausedLive],
+  ["phone 375 x 667, failover race mid-race", "?scenario=failover", PHONE, raceMidway],
   ["phone 375 x 667, tour step 4", "?tour=4", PHONE, (page) => waitForText(page, "#tour-progress", `Step 4 of ${TOUR_STEPS}`)],
 ];
 
-for (const [name, query, options, prepare] of VIEWS) {
-  test(`axe: no violations on ${name}`, async () => {
-    const { page, errors, context } = await open(query, options);
-    await prepare(page);
-    await assertNoViolations(page, name);
-    await screenshot(page, `a11y-${name.replace(/[^a-z0-9]+/gi, "-")}`);
-    assert.deepEqual(errors, []);
-    await context.close();
-  });
-}
+// Each view in its own browser context, three at a time: most of a check is waiting for the
+// view to reach its state.
+describe("every view", { concurrency: 3 }, () => {
+  for (const [name, query, options, prepare] of VIEWS) {
+    test(`axe: no violations on ${name}`, async () => {
+      const { page, errors, context } = await open(query, options);
+      await prepare(page);
+      await assertNoViolations(page, name);
+      await screenshot(page, `a11y-${name.replace(/[^a-z0-9]+/gi, "-")}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+});
 
 test("the axe check fails when a violation is put back into the page", async () => {
   const { page, errors, context } = await open("");

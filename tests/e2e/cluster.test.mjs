@@ -1,5 +1,6 @@
 // The live cluster page: loads cleanly, elects a leader, fails over at a higher epoch, replicates
 // a new topic to every broker, and travels back in time.
+// covers: src/web/app.rs src/web/mod.rs src/web/cluster_view.rs src/web/controls.rs src/web/event_log.rs src/web/panic_panel.rs src/web/timeline.rs index.html xtask/src/server.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { baseUrl, open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";

@@ -1,6 +1,7 @@
 // Divergence and commitment you can see: an isolated leader's uncommitted records are struck
 // and flashing while the DivergingEpoch that truncates them is on its way; the high watermark
 // bar glides; brokers show the records they fetched and the offset they applied.
+// covers: src/web/cluster_view.rs src/web/node_view.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";

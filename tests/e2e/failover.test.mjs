@@ -1,6 +1,7 @@
 // The failover race as two living clusters: both drawn in the failover tab, the tour and the
 // docs embed, the race's keys and buttons, the partition grid filling up, and screenshots
 // mid-race at 1280 x 720, 1024 x 768 and 480 x 320.
+// covers: src/web/failover_tab.rs src/web/chart.rs src/web/partition_grid.rs src/web/zk_view.rs src/page/race src/race
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot } from "./browser.mjs";

@@ -2,6 +2,7 @@
 // the timeline, run the failover race, open and close the shortcuts overlay, with no pointer.
 // At every stop the test asserts where focus is and that it is visibly marked; at the end, Tab
 // goes all the way round the page and back (no trap).
+// covers: src/web/keys.rs src/web/focus.rs src/web/help.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForText } from "./browser.mjs";

@@ -2,6 +2,7 @@
 // holds each step 0.8 s instead of its reading time, to keep the test short. A step held that
 // briefly can fall between two of playwright's polls, so the page records every step it shows
 // from its first render on, and the tests wait on that record.
+// covers: src/web/kiosk.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, recordTexts, screenshot, waitForShown } from "./browser.mjs";

@@ -3,6 +3,7 @@
 // opens through the file picker; bad bytes get a message naming the byte; the failover race
 // opens sized from the file; the live cluster's log downloads as Kafka files that open again.
 // Screenshots at 1280 x 720 and 375 x 667.
+// covers: src/web/log_drop.rs src/web/log_tab.rs src/web/download.rs src/page/metadata_log src/kafka_log
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";

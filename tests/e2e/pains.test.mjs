@@ -1,6 +1,7 @@
 // ZooKeeper mode's other pains, each a scenario and a tour step: the small ZooKeeper-mode
 // cluster drawn, the copies of the truth compared cell by cell, each broker's notions of
 // liveness, and KRaft's answer beside them with a way to see it live.
+// covers: src/web/pains_tab.rs src/web/zk_view.rs src/page/pains.rs src/zk
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, recordTexts, screenshot, waitForShown } from "./browser.mjs";

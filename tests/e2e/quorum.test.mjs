@@ -1,5 +1,6 @@
 // The quorum's controls (KIP-853) in the real page: a new controller appears as an observer, is
 // added to the voters and a voter is removed, and the drawing and the majority text follow.
+// covers: src/web/controls.rs src/web/node_view.rs src/quorum/reconfig.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";

@@ -1,6 +1,7 @@
 // Session files: a session saved as a file (after a kill, a created topic and a few single
 // steps) and opened in a fresh browser context reopens the same whole-state fingerprint; a
 // damaged file is refused with a notice naming the field.
+// covers: src/web/session_files.rs src/web/download.rs src/session
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";

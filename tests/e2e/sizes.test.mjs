@@ -1,5 +1,6 @@
 // The page at the sizes it is used at: presenter mode in a room (1024 x 768), laptops
 // (1280 x 720, 1024 x 768) and a phone (375 x 667).
+// covers: www/style.css src/web/app.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";

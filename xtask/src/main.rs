@@ -1,6 +1,7 @@
 //! Build tool for kraftscope: `cargo xtask dist | serve [--port P] | test | lint | bench | soak`.
 
 mod dist;
+mod e2e;
 mod first_screen;
 mod imports;
 mod server;
@@ -17,6 +18,8 @@ commands:
   serve [--port P]   build dist/ and serve it on http://127.0.0.1:P/ (default 8080)
   test               lints, native tests, a seed sweep, wasm determinism check, the first
                      screen's weight budget and browser e2e tests
+  test --quick       the inner loop: lints, native tests, the seed sweep, the weight budget and
+                     only the browser files that cover what changed since main
   test --browser [FILE...]
                      only the browser e2e tests, or those of the files named (builds and serves
                      dist/ for them)
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
             Err(_) => Err(format!("invalid port: {port}").into()),
         },
         ["test"] => test::test(),
+        ["test", "--quick"] => test::quick(),
         ["test", "--browser", files @ ..] => test::browser(files),
         ["lint"] => test::lint(),
         ["bench"] => test::bench(),

@@ -1,6 +1,7 @@
 //! `cargo xtask test`: lints, native tests, the wasm determinism check, the first screen's weight
 //! budget and browser e2e tests.
 
+use std::cell::{Cell, OnceCell, RefCell};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -9,6 +10,7 @@ use std::thread;
 use std::time::Instant;
 
 use crate::dist::{self, OUT_NAME, WASM_TARGET};
+use crate::e2e;
 use crate::first_screen;
 use crate::server;
 use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
@@ -24,19 +26,59 @@ const DETERMINISM_SEEDS: [u64; 3] = [1, 7, 0xDEAD_BEEF_CAFE_BABE];
 struct Counts {
     passed: usize,
     failed: usize,
+    /// A step that prepares the next ones and checks nothing (it counts no test).
+    set_up: bool,
+}
+
+impl Counts {
+    const SET_UP: Counts = Counts { passed: 0, failed: 0, set_up: true };
 }
 
 type Step<'a> = (&'static str, &'a dyn Fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
-    run_steps(&[
+    let files = e2e::all_files()?;
+    let browser = Browser::default();
+    let mut steps: Vec<Step> = vec![
         ("lints", &lints),
         ("native tests", &native_tests),
         ("seed sweep", &seed_sweep),
         ("wasm determinism", &wasm_determinism),
         ("first-screen budget", &first_screen_budget),
-        ("browser e2e", &browser_e2e),
-    ])
+    ];
+    let set_up = || browser.set_up();
+    let concurrent = || browser.concurrent(&files);
+    let timed = || browser.timed(&files);
+    browser.steps(&files, &mut steps, &set_up, &concurrent, &timed);
+    let result = run_steps(&steps);
+    browser.report();
+    result
+}
+
+/// `cargo xtask test --quick`: the inner loop. Lints, native tests, the seed sweep and the
+/// weight budget as in the full run, then only the browser files that cover what changed since
+/// main (`e2e::covering`); no wasm determinism check.
+pub fn quick() -> Result<()> {
+    let changed = e2e::changed_paths()?;
+    let files = e2e::covering(&changed)?;
+    println!("changed since main: {} paths; browser files covering them: {}", changed.len(), files.len());
+    for file in &files {
+        println!("    {file}");
+    }
+    let browser = Browser::default();
+    let mut steps: Vec<Step> = vec![
+        ("lints", &lints),
+        ("native tests", &native_tests),
+        ("seed sweep", &seed_sweep),
+        ("first-screen budget", &first_screen_budget),
+    ];
+    let set_up = || browser.set_up();
+    let concurrent = || browser.concurrent(&files);
+    let timed = || browser.timed(&files);
+    browser.steps(&files, &mut steps, &set_up, &concurrent, &timed);
+    let result = run_steps(&steps);
+    browser.report();
+    result
 }
 
 /// `cargo xtask lint`: the lints step alone.
@@ -44,14 +86,27 @@ pub fn lint() -> Result<()> {
     run_steps(&[("lints", &lints)])
 }
 
-/// `cargo xtask test --browser [FILE...]`: the browser e2e step alone, for every test file of
-/// tests/e2e/ or for the files named.
-pub fn browser(files: &[&str]) -> Result<()> {
-    let files: Vec<&str> = if files.is_empty() { vec![E2E_DIR] } else { files.to_vec() };
-    run_steps(&[("browser e2e", &|| browser_e2e_of(&files))])
+/// `cargo xtask test --browser [FILE...]`: the browser e2e steps alone, for every test file or
+/// for the files named; the timed ones still run alone, after the rest.
+pub fn browser(named: &[&str]) -> Result<()> {
+    let files: Vec<String> = if named.is_empty() {
+        e2e::all_files()?
+    } else {
+        named.iter().map(|file| file.to_string()).collect()
+    };
+    let browser = Browser::default();
+    let set_up = || browser.set_up();
+    let concurrent = || browser.concurrent(&files);
+    let timed = || browser.timed(&files);
+    let mut steps: Vec<Step> = Vec::new();
+    browser.steps(&files, &mut steps, &set_up, &concurrent, &timed);
+    let result = run_steps(&steps);
+    browser.report();
+    result
 }
 
 fn run_steps(steps: &[Step]) -> Result<()> {
+    let run_started = Instant::now();
     let mut total = Counts::default();
     for &(name, step) in steps {
         println!("==> xtask test: {name}");
@@ -59,6 +114,7 @@ fn run_steps(steps: &[Step]) -> Result<()> {
         let result = step();
         let seconds = started.elapsed().as_secs_f64();
         match result {
+            Ok(counts) if counts.set_up => println!("<== {name}: ready ({seconds:.1}s)"),
             Ok(counts) if counts.failed == 0 && counts.passed > 0 => {
                 println!("<== {name}: {} passed ({seconds:.1}s)", counts.passed);
                 total.passed += counts.passed;
@@ -71,12 +127,22 @@ fn run_steps(steps: &[Step]) -> Result<()> {
                 };
                 let failed = counts.failed.max(1);
                 eprintln!("xtask test: step '{name}' failed after {seconds:.1}s: {reason}");
-                println!("xtask: {} passed, {} failed", total.passed + counts.passed, total.failed + failed);
+                println!(
+                    "xtask: {} passed, {} failed in {:.1}s",
+                    total.passed + counts.passed,
+                    total.failed + failed,
+                    run_started.elapsed().as_secs_f64()
+                );
                 return Err(format!("step '{name}' failed").into());
             }
         }
     }
-    println!("xtask: {} passed, {} failed", total.passed, total.failed);
+    println!(
+        "xtask: {} passed, {} failed in {:.1}s",
+        total.passed,
+        total.failed,
+        run_started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -151,14 +217,14 @@ fn native_tests() -> Result<Counts> {
         let rest = line.strip_prefix("test result: ")?;
         Some((number_before(rest, " passed")?, number_before(rest, " failed")?))
     };
-    let core = run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), parse)?;
-    let xtask = run_counted(cargo().args(["test", "--package", "xtask"]), parse)?;
-    Ok(Counts { passed: core.passed + xtask.passed, failed: core.failed + xtask.failed })
+    let core = run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), &parse)?;
+    let xtask = run_counted(cargo().args(["test", "--package", "xtask"]), &parse)?;
+    Ok(Counts { passed: core.passed + xtask.passed, failed: core.failed + xtask.failed, set_up: false })
 }
 
 /// Sweeps seeds through chaos with every invariant checked after every event.
 fn seed_sweep() -> Result<Counts> {
-    run_counted(&mut kraftscope_cli(&["check", "--seeds", "1000", "--quiet"]), |line| {
+    run_counted(&mut kraftscope_cli(&["check", "--seeds", "1000", "--quiet"]), &|line| {
         let rest = line.strip_prefix("checked ")?;
         let violations = number_before(rest, " violations")?;
         Some(if violations == 0 { (1, 0) } else { (0, violations) })
@@ -212,7 +278,7 @@ fn wasm_determinism() -> Result<Counts> {
 fn first_screen_budget() -> Result<Counts> {
     let dist = dist::dist()?;
     dist::weigh(&dist)?.check()?;
-    Ok(Counts { passed: 1, failed: 0 })
+    Ok(Counts { passed: 1, failed: 0, set_up: false })
 }
 
 /// Builds dist/ and serves it under the e2e sub-path in a background thread; returns the URL
@@ -240,39 +306,118 @@ pub fn bench() -> Result<()> {
         .env("CHROMIUM_PATH", CHROMIUM))
 }
 
-/// Where the browser tests live.
-const E2E_DIR: &str = "tests/e2e/";
+/// The step that installs what the browser tests need and serves dist/, timed on its own so
+/// that the browser steps' times are the tests' alone.
+const BROWSER_SET_UP: &str = "browser set-up (Chromium, playwright-core, dist/ served)";
 
-fn browser_e2e() -> Result<Counts> {
-    browser_e2e_of(&[E2E_DIR])
+/// Where the browser tests save their screenshots.
+fn artifacts() -> PathBuf {
+    target_dir().join("e2e-artifacts")
 }
 
-fn browser_e2e_of(files: &[&str]) -> Result<Counts> {
-    let (url, _) = serve_for_browser()?;
-    let artifacts = target_dir().join("e2e-artifacts");
-    if artifacts.exists() {
-        fs::remove_dir_all(&artifacts)?;
+/// The browser steps of one run: dist/ served once for both, and the wall time of every test
+/// they ran, for `report`.
+#[derive(Default)]
+struct Browser {
+    url: OnceCell<String>,
+    durations: RefCell<Vec<(f64, String)>>,
+    seconds: Cell<f64>,
+}
+
+impl Browser {
+    /// Adds the browser steps that `files` need to `steps`: the set-up, then the concurrent
+    /// files, then the timed ones.
+    fn steps<'a>(
+        &self,
+        files: &[String],
+        steps: &mut Vec<Step<'a>>,
+        set_up: &'a dyn Fn() -> Result<Counts>,
+        concurrent: &'a dyn Fn() -> Result<Counts>,
+        timed: &'a dyn Fn() -> Result<Counts>,
+    ) {
+        if !files.is_empty() {
+            steps.push((BROWSER_SET_UP, set_up));
+        }
+        if files.iter().any(|file| !e2e::is_timed(file)) {
+            steps.push(("browser e2e, concurrent", concurrent));
+        }
+        if files.iter().any(|file| e2e::is_timed(file)) {
+            steps.push(("browser e2e, timed (one file at a time)", timed));
+        }
     }
-    fs::create_dir_all(&artifacts)?;
-    println!("serving dist/ at {url}; screenshots go to {}", artifacts.display());
-    let counts = run_counted(
-        Command::new("node")
-            .current_dir(root())
-            .args(["--test", "--test-reporter=spec", "--test-timeout=600000"])
-            .args(files)
-            .env("KRAFTSCOPE_URL", &url)
-            .env("KRAFTSCOPE_ARTIFACTS", &artifacts)
-            .env("CHROMIUM_PATH", CHROMIUM),
-        |line| {
-            let line = line.trim_start_matches(['ℹ', '#', ' ']);
-            if let Some(n) = line.strip_prefix("pass ") {
-                Some((n.trim().parse().ok()?, 0))
-            } else {
-                Some((0, line.strip_prefix("fail ")?.trim().parse().ok()?))
-            }
-        },
-    )?;
-    Ok(counts)
+
+    /// Installs Chromium and playwright-core when missing, builds dist/ and serves it.
+    fn set_up(&self) -> Result<Counts> {
+        let (url, _) = serve_for_browser()?;
+        let artifacts = artifacts();
+        if artifacts.exists() {
+            fs::remove_dir_all(&artifacts)?;
+        }
+        fs::create_dir_all(&artifacts)?;
+        println!("serving dist/ at {url}; screenshots go to {}", artifacts.display());
+        self.url.get_or_init(|| url);
+        Ok(Counts::SET_UP)
+    }
+
+    /// The files of `files` that do not measure real time, `e2e::concurrency()` at once.
+    fn concurrent(&self, files: &[String]) -> Result<Counts> {
+        let files: Vec<&String> = files.iter().filter(|file| !e2e::is_timed(file)).collect();
+        self.run(&files, e2e::concurrency())
+    }
+
+    /// The files of `files` that measure real time, one at a time.
+    fn timed(&self, files: &[String]) -> Result<Counts> {
+        let files: Vec<&String> = files.iter().filter(|file| e2e::is_timed(file)).collect();
+        self.run(&files, 1)
+    }
+
+    fn run(&self, files: &[&String], concurrency: usize) -> Result<Counts> {
+        let started = Instant::now();
+        let url = self.url.get().ok_or("the browser set-up step did not run")?;
+        let durations = RefCell::new(Vec::new());
+        let suites = RefCell::new(Vec::new());
+        let counts = run_counted(
+            Command::new("node")
+                .current_dir(root())
+                .args(["--test", "--test-reporter=spec", "--test-timeout=600000"])
+                .arg(format!("--test-concurrency={concurrency}"))
+                .args(files)
+                .env("KRAFTSCOPE_URL", url)
+                .env("KRAFTSCOPE_ARTIFACTS", artifacts())
+                .env("CHROMIUM_PATH", CHROMIUM),
+            &|line| {
+                if let Some(suite) = e2e::suite(line) {
+                    suites.borrow_mut().push(suite);
+                } else if let Some(test) = e2e::duration(line) {
+                    if !suites.borrow().contains(&test.1) {
+                        durations.borrow_mut().push(test);
+                    }
+                }
+                let line = line.trim_start_matches(['ℹ', '#', ' ']);
+                if let Some(n) = line.strip_prefix("pass ") {
+                    Some((n.trim().parse().ok()?, 0))
+                } else {
+                    Some((0, line.strip_prefix("fail ")?.trim().parse().ok()?))
+                }
+            },
+        )?;
+        self.durations.borrow_mut().extend(durations.into_inner());
+        self.seconds.set(self.seconds.get() + started.elapsed().as_secs_f64());
+        Ok(counts)
+    }
+
+    /// Prints the browser steps' time and their five slowest tests.
+    fn report(&self) {
+        let mut durations = self.durations.borrow().clone();
+        if durations.is_empty() {
+            return;
+        }
+        durations.sort_by(|a, b| b.0.total_cmp(&a.0));
+        println!("browser e2e: {:.1}s in all (set-up apart); the five slowest tests:", self.seconds.get());
+        for (ms, name) in durations.iter().take(5) {
+            println!("    {:7.1}s  {name}", ms / 1000.0);
+        }
+    }
 }
 
 fn ensure_chromium() -> Result<()> {
@@ -311,7 +456,7 @@ fn ensure_playwright() -> Result<()> {
 }
 
 /// Runs `cmd`, echoing its stdout, and sums the (passed, failed) counts that `parse` finds.
-fn run_counted(cmd: &mut Command, parse: fn(&str) -> Option<(usize, usize)>) -> Result<Counts> {
+fn run_counted(cmd: &mut Command, parse: &dyn Fn(&str) -> Option<(usize, usize)>) -> Result<Counts> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .spawn()

@@ -1,8 +1,9 @@
 // Off screen is idle: an embed scrolled out of view requests no animation frames and uses under
 // 1% of a core, measured, and plays on when scrolled back.
+// covers: src/web/on_screen.rs src/web/frame_clock.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open } from "./browser.mjs";
+import { open } from "../browser.mjs";
 
 /** How long each measurement runs, in real milliseconds. */
 const WINDOW_MS = 4000;

@@ -1,9 +1,11 @@
 // A page left open keeps running: at 1x the clock follows real time, skipping quiet stretches
 // is labelled where it happens, and past ten simulated minutes the page still plays while a
 // scrub back inside the reachable window shows the very state a replay from the seed gives.
+// (A link a simulated day in is in share.test.mjs: it measures no real time.)
+// covers: src/web/frame_clock.rs src/page/clock.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, screenshot } from "./browser.mjs";
+import { open, screenshot } from "../browser.mjs";
 
 /** The simulated clock, in seconds, from "12.345 s of 20.000 s". */
 const clock = async (page) => Number(/^([\d.]+) s/.exec(await page.locator("#clock").textContent())[1]);
@@ -16,10 +18,10 @@ test("at ?speed=1 with skipping off the clock follows real time and the page kee
   await page.locator("#clock").waitFor();
   const started = Date.now();
   const before = await clock(page);
-  await page.waitForTimeout(20_000);
+  await page.waitForTimeout(10_000);
   const passed = (await clock(page)) - before;
   const wall = (Date.now() - started) / 1000;
-  assert.ok(passed >= 15 && passed <= 25, `${passed.toFixed(1)} simulated s passed in ${wall.toFixed(1)} s of wall time`);
+  assert.ok(passed >= 7.5 && passed <= 12.5, `${passed.toFixed(1)} simulated s passed in ${wall.toFixed(1)} s of wall time`);
   assert.equal(await page.locator("button.play").textContent(), "Pause", "still playing");
   assert.equal(await page.locator("#skip-quiet").isChecked(), false);
   assert.deepEqual(errors, []);
@@ -72,21 +74,6 @@ test("past ten simulated minutes the page still plays, and a scrub inside the wi
   assert.equal(await fingerprint(reopened), scrubbed, "the replay from the seed gives the scrubbed state");
   assert.equal(await reopened.locator("#reopening").count(), 0, "the progress bar is gone once it opened");
   assert.equal(await reopened.locator(".notices").count(), 0, "no mismatch notice");
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test("a link to a moment a simulated day in replays under a progress bar, then opens there", async () => {
-  const { page, errors, context } = await open("?t=86400000&autoplay=0");
-  const bar = page.locator(".reopening");
-  await bar.waitFor({ timeout: 30_000 });
-  assert.match(await bar.textContent(), /Replaying the shared session from its seed: [\d.]+ s of 86400\.000 s/);
-  await screenshot(page, "reopening-a-day");
-  await page.keyboard.press("k");
-  // The notice is drawn in a later task, once the page has re-rendered: wait for it.
-  await page.waitForFunction(() => /Still replaying/.test(document.querySelector("div.notice[role=status]")?.textContent ?? ""), null, { timeout: 10_000 });
-  await bar.waitFor({ state: "detached", timeout: 180_000 });
-  assert.match(await page.locator("#clock").textContent(), /^86400\.000 s/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,8 +1,9 @@
 // Pacing: at the default speed a newcomer can follow each message; one crossing a link takes at
 // least 0.6 s of wall time, while quiet stretches are still fast-forwarded.
+// covers: src/web/frame_clock.rs src/page/pacing.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, waitForLeader } from "./browser.mjs";
+import { open, waitForLeader } from "../browser.mjs";
 
 /** Wall milliseconds the first dot labelled `label` takes from being sent to arriving. It is
  *  sent after the last frame without it: under load a frame can last 100 ms, and counting from
