@@ -109,3 +109,13 @@ export async function waitForLeader(page, accept = () => true, timeout = 60_000)
     labels = await nodeLabels(page);
   }
 }
+
+/** In the page: whether controller n`id`'s log (drawn in its label, "log 0..123") reaches the
+ *  leader's end, as AddRaftVoter's caught-up check asks. For `waitForFunction`. */
+export function caughtUpWithLeader(id) {
+  const end = (label) => Number(/log \d+\.\.(\d+)/.exec(label ?? "")?.[1] ?? -1);
+  const labels = [...document.querySelectorAll("svg.cluster g.node")].map((n) => n.getAttribute("aria-label"));
+  const leader = labels.find((l) => / LEADER,/.test(l));
+  const node = labels.find((l) => l.startsWith(`controller n${id} `));
+  return Boolean(leader && node && end(node) >= end(leader));
+}

@@ -5,7 +5,7 @@
 // covers: src/web/host.rs src/session/host www/embed-example.html
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { baseUrl, freshContext, screenshot } from "./browser.mjs";
+import { baseUrl, caughtUpWithLeader, freshContext, screenshot } from "./browser.mjs";
 
 /** The same server under another origin: the docs page's. */
 const docsBase = baseUrl.replace("127.0.0.1", "localhost");
@@ -111,14 +111,18 @@ test("the docs page drives the embed through every command and receives every ev
   await tryIt(page, "A fourth controller");
   await frame.locator('svg.cluster g.node[aria-label^="controller n4 "]').waitFor();
   const fourth = page.locator("section", { has: page.getByRole("heading", { name: "A fourth controller", exact: true }) });
+  // Between tries, wait (in the embed's own state) until n4's log reaches the leader's end; a
+  // pending change from any try counts.
+  const embed = page.frame({ url: /embed=1/ });
+  from = (await received(page)).length;
   for (let attempt = 0; ; attempt++) {
-    from = (await received(page)).length;
     await fourth.getByRole("button", { name: "Then" }).click();
     try {
       await waitForEvent(page, (e) => e.event === "voters-changed" && e.pending && e.voters.includes(4), from, 3_000);
       break;
     } catch (error) {
-      assert.ok(attempt < 8, `n4 is added once it has caught up: ${error.message}`);
+      assert.ok(attempt < 5, `n4 is added once it has caught up: ${error.message}`);
+      await embed.waitForFunction(caughtUpWithLeader, 4, { timeout: 60_000 });
     }
   }
   await waitForEvent(page, (e) => e.event === "voters-changed" && !e.pending && e.voters.join() === "1,2,3,4", from);

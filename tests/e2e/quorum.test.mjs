@@ -3,7 +3,7 @@
 // covers: src/web/controls.rs src/web/node_view.rs src/quorum/reconfig.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, screenshot, waitForLeader } from "./browser.mjs";
+import { caughtUpWithLeader, open, screenshot, waitForLeader } from "./browser.mjs";
 
 const quorumSays = (page, pattern) =>
   page.waitForFunction((p) => new RegExp(p).test(document.querySelector("#quorum-line")?.textContent ?? ""), pattern.source, { timeout: 30_000 });
@@ -28,13 +28,7 @@ test("adding and removing a controller through the page changes the drawn voter 
     if ((await answered.jsonValue()) !== "REQUEST_TIMED_OUT") break;
     assert.ok(attempt < 5, "n4 catches up within a few seconds");
     // Wait until n4's log reaches the leader's end, as the caught-up check asks.
-    await page.waitForFunction(() => {
-      const end = (label) => Number(/log \d+\.\.(\d+)/.exec(label ?? "")?.[1] ?? -1);
-      const labels = [...document.querySelectorAll("svg.cluster g.node")].map((n) => n.getAttribute("aria-label"));
-      const leader = labels.find((l) => / LEADER,/.test(l));
-      const n4 = labels.find((l) => l.startsWith("controller n4 "));
-      return leader && n4 && end(n4) >= end(leader);
-    }, null, { timeout: 30_000 });
+    await page.waitForFunction(caughtUpWithLeader, 4, { timeout: 30_000 });
   }
   await quorumSays(page, /Voters n1 n2 n3 n4 .*3 of 4 voters must agree; 1 may fail/);
   assert.doesNotMatch(await controller(page, 4).getAttribute("aria-label"), /observer/);

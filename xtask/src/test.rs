@@ -38,7 +38,7 @@ type Step<'a> = (&'static str, &'a dyn Fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
     let files = e2e::all_files()?;
-    let browser = Browser::default();
+    let browser = Browser::new(&files);
     let mut steps: Vec<Step> = vec![
         ("lints", &lints),
         ("native tests", &native_tests),
@@ -65,7 +65,7 @@ pub fn quick() -> Result<()> {
     for file in &files {
         println!("    {file}");
     }
-    let browser = Browser::default();
+    let browser = Browser::new(&files);
     let mut steps: Vec<Step> = vec![
         ("lints", &lints),
         ("native tests", &native_tests),
@@ -94,7 +94,7 @@ pub fn browser(named: &[&str]) -> Result<()> {
     } else {
         named.iter().map(|file| file.to_string()).collect()
     };
-    let browser = Browser::default();
+    let browser = Browser::new(&files);
     let set_up = || browser.set_up();
     let concurrent = || browser.concurrent(&files);
     let timed = || browser.timed(&files);
@@ -284,8 +284,7 @@ fn first_screen_budget() -> Result<Counts> {
 /// Builds dist/ and serves it under the e2e sub-path in a background thread; returns the URL
 /// and the dist/ folder.
 pub fn serve_for_browser() -> Result<(String, PathBuf)> {
-    ensure_chromium()?;
-    ensure_playwright()?;
+    ensure_browser_tools(None)?;
     let dist = dist::dist()?;
     let listener = server::bind(0)?;
     let url = format!("http://{}{E2E_MOUNT}", listener.local_addr()?);
@@ -317,14 +316,49 @@ fn artifacts() -> PathBuf {
 
 /// The browser steps of one run: dist/ served once for both, and the wall time of every test
 /// they ran, for `report`.
-#[derive(Default)]
 struct Browser {
+    /// Installing Chromium and playwright-core, started beside the build steps.
+    install: RefCell<Option<thread::JoinHandle<Result<(), String>>>>,
     url: OnceCell<String>,
     durations: RefCell<Vec<(f64, String)>>,
     seconds: Cell<f64>,
 }
 
+/// A run that stops early still lets the install finish: an apt-get killed half way leaves
+/// dpkg interrupted.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if let Some(install) = self.install.get_mut().take() {
+            let _ = install.join();
+        }
+    }
+}
+
+/// Where the background install of the browser tools writes its output.
+fn install_log() -> PathBuf {
+    target_dir().join("browser-install.log")
+}
+
 impl Browser {
+    /// For `files`: starts installing Chromium and playwright-core (when missing) in the
+    /// background, so the download and unpacking overlap the build steps; `set_up` waits for it.
+    fn new(files: &[String]) -> Browser {
+        let install = (!files.is_empty()).then(|| {
+            thread::spawn(|| {
+                let log = install_log();
+                fs::create_dir_all(target_dir()).map_err(|err| err.to_string())?;
+                ensure_browser_tools(Some(&log))
+                    .map_err(|err| format!("{err} (its output: {})", log.display()))
+            })
+        });
+        Browser {
+            install: RefCell::new(install),
+            url: OnceCell::new(),
+            durations: RefCell::new(Vec::new()),
+            seconds: Cell::new(0.0),
+        }
+    }
+
     /// Adds the browser steps that `files` need to `steps`: the set-up, then the concurrent
     /// files, then the timed ones.
     fn steps<'a>(
@@ -346,8 +380,11 @@ impl Browser {
         }
     }
 
-    /// Installs Chromium and playwright-core when missing, builds dist/ and serves it.
+    /// Waits for the install of Chromium and playwright-core, builds dist/ and serves it.
     fn set_up(&self) -> Result<Counts> {
+        if let Some(install) = self.install.borrow_mut().take() {
+            install.join().map_err(|_| "the install of the browser tools panicked")??;
+        }
         let (url, _) = serve_for_browser()?;
         let artifacts = artifacts();
         if artifacts.exists() {
@@ -420,18 +457,37 @@ impl Browser {
     }
 }
 
-fn ensure_chromium() -> Result<()> {
+/// Installs what the browser tests need when missing: Chromium and playwright-core. With `log`,
+/// the installers write to that file instead of the terminal (when they run beside a build).
+fn ensure_browser_tools(log: Option<&Path>) -> Result<()> {
+    ensure_chromium(log)?;
+    ensure_playwright(log)
+}
+
+/// `cmd` with its output sent to the end of `log`, if given.
+fn logged<'a>(cmd: &'a mut Command, log: Option<&Path>) -> Result<&'a mut Command> {
+    if let Some(log) = log {
+        let file = fs::OpenOptions::new().create(true).append(true).open(log)?;
+        cmd.stdout(file.try_clone()?).stderr(file);
+    }
+    Ok(cmd)
+}
+
+fn ensure_chromium(log: Option<&Path>) -> Result<()> {
     if Path::new(CHROMIUM).exists() {
         return Ok(());
     }
     println!("{CHROMIUM} not found; installing Debian's chromium package with apt-get");
     let install = || {
-        run(Command::new("apt-get")
-            .args(["install", "-y", "chromium"])
-            .env("DEBIAN_FRONTEND", "noninteractive"))
+        run(logged(
+            Command::new("apt-get")
+                .args(["install", "-y", "chromium"])
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+            log,
+        )?)
     };
-    let installed =
-        install().or_else(|_| run(Command::new("apt-get").arg("update")).and_then(|()| install()));
+    let installed = install()
+        .or_else(|_| run(logged(Command::new("apt-get").arg("update"), log)?).and_then(|()| install()));
     match installed {
         Ok(()) if Path::new(CHROMIUM).exists() => Ok(()),
         _ => Err(format!(
@@ -443,7 +499,7 @@ fn ensure_chromium() -> Result<()> {
 }
 
 /// Installs the pinned playwright-core from tests/e2e/package-lock.json when missing or stale.
-fn ensure_playwright() -> Result<()> {
+fn ensure_playwright(log: Option<&Path>) -> Result<()> {
     let e2e = root().join("tests/e2e");
     let modified = |path: PathBuf| fs::metadata(path).and_then(|meta| meta.modified()).ok();
     let lock = modified(e2e.join("package-lock.json"));
@@ -451,7 +507,7 @@ fn ensure_playwright() -> Result<()> {
     if installed.is_some() && installed >= lock {
         return Ok(());
     }
-    run(Command::new("npm").current_dir(&e2e).args(["ci", "--no-audit", "--no-fund"]))
+    run(logged(Command::new("npm").current_dir(&e2e).args(["ci", "--no-audit", "--no-fund"]), log)?)
         .map_err(|err| format!("installing playwright-core with npm failed: {err}").into())
 }
 
