@@ -13,8 +13,9 @@ pub const DIR: &str = "tests/e2e/";
 /// idling, wall-clock bounds): they run one file at a time after the rest, on a quiet machine.
 pub const TIMED_DIR: &str = "tests/e2e/timed/";
 /// How many files of `DIR` run at once, unless `KRAFTSCOPE_E2E_CONCURRENCY` says. Measured on
-/// two cores (`cargo xtask test --browser`, 17 files, 116 tests): 4 at once 240 s; the whole
-/// suite one file at a time took 851 s before the timed files were set apart.
+/// two cores (`cargo xtask test --browser` of the 17 files, 116 tests, one run each): 3 at once
+/// 247 s, 4 at once 240 s, 6 at once 232 s with a test failing under the load (since fixed). A
+/// playing page costs about 40% of a core, so past 3 or 4 the cores, not the waits, set the pace.
 const CONCURRENCY: usize = 4;
 /// What a test file covers is named on a line of its header: `// covers: src/web/keys.rs ...`.
 const COVERS: &str = "// covers:";
