@@ -4,6 +4,7 @@
 
 use kraftscope::failover::{BROKERS, KraftRoles};
 use kraftscope::page::race::Playback;
+use kraftscope::page::race::request::HEALTHY_HOLD_MS;
 use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
 use kraftscope::quorum::{MS, Micros};
 use kraftscope::race::RaceStage;
@@ -207,14 +208,91 @@ fn host_commands_play_pause_step_seek_and_kill_the_race() {
     );
 }
 
+/// Frames until the race has prepared its clusters (it may still hold them before an autoplay).
+fn prepared(page: &mut PageState) {
+    for _ in 0..100 {
+        if !matches!(stage(page), Some(RaceStage::Preparing { .. })) {
+            return;
+        }
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    panic!("the race is still preparing after 100 frames");
+}
+
 #[test]
-fn a_scenario_link_opens_the_race_paused_at_its_moment() {
+fn a_scenario_link_shows_healthy_clusters_then_kills_and_plays_by_itself() {
     let mut page = PageState::new("?scenario=failover", "http://localhost/", false);
     assert_eq!(page.tab, Tab::Failover);
     assert_eq!(page.opening_effects(), vec![Effect::FetchMeasured]);
-    settle(&mut page);
-    assert_eq!((elapsed(&page), page.race.playing()), (10_000 * MS, false));
+    prepared(&mut page);
+    assert_eq!(stage(&page), Some(RaceStage::Ready), "it opens on two healthy clusters");
+    let held = (HEALTHY_HOLD_MS / FRAME_MS) as usize - 1;
+    frames(&mut page, held);
+    assert_eq!(stage(&page), Some(RaceStage::Ready), "still healthy after {held} frames");
+    frames(&mut page, 2);
+    let killed_at = elapsed(&page);
+    frames(&mut page, 60);
+    assert!(page.race.playing() && elapsed(&page) > killed_at, "killed, then it plays on by itself");
     assert_eq!(page.key_seen, None, "no tour step, no key moment");
+}
+
+#[test]
+fn without_autoplay_a_scenario_link_waits_on_kill_with_the_clusters_healthy() {
+    for query in ["?scenario=failover&autoplay=0", "?embed=1&scenario=failover&autoplay=0&controls=min"] {
+        let mut page = PageState::new(query, "http://localhost/", false);
+        settle(&mut page);
+        frames(&mut page, 600);
+        assert_eq!((stage(&page), page.race.playing()), (Some(RaceStage::Ready), false), "{query}");
+        race(&mut page, RaceAction::Kill);
+        frames(&mut page, 30);
+        assert!(page.race.playing() && elapsed(&page) > 0, "{query}: Kill plays it");
+    }
+}
+
+#[test]
+fn a_host_pause_during_the_healthy_hold_stops_the_autoplay() {
+    let mut page = PageState::new("?embed=1&scenario=failover", "http://localhost/", false);
+    prepared(&mut page);
+    page.reduce(Action::Host(Command::Pause));
+    frames(&mut page, 600);
+    assert_eq!((stage(&page), page.race.playing()), (Some(RaceStage::Ready), false));
+}
+
+#[test]
+fn a_moment_in_a_scenario_link_opens_a_still_there() {
+    for query in [
+        "?scenario=failover&t=10000",
+        "?scenario=failover&t=10000&autoplay=1",
+        "?scenario=failover&at=10000000.0",
+    ] {
+        let mut page = PageState::new(query, "http://localhost/", false);
+        assert!(page.notices.is_empty(), "{query}: {:?}", page.notices);
+        settle(&mut page);
+        assert_eq!((elapsed(&page), page.race.playing()), (10_000 * MS, false), "{query}");
+    }
+}
+
+#[test]
+fn the_race_share_link_reopens_the_healthy_clusters_or_the_moment_since_the_kill() {
+    let mut page =
+        PageState::new("?scenario=failover&partitions=20000&autoplay=0", "http://localhost/", false);
+    settle(&mut page);
+    let link = |page: &mut PageState| match page.reduce(Action::Share).effects.as_slice() {
+        [.., Effect::Copy(url)] => url.clone(),
+        other => panic!("no link copied: {other:?}"),
+    };
+    let healthy = link(&mut page);
+    assert!(healthy.ends_with("?scenario=failover&partitions=20000&seed=1&autoplay=0"), "{healthy}");
+    race(&mut page, RaceAction::Kill);
+    frames(&mut page, 120);
+    race(&mut page, RaceAction::TogglePlay);
+    let at = elapsed(&page) / MS;
+    let moment = link(&mut page);
+    assert!(moment.ends_with(&format!("&t={at}")), "{moment}");
+    let query = &moment[moment.find('?').unwrap()..];
+    let mut reopened = PageState::new(query, "http://localhost/", false);
+    settle(&mut reopened);
+    assert_eq!((elapsed(&reopened), reopened.race.playing()), (at * MS, false), "{query}");
 }
 
 #[test]
@@ -253,7 +331,7 @@ fn combined_nodes_lose_the_killed_brokers_partitions_until_it_is_fenced() {
     assert!(back > race_done.kraft_recovered_after().unwrap() + 8_000 * MS, "a broker session later");
     let shared = page.reduce(Action::Share).effects;
     let [Effect::Copy(url)] = shared.as_slice() else { panic!("a link: {shared:?}") };
-    assert!(url.ends_with("&kraft-roles=combined"), "{url}");
+    assert!(url.contains("&kraft-roles=combined&"), "{url}");
     race(&mut page, RaceAction::Roles(KraftRoles::DEDICATED));
     settle(&mut page);
     race(&mut page, RaceAction::Kill);

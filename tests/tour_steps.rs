@@ -200,7 +200,10 @@ fn each_race_step_opens_before_its_moment_and_plays_it_within_a_few_seconds() {
     }
     println!("{}", report.join("\n"));
     let scenario = PageState::new("?scenario=failover", "http://localhost/", false);
-    assert!(!scenario.race.request().plays_on, "a scenario link shows its moment, paused");
+    assert!(
+        !scenario.race.request().plays_on && scenario.race.request().autoplay,
+        "a scenario link opens the race from its start and autoplays it"
+    );
 }
 
 /// Real milliseconds of the pains view's playback, through the page's frames, from a pain

@@ -467,9 +467,13 @@ impl PageState {
                         shown_after_kill_ms: Some(race.tour_opens_after_kill_ms),
                         plays_on: true,
                         key: Some(race.key),
+                        autoplay: false,
                     },
+                    // A scenario link: two healthy clusters, killed and played by themselves
+                    // unless `autoplay=0`; with `t=` or `at=`, a still that long after the kill.
                     None => RaceRequest {
-                        shown_after_kill_ms: race.shown_after_kill_ms,
+                        shown_after_kill_ms: self.params.at.map(|at| at / MS),
+                        autoplay: self.params.autoplay && self.params.at.is_none(),
                         ..RaceRequest::idle(self.params.partitions)
                     },
                 });
@@ -650,8 +654,13 @@ impl PageState {
                     KraftRoles::DEDICATED => String::new(),
                     roles => format!("&kraft-roles={}", roles.name()),
                 };
+                // The moment since the kill as a still; before the kill, the healthy clusters.
+                let moment = match self.race.elapsed() {
+                    Some(elapsed) => format!("&t={}", elapsed / MS),
+                    None => "&autoplay=0".to_string(),
+                };
                 format!(
-                    "scenario=failover&partitions={}&seed={}{roles}",
+                    "scenario=failover&partitions={}&seed={}{roles}{moment}",
                     self.race.request().partitions,
                     self.params.settings.seed
                 )

@@ -45,6 +45,8 @@ pub struct RaceView {
     skipping: bool,
     /// Kill both controllers and play as soon as the clusters are ready (Kill while running).
     kill_when_ready: bool,
+    /// Autoplay: real milliseconds left to show the healthy clusters before killing and playing.
+    healthy_hold: Option<f64>,
     playing: bool,
     playback: Playback,
     /// The speed the last frame played at.
@@ -85,6 +87,7 @@ impl RaceView {
             key_told: false,
             skipping: false,
             kill_when_ready: false,
+            healthy_hold: None,
             playing: false,
             playback: Playback::Auto,
             shown_speed: None,
@@ -130,6 +133,11 @@ impl RaceView {
         self.shown_speed
     }
 
+    /// How long after the kill the race stands, once killed.
+    pub fn elapsed(&self) -> Option<Micros> {
+        self.race().and_then(elapsed_of)
+    }
+
     /// The furthest moment since the kill the race has reached.
     pub fn horizon(&self) -> Micros {
         self.horizon
@@ -168,7 +176,7 @@ impl RaceView {
             RaceStage::Running { .. } => {
                 !race.finished() && (self.script.is_some() || self.skipping || self.playing)
             }
-            RaceStage::Ready => self.script.is_some() || self.kill_when_ready,
+            RaceStage::Ready => self.script.is_some() || self.kill_when_ready || self.healthy_hold.is_some(),
         }
     }
 
@@ -215,7 +223,12 @@ impl RaceView {
     pub(crate) fn obey(&mut self, command: &Command) -> Vec<RaceEffect> {
         match command {
             Command::Play if !self.playing => self.toggle_play(),
-            Command::Pause if self.playing => self.toggle_play(),
+            Command::Pause => {
+                self.healthy_hold = None;
+                if self.playing {
+                    self.toggle_play();
+                }
+            }
             Command::Step => self.step(),
             Command::KillLeader => self.kill(),
             Command::Seek { ms } => self.seek(ms * MS),
@@ -234,7 +247,7 @@ impl RaceView {
     fn rebuild(&mut self) {
         self.race = Some(build(self.partitions(), self.roles));
         (self.script, self.skipping, self.playing, self.horizon) = (None, false, false, 0);
-        self.kill_when_ready = false;
+        (self.kill_when_ready, self.healthy_hold) = (false, None);
     }
 
     fn restart(&mut self) {
@@ -244,6 +257,7 @@ impl RaceView {
         self.script = request.script();
         (self.plays_on, self.key, self.key_told) = (request.plays_on, request.key, false);
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
+        self.healthy_hold = (request.autoplay && self.script.is_none()).then_some(request::HEALTHY_HOLD_MS);
     }
 
     /// What to tell the page now: the race's end (once per run) and the key moment (once).
@@ -271,7 +285,9 @@ impl RaceView {
     fn kill(&mut self) {
         let Some(race) = self.race_mut() else { return };
         match race.stage() {
-            RaceStage::Preparing { .. } => return,
+            // A kill asked for while the clusters are built (a host page's play or kill-leader
+            // right after load-scenario) happens once they are ready.
+            RaceStage::Preparing { .. } => (self.kill_when_ready, self.playing) = (true, false),
             RaceStage::Ready => {
                 let _ = race.kill();
                 self.playing = true;
@@ -284,9 +300,11 @@ impl RaceView {
             }
         }
         (self.script, self.plays_on, self.skipping, self.horizon) = (None, false, false, 0);
+        self.healthy_hold = None;
     }
 
     fn run_again(&mut self) {
+        self.healthy_hold = None;
         if let Some(race) = self.race_mut()
             && race.run_again().is_ok()
         {
@@ -298,7 +316,7 @@ impl RaceView {
     fn toggle_play(&mut self) {
         let Some(race) = self.race() else { return };
         match race.stage() {
-            RaceStage::Ready => self.kill(),
+            RaceStage::Preparing { .. } | RaceStage::Ready => self.kill(),
             RaceStage::Running { .. } if !race.finished() => {
                 self.playing = !self.playing;
                 (self.script, self.skipping) = (None, false);
@@ -308,7 +326,7 @@ impl RaceView {
     }
 
     fn step(&mut self) {
-        self.playing = false;
+        (self.playing, self.healthy_hold) = (false, None);
         (self.script, self.plays_on, self.skipping) = (None, false, false);
         let fixed = self.playback.fixed();
         let Some(race) = self.race_mut() else { return };
@@ -326,6 +344,7 @@ impl RaceView {
     }
 
     fn seek(&mut self, t: Micros) {
+        self.healthy_hold = None;
         let Some(race) = self.race_mut() else { return };
         let elapsed = match race.stage() {
             RaceStage::Preparing { .. } => return,
@@ -354,7 +373,14 @@ impl RaceView {
                 let _ = race.kill();
                 self.playing = std::mem::take(&mut self.kill_when_ready);
             }
-            RaceStage::Ready => {}
+            RaceStage::Ready => match self.healthy_hold {
+                Some(left) if left > real_ms => self.healthy_hold = Some(left - real_ms),
+                Some(_) => {
+                    let _ = race.kill();
+                    (self.playing, self.healthy_hold) = (true, None);
+                }
+                None => {}
+            },
             RaceStage::Running { elapsed } => match self.script {
                 Some(target) if elapsed < target => work::fast_forward(race, Some(target), clock),
                 Some(_) => {

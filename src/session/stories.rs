@@ -19,13 +19,12 @@ pub enum View {
     Pain(Pain),
 }
 
-/// A failover race: its partition count; how long after the kill a scenario link shows it,
-/// paused; and, for the guided tour, the moment it is about and how long after the kill the step
-/// opens it, a few seconds of the race's pacing before that moment, to play on from there.
+/// A failover race: its partition count; and, for the guided tour, the moment it is about and
+/// how long after the kill the step opens it, a few seconds of the race's pacing before that
+/// moment, to play on from there. (A scenario link opens the race at its start.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceScript {
     pub partitions: u64,
-    pub shown_after_kill_ms: Option<u64>,
     pub tour_opens_after_kill_ms: u64,
     pub key: RaceMoment,
 }
@@ -92,7 +91,6 @@ pub const TOUR: [Story; 20] = [
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 100_000,
-            shown_after_kill_ms: Some(8_000),
             tour_opens_after_kill_ms: 4_000,
             key: RaceMoment::ControllerZnodeGone,
         }),
@@ -107,7 +105,6 @@ pub const TOUR: [Story; 20] = [
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 1_000_000,
-            shown_after_kill_ms: Some(60_000),
             tour_opens_after_kill_ms: 25_000,
             key: RaceMoment::PushToBrokers,
         }),
@@ -215,7 +212,6 @@ pub const TOUR: [Story; 20] = [
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 1_000_000,
-            shown_after_kill_ms: Some(10_000),
             tour_opens_after_kill_ms: 0,
             key: RaceMoment::KraftLeader,
         }),

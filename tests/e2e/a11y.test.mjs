@@ -32,8 +32,9 @@ const raceReady = (page) => page.locator("#zk-phase", { hasText: "healthy" }).wa
 const PAUSED_LIVE = "t=8000&autoplay=0";
 const pausedLive = (page) => waitForLeader(page);
 
-/** The failover race opened by `scenario=failover`, paused 10 s after the kill with ZooKeeper
- *  mode cold-loading (playing there takes many seconds; failover.test.mjs plays it). */
+/** The failover race opened as a still 10 s after the kill (`scenario=failover&t=10000`), with
+ *  ZooKeeper mode cold-loading (playing there takes many seconds; failover.test.mjs plays it). */
+const RACE_STILL = "scenario=failover&t=10000";
 async function raceMidway(page) {
   await waitForText(page, "#zk-stopwatch", "10.000 s", 120_000);
   await page.locator("#zk-phase", { hasText: "cold-loads" }).waitFor({ state: "attached" });
@@ -62,7 +63,7 @@ const VIEWS = [
     await openFailoverTab(page);
     await raceReady(page);
   }],
-  ["failover race, mid-race", "?scenario=failover", {}, raceMidway],
+  ["failover race, mid-race", `?${RACE_STILL}`, {}, raceMidway],
   ["failover race, finished", "", {}, async (page) => {
     await openFailoverTab(page);
     await raceReady(page);
@@ -83,17 +84,16 @@ const VIEWS = [
     }
   }]),
   ["presenter mode, live cluster", `?present=1&${PAUSED_LIVE}`, { viewport: { width: 1024, height: 768 } }, pausedLive],
-  ["presenter mode, failover race mid-race", "?present=1&scenario=failover", { viewport: { width: 1024, height: 768 } }, raceMidway],
+  ["presenter mode, failover race mid-race", `?present=1&${RACE_STILL}`, { viewport: { width: 1024, height: 768 } }, raceMidway],
   ...["full", "min", "none"].flatMap((controls) => [
     [`embed 480 x 320, leader-crash, controls=${controls}`, `?embed=1&scenario=leader-crash&seed=7&controls=${controls}`, EMBED, pausedCluster],
-    // The failover story plays the race to 10 s after the kill and pauses there.
-    [`embed 480 x 320, failover mid-race, controls=${controls}`, `?embed=1&scenario=failover&seed=7&controls=${controls}`, EMBED,
+    [`embed 480 x 320, failover mid-race, controls=${controls}`, `?embed=1&${RACE_STILL}&seed=7&controls=${controls}`, EMBED,
       (page) => waitForText(page, "#zk-stopwatch", "10.000 s", 120_000)],
   ]),
   ["embed 480 x 320, a ZooKeeper pain played", "?embed=1&scenario=zk-stale-cache", EMBED,
     (page) => page.locator("#pain-play[disabled]").waitFor({ timeout: 30_000 })],
   ["phone 375 x 667, live cluster", `?${PAUSED_LIVE}`, PHONE, pausedLive],
-  ["phone 375 x 667, failover race mid-race", "?scenario=failover", PHONE, raceMidway],
+  ["phone 375 x 667, failover race mid-race", `?${RACE_STILL}`, PHONE, raceMidway],
   ["phone 375 x 667, tour step 4", "?tour=4", PHONE, (page) => waitForText(page, "#tour-progress", `Step 4 of ${TOUR_STEPS}`)],
 ];
 

@@ -122,7 +122,7 @@ test("the failover tab draws both clusters; K, Space, S and R act on the race; t
 });
 
 test("like for like: with combined KRaft nodes the killed one's partitions are drawn leaderless until it is fenced", async () => {
-  const { page, errors, context } = await open("?scenario=failover&partitions=10000&kraft-roles=combined");
+  const { page, errors, context } = await open("?scenario=failover&partitions=10000&kraft-roles=combined&autoplay=0");
   await page.locator("#kill-both:not([disabled])").waitFor({ timeout: 120_000 });
   const combined = '.side-kraft svg.cluster g.node[aria-label^="controller and broker"]';
   assert.equal(await page.locator(combined).count(), 3, "three combined nodes");
@@ -194,10 +194,14 @@ for (const step of [1, 2, 10]) {
   });
 }
 
-test("the docs embed at 480 x 320 fits both sides, plays, kills and runs again; controls=none hides every control", async () => {
-  const { page, errors, context } = await open("?embed=1&scenario=failover", { viewport: { width: 480, height: 320 } });
+test("the docs embed at 480 x 320 fits both sides, plays by itself, kills and runs again; controls=none hides every control", async () => {
+  const { page, errors, context } = await open("?embed=1&scenario=failover&autoplay=1", { viewport: { width: 480, height: 320 } });
   await assertBothClusters(page, "embed");
-  await page.waitForFunction(() => document.querySelector("#zk-stopwatch")?.textContent === "10.000 s", null, { timeout: 120_000 });
+  // autoplay: the healthy clusters, then the kill, then both stopwatches running.
+  await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 120_000 });
+  const started = await seconds(page, "#zk-stopwatch");
+  await page.waitForFunction((t) => Number(document.querySelector("#zk-stopwatch").textContent.replace(" s", "")) > t, started, { timeout: 30_000 });
+  assert.match(await text(page, "#race-play"), /Pause/, "it plays on by itself");
   assert.equal(await page.locator(".race-caption").count(), 1, "a one-line caption");
   for (const id of ["#kill-both", "#run-again", "#race-play"]) {
     const box = await page.locator(id).boundingBox();
@@ -212,15 +216,20 @@ test("the docs embed at 480 x 320 fits both sides, plays, kills and runs again; 
   assert.deepEqual(errors, []);
   await context.close();
 
-  const bare = await open("?embed=1&scenario=failover&controls=none", { viewport: { width: 480, height: 320 } });
+  const bare = await open("?embed=1&scenario=failover&controls=none&autoplay=0", { viewport: { width: 480, height: 320 } });
   await assertBothClusters(bare.page, "embed without controls");
+  // Without autoplay it waits on healthy clusters: still so after longer than autoplay's hold.
+  await bare.page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
+  await bare.page.waitForTimeout(2_500);
+  assert.match(await text(bare.page, "#zk-phase"), /healthy/, "autoplay=0: no kill by itself");
+  assert.equal(await text(bare.page, "#zk-stopwatch"), "0.000 s");
   assert.equal(await bare.page.locator("button, input, select").count(), 0, "controls=none: no control at all");
   assert.deepEqual(bare.errors, []);
   await bare.context.close();
 });
 
 test("mid-race at 1024 x 768 (a projector)", async () => {
-  const { page, errors, context } = await open("?scenario=failover", { viewport: { width: 1024, height: 768 } });
+  const { page, errors, context } = await open("?scenario=failover&t=10000", { viewport: { width: 1024, height: 768 } });
   await assertBothClusters(page, "1024 x 768");
   await page.waitForFunction(() => document.querySelector("#zk-stopwatch")?.textContent === "10.000 s", null, { timeout: 120_000 });
   await screenshot(page, "failover-1024x768-mid-race");
