@@ -11,6 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
+use crate::format;
 use crate::metadata::state::MetadataSnapshot;
 use crate::quorum::{MS, Micros};
 use crate::sim::Simulation;
@@ -283,6 +284,26 @@ impl FailoverRace {
     /// ZooKeeper mode's progress through its failover.
     pub fn zk_phase(&self) -> Option<FailoverPhase> {
         self.zk.as_ref().map(ZkCluster::failover_progress)
+    }
+
+    /// How long after the kill the race stands, once killed.
+    pub fn elapsed(&self) -> Option<Micros> {
+        match self.stage() {
+            RaceStage::Running { elapsed } => Some(elapsed),
+            _ => None,
+        }
+    }
+
+    /// The ZooKeeper side's state in one line, from the state its brokers' caches are drawn
+    /// from: before the kill (and after a run again) every cache holds the controller's state.
+    pub fn zk_summary(&self) -> String {
+        match (self.elapsed(), self.zk_report()) {
+            (None, _) => "every broker's cache holds the controller's state".to_string(),
+            (Some(_), None) => "not every broker has the new state yet".to_string(),
+            (Some(_), Some(report)) => {
+                format!("controller ready after {}", format::seconds(report.controller_ready_after))
+            }
+        }
     }
 
     /// ZooKeeper mode's report, once every broker has the new state.

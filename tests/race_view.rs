@@ -348,3 +348,39 @@ fn an_unknown_kraft_layout_is_told_and_the_race_keeps_dedicated_controllers() {
     assert!(page.notices.iter().any(|n| n.contains("kraft-roles: 'mixed' is not dedicated or combined")));
     assert_eq!(page.race.roles(), KraftRoles::DEDICATED);
 }
+
+/// Whether every ZooKeeper-mode broker's cache is drawn fresh (the new controller's state).
+fn every_cache_fresh(page: &PageState) -> bool {
+    page.race
+        .race()
+        .and_then(|r| r.zk())
+        .is_some_and(|zk| zk.picture().brokers.iter().all(|b| b.fresh >= 1.0))
+}
+
+#[test]
+fn the_zookeeper_panel_line_says_what_the_drawn_caches_show_before_during_and_after_a_run() {
+    let mut page = ready(20_000);
+    let line = |page: &PageState| page.race.race().unwrap().zk_summary();
+    assert!(every_cache_fresh(&page) && !line(&page).contains("not every"), "healthy: {}", line(&page));
+    race(&mut page, RaceAction::Kill);
+    let mut stale_seen = false;
+    while page.race.race().unwrap().zk_report().is_none() {
+        let stale = !every_cache_fresh(&page);
+        stale_seen |= stale;
+        if stale {
+            assert_eq!(line(&page), "not every broker has the new state yet");
+        }
+        frames(&mut page, 10);
+    }
+    assert!(stale_seen, "the caches were drawn stale during the failover");
+    assert!(
+        every_cache_fresh(&page) && line(&page).starts_with("controller ready after "),
+        "{}",
+        line(&page)
+    );
+    race(&mut page, RaceAction::RunAgain);
+    settle(&mut page);
+    assert_eq!(stage(&page), Some(RaceStage::Ready));
+    assert!(every_cache_fresh(&page), "run again: healthy clusters");
+    assert_eq!(line(&page), "every broker's cache holds the controller's state", "after R the line agrees");
+}

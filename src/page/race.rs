@@ -66,13 +66,6 @@ fn build(partitions: u64, roles: KraftRoles) -> Result<FailoverRace, RaceError> 
     FailoverRace::with_roles(partitions, 1, roles)
 }
 
-fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
-    match race.stage() {
-        RaceStage::Running { elapsed } => Some(elapsed),
-        _ => None,
-    }
-}
-
 impl RaceView {
     /// The view, closed, asked for an idle race of `partitions` partitions with its KRaft side
     /// laid out as `roles`.
@@ -135,7 +128,7 @@ impl RaceView {
 
     /// How long after the kill the race stands, once killed.
     pub fn elapsed(&self) -> Option<Micros> {
-        self.race().and_then(elapsed_of)
+        self.race().and_then(FailoverRace::elapsed)
     }
 
     /// The furthest moment since the kill the race has reached.
@@ -269,7 +262,7 @@ impl RaceView {
         }
         self.finish_told = finished.is_some();
         if let (Some(key), false, Some(race)) = (self.key, self.key_told, self.race())
-            && let Some(elapsed) = elapsed_of(race)
+            && let Some(elapsed) = race.elapsed()
             && key.reached(race)
         {
             self.key_told = true;
@@ -399,7 +392,7 @@ impl RaceView {
                 None => {}
             },
         }
-        if let Some(elapsed) = elapsed_of(race) {
+        if let Some(elapsed) = race.elapsed() {
             self.horizon = self.horizon.max(elapsed);
             if race.finished() {
                 self.playing = false;

@@ -18,7 +18,7 @@ use crate::page::race::size::{MAX_EXP, MIN_EXP};
 use crate::page::race::{Playback, RaceView};
 use crate::page::{Action, RaceAction};
 use crate::playback::speed_label;
-use crate::quorum::{MS, Micros, QuorumConfig, RoleKind};
+use crate::quorum::{MS, QuorumConfig, RoleKind};
 use crate::race::{FailoverRace, RaceStage, kraft_phase, zk_phase};
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
@@ -34,13 +34,6 @@ pub struct Layout {
     pub compact: bool,
     pub controls: ControlLevel,
     pub reduced_motion: bool,
-}
-
-fn elapsed_of(race: &FailoverRace) -> Option<Micros> {
-    match race.stage() {
-        RaceStage::Running { elapsed } => Some(elapsed),
-        _ => None,
-    }
 }
 
 /// The failover view of `view`; its controls send `on` the race's actions.
@@ -226,13 +219,13 @@ impl Drawing<'_> {
     fn kraft_side(&self) -> Html {
         let Some(race) = self.view.race() else { return html! {} };
         let layout = self.layout;
-        let elapsed = elapsed_of(race).unwrap_or(0);
+        let elapsed = race.elapsed().unwrap_or(0);
         let shown = race.kraft_recovered_after().unwrap_or(elapsed);
         let drawing =
             race.kraft_sim().map(|sim| picture(sim, &[], QuorumConfig::default().fetch_timeout, None));
         let combined = race.roles() == KraftRoles::Combined;
         let waiting = race.kraft_leaderless_partitions();
-        let status = match (race.kraft_recovered_after(), elapsed_of(race)) {
+        let status = match (race.kraft_recovered_after(), race.elapsed()) {
             (Some(t), _) if waiting > 0 => match race.kraft_leaders_back_after() {
                 None => format!(
                     "Back after {}: a new controller committed a metadata change. The killed node's {} partitions wait for its broker session to expire (broker.session.timeout.ms, 9 s from the new controller's start), then it is fenced and they move.",
@@ -294,15 +287,12 @@ impl Drawing<'_> {
     fn zk_side(&self) -> Html {
         let Some(race) = self.view.race() else { return html! {} };
         let layout = self.layout;
-        let elapsed = elapsed_of(race);
+        let elapsed = race.elapsed();
         let report = race.zk_report();
         let shown = report.as_ref().map_or(elapsed.unwrap_or(0), |r| r.brokers_updated_after);
         let drawing = race.zk().map(|zk| zk.picture());
         let phase = drawing.as_ref().map_or(String::new(), |p| phase_text(p.phase, elapsed.is_some()));
-        let summary = report.map_or_else(
-            || "not every broker has the new state yet".to_string(),
-            |r| format!("controller ready after {}", format::seconds(r.controller_ready_after)),
-        );
+        let summary = race.zk_summary();
         html! {
             <section class="panel side-zk" aria-label="ZooKeeper mode">
                 <p class="visually-hidden" role="status" id="zk-phase">{ zk_phase(race) }</p>
