@@ -177,3 +177,63 @@ fn the_settings_form_resets_to_the_format_and_roles_chosen() {
     page.reduce(Action::Act(Act::AddVoter(2)));
     assert!(play_until(&mut page, 20.0, |p| p.picture.quorum.committed == vec![1, 2]), "{}", page.status);
 }
+
+/// Tour step 20 (a leader removes itself): once the status line says the removal committed, the
+/// Quorum panel does not call it uncommitted, and the drawing shows the leaver out of the voters.
+#[test]
+fn once_a_removal_is_said_committed_the_panel_and_the_drawing_agree() {
+    let step =
+        kraftscope::session::stories::TOUR.iter().position(|s| s.id == "leader-leaves").expect("the step");
+    let mut page = page(&format!("?tour={}", step + 1));
+    let said_committed = |page: &PageState| {
+        page.status.contains("RemoveRaftVoter") && page.status.contains("committed, answered NONE")
+    };
+    assert!(play_until(&mut page, 30.0, said_committed), "the removal commits: {}", page.status);
+    for _ in 0..600 {
+        if said_committed(&page) {
+            let panel = page.picture.quorum.describe();
+            assert!(
+                !panel.contains("Not committed yet"),
+                "at {} us the notice says '{}' and the panel '{panel}'",
+                page.session.now(),
+                page.status
+            );
+            let leaving: Vec<u32> = page
+                .picture
+                .nodes
+                .iter()
+                .filter(|n| n.membership == Some(Membership::Leaving))
+                .map(|n| n.id)
+                .collect();
+            assert!(leaving.is_empty(), "at {} us n{leaving:?} still drawn leaving", page.session.now());
+        }
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+}
+
+/// A wiped controller's old voter entry and its new directory are two keys of one node id: the
+/// status line says what the wipe did, and the Quorum panel names both directories.
+#[test]
+fn after_a_disk_wipe_the_status_and_the_panel_name_both_directories() {
+    let mut page = led("");
+    let old = page.session.sim().node(3).expect("n3 runs").key();
+    page.reduce(Action::Act(Act::WipeDisk(3)));
+    assert!(play_until(&mut page, 10.0, |p| p.session.sim().node(3).is_some_and(|n| n.key() != old)));
+    let new = page.session.sim().node(3).expect("n3 runs again").key();
+    assert_eq!(membership(&page, 3), Some(Membership::WipedVoter));
+    for _ in 0..120 {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+        assert!(page.status.contains("Wiped n3's disk"), "the status says what happened: {}", page.status);
+    }
+    let panel = page.picture.quorum.describe();
+    assert!(
+        panel.contains(&old.to_string()) && panel.contains(&new.to_string()),
+        "{old} and {new} in: {panel}"
+    );
+    assert_eq!(
+        page.picture.quorum.names_for_change(3),
+        (new.to_string(), old.to_string()),
+        "add the new key, remove the old"
+    );
+    assert_eq!(page.picture.quorum.names_for_change(2), ("n2".to_string(), "n2".to_string()));
+}

@@ -4,7 +4,7 @@
 
 use crate::metadata::state::MetadataLog;
 use crate::quorum::message::FetchResult;
-use crate::quorum::voters::{ReplicaKey, VoterSet};
+use crate::quorum::voters::{DirectoryId, ReplicaKey, VoterSet};
 use crate::quorum::{Message, Micros, NodeId, RoleKind};
 use crate::sim::network::Loss;
 use crate::sim::packet::Payload;
@@ -103,6 +103,9 @@ pub struct QuorumPicture {
     pub committed: Vec<NodeId>,
     /// The active controller's AddRaftVoter or RemoveRaftVoter under way.
     pub change: Option<String>,
+    /// Voter entries whose node now runs another directory (its disk was wiped): the entry's
+    /// key and the node's new one, two keys of one node id.
+    pub wiped: Vec<(ReplicaKey, ReplicaKey)>,
 }
 
 impl QuorumPicture {
@@ -120,6 +123,15 @@ impl QuorumPicture {
         format!("{need} of {n} {voters} must agree; {may}")
     }
 
+    /// Controller `id` as the add and remove buttons name it: `n3`, or where its disk was
+    /// wiped, the key each acts on (`n3 (dir f3ad)` joins, `n3 (dir ef97)` leaves).
+    pub fn names_for_change(&self, id: NodeId) -> (String, String) {
+        match self.wiped.iter().find(|(entry, _)| entry.id == id) {
+            Some((entry, now)) => (now.to_string(), entry.to_string()),
+            None => (format!("n{id}"), format!("n{id}")),
+        }
+    }
+
     /// The voter set in words: which, how it is kept, and what is pending.
     pub fn describe(&self) -> String {
         let ids: Vec<String> = self.voters.iter().map(|v| format!("n{v}")).collect();
@@ -132,6 +144,12 @@ impl QuorumPicture {
         if self.voters != self.committed {
             let was: Vec<String> = self.committed.iter().map(|v| format!("n{v}")).collect();
             text.push_str(&format!(" Not committed yet; the committed set is {}.", was.join(" ")));
+        }
+        for (entry, now) in &self.wiped {
+            text.push_str(&format!(
+                " The entry {entry} names a wiped disk and still counts; n{} runs as {now} now, an observer: remove the old entry, then add the new one.",
+                entry.id
+            ));
         }
         if let Some(change) = &self.change {
             text.push_str(&format!(" {change}."));
@@ -343,21 +361,35 @@ fn quorum_picture(sim: &Simulation, sets: &VoterSets) -> QuorumPicture {
             Some(offset) => format!("{rpc} {voter}: VotersRecord at offset {offset}, waiting to commit"),
         })
     });
+    let wiped = sets
+        .latest
+        .keys()
+        .iter()
+        .filter_map(|entry| {
+            let now = ReplicaKey { id: entry.id, dir: directory_of(sim, entry.id) };
+            (entry.dir.is_some() && now.dir.is_some() && now.dir != entry.dir).then_some((*entry, now))
+        })
+        .collect();
     QuorumPicture {
         dynamic: sets.latest.keys().iter().any(|k| k.dir.is_some()),
         voters: sets.latest.ids().collect(),
         committed: sets.committed.ids().collect(),
         change,
+        wiped,
+    }
+}
+
+/// The metadata-log directory controller `id` runs (or, while down, its disk holds).
+fn directory_of(sim: &Simulation, id: NodeId) -> Option<DirectoryId> {
+    match sim.node(id) {
+        Some(node) => node.key().dir,
+        None => sim.disk_of_down_node(id).map(|d| d.directory_id),
     }
 }
 
 /// Controller `id`'s standing in the voter sets, by its id and its disk's directory id.
 fn membership(sim: &Simulation, sets: &VoterSets, id: NodeId) -> Membership {
-    let dir = match sim.node(id) {
-        Some(node) => node.key().dir,
-        None => sim.disk_of_down_node(id).map(|d| d.directory_id),
-    };
-    let key = ReplicaKey { id, dir };
+    let key = ReplicaKey { id, dir: directory_of(sim, id) };
     let VoterSets { latest, committed } = sets;
     match (latest.is_voter(key), committed.is_voter(key)) {
         (true, true) => Membership::Voter,

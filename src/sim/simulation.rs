@@ -254,11 +254,16 @@ impl Simulation {
         self.best_informed().map_or(&self.setup.static_voters, |n| n.committed_voter_set())
     }
 
-    /// The active controller, else the running controller with the highest epoch.
+    /// The active controller, else the running controller with the highest epoch, the longest
+    /// log and, among those, the highest high watermark: a leader that resigned once its own
+    /// removal committed knows the commit before the others fetch it, and what the page says is
+    /// committed must not go back when the leader steps down.
     fn best_informed(&self) -> Option<&MetadataNode> {
         self.leader().or_else(|| {
             let controllers = self.running_nodes().filter(|n| n.id() < FIRST_OBSERVER_ID);
-            controllers.max_by_key(|n| (!n.voter_set().is_empty(), n.epoch(), n.log().end_offset(), n.id()))
+            controllers.max_by_key(|n| {
+                (!n.voter_set().is_empty(), n.epoch(), n.log().end_offset(), n.high_watermark(), n.id())
+            })
         })
     }
 

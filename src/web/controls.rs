@@ -123,7 +123,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         <section class="panel controls" aria-labelledby="controls-heading">
             <h2 id="controls-heading">{ "Controls" }</h2>
             <div class="group" role="group" aria-label="Selected node">
-                { selected_node(props.selected.as_ref(), &act) }
+                { selected_node(props.selected.as_ref(), &props.quorum, &act) }
                 if let Some(node) = &props.selected {
                     { cut_link(node.id, &props.nodes, *peer, peer.setter(), &act) }
                 }
@@ -167,11 +167,16 @@ pub fn controls(props: &ControlsProps) -> Html {
     }
 }
 
-fn selected_node(selected: Option<&SelectedNode>, act: &impl Fn(Action) -> Callback<MouseEvent>) -> Html {
+fn selected_node(
+    selected: Option<&SelectedNode>,
+    quorum: &QuorumPicture,
+    act: &impl Fn(Action) -> Callback<MouseEvent>,
+) -> Html {
     let Some(node) = selected else {
         return html! { <p class="hint">{ "Click a node (or focus it and press Enter) to crash, restart or isolate it." }</p> };
     };
     let name = format!("n{}", node.id);
+    let (joins, leaves) = quorum.names_for_change(node.id);
     html! {
         <>
             <p class="selected-name">{ format!("Selected: {name} ({})", if node.voter { "controller" } else { "broker" }) }</p>
@@ -186,10 +191,10 @@ fn selected_node(selected: Option<&SelectedNode>, act: &impl Fn(Action) -> Callb
             }
             if let Some(member) = node.membership {
                 if matches!(member, Membership::Observer | Membership::WipedVoter) {
-                    <button onclick={act(Action::AddVoter(node.id))} title="kafka-metadata-quorum add-controller: AddRaftVoter">{ format!("Add {name} to the voters") }</button>
+                    <button onclick={act(Action::AddVoter(node.id))} title="kafka-metadata-quorum add-controller: AddRaftVoter">{ format!("Add {joins} to the voters") }</button>
                 }
                 if matches!(member, Membership::Voter | Membership::Joining | Membership::WipedVoter) {
-                    <button onclick={act(Action::RemoveVoter(node.id))} title="kafka-metadata-quorum remove-controller: RemoveRaftVoter">{ format!("Remove {name} from the voters") }</button>
+                    <button onclick={act(Action::RemoveVoter(node.id))} title="kafka-metadata-quorum remove-controller: RemoveRaftVoter">{ format!("Remove {leaves} from the voters") }</button>
                 }
                 <button onclick={act(Action::WipeDisk(node.id))} title="Its disk dies: formatted again with a new directory id, it restarts as an observer">{ format!("Wipe {name}'s disk") }</button>
             }
