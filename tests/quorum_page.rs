@@ -237,3 +237,25 @@ fn after_a_disk_wipe_the_status_and_the_panel_name_both_directories() {
     );
     assert_eq!(page.picture.quorum.names_for_change(2), ("n2".to_string(), "n2".to_string()));
 }
+
+/// A new controller that found the leader: its circle and the line over it agree that it is an
+/// observer (not "follower" inside and "observer" above).
+#[test]
+fn an_observer_following_the_leader_reads_observer_once() {
+    let mut page = led("");
+    page.reduce(Action::Act(Act::NewController));
+    let following = |p: &PageState| {
+        p.picture.nodes.iter().any(|n| n.id == 4 && n.role == Some(kraftscope::quorum::RoleKind::Follower))
+    };
+    assert!(play_until(&mut page, 10.0, following), "n4 follows the leader");
+    let n4 = page.picture.nodes.iter().find(|n| n.id == 4).expect("n4 drawn");
+    assert_eq!(n4.membership, Some(Membership::Observer));
+    assert_eq!(n4.role_text().0, "observer");
+    assert_eq!(n4.membership_shown(), None, "the line over it does not say it again");
+    let voter = page
+        .picture
+        .nodes
+        .iter()
+        .find(|n| n.id != 4 && n.role == Some(kraftscope::quorum::RoleKind::Follower));
+    assert_eq!(voter.map(|n| n.role_text().0), Some("follower"), "a voter that follows reads follower");
+}

@@ -159,6 +159,30 @@ impl QuorumPicture {
 }
 
 impl NodePicture {
+    /// What the node's circle says of its role, and the class it is drawn with. A controller
+    /// outside the voter set that follows the leader is an observer (Kafka's `FollowerState`
+    /// without a vote; DescribeQuorum lists it among the observers): it reads "observer".
+    pub fn role_text(&self) -> (&'static str, &'static str) {
+        let observer = matches!(self.membership, Some(Membership::Observer | Membership::WipedVoter));
+        match self.role {
+            None => ("DOWN", "role-down"),
+            Some(RoleKind::Leader) => ("LEADER", "role-leader"),
+            Some(RoleKind::Follower) if observer => ("observer", "role-follower"),
+            Some(RoleKind::Follower) => ("follower", "role-follower"),
+            Some(RoleKind::Candidate) => ("CANDIDATE", "role-candidate"),
+            Some(RoleKind::Prospective) => ("prospective", "role-prospective"),
+            Some(RoleKind::Unattached) => ("unattached", "role-unattached"),
+            Some(RoleKind::Resigned) => ("resigned", "role-resigned"),
+        }
+    }
+
+    /// The membership word over a controller: none for a voter, nor where the circle already
+    /// says "observer".
+    pub fn membership_shown(&self) -> Option<Membership> {
+        let member = self.membership.filter(|m| *m != Membership::Voter)?;
+        (self.role_text().0 != member.name()).then_some(member)
+    }
+
     /// Node `id` with nothing known of it yet: down, at epoch 0, with an empty log.
     pub fn blank(id: NodeId, voter: bool) -> NodePicture {
         NodePicture {

@@ -12,18 +12,6 @@ use crate::session::text_fit::text_length;
 
 use super::cluster_view::epoch_colour;
 
-fn role_text(n: &NodePicture) -> (&'static str, &'static str) {
-    match n.role {
-        None => ("DOWN", "role-down"),
-        Some(RoleKind::Leader) => ("LEADER", "role-leader"),
-        Some(RoleKind::Follower) => ("follower", "role-follower"),
-        Some(RoleKind::Candidate) => ("CANDIDATE", "role-candidate"),
-        Some(RoleKind::Prospective) => ("prospective", "role-prospective"),
-        Some(RoleKind::Unattached) => ("unattached", "role-unattached"),
-        Some(RoleKind::Resigned) => ("resigned", "role-resigned"),
-    }
-}
-
 /// A node's picture and where it stands. Equal props (the callback aside) skip the render and
 /// the diff: in a busy frame most nodes did not change.
 #[derive(Properties)]
@@ -68,7 +56,7 @@ pub fn node_view(props: &NodeViewProps) -> Html {
             on_select.emit(id);
         }
     });
-    let (role, role_class) = role_text(n);
+    let (role, role_class) = n.role_text();
     // The name holds every text the node shows, in the order drawn (WCAG 2.5.3, label in name).
     let name = if n.voter {
         let vote = vote_line(n);
@@ -147,7 +135,7 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
                 <text class="small combined" y="-27">{ "+ broker" }</text>{ " " }
             }
             <text class="small vote" y={(-RADIUS - 25.0).to_string()}>
-                if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
+                if let Some(member) = n.membership_shown() {
                     <tspan class={classes!("membership", member.name())}>{ member.name() }</tspan>
                     if !vote_text(n).is_empty() { { " · " } }
                 }
@@ -161,7 +149,7 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, flagged: Option<u
 /// The line over a controller: its membership unless a voter, and whom it voted for.
 fn vote_line(n: &NodePicture) -> String {
     let vote = vote_text(n);
-    match n.membership.filter(|m| *m != Membership::Voter) {
+    match n.membership_shown() {
         Some(member) if vote.is_empty() => member.name().to_string(),
         Some(member) => format!("{} · {vote}", member.name()),
         None => vote,
