@@ -15,6 +15,22 @@ const OTHER_SEEDS_WALL_MS: f64 = 20_000.0;
 /// "A few seconds before": the viewer gets at least this long to see the scene first.
 const LEAST_WALL_MS: f64 = 800.0;
 
+/// Real milliseconds of 60 Hz frames until the page ticks its key moment off; fails if the view
+/// stops playing (`playing`) or a minute passes first.
+fn frames_until_key_moment(page: &mut PageState, what: &str, playing: fn(&PageState) -> bool) -> f64 {
+    let mut wall = 0.0;
+    while page.key_seen.is_none() {
+        assert!(
+            playing(page) && wall < 60_000.0,
+            "{what}: no key moment after {wall} ms of play (at {} us)",
+            page.session.now()
+        );
+        wall += FRAME_MS;
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    wall
+}
+
 /// Each cluster step's key moment as the event log words it, judged on the line's text without
 /// the page's own matcher (src/session/key_moment.rs), so a wrong matcher shows here.
 fn worded_as_its_moment(id: &str, line: &str) -> bool {
@@ -66,18 +82,12 @@ fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
         step + 1,
         story.id
     );
-    let mut wall = 0.0;
-    while page.key_seen.is_none() {
-        assert!(
-            wall < 60_000.0 && page.playing,
-            "step {} ({}) seed {seed}: no key moment after {wall} ms of play (at {} us); reproduce: cargo test --release --test tour_steps",
-            step + 1,
-            story.id,
-            page.session.now()
-        );
-        wall += FRAME_MS;
-        page.reduce(Action::Frame { elapsed: FRAME_MS });
-    }
+    let what = format!(
+        "step {} ({}) seed {seed}; reproduce: cargo test --release --test tour_steps",
+        step + 1,
+        story.id
+    );
+    let wall = frames_until_key_moment(&mut page, &what, |page| page.playing);
     let opened = story.opens_at_ms * MS;
     let worded: Vec<String> = page
         .session
@@ -149,16 +159,7 @@ fn race_wall_ms_to_key_moment(step: usize) -> f64 {
     };
     assert_eq!(elapsed, opens, "{}: the race opens at its moment", story.id);
     assert_eq!(page.key_seen, None, "{}: its key moment is not there when it opens", story.id);
-    let mut wall = 0.0;
-    while page.key_seen.is_none() {
-        assert!(
-            page.race.playing() && wall < 60_000.0,
-            "{}: no key moment after {wall} ms of play",
-            story.id
-        );
-        wall += FRAME_MS;
-        page.reduce(Action::Frame { elapsed: FRAME_MS });
-    }
+    let wall = frames_until_key_moment(&mut page, story.id, |page| page.race.playing());
     let Some(RaceStage::Running { elapsed }) = page.race.race().map(FailoverRace::stage) else {
         panic!("{}: still running", story.id)
     };
@@ -214,17 +215,7 @@ fn pain_wall_ms_to_key_moment(step: usize) -> f64 {
     assert_eq!(page.tab, Tab::Pains, "{} opens the pains view", story.id);
     assert!(page.pains.playing(), "{} opens playing", story.id);
     assert_eq!(page.key_seen, None, "{}: its key moment is not there when it opens", story.id);
-    let mut wall = 0.0;
-    while page.key_seen.is_none() {
-        assert!(
-            page.pains.playing() && wall < 60_000.0,
-            "{}: no key moment after {wall} ms of play",
-            story.id
-        );
-        wall += FRAME_MS;
-        page.reduce(Action::Frame { elapsed: FRAME_MS });
-    }
-    wall
+    frames_until_key_moment(&mut page, story.id, |page| page.pains.playing())
 }
 
 #[test]

@@ -38,22 +38,14 @@ impl Counts {
 type Step<'a> = (&'static str, &'a dyn Fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
-    let files = e2e::all_files()?;
-    let browser = Browser::new(&files);
-    let mut steps: Vec<Step> = vec![
+    let steps: [Step; 5] = [
         ("lints", &lints),
         ("native tests", &native_tests),
         ("seed sweep", &seed_sweep),
         ("wasm determinism", &wasm_determinism),
         ("first-screen budget", &first_screen_budget),
     ];
-    let set_up = || browser.set_up();
-    let concurrent = || browser.concurrent(&files);
-    let timed = || browser.timed(&files);
-    browser.steps(&files, &mut steps, &set_up, &concurrent, &timed);
-    let result = run_steps(&steps);
-    browser.report();
-    result
+    run_with_browser(&steps, &e2e::all_files()?)
 }
 
 /// `cargo xtask test --quick`: the inner loop. Lints, native tests, the seed sweep and the
@@ -66,20 +58,13 @@ pub fn quick() -> Result<()> {
     for file in &files {
         println!("    {file}");
     }
-    let browser = Browser::new(&files);
-    let mut steps: Vec<Step> = vec![
+    let steps: [Step; 4] = [
         ("lints", &lints),
         ("native tests", &native_tests),
         ("seed sweep", &seed_sweep),
         ("first-screen budget", &first_screen_budget),
     ];
-    let set_up = || browser.set_up();
-    let concurrent = || browser.concurrent(&files);
-    let timed = || browser.timed(&files);
-    browser.steps(&files, &mut steps, &set_up, &concurrent, &timed);
-    let result = run_steps(&steps);
-    browser.report();
-    result
+    run_with_browser(&steps, &files)
 }
 
 /// `cargo xtask lint`: the lints step alone.
@@ -95,12 +80,27 @@ pub fn browser(named: &[&str]) -> Result<()> {
     } else {
         named.iter().map(|file| file.to_string()).collect()
     };
-    let browser = Browser::new(&files);
+    run_with_browser(&[], &files)
+}
+
+/// Runs `steps`, then the browser steps that `files` need (the set-up, the concurrent files,
+/// the timed ones), and prints the browser report. The browser tools start installing before
+/// `steps` run.
+fn run_with_browser(first: &[Step], files: &[String]) -> Result<()> {
+    let browser = Browser::new(files);
+    let mut steps = first.to_vec();
     let set_up = || browser.set_up();
-    let concurrent = || browser.concurrent(&files);
-    let timed = || browser.timed(&files);
-    let mut steps: Vec<Step> = Vec::new();
-    browser.steps(&files, &mut steps, &set_up, &concurrent, &timed);
+    let concurrent = || browser.concurrent(files);
+    let timed = || browser.timed(files);
+    if !files.is_empty() {
+        steps.push((BROWSER_SET_UP, &set_up));
+    }
+    if files.iter().any(|file| !e2e::is_timed(file)) {
+        steps.push(("browser e2e, concurrent", &concurrent));
+    }
+    if files.iter().any(|file| e2e::is_timed(file)) {
+        steps.push(("browser e2e, timed (one file at a time)", &timed));
+    }
     let result = run_steps(&steps);
     browser.report();
     result
@@ -368,27 +368,6 @@ impl Browser {
             url: OnceCell::new(),
             durations: RefCell::new(Vec::new()),
             seconds: Cell::new(0.0),
-        }
-    }
-
-    /// Adds the browser steps that `files` need to `steps`: the set-up, then the concurrent
-    /// files, then the timed ones.
-    fn steps<'a>(
-        &self,
-        files: &[String],
-        steps: &mut Vec<Step<'a>>,
-        set_up: &'a dyn Fn() -> Result<Counts>,
-        concurrent: &'a dyn Fn() -> Result<Counts>,
-        timed: &'a dyn Fn() -> Result<Counts>,
-    ) {
-        if !files.is_empty() {
-            steps.push((BROWSER_SET_UP, set_up));
-        }
-        if files.iter().any(|file| !e2e::is_timed(file)) {
-            steps.push(("browser e2e, concurrent", concurrent));
-        }
-        if files.iter().any(|file| e2e::is_timed(file)) {
-            steps.push(("browser e2e, timed (one file at a time)", timed));
         }
     }
 
