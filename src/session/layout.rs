@@ -4,41 +4,145 @@
 
 use crate::quorum::NodeId;
 
-/// Width of the drawing's coordinate space (its height depends on the cluster).
+/// Width of a regular drawing's coordinate space (its height depends on the cluster).
 pub const WIDTH: f64 = 1000.0;
-/// Radius of a controller's circle.
-pub const RADIUS: f64 = 40.0;
-/// Width of one log cell.
-pub const CELL: f64 = 14.0;
-/// Room left of a controller's log strip for the snapshot box.
-pub const SNAPSHOT_W: f64 = 34.0;
-/// Above a controller's centre: its timeout arc, crown and vote.
-pub const CONTROLLER_ABOVE: f64 = RADIUS + 34.0;
-/// Below a controller's centre: its log strip and the line under it.
-pub const CONTROLLER_BELOW: f64 = RADIUS + 48.0;
-/// Top of a controller's log strip, from its centre.
-pub const STRIP_TOP: f64 = RADIUS + 14.0;
-/// Half the width and height of a broker's box.
-pub const BROKER_HALF_W: f64 = 64.0;
-pub const BROKER_HALF_H: f64 = 52.0;
 /// Where along a link (from its lower node id) its cut mark stands, and where messages lost to
 /// the cut fall: off the middle, so that the marks of two crossing diagonals stay apart.
 pub const CUT_AT: f64 = 0.4;
 /// Clearance kept between a link and a node that is not one of its ends.
 const CLEARANCE: f64 = 6.0;
-/// Vertical distance between two brokers' lanes in the corridor between controllers and brokers.
-const LANE: f64 = 7.0;
-/// Space kept free around the drawing.
-const MARGIN: f64 = 12.0;
-/// Most brokers in one row.
-const ROW: usize = 6;
-/// Log cells a controller's strip shows, widest first: rings of many controllers get shorter
-/// strips rather than a taller drawing.
-const STRIP_CHOICES: [usize; 4] = [14, 12, 10, 8];
 /// How finely the ring's turn is tried, in parts of the step between two controllers.
 const TURNS: usize = 8;
-/// The flattest and tallest vertical radius tried for the controllers' ring.
-const RING_RY: (f64, f64) = (40.0, 260.0);
+/// Least room between two brokers of a compact row.
+const BROKER_GAP: f64 = 8.0;
+/// Below this width in user units (CSS pixels over the zoom), a drawing is compact.
+pub const COMPACT_BELOW: f64 = 560.0;
+/// Most controllers a compact drawing draws.
+pub const COMPACT_RING: usize = 5;
+/// Presenter mode draws compact drawings this much larger, for a room.
+pub const STAGE_ZOOM: f64 = 1.3;
+
+/// The sizes a drawing is made of. A regular drawing is 1000 units wide, whatever its size on
+/// screen, with every detail; a compact one (a docs embed, a phone, one side of the race on a
+/// stage) is as many units wide as it has pixels over its zoom, so that its type keeps its size,
+/// and shows fewer details: a controller's name, role, epoch and vote, its log without labels;
+/// a broker's name and lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geometry {
+    pub compact: bool,
+    pub width: f64,
+    /// Radius of a controller's circle.
+    pub radius: f64,
+    /// Width of one log cell.
+    pub cell: f64,
+    /// Room left of a controller's log strip for the snapshot box.
+    pub snapshot_w: f64,
+    /// Top of a controller's log strip, from its centre, and its height.
+    pub strip_top: f64,
+    pub strip_h: f64,
+    /// Above a controller's centre: its timeout arc, crown and the line over it.
+    pub above: f64,
+    /// Below a controller's centre: its log strip and the lines under it.
+    pub below: f64,
+    /// Least half width of a controller's box: its lines of text (a crowded compact ring
+    /// narrows them, and its texts are squeezed to fit).
+    pub label_half_w: f64,
+    /// Half the width and height of a broker's box.
+    pub broker_half_w: f64,
+    pub broker_half_h: f64,
+    /// Space kept free around the drawing.
+    margin: f64,
+    /// Vertical distance between two brokers' lanes in the corridor under the controllers.
+    lane: f64,
+    /// Log cells a controller's strip shows, widest first: rings of many controllers get
+    /// shorter strips rather than a taller drawing.
+    strip_choices: &'static [usize],
+    /// Narrower text widths a crowded ring tries, after `label_half_w`.
+    narrower_labels: &'static [f64],
+    /// The flattest and tallest vertical radius tried for the controllers' ring.
+    ring_ry: (f64, f64),
+}
+
+impl Geometry {
+    /// The drawing with every detail, 1000 units wide.
+    pub const REGULAR: Geometry = Geometry {
+        compact: false,
+        width: WIDTH,
+        radius: 40.0,
+        cell: 14.0,
+        snapshot_w: 34.0,
+        strip_top: 54.0,
+        strip_h: 16.0,
+        above: 74.0,
+        below: 88.0,
+        label_half_w: 48.0,
+        broker_half_w: 64.0,
+        broker_half_h: 52.0,
+        margin: 12.0,
+        lane: 7.0,
+        strip_choices: &[14, 12, 10, 8],
+        narrower_labels: &[],
+        ring_ry: (40.0, 260.0),
+    };
+
+    /// A compact drawing `width` units wide (at least 330).
+    pub fn compact(width: f64) -> Geometry {
+        let radius = 22.0;
+        Geometry {
+            compact: true,
+            width: width.max(330.0).round(),
+            radius,
+            cell: 8.0,
+            snapshot_w: 12.0,
+            strip_top: radius + 31.0,
+            strip_h: 8.0,
+            above: radius + 14.0,
+            below: radius + 42.0,
+            label_half_w: 54.0,
+            broker_half_w: 44.0,
+            broker_half_h: 19.0,
+            margin: 6.0,
+            lane: 5.0,
+            strip_choices: &[10, 8, 6],
+            narrower_labels: &[46.0, 38.0],
+            ring_ry: (10.0, 220.0),
+        }
+    }
+
+    /// The geometry for a drawing of `controllers` `px` CSS pixels wide, at `zoom` (1, or
+    /// `STAGE_ZOOM` in presenter mode): compact below `COMPACT_BELOW` units, else regular.
+    /// Before the drawing is measured (`px` 0), regular; and regular for rings of more than
+    /// `COMPACT_RING` controllers, which a compact drawing cannot keep clear of each other's links.
+    pub fn for_width(px: f64, zoom: f64, controllers: usize) -> Geometry {
+        let units = px / zoom;
+        if px > 0.0 && units < COMPACT_BELOW && controllers <= COMPACT_RING {
+            Geometry::compact(units)
+        } else {
+            Geometry::REGULAR
+        }
+    }
+
+    /// Horizontal radius of the controllers' ring.
+    fn ring_rx(&self, n: usize) -> f64 {
+        let room = self.width / 2.0 - self.margin - self.label_half_w;
+        match (self.compact, n) {
+            (false, 2) => 200.0,
+            (false, _) => 370.0,
+            (true, 2) => room.min(120.0),
+            (true, _) => room,
+        }
+    }
+
+    /// Most brokers in one row, and the widest a row's pitch gets.
+    fn row(&self) -> (usize, f64) {
+        if self.compact {
+            let fits = ((self.width - 2.0 * self.margin) / (2.0 * self.broker_half_w + BROKER_GAP)) as usize;
+            (fits.max(1), 2.0 * self.broker_half_w + 40.0)
+        } else {
+            (6, 180.0)
+        }
+    }
+}
 
 /// A point of the drawing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,6 +233,8 @@ pub struct Layout {
     pub height: f64,
     /// Log cells each controller's strip shows.
     pub strip_cells: usize,
+    /// The sizes drawn at; a compact row of many brokers narrows their boxes.
+    pub geometry: Geometry,
     controllers: Vec<(NodeId, Point)>,
     brokers: Vec<(NodeId, Point)>,
     /// Y of the first broker lane.
@@ -136,18 +242,27 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Place `controllers` (voters) and `brokers`, each in the given order.
+    /// Place `controllers` (voters) and `brokers`, each in the given order, in a regular drawing.
     pub fn new(controllers: &[NodeId], brokers: &[NodeId]) -> Layout {
-        let (strip_cells, ring) = ring(controllers.len());
+        Layout::with(controllers, brokers, Geometry::REGULAR)
+    }
+
+    /// Place `controllers` (voters) and `brokers`, each in the given order, at `geometry`.
+    pub fn with(controllers: &[NodeId], brokers: &[NodeId], geometry: Geometry) -> Layout {
+        let (strip_cells, label_half_w, ring) = ring(controllers.len(), &geometry);
+        let geometry = Geometry { label_half_w, ..geometry };
+        let g = &geometry;
         let controllers: Vec<(NodeId, Point)> = controllers.iter().copied().zip(ring).collect();
-        let ring_bottom = controllers.iter().map(|(_, c)| c.y + CONTROLLER_BELOW).fold(0.0, f64::max);
+        let ring_bottom = controllers.iter().map(|(_, c)| c.y + g.below).fold(0.0, f64::max);
         let corridor = ring_bottom + 2.0 * CLEARANCE;
-        let lanes = brokers.len().saturating_sub(1) as f64 * LANE;
-        let first_row = corridor + lanes + CLEARANCE + 10.0 + BROKER_HALF_H;
-        let brokers: Vec<(NodeId, Point)> =
-            brokers.iter().copied().zip(broker_places(brokers.len(), first_row)).collect();
-        let bottom = brokers.iter().map(|(_, c)| c.y + BROKER_HALF_H).fold(ring_bottom, f64::max);
-        Layout { height: (bottom + MARGIN).ceil(), strip_cells, controllers, brokers, corridor }
+        let lanes = brokers.len().saturating_sub(1) as f64 * g.lane;
+        let first_row = corridor + lanes + CLEARANCE + 10.0 + g.broker_half_h;
+        let (places, broker_half_w) = broker_places(brokers.len(), first_row, g);
+        let geometry = Geometry { broker_half_w, ..geometry };
+        let g = &geometry;
+        let brokers: Vec<(NodeId, Point)> = brokers.iter().copied().zip(places).collect();
+        let bottom = brokers.iter().map(|(_, c)| c.y + g.broker_half_h).fold(ring_bottom, f64::max);
+        Layout { height: (bottom + g.margin).ceil(), strip_cells, geometry, controllers, brokers, corridor }
     }
 
     /// The centre of node `id`.
@@ -162,20 +277,22 @@ impl Layout {
     /// The box of a node's shape: a controller's circle, a broker's rectangle.
     pub fn shape_box(&self, id: NodeId) -> Option<Rect> {
         let c = self.centre(id)?;
+        let g = &self.geometry;
         Some(if self.is_controller(id) {
-            Rect::around(c, RADIUS, RADIUS, RADIUS)
+            Rect::around(c, g.radius, g.radius, g.radius)
         } else {
-            Rect::around(c, BROKER_HALF_W, BROKER_HALF_H, BROKER_HALF_H)
+            Rect::around(c, g.broker_half_w, g.broker_half_h, g.broker_half_h)
         })
     }
 
     /// The box of everything drawn for a node (a controller's crown, vote and log strip too).
     pub fn node_box(&self, id: NodeId) -> Option<Rect> {
         let c = self.centre(id)?;
+        let g = &self.geometry;
         Some(if self.is_controller(id) {
-            Rect::around(c, controller_half_width(self.strip_cells), CONTROLLER_ABOVE, CONTROLLER_BELOW)
+            Rect::around(c, controller_half_width(self.strip_cells, g), g.above, g.below)
         } else {
-            Rect::around(c, BROKER_HALF_W, BROKER_HALF_H, BROKER_HALF_H)
+            Rect::around(c, g.broker_half_w, g.broker_half_h, g.broker_half_h)
         })
     }
 
@@ -192,7 +309,7 @@ impl Layout {
     pub fn route(&self, from: NodeId, to: NodeId) -> Route {
         let (Some(a), Some(b)) = (self.centre(from), self.centre(to)) else { return Vec::new() };
         match (self.is_controller(from), self.is_controller(to)) {
-            (true, true) => chord(a, b),
+            (true, true) => chord(a, b, self.geometry.radius),
             (false, true) => self.broker_route(from, a, b),
             (true, false) => {
                 let mut route = self.broker_route(to, b, a);
@@ -204,74 +321,80 @@ impl Layout {
     }
 
     fn broker_route(&self, broker: NodeId, at: Point, controller: Point) -> Route {
+        let g = &self.geometry;
         let index = self.brokers.iter().position(|(n, _)| *n == broker).unwrap_or(0);
         let count = self.brokers.len();
-        let spread = if count > 1 { (2.0 * (RADIUS - 10.0) / (count - 1) as f64).min(LANE) } else { 0.0 };
+        let spread = if count > 1 { (2.0 * (g.radius - 10.0) / (count - 1) as f64).min(g.lane) } else { 0.0 };
         let offset = (index as f64 - (count - 1) as f64 / 2.0) * spread;
-        let lane = self.corridor + index as f64 * LANE;
-        let top = Point { x: at.x, y: at.y - BROKER_HALF_H };
-        let entry = Point { x: controller.x + offset, y: controller.y + CONTROLLER_BELOW };
+        let lane = self.corridor + index as f64 * g.lane;
+        let top = Point { x: at.x, y: at.y - g.broker_half_h };
+        let entry = Point { x: controller.x + offset, y: controller.y + g.below };
         vec![top, Point { x: at.x, y: lane }, Point { x: entry.x, y: lane }, entry]
     }
 }
 
-fn controller_half_width(strip_cells: usize) -> f64 {
-    (strip_cells as f64 * CELL / 2.0 + SNAPSHOT_W).max(RADIUS + 8.0)
+fn controller_half_width(strip_cells: usize, g: &Geometry) -> f64 {
+    (strip_cells as f64 * g.cell / 2.0 + g.snapshot_w).max(g.label_half_w)
 }
 
-/// From the edge of the circle at `a` to the edge of the circle at `b`.
-fn chord(a: Point, b: Point) -> Route {
+/// From the edge of the circle of `radius` at `a` to the edge of the one at `b`.
+fn chord(a: Point, b: Point, radius: f64) -> Route {
     let length = (b.x - a.x).hypot(b.y - a.y).max(1.0);
     let (ux, uy) = ((b.x - a.x) / length, (b.y - a.y) / length);
     vec![
-        Point { x: a.x + ux * RADIUS, y: a.y + uy * RADIUS },
-        Point { x: b.x - ux * RADIUS, y: b.y - uy * RADIUS },
+        Point { x: a.x + ux * radius, y: a.y + uy * radius },
+        Point { x: b.x - ux * radius, y: b.y - uy * radius },
     ]
 }
 
-/// The flattest ring of `n` controllers (and, at that height, the longest log strips) at which
-/// their boxes stay apart, no chord crosses a third controller's circle, strip or labels, and the
-/// way down from each circle to the brokers' corridor passes no other controller's strip; the
-/// ring is turned as needed. Rings of six or more that cannot keep the way down clear of every
-/// strip keep it clear of the circles.
-fn ring(n: usize) -> (usize, Vec<Point>) {
+/// The flattest ring of `n` controllers (and, at that height, the widest labels and longest log
+/// strips) at which their boxes stay apart, no chord crosses a third controller's circle, strip or
+/// labels, and the way down from each circle to the brokers' corridor passes no other controller's strip; the
+/// ring is turned as needed. Rings of six or more (four or more in a compact drawing) that cannot
+/// keep the way down clear of every strip keep it clear of the circles.
+fn ring(n: usize, g: &Geometry) -> (usize, f64, Vec<Point>) {
+    let labels = || std::iter::once(g.label_half_w).chain(g.narrower_labels.iter().copied());
     for stems_avoid_strips in [true, false] {
-        let mut ry = RING_RY.0;
-        while ry <= RING_RY.1 {
-            for cells in STRIP_CHOICES {
-                for turn in 0..TURNS {
-                    let places = ring_at(n, ry, turn);
-                    if ring_is_clear(&places, cells, stems_avoid_strips) {
-                        return (cells, places);
+        let mut ry = g.ring_ry.0;
+        while ry <= g.ring_ry.1 {
+            for label_half_w in labels() {
+                let g = Geometry { label_half_w, ..*g };
+                for &cells in g.strip_choices {
+                    for turn in 0..TURNS {
+                        let places = ring_at(n, ry, turn, &g);
+                        if ring_is_clear(&places, cells, stems_avoid_strips, &g) {
+                            return (cells, label_half_w, places);
+                        }
                     }
                 }
             }
             ry += 5.0;
         }
     }
-    (STRIP_CHOICES[STRIP_CHOICES.len() - 1], ring_at(n, RING_RY.1, 0))
+    let narrowest = labels().last().unwrap_or(g.label_half_w);
+    let g = Geometry { label_half_w: narrowest, ..*g };
+    (g.strip_choices[g.strip_choices.len() - 1], narrowest, ring_at(n, g.ring_ry.1, 0, &g))
 }
 
-fn ring_is_clear(places: &[Point], cells: usize, stems_avoid_strips: bool) -> bool {
+fn ring_is_clear(places: &[Point], cells: usize, stems_avoid_strips: bool, g: &Geometry) -> bool {
     let n = places.len();
-    let half_w = controller_half_width(cells);
-    let boxes: Vec<Rect> =
-        places.iter().map(|c| Rect::around(*c, half_w, CONTROLLER_ABOVE, CONTROLLER_BELOW)).collect();
+    let half_w = controller_half_width(cells, g);
+    let boxes: Vec<Rect> = places.iter().map(|c| Rect::around(*c, half_w, g.above, g.below)).collect();
     let circles: Vec<Rect> =
-        places.iter().map(|c| Rect::around(*c, RADIUS, RADIUS, RADIUS).grow(CLEARANCE)).collect();
+        places.iter().map(|c| Rect::around(*c, g.radius, g.radius, g.radius).grow(CLEARANCE)).collect();
     let in_the_way = if stems_avoid_strips { &boxes } else { &circles };
-    let fits = boxes.iter().all(|b| b.left >= MARGIN && b.right <= WIDTH - MARGIN);
+    let fits = boxes.iter().all(|b| b.left >= g.margin && b.right <= g.width - g.margin);
     let apart = (0..n).all(|i| (i + 1..n).all(|j| !boxes[i].grow(CLEARANCE / 2.0).intersects(&boxes[j])));
     let chords_clear = (0..n).all(|i| {
         (i + 1..n).all(|j| {
-            let route = chord(places[i], places[j]);
+            let route = chord(places[i], places[j], g.radius);
             (0..n).filter(|k| *k != i && *k != j).all(|k| !boxes[k].crossed_by(route[0], route[1]))
         })
     });
-    let bottom = places.iter().map(|c| c.y + CONTROLLER_BELOW).fold(0.0, f64::max) + 2.0 * CLEARANCE;
+    let bottom = places.iter().map(|c| c.y + g.below).fold(0.0, f64::max) + 2.0 * CLEARANCE;
     let stems_clear = (0..n).all(|i| {
-        [-(RADIUS - 10.0), RADIUS - 10.0].iter().all(|dx| {
-            let top = Point { x: places[i].x + dx, y: places[i].y + RADIUS / 2.0 };
+        [-(g.radius - 10.0), g.radius - 10.0].iter().all(|dx| {
+            let top = Point { x: places[i].x + dx, y: places[i].y + g.radius / 2.0 };
             let foot = Point { x: top.x, y: bottom };
             (0..n).filter(|k| *k != i).all(|k| !in_the_way[k].crossed_by(top, foot))
         })
@@ -282,56 +405,88 @@ fn ring_is_clear(places: &[Point], cells: usize, stems_avoid_strips: bool) -> bo
 /// `n` controllers evenly spaced on an ellipse of vertical radius `ry`, the first at the top,
 /// turned by `turn` / `TURNS` of a step (so that no controller need stand right above another:
 /// the way down to the brokers stays free).
-fn ring_at(n: usize, ry: f64, turn: usize) -> Vec<Point> {
-    let top = MARGIN + CONTROLLER_ABOVE;
+fn ring_at(n: usize, ry: f64, turn: usize, g: &Geometry) -> Vec<Point> {
+    let top = g.margin + g.above;
+    let middle = g.width / 2.0;
     if n <= 1 {
-        return vec![Point { x: WIDTH / 2.0, y: top }; n];
+        return vec![Point { x: middle, y: top }; n];
     }
-    let rx = if n == 2 { 200.0 } else { 370.0 };
+    let rx = g.ring_rx(n);
     let step = std::f64::consts::TAU / n as f64;
     let start = -std::f64::consts::FRAC_PI_2 + step * turn as f64 / TURNS as f64;
     let angles: Vec<f64> = (0..n).map(|k| start + k as f64 * step).collect();
     let highest = angles.iter().map(|a| a.sin()).fold(f64::INFINITY, f64::min);
-    angles
-        .iter()
-        .map(|a| Point { x: WIDTH / 2.0 + rx * a.cos(), y: top + ry * (a.sin() - highest) })
-        .collect()
+    angles.iter().map(|a| Point { x: middle + rx * a.cos(), y: top + ry * (a.sin() - highest) }).collect()
 }
 
-/// Broker centres: one row of up to six; more wrap into a second row set in the gaps of the
-/// first, so that the way up from the second row passes between the brokers of the first.
-fn broker_places(m: usize, first_row: f64) -> Vec<Point> {
-    let second_row = first_row + 2.0 * BROKER_HALF_H + 22.0;
-    if m <= ROW {
-        let pitch = ((WIDTH - 2.0 * MARGIN) / m.max(1) as f64).min(180.0);
-        let left = WIDTH / 2.0 - pitch * m as f64 / 2.0;
-        return (0..m).map(|i| Point { x: left + pitch * (i as f64 + 0.5), y: first_row }).collect();
+/// Broker centres and the half width of their boxes: one row while they fit; more wrap into a
+/// second row set in the gaps of the first, so that the way up from the second row passes
+/// between the brokers of the first. A compact drawing narrows the boxes of a full row.
+fn broker_places(m: usize, first_row: f64, g: &Geometry) -> (Vec<Point>, f64) {
+    let second_row = first_row + 2.0 * g.broker_half_h + 22.0;
+    let middle = g.width / 2.0;
+    let (row, widest) = g.row();
+    if m <= row {
+        let pitch = ((g.width - 2.0 * g.margin) / m.max(1) as f64).min(widest);
+        let left = middle - pitch * m as f64 / 2.0;
+        let places = (0..m).map(|i| Point { x: left + pitch * (i as f64 + 0.5), y: first_row }).collect();
+        return (places, g.broker_half_w);
     }
     let first = m.div_ceil(2);
     let second = m - first;
-    let side = BROKER_HALF_W + MARGIN;
-    let pitch = ((WIDTH - 2.0 * side) / first as f64).min(200.0);
-    let left = WIDTH / 2.0 - pitch * first as f64 / 2.0;
+    // A compact row narrows its boxes until the first row and the gaps of the second fit.
+    let half_w = if g.compact {
+        let fits = (g.width - 2.0 * g.margin - BROKER_GAP * first as f64) / (2.0 * first as f64 + 2.0);
+        g.broker_half_w.min(fits.floor())
+    } else {
+        g.broker_half_w
+    };
+    let side = half_w + g.margin;
+    let pitch = ((g.width - 2.0 * side) / first as f64).min(widest + 20.0);
+    let left = middle - pitch * first as f64 / 2.0;
     // The second row stands in the `first + 1` gaps (counting both outer sides), centred.
     let skip = (first + 1 - second) / 2;
-    (0..first)
+    let places = (0..first)
         .map(|i| Point { x: left + pitch * (i as f64 + 0.5), y: first_row })
         .chain((0..second).map(|i| Point { x: left + pitch * (i + skip) as f64, y: second_row }))
-        .collect()
+        .collect();
+    (places, half_w)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn cluster(voters: usize, brokers: usize) -> Layout {
+    fn cluster(voters: usize, brokers: usize, geometry: Geometry) -> Layout {
         let controllers: Vec<NodeId> = (1..=voters as NodeId).collect();
         let brokers: Vec<NodeId> = (101..101 + brokers as NodeId).collect();
-        Layout::new(&controllers, &brokers)
+        Layout::with(&controllers, &brokers, geometry)
     }
 
+    /// Every cluster size, regular and compact: a phone or one side of the race in presenter
+    /// mode (about 360 units), a docs embed (470) and the narrowest compact drawing.
     fn every_size() -> impl Iterator<Item = (usize, usize, Layout)> {
-        (1..=7).flat_map(|v| (0..=12).map(move |b| (v, b, cluster(v, b))))
+        let geometries = [
+            Geometry::REGULAR,
+            Geometry::compact(330.0),
+            Geometry::compact(360.0),
+            Geometry::compact(470.0),
+            Geometry::compact(550.0),
+        ];
+        geometries.into_iter().flat_map(|g| {
+            let most = if g.compact { COMPACT_RING } else { 7 };
+            (1..=most).flat_map(move |v| (0..=12).map(move |b| (v, b, cluster(v, b, g))))
+        })
+    }
+
+    #[test]
+    fn a_drawing_is_compact_when_narrow_and_regular_before_it_is_measured() {
+        assert_eq!(Geometry::for_width(0.0, 1.0, 3), Geometry::REGULAR);
+        assert_eq!(Geometry::for_width(900.0, 1.0, 3), Geometry::REGULAR);
+        assert_eq!(Geometry::for_width(470.0, 1.0, 3), Geometry::compact(470.0));
+        assert_eq!(Geometry::for_width(650.0, STAGE_ZOOM, 5), Geometry::compact(500.0));
+        assert_eq!(Geometry::for_width(470.0, 1.0, 6), Geometry::REGULAR, "six controllers: regular");
+        assert_eq!(Geometry::compact(200.0).width, 330.0, "never narrower than 330 units");
     }
 
     #[test]
@@ -343,16 +498,18 @@ mod tests {
                 let boxed = layout.node_box(*a).unwrap();
                 assert!(
                     boxed.left >= 0.0
-                        && boxed.right <= WIDTH
+                        && boxed.right <= layout.geometry.width
                         && boxed.top >= 0.0
                         && boxed.bottom <= layout.height,
-                    "{v} voters, {b} brokers: n{a} at {boxed:?} leaves the drawing (height {})",
+                    "{v} voters, {b} brokers, {} wide: n{a} at {boxed:?} leaves the drawing (height {})",
+                    layout.geometry.width,
                     layout.height
                 );
                 for other in &ids[i + 1..] {
                     assert!(
                         !boxed.intersects(&layout.node_box(*other).unwrap()),
-                        "{v} voters, {b} brokers: n{a} overlaps n{other}"
+                        "{v} voters, {b} brokers, {} wide: n{a} overlaps n{other}",
+                        layout.geometry.width
                     );
                 }
             }
@@ -370,13 +527,16 @@ mod tests {
                     assert!(route.len() >= 2);
                     for third in ids.iter().filter(|n| *n != from && *n != to) {
                         // A link also keeps off a third controller's log strip and labels: between
-                        // controllers up to six of them, from a broker up to five.
-                        let strict = if *from < 100 { v <= 6 } else { v <= 5 };
+                        // controllers up to six of them, from a broker up to five (three in a
+                        // compact drawing).
+                        let brokers_strict = if layout.geometry.compact { 3 } else { 5 };
+                        let strict = if *from < 100 { v <= 6 } else { v <= brokers_strict };
                         let avoided =
                             if strict { layout.node_box(*third) } else { layout.shape_box(*third) }.unwrap();
                         assert!(
                             !route.windows(2).any(|w| avoided.crossed_by(w[0], w[1])),
-                            "{v} voters, {b} brokers: the link n{from}-n{to} crosses n{third}"
+                            "{v} voters, {b} brokers, {} wide: the link n{from}-n{to} crosses n{third}",
+                            layout.geometry.width
                         );
                     }
                 }
@@ -396,7 +556,8 @@ mod tests {
                     let near = |p: Point, id: NodeId| layout.node_box(id).unwrap().grow(0.5).contains(p);
                     assert!(
                         near(start, *from) && near(end, *to),
-                        "{v}x{b}: n{from}-n{to} does not join its nodes"
+                        "{v}x{b}, {} wide: n{from}-n{to} does not join its nodes",
+                        layout.geometry.width
                     );
                     segments.extend(route.windows(2).map(|w| (*from, *to, w[0], w[1])));
                 }
@@ -408,7 +569,8 @@ mod tests {
                     }
                     assert!(
                         !overlapping(*p, *q, *r, *s),
-                        "{v}x{b}: links n{a1}-n{a2} and n{b1}-n{b2} run on top of each other"
+                        "{v}x{b}, {} wide: links n{a1}-n{a2} and n{b1}-n{b2} run on top of each other",
+                        layout.geometry.width
                     );
                 }
             }
@@ -424,7 +586,8 @@ mod tests {
                     let strip = layout.node_box(controller).unwrap();
                     assert!(
                         !route.windows(2).any(|w| strip.crossed_by(w[0], w[1])),
-                        "{v}x{b}: the link n{broker}-n{controller} crosses n{controller}'s log strip"
+                        "{v}x{b}, {} wide: the link n{broker}-n{controller} crosses n{controller}'s log strip",
+                        layout.geometry.width
                     );
                 }
             }
@@ -445,7 +608,7 @@ mod tests {
 
     #[test]
     fn a_message_moves_along_its_route_from_end_to_end() {
-        let layout = cluster(3, 4);
+        let layout = cluster(3, 4, Geometry::REGULAR);
         let route = layout.route(102, 2);
         assert_eq!(point_along(&route, 0.0), route[0]);
         assert_eq!(point_along(&route, 1.0), route[route.len() - 1]);

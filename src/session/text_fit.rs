@@ -2,10 +2,13 @@
 //! the box it belongs to (a broker's offsets grow to seven digits in the failover race) is given
 //! a `textLength`, which the browser squeezes it into.
 
-/// The widest the drawing's small text gets (CSS: 13 px on narrow screens).
-const LARGEST_PX: f64 = 13.0;
-/// The size it is drawn at otherwise (CSS `.node .small`).
-const USUAL_PX: f64 = 10.5;
+/// How much larger the drawing's text gets than its usual size (CSS: presenter mode draws
+/// `.node .small`, 10.5 px, at 14.5 px).
+const LARGEST: f64 = 14.5 / 10.5;
+/// The usual size of a node's small text (CSS `.node .small`) and of its role (`.node .role`,
+/// bold and spaced, so wider than its 11 px).
+pub const SMALL_PX: f64 = 10.5;
+pub const ROLE_PX: f64 = 12.0;
 
 /// A glyph's advance in ems, after DejaVu Sans (the widest of the fonts `system-ui` falls back
 /// to), so the estimate errs wide.
@@ -23,27 +26,29 @@ fn advance_em(c: char) -> f64 {
     }
 }
 
-/// The `textLength` (in drawing units) that keeps `text` within `width`, or None when it fits
-/// at every size the page draws it: the width it has at the usual size, at most `width`, so a
-/// larger font on a phone squeezes it instead of running over.
-pub fn text_length(text: &str, width: f64) -> Option<f64> {
+/// The `textLength` (in drawing units) that keeps `text`, drawn at `usual_px`, within `width`,
+/// or None when it fits at every size the page draws it: the width it has at the usual size, at
+/// most `width`, so a larger font (a phone, a stage) squeezes it instead of running over.
+pub fn text_length(text: &str, width: f64, usual_px: f64) -> Option<f64> {
     let ems: f64 = text.chars().map(advance_em).sum();
-    (ems * LARGEST_PX > width).then(|| (ems * USUAL_PX).min(width))
+    (ems * usual_px * LARGEST > width).then(|| (ems * usual_px).min(width))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::text_length;
+    use super::{ROLE_PX, SMALL_PX, text_length};
 
     #[test]
     fn short_text_is_left_alone_and_long_text_never_exceeds_its_box() {
-        assert_eq!(text_length("RUNNING", 120.0), None, "fits at every size");
-        let near = text_length("image @ 12 · lag 0", 120.0).expect("over the box at 13 px");
+        assert_eq!(text_length("RUNNING", 120.0, SMALL_PX), None, "fits at every size");
+        let near = text_length("image @ 12 · lag 0", 120.0, SMALL_PX).expect("over the box at 14.5 px");
         assert!((90.0..110.0).contains(&near), "kept at its usual width, not stretched: {near}");
         assert_eq!(
-            text_length("fetched 1001047 · applied 1001047", 120.0),
+            text_length("fetched 1001047 · applied 1001047", 120.0, SMALL_PX),
             Some(120.0),
             "squeezed to the box"
         );
+        assert_eq!(text_length("LEADER", 76.0, ROLE_PX), None, "a short role fits its circle");
+        assert!(text_length("prospective", 76.0, ROLE_PX).is_some(), "a long one is squeezed on a stage");
     }
 }

@@ -23,7 +23,13 @@ use super::tour::TourPanel;
 use crate::format;
 use crate::page::{Action, Effect, PageState, RaceAction, Tab};
 use crate::quorum::{MS, NodeId};
+use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
+
+/// How much larger a compact drawing's type is: more in presenter mode.
+pub fn zoom(present: bool) -> f64 {
+    if present { STAGE_ZOOM } else { 1.0 }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -35,6 +41,8 @@ pub enum Msg {
     Do(Action),
     Frame(f64),
     Key(KeyboardEvent),
+    /// The window was resized (or the page first drawn): drawings choose their geometry again.
+    Resized,
 }
 
 /// The page: its state (a reducer, `crate::page`), the animation frame loop, the keyboard and
@@ -44,6 +52,9 @@ pub struct App {
     clock: FrameClock,
     kiosk: Option<Kiosk>,
     _keys: Option<EventListener>,
+    _resize: EventListener,
+    /// The window's width in CSS pixels (0 before the first drawing).
+    window_width: i32,
     /// The callbacks the live view's children get, made once: a callback made in `view` differs
     /// from the last one, so every child given one would be drawn again each frame.
     on: Callback<Action>,
@@ -76,6 +87,11 @@ impl Component for App {
             clock: FrameClock::default(),
             kiosk,
             _keys: listen(ctx.link().callback(Msg::Key)),
+            _resize: {
+                let resized = ctx.link().callback(|_| Msg::Resized);
+                EventListener::new(&window, "resize", move |_| resized.emit(()))
+            },
+            window_width: 0,
             on: ctx.link().callback(Msg::Do),
             on_select: ctx.link().callback(|id| Msg::Do(Action::Select(id))),
         };
@@ -93,6 +109,11 @@ impl Component for App {
                 let elapsed = self.clock.tick(ts);
                 self.state.reduce(Action::Frame { elapsed })
             }
+            Msg::Resized => {
+                let width = gloo::utils::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+                self.window_width = width as i32;
+                return true;
+            }
             Msg::Key(event) => {
                 let Some(key) = shortcut(&event) else { return false };
                 let outcome = self.state.reduce(Action::Key(key));
@@ -107,6 +128,12 @@ impl Component for App {
         }
         self.schedule(ctx);
         outcome.handled
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        if first_render {
+            ctx.link().send_message(Msg::Resized);
+        }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -147,7 +174,7 @@ impl Component for App {
                 } else if state.tab == Tab::Log {
                     { log_tab(&state.metadata_log, &self.on) }
                 } else {
-                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion }, &self.on) }
+                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion, window_width: self.window_width, present: state.present }, &self.on) }
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
@@ -262,7 +289,7 @@ impl App {
         html! {
             <main class="cluster-tab">
                 <div class="stage">
-                    <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} />
+                    <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} window_width={self.window_width} zoom={zoom(state.present)} />
                     if level != ControlLevel::None {
                         <Timeline now={state.session.now()} horizon={state.session.horizon()} window_start={state.session.window_start()}
                                   playing={state.playing} speed_exp={state.speed_exp} skip_quiet={state.skip_quiet} skipping={state.skipping()}

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::quorum::NodeId;
-use crate::session::layout::{CELL, Layout, Point, WIDTH, point_along};
+use crate::session::layout::{Geometry, Layout, Point, point_along};
 use crate::session::message_kinds::{message_kind, spoken};
 use crate::session::picture::{BrokenPicture, ClusterPicture, MessagePicture, NodePicture};
 use crate::session::summary::summary;
@@ -31,6 +31,11 @@ pub struct ClusterViewProps {
     /// Nodes are buttons that select them (not in the failover race, where they are pictures).
     #[prop_or(true)]
     pub interactive: bool,
+    /// How much larger than its CSS pixels the drawing's type is: 1, or more on a stage.
+    #[prop_or(1.0)]
+    pub zoom: f64,
+    /// The window's width: when it changes, the drawing measures its frame again.
+    pub window_width: i32,
 }
 
 /// The colour of an epoch.
@@ -43,7 +48,13 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let picture = &props.picture;
     let ids =
         |voter: bool| picture.nodes.iter().filter(|n| n.voter == voter).map(|n| n.id).collect::<Vec<_>>();
-    let layout = use_memo((ids(true), ids(false)), |(voters, brokers)| Layout::new(voters, brokers));
+    // The frame as last drawn (none before the first drawing, which is regular; the page draws
+    // again once it is on screen, and on each resize).
+    let frame = use_node_ref();
+    let px = frame.cast::<web_sys::Element>().map_or(0.0, |e| f64::from(e.client_width()));
+    let geometry = Geometry::for_width(px, props.zoom, ids(true).len());
+    let layout =
+        use_memo((ids(true), ids(false), geometry), |(voters, brokers, g)| Layout::with(voters, brokers, *g));
     let now = summary(picture);
     // The live region speaks when the story changes (a new leader, a node down), not at every
     // record fetched; the drawing's name is always current. (The race announces its phases.)
@@ -56,13 +67,15 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         <>
         if let Some(broken) = &picture.broken { { broken_banner(broken) } }
         if props.interactive { <p class="visually-hidden cluster-summary" role="status">{ spoken }</p> }
-        <div class="svg-wrap">
-        <svg class="cluster" viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="group"
+        <div class="svg-wrap" ref={frame}>
+        <svg class={classes!("cluster", geometry.compact.then_some("compact"))} viewBox={format!("0 0 {} {}", geometry.width, layout.height)} role="group"
              aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
             <LinksView links={picture.links.clone()} cut={picture.cut_links.clone()} layout={layout.clone()} />
             <g class="timeouts" aria-hidden="true">{ for picture.nodes.iter().map(|n| timeout(n, &layout)) }</g>
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
-            <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
+            if !geometry.compact {
+                <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
+            }
             <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
         </svg>
         </div>
@@ -95,7 +108,7 @@ fn epochs_present(picture: &ClusterPicture) -> Vec<u32> {
 /// A controller's timeout arc around its place, keyed by id.
 fn timeout(n: &NodePicture, layout: &Layout) -> Html {
     let (Some(centre), Some(timeout)) = (layout.centre(n.id), n.timeout) else { return Html::default() };
-    html! { <TimeoutArc key={n.id} {centre} {timeout} /> }
+    html! { <TimeoutArc key={n.id} {centre} {timeout} radius={layout.geometry.radius} /> }
 }
 
 /// A node at its place in the layout, keyed by id; its timeout arc is drawn apart, so the node is
@@ -105,7 +118,7 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
     let broken = props.picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id)).cloned();
     let node = NodePicture { timeout: None, ..n.clone() };
     html! {
-        <NodeView key={n.id} {node} {centre} strip_cells={layout.strip_cells} selected={props.selected == Some(n.id)}
+        <NodeView key={n.id} {node} {centre} strip_cells={layout.strip_cells} geometry={layout.geometry} selected={props.selected == Some(n.id)}
                   interactive={props.interactive} {broken} on_select={props.on_select.clone()} />
     }
 }
@@ -115,11 +128,11 @@ fn node(n: &NodePicture, layout: &Layout, props: &ClusterViewProps) -> Html {
 /// epochs in words instead.
 fn epoch_marks(n: &NodePicture, layout: &Layout) -> Html {
     let Some(Point { x, y }) = layout.centre(n.id) else { return Html::default() };
-    let (cells, left, top, height) = strip(n, layout.strip_cells);
+    let (cells, left, top, height) = strip(n, layout.strip_cells, &layout.geometry);
     html! {
         <g key={n.id} transform={format!("translate({x} {y})")}>
             { for cells.iter().enumerate().filter(|(i, c)| *i == 0 || cells[i - 1].epoch != c.epoch).map(|(i, c)| html! {
-                <text class="epoch-mark" x={format!("{:.1}", left + i as f64 * CELL + (CELL - 2.0) / 2.0)} y={format!("{:.1}", top + height / 2.0 + 3.0)}>{ c.epoch }</text>
+                <text class="epoch-mark" x={format!("{:.1}", left + i as f64 * layout.geometry.cell + (layout.geometry.cell - 2.0) / 2.0)} y={format!("{:.1}", top + height / 2.0 + 3.0)}>{ c.epoch }</text>
             }) }
         </g>
     }
@@ -142,6 +155,7 @@ fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
 }
 
 fn message(key: String, m: &MessagePicture, layout: &Layout, still: bool) -> Html {
+    let note = m.note.as_ref().filter(|_| !layout.geometry.compact);
     let t = if still && !m.lost { 0.5 } else { m.progress.clamp(0.0, 1.0) };
     let Point { x, y } = point_along(&layout.route(m.from, m.to), t);
     let kind = message_kind(m.kind);
@@ -154,7 +168,7 @@ fn message(key: String, m: &MessagePicture, layout: &Layout, still: bool) -> Htm
                 <circle class="halo" r="10" />
                 <circle r="8" fill={fill} stroke={stroke} />
                 <text class="message-label" x="11" y="4">{ kind.label }</text>{ " " }
-                if let Some(note) = &m.note { <text class="message-note" x="11" y="15">{ note }</text> }
+                if let Some(note) = note { <text class="message-note" x="11" y="15">{ note }</text> }
                 <title>{ format!("{} = {}\n{}", kind.label, kind.meaning, m.text) }</title>
             </g>
         </g>
