@@ -164,7 +164,7 @@ impl Component for App {
                         <progress id="reopening" max={(reopening.until / MS).to_string()} value={(state.session.now() / MS).to_string()}></progress>
                     </div>
                 }
-                if let Some(step) = state.tour {
+                if let Some(step) = state.tour.filter(|_| state.tab != Tab::Cluster) {
                     <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
                 }
                 if state.tab == Tab::Cluster {
@@ -288,6 +288,11 @@ impl App {
         let on = &self.on;
         html! {
             <main class="cluster-tab">
+                // On a wide screen the tour's narration stands beside the drawing (CSS), which
+                // stays at the top of the page with its transport bar.
+                if let Some(step) = state.tour {
+                    <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
+                }
                 <div class="stage">
                     <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} window_width={self.window_width} zoom={zoom(state.present)} />
                     if level != ControlLevel::None {

@@ -72,11 +72,12 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
              aria-label={format!("The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}")}>
             <LinksView links={picture.links.clone()} cut={picture.cut_links.clone()} layout={layout.clone()} />
             <g class="timeouts" aria-hidden="true">{ for picture.nodes.iter().map(|n| timeout(n, &layout)) }</g>
+            // Messages under the nodes: a message leaving or reaching a node never covers its texts.
+            <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
             if !geometry.compact {
                 <g class="epoch-marks" aria-hidden="true">{ for picture.nodes.iter().map(|n| epoch_marks(n, &layout)) }</g>
             }
-            <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| message(key, m, &layout, props.reduced_motion)) }</g>
         </svg>
         </div>
         if props.legend { <Legend epochs={epochs_present(picture)} /> }

@@ -161,11 +161,12 @@ fn controller(n: &NodePicture, role: &str, strip_cells: usize, g: &Geometry, fla
             <text class="name" y={name_y.to_string()}>{ &n.label }</text>{ " " }
             <text class="role" y={role_y.to_string()} textLength={fit_at(&role, width, ROLE_PX)} lengthAdjust="spacingAndGlyphs">{ role }</text>{ " " }
             <text class="small" y={line_y.to_string()} textLength={fit(&line, width)} lengthAdjust="spacingAndGlyphs">{ line }</text>{ " " }
-            if n.combined && !g.compact {
-                <text class="small combined" y="-27">{ "+ broker" }</text>{ " " }
-            }
             if !g.compact {
                 <text class="small vote" y={(-r - 25.0).to_string()}>
+                    if n.combined {
+                        <tspan class="combined">{ "+ broker" }</tspan>
+                        if !vote_line(n).is_empty() { { " · " } }
+                    }
                     if let Some(member) = n.membership_shown() {
                         <tspan class={classes!("membership", member.name())}>{ member.name() }</tspan>
                         if !vote_text(n).is_empty() { { " · " } }

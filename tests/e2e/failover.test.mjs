@@ -127,7 +127,7 @@ test("like for like: with combined KRaft nodes the killed one's partitions are d
   const combined = '.side-kraft svg.cluster g.node[aria-label^="controller and broker"]';
   assert.equal(await page.locator(combined).count(), 3, "three combined nodes");
   assert.equal(await page.locator('.side-kraft svg.cluster g.node[aria-label^="broker"]').count(), 2, "two dedicated brokers");
-  assert.equal(await page.locator(`${combined} text.combined`).count(), 3, "each marked as a broker too");
+  assert.equal(await page.locator(`${combined} .combined`).count(), 3, "each marked as a broker too");
   assert.equal(await page.locator("#kraft-roles").inputValue(), "combined");
   await page.keyboard.press("k");
   await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage").textContent));

@@ -1,8 +1,10 @@
 // Readable type where the page is used small and large: every text of the drawing measured as
 // rendered (its font size times the drawing's scale on screen), in a 480 x 320 docs embed, on a
 // 375 x 667 phone and in presenter mode at 1024 x 768 (names at least 20 px, other text at least
-// 14 px, the headline at least 28 px, the drawing above the fold); an embed never scrolls.
-// covers: www/style.css src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/session/layout.rs src/session/text_fit.rs
+// 14 px, the headline at least 28 px, the drawing above the fold); an embed never scrolls. And
+// nothing covers the drawing: no node under the sticky transport bar, no label over another
+// node's, messages under the nodes, a tour step's table on the first screen.
+// covers: www/style.css src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";
@@ -65,3 +67,55 @@ test("presenter mode at 1024 x 768: names 20 px, other text 14 px, headline 28 p
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** The boxes of every node and of each of its texts, and the sticky transport bar's top. */
+const coverage = (page) => page.evaluate(() => {
+  const box = (e) => e.getBoundingClientRect().toJSON();
+  const nodes = [...document.querySelectorAll("svg.cluster g.node")].map((g) => ({
+    name: g.getAttribute("aria-label").split(",")[0],
+    box: box(g),
+    texts: [...g.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => ({ text: t.textContent.trim(), box: box(t) })),
+  }));
+  const bar = document.querySelector("section.timeline");
+  const order = [...document.querySelectorAll("svg.cluster > g")].map((g) => g.getAttribute("class"));
+  return { nodes, barTop: bar ? bar.getBoundingClientRect().top : innerHeight, order, height: innerHeight };
+});
+
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+for (const [width, height] of [[1280, 720], [1024, 768]]) {
+  for (const query of ["?voters=5&t=8000&autoplay=0", "?voters=7&brokers=12&t=8000&autoplay=0", "?tour=3", "?tour=19"]) {
+    test(`at ${width} x ${height}, ${query}: every node above the transport bar, no label over another node's, messages under the nodes`, async () => {
+      const { page, errors, context } = await open(query, { viewport: { width, height } });
+      await waitForLeader(page);
+      const drawn = await coverage(page);
+      assert.ok(drawn.nodes.length >= 6);
+      for (const node of drawn.nodes) {
+        assert.ok(node.box.bottom <= drawn.barTop && node.box.top >= 0, `${node.name} (${node.box.top.toFixed(0)}-${node.box.bottom.toFixed(0)}) is under the bar at ${drawn.barTop.toFixed(0)} or off screen`);
+      }
+      for (const [i, a] of drawn.nodes.entries()) {
+        for (const b of drawn.nodes.slice(i + 1)) {
+          for (const t of a.texts) {
+            const hit = b.texts.find((u) => overlaps(t.box, u.box));
+            assert.ok(!hit, `"${t.text}" of ${a.name} overlaps "${hit?.text}" of ${b.name}`);
+          }
+        }
+      }
+      assert.ok(drawn.order.indexOf("messages") < drawn.order.indexOf("nodes"), `messages are drawn under the nodes: ${drawn.order}`);
+      await screenshot(page, `uncovered-${width}x${height}-${query.replace(/\W+/g, "-")}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+  test(`at ${width} x ${height}, the tour's ZooKeeper pains show their table on the first screen`, async () => {
+    const { page, errors, context } = await open("?tour=14", { viewport: { width, height } });
+    for (const [step, table] of [[14, "table.copies"], [15, "table.liveness"]]) {
+      if (step === 15) await page.getByRole("button", { name: "Next" }).click();
+      await page.locator("#tour-progress").filter({ hasText: `Step ${step} of` }).waitFor();
+      const box = await page.locator(table).boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= height, `step ${step}: ${table} at ${box?.y}-${box && box.y + box.height}, below the fold`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
