@@ -99,7 +99,7 @@ impl Geometry {
             above: radius + 14.0,
             below: radius + 42.0,
             label_half_w: 54.0,
-            broker_half_w: 44.0,
+            broker_half_w: 40.0,
             broker_half_h: 19.0,
             margin: 6.0,
             lane: 5.0,

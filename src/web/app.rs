@@ -27,7 +27,7 @@ use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
 
 /// How much larger a compact drawing's type is: more in presenter mode.
-pub fn zoom(present: bool) -> f64 {
+fn zoom(present: bool) -> f64 {
     if present { STAGE_ZOOM } else { 1.0 }
 }
 
@@ -174,7 +174,7 @@ impl Component for App {
                 } else if state.tab == Tab::Log {
                     { log_tab(&state.metadata_log, &self.on) }
                 } else {
-                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion, window_width: self.window_width, present: state.present }, &self.on) }
+                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion, window_width: self.window_width }, &self.on) }
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>

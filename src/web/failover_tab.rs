@@ -36,8 +36,6 @@ pub struct Layout {
     pub reduced_motion: bool,
     /// The window's width, for the drawings to measure their frames again when it changes.
     pub window_width: i32,
-    /// Presenter mode: compact drawings in larger type.
-    pub present: bool,
 }
 
 /// The failover view of `view`; its controls send `on` the race's actions.
@@ -279,7 +277,7 @@ impl Drawing<'_> {
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
-                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} window_width={layout.window_width} zoom={super::app::zoom(layout.present)} />
+                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} window_width={layout.window_width} />
                 } else {
                     <p class="side-caption">{ status }</p>
                 }
