@@ -14,8 +14,6 @@ pub const ATTRIBUTES_OFFSET: usize = 21;
 pub const MAGIC: i8 = 2;
 /// `DefaultRecordBatch.COMPRESSION_CODEC_MASK`.
 const COMPRESSION_MASK: i16 = 0x07;
-/// `DefaultRecordBatch.TRANSACTIONAL_FLAG_MASK`.
-const TRANSACTIONAL_FLAG: i16 = 0x10;
 /// `DefaultRecordBatch.CONTROL_FLAG_MASK`.
 pub const CONTROL_FLAG: i16 = 0x20;
 /// `RecordBatch.NO_PRODUCER_ID`, `NO_PRODUCER_EPOCH`, `NO_SEQUENCE`.
@@ -85,11 +83,6 @@ impl BatchHeader {
     /// Whether the batch holds control records (`DefaultRecordBatch.isControlBatch`).
     pub fn is_control(&self) -> bool {
         self.attributes & CONTROL_FLAG != 0
-    }
-
-    /// Whether the batch is transactional.
-    pub fn is_transactional(&self) -> bool {
-        self.attributes & TRANSACTIONAL_FLAG != 0
     }
 
     /// The batch's last offset (`DefaultRecordBatch.lastOffset`).

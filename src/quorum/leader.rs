@@ -145,16 +145,6 @@ impl<S: StateMachine> LeaderState<S> {
         }
     }
 
-    /// The voters' progress.
-    pub fn voter_states(&self) -> &[ReplicaState] {
-        &self.voters
-    }
-
-    /// The observers' progress (brokers, and controllers that are not voters).
-    pub fn observer_states(&self) -> &[ReplicaState] {
-        &self.observers
-    }
-
     /// `LeaderState.isReplicaCaughtUp`: the observer reached the leader's log end at least once
     /// in this epoch and fetched within the last hour.
     pub(super) fn is_caught_up(&self, key: ReplicaKey, now: Micros) -> bool {

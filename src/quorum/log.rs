@@ -323,12 +323,4 @@ impl<S: StateMachine> Log<S> {
     pub fn snapshot_id(&self) -> Option<SnapshotId> {
         self.snapshot().map(|s| s.id)
     }
-
-    /// The snapshot ending at the log start, if the cleaner has moved the start.
-    pub fn start_snapshot_id(&self) -> Option<SnapshotId> {
-        self.snapshots
-            .first()
-            .map(|s| s.id)
-            .filter(|id| id.end_offset == self.start_offset && self.start_offset > 0)
-    }
 }
