@@ -1,30 +1,69 @@
 //! kraftscope: a deterministic simulation of Apache Kafka's KRaft metadata quorum, the same
 //! core natively (tests, CLI, benchmarks) and in the browser.
+//!
+//! The modules, bottom up: shared utilities; the harness both simulations run on; the protocol
+//! models; the simulations and their checks; the experiments the command line and the page
+//! run; the page.
 
-pub mod broker_set;
-pub mod check;
-pub mod elections;
-pub mod failover;
-pub mod faults;
-pub mod float;
-pub mod format;
-pub mod harness;
-pub mod invariants;
-pub mod kafka_log;
-pub mod metadata;
-pub mod page;
-pub mod playback;
-pub mod quorum;
-pub mod race;
+// Shared utilities.
+// The one source of randomness: a seeded SplitMix64 generator.
 pub mod rng;
-pub mod sabotage;
-pub mod scenario;
-pub mod session;
-pub mod sim;
-pub mod sizing;
-pub mod small_map;
+// Stable sorting through one copy of the sort algorithm (a smaller wasm).
 pub mod sort;
+// Reading an `f64` exactly as `str::parse` does, without its tables in the wasm.
+pub mod float;
+// Maps and sets of a handful of keys, in key order (never hash order).
+pub mod small_map;
+// Sets of brokers as one bitmask: ISRs and replica sets, for millions of partitions.
+pub mod broker_set;
+// Numbers and times as the page and the command line print them.
+pub mod format;
+
+// The harness.
+// What the KRaft and ZooKeeper-mode simulations share: virtual time, the event queue, the trace.
+pub mod harness;
+
+// The protocol models.
+// One KRaft node (Kafka 4.3.1) as a pure state machine: elections, replication, snapshots.
+pub mod quorum;
+// The metadata layer (KIP-631): records, the image, the active controller, the brokers.
+pub mod metadata;
+// Kafka's on-disk format of `__cluster_metadata`: batches, records, every metadata record type.
+pub mod kafka_log;
+// ZooKeeper mode, the baseline: znodes, sessions, watches and the controller that cold-loads.
 pub mod zk;
 
+// The simulations and their checks.
+// The discrete-event simulator running quorum nodes on virtual time over a lossy network.
+pub mod sim;
+// Safety properties of KRaft checked after every simulated event, one file per property.
+pub mod invariants;
+// Deliberate bugs, switched on by name, that show each checker can fail.
+pub mod sabotage;
+// The kinds of fault the seed sweep injects, a random subset per seed (swarm testing).
+pub mod faults;
+// The seed sweep behind `kraftscope check`.
+pub mod check;
+// Readable scenario scripts: directives in, expected trace out.
+pub mod scenario;
+
+// The experiments.
+// How long a cluster is without a leader after the leader dies (the Raft paper's Fig. 16).
+pub mod elections;
+// The KIP-500 experiment: controller failover in KRaft and in ZooKeeper mode, measured.
+pub mod failover;
+// What each number of controllers buys and costs, measured.
+pub mod sizing;
+// The side-by-side failover the page animates, both clusters on one clock.
+pub mod race;
+
+// The page.
+// Sports-replay playback, shared by the failover race and ZooKeeper mode's pains.
+pub mod playback;
+// The page's live, replayable session: the cluster, the user's actions, the picture drawn.
+pub mod session;
+// The page without the DOM: a reducer from actions to state and effects, tested natively.
+pub mod page;
+// The browser front end (wasm32 only): a Yew app over the same core.
 #[cfg(target_arch = "wasm32")]
 mod web;
