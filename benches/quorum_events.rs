@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
+use kraftscope::harness::MS;
 use kraftscope::invariants::Checker;
-use kraftscope::quorum::MS;
 use kraftscope::sim::{ClusterConfig, Simulation};
 
 const RUNS: usize = 7;

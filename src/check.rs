@@ -6,11 +6,12 @@
 use std::fmt;
 
 use crate::faults::{FaultKind, FaultMix};
+use crate::harness::{MS, Micros};
 use crate::invariants::{Checker, Violation};
 use crate::metadata::broker::BrokerLifecycle;
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::voters::{ReplicaKey, VoterSet};
-use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
+use crate::quorum::{NodeId, QuorumConfig};
 use crate::rng::Rng;
 use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;

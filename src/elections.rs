@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::quorum::{MS, Micros};
+use crate::harness::{MS, Micros};
 use crate::rng::Rng;
 use crate::sim::{ActionError, ClusterConfig, NetworkConfig, Simulation};
 

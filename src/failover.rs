@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use crate::broker_set::BrokerId;
 use crate::elections::Distribution;
+use crate::harness::{MS, Micros};
 use crate::metadata::record::MetadataRecord;
 use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};
 use crate::metadata::synthetic::{dedicated_brokers, snapshot_record_count, snapshot_records};
 use crate::quorum::snapshot::SnapshotId;
-use crate::quorum::{MS, Micros, NodeId, Record};
+use crate::quorum::{NodeId, Record};
 use crate::sim::{ActionError, ClusterConfig, Simulation};
 use crate::zk::{ZkClusterError, ZkCosts, ZkFailoverReport, measure_failover};
 

@@ -1,6 +1,6 @@
 //! Numbers and times as the page and the command line print them.
 
-use crate::quorum::Micros;
+use crate::harness::Micros;
 
 /// Simulated time as seconds with milliseconds: `12.345 s`.
 pub fn seconds(t: Micros) -> String {

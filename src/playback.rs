@@ -3,7 +3,7 @@
 //! speed reads on screen.
 
 use crate::format;
-use crate::quorum::Micros;
+use crate::harness::Micros;
 
 /// Waiting out a timeout, at this speed.
 pub const WAIT_SPEED: f64 = 4.0;

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use crate::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
 use crate::format;
+use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataSnapshot;
-use crate::quorum::{MS, Micros};
 use crate::sim::Simulation;
 use crate::zk::{
     FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkClusterError, ZkCosts,

@@ -4,9 +4,10 @@
 //! leader after the leader dies.
 
 use crate::elections::{Distribution, ElectionError, ElectionExperiment};
+use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataEntry;
+use crate::quorum::Offset;
 use crate::quorum::record::Record;
-use crate::quorum::{MS, Micros, Offset};
 use crate::rng::Rng;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation};
 

@@ -3,7 +3,7 @@
 //! broker still fetches records; one that fell behind a log start the cleaner moved catches up
 //! through a snapshot.
 
-use kraftscope::quorum::MS;
+use kraftscope::harness::MS;
 use kraftscope::sim::{ClusterConfig, Simulation};
 
 fn cluster(snapshot_bytes: u64, retention_bytes: u64) -> Simulation {

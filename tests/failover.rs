@@ -4,8 +4,8 @@
 use kraftscope::failover::{
     BROKERS, FailoverError, KraftRoles, measure_kraft_failover, measure_kraft_failovers, measure_zk_failover,
 };
+use kraftscope::harness::MS;
 use kraftscope::metadata::config::MetadataConfig;
-use kraftscope::quorum::MS;
 use kraftscope::zk::{ZkClusterConfig, ZkCosts, measure_failover_of};
 
 #[test]

@@ -3,7 +3,7 @@
 //! runs again 10 ms later (`PeriodicTask`'s immediate period), not a whole check period
 //! (an eighth of `broker.session.timeout.ms`) later.
 
-use kraftscope::quorum::{MS, Micros};
+use kraftscope::harness::{MS, Micros};
 use kraftscope::sim::{ClusterConfig, Simulation};
 
 /// When each of `brokers` is first seen fenced in the active controller's image, polling

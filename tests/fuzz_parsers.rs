@@ -14,7 +14,7 @@ use proptest::sample::select;
 use proptest::test_runner::Config;
 
 use args::Args;
-use kraftscope::quorum::MS;
+use kraftscope::harness::MS;
 use kraftscope::rng::Rng;
 use kraftscope::scenario::{Detail, ScriptError, catalog, run_script, script};
 use kraftscope::session::action::{NotAnAction, RecordedActionError};

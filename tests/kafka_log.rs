@@ -4,13 +4,13 @@
 
 use std::process::Command;
 
+use kraftscope::harness::MS;
 use kraftscope::kafka_log::inspect::Inspection;
 use kraftscope::kafka_log::reader::read_all;
 use kraftscope::kafka_log::simulation::simulation_records;
 use kraftscope::kafka_log::writer::{self, KafkaFile};
 use kraftscope::metadata::image::MetadataImage;
 use kraftscope::metadata::state::MetadataEntry;
-use kraftscope::quorum::MS;
 use kraftscope::quorum::record::Record;
 use kraftscope::sim::{ClusterConfig, Simulation};
 use kraftscope::small_map::SmallMap;

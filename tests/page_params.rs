@@ -1,7 +1,7 @@
 //! URL parameters: good ones are read, every bad one falls back to its default and is named in
 //! a notice, and a shared link reopens exactly the session it was made from.
 
-use kraftscope::quorum::MS;
+use kraftscope::harness::MS;
 use kraftscope::session::params::{Controls, PageParams};
 use kraftscope::session::{Action, Session, Settings};
 

@@ -292,7 +292,7 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     page.reduce(Action::Host(Command::Pause));
     assert!(!page.playing, "pause stops the clock");
     page.reduce(Action::Host(Command::Seek { ms: 2_000 }));
-    assert_eq!(page.session.now(), 2_000 * kraftscope::quorum::MS, "seek goes back to 2 s");
+    assert_eq!(page.session.now(), 2_000 * kraftscope::harness::MS, "seek goes back to 2 s");
     let events = page.session.events();
     page.reduce(Action::Host(Command::Step));
     assert_eq!((page.session.events(), page.playing), (events + 1, false), "step processes one event");
@@ -300,7 +300,7 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     assert_eq!(page.speed_exp, 0.0, "set-speed 1 is 10^0");
     page.reduce(Action::Host(Command::Play));
     play(&mut page, 0.5);
-    assert!(page.session.now() > 2_000 * kraftscope::quorum::MS, "play runs on from there");
+    assert!(page.session.now() > 2_000 * kraftscope::harness::MS, "play runs on from there");
     let leader = page.session.sim().leader().unwrap().id();
     let outcome = page.reduce(Action::Host(Command::KillLeader));
     assert!(page.session.sim().running_nodes().all(|n| n.id() != leader));
@@ -338,7 +338,7 @@ fn kiosk_mode_walks_the_tour_and_a_key_hands_control_back() {
 fn a_page_left_playing_runs_on_past_ten_simulated_minutes() {
     let mut page = page("?speed=1000");
     let mut frames = 0;
-    while page.session.now() < kraftscope::session::WINDOW + 60_000 * kraftscope::quorum::MS {
+    while page.session.now() < kraftscope::session::WINDOW + 60_000 * kraftscope::harness::MS {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(page.playing && frames < 10_000, "still playing after {frames} frames: {}", page.status);
@@ -371,7 +371,7 @@ fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
 
 #[test]
 fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
-    use kraftscope::quorum::MS;
+    use kraftscope::harness::MS;
     use kraftscope::session::params::PageParams;
     let mut live = page("?speed=1000");
     play(&mut live, 1.0);

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use kraftscope::harness::{MS, Micros};
 use kraftscope::quorum::disk::Disk;
 use kraftscope::quorum::{
-    Envelope, MS, Message, Micros, Node, NodeId, Outbox, Payload, QuorumConfig, RoleKind, StateMachine,
+    Envelope, Message, Node, NodeId, Outbox, Payload, QuorumConfig, RoleKind, StateMachine,
 };
 use kraftscope::rng::Rng;
 

@@ -3,10 +3,10 @@
 //! finishes the preparing or fast-forwarding it starts), checked on the race it shows.
 
 use kraftscope::failover::{BROKERS, KraftRoles};
+use kraftscope::harness::{MS, Micros};
 use kraftscope::page::race::Playback;
 use kraftscope::page::race::request::HEALTHY_HOLD_MS;
 use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
-use kraftscope::quorum::{MS, Micros};
 use kraftscope::race::RaceStage;
 use kraftscope::session::host::{Command, HostEvent};
 

@@ -1,7 +1,7 @@
 //! The page's session: deterministic replay from the seed and the recorded actions, which is
 //! what time travel and shared links rely on.
 
-use kraftscope::quorum::{MS, Micros};
+use kraftscope::harness::{MS, Micros};
 use kraftscope::session::{ActError, Action, RecordedAction, Session, Settings};
 use kraftscope::sim::ActionError;
 

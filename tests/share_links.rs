@@ -2,7 +2,8 @@
 //! random pause points (mid-frame, mid-instant after single steps, mid-election), and a damaged
 //! link still opens, with a notice naming what did not match.
 
-use kraftscope::quorum::{MS, RoleKind};
+use kraftscope::harness::MS;
+use kraftscope::quorum::RoleKind;
 use kraftscope::rng::Rng;
 use kraftscope::session::params::PageParams;
 use kraftscope::session::{Action, Session, Settings};

@@ -1,7 +1,8 @@
 //! Every scripted story (the tour's steps, the scenarios a URL can open) reaches the state its
 //! narration describes, the same way every time.
 
-use kraftscope::quorum::{MS, Message, RoleKind};
+use kraftscope::harness::MS;
+use kraftscope::quorum::{Message, RoleKind};
 use kraftscope::session::Session;
 use kraftscope::session::stories::{TOUR, View, find};
 use kraftscope::sim::TraceKind;

@@ -1,7 +1,8 @@
 //! The cluster in words for screen readers (`session::summary`): the sentence a live region
 //! announces, checked against the simulation it describes.
 
-use kraftscope::quorum::{MS, RoleKind};
+use kraftscope::harness::MS;
+use kraftscope::quorum::RoleKind;
 use kraftscope::session::picture::{ClusterPicture, Membership, NodePicture, QuorumPicture, picture};
 use kraftscope::session::summary::summary;
 use kraftscope::session::{Action, Session, Settings};

@@ -2,8 +2,8 @@
 //! default pacing: the moment is not there when the step opens, and happens within a few seconds
 //! of real time (frames of 1/60 s through the page's reducer, or the race's sports-replay pace).
 
+use kraftscope::harness::MS;
 use kraftscope::page::{Action, PageState, Tab};
-use kraftscope::quorum::MS;
 use kraftscope::race::{FailoverRace, RaceStage};
 use kraftscope::session::stories::{TOUR, View};
 

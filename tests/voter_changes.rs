@@ -2,8 +2,9 @@
 //! bug switched on (`QuorumSabotage`) in a voter change is reported by the invariant it breaks,
 //! and the same steps without it are not.
 
+use kraftscope::harness::{MS, Micros};
 use kraftscope::invariants::{Checker, Violation, names};
-use kraftscope::quorum::{MS, Micros, QuorumConfig, QuorumSabotage};
+use kraftscope::quorum::{QuorumConfig, QuorumSabotage};
 use kraftscope::sim::simulation::QuorumFormat;
 use kraftscope::sim::{ClusterConfig, Simulation};
 

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use kraftscope::elections::{ElectionExperiment, TRIAL_LIMIT};
 use kraftscope::format::seconds;
-use kraftscope::quorum::MS;
+use kraftscope::harness::MS;
 use kraftscope::sizing::{MAX_VOTERS, failures_tolerated};
 
 use super::args::Args;

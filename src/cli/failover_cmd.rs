@@ -5,7 +5,7 @@ use std::time::Instant;
 use kraftscope::failover::{
     FailoverError, FailoverRow, KraftFailovers, KraftRoles, measure_kraft_failovers, measure_zk_failover,
 };
-use kraftscope::quorum::MS;
+use kraftscope::harness::MS;
 use kraftscope::zk::ZkCosts;
 
 use super::args::Args;

@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use kraftscope::format::seconds;
-use kraftscope::quorum::{MS, Micros, QuorumConfig};
+use kraftscope::harness::{MS, Micros};
+use kraftscope::quorum::QuorumConfig;
 use kraftscope::sim::NetworkConfig;
 use kraftscope::sizing::{failures_tolerated, majority, measure};
 

@@ -4,8 +4,13 @@
 
 mod queue;
 
-pub use crate::quorum::{MS, Micros};
 pub use queue::EventQueue;
+
+/// Microseconds of virtual time.
+pub type Micros = u64;
+
+/// One millisecond in the simulation's time unit (microseconds).
+pub const MS: Micros = 1_000;
 
 /// One line of a simulation's trace: what one event did (`K`, an enum of the simulation's own:
 /// `sim::TraceKind`, `zk::TraceKind`) and when.

@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::quorum::Micros;
+use crate::harness::Micros;
 
 /// The heap holds only (time, sequence, slot); events themselves sit still in a slab, so the
 /// heap's sifting moves 24 bytes instead of whole messages.

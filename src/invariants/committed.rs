@@ -196,7 +196,7 @@ impl CommittedLog {
 #[cfg(test)]
 mod tests {
     use super::{CommittedLog, DROP_CHUNK};
-    use crate::quorum::MS;
+    use crate::harness::MS;
     use crate::session::Settings;
     use crate::session::params::PAGE_SNAPSHOT_BYTES;
     use crate::sim::Simulation;

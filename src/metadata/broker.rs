@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::broker_set::BrokerId;
-use crate::quorum::{MS, Micros};
+use crate::harness::{MS, Micros};
 
 use super::config::MetadataConfig;
 use super::controller::RpcOutbox;

@@ -1,6 +1,6 @@
 //! The metadata layer's settings, named after Kafka's broker and controller configs.
 
-use crate::quorum::{MS, Micros};
+use crate::harness::{MS, Micros};
 
 /// Heartbeats and sessions of brokers.
 #[derive(Clone, Debug, PartialEq)]

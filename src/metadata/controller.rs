@@ -6,7 +6,8 @@
 use std::fmt;
 
 use crate::broker_set::BrokerId;
-use crate::quorum::{Micros, NodeId, Offset, Record, RoleKind};
+use crate::harness::Micros;
+use crate::quorum::{NodeId, Offset, Record, RoleKind};
 use crate::rng::Rng;
 use crate::small_map::SmallMap;
 

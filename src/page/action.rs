@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::quorum::{MS, Micros, NodeId};
+use crate::harness::{MS, Micros};
+use crate::quorum::NodeId;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent};
 use crate::session::session_file::SessionFile;

@@ -24,9 +24,10 @@ pub use metadata_log::{MetadataLogAction, MetadataLogView};
 pub use pains::{PainsAction, PainsState, PainsView};
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
+use crate::harness::{MS, Micros};
 use crate::quorum::outbox::NoteKind;
 use crate::quorum::reconfig::ChangeStep;
-use crate::quorum::{MS, Micros, NodeId, RoleKind};
+use crate::quorum::{NodeId, RoleKind};
 use crate::session::host::{Command, HostEvent, Observation};
 use crate::session::params::PageParams;
 use crate::session::picture::{ClusterPicture, falling, picture};

@@ -4,9 +4,10 @@
 //! while elections and replication play at a pace a newcomer can follow. At 1x and above the
 //! clock runs at exactly the chosen rate.
 
+use crate::harness::Micros;
 use crate::metadata::rpc::ControllerRpc;
+use crate::quorum::Message;
 use crate::quorum::message::FetchResult;
-use crate::quorum::{Message, Micros};
 use crate::session::Session;
 use crate::sim::Simulation;
 use crate::sim::packet::Payload;
@@ -80,7 +81,7 @@ mod tests {
     fn a_long_frame_fast_forwards_a_quiet_stretch_no_further_than_a_60_hz_frame() {
         let mut session = Session::new(Settings::default());
         // A minute in, the brokers have registered and been unfenced: only idle traffic is left.
-        session.advance_to(60_000 * crate::quorum::MS, usize::MAX);
+        session.advance_to(60_000 * crate::harness::MS, usize::MAX);
         while !is_quiet(session.sim()) {
             advance(&mut session, QUIET_FRAME_MS, -1.0, true);
         }
@@ -100,7 +101,7 @@ mod tests {
         let before = session.now();
         let quiet = advance(&mut session, 100.0, -1.0, true);
         assert!(!quiet);
-        assert_eq!(session.now() - before, 10 * crate::quorum::MS, "a busy stretch plays the whole frame");
+        assert_eq!(session.now() - before, 10 * crate::harness::MS, "a busy stretch plays the whole frame");
     }
 
     /// At 1x the clock follows real time through quiet stretches too, and with skipping off
@@ -108,7 +109,7 @@ mod tests {
     #[test]
     fn quiet_stretches_play_at_the_chosen_speed_at_1x_and_with_skipping_off() {
         let mut session = Session::new(Settings::default());
-        session.advance_to(60_000 * crate::quorum::MS, usize::MAX);
+        session.advance_to(60_000 * crate::harness::MS, usize::MAX);
         while !is_quiet(session.sim()) {
             session.step();
         }
@@ -116,7 +117,7 @@ mod tests {
             let before = session.now();
             let skipped = advance(&mut session, 100.0, speed_exp, skip);
             assert!(!skipped, "speed 10^{speed_exp}, skipping {skip}");
-            assert_eq!(session.now() - before, expected_ms * crate::quorum::MS);
+            assert_eq!(session.now() - before, expected_ms * crate::harness::MS);
         }
     }
 }

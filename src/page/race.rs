@@ -19,7 +19,7 @@ pub use request::RaceRequest;
 
 use super::clock::Clock;
 use crate::failover::KraftRoles;
-use crate::quorum::{MS, Micros};
+use crate::harness::{MS, Micros};
 use crate::race::{FailoverRace, RaceError, RaceMoment, RaceStage};
 use crate::session::host::{Command, HostEvent};
 

@@ -1,10 +1,6 @@
 //! The quorum's tunables, named after Kafka's `controller.quorum.*` settings with Kafka's defaults.
 
-/// Microseconds of virtual time.
-pub type Micros = u64;
-
-/// One millisecond in the simulation's time unit (microseconds).
-pub const MS: Micros = 1_000;
+use crate::harness::{MS, Micros};
 
 /// Timeouts and switches of one KRaft quorum node (Kafka 4.3's `QuorumConfig` and
 /// `MetadataLogConfig`).

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use super::config::Micros;
 use super::error::QuorumError;
 use super::leader::LeaderState;
 use super::message::Message;
@@ -16,6 +15,7 @@ use super::role::RoleKind;
 use super::state_machine::StateMachine;
 use super::voters::DirectoryId;
 use super::{Epoch, NodeId, Offset};
+use crate::harness::Micros;
 
 impl<S: StateMachine> Node<S> {
     /// Start an election after a timeout: a pre-vote round (Kafka 4.x), or a candidacy when

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use super::config::Micros;
 use super::error::QuorumError;
 use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
@@ -13,6 +12,7 @@ use super::outbox::{NoteKind, Outbox};
 use super::snapshot::Snapshot;
 use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
+use crate::harness::Micros;
 
 impl<S: StateMachine> Node<S> {
     /// Send the next Fetch (or FetchSnapshot while a snapshot transfer is under way).

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use super::config::{MS, Micros};
 use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
 use super::node::{Node, Role};
@@ -14,6 +13,7 @@ use super::reconfig::PendingChange;
 use super::record::Record;
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
+use crate::harness::{MS, Micros};
 
 use super::voters::{ReplicaKey, VoterSet};
 use super::{Epoch, NodeId, Offset};

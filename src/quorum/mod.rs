@@ -26,7 +26,7 @@ pub type Epoch = u32;
 /// A log offset.
 pub type Offset = u64;
 
-pub use config::{MS, Micros, QuorumConfig, QuorumSabotage};
+pub use config::{QuorumConfig, QuorumSabotage};
 pub use error::QuorumError;
 pub use message::{Envelope, Message};
 pub use node::Node;

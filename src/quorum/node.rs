@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::applied::AppliedState;
-use super::config::{Micros, QuorumConfig};
+use super::config::QuorumConfig;
 use super::disk::{Disk, QuorumStateFile};
 use super::error::QuorumError;
 use super::leader::{FetchRequest, LeaderState};
@@ -22,6 +22,7 @@ use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
 use super::voters::{KRaftVersion, QuorumSetup, ReplicaKey, VoterSet};
 use super::{Epoch, NodeId, Offset};
+use crate::harness::Micros;
 use crate::rng::Rng;
 
 /// The `kraft.version` range every node of Kafka 4.3.1 supports (`KRaftVersion`: 0 static,

@@ -7,13 +7,13 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::config::Micros;
 use super::node::{Node, Role};
 use super::outbox::{NoteKind, Outbox};
 use super::record::Record;
 use super::state_machine::StateMachine;
 use super::voters::{KRaftVersion, ReplicaKey};
 use super::{Message, NodeId, Offset};
+use crate::harness::Micros;
 
 /// Which reconfiguration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

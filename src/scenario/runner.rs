@@ -5,10 +5,11 @@
 use std::fmt;
 
 use crate::harness::format_time;
+use crate::harness::{MS, Micros};
 use crate::invariants::{Checker, Violation};
 use crate::metadata::record::{LAST_BROKER_ID, MAX_COMBINED_ID};
 use crate::metadata::state::MetadataNode;
-use crate::quorum::{MS, Micros, NodeId, QuorumConfig};
+use crate::quorum::{NodeId, QuorumConfig};
 use crate::sim::simulation::QuorumFormat;
 use crate::sim::{
     ActionError, ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine,

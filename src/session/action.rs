@@ -4,7 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::quorum::{Micros, NodeId};
+use crate::harness::Micros;
+use crate::quorum::NodeId;
 
 /// A user action on the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use super::{SeenViolation, WINDOW};
+use crate::harness::{MS, Micros};
 use crate::invariants::Checker;
-use crate::quorum::{MS, Micros};
 use crate::sim::{Simulation, TraceLine};
 
 /// Simulated time between two checkpoints: the most a seek replays.

@@ -36,8 +36,8 @@ pub fn culprits(violation: &Violation, known: &[NodeId]) -> Culprits {
 #[cfg(test)]
 mod tests {
     use super::{Culprits, culprits};
+    use crate::harness::MS;
     use crate::invariants::Violation;
-    use crate::quorum::MS;
     use crate::session::{Session, Settings};
 
     fn violation(detail: &str) -> Violation {

@@ -127,7 +127,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::{MESSAGE_KINDS, message_kind, spoken};
-    use crate::quorum::MS;
+    use crate::harness::MS;
     use crate::session::picture::MessagePicture;
     use crate::session::{Action, Session, Settings};
     use crate::sim::TraceKind;

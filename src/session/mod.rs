@@ -21,8 +21,9 @@ pub mod text_fit;
 use std::collections::VecDeque;
 use std::fmt;
 
+use crate::harness::Micros;
 use crate::invariants::{Checker, Violation};
-use crate::quorum::{Micros, NodeId};
+use crate::quorum::NodeId;
 use crate::sim::{ActionError, Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
@@ -35,10 +36,10 @@ pub use settings::{Settings, SettingsError};
 pub const LOG_LINES: usize = 4_000;
 /// How far back a scrub reaches: at least this much simulated time behind the furthest moment
 /// (the whole session while it is shorter). The timeline itself has no end.
-pub const WINDOW: Micros = 600_000 * crate::quorum::MS;
+pub const WINDOW: Micros = 600_000 * crate::harness::MS;
 /// The latest moment a shared link, a session file or the host page may name: a simulated day,
 /// which reopening replays from the seed (the page shows its progress).
-pub const LINK_LIMIT: Micros = 24 * 3_600_000 * crate::quorum::MS;
+pub const LINK_LIMIT: Micros = 24 * 3_600_000 * crate::harness::MS;
 /// The most actions a timeline records, so that a page left playing stays bounded.
 pub const MAX_ACTIONS: usize = 500;
 

@@ -3,7 +3,7 @@
 //! unknown or out of range is replaced by its default and named in a notice; parsing never fails.
 
 use crate::failover::KraftRoles;
-use crate::quorum::{MS, Micros};
+use crate::harness::{MS, Micros};
 use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;
 

@@ -2,10 +2,11 @@
 //! broker's lifecycle and image, the messages in flight. Pure data, so the drawing code only
 //! places shapes and the content is tested natively.
 
+use crate::harness::Micros;
 use crate::metadata::state::MetadataLog;
 use crate::quorum::message::FetchResult;
 use crate::quorum::voters::{DirectoryId, ReplicaKey, VoterSet};
-use crate::quorum::{Message, Micros, NodeId, RoleKind};
+use crate::quorum::{Message, NodeId, RoleKind};
 use crate::sim::network::Loss;
 use crate::sim::packet::Payload;
 use crate::sim::trace::LostBecause;
@@ -264,7 +265,7 @@ pub struct ClusterPicture {
 /// flight on the default network, so at the default pace it falls for about a second of wall
 /// time. A lifetime in simulated time keeps the picture a function of the session's state: the
 /// same moment draws the same falling messages, live or reopened from a link.
-pub const LOST_SHOWN_FOR: Micros = 15 * crate::quorum::MS;
+pub const LOST_SHOWN_FOR: Micros = 15 * crate::harness::MS;
 /// Most lost messages shown falling at once (the newest): a cut link at high speed loses
 /// hundreds in that time.
 const MAX_FALLING: usize = 40;
@@ -522,7 +523,8 @@ fn node_picture(
 #[cfg(test)]
 mod tests {
     use super::{CUT_AT, picture};
-    use crate::quorum::{MS, RoleKind};
+    use crate::harness::MS;
+    use crate::quorum::RoleKind;
     use crate::session::{Action, Session, Settings};
 
     #[test]

@@ -186,7 +186,7 @@ impl SessionFile {
 #[cfg(test)]
 mod tests {
     use super::{Header, SessionFile};
-    use crate::quorum::MS;
+    use crate::harness::MS;
     use crate::session::params::PageParams;
     use crate::session::{Action, Session, Settings};
 

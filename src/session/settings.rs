@@ -4,8 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::harness::MS;
 use crate::metadata::config::MetadataConfig;
-use crate::quorum::{MS, QuorumConfig};
+use crate::quorum::QuorumConfig;
 use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;
 use crate::sim::{ClusterConfig, NetworkConfig};

@@ -1,7 +1,8 @@
 //! Scripted moments of the simulation, each a deterministic state with a short narration: the
 //! guided tour's steps and the scenarios a URL can open (`?scenario=leader-crash`, `?tour=4`).
 
-use crate::quorum::{MS, RoleKind};
+use crate::harness::MS;
+use crate::quorum::RoleKind;
 use crate::race::RaceMoment;
 use crate::zk::Pain;
 
@@ -410,7 +411,7 @@ mod tests {
     #[test]
     fn every_story_ends_inside_the_reachable_window() {
         for story in &TOUR {
-            assert!(story.ends_at_ms * crate::quorum::MS <= crate::session::WINDOW, "{}", story.id);
+            assert!(story.ends_at_ms * crate::harness::MS <= crate::session::WINDOW, "{}", story.id);
         }
     }
 

@@ -5,7 +5,8 @@
 
 use crate::small_map::{SmallMap, SmallSet};
 
-use crate::quorum::{MS, Micros, NodeId};
+use crate::harness::{MS, Micros};
+use crate::quorum::NodeId;
 use crate::rng::Rng;
 
 /// Latency of every link, and the chaos switches.

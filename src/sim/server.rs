@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::harness::Micros;
 use crate::metadata::broker::{Broker, BrokerLifecycle};
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::controller::{Controller, RpcOutbox};
@@ -11,7 +12,7 @@ use crate::metadata::rpc::ControllerRpc;
 use crate::metadata::state::{MetadataDisk, MetadataMessage, MetadataNode, MetadataOutbox};
 use crate::quorum::message::{FetchResult, SnapshotChunk};
 use crate::quorum::voters::QuorumSetup;
-use crate::quorum::{Message, Micros, NodeId, QuorumConfig};
+use crate::quorum::{Message, NodeId, QuorumConfig};
 use crate::rng::Rng;
 
 use super::packet::Payload;

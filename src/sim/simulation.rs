@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::harness::EventQueue;
+use crate::harness::Micros;
 use crate::metadata::broker::incarnation;
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, MAX_COMBINED_ID, TopicId};
@@ -12,7 +13,7 @@ use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataN
 use crate::quorum::node::NotLeader;
 use crate::quorum::reconfig::ReconfigError;
 use crate::quorum::voters::{QuorumSetup, ReplicaKey, VoterSet, directory_id};
-use crate::quorum::{Micros, NodeId, QuorumConfig, RoleKind};
+use crate::quorum::{NodeId, QuorumConfig, RoleKind};
 use crate::rng::Rng;
 
 use super::error::ActionError;
@@ -828,8 +829,8 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::{ActionError, ClusterConfig, Simulation};
+    use crate::harness::{MS, Micros};
     use crate::metadata::controller::AdminError;
-    use crate::quorum::{MS, Micros};
 
     /// The earliest event that will (or will not) act.
     fn first(sim: &Simulation, live: bool) -> Option<Micros> {

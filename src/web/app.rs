@@ -21,8 +21,9 @@ use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::format;
+use crate::harness::MS;
 use crate::page::{Action, Effect, PageState, RaceAction, Tab};
-use crate::quorum::{MS, NodeId};
+use crate::quorum::NodeId;
 use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
 

@@ -4,9 +4,9 @@
 use yew::prelude::*;
 
 use crate::format;
+use crate::harness::{MS, Micros};
 use crate::page::Action;
 use crate::page::pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP, QUIET_WARP, skips_quiet};
-use crate::quorum::{MS, Micros};
 use crate::session;
 
 #[derive(Properties, PartialEq)]

@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use super::focus::{focus_id, focus_id_soon};
 use crate::format;
+use crate::harness::Micros;
 use crate::page::Action;
-use crate::quorum::Micros;
 use crate::session::stories::{TOUR, View};
 
 #[derive(Properties, PartialEq)]

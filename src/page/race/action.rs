@@ -2,7 +2,7 @@
 //! the race tells the page in return.
 
 use crate::failover::KraftRoles;
-use crate::quorum::Micros;
+use crate::harness::Micros;
 use crate::session::host::HostEvent;
 
 use super::playback::Playback;

@@ -3,7 +3,7 @@
 //! which also names the moment to report) or stays paused (a still); or, opened from its start,
 //! whether it kills and plays by itself once the healthy clusters were shown (`autoplay`).
 
-use crate::quorum::{MS, Micros};
+use crate::harness::{MS, Micros};
 use crate::race::RaceMoment;
 
 /// The race the page asked for.

@@ -3,7 +3,7 @@
 //! frame rate at a million partitions.
 
 use super::super::clock::Clock;
-use crate::quorum::Micros;
+use crate::harness::Micros;
 use crate::race::{FailoverRace, RaceError, RaceStage};
 
 /// Records of image building per call to prepare; a frame calls it until its time budget is used.

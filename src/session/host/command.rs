@@ -133,9 +133,9 @@ impl Command {
     /// Check the values a command carries.
     fn validate(self) -> Result<Command, String> {
         match &self {
-            Command::Seek { ms } if *ms > LINK_LIMIT / crate::quorum::MS => Err(format!(
+            Command::Seek { ms } if *ms > LINK_LIMIT / crate::harness::MS => Err(format!(
                 "seek: ms {ms} is past the latest moment a timeline can be opened at ({} ms, a simulated day)",
-                LINK_LIMIT / crate::quorum::MS
+                LINK_LIMIT / crate::harness::MS
             )),
             Command::SetSpeed { speed } if !(MIN_SPEED..=MAX_SPEED).contains(speed) => {
                 Err(format!("set-speed: speed {speed} is outside {MIN_SPEED} to {MAX_SPEED}"))

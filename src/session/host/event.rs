@@ -5,7 +5,8 @@
 
 use serde::Serialize;
 
-use crate::quorum::{MS, Micros, NodeId};
+use crate::harness::{MS, Micros};
+use crate::quorum::NodeId;
 use crate::race::FailoverRace;
 use crate::session::SeenViolation;
 use crate::sim::Simulation;
@@ -164,7 +165,7 @@ impl HostEvent {
 #[cfg(test)]
 mod tests {
     use super::{HostEvent, Observation};
-    use crate::quorum::MS;
+    use crate::harness::MS;
     use crate::session::{Action, Session, Settings};
 
     /// Every event seen while `session` runs to `until_ms`, observing after every event.
