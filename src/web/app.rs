@@ -54,8 +54,8 @@ pub struct App {
     kiosk: Option<Kiosk>,
     _keys: Option<EventListener>,
     _resize: EventListener,
-    /// The window's width in CSS pixels (0 before the first drawing).
-    window_width: i32,
+    /// How many times the window was resized (or the page first drawn).
+    resizes: u32,
     /// The callbacks the live view's children get, made once: a callback made in `view` differs
     /// from the last one, so every child given one would be drawn again each frame.
     on: Callback<Action>,
@@ -92,7 +92,7 @@ impl Component for App {
                 let resized = ctx.link().callback(|_| Msg::Resized);
                 EventListener::new(&window, "resize", move |_| resized.emit(()))
             },
-            window_width: 0,
+            resizes: 0,
             on: ctx.link().callback(Msg::Do),
             on_select: ctx.link().callback(|id| Msg::Do(Action::Select(id))),
         };
@@ -111,8 +111,7 @@ impl Component for App {
                 self.state.reduce(Action::Frame { elapsed })
             }
             Msg::Resized => {
-                let width = gloo::utils::window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
-                self.window_width = width as i32;
+                self.resizes += 1;
                 return true;
             }
             Msg::Key(event) => {
@@ -175,7 +174,7 @@ impl Component for App {
                 } else if state.tab == Tab::Log {
                     { log_tab(&state.metadata_log, &self.on) }
                 } else {
-                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion, window_width: self.window_width }, &self.on) }
+                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion, resizes: self.resizes }, &self.on) }
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
@@ -295,7 +294,7 @@ impl App {
                     <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
                 }
                 <div class="stage">
-                    <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} window_width={self.window_width} zoom={zoom(state.present)} />
+                    <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} resizes={self.resizes} zoom={zoom(state.present)} />
                     if level != ControlLevel::None {
                         <Timeline now={state.session.now()} horizon={state.session.horizon()} window_start={state.session.window_start()}
                                   playing={state.playing} speed_exp={state.speed_exp} skip_quiet={state.skip_quiet} skipping={state.skipping()}

@@ -34,8 +34,9 @@ pub struct ClusterViewProps {
     /// How much larger than its CSS pixels the drawing's type is: 1, or more on a stage.
     #[prop_or(1.0)]
     pub zoom: f64,
-    /// The window's width: when it changes, the drawing measures its frame again.
-    pub window_width: i32,
+    /// How many times the window was resized: when it changes, the drawing measures its frame
+    /// again.
+    pub resizes: u32,
 }
 
 /// The colour of an epoch.

@@ -35,8 +35,8 @@ pub struct Layout {
     pub compact: bool,
     pub controls: ControlLevel,
     pub reduced_motion: bool,
-    /// The window's width, for the drawings to measure their frames again when it changes.
-    pub window_width: i32,
+    /// How many times the window was resized, for the drawings to measure their frames again.
+    pub resizes: u32,
 }
 
 /// The failover view of `view`; its controls send `on` the race's actions.
@@ -278,7 +278,7 @@ impl Drawing<'_> {
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
-                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} window_width={layout.window_width} />
+                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} />
                 } else {
                     <p class="side-caption">{ status }</p>
                 }
