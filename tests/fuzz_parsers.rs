@@ -2,16 +2,19 @@
 //! flags, host-page commands, origin lists, session files) with generated inputs and mutations of valid ones (byte flips, truncations, deletions,
 //! splices of valid fragments): none may panic, and every rejection names the offending part.
 //! Cases per property come from KRAFTSCOPE_FUZZ_CASES (256 by default, so `cargo test` stays
-//! fast); the full run is `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test fuzz_parsers`.
+//! fast), drawn from KRAFTSCOPE_FUZZ_SEED (1 by default, so a run repeats exactly); the full run
+//! is `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test fuzz_parsers`.
 
 #[path = "../src/cli/args.rs"]
 mod args;
 
+mod fuzz;
+
+use fuzz::config;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::test_runner::Config;
 
 use args::Args;
 use kraftscope::harness::MS;
@@ -22,12 +25,6 @@ use kraftscope::session::host::{Message, Origins};
 use kraftscope::session::params::PageParams;
 use kraftscope::session::session_file::{Header, SessionFile};
 use kraftscope::session::{Action, RecordedAction, Session, Settings};
-
-/// The properties' configuration: the case count from the environment, no failure files.
-fn config(share: u32) -> Config {
-    let cases = std::env::var("KRAFTSCOPE_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256u32);
-    Config { cases: (cases / share).max(1), failure_persistence: None, ..Config::default() }
-}
 
 /// One change to a valid input.
 #[derive(Clone, Debug)]

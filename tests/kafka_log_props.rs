@@ -1,13 +1,16 @@
 //! Property tests of the Kafka file format: every metadata record type and version, and every
 //! control record, encodes and decodes to the same value; generated simulation logs survive
 //! write-then-read unchanged; mutated and random files never panic and every problem names its
-//! file and byte. Cases per property come from KRAFTSCOPE_FUZZ_CASES (256 by default); the
-//! full run is `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test kafka_log_props`.
+//! file and byte. Cases per property come from KRAFTSCOPE_FUZZ_CASES (256 by default), drawn
+//! from KRAFTSCOPE_FUZZ_SEED (1 by default, so a run repeats exactly); the full run is
+//! `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test kafka_log_props`.
 
+mod fuzz;
+
+use fuzz::config;
 use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 
 use kraftscope::kafka_log::inspect::Inspection;
 use kraftscope::kafka_log::payload::{ControlType, Payload};
@@ -24,11 +27,6 @@ use kraftscope::metadata::record::{
 use kraftscope::metadata::state::MetadataEntry;
 use kraftscope::quorum::record::{LeaderChange, Record};
 use kraftscope::quorum::voters::{ReplicaKey, VoterSet};
-
-fn config(share: u32) -> Config {
-    let cases = std::env::var("KRAFTSCOPE_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256u32);
-    Config { cases: (cases / share).max(1), failure_persistence: None, ..Config::default() }
-}
 
 fn value_of(ty: Type, nullable: bool, version: u16) -> BoxedStrategy<Value> {
     match ty {
