@@ -264,6 +264,22 @@ proptest! {
     }
 }
 
+/// Found by the property above: a link whose seed was lost (`eed=3`) asks for event 42 at
+/// 120.104 ms, but this timeline's event 42 comes earlier, with more events due before that time.
+/// The session stops at its event 42 instead of skipping them, and says so.
+#[test]
+fn a_link_from_another_timeline_stops_at_its_event_and_says_so() {
+    let query = "eed=3&voters=3&quorum=initial-controllers&brokers=3&prevote=1&latency=10-30&drop=0&snapshot=0&at=120104.42.0&c375a785&autoplay=0";
+    let params = check_query(query);
+    let (session, problem) = params.open_session(params.settings.clone());
+    assert_eq!(session.events(), 42);
+    assert!(session.now() < 120_104, "stopped at its event 42, at {} us", session.now());
+    let problem = problem.expect("the mismatch is named");
+    let expected =
+        format!("at: the link asks for event 42 at 120104 us; here it is event 42 at {} us", session.now());
+    assert!(problem.starts_with(&expected), "{problem}");
+}
+
 /// Parse a scenario file: every block points at its directive's line, and an error names the
 /// line and the directive.
 fn check_script(text: &str) {

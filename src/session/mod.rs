@@ -370,10 +370,16 @@ impl Session {
         let mut done = 0usize;
         loop {
             self.apply_due_actions(t, applied);
-            if self.sim.events_processed() >= events {
+            let due = self.sim.next_event_time().filter(|at| *at <= t);
+            // Stopped by its event count, a link's moment from another timeline (a damaged or
+            // foreign link) can still have events due before its time: the session then stays at
+            // its last event rather than skip them, and `PageParams::check_session` says so.
+            let Some(next) = due.filter(|_| self.sim.events_processed() < events) else {
+                if due.is_none() {
+                    self.sim.warp_to(t);
+                }
                 break;
-            }
-            let Some(next) = self.sim.next_event_time().filter(|at| *at <= t) else { break };
+            };
             if done >= budget && next > self.now() {
                 self.horizon = self.horizon.max(self.now());
                 return false;
@@ -387,8 +393,7 @@ impl Session {
                 return false;
             }
         }
-        self.sim.warp_to(t);
-        self.horizon = self.horizon.max(t);
+        self.horizon = self.horizon.max(self.now());
         true
     }
 

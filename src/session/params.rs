@@ -390,10 +390,11 @@ impl PageParams {
     pub fn check_session(&self, session: &Session) -> Option<String> {
         let at = self.at.unwrap_or(0);
         let mut problems = Vec::new();
-        if let Some(events) = self.events.filter(|e| *e != session.events()) {
+        if let Some(events) = self.events.filter(|e| *e != session.events() || session.now() != at) {
             problems.push(format!(
-                "at: the link asks for event {events} at {at} us, but this timeline has {} events by then",
-                session.events()
+                "at: the link asks for event {events} at {at} us; here it is event {} at {} us",
+                session.events(),
+                session.now()
             ));
         }
         if let Some(applied) = self.applied.filter(|a| *a != session.applied_actions()) {
