@@ -49,13 +49,19 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let picture = &props.picture;
     let ids =
         |voter: bool| picture.nodes.iter().filter(|n| n.voter == voter).map(|n| n.id).collect::<Vec<_>>();
-    // The frame as last drawn (none before the first drawing, which is regular; the page draws
-    // again once it is on screen, and on each resize).
+    // The frame's width, read once it is on screen and again after each resize, never each
+    // frame (a read after the DOM changed would force a layout); regular until it is read.
     let frame = use_node_ref();
-    let px = frame.cast::<web_sys::Element>().map_or(0.0, |e| f64::from(e.client_width()));
-    let geometry = Geometry::for_width(px, props.zoom, ids(true).len());
+    let measured = use_mut_ref(|| (u32::MAX, 0.0));
+    if measured.borrow().0 != props.resizes
+        && let Some(element) = frame.cast::<web_sys::Element>()
+    {
+        *measured.borrow_mut() = (props.resizes, f64::from(element.client_width()));
+    }
+    let voters = ids(true);
+    let geometry = Geometry::for_width(measured.borrow().1, props.zoom, voters.len());
     let layout =
-        use_memo((ids(true), ids(false), geometry), |(voters, brokers, g)| Layout::with(voters, brokers, *g));
+        use_memo((voters, ids(false), geometry), |(voters, brokers, g)| Layout::with(voters, brokers, *g));
     let now = summary(picture);
     // The live region speaks when the story changes (a new leader, a node down), not at every
     // record fetched; the drawing's name is always current. (The race announces its phases.)
