@@ -30,7 +30,6 @@ const documentSize = (page) => page.evaluate(() => ({
 test("a 480 x 320 embed of a scenario: every text of the drawing at least 11 px, and no scrolling", async () => {
   const { page, errors, context } = await open("?embed=1&scenario=leader-crash&seed=7&autoplay=1", { viewport: { width: 480, height: 320 } });
   await page.locator("svg.cluster.compact g.node").first().waitFor();
-  await page.waitForTimeout(1500);
   const texts = await drawnTexts(page, "svg.cluster");
   assert.ok(texts.length >= 12, `names, roles and epochs drawn: ${texts.length} texts`);
   assert.deepEqual(under(texts, 11), [], "texts under 11 px");
