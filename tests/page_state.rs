@@ -404,3 +404,39 @@ fn what_the_browser_reports_of_a_save_goes_to_the_status_line() {
     page.reduce(Action::Report("Downloaded 00000000000000000000.log".into()));
     assert_eq!(page.status, "Downloaded 00000000000000000000.log");
 }
+
+#[test]
+fn the_paused_live_cluster_stays_put_while_other_views_play() {
+    let mut page = with_leader();
+    page.reduce(Action::Key("k".into()));
+    let before = page.session.fingerprint().to_string();
+    // The race and the pain play by the space key; the log reader has nothing to play.
+    for (tab, key) in [(Tab::Failover, Some(" ")), (Tab::Pains, Some(" ")), (Tab::Log, None)] {
+        page.reduce(Action::Tab(tab));
+        if let Some(key) = key {
+            assert!(page.reduce(Action::Key(key.into())).handled);
+        }
+        play(&mut page, 3.0);
+    }
+    page.reduce(Action::Tab(Tab::Cluster));
+    assert!(!page.playing);
+    assert_eq!(page.session.fingerprint().to_string(), before, "the live cluster moved while hidden");
+}
+
+#[test]
+fn a_link_names_the_view_to_open_on_the_live_session() {
+    let mut live = with_leader();
+    let Effect::Copy(link) = live.reduce(Action::Share).effects.remove(0) else { panic!("a link") };
+    for tab in [Tab::Failover, Tab::Pains, Tab::Log, Tab::Cluster] {
+        let opened = page(&format!("{}&tab={}&full=1", link.split_once('?').unwrap().1, tab.name()));
+        assert!(opened.notices.is_empty(), "{:?}", opened.notices);
+        assert_eq!(opened.tab, tab);
+        assert_eq!(opened.session.fingerprint(), live.session.fingerprint());
+    }
+    let bad = page("?tab=chart");
+    assert_eq!(bad.tab, Tab::Cluster);
+    assert_eq!(
+        bad.notices,
+        ["tab: 'chart' is not cluster, failover, pains or log; opening the live cluster"]
+    );
+}

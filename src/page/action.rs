@@ -7,25 +7,19 @@ use crate::harness::{MS, Micros};
 use crate::quorum::NodeId;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent};
+pub use crate::session::params::Tab;
 use crate::session::session_file::SessionFile;
 use crate::session::{self, ActError, SeekError, Settings, WINDOW};
+#[cfg(feature = "full")]
 use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
+#[cfg(feature = "full")]
 use super::metadata_log::MetadataLogAction;
+#[cfg(feature = "full")]
 use super::pains::PainsAction;
+#[cfg(feature = "full")]
 use super::race::RaceAction;
-
-/// The views.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Cluster,
-    Failover,
-    /// A real cluster's `__cluster_metadata` log, opened from a file.
-    Log,
-    /// ZooKeeper mode's other pains, beside what KRaft does.
-    Pains,
-}
 
 /// Everything the viewer (or the animation frame loop) can do to the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,14 +67,19 @@ pub enum Action {
     /// Kiosk mode asks for this tour step, or (`None`) a key or click ended it.
     Kiosk(Option<usize>),
     /// Race the failover of a cluster the size of an opened metadata log.
+    #[cfg(feature = "full")]
     RaceFromLog(u64),
     /// The race shown by a tour step reached the step's key moment, this long after the kill.
+    #[cfg(feature = "full")]
     ViewKeySeen(Micros),
     /// Show one of ZooKeeper mode's other pains (from its start).
+    #[cfg(feature = "full")]
     Pain(Pain),
     /// Play, pause, step or replay the pain shown.
+    #[cfg(feature = "full")]
     Pains(PainsAction),
     /// Save the live cluster's metadata log as Kafka's files.
+    #[cfg(feature = "full")]
     DownloadLog,
     /// Save the session as a file with this name and these notes.
     SaveFile {
@@ -90,8 +89,10 @@ pub enum Action {
     /// Open a session file (or say what was wrong with it).
     OpenFile(Result<SessionFile, String>),
     /// One of the failover race's controls.
+    #[cfg(feature = "full")]
     Race(RaceAction),
     /// Something done to the opened metadata log.
+    #[cfg(feature = "full")]
     MetadataLog(MetadataLogAction),
     /// What the browser did with an effect (the files a download saved, or why it failed), for
     /// the status line.
@@ -169,10 +170,16 @@ pub enum Effect {
     /// Kiosk mode ended.
     KioskStop,
     /// Offer the live cluster's metadata log as Kafka's files to download.
+    #[cfg(feature = "full")]
     DownloadLog,
     /// Offer this session file as a download.
     Download(SessionFile),
+    /// Open the full page at this query string: the first screen's build does not carry the
+    /// view asked for (see [`crate::page`]).
+    #[cfg(not(feature = "full"))]
+    OpenFullPage(String),
     /// Fetch the failover race's measured curve (answered with [`RaceAction::Measured`]).
+    #[cfg(feature = "full")]
     FetchMeasured,
 }
 

@@ -2,26 +2,35 @@
 //! selection, filters, notices) around the live session. It changes only through
 //! [`PageState::reduce`], one [`Action`] at a time, so the page's behaviour is tested natively;
 //! the web front end turns DOM events into actions, draws the state and carries out the
-//! [`Effect`]s (address bar, clipboard, full screen). The failover race and the opened metadata
-//! log are sub-states with their own actions ([`race`], [`metadata_log`]).
+//! [`Effect`]s (address bar, clipboard, full screen). The failover race, the pains and the opened
+//! metadata log are sub-states with their own actions ([`race`], [`pains`], [`metadata_log`]),
+//! compiled with the `full` feature only: the first screen's build carries the live cluster and
+//! asks for the full page ([`Effect::OpenFullPage`]) when one of those views is opened.
 
 pub mod action;
 pub mod clock;
 pub mod log_filter;
+#[cfg(feature = "full")]
 pub mod metadata_log;
 pub mod pacing;
+#[cfg(feature = "full")]
 pub mod pains;
+#[cfg(feature = "full")]
 pub mod race;
 pub mod redraw;
 
+#[cfg(feature = "full")]
 use crate::failover::KraftRoles;
 use std::rc::Rc;
 
 pub use action::{Action, CommandError, Effect, Outcome, Tab};
 pub use clock::Clock;
 pub use log_filter::LogFilter;
+#[cfg(feature = "full")]
 pub use metadata_log::{MetadataLogAction, MetadataLogView};
+#[cfg(feature = "full")]
 pub use pains::{PainsAction, PainsState, PainsView};
+#[cfg(feature = "full")]
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
 use crate::harness::{MS, Micros};
@@ -35,6 +44,7 @@ use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, Settings, WINDOW};
 use crate::sim::TraceKind;
+#[cfg(feature = "full")]
 use crate::zk::Pain;
 
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
@@ -78,8 +88,17 @@ impl Reopening {
                 | Action::Key(_)
                 | Action::Host(_)
                 | Action::SaveFile { .. }
-                | Action::DownloadLog
-        )
+        ) && !Reopening::acts_on_a_later_view(action)
+    }
+
+    #[cfg(feature = "full")]
+    fn acts_on_a_later_view(action: &Action) -> bool {
+        matches!(action, Action::DownloadLog)
+    }
+
+    #[cfg(not(feature = "full"))]
+    fn acts_on_a_later_view(_: &Action) -> bool {
+        false
     }
 }
 
@@ -112,11 +131,17 @@ pub struct PageState {
     /// The time of the latest answer to a voter change the status line reported.
     answer_seen: Micros,
     /// The failover race view.
+    #[cfg(feature = "full")]
     pub race: RaceView,
     /// The opened metadata log's view.
+    #[cfg(feature = "full")]
     pub metadata_log: MetadataLogView,
     /// The pains view: the pain shown and how far it has played.
+    #[cfg(feature = "full")]
     pub pains: PainsState,
+    /// The query string the page was opened with: the full page keeps its embedding parameters.
+    #[cfg(not(feature = "full"))]
+    search: String,
     pub present: bool,
     pub help: bool,
     /// A link to this moment, once asked for.
@@ -136,6 +161,7 @@ pub struct PageState {
     /// Whether the last frame fast-forwarded through a quiet stretch.
     fast_forwarding: bool,
     /// Bounds a frame's work on the race and times opening a metadata log.
+    #[cfg(feature = "full")]
     clock: Clock,
 }
 
@@ -167,9 +193,14 @@ impl PageState {
             tour: None,
             key_seen: None,
             answer_seen: 0,
+            #[cfg(feature = "full")]
             race: RaceView::new(params.partitions, params.kraft_roles),
+            #[cfg(feature = "full")]
             metadata_log: MetadataLogView::default(),
+            #[cfg(feature = "full")]
             pains: PainsState::new(Pain::StaleCache),
+            #[cfg(not(feature = "full"))]
+            search: search.to_string(),
             present: params.present,
             help: false,
             share: None,
@@ -181,6 +212,7 @@ impl PageState {
             picture: ClusterPicture::default(),
             redraw: Redraw::default(),
             fast_forwarding: false,
+            #[cfg(feature = "full")]
             clock,
             params,
         };
@@ -188,16 +220,93 @@ impl PageState {
             Some(step) => state.go_to_step(Some(step), &mut Vec::new()),
             None => state.start_over(),
         }
+        if let Some(tab) = state.params.tab.filter(|_| state.tour.is_none()) {
+            state.open_tab(tab);
+        }
+        #[cfg(feature = "full")]
         state.race.show(state.tab == Tab::Failover);
+        #[cfg(not(feature = "full"))]
+        let _ = clock;
         state.after_action(true, &mut Vec::new());
         state
     }
 
-    /// What the browser is asked to do as the page opens: kiosk mode's first hold, and fetching
-    /// the measured curve when the page opens on the race.
-    pub fn opening_effects(&self) -> Vec<Effect> {
-        let race = (self.tab == Tab::Failover).then_some(Effect::FetchMeasured);
-        self.kiosk_hold().into_iter().chain(race).collect()
+    /// What the browser is asked to do as the page opens: kiosk mode's first hold, and what the
+    /// view shown needs (the race's measured curve; the full page for a view the first screen's
+    /// build does not carry).
+    pub fn opening_effects(&mut self) -> Vec<Effect> {
+        let view = self.opened_view(None);
+        self.kiosk_hold().into_iter().chain(view).collect()
+    }
+
+    /// Show `tab`. The pains view opens on its pain's start, as a tour step or a link does.
+    fn open_tab(&mut self, tab: Tab) {
+        #[cfg(feature = "full")]
+        if tab == Tab::Pains && self.tab != Tab::Pains {
+            self.pains.start(self.pains.pain());
+        }
+        self.tab = tab;
+    }
+
+    /// What showing the view asks of the browser, once it was shown after `shown_before`: the
+    /// race fetches its measured curve when it first opens.
+    #[cfg(feature = "full")]
+    fn opened_view(&mut self, shown_before: Option<Tab>) -> Option<Effect> {
+        self.race.show(self.tab == Tab::Failover);
+        (self.tab == Tab::Failover && shown_before != Some(Tab::Failover)).then_some(Effect::FetchMeasured)
+    }
+
+    /// The first screen's build hands a view it does not carry to the full page, at the link
+    /// that opens this state there. A link that already asked for the full page (`full=1`) is not
+    /// handed over again: index.html loaded this build for it, so the page says so and stays on
+    /// the live cluster rather than reload forever.
+    #[cfg(not(feature = "full"))]
+    fn opened_view(&mut self, shown_before: Option<Tab>) -> Option<Effect> {
+        if self.tab.on_first_screen() || shown_before == Some(self.tab) {
+            return None;
+        }
+        if self.params.full {
+            self.notices.push(format!(
+                "tab: the {} view did not load (this page carries the live cluster only); reload to try again",
+                self.tab.name()
+            ));
+            self.tab = Tab::Cluster;
+            return None;
+        }
+        Some(Effect::OpenFullPage(self.full_page_query()))
+    }
+
+    /// The link the full page opens at to show this state: the tour step or scenario shown, or
+    /// else the live session exactly (settings, actions, moment) with the view asked for; with
+    /// the parameters of how the page is shown as it was opened (embedding, controls, host
+    /// origins, the race's size), and speed, presenter and kiosk mode as they are now.
+    #[cfg(not(feature = "full"))]
+    fn full_page_query(&self) -> String {
+        let later = |story: &&Story| !story.view.tab().on_first_screen();
+        let scenario = self.params.scenario.and_then(stories::find).filter(later);
+        let mut query = match (self.tour, self.story().filter(later), scenario) {
+            (Some(step), Some(_), _) => format!("tour={}", step + 1),
+            (None, _, Some(story)) => format!("scenario={}", story.id),
+            _ => format!("{}&tab={}", PageParams::share_query(&self.session), self.tab.name()),
+        };
+        const KEPT: [&str; 7] = ["embed", "controls", "skip", "partitions", "kraft-roles", "origins", "hold"];
+        for pair in self.search.trim_start_matches('?').split('&') {
+            if KEPT.contains(&pair.split('=').next().unwrap_or_default()) {
+                query.push('&');
+                query.push_str(pair);
+            }
+        }
+        if self.speed_exp != self.params.speed.log10() {
+            query.push_str(&format!("&speed={}", 10f64.powf(self.speed_exp)));
+        } else if let Some(speed) = PageParams::pairs(&self.search).find(|(key, _)| key == "speed") {
+            query.push_str(&format!("&speed={}", speed.1));
+        }
+        for (on, flag) in [(self.present, "&present=1"), (self.kiosk, "&kiosk=1"), (true, "&full=1")] {
+            if on {
+                query.push_str(flag);
+            }
+        }
+        query
     }
 
     /// In kiosk mode, the hold of the step shown: its reading time (or `hold=`), then the next.
@@ -210,10 +319,18 @@ impl PageState {
     /// Whether animation frames should run: playing on the live cluster view or the pains view,
     /// replaying a long shared session, or while the failover race has work to do.
     pub fn animating(&self) -> bool {
-        (self.playing && self.tab == Tab::Cluster)
-            || (self.pains.playing() && self.tab == Tab::Pains)
-            || self.reopening.is_some()
-            || self.race.busy()
+        (self.playing && self.tab == Tab::Cluster) || self.reopening.is_some() || self.later_view_animating()
+    }
+
+    /// Whether the pain shown plays, or the failover race has work to do.
+    #[cfg(feature = "full")]
+    fn later_view_animating(&self) -> bool {
+        (self.pains.playing() && self.tab == Tab::Pains) || self.race.busy()
+    }
+
+    #[cfg(not(feature = "full"))]
+    fn later_view_animating(&self) -> bool {
+        false
     }
 
     /// Whether the last frame skipped through a quiet stretch (the page labels it).
@@ -239,7 +356,14 @@ impl PageState {
         }
         self.fast_forwarding = false;
         match action {
-            Action::Frame { elapsed } => self.on_frame(elapsed, &mut effects),
+            Action::Frame { elapsed } => {
+                #[cfg(feature = "full")]
+                if self.tab == Tab::Failover {
+                    let told = self.race.frame(elapsed, self.clock);
+                    self.race_told(told, &mut effects);
+                }
+                self.on_frame(elapsed);
+            }
             Action::TogglePlay => self.playing = !self.playing,
             Action::Step => {
                 self.playing = false;
@@ -258,13 +382,7 @@ impl PageState {
             Action::Reset => self.reset(&mut effects),
             Action::Select(id) => self.selected = if self.selected == Some(id) { None } else { Some(id) },
             Action::Filter(filter) => self.filter = filter,
-            Action::Tab(tab) => {
-                // The pains view opens on its pain's start, as a tour step or a link does.
-                if tab == Tab::Pains && self.tab != Tab::Pains {
-                    self.pains.start(self.pains.pain());
-                }
-                self.tab = tab;
-            }
+            Action::Tab(tab) => self.open_tab(tab),
             Action::Key(key) => {
                 if !self.on_key(&key, &mut effects) {
                     return Outcome::default();
@@ -294,38 +412,43 @@ impl PageState {
                 effects.push(Effect::Download(file));
             }
             Action::OpenFile(file) => self.open_file(file),
+            #[cfg(feature = "full")]
             Action::DownloadLog => effects.push(Effect::DownloadLog),
+            #[cfg(feature = "full")]
             Action::ViewKeySeen(at) => self.view_key_seen(at),
+            #[cfg(feature = "full")]
             Action::Pains(action) => {
                 if let Some(at) = self.pains.reduce(action) {
                     self.view_key_seen(at);
                 }
             }
+            #[cfg(feature = "full")]
             Action::Pain(pain) => {
                 self.pains.start(pain);
                 self.tab = Tab::Pains;
             }
+            #[cfg(feature = "full")]
             Action::RaceFromLog(partitions) => {
                 self.race.open(RaceRequest::idle(partitions));
                 self.tab = Tab::Failover;
             }
+            #[cfg(feature = "full")]
             Action::Race(action) => {
                 let told = self.race.reduce(action);
                 self.race_told(told, &mut effects);
             }
+            #[cfg(feature = "full")]
             Action::MetadataLog(action) => self.metadata_log.reduce(action, self.clock),
             Action::Report(status) => self.status = status,
         }
-        self.race.show(self.tab == Tab::Failover);
-        if self.tab == Tab::Failover && shown_before != Tab::Failover {
-            effects.push(Effect::FetchMeasured);
-        }
+        effects.extend(self.opened_view(Some(shown_before)));
         self.after_action(!race_frame && (refresh_log || !self.playing), &mut effects);
         Outcome { handled: true, effects }
     }
 
     /// The race or the pain shown by a tour step reached the step's key moment, `at` after the
     /// kill (or the pain's start).
+    #[cfg(feature = "full")]
     fn view_key_seen(&mut self, at: Micros) {
         let shown = match self.story().map(|story| story.view) {
             Some(View::Failover) => self.tab == Tab::Failover,
@@ -338,6 +461,7 @@ impl PageState {
     }
 
     /// What the race told: its end goes to the host page, its key moment to the tour panel.
+    #[cfg(feature = "full")]
     fn race_told(&mut self, told: Vec<RaceEffect>, effects: &mut Vec<Effect>) {
         for effect in told {
             match effect {
@@ -461,6 +585,7 @@ impl PageState {
         let seed = self.params.settings.seed;
         self.key_seen = None;
         match (story.view, story.race) {
+            #[cfg(feature = "full")]
             (View::Failover, Some(race)) => {
                 self.race.open(match self.tour {
                     Some(_) => RaceRequest {
@@ -480,10 +605,14 @@ impl PageState {
                 });
                 self.tab = Tab::Failover;
             }
+            #[cfg(feature = "full")]
             (View::Pain(pain), _) => {
                 self.pains.start(pain);
                 self.tab = Tab::Pains;
             }
+            // The first screen's build opens the view's tab only: the full page takes over.
+            #[cfg(not(feature = "full"))]
+            (view, _) if !view.tab().on_first_screen() => self.tab = view.tab(),
             _ => {
                 self.session = story.opening(seed);
                 self.form = self.session.settings().clone();
@@ -529,11 +658,7 @@ impl PageState {
         }
     }
 
-    fn on_frame(&mut self, elapsed: f64, effects: &mut Vec<Effect>) {
-        if self.tab == Tab::Failover {
-            let told = self.race.frame(elapsed, self.clock);
-            self.race_told(told, effects);
-        }
+    fn on_frame(&mut self, elapsed: f64) {
         if let Some(reopening) = &self.reopening {
             let (params, until) = (&self.params, reopening.until);
             if self.session.replay_toward(until, params.events, params.applied, pacing::FRAME_EVENT_BUDGET) {
@@ -544,10 +669,15 @@ impl PageState {
         if !self.animating() {
             return;
         }
+        #[cfg(feature = "full")]
         if self.tab == Tab::Pains {
             if let Some(at) = self.pains.frame(elapsed) {
                 self.view_key_seen(at);
             }
+            return;
+        }
+        // The live cluster plays only when shown and playing (the race's frames are not its own).
+        if !(self.playing && self.tab == Tab::Cluster) {
             return;
         }
         let clean = self.session.violation().is_none();
@@ -582,6 +712,7 @@ impl PageState {
     /// A host page's command, through the page's own paths (as the buttons and keys do).
     fn on_host(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), CommandError> {
         let opens = matches!(command, Command::LoadScenario { .. } | Command::TourStep { .. });
+        #[cfg(feature = "full")]
         if self.tab == Tab::Failover && !opens {
             return self.command_race(command, effects);
         }
@@ -618,6 +749,7 @@ impl PageState {
     }
 
     /// The failover race takes the commands that apply to it, through its own controls' paths.
+    #[cfg(feature = "full")]
     fn command_race(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), CommandError> {
         if !command.applies_to_race() {
             return Err(CommandError::RaceShown);
@@ -648,8 +780,19 @@ impl PageState {
     /// A link that reopens exactly this moment: settings, recorded actions and time (or the
     /// race's size on the failover view).
     fn share(&mut self) -> Effect {
-        let query = match self.tab {
-            Tab::Cluster | Tab::Log => PageParams::share_query(&self.session),
+        let query = self.later_view_query().unwrap_or_else(|| PageParams::share_query(&self.session));
+        let url = format!("{}?{query}", self.base_url);
+        self.status =
+            "A link to this moment is below (and on the clipboard where the browser allows).".into();
+        self.share = Some(url.clone());
+        Effect::Copy(url)
+    }
+
+    /// A link to the race's moment (its size; the time since the kill) or to the pain shown.
+    #[cfg(feature = "full")]
+    fn later_view_query(&self) -> Option<String> {
+        Some(match self.tab {
+            Tab::Cluster | Tab::Log => return None,
             Tab::Failover => {
                 let roles = match self.race.roles() {
                     KraftRoles::DEDICATED => String::new(),
@@ -667,37 +810,20 @@ impl PageState {
                 )
             }
             Tab::Pains => format!("scenario={}", self.pains.pain().id()),
-        };
-        let url = format!("{}?{query}", self.base_url);
-        self.status =
-            "A link to this moment is below (and on the clipboard where the browser allows).".into();
-        self.share = Some(url.clone());
-        Effect::Copy(url)
+        })
+    }
+
+    /// The first screen's build shares the live cluster only (another view hands over).
+    #[cfg(not(feature = "full"))]
+    fn later_view_query(&self) -> Option<String> {
+        None
     }
 
     /// Keyboard shortcuts; returns whether the key was used.
     fn on_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> bool {
-        if self.tab == Tab::Failover && is_race_key(key) {
-            let action = match key {
-                " " => RaceAction::TogglePlay,
-                "s" | "S" => RaceAction::Step,
-                "k" | "K" => RaceAction::Kill,
-                _ => RaceAction::RunAgain,
-            };
-            let told = self.race.reduce(action);
-            self.race_told(told, effects);
-            return true;
-        }
-        if self.tab == Tab::Pains
-            && let Some(action) = PainsAction::for_key(key)
-        {
-            if let Some(at) = self.pains.reduce(action) {
-                self.view_key_seen(at);
-            }
-            return true;
-        }
-        if self.tab == Tab::Pains && is_race_key(key) {
-            return false;
+        #[cfg(feature = "full")]
+        if let Some(used) = self.later_view_key(key, effects) {
+            return used;
         }
         match key {
             " " => self.playing = !self.playing,
@@ -721,6 +847,32 @@ impl PageState {
             _ => return false,
         }
         true
+    }
+
+    /// The keys of the race and the pains while one is shown: `Some(whether the key was used)`,
+    /// or `None` for the live cluster's keys.
+    #[cfg(feature = "full")]
+    fn later_view_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> Option<bool> {
+        if self.tab == Tab::Failover && is_race_key(key) {
+            let action = match key {
+                " " => RaceAction::TogglePlay,
+                "s" | "S" => RaceAction::Step,
+                "k" | "K" => RaceAction::Kill,
+                _ => RaceAction::RunAgain,
+            };
+            let told = self.race.reduce(action);
+            self.race_told(told, effects);
+            return Some(true);
+        }
+        if self.tab == Tab::Pains
+            && let Some(action) = PainsAction::for_key(key)
+        {
+            if let Some(at) = self.pains.reduce(action) {
+                self.view_key_seen(at);
+            }
+            return Some(true);
+        }
+        (self.tab == Tab::Pains && is_race_key(key)).then_some(false)
     }
 
     /// Isolate the selected node, or else a follower controller.

@@ -24,6 +24,36 @@ pub enum Controls {
     None,
 }
 
+/// The page's views (`tab=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Cluster,
+    Failover,
+    /// A real cluster's `__cluster_metadata` log, opened from a file.
+    Log,
+    /// ZooKeeper mode's other pains, beside what KRaft does.
+    Pains,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 4] = [Tab::Cluster, Tab::Failover, Tab::Pains, Tab::Log];
+
+    /// Its name in a URL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tab::Cluster => "cluster",
+            Tab::Failover => "failover",
+            Tab::Pains => "pains",
+            Tab::Log => "log",
+        }
+    }
+
+    /// Whether the first screen's wasm draws it; the other views come with the full page.
+    pub fn on_first_screen(self) -> bool {
+        self == Tab::Cluster
+    }
+}
+
 /// Everything the URL can ask for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageParams {
@@ -32,6 +62,12 @@ pub struct PageParams {
     pub scenario: Option<&'static str>,
     /// A tour step, 1-based.
     pub tour: Option<usize>,
+    /// The view to open on the live session (`tab=`): how the first screen hands a view it
+    /// does not carry to the full page.
+    pub tab: Option<Tab>,
+    /// Whether the link asks for the full page (`full=1`): the first screen's wasm never
+    /// hands over such a link again (index.html loads the full page for it).
+    pub full: bool,
     /// Playback speed factor.
     pub speed: f64,
     /// Play quiet stretches faster below 1x ([`crate::page::pacing`]); `skip=0` turns it off.
@@ -68,6 +104,8 @@ impl Default for PageParams {
             settings: Settings { snapshot_bytes: PAGE_SNAPSHOT_BYTES, ..Settings::default() },
             scenario: None,
             tour: None,
+            tab: None,
+            full: false,
             speed: DEFAULT_SPEED,
             skip_quiet: true,
             autoplay: true,
@@ -238,6 +276,12 @@ impl PageParams {
             "tour" => {
                 self.tour = Some(within(number("a step number")?, 1, stories::TOUR.len() as u64)? as usize)
             }
+            "tab" => {
+                self.tab = Some(Tab::ALL.into_iter().find(|tab| tab.name() == value).ok_or_else(|| {
+                    format!("tab: '{value}' is not cluster, failover, pains or log; opening the live cluster")
+                })?)
+            }
+            "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
             "speed" => {
                 let speed = crate::float::parse(value).filter(|s| s.is_finite());
                 self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {

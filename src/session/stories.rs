@@ -9,6 +9,7 @@ use crate::zk::Pain;
 use super::Session;
 use super::action::Action;
 use super::key_moment::KeyMoment;
+use super::params::Tab;
 use super::settings::Settings;
 
 /// Which view a story shows.
@@ -18,6 +19,17 @@ pub enum View {
     Failover,
     /// One of ZooKeeper mode's other pains, beside what KRaft does.
     Pain(Pain),
+}
+
+impl View {
+    /// The page's view that shows it.
+    pub fn tab(self) -> Tab {
+        match self {
+            View::Cluster => Tab::Cluster,
+            View::Failover => Tab::Failover,
+            View::Pain(_) => Tab::Pains,
+        }
+    }
 }
 
 /// A failover race: its partition count; and, for the guided tour, the moment it is about and

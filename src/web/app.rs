@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::cluster_view::ClusterView;
 use super::controls::{Controls, SelectedNode};
 use super::event_log::EventLog;
+#[cfg(feature = "full")]
 use super::failover_tab::{Layout, failover_tab};
 use super::frame_clock::{FrameClock, now_ms};
 use super::help::HelpOverlay;
@@ -15,14 +16,18 @@ use super::host;
 use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
+#[cfg(feature = "full")]
 use super::log_tab::log_tab;
+#[cfg(feature = "full")]
 use super::pains_tab::PainsTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::format;
 use crate::harness::MS;
-use crate::page::{Action, Effect, PageState, RaceAction, Tab};
+#[cfg(feature = "full")]
+use crate::page::RaceAction;
+use crate::page::{Action, Effect, PageState, Tab};
 use crate::quorum::NodeId;
 use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
@@ -169,12 +174,8 @@ impl Component for App {
                 }
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab() }
-                } else if state.tab == Tab::Pains {
-                    <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} />
-                } else if state.tab == Tab::Log {
-                    { log_tab(&state.metadata_log, &self.on) }
                 } else {
-                    { failover_tab(&state.race, Layout { compact: state.params.embed, controls: state.params.controls, reduced_motion: state.reduced_motion, resizes: self.resizes }, &self.on) }
+                    { self.later_view() }
                 }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
@@ -183,6 +184,35 @@ impl Component for App {
 }
 
 impl App {
+    /// The race, the pains or the log reader.
+    #[cfg(feature = "full")]
+    fn later_view(&self) -> Html {
+        let state = &self.state;
+        match state.tab {
+            Tab::Pains => html! {
+                <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} />
+            },
+            Tab::Log => log_tab(&state.metadata_log, &self.on),
+            _ => failover_tab(
+                &state.race,
+                Layout {
+                    compact: state.params.embed,
+                    controls: state.params.controls,
+                    reduced_motion: state.reduced_motion,
+                    resizes: self.resizes,
+                },
+                &self.on,
+            ),
+        }
+    }
+
+    /// The first screen's build draws the live cluster only: another view is loading with the
+    /// full page (index.html shows its progress).
+    #[cfg(not(feature = "full"))]
+    fn later_view(&self) -> Html {
+        html! { <main class="loading-view"><p>{ "Loading this view…" }</p></main> }
+    }
+
     /// Carry out what the page asked the browser to do; how a save went comes back as an action.
     fn perform(&mut self, ctx: &Context<Self>, effect: Effect) {
         let window = gloo::utils::window();
@@ -205,6 +235,7 @@ impl App {
                 }
             }
             Effect::KioskStop => self.kiosk = None,
+            #[cfg(feature = "full")]
             Effect::DownloadLog => {
                 let report = super::download::save_cluster_log(self.state.session.sim());
                 ctx.link().send_message(Msg::Do(Action::Report(report)));
@@ -215,6 +246,11 @@ impl App {
                         .send_message(Msg::Do(Action::Report(format!("Cannot save the session: {error}"))));
                 }
             }
+            #[cfg(not(feature = "full"))]
+            Effect::OpenFullPage(query) => {
+                let _ = window.location().replace(&format!("?{query}"));
+            }
+            #[cfg(feature = "full")]
             Effect::FetchMeasured => {
                 let link = ctx.link().clone();
                 yew::platform::spawn_local(async move {

@@ -1,11 +1,14 @@
 //! The browser front end (compiled for wasm32 only): a Yew app over the same core.
 
 mod app;
+#[cfg(feature = "full")]
 mod chart;
 mod cluster_view;
 mod controls;
+#[cfg(feature = "full")]
 mod download;
 mod event_log;
+#[cfg(feature = "full")]
 mod failover_tab;
 mod focus;
 mod frame_clock;
@@ -16,17 +19,22 @@ mod keys;
 mod kiosk;
 mod legend;
 mod links_view;
+#[cfg(feature = "full")]
 mod log_drop;
+#[cfg(feature = "full")]
 mod log_tab;
 mod node_view;
 mod on_screen;
+#[cfg(feature = "full")]
 mod pains_tab;
 mod panic_panel;
+#[cfg(feature = "full")]
 mod partition_grid;
 mod session_files;
 mod timeline;
 mod timeout_arc;
 mod tour;
+#[cfg(feature = "full")]
 mod zk_view;
 
 use wasm_bindgen::prelude::*;

@@ -7,17 +7,21 @@
 //   - callbacks and timers firing while paused and while the tab is hidden
 //   - the first screen's weight (index.html and what it loads, gzipped) against its budget, and
 //     the parts loaded later, as xtask/src/first_screen.rs measures them
-//   - time to the first rendered cluster
+//   - time to the first rendered cluster; with KRAFTSCOPE_BASELINE_URL (`cargo xtask bench
+//     --against REV`), the time to the first drawing of the live view and of the race embed,
+//     this page and REV's side by side, on loopback and on a throttled link
 // Each figure is printed beside the one measured before issue 9's work (bench-before.json).
 import { readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { FLAGS, executablePath } from "./chromium.mjs";
 
 const baseUrl = process.env.KRAFTSCOPE_URL;
+const baselineUrl = process.env.KRAFTSCOPE_BASELINE_URL;
 const before = JSON.parse(readFileSync(new URL("./bench-before.json", import.meta.url), "utf8"));
 
 // Times every requestAnimationFrame callback, counts timers, and records long tasks and the
-// moment the first cluster node appears. Installed before the page's own scripts run.
+// moment the first cluster node appears (on the race: the first of both clusters, KRaft's node
+// and ZooKeeper mode's broker). Installed before the page's own scripts run.
 function instrument() {
   window.__bench = { frames: [], scripts: [], callbacks: 0, timers: 0, longTasks: [], firstCluster: null };
   // Two measures per frame: the page's own work (the callback and the rendering it queues as
@@ -40,8 +44,11 @@ function instrument() {
     window[name] = (fn, ...rest) => original((...args) => { window.__bench.timers += 1; return typeof fn === "function" ? fn(...args) : undefined; }, ...rest);
   }
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__bench.longTasks.push(e.duration); }).observe({ type: "longtask", buffered: true });
+  const drawn = location.search.includes("scenario=failover")
+    ? () => document.querySelector("svg.cluster g.node") && document.querySelector("svg.zk-cluster .zk-broker")
+    : () => document.querySelector("svg.cluster g.node");
   new MutationObserver((_, observer) => {
-    if (document.querySelector("svg.cluster g.node")) {
+    if (drawn()) {
       window.__bench.firstCluster = performance.now();
       observer.disconnect();
     }
@@ -69,6 +76,43 @@ for (let i = 0; i < 5; i += 1) {
   await page.close();
 }
 console.log(`time to first rendered cluster: median ${percentile(firsts, 0.5).toFixed(0)} ms over 5 loads (before: ${before.firstClusterMs} ms; target <= 1000 ms)`);
+
+// Time to the first drawing, this page beside another revision's: cold loads (a fresh context
+// each) taken in turn, on loopback and on a link throttled to 20 Mbit/s with 40 ms round trips
+// (the bench's server sends files uncompressed, so this weighs the raw bytes).
+if (baselineUrl) {
+  const ROUNDS = 7;
+  const sites = [["this page", baseUrl], [process.env.KRAFTSCOPE_BASELINE ?? "baseline", baselineUrl]];
+  const views = [
+    ["the live view at 1280 x 720", "", { width: 1280, height: 720 }],
+    ["the race embed at 480 x 320", "?embed=1&scenario=failover", { width: 480, height: 320 }],
+  ];
+  const firstDrawing = async (url, viewport, throttled) => {
+    const cold = await browser.newContext({ viewport });
+    await cold.addInitScript(instrument);
+    const page = await cold.newPage();
+    if (throttled) {
+      const cdp = await cold.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 });
+    }
+    await page.goto(url);
+    await page.waitForFunction(() => window.__bench.firstCluster !== null, null, { timeout: 120_000 });
+    const ms = (await read(page)).firstCluster;
+    await cold.close();
+    return ms;
+  };
+  for (const throttled of [false, true]) {
+    for (const [view, query, viewport] of views) {
+      const times = sites.map(() => []);
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const [i, [, url]] of sites.entries()) times[i].push(await firstDrawing(new URL(query, url).href, viewport, throttled));
+      }
+      const medians = times.map((t) => percentile(t, 0.5));
+      console.log(`time to the first drawing of ${view}, ${throttled ? "20 Mbit/s, 40 ms" : "loopback"}, median of ${ROUNDS} cold loads each: ${sites.map(([name], i) => `${name} ${medians[i].toFixed(0)} ms`).join(", ")}; ratio ${(medians[0] / medians[1]).toFixed(2)}`);
+    }
+  }
+}
 
 // Frame work while animating 5 controllers and 9 brokers for 6 s once a leader is elected: at
 // the default pace (what a viewer sees first), then at 1x (through quiet stretches 100x, every

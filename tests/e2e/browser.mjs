@@ -61,11 +61,17 @@ export async function waitForText(page, selector, text, timeout = 30_000) {
  * interval can otherwise be missed.
  */
 export function recordTexts(selector) {
+  // Kept in the tab's sessionStorage, so the record goes on across the first screen's hand-over
+  // to the full page (a reload).
+  const key = `textsShown ${selector}`;
   window.textsShown ??= {};
-  const shown = (window.textsShown[selector] = []);
+  const shown = (window.textsShown[selector] = JSON.parse(sessionStorage.getItem(key) ?? "[]"));
   const note = () => {
     const text = document.querySelector(selector)?.textContent;
-    if (text && text !== shown.at(-1)) shown.push(text);
+    if (text && text !== shown.at(-1)) {
+      shown.push(text);
+      sessionStorage.setItem(key, JSON.stringify(shown));
+    }
   };
   note();
   new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });

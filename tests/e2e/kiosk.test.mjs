@@ -28,6 +28,9 @@ test("kiosk mode advances two steps on its own and stops on a key", async () => 
 
 test("kiosk mode loops from the last step to the first", async () => {
   const { page, context } = await open("?kiosk=1&tour=20&hold=300", {}, recordProgress);
+  // Step 1 is the race: the first screen hands over to the full page (a reload), which goes on
+  // (the record of steps shown is kept across the reload).
+  await page.waitForFunction(() => document.documentElement.dataset.part === "full-page", null, { timeout: 10_000 });
   await waitForShown(page, PROGRESS, /Step 1 of 20/, 10_000);
   const shown = await page.evaluate((s) => window.textsShown[s], PROGRESS);
   const last = shown.findIndex((t) => t.includes("Step 20 of 20"));

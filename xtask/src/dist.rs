@@ -14,25 +14,30 @@ use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
 
+/// The page's two builds of the same crate: the first screen's (the live cluster, its tour
+/// steps, keyboard and host API) and the full page's (every view), which index.html loads instead
+/// for a link to a view the first is without, and the first hands over to when one is opened.
+pub struct Part {
+    /// The glue's and wasm's name in dist/ (`NAME.js`, `NAME_bg.wasm`).
+    pub name: &'static str,
+    /// cargo's feature arguments.
+    features: &'static [&'static str],
+}
+
+pub const FIRST_SCREEN: Part = Part { name: OUT_NAME, features: &["--no-default-features"] };
+pub const FULL_PAGE: Part = Part { name: "kraftscope-full", features: &[] };
+
 /// The cargo profile of the page's wasm (see Cargo.toml).
 const WASM_PROFILE: &str = "wasm-release";
 
 /// Partition counts of the failover chart shipped with the page.
 const CHART_PARTITIONS: &str = "10,100,1000,10000,100000,1000000,2000000";
 
-/// Builds the release wasm with the given cargo features and returns its path.
-pub fn build_wasm(features: &str) -> Result<PathBuf> {
+/// Builds the release wasm with the given cargo feature arguments and returns its path (the same
+/// path for every feature set: use it before the next build).
+pub fn build_wasm(features: &[&str]) -> Result<PathBuf> {
     ensure_wasm_target()?;
-    run(cargo().args([
-        "build",
-        "--profile",
-        WASM_PROFILE,
-        "--lib",
-        "--target",
-        WASM_TARGET,
-        "--features",
-        features,
-    ]))?;
+    run(cargo().args(["build", "--profile", WASM_PROFILE, "--lib", "--target", WASM_TARGET]).args(features))?;
     Ok(target_dir().join(WASM_TARGET).join(WASM_PROFILE).join("kraftscope.wasm"))
 }
 
@@ -62,24 +67,46 @@ pub fn ensure_wasm_target() -> Result<()> {
 }
 
 /// Generates wasm-bindgen JS glue for `wasm` into `out_dir`.
-pub fn bindgen(wasm: &Path, out_dir: &Path, configure: fn(&mut Bindgen) -> Result<()>) -> Result<()> {
+pub fn bindgen(
+    wasm: &Path,
+    out_dir: &Path,
+    out_name: &str,
+    configure: fn(&mut Bindgen) -> Result<()>,
+) -> Result<()> {
     let mut bindgen = Bindgen::new();
     // Unlike the wasm-bindgen CLI, the library omits the default `new URL("…_bg.wasm",
     // import.meta.url)` from init() unless told otherwise.
-    bindgen.input_path(wasm).out_name(OUT_NAME).typescript(false).omit_default_module_path(false);
+    bindgen.input_path(wasm).out_name(out_name).typescript(false).omit_default_module_path(false);
     configure(&mut bindgen)?;
     bindgen.generate(out_dir).map_err(|err| format!("wasm-bindgen failed: {err:#}").into())
 }
 
 /// Builds the complete static site into dist/ and returns its path.
 pub fn dist() -> Result<PathBuf> {
-    let wasm = build_wasm("")?;
     let dist = root().join("dist");
     if dist.exists() {
         fs::remove_dir_all(&dist)?;
     }
     fs::create_dir_all(&dist)?;
-    bindgen(&wasm, &dist, |bindgen| {
+    let mut full_page_bytes = 0;
+    for part in [FIRST_SCREEN, FULL_PAGE] {
+        full_page_bytes = build_part(&part, &dist)?;
+    }
+    let index = fs::read_to_string(root().join("index.html"))?;
+    fs::write(dist.join("index.html"), with_later_views(&index, full_page_bytes)?)?;
+    copy_dir(&root().join("www"), &dist)?;
+    let css = dist.join("style.css");
+    fs::write(&css, minify_css(&fs::read_to_string(&css)?))?;
+    fs::write(dist.join("failover.csv"), failover_csv()?)?;
+    report_sizes(&dist)?;
+    Ok(dist)
+}
+
+/// Builds `part` into `dist`: its wasm, glue with short import names and minified; returns the
+/// wasm's size in bytes.
+fn build_part(part: &Part, dist: &Path) -> Result<usize> {
+    let wasm = build_wasm(part.features)?;
+    bindgen(&wasm, dist, part.name, |bindgen| {
         // The name section (function names for stack traces) is ~40% of the wasm.
         bindgen
             .web(true)
@@ -88,17 +115,41 @@ pub fn dist() -> Result<PathBuf> {
             .remove_producers_section(true);
         Ok(())
     })?;
-    let (wasm, js) = (dist.join(format!("{OUT_NAME}_bg.wasm")), dist.join(format!("{OUT_NAME}.js")));
+    let (wasm, js) = (dist.join(format!("{}_bg.wasm", part.name)), dist.join(format!("{}.js", part.name)));
     let (short_wasm, short_js) = imports::shorten(&fs::read(&wasm)?, &fs::read_to_string(&js)?)?;
-    fs::write(&wasm, short_wasm)?;
+    fs::write(&wasm, &short_wasm)?;
     fs::write(&js, minify_glue(&short_js)?)?;
-    fs::copy(root().join("index.html"), dist.join("index.html"))?;
-    copy_dir(&root().join("www"), &dist)?;
-    let css = dist.join("style.css");
-    fs::write(&css, minify_css(&fs::read_to_string(&css)?))?;
-    fs::write(dist.join("failover.csv"), failover_csv()?)?;
-    report_sizes(&dist)?;
-    Ok(dist)
+    Ok(short_wasm.len())
+}
+
+/// The line of index.html that `with_later_views` writes.
+const LATER_VIEWS_LINE: &str = "const LATER = ";
+
+/// index.html with its list of the links the first screen's build does not draw (scenarios,
+/// tour steps and tabs of views it is without, from the Rust that decides it) and the full
+/// page's wasm size (its loading progress), so such a link loads the full page at once.
+fn with_later_views(index: &str, full_page_bytes: usize) -> Result<String> {
+    use kraftscope::session::params::Tab;
+    use kraftscope::session::stories::TOUR;
+    let later = |tab: Tab| !tab.on_first_screen();
+    let quoted =
+        |items: Vec<String>| items.iter().map(|item| format!("\"{item}\"")).collect::<Vec<_>>().join(",");
+    let scenarios = TOUR.iter().filter(|s| later(s.view.tab())).map(|s| s.id.to_string()).collect();
+    let steps = (1..=TOUR.len()).filter(|step| later(TOUR[step - 1].view.tab())).map(|step| step.to_string());
+    let tabs = Tab::ALL.into_iter().filter(|tab| later(*tab)).map(|tab| tab.name().to_string()).collect();
+    let line = format!(
+        "{LATER_VIEWS_LINE}{{ scenario: [{}], tour: [{}], tab: [{}], bytes: {full_page_bytes} }};",
+        quoted(scenarios),
+        quoted(steps.collect()),
+        quoted(tabs)
+    );
+    let mut lines: Vec<String> = index.lines().map(str::to_string).collect();
+    let at = lines.iter().position(|l| l.trim_start().starts_with(LATER_VIEWS_LINE)).ok_or_else(|| {
+        format!("index.html has no line starting `{LATER_VIEWS_LINE}` to write the later views into")
+    })?;
+    let indent = &lines[at][..lines[at].len() - lines[at].trim_start().len()];
+    lines[at] = format!("{indent}{line}");
+    Ok(lines.join("\n") + "\n")
 }
 
 /// The stylesheet without comments and without the whitespace its syntax does not need (about

@@ -24,8 +24,11 @@ commands:
                      only the browser e2e tests, or those of the files named (builds and serves
                      dist/ for them)
   lint               only the lints: cargo fmt --check, clippy -D warnings natively and for wasm32
-  bench              browser benchmark: frame work, long tasks, idle timers, first render, and
-                     the first screen's weight
+  bench [--against REV]
+                     browser benchmark: frame work, long tasks, idle timers, first render, and
+                     the first screen's weight; with --against, the time to the first drawing of
+                     the live view and the race embed measured side by side with REV's page
+                     (built in a git worktree under target/)
   soak --minutes N [--seed S] [--speed max|1|default]
                      run the page (at maximum speed unless told) with random actions for N
                      minutes, printing every minute its memory, DOM size, event log, and the
@@ -45,7 +48,8 @@ fn main() -> ExitCode {
         ["test", "--quick"] => test::quick(),
         ["test", "--browser", files @ ..] => test::browser(files),
         ["lint"] => test::lint(),
-        ["bench"] => test::bench(),
+        ["bench"] => test::bench(None),
+        ["bench", "--against", rev] => test::bench(Some(rev)),
         ["soak", "--minutes", minutes, rest @ ..] => match minutes.parse() {
             Ok(minutes) => soak::options(rest).and_then(|(seed, speed)| soak::soak(minutes, seed, speed)),
             Err(_) => Err(format!("invalid minute count: {minutes}").into()),

@@ -151,7 +151,7 @@ fn run_steps(steps: &[Step]) -> Result<()> {
 /// every target) and for wasm32, where the page's code (src/web) is the only part compiled.
 /// wasm32 lints the library alone: the binary and the tests are native (the tests' proptest does
 /// not build for wasm32), and xtask never runs in a browser.
-const LINTS: [&[&str]; 3] = [
+const LINTS: [&[&str]; 5] = [
     &["fmt", "--all", "--check"],
     &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
     &[
@@ -162,6 +162,30 @@ const LINTS: [&[&str]; 3] = [
         "--all-features",
         "--target",
         WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ],
+    // The first screen's build (without the `full` feature), in the browser and in its test.
+    &[
+        "clippy",
+        "--package",
+        "kraftscope",
+        "--lib",
+        "--no-default-features",
+        "--target",
+        WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ],
+    &[
+        "clippy",
+        "--package",
+        "kraftscope",
+        "--test",
+        "first_screen_page",
+        "--no-default-features",
         "--",
         "-D",
         "warnings",
@@ -219,8 +243,25 @@ fn native_tests() -> Result<Counts> {
         Some((number_before(rest, " passed")?, number_before(rest, " failed")?))
     };
     let core = run_counted(cargo().args(["test", "--release", "--package", "kraftscope"]), &parse)?;
+    // The first screen's build of the page, which hands the other views to the full page.
+    let first_screen = run_counted(
+        cargo().args([
+            "test",
+            "--release",
+            "--package",
+            "kraftscope",
+            "--no-default-features",
+            "--test",
+            "first_screen_page",
+        ]),
+        &parse,
+    )?;
     let xtask = run_counted(cargo().args(["test", "--package", "xtask"]), &parse)?;
-    Ok(Counts { passed: core.passed + xtask.passed, failed: core.failed + xtask.failed, set_up: false })
+    Ok(Counts {
+        passed: core.passed + first_screen.passed + xtask.passed,
+        failed: core.failed + first_screen.failed + xtask.failed,
+        set_up: false,
+    })
 }
 
 /// Sweeps seeds through chaos with every invariant checked after every event.
@@ -234,9 +275,9 @@ fn seed_sweep() -> Result<Counts> {
 
 /// Runs the release wasm under node and compares its answers with the native core.
 fn wasm_determinism() -> Result<Counts> {
-    let wasm = dist::build_wasm("fingerprint")?;
+    let wasm = dist::build_wasm(&["--features", "fingerprint"])?;
     let out_dir = target_dir().join("wasm-node");
-    dist::bindgen(&wasm, &out_dir, |bindgen| {
+    dist::bindgen(&wasm, &out_dir, OUT_NAME, |bindgen| {
         bindgen.nodejs(true).map_err(|err| format!("{err:#}"))?;
         Ok(())
     })?;
@@ -305,16 +346,42 @@ pub fn serve_for_browser() -> Result<(String, PathBuf)> {
     Ok((url, dist))
 }
 
-/// `cargo xtask bench`: the browser benchmark, which prints figures (it is not a test).
-pub fn bench() -> Result<()> {
+/// `cargo xtask bench`: the browser benchmark, which prints figures (it is not a test). With
+/// `against`, another revision's page is built and served beside this one, so the times to the
+/// first drawing are measured side by side in one run.
+pub fn bench(against: Option<&str>) -> Result<()> {
     let (url, dist) = serve_for_browser()?;
-    run(Command::new("node")
-        .current_dir(root())
+    let mut node = Command::new("node");
+    node.current_dir(root())
         .arg("tests/e2e/bench.mjs")
         .env("KRAFTSCOPE_URL", &url)
         .env("KRAFTSCOPE_WEIGHTS", dist::weigh(&dist)?.for_bench())
         .env("KRAFTSCOPE_BUDGET", first_screen::BUDGET.to_string())
-        .env("CHROMIUM_PATH", CHROMIUM))
+        .env("CHROMIUM_PATH", CHROMIUM);
+    if let Some(rev) = against {
+        let listener = server::bind(0)?;
+        let baseline = format!("http://{}{E2E_MOUNT}", listener.local_addr()?);
+        let built = dist_of(rev)?;
+        thread::spawn(move || server::serve(listener, built, E2E_MOUNT));
+        node.env("KRAFTSCOPE_BASELINE_URL", baseline).env("KRAFTSCOPE_BASELINE", rev);
+    }
+    run(&mut node)
+}
+
+/// Builds revision `rev`'s dist/ in a git worktree under target/ (with a target dir of its own,
+/// so this run's build is left alone) and returns its path.
+fn dist_of(rev: &str) -> Result<PathBuf> {
+    let tree = target_dir().join("bench-baseline");
+    if tree.exists() {
+        fs::remove_dir_all(&tree)?;
+    }
+    run(Command::new("git").args(["worktree", "prune"]).current_dir(root()))?;
+    run(Command::new("git").args(["worktree", "add", "--detach"]).arg(&tree).arg(rev).current_dir(root()))?;
+    run(Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["xtask", "dist"])
+        .current_dir(&tree)
+        .env("CARGO_TARGET_DIR", target_dir().join("bench-baseline-target")))?;
+    Ok(tree.join("dist"))
 }
 
 /// The step that installs what the browser tests need and serves dist/, timed on its own so
