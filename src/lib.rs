@@ -65,5 +65,8 @@ pub mod session;
 // The page without the DOM: a reducer from actions to state and effects, tested natively.
 pub mod page;
 // The browser front end (wasm32 only): a Yew app over the same core.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "log-worker")))]
 mod web;
+// The metadata-log reader's Web Worker, a wasm of its own (wasm32, feature `log-worker`).
+#[cfg(all(target_arch = "wasm32", feature = "log-worker"))]
+mod log_worker;

@@ -1,23 +1,49 @@
 //! The "Open a metadata log" view without a browser: the page's reducer given files as the drop
-//! zone reads them, then scrubbed, checked on the timeline and image it shows.
+//! zone reads them, its requests answered by the log reader (natively here; in the page, the same
+//! code in a Web Worker), then scrubbed, checked on the log and image it shows.
 
-use kraftscope::page::{Action, MetadataLogAction, PageState, Tab};
+use kraftscope::page::log_reader::{LogReader, LogRequest, OpenedLog};
+use kraftscope::page::{Action, Effect, MetadataLogAction, PageState, Tab};
 
 const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 const SNAPSHOT: &str = "tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint";
 
-fn log_tab() -> PageState {
+/// The page on its log tab, with the reader its requests go to.
+struct LogTab {
+    page: PageState,
+    reader: LogReader,
+    /// Requests sent to the reader, the last first answered.
+    sent: Vec<LogRequest>,
+}
+
+fn log_tab() -> LogTab {
     let mut page = PageState::new("", "http://localhost/", false);
     page.reduce(Action::Tab(Tab::Log));
-    page
+    LogTab { page, reader: LogReader::default(), sent: Vec::new() }
 }
 
-fn act(page: &mut PageState, action: MetadataLogAction) {
-    page.reduce(Action::MetadataLog(action));
-}
+impl LogTab {
+    /// Do `action`, answering the reader's requests as the worker does.
+    fn act(&mut self, action: MetadataLogAction) {
+        let mut pending = vec![Action::MetadataLog(action)];
+        while let Some(action) = pending.pop() {
+            for effect in self.page.reduce(action).effects {
+                if let Effect::ReadLog(request) = effect {
+                    self.sent.push(request.clone());
+                    let answer = self.reader.answer(request).map(Box::new);
+                    pending.push(Action::MetadataLog(MetadataLogAction::Answered(answer)));
+                }
+            }
+        }
+    }
 
-fn read(page: &mut PageState, name: &str, bytes: Vec<u8>) {
-    act(page, MetadataLogAction::Read { name: name.into(), bytes: Ok(bytes) });
+    fn read(&mut self, name: &str, bytes: Vec<u8>) {
+        self.act(MetadataLogAction::Read { name: name.into(), bytes: Ok(bytes) });
+    }
+
+    fn opened(&self) -> Option<&OpenedLog> {
+        self.page.metadata_log.opened()
+    }
 }
 
 fn segment() -> Vec<u8> {
@@ -26,86 +52,92 @@ fn segment() -> Vec<u8> {
 
 #[test]
 fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() {
-    let mut page = log_tab();
-    act(&mut page, MetadataLogAction::Drag(true));
-    assert!(page.metadata_log.dragging());
-    act(&mut page, MetadataLogAction::Drag(false));
-    act(&mut page, MetadataLogAction::Reading(1));
-    assert!(page.metadata_log.reading() && page.metadata_log.timeline().is_none());
-    read(&mut page, "00000000000000000000.log", segment());
-    let view = &page.metadata_log;
+    let mut tab = log_tab();
+    tab.act(MetadataLogAction::Drag(true));
+    assert!(tab.page.metadata_log.dragging());
+    tab.act(MetadataLogAction::Drag(false));
+    tab.act(MetadataLogAction::Reading(1));
+    assert!(tab.page.metadata_log.reading() && tab.opened().is_none());
+    tab.read("00000000000000000000.log", segment());
+    assert!(matches!(&tab.sent[..], [LogRequest::Open(files)] if files.len() == 1), "one open, all files");
+    let view = &tab.page.metadata_log;
     assert!(!view.reading() && view.error().is_none() && view.open_ms() == Some(0.0));
-    let timeline = view.timeline().expect("opened");
-    assert_eq!((timeline.inspection.records, timeline.inspection.last_offset), (4_929, Some(4_928)));
-    assert_eq!((timeline.position(), timeline.len()), (4_929, 4_929));
-    assert_eq!((timeline.image().topics.len(), timeline.image().partition_count()), (5, 54));
-    assert_eq!(timeline.partitions(), 54);
+    let log = tab.opened().expect("opened");
+    assert_eq!((log.records, log.last_offset), (4_929, Some(4_928)));
+    assert_eq!((log.position, log.len), (4_929, 4_929));
+    assert_eq!((log.image.topic_count, log.image.partition_count), (5, 54));
+    assert_eq!(log.partitions, 54);
+    assert!(log.at.starts_with("offset 4928"), "{}", log.at);
 
-    act(&mut page, MetadataLogAction::Seek(10));
-    let timeline = page.metadata_log.timeline().unwrap();
-    assert_eq!(
-        (timeline.position(), timeline.image().topics.len()),
-        (10, 0),
-        "back at record 10: no topic yet"
-    );
-    act(&mut page, MetadataLogAction::Seek(4_000));
-    assert_ne!(page.metadata_log.timeline().unwrap().image().topics.len(), 0, "forward again: topics");
-    act(&mut page, MetadataLogAction::Seek(usize::MAX));
-    let timeline = page.metadata_log.timeline().unwrap();
-    assert_eq!((timeline.position(), timeline.image().partition_count()), (4_929, 54), "the end, replayed");
+    tab.act(MetadataLogAction::Seek(10));
+    let log = tab.opened().unwrap();
+    assert_eq!((log.position, log.image.topic_count), (10, 0), "back at record 10: no topic yet");
+    assert_eq!(log.partitions, 54, "the race's size is the whole log's");
+    tab.act(MetadataLogAction::Seek(4_000));
+    assert_ne!(tab.opened().unwrap().image.topic_count, 0, "forward again: topics");
+    tab.act(MetadataLogAction::Seek(usize::MAX));
+    let log = tab.opened().unwrap();
+    assert_eq!((log.position, log.image.partition_count), (4_929, 54), "the end, replayed");
 }
 
 #[test]
 fn several_files_open_together_once_all_are_read() {
-    let mut page = log_tab();
-    act(&mut page, MetadataLogAction::Reading(2));
-    read(&mut page, "bootstrap.checkpoint", std::fs::read(SNAPSHOT).unwrap());
-    assert!(page.metadata_log.reading() && page.metadata_log.timeline().is_none(), "one of two read");
-    read(&mut page, "00000000000000000000.log", segment());
-    let timeline = page.metadata_log.timeline().expect("both opened");
-    assert_eq!(timeline.inspection.files.len(), 2);
-    assert_eq!(timeline.partitions(), 54);
+    let mut tab = log_tab();
+    tab.act(MetadataLogAction::Reading(2));
+    tab.read("bootstrap.checkpoint", std::fs::read(SNAPSHOT).unwrap());
+    assert!(tab.page.metadata_log.reading() && tab.sent.is_empty(), "one of two read: nothing sent");
+    tab.read("00000000000000000000.log", segment());
+    let log = tab.opened().expect("both opened");
+    assert_eq!(log.files.len(), 2);
+    assert_eq!(log.partitions, 54);
+}
+
+#[test]
+fn scrubbing_waits_until_the_files_are_decoded() {
+    let mut page = log_tab().page;
+    page.reduce(Action::MetadataLog(MetadataLogAction::Reading(1)));
+    let read = MetadataLogAction::Read { name: "a.log".into(), bytes: Ok(segment()) };
+    let effects = page.reduce(Action::MetadataLog(read)).effects;
+    assert!(matches!(&effects[..], [Effect::ReadLog(LogRequest::Open(_))]), "{effects:?}");
+    assert!(page.metadata_log.decoding());
+    let seek = page.reduce(Action::MetadataLog(MetadataLogAction::Seek(3))).effects;
+    assert!(seek.is_empty(), "no seek before the log is decoded: {seek:?}");
+    let failed = MetadataLogAction::Answered(Err("RuntimeError: unreachable".into()));
+    page.reduce(Action::MetadataLog(failed));
+    assert!(!page.metadata_log.reading());
+    assert_eq!(page.metadata_log.error(), Some("The log reader failed: RuntimeError: unreachable"));
+    assert_eq!(LogReader::default().answer(LogRequest::Seek(3)), Err("no log is open to scrub".to_string()));
 }
 
 #[test]
 fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
-    let mut page = log_tab();
-    act(&mut page, MetadataLogAction::Reading(1));
-    read(&mut page, "00000000000000000000.log", segment()[..500].to_vec());
-    let timeline = page.metadata_log.timeline().expect("opened what could be read");
-    let problems = timeline.inspection.problems.join("; ");
+    let mut tab = log_tab();
+    tab.act(MetadataLogAction::Reading(1));
+    tab.read("00000000000000000000.log", segment()[..500].to_vec());
+    let log = tab.opened().expect("opened what could be read");
+    let problems = log.problems_quoted.join("; ");
     assert!(problems.contains("00000000000000000000.log: byte"), "{problems}");
     assert!(problems.contains("truncated"), "{problems}");
+    let records_of_500_bytes = log.records;
 
-    act(&mut page, MetadataLogAction::Reading(2));
-    assert_eq!(page.metadata_log.error(), None, "a new pick clears the last error");
-    act(&mut page, MetadataLogAction::Read { name: "a.log".into(), bytes: Err("NotReadableError".into()) });
-    assert_eq!(page.metadata_log.error(), Some("Cannot read a.log: NotReadableError"));
-    assert!(!page.metadata_log.reading());
-    read(&mut page, "00000000000000000000.log", segment());
-    assert_eq!(
-        page.metadata_log.timeline().map(|t| t.inspection.records),
-        Some(timeline_records_of_500_bytes()),
-        "the abandoned batch's late file is not opened"
-    );
-}
-
-/// Records decoded from the first 500 bytes of the segment.
-fn timeline_records_of_500_bytes() -> u64 {
-    let mut page = log_tab();
-    act(&mut page, MetadataLogAction::Reading(1));
-    read(&mut page, "00000000000000000000.log", segment()[..500].to_vec());
-    page.metadata_log.timeline().unwrap().inspection.records
+    tab.act(MetadataLogAction::Reading(2));
+    assert_eq!(tab.page.metadata_log.error(), None, "a new pick clears the last error");
+    tab.act(MetadataLogAction::Read { name: "a.log".into(), bytes: Err("NotReadableError".into()) });
+    assert_eq!(tab.page.metadata_log.error(), Some("Cannot read a.log: NotReadableError"));
+    assert!(!tab.page.metadata_log.reading());
+    tab.read("00000000000000000000.log", segment());
+    assert_eq!(tab.sent.len(), 1, "the abandoned batch's late file is not opened");
+    assert_eq!(tab.opened().map(|log| log.records), Some(records_of_500_bytes));
 }
 
 #[test]
 fn files_with_no_metadata_record_say_so() {
-    let mut page = log_tab();
-    act(&mut page, MetadataLogAction::Reading(1));
-    read(&mut page, "empty.log", Vec::new());
-    let error = page.metadata_log.error().expect("an error");
+    let mut tab = log_tab();
+    tab.act(MetadataLogAction::Reading(1));
+    tab.read("empty.log", Vec::new());
+    let error = tab.page.metadata_log.error().expect("an error");
     assert!(error.starts_with("No metadata records could be read."), "{error}");
-    act(&mut page, MetadataLogAction::Reading(0));
-    assert!(!page.metadata_log.reading(), "picking no file changes nothing");
-    assert!(page.metadata_log.error().is_some());
+    tab.act(MetadataLogAction::Reading(0));
+    assert!(!tab.page.metadata_log.reading(), "picking no file changes nothing");
+    assert!(tab.page.metadata_log.error().is_some());
 }

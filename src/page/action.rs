@@ -15,6 +15,8 @@ use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
 #[cfg(feature = "full")]
+use super::log_reader::LogRequest;
+#[cfg(feature = "full")]
 use super::metadata_log::MetadataLogAction;
 #[cfg(feature = "full")]
 use super::pains::PainsAction;
@@ -172,6 +174,10 @@ pub enum Effect {
     /// Offer the live cluster's metadata log as Kafka's files to download.
     #[cfg(feature = "full")]
     DownloadLog,
+    /// Ask the log reader (the page's Web Worker) to open or scrub the metadata log; its answer
+    /// comes back as [`MetadataLogAction::Answered`].
+    #[cfg(feature = "full")]
+    ReadLog(LogRequest),
     /// Offer this session file as a download.
     Download(SessionFile),
     /// Open the full page at this query string: the first screen's build does not carry the

@@ -1,13 +1,14 @@
 //! The "Open a metadata log" view's state: the files being read (their bytes arrive one
-//! [`MetadataLogAction::Read`] each), the opened log's timeline and the record it stands at, how
-//! long opening took, what went wrong, and whether files are dragged over the drop zone.
+//! [`MetadataLogAction::Read`] each), then decoded by the log reader (a Web Worker in the page,
+//! [`super::log_reader::LogReader`]), the opened log as the reader last described it, how long opening
+//! took, what went wrong, and whether files are dragged over the drop zone.
 
 pub mod action;
 
 pub use action::MetadataLogAction;
 
 use super::clock::Clock;
-use crate::kafka_log::timeline::LogTimeline;
+use super::log_reader::{LogRequest, OpenedLog};
 
 /// The metadata log view.
 #[derive(Default)]
@@ -15,19 +16,26 @@ pub struct MetadataLogView {
     /// Files still being read, and those read so far.
     pending: usize,
     loaded: Vec<(String, Vec<u8>)>,
+    /// Whether the reader is decoding the files read.
+    decoding: bool,
     /// When reading began, on the page's clock.
     started_ms: f64,
     /// How long reading and decoding the last opened files took.
     open_ms: Option<f64>,
-    timeline: Option<LogTimeline>,
+    opened: Option<OpenedLog>,
     error: Option<String>,
     dragging: bool,
 }
 
 impl MetadataLogView {
-    /// Whether files are being read.
+    /// Whether files are being read or decoded.
     pub fn reading(&self) -> bool {
-        self.pending > 0
+        self.pending > 0 || self.decoding
+    }
+
+    /// Whether the files are read and the reader is decoding them.
+    pub fn decoding(&self) -> bool {
+        self.decoding
     }
 
     /// How long opening the last files took (real milliseconds).
@@ -36,8 +44,8 @@ impl MetadataLogView {
     }
 
     /// The opened log.
-    pub fn timeline(&self) -> Option<&LogTimeline> {
-        self.timeline.as_ref()
+    pub fn opened(&self) -> Option<&OpenedLog> {
+        self.opened.as_ref()
     }
 
     /// What went wrong reading or decoding the last files.
@@ -50,8 +58,8 @@ impl MetadataLogView {
         self.dragging
     }
 
-    /// Apply one action; `clock` times the opening.
-    pub(crate) fn reduce(&mut self, action: MetadataLogAction, clock: Clock) {
+    /// Apply one action; `clock` times the opening. Returns what to ask the log reader.
+    pub(crate) fn reduce(&mut self, action: MetadataLogAction, clock: Clock) -> Option<LogRequest> {
         match action {
             MetadataLogAction::Reading(0) => {}
             MetadataLogAction::Reading(files) => {
@@ -66,7 +74,8 @@ impl MetadataLogView {
                 self.loaded.push((name, bytes));
                 self.pending -= 1;
                 if self.pending == 0 {
-                    self.open(clock);
+                    self.decoding = true;
+                    return Some(LogRequest::Open(std::mem::take(&mut self.loaded)));
                 }
             }
             MetadataLogAction::Read { name, bytes: Err(error) } => {
@@ -74,24 +83,25 @@ impl MetadataLogView {
                 self.loaded.clear();
                 self.error = Some(format!("Cannot read {name}: {error}"));
             }
-            MetadataLogAction::Seek(count) => {
-                if let Some(timeline) = &mut self.timeline {
-                    timeline.seek(count);
+            // Scrubbing waits until the files are decoded.
+            MetadataLogAction::Seek(count) if self.opened.is_some() && !self.decoding => {
+                return Some(LogRequest::Seek(count));
+            }
+            MetadataLogAction::Seek(_) => {}
+            MetadataLogAction::Answered(Ok(opened)) => {
+                if self.decoding {
+                    self.decoding = false;
+                    self.open_ms = Some(clock() - self.started_ms);
                 }
+                self.error = opened.error.clone();
+                self.opened = Some(*opened);
+            }
+            MetadataLogAction::Answered(Err(error)) => {
+                self.decoding = false;
+                self.error = Some(format!("The log reader failed: {error}"));
             }
             MetadataLogAction::Drag(over) => self.dragging = over,
         }
-    }
-
-    /// Every file is read: decode them into a timeline.
-    fn open(&mut self, clock: Clock) {
-        let timeline = LogTimeline::open(std::mem::take(&mut self.loaded));
-        self.open_ms = Some(clock() - self.started_ms);
-        self.error = timeline.is_empty().then(|| {
-            let inspection = &timeline.inspection;
-            let first = inspection.problems.first().or(inspection.crc_failures.first());
-            format!("No metadata records could be read. {}", first.map_or("", String::as_str))
-        });
-        self.timeline = Some(timeline);
+        None
     }
 }

@@ -10,6 +10,8 @@
 pub mod action;
 pub mod clock;
 pub mod log_filter;
+#[cfg(any(feature = "full", feature = "log-worker"))]
+pub mod log_reader;
 #[cfg(feature = "full")]
 pub mod metadata_log;
 pub mod pacing;
@@ -26,6 +28,8 @@ use std::rc::Rc;
 pub use action::{Action, CommandError, Effect, Outcome, Tab};
 pub use clock::Clock;
 pub use log_filter::LogFilter;
+#[cfg(feature = "full")]
+pub use log_reader::LogRequest;
 #[cfg(feature = "full")]
 pub use metadata_log::{MetadataLogAction, MetadataLogView};
 #[cfg(feature = "full")]
@@ -438,7 +442,9 @@ impl PageState {
                 self.race_told(told, &mut effects);
             }
             #[cfg(feature = "full")]
-            Action::MetadataLog(action) => self.metadata_log.reduce(action, self.clock),
+            Action::MetadataLog(action) => {
+                effects.extend(self.metadata_log.reduce(action, self.clock).map(Effect::ReadLog));
+            }
             Action::Report(status) => self.status = status,
         }
         effects.extend(self.opened_view(Some(shown_before)));

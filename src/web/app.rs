@@ -17,6 +17,8 @@ use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
 #[cfg(feature = "full")]
+use super::log_reader::LogReaderWorker;
+#[cfg(feature = "full")]
 use super::log_tab::log_tab;
 #[cfg(feature = "full")]
 use super::pains_tab::PainsTab;
@@ -25,9 +27,9 @@ use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::format;
 use crate::harness::MS;
-#[cfg(feature = "full")]
-use crate::page::RaceAction;
 use crate::page::{Action, Effect, PageState, Tab};
+#[cfg(feature = "full")]
+use crate::page::{MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
 use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
@@ -65,6 +67,9 @@ pub struct App {
     /// from the last one, so every child given one would be drawn again each frame.
     on: Callback<Action>,
     on_select: Callback<NodeId>,
+    /// The metadata-log reader's worker, started when a log is first opened.
+    #[cfg(feature = "full")]
+    log_reader: Option<LogReaderWorker>,
 }
 
 impl Component for App {
@@ -100,6 +105,8 @@ impl Component for App {
             resizes: 0,
             on: ctx.link().callback(Msg::Do),
             on_select: ctx.link().callback(|id| Msg::Do(Action::Select(id))),
+            #[cfg(feature = "full")]
+            log_reader: None,
         };
         for effect in app.state.opening_effects() {
             app.perform(ctx, effect);
@@ -235,6 +242,21 @@ impl App {
                 }
             }
             Effect::KioskStop => self.kiosk = None,
+            #[cfg(feature = "full")]
+            Effect::ReadLog(request) => {
+                let answered = ctx
+                    .link()
+                    .callback(|answer| Msg::Do(Action::MetadataLog(MetadataLogAction::Answered(answer))));
+                let reader = match self.log_reader.take() {
+                    Some(reader) => Ok(reader),
+                    None => LogReaderWorker::start(answered.clone()),
+                };
+                let sent = reader.and_then(|reader| reader.send(request).map(|()| reader));
+                match sent {
+                    Ok(reader) => self.log_reader = Some(reader),
+                    Err(error) => answered.emit(Err(error)),
+                }
+            }
             #[cfg(feature = "full")]
             Effect::DownloadLog => {
                 let report = super::download::save_cluster_log(self.state.session.sim());

@@ -14,6 +14,8 @@ pub struct LogDropProps {
     pub dragging: bool,
     /// Files are being read.
     pub reading: bool,
+    /// Whether the files are read and the log reader is decoding them.
+    pub decoding: bool,
     pub on: Callback<Action>,
 }
 
@@ -86,7 +88,11 @@ impl Component for LogDrop {
                 <p class="hint">{ "Decoded in your browser; nothing is uploaded. The command line does the same: " }
                    <code>{ "kraftscope inspect DIR" }</code>{ ", and " }<code>{ "kraftscope run --scenario NAME --write-log DIR" }</code>
                    { " writes the simulation's log as these files." }</p>
-                if props.reading { <p class="hint">{ "Reading…" }</p> }
+                if props.decoding {
+                    <p class="hint" role="status">{ "Decoding in a background worker (the page stays responsive)…" }</p>
+                } else if props.reading {
+                    <p class="hint" role="status">{ "Reading…" }</p>
+                }
                 <p>{ "No cluster of your own at hand? " }
                     <button id="log-download" class="secondary" onclick={props.on.reform(|_| Action::DownloadLog)}>
                         { "Download the live cluster's log" }</button>

@@ -22,6 +22,8 @@ mod links_view;
 #[cfg(feature = "full")]
 mod log_drop;
 #[cfg(feature = "full")]
+mod log_reader;
+#[cfg(feature = "full")]
 mod log_tab;
 mod node_view;
 mod on_screen;

@@ -3,7 +3,8 @@
 // opens through the file picker; bad bytes get a message naming the byte; the failover race
 // opens sized from the file; the live cluster's log downloads as Kafka files that open again.
 // Screenshots at 1280 x 720 and 375 x 667.
-// covers: src/web/log_drop.rs src/web/log_tab.rs src/web/download.rs src/page/metadata_log src/kafka_log
+// The files are decoded off the page's thread, in the log reader's Web Worker.
+// covers: src/web/log_drop.rs src/web/log_tab.rs src/web/log_reader.rs src/web/download.rs src/page/metadata_log src/page/log_reader.rs src/log_worker.rs www/log-worker.js src/kafka_log
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -39,8 +40,10 @@ async function openLogTab(options) {
 
 test("a dropped segment shows its records, last offset and epochs; scrubbing back changes the image", async () => {
   const { page, errors, context } = await openLogTab();
+  const worker = page.waitForEvent("worker");
   await drop(page, "00000000000000000000.log", readFileSync(SEGMENT));
   await page.locator(".log-opened").waitFor({ timeout: 60_000 });
+  assert.match((await worker).url(), /\/log-worker\.js$/, "decoded in the log reader's worker");
   assert.equal(await data(page, ".log-opened", "records"), "4929");
   assert.equal(await data(page, ".log-opened", "lastOffset"), "4928");
   assert.match(await page.locator("#log-totals").textContent(), /4929 records in 4814 batches, log offsets 0 to 4928/);

@@ -18,12 +18,18 @@ const browser = await chromium.launch({ executablePath, headless: true, args: FL
 const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
 await page.goto(url);
 await page.getByRole("tab", { name: "Open a metadata log" }).click();
+await page.evaluate(() => {
+  window.longestTask = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+  }).observe({ type: "longtask" });
+});
 await page.locator("#log-file").setInputFiles(file);
 await page.locator(".log-opened").waitFor({ timeout: 600_000 });
 const mib = statSync(file).size / (1024 * 1024);
 const openMs = await page.locator(".log-opened").evaluate((e) => e.dataset.openMs);
 const records = await page.locator(".log-opened").evaluate((e) => e.dataset.records);
-console.log(`opened ${mib.toFixed(1)} MiB (${records} records) in the page: ${openMs} ms`);
+console.log(`opened ${mib.toFixed(1)} MiB (${records} records) in the page: ${openMs} ms; the page's longest task meanwhile ${(await page.evaluate(() => window.longestTask)).toFixed(0)} ms`);
 for (const [label, to] of [["back to the middle", Math.floor(records / 2)], ["forward to the end", records]]) {
   const started = Date.now();
   await page.locator("#log-scrub").fill(String(to));

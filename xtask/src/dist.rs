@@ -14,9 +14,10 @@ use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
 
-/// The page's two builds of the same crate: the first screen's (the live cluster, its tour
-/// steps, keyboard and host API) and the full page's (every view), which index.html loads instead
-/// for a link to a view the first is without, and the first hands over to when one is opened.
+/// The page's builds of the same crate: the first screen's (the live cluster, its tour steps,
+/// keyboard and host API) and the full page's (every view), which index.html loads instead for a
+/// link to a view the first is without, and the first hands over to when one is opened; and the
+/// metadata-log reader's worker.
 pub struct Part {
     /// The glue's and wasm's name in dist/ (`NAME.js`, `NAME_bg.wasm`).
     pub name: &'static str,
@@ -26,6 +27,9 @@ pub struct Part {
 
 pub const FIRST_SCREEN: Part = Part { name: OUT_NAME, features: &["--no-default-features"] };
 pub const FULL_PAGE: Part = Part { name: "kraftscope-full", features: &[] };
+/// The metadata-log reader's Web Worker (`www/log-worker.js` loads it): the decoder alone.
+pub const LOG_READER: Part =
+    Part { name: "kraftscope-log", features: &["--no-default-features", "--features", "log-worker"] };
 
 /// The cargo profile of the page's wasm (see Cargo.toml).
 const WASM_PROFILE: &str = "wasm-release";
@@ -88,10 +92,9 @@ pub fn dist() -> Result<PathBuf> {
         fs::remove_dir_all(&dist)?;
     }
     fs::create_dir_all(&dist)?;
-    let mut full_page_bytes = 0;
-    for part in [FIRST_SCREEN, FULL_PAGE] {
-        full_page_bytes = build_part(&part, &dist)?;
-    }
+    build_part(&FIRST_SCREEN, &dist)?;
+    let full_page_bytes = build_part(&FULL_PAGE, &dist)?;
+    build_part(&LOG_READER, &dist)?;
     let index = fs::read_to_string(root().join("index.html"))?;
     fs::write(dist.join("index.html"), with_later_views(&index, full_page_bytes)?)?;
     copy_dir(&root().join("www"), &dist)?;

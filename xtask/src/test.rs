@@ -151,15 +151,18 @@ fn run_steps(steps: &[Step]) -> Result<()> {
 /// every target) and for wasm32, where the page's code (src/web) is the only part compiled.
 /// wasm32 lints the library alone: the binary and the tests are native (the tests' proptest does
 /// not build for wasm32), and xtask never runs in a browser.
-const LINTS: [&[&str]; 5] = [
+const LINTS: [&[&str]; 6] = [
     &["fmt", "--all", "--check"],
     &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    // The full page (the determinism check's export too); `--all-features` would take the
+    // worker's build, which leaves the page out.
     &[
         "clippy",
         "--package",
         "kraftscope",
         "--lib",
-        "--all-features",
+        "--features",
+        "fingerprint",
         "--target",
         WASM_TARGET,
         "--",
@@ -186,6 +189,21 @@ const LINTS: [&[&str]; 5] = [
         "--test",
         "first_screen_page",
         "--no-default-features",
+        "--",
+        "-D",
+        "warnings",
+    ],
+    // The metadata-log reader's worker.
+    &[
+        "clippy",
+        "--package",
+        "kraftscope",
+        "--lib",
+        "--no-default-features",
+        "--features",
+        "log-worker",
+        "--target",
+        WASM_TARGET,
         "--",
         "-D",
         "warnings",

@@ -1,5 +1,8 @@
 //! What the viewer does to the metadata log view: picks or drops files (their bytes read by
-//! the browser), scrubs the timeline, drags files over the drop zone.
+//! the browser), scrubs the timeline, drags files over the drop zone; and the log reader's
+//! answers.
+
+use crate::page::log_reader::OpenedLog;
 
 /// The metadata log view's actions.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,4 +15,6 @@ pub enum MetadataLogAction {
     Seek(usize),
     /// Files are dragged over the drop zone, or no longer.
     Drag(bool),
+    /// The log reader's view of the log after an open or a seek, or why it failed.
+    Answered(Result<Box<OpenedLog>, String>),
 }
