@@ -151,73 +151,33 @@ fn run_steps(steps: &[Step]) -> Result<()> {
 /// every target) and for wasm32, where the page's code (src/web) is the only part compiled.
 /// wasm32 lints the library alone: the binary and the tests are native (the tests' proptest does
 /// not build for wasm32), and xtask never runs in a browser.
-const LINTS: [&[&str]; 6] = [
-    &["fmt", "--all", "--check"],
-    &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
-    // The full page (the determinism check's export too); `--all-features` would take the
-    // worker's build, which leaves the page out.
-    &[
-        "clippy",
-        "--package",
-        "kraftscope",
-        "--lib",
-        "--features",
-        "fingerprint",
-        "--target",
-        WASM_TARGET,
-        "--",
-        "-D",
-        "warnings",
-    ],
-    // The first screen's build (without the `full` feature), in the browser and in its test.
-    &[
-        "clippy",
-        "--package",
-        "kraftscope",
-        "--lib",
-        "--no-default-features",
-        "--target",
-        WASM_TARGET,
-        "--",
-        "-D",
-        "warnings",
-    ],
-    &[
-        "clippy",
-        "--package",
-        "kraftscope",
-        "--test",
-        "first_screen_page",
-        "--no-default-features",
-        "--",
-        "-D",
-        "warnings",
-    ],
-    // The metadata-log reader's worker.
-    &[
-        "clippy",
-        "--package",
-        "kraftscope",
-        "--lib",
-        "--no-default-features",
-        "--features",
-        "log-worker",
-        "--target",
-        WASM_TARGET,
-        "--",
-        "-D",
-        "warnings",
-    ],
-];
+fn lint_commands() -> Vec<Vec<&'static str>> {
+    const DENY: [&str; 2] = ["-D", "warnings"];
+    let clippy =
+        |what: &[&'static str]| [&["clippy", "--package", "kraftscope"], what, &["--"], &DENY[..]].concat();
+    let wasm = |features: &[&'static str]| clippy(&[&["--lib", "--target", WASM_TARGET], features].concat());
+    vec![
+        vec!["fmt", "--all", "--check"],
+        [&["clippy", "--workspace", "--all-targets", "--"], &DENY[..]].concat(),
+        // The full page (the determinism check's export too); `--all-features` would take the
+        // worker's build, which leaves the page out.
+        wasm(&["--features", "fingerprint"]),
+        // The first screen's build (without the `full` feature), in the browser and in its test.
+        wasm(&["--no-default-features"]),
+        clippy(&["--test", "first_screen_page", "--no-default-features"]),
+        // The metadata-log reader's worker.
+        wasm(&["--no-default-features", "--features", "log-worker"]),
+    ]
+}
 
 /// Runs every lint command, even after one fails, so one run shows all that needs fixing.
 fn lints() -> Result<Counts> {
     ensure_lint_components()?;
     dist::ensure_wasm_target()?;
     let mut counts = Counts::default();
-    for args in LINTS {
+    for args in lint_commands() {
         let mut cmd = cargo();
-        cmd.args(args);
+        cmd.args(&args);
         let started = Instant::now();
         let result = run(&mut cmd);
         let seconds = started.elapsed().as_secs_f64();
