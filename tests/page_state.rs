@@ -440,3 +440,19 @@ fn a_link_names_the_view_to_open_on_the_live_session() {
         ["tab: 'chart' is not cluster, failover, pains or log; opening the live cluster"]
     );
 }
+
+#[test]
+fn a_second_removal_while_the_first_is_pending_is_answered_request_timed_out() {
+    let mut page = page("?speed=1&quorum=initial-controllers&voters=3");
+    play(&mut page, 8.0);
+    page.reduce(Action::TogglePlay);
+    page.reduce(Action::Act(session::Action::RemoveLeader));
+    assert_eq!(page.status, "Asked to remove the active controller from the voters");
+    let leader = page.session.sim().leader().expect("still leading while the removal is pending").id();
+    page.reduce(Action::Act(session::Action::RemoveVoter(leader)));
+    assert!(
+        page.status.ends_with("REQUEST_TIMED_OUT (another voter change is still under way)"),
+        "the leader answers, not a local VOTER_NOT_FOUND: {}",
+        page.status
+    );
+}

@@ -662,11 +662,23 @@ impl Simulation {
 
     /// `kafka-metadata-quorum remove-controller --controller-id ID --controller-directory-id DIR`:
     /// RemoveRaftVoter of the voter entry with that id, to the active controller.
+    ///
+    /// The request names the voter entry's directory; a node the latest voter set no longer
+    /// lists (its removal pending or done) by its disk's. Either way it reaches the active
+    /// controller, which answers as `RemoveVoterHandler.handleRemoveVoterRequest` does: a change
+    /// under way or an uncommitted VotersRecord is REQUEST_TIMED_OUT before an unknown voter is
+    /// VOTER_NOT_FOUND.
     pub fn remove_voter(&mut self, id: NodeId) -> Result<ReplicaKey, ActionError> {
+        let on_disk = |sim: &Simulation| {
+            let slot = &sim.slots[sim.slot_index(id)?];
+            Some(ReplicaKey { id, dir: slot.disk.as_ref().map(|disk| disk.directory_id) })
+        };
         let key = self
             .voter_set()
             .key_of(id)
-            .ok_or(ActionError::Reconfig(ReconfigError::VoterNotFound(ReplicaKey { id, dir: None })))?;
+            .or_else(|| self.node(id).map(|n| n.key()))
+            .or_else(|| on_disk(self))
+            .ok_or(ActionError::NoSuchNode(id))?;
         self.reconfigure(format!("remove-controller {key}"), |n, now, out| n.remove_voter(now, key, out))?;
         Ok(key)
     }
