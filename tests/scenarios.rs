@@ -90,6 +90,7 @@ scenario_tests!(
     observers,
     prevote_current_epoch,
     prospective_memory_only,
+    quorum_add_times_out,
     quorum_leader_removes_itself,
     quorum_not_caught_up,
     quorum_one_change_at_a_time,

@@ -57,6 +57,9 @@ pub enum TimedOutBecause {
     /// The change did not commit within `controller.quorum.request.timeout.ms`; its record
     /// stays in the log and may still commit.
     Expired,
+    /// An AddRaftVoter's timer ran out before its VotersRecord was appended (the new controller
+    /// did not answer ApiVersions): nothing was written (`LeaderState.maybeExpirePendingOperation`).
+    ExpiredBeforeAppend,
 }
 
 /// Why a reconfiguration was refused or failed, by Kafka's error name.
@@ -101,6 +104,9 @@ impl ReconfigError {
                 TimedOutBecause::NotCaughtUp => "the new controller has not caught up with the leader's log".into(),
                 TimedOutBecause::Expired => {
                     "it did not commit within controller.quorum.request.timeout.ms; the VotersRecord stays in the log and may still commit".into()
+                }
+                TimedOutBecause::ExpiredBeforeAppend => {
+                    "the new controller did not answer ApiVersions within controller.quorum.request.timeout.ms; nothing was appended".into()
                 }
             },
             ReconfigError::UnsupportedVersion => {
@@ -285,12 +291,17 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
-    /// `maybeExpirePendingOperation`: REQUEST_TIMED_OUT once the change's timer ran out.
+    /// `LeaderState.maybeExpirePendingOperation`: REQUEST_TIMED_OUT once the change's timer ran
+    /// out, its VotersRecord appended (it stays and may commit) or not (nothing was written).
     pub(super) fn expire_voter_change(&mut self, now: Micros, out: &mut Outbox<S>) {
         if let Role::Leader(leader) = &self.role
-            && leader.change.as_ref().is_some_and(|c| now >= c.deadline)
+            && let Some(change) = leader.change.as_ref().filter(|c| now >= c.deadline)
         {
-            self.finish_change(Err(ReconfigError::RequestTimedOut(TimedOutBecause::Expired)), out);
+            let why = match change.offset {
+                Some(_) => TimedOutBecause::Expired,
+                None => TimedOutBecause::ExpiredBeforeAppend,
+            };
+            self.finish_change(Err(ReconfigError::RequestTimedOut(why)), out);
         }
     }
 
