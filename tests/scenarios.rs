@@ -96,6 +96,7 @@ scenario_tests!(
     quorum_one_change_at_a_time,
     quorum_remove_follower,
     quorum_second_removal,
+    quorum_self_removal_expires,
     quorum_standalone_grows,
     quorum_wiped_disk,
     read_waits_for_commit,

@@ -285,7 +285,9 @@ impl<S: StateMachine> Node<S> {
 
     pub(super) fn leader_timers(&mut self, now: Micros, out: &mut Outbox<S>) {
         let config = self.config.clone();
-        let single_voter = self.voter_set().len() == 1 && self.is_voter();
+        // `LeaderState.timeUntilCheckQuorumExpires`: a set of one voter never expires, even
+        // when the leader is not that voter.
+        let single_voter = self.voter_set().len() == 1;
         self.expire_voter_change(now, out);
         let Some(leader) = self.leader_state() else {
             return;

@@ -270,22 +270,25 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// `AddVoterHandler.highWatermarkUpdated`, `RemoveVoterHandler.highWatermarkUpdated`: the
-    /// change is answered once its record commits; a leader that removed itself then resigns.
+    /// change is answered once its record commits; a removal that commits while still pending
+    /// makes a leader outside the voter set resign. One that expired first does not: the leader
+    /// goes on leading as a non-voter (`LeaderState.maybeExpirePendingOperation` cleared it).
     pub(super) fn voter_change_high_watermark(&mut self, out: &mut Outbox<S>) {
         let hw = self.high_watermark;
         let committed = match &self.role {
-            Role::Leader(leader) => {
-                leader.change.as_ref().and_then(|c| c.offset).is_some_and(|o| hw.is_some_and(|hw| hw > o))
-            }
-            _ => false,
+            Role::Leader(leader) => leader
+                .change
+                .as_ref()
+                .filter(|c| c.offset.is_some_and(|o| hw.is_some_and(|hw| hw > o)))
+                .map(|c| c.kind),
+            _ => None,
         };
-        if committed {
-            self.finish_change(Ok(()), out);
-        }
-        let removed = !self.is_voter()
-            && self.log().control().last_voters_offset().is_some_and(|o| hw.is_some_and(|hw| hw > o));
+        let Some(kind) = committed else { return };
+        self.finish_change(Ok(()), out);
+        let outside = !self.is_voter();
         if let Role::Leader(leader) = &mut self.role
-            && removed
+            && kind == ChangeKind::Remove
+            && outside
         {
             leader.resign_requested = true;
         }
