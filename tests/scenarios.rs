@@ -97,6 +97,7 @@ scenario_tests!(
     quorum_remove_follower,
     quorum_second_removal,
     quorum_self_removal_expires,
+    quorum_snapshot_leader,
     quorum_standalone_grows,
     quorum_wiped_disk,
     read_waits_for_commit,

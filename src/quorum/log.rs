@@ -48,6 +48,10 @@ pub struct ControlHistory {
     base_voters: Option<Arc<VoterSet>>,
     /// Whether `base_voters` came from the bootstrap checkpoint rather than a snapshot.
     from_bootstrap: bool,
+    /// Where a snapshot's VotersRecord counts: its `lastContainedLogOffset`
+    /// (`KRaftControlRecordStateMachine.maybeLoadSnapshot` reads it at that offset), so a leader
+    /// whose set came from an installed snapshot sees it committed.
+    base_offset: Option<Offset>,
     base_kraft_version: KRaftVersion,
     voters: Vec<(Offset, Arc<VoterSet>)>,
     kraft_versions: Vec<(Offset, KRaftVersion)>,
@@ -59,9 +63,10 @@ impl ControlHistory {
         self.voters.last().map(|(_, v)| v).or(self.base_voters.as_ref())
     }
 
-    /// The offset of the latest VotersRecord, if the log holds one.
+    /// The offset of the latest VotersRecord (`lastVoterSetEntry`), if the log or the snapshot
+    /// it starts at holds one.
     pub fn last_voters_offset(&self) -> Option<Offset> {
-        self.voters.last().map(|(o, _)| *o)
+        self.voters.last().map(|(o, _)| *o).or(self.base_offset)
     }
 
     /// The voter set in force at `offset` (the latest one at or below it).
@@ -309,6 +314,7 @@ impl<S: StateMachine> Log<S> {
             self.control = ControlHistory {
                 base_voters: applied.voters.clone(),
                 from_bootstrap: false,
+                base_offset: snapshot.id.end_offset.checked_sub(1),
                 base_kraft_version: applied.kraft_version,
                 voters: Vec::new(),
                 kraft_versions: Vec::new(),

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 45] = [
+pub const SCENARIOS: [(&str, &str); 46] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -41,6 +41,7 @@ pub const SCENARIOS: [(&str, &str); 45] = [
     ("quorum_remove_follower", include_str!("../../tests/scenarios/quorum_remove_follower.txt")),
     ("quorum_second_removal", include_str!("../../tests/scenarios/quorum_second_removal.txt")),
     ("quorum_self_removal_expires", include_str!("../../tests/scenarios/quorum_self_removal_expires.txt")),
+    ("quorum_snapshot_leader", include_str!("../../tests/scenarios/quorum_snapshot_leader.txt")),
     ("quorum_standalone_grows", include_str!("../../tests/scenarios/quorum_standalone_grows.txt")),
     ("quorum_wiped_disk", include_str!("../../tests/scenarios/quorum_wiped_disk.txt")),
     ("read_waits_for_commit", include_str!("../../tests/scenarios/read_waits_for_commit.txt")),
