@@ -131,3 +131,31 @@ fn a_closed_pipe_ends_the_output_without_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(output.status.code(), Some(101), "not a panic's exit code");
 }
+
+/// README's quorum-sizing table is `kraftscope quorum-sizing`'s output (less its wall-time line),
+/// indented four spaces: the test fails when they drift, and `KRAFTSCOPE_REWRITE=1` writes the
+/// command's output into README.
+#[test]
+fn the_readme_sizing_table_is_the_command_output() {
+    let (code, out, err) = kraftscope(&["quorum-sizing"]);
+    assert_eq!(code, 0, "{err}");
+    let table: String = out
+        .lines()
+        .filter(|line| !line.starts_with("measured in "))
+        .map(|line| format!("    {line}\n"))
+        .collect();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let start = readme.find("    200 trials per row;").expect("README holds the quorum-sizing table");
+    let end = start + readme[start..].find("\n\n").expect("a blank line ends the table") + 1;
+    if std::env::var("KRAFTSCOPE_REWRITE").is_ok_and(|v| v == "1") {
+        std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[end..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        readme[start..end],
+        table,
+        "README's quorum-sizing table is not `kraftscope quorum-sizing`'s output (rewrite it with \
+         KRAFTSCOPE_REWRITE=1 cargo test --release --test sizing_command, then reread its prose)"
+    );
+}
