@@ -456,3 +456,30 @@ fn a_second_removal_while_the_first_is_pending_is_answered_request_timed_out() {
         page.status
     );
 }
+
+#[test]
+fn a_voter_change_refused_later_is_an_error_event_for_the_host_page() {
+    let mut page = page("?speed=1&quorum=standalone&voters=1");
+    play(&mut page, 1.0);
+    page.reduce(Action::Act(session::Action::NewController));
+    play(&mut page, 1.0);
+    let new = *page.session.sim().controller_ids().last().unwrap();
+    page.reduce(Action::Act(session::Action::AddVoter(new)));
+    page.reduce(Action::Act(session::Action::Isolate(new)));
+    let mut errors = Vec::new();
+    for _ in 0..(3.0 * 1_000.0 / FRAME_MS) as usize {
+        for effect in page.reduce(Action::Frame { elapsed: FRAME_MS }).effects {
+            if let Effect::Post(session::host::HostEvent::Error { error }) = effect {
+                errors.push(error);
+            }
+        }
+    }
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains(&format!("AddRaftVoter n{new}")), "{}", errors[0]);
+    assert!(
+        errors[0].contains("answered REQUEST_TIMED_OUT (the new controller did not answer ApiVersions"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(page.status, errors[0], "the status line says the same");
+}

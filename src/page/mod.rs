@@ -498,7 +498,7 @@ impl PageState {
             self.key_seen =
                 self.session.log().iter().find(|l| l.at >= opened && key.matches(l)).map(|l| l.at);
         }
-        self.report_voter_change();
+        self.report_voter_change(effects);
         if self.tab == Tab::Cluster {
             let sim = self.session.sim();
             let lost =
@@ -558,23 +558,31 @@ impl PageState {
     }
 
     /// Say in the status line how the active controller answered an AddRaftVoter or
-    /// RemoveRaftVoter (the answer comes later than the request, and may be an error).
-    fn report_voter_change(&mut self) {
+    /// RemoveRaftVoter (the answer comes later than the request, and may be an error); a refusal
+    /// also goes to the host page as an `error` event naming Kafka's error.
+    fn report_voter_change(&mut self, effects: &mut Vec<Effect>) {
         self.answer_seen = self.answer_seen.min(self.session.now());
-        let answer = self.session.log().iter().rev().take_while(|l| l.at > self.answer_seen).find_map(|l| {
-            match &l.kind {
-                TraceKind::Note(note)
-                    if matches!(
-                        note.what,
-                        NoteKind::VoterChange { step: ChangeStep::Committed | ChangeStep::Failed(_), .. }
-                    ) =>
-                {
-                    Some(note.to_string())
-                }
+        let answers =
+            self.session.log().iter().rev().take_while(|l| l.at > self.answer_seen).filter_map(|l| match &l
+                .kind
+            {
+                TraceKind::Note(note) => match note.what {
+                    NoteKind::VoterChange { step: ChangeStep::Committed, .. } => {
+                        Some((note.to_string(), false))
+                    }
+                    NoteKind::VoterChange { step: ChangeStep::Failed(_), .. } => {
+                        Some((note.to_string(), true))
+                    }
+                    _ => None,
+                },
                 _ => None,
-            }
-        });
-        if let Some(text) = answer {
+            });
+        let answers: Vec<(String, bool)> = answers.collect();
+        // Oldest first, as they happened.
+        for (text, _) in answers.iter().rev().filter(|(_, refused)| *refused) {
+            effects.push(Effect::Post(HostEvent::Error { error: text.clone() }));
+        }
+        if let Some((text, _)) = answers.into_iter().next() {
             self.status = text;
         }
         self.answer_seen = self.session.now();
