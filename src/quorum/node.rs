@@ -194,8 +194,10 @@ impl<S: StateMachine> Node<S> {
             fatal: None,
         };
         let voter = node.is_voter();
+        // `QuorumState.initialize`: a node whose quorum-state names itself the leader starts
+        // Resigned in that epoch, a voter or not (it must not vote or write in it again).
         node.role = match (state.leader_id, state.voted_id) {
-            (Some(leader), _) if leader == id && voter => {
+            (Some(leader), _) if leader == id => {
                 let deadline = now + node.election_timeout();
                 Role::Resigned(node.new_resigned(now, deadline, Arc::from([])))
             }
