@@ -341,3 +341,84 @@ fn inspect_prints_json_and_fails_on_a_bad_file() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("CRC failures: 1") && text.contains("(batch at offset 1): CRC mismatch"), "{text}");
 }
+
+/// A dynamic quorum grown from one voter to three, then shrunk to two, with snapshots.
+fn reconfigured_cluster() -> Simulation {
+    use kraftscope::sim::simulation::QuorumFormat;
+    let mut config = ClusterConfig {
+        voters: 3,
+        observers: 1,
+        format: QuorumFormat::Standalone,
+        ..ClusterConfig::default()
+    };
+    config.quorum.max_record_bytes_between_snapshots = 600;
+    let mut sim = Simulation::new(config, 3);
+    sim.run_until(300 * MS);
+    for (id, at) in [(2, 600), (3, 1200)] {
+        sim.add_voter(id).unwrap();
+        sim.run_until(at * MS);
+    }
+    sim.create_topic("events", 12, 1).unwrap();
+    sim.run_until(2000 * MS);
+    sim.remove_voter(3).unwrap();
+    sim.run_until(4000 * MS);
+    sim
+}
+
+/// `kraftscope inspect` of the writer's files names every voter set and kraft.version record,
+/// in the segment and in each `.checkpoint` (whose first batch carries them, as
+/// `RecordsSnapshotWriter` writes it), in text and in `--json`, as the simulation holds them.
+#[test]
+fn inspect_prints_the_voter_sets_and_kraft_version_of_a_dynamic_quorum() {
+    let sim = reconfigured_cluster();
+    let node = sim.leader().expect("a leader");
+    let files = writer::directory(node.log(), node.high_watermark().unwrap());
+    assert!(
+        files.len() >= 2,
+        "a snapshot was taken: {:?}",
+        files.iter().map(|f| &f.name).collect::<Vec<_>>()
+    );
+    let dir = std::env::temp_dir().join(format!("kraftscope-voters-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in &files {
+        std::fs::write(dir.join(&file.name), &file.bytes).unwrap();
+    }
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().unwrap();
+    let json = run(&["inspect", dir.to_str().unwrap(), "--json"]);
+    let text = run(&["inspect", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+
+    let sets = json["voter_sets"].as_array().unwrap();
+    let ids = |set: &serde_json::Value| -> Vec<u64> {
+        set["voters"].as_array().unwrap().iter().map(|v| v["id"].as_u64().unwrap()).collect()
+    };
+    let last = sets.last().expect("voter sets");
+    assert_eq!(ids(last), node.voter_set().ids().map(u64::from).collect::<Vec<_>>(), "the latest set");
+    assert_eq!(ids(last), [1, 2], "n3 removed");
+    for voter in last["voters"].as_array().unwrap() {
+        assert_eq!(voter["endpoints"][0], format!("CONTROLLER://n{}:9093", voter["id"]));
+        assert_eq!(voter["directory_id"].as_str().unwrap().len(), 22, "a directory id in Kafka's text form");
+    }
+    for (file, snapshot) in files.iter().zip(node.log().snapshots()) {
+        let held: Vec<&serde_json::Value> =
+            sets.iter().filter(|s| s["file"].as_str().unwrap().ends_with(&file.name)).collect();
+        let expected: Vec<u64> = snapshot.state.voters.as_ref().unwrap().ids().map(u64::from).collect();
+        assert_eq!(held.iter().map(|s| ids(s)).collect::<Vec<_>>(), [expected], "{}", file.name);
+        let versions = json["kraft_versions"].as_array().unwrap();
+        assert!(
+            versions
+                .iter()
+                .any(|v| v["file"].as_str().unwrap().ends_with(&file.name) && v["kraft_version"] == 1)
+        );
+    }
+
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("  kraft.version 1 at offset "), "{text}");
+    let line = text.lines().rfind(|l| l.starts_with("  voters at offset ")).unwrap();
+    assert!(
+        line.contains("1 (directory ") && line.contains("2 (directory ") && !line.contains("3 (directory "),
+        "{line}"
+    );
+}

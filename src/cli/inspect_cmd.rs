@@ -56,6 +56,20 @@ fn text(inspection: &Inspection) -> String {
             change.offset, change.epoch, change.leader, change.voters, change.granting_voters
         ));
     }
+    for version in &inspection.kraft_versions {
+        line(format!(
+            "  kraft.version {} at offset {} ({})",
+            version.kraft_version, version.offset, version.file
+        ));
+    }
+    for set in &inspection.voter_sets {
+        let voters: Vec<String> = set
+            .voters
+            .iter()
+            .map(|v| format!("{} (directory {}, {})", v.id, v.directory_id, v.endpoints.join(" ")))
+            .collect();
+        line(format!("  voters at offset {} ({}): {}", set.offset, set.file, voters.join("; ")));
+    }
     line(format!("CRC failures: {}", inspection.crc_failures.len()));
     for failure in &inspection.crc_failures {
         line(format!("  {failure}"));

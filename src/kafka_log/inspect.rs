@@ -48,6 +48,36 @@ pub struct LeaderChangeInfo {
     pub granting_voters: Vec<i32>,
 }
 
+/// One voter of a KRaftVoters control record (KIP-853): its id, directory id and endpoints
+/// (`NAME://host:port`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct VoterInfo {
+    pub id: i32,
+    pub directory_id: String,
+    pub endpoints: Vec<String>,
+}
+
+/// A KRaftVoters control record: the voter set from this offset on (in a snapshot, the set the
+/// snapshot holds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct VoterSetInfo {
+    pub offset: i64,
+    /// Which file holds it.
+    pub file: String,
+    pub voters: Vec<VoterInfo>,
+}
+
+/// A KRaftVersion control record: `kraft.version` from this offset on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct KRaftVersionInfo {
+    pub offset: i64,
+    pub file: String,
+    pub kraft_version: i16,
+}
+
 /// The report.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
@@ -60,6 +90,9 @@ pub struct Inspection {
     /// Leader epochs of the log segments, in offset order.
     pub epochs: Vec<EpochSpan>,
     pub leader_changes: Vec<LeaderChangeInfo>,
+    /// Every KRaftVoters and KRaftVersion record, in the order read.
+    pub voter_sets: Vec<VoterSetInfo>,
+    pub kraft_versions: Vec<KRaftVersionInfo>,
     pub crc_failures: Vec<String>,
     /// Structural and record problems (not CRC failures), at most 100 listed.
     pub problems: Vec<String>,
@@ -70,6 +103,25 @@ pub struct Inspection {
     pub replay_problems: Vec<String>,
     pub replay_problem_count: u64,
     pub image: LogImage,
+}
+
+/// A voter of a KRaftVoters record.
+fn voter_info(voter: &super::value::Value) -> VoterInfo {
+    let endpoint = |e: &super::value::Value| {
+        format!(
+            "{}://{}:{}",
+            e.text("Name").unwrap_or("?"),
+            e.text("Host").unwrap_or("?"),
+            e.int("Port").unwrap_or(0)
+        )
+    };
+    VoterInfo {
+        id: voter.int("VoterId").unwrap_or(-1) as i32,
+        directory_id: voter
+            .uuid("VoterDirectoryId")
+            .map_or_else(String::new, |u| super::value::uuid_text(&u)),
+        endpoints: voter.list("Endpoints").unwrap_or(&[]).iter().map(endpoint).collect(),
+    }
 }
 
 /// The voter ids of a LeaderChange's `Voters` or `GrantingVoters`.
@@ -193,6 +245,20 @@ impl Sink for FileSink<'_> {
                     leader: value.int("LeaderId").unwrap_or(-1) as i32,
                     voters: voter_ids(value, "Voters"),
                     granting_voters: voter_ids(value, "GrantingVoters"),
+                });
+            }
+            Payload::Control { kind: ControlType::KRaftVoters, value } => {
+                inspection.voter_sets.push(VoterSetInfo {
+                    offset: entry.offset,
+                    file: self.report.name.clone(),
+                    voters: value.list("Voters").unwrap_or(&[]).iter().map(voter_info).collect(),
+                });
+            }
+            Payload::Control { kind: ControlType::KRaftVersion, value } => {
+                inspection.kraft_versions.push(KRaftVersionInfo {
+                    offset: entry.offset,
+                    file: self.report.name.clone(),
+                    kraft_version: value.int("KRaftVersion").unwrap_or(-1) as i16,
                 });
             }
             Payload::Metadata { api_key, value, .. } if replays => {

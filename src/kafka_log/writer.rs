@@ -167,16 +167,23 @@ fn control(kind: ControlType, fields: Vec<(&'static str, Value)>) -> Payload {
 }
 
 /// The `.checkpoint` file of a snapshot: offsets from 0, every batch in the snapshot's epoch.
+/// Its first batch is `RecordsSnapshotWriter.Builder.build`'s control batch: the SnapshotHeader
+/// and, where `kraft.version` supports reconfiguration, the KRaftVersion and KRaftVoters records.
 pub fn snapshot(snapshot: &MetadataSnapshot) -> KafkaFile {
     let epoch = snapshot.id.epoch as i32;
     let mut bytes = Vec::new();
-    let header = control(
+    let mut first = vec![control(
         ControlType::SnapshotHeader,
         vec![("Version", Value::Int16(0)), ("LastContainedLogTimestamp", Value::Int64(0))],
-    );
-    put_batch(&mut bytes, 0, epoch, 0, &[header]);
+    )];
+    let applied = &snapshot.state;
+    if applied.kraft_version > 0 {
+        first.push(kraft_version_payload(applied.kraft_version));
+        first.extend(applied.voters.as_deref().map(voters_payload));
+    }
+    put_batch(&mut bytes, 0, epoch, 0, &first);
     let records: Vec<Payload> = image_records(&snapshot.state.state.image).iter().map(to_payload).collect();
-    let mut offset = 1;
+    let mut offset = first.len() as i64;
     for chunk in records.chunks(SNAPSHOT_BATCH_RECORDS) {
         put_batch(&mut bytes, offset, epoch, 0, chunk);
         offset += chunk.len() as i64;
