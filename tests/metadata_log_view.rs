@@ -141,3 +141,36 @@ fn files_with_no_metadata_record_say_so() {
     assert!(!tab.page.metadata_log.reading(), "picking no file changes nothing");
     assert!(tab.page.metadata_log.error().is_some());
 }
+
+/// A dynamic quorum's log, as the writer exports it, shows its voter-set changes on the strip.
+#[test]
+fn voter_set_changes_are_marked_on_the_timeline() {
+    use kraftscope::harness::MS;
+    use kraftscope::kafka_log::writer;
+    use kraftscope::sim::simulation::QuorumFormat;
+    use kraftscope::sim::{ClusterConfig, Simulation};
+    let config = ClusterConfig {
+        voters: 3,
+        observers: 1,
+        format: QuorumFormat::Standalone,
+        ..ClusterConfig::default()
+    };
+    let mut sim = Simulation::new(config, 3);
+    sim.run_until(300 * MS);
+    for (id, at) in [(2, 600), (3, 1200)] {
+        sim.add_voter(id).unwrap();
+        sim.run_until(at * MS);
+    }
+    sim.remove_voter(3).unwrap();
+    sim.run_until(2000 * MS);
+    let node = sim.leader().unwrap();
+    let files = writer::directory(node.log(), node.high_watermark().unwrap());
+    let log = LogReader::default()
+        .answer(LogRequest::Open(files.into_iter().map(|f| (f.name, f.bytes)).collect()))
+        .unwrap();
+    // The standalone bootstrap's VotersRecord, n2 added, n3 added, n3 removed.
+    assert_eq!(log.voter_tick_count, 4, "{:?}", log.voter_ticks);
+    assert_eq!(log.voter_ticks.len(), 4);
+    assert!(log.voter_ticks.windows(2).all(|w| w[0] < w[1]) && *log.voter_ticks.last().unwrap() < log.len);
+    assert!(log.ticks.iter().all(|tick| !log.voter_ticks.contains(tick)), "LeaderChange ticks are others");
+}

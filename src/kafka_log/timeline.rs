@@ -122,14 +122,15 @@ impl LogTimeline {
         entries.into_iter().filter(|e| e.offset >= from).nth(index - batch.first)
     }
 
-    /// Timeline indexes where a new leader epoch starts, and those of LeaderChange records.
-    pub fn marks(&self) -> (Vec<usize>, Vec<usize>) {
-        let leader_change = self.type_names.iter().position(|n| n == ControlType::LeaderChange.schema().name);
-        let epochs =
-            (1..self.len()).filter(|&i| self.entries[i].epoch != self.entries[i - 1].epoch).collect();
-        let changes =
-            (0..self.len()).filter(|&i| Some(self.entries[i].kind as usize) == leader_change).collect();
-        (epochs, changes)
+    /// Timeline indexes where a new leader epoch starts.
+    pub fn epoch_starts(&self) -> Vec<usize> {
+        (1..self.len()).filter(|&i| self.entries[i].epoch != self.entries[i - 1].epoch).collect()
+    }
+
+    /// Timeline indexes of the control records of type `kind` (LeaderChange, KRaftVoters, ...).
+    pub fn indexes_of(&self, kind: ControlType) -> Vec<usize> {
+        let kind = self.type_names.iter().position(|n| n == kind.schema().name);
+        (0..self.len()).filter(|&i| Some(self.entries[i].kind as usize) == kind).collect()
     }
 
     /// The partitions the whole log ends with: the size of its failover race.
@@ -168,7 +169,7 @@ mod tests {
         assert_eq!(topics(&mut timeline, 3), "t1,t2,t3");
         assert_eq!(topics(&mut timeline, 4), "t2,t3");
         assert_eq!(topics(&mut timeline, 0), "");
-        assert_eq!(timeline.marks().0, [2], "epoch 2 starts at the third record");
+        assert_eq!(timeline.epoch_starts(), [2], "epoch 2 starts at the third record");
         assert_eq!(timeline.record(3).unwrap().offset, 3);
         assert_eq!(timeline.seek(99).topics.len(), 3);
     }

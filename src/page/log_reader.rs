@@ -6,12 +6,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kafka_log::image::LogImage;
+use crate::kafka_log::payload::ControlType;
 use crate::kafka_log::report;
 use crate::kafka_log::timeline::LogTimeline;
 
 /// At most this many topics are listed (the rest are counted).
 const TOPICS_SHOWN: usize = 12;
-/// At most this many LeaderChange ticks are drawn.
+/// At most this many LeaderChange ticks, and as many voter-change ticks, are drawn.
 const TICKS_SHOWN: usize = 200;
 /// At most this many LeaderChange records are named in the summary.
 const CHANGES_NAMED: usize = 4;
@@ -75,6 +76,9 @@ pub struct OpenedLog {
     /// Timeline indexes of LeaderChange records (the first [`TICKS_SHOWN`]) and how many there are.
     pub ticks: Vec<usize>,
     pub tick_count: usize,
+    /// The same for voter-set changes (KRaftVoters records, KIP-853).
+    pub voter_ticks: Vec<usize>,
+    pub voter_tick_count: usize,
     /// The partitions the whole log ends with: the size of its failover race.
     pub partitions: u64,
     pub image: ImageSummary,
@@ -107,9 +111,10 @@ impl OpenedLog {
     pub fn of(timeline: &LogTimeline) -> OpenedLog {
         let inspection = &timeline.inspection;
         let position = timeline.position();
-        let (epoch_starts, changes) = timeline.marks();
+        let changes = timeline.indexes_of(ControlType::LeaderChange);
+        let voter_changes = timeline.indexes_of(ControlType::KRaftVoters);
         let mut starts = vec![0];
-        starts.extend(epoch_starts);
+        starts.extend(timeline.epoch_starts());
         let bands = starts
             .iter()
             .enumerate()
@@ -152,6 +157,8 @@ impl OpenedLog {
             bands,
             ticks: changes.iter().take(TICKS_SHOWN).copied().collect(),
             tick_count: changes.len(),
+            voter_ticks: voter_changes.iter().take(TICKS_SHOWN).copied().collect(),
+            voter_tick_count: voter_changes.len(),
             partitions: timeline.partitions(),
             image: ImageSummary::of(timeline.image()),
             record_types: inspection

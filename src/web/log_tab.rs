@@ -50,7 +50,7 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, on: &Callback<Action>) -> Htm
             <div class="panel log-travel">
                 <h2>{ "Time travel: the image after each record" }</h2>
                 { strip(log) }
-                <p class="hint">{ "Each band is a leader epoch; orange ticks are LeaderChange records; the dark line is where the image below stands. Drag the slider to replay the records up to any point." }</p>
+                <p class="hint">{ "Each band is a leader epoch; orange ticks are LeaderChange records, green ones voter-set changes (KRaftVoters); the dark line is where the image below stands. Drag the slider to replay the records up to any point." }</p>
                 <input type="range" id="log-scrub" aria-label="Records replayed" min="0" max={len.to_string()}
                        value={position.to_string()} {oninput} />
                 <p id="log-position" data-position={position.to_string()}>
@@ -89,12 +89,16 @@ fn strip(log: &OpenedLog) -> Html {
     let ticks = log.ticks.iter().map(|&i| {
             html! { <line class="leader-change" x1={x(i)} x2={x(i)} y1="0" y2="28"><title>{ "LeaderChange" }</title></line> }
         });
+    let voter_ticks = log.voter_ticks.iter().map(|&i| {
+            html! { <line class="voter-change" x1={x(i)} x2={x(i)} y1="0" y2="28"><title>{ "KRaftVoters: the voter set changes" }</title></line> }
+        });
     let at = x(log.position);
     html! {
         <svg class="log-strip" viewBox="0 0 1000 28" preserveAspectRatio="none" role="img"
-             aria-label={format!("{} epochs, {} LeaderChange records", log.bands.len(), log.tick_count)}>
+             aria-label={format!("{} epochs, {} LeaderChange records, {} voter-set changes", log.bands.len(), log.tick_count, log.voter_tick_count)}>
             { for bands }
             { for ticks }
+            { for voter_ticks }
             <line class="log-cursor" x1={at.clone()} x2={at} y1="0" y2="28" />
         </svg>
     }
