@@ -16,7 +16,7 @@ pub struct Sabotage {
 
 impl Sabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 19] = [
+    pub const NAMES: [(&'static str, &'static str); 20] = [
         ("vote-without-log-check", "grant votes without the log comparison"),
         ("vote-twice", "grant a second vote in an epoch"),
         ("leader-without-majority", "become leader on one's own vote"),
@@ -36,6 +36,10 @@ impl Sabotage {
         ("concurrent-voter-changes", "start a voter change while another is pending or uncommitted"),
         ("remove-two-voters", "RemoveRaftVoter drops a second voter too"),
         ("stale-voter-states", "count the epoch's first voter set toward the high watermark after a change"),
+        (
+            "votes-under-committed-set",
+            "a candidate counts votes under the committed voter set, not its log's latest",
+        ),
     ];
 
     /// Whether the bug with this `--sabotage` name is on.
@@ -67,6 +71,7 @@ impl Sabotage {
             "concurrent-voter-changes" => quorum.concurrent_voter_changes = true,
             "remove-two-voters" => quorum.remove_two_voters = true,
             "stale-voter-states" => quorum.stale_voter_states = true,
+            "votes-under-committed-set" => quorum.votes_under_committed_set = true,
             other => return Err(UnknownSabotage(other.to_string())),
         }
         Ok(())

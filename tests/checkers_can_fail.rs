@@ -6,7 +6,7 @@ use kraftscope::invariants::names;
 use kraftscope::sabotage::Sabotage;
 
 /// Each invariant, the sabotage that breaks it, and how many seeds the sweep may need.
-const CAUGHT_BY: [(&str, &str, u64); 22] = [
+const CAUGHT_BY: [(&str, &str, u64); 23] = [
     (names::SINGLE_LEADER, "leader-without-majority", 40),
     (names::ONE_VOTE_PER_EPOCH, "vote-twice", 80),
     (names::EPOCHS_NEVER_DECREASE, "restart-forgets-epoch", 40),
@@ -29,6 +29,7 @@ const CAUGHT_BY: [(&str, &str, u64); 22] = [
     (names::VOTER_SETS_OVERLAP, "remove-two-voters", 20),
     (names::MAJORITY_HOLDS_COMMITTED, "stale-voter-states", 20),
     (names::ELECTED_BY_ITS_VOTERS, "leader-without-majority", 20),
+    (names::ELECTED_BY_ITS_VOTERS, "votes-under-committed-set", 20),
 ];
 
 /// The first seed in `1..=seeds` whose sweep, with `sabotage` on, reports `invariant`.

@@ -115,4 +115,7 @@ pub struct QuorumSabotage {
     /// The leader keeps counting the voters it started its epoch with toward the high
     /// watermark, whatever VotersRecords it appends.
     pub stale_voter_states: bool,
+    /// A candidate asks and counts the voters of the committed voter set, not of the latest
+    /// set its log holds.
+    pub votes_under_committed_set: bool,
 }

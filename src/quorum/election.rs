@@ -13,7 +13,7 @@ use super::outbox::{NoteKind, Outbox};
 use super::record::{LeaderChange, Record};
 use super::role::RoleKind;
 use super::state_machine::StateMachine;
-use super::voters::DirectoryId;
+use super::voters::{DirectoryId, VoterSet};
 use super::{Epoch, NodeId, Offset};
 use crate::harness::Micros;
 
@@ -50,8 +50,9 @@ impl<S: StateMachine> Node<S> {
     fn send_vote_requests(&mut self, now: Micros, out: &mut Outbox<S>) {
         let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
         let (last_offset_epoch, last_offset) = (self.log().last_epoch(), self.log().end_offset());
-        let majority = self.majority();
-        let voters: Vec<_> = self.voter_set().keys().to_vec();
+        let electorate = self.electorate();
+        let majority = electorate.majority();
+        let voters: Vec<_> = electorate.keys().to_vec();
         let (pre_vote, election) = match &mut self.role {
             Role::Prospective(e) => (true, e),
             Role::Candidate(e) => (false, e),
@@ -202,11 +203,23 @@ impl<S: StateMachine> Node<S> {
         self.count_votes(now, out);
     }
 
+    /// The voters an election asks and counts: those of the voter set the candidate's log holds,
+    /// committed or not (`CandidateState` takes `partitionState.lastVoterSet()`); with the
+    /// `votes-under-committed-set` sabotage, the committed set only.
+    fn electorate(&self) -> &VoterSet {
+        if self.config.sabotage.votes_under_committed_set {
+            self.committed_voter_set()
+        } else {
+            self.voter_set()
+        }
+    }
+
     /// Win once a majority granted (`EpochElection.isVoteGranted`); a Prospective that can no
     /// longer win gives up at once, a Candidate waits out its election timeout. Otherwise send
     /// the requests still due.
     fn count_votes(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let (voters, majority) = (self.voter_set().len(), self.majority());
+        let electorate = self.electorate();
+        let (voters, majority) = (electorate.len(), electorate.majority());
         let (won, lost, resend_due) = match &self.role {
             Role::Prospective(e) | Role::Candidate(e) => {
                 let needed = if self.config.sabotage.leader_without_majority { 1 } else { majority };
