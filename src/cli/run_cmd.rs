@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use kraftscope::kafka_log::directory::write_files;
-use kraftscope::kafka_log::writer;
 use kraftscope::scenario::{Detail, ScenarioRun, ScriptError, catalog, script};
 
 use super::args::Args;
@@ -42,7 +41,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
 fn write_log(run: &ScenarioRun, dir: &Path) -> Result<(), String> {
     let sim = run.simulation().ok_or("the scenario started no cluster, so there is no log to write")?;
     let (node, committed, files) =
-        writer::cluster_files(sim).ok_or("no node is running, so there is no log to write")?;
+        sim.kafka_files().ok_or("no node is running, so there is no log to write")?;
     write_files(dir, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     println!(

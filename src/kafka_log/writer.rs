@@ -7,9 +7,8 @@
 use crate::metadata::image::MetadataImage;
 use crate::metadata::record::{MetadataRecord, PartitionRecord};
 use crate::metadata::state::{MetadataEntry, MetadataLog, MetadataSnapshot};
+use crate::quorum::Offset;
 use crate::quorum::record::Record;
-use crate::quorum::{NodeId, Offset};
-use crate::sim::Simulation;
 
 use super::batch::{BatchHeader, CONTROL_FLAG, LOG_OVERHEAD, MAGIC, NO_PRODUCER_ID, RECORD_BATCH_OVERHEAD};
 use super::crc32c::crc32c;
@@ -196,15 +195,6 @@ pub fn snapshot(snapshot: &MetadataSnapshot) -> KafkaFile {
         &[control(ControlType::SnapshotFooter, vec![("Version", Value::Int16(0))])],
     );
     KafkaFile { name: snapshot_file_name(snapshot.id.end_offset, snapshot.id.epoch), bytes }
-}
-
-/// The files of the simulated cluster's metadata log as Kafka would have them: the active
-/// controller's (or, with none, the running node furthest ahead's) committed records and
-/// snapshots, with that node's id and the offset the export stops at.
-pub fn cluster_files(sim: &Simulation) -> Option<(NodeId, Offset, Vec<KafkaFile>)> {
-    let node = sim.leader().or_else(|| sim.running_nodes().max_by_key(|n| n.high_watermark()))?;
-    let committed = node.high_watermark().unwrap_or(node.log().start_offset());
-    Some((node.id(), committed, directory(node.log(), committed)))
 }
 
 /// A `__cluster_metadata-0` directory's log files for `log`: every snapshot it holds and one

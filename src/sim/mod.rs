@@ -1,6 +1,7 @@
 //! The discrete-event simulator that runs quorum nodes on virtual time over a lossy network.
 
 pub mod error;
+pub mod export;
 pub mod network;
 pub mod packet;
 pub mod server;

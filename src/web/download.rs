@@ -23,7 +23,7 @@ pub fn save(name: &str, bytes: &[u8]) -> Result<(), String> {
 /// Save the live cluster's committed metadata log and snapshots as Kafka's files; the status
 /// line to show.
 pub fn save_cluster_log(sim: &crate::sim::Simulation) -> String {
-    let Some((node, committed, files)) = crate::kafka_log::writer::cluster_files(sim) else {
+    let Some((node, committed, files)) = sim.kafka_files() else {
         return "No node is running, so there is no log to download.".into();
     };
     for file in &files {
