@@ -58,8 +58,6 @@ pub mod sizing;
 pub mod race;
 
 // The page.
-// Sports-replay playback, shared by the failover race and ZooKeeper mode's pains.
-pub mod playback;
 // The page's live, replayable session: the cluster, the user's actions, the picture drawn.
 pub mod session;
 // The page without the DOM: a reducer from actions to state and effects, tested natively.

@@ -2,6 +2,9 @@
 //! ([`Micros`], with [`MS`]), one event queue that orders it the same way on every run of a
 //! seed, and a typed trace (each simulation's own kinds of line, stamped with their moment).
 
+// Sports-replay playback on virtual time (a speed that holds until a moment), shared by the
+// failover race and ZooKeeper mode's pains.
+pub mod playback;
 mod queue;
 
 pub use queue::EventQueue;

@@ -5,7 +5,7 @@
 
 use crate::format;
 use crate::harness::Micros;
-use crate::playback::{Pace, speed_label};
+use crate::harness::playback::{Pace, speed_label};
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{BrokerLiveness, CopyRow, TraceLine, ZkCluster, ZkPicture, copies};
 
@@ -171,7 +171,7 @@ impl PainsState {
 #[cfg(test)]
 mod tests {
     use super::{EVENTS_SHOWN, PainsAction, PainsState, STEP_MS};
-    use crate::playback::WAIT_SPEED;
+    use crate::harness::playback::WAIT_SPEED;
     use crate::zk::TraceKind;
     use crate::zk::costs::MILESTONE_SPEED;
     use crate::zk::pains::Pain;

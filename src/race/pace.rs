@@ -3,8 +3,8 @@
 //! milestone. Each pace says how long it lasts, so a frame never skips a milestone.
 
 use super::{FailoverRace, RaceStage};
+use crate::harness::playback::{Pace, WAIT_SPEED};
 use crate::harness::{MS, Micros};
-use crate::playback::{Pace, WAIT_SPEED};
 use crate::zk::{FailoverPhase, MILESTONE_SPEED};
 
 /// Slow down this long before a KRaft controller's timeout fires.

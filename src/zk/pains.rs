@@ -12,8 +12,8 @@ use super::costs::{MILESTONE_SPEED, ZkCosts};
 use super::partition::{BrokerId, PartitionState};
 use super::picture::ZkPicture;
 use super::trace::TraceKind;
+use crate::harness::playback::{Pace, WAIT_SPEED};
 use crate::harness::{MS, Micros};
-use crate::playback::{Pace, WAIT_SPEED};
 
 /// The scripted clusters' size: small enough to show every partition as a cell.
 pub const PARTITIONS: u32 = 12;
