@@ -28,7 +28,7 @@ commands:
                      browser benchmark: frame work, long tasks, idle timers, first render, and
                      the first screen's weight; with --against, the time to the first drawing of
                      the live view and the race embed measured side by side with REV's page
-                     (built in a git worktree under target/)
+                     (built from `git archive REV` under target/)
   soak --minutes N [--seed S] [--speed max|1|default]
                      run the page (at maximum speed unless told) with random actions for N
                      minutes, printing every minute its memory, DOM size, event log, and the

@@ -346,15 +346,18 @@ pub fn bench(against: Option<&str>) -> Result<()> {
     run(&mut node)
 }
 
-/// Builds revision `rev`'s dist/ in a git worktree under target/ (with a target dir of its own,
-/// so this run's build is left alone) and returns its path.
+/// Builds revision `rev`'s dist/ in a copy of its files under target/ (`git archive`: no
+/// worktree left registered; a target dir of its own, so this run's build is left alone) and
+/// returns its path.
 fn dist_of(rev: &str) -> Result<PathBuf> {
     let tree = target_dir().join("bench-baseline");
     if tree.exists() {
         fs::remove_dir_all(&tree)?;
     }
-    run(Command::new("git").args(["worktree", "prune"]).current_dir(root()))?;
-    run(Command::new("git").args(["worktree", "add", "--detach"]).arg(&tree).arg(rev).current_dir(root()))?;
+    fs::create_dir_all(&tree)?;
+    let archive = tree.join("rev.tar");
+    run(Command::new("git").args(["archive", "--output"]).arg(&archive).arg(rev).current_dir(root()))?;
+    run(Command::new("tar").arg("-xf").arg(&archive).current_dir(&tree))?;
     run(Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args(["xtask", "dist"])
         .current_dir(&tree)
