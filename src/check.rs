@@ -90,6 +90,10 @@ impl SeedParams {
         }
         // Drawn after the format, so the seeds without combined nodes run as before.
         params.cluster.combined = rng.chance(0.25);
+        // Half the static quorums are upgraded to kraft.version 1 on the way.
+        if params.cluster.format == QuorumFormat::Static && rng.chance(0.5) {
+            params.reconfig_share = rng.range(5, 40) as f64 / 100.0;
+        }
         params
     }
 }
@@ -144,6 +148,8 @@ pub struct SeedReport {
     pub voter_changes: u32,
     /// Controllers whose disk was wiped.
     pub disk_wipes: u32,
+    /// Static quorums upgraded to kraft.version 1 (`kafka-features upgrade`).
+    pub kraft_upgrades: u32,
 }
 
 /// Run one seed; `trace` keeps the trace for the failure report.
@@ -325,6 +331,15 @@ impl ChaosRun {
     /// fewer healthy voters than a majority of the old or the new set, which no operator could
     /// recover from without the lost disks.
     fn change_voters(&mut self) {
+        // A static quorum is upgraded first (refused until every voter has sent the leader
+        // UpdateRaftVoter) and changes nothing else until then: a wiped static voter would
+        // rejoin with an empty log and still vote, the hazard the upgrade exists to remove.
+        if self.sim.leader().is_some_and(|l| l.log().control().kraft_version() == 0) {
+            if self.sim.upgrade_kraft_version().is_ok() {
+                self.report.kraft_upgrades += 1;
+            }
+            return;
+        }
         let set = self.sim.voter_set().clone();
         let controllers = self.sim.controller_ids().to_vec();
         let pick = controllers[self.rng.below(controllers.len() as u64) as usize];

@@ -4,6 +4,7 @@
 
 use kraftscope::page::{Action, Effect, PageState};
 use kraftscope::session::Action as Act;
+use kraftscope::session::host::Command;
 use kraftscope::session::picture::Membership;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
@@ -258,4 +259,49 @@ fn an_observer_following_the_leader_reads_observer_once() {
         .iter()
         .find(|n| n.id != 4 && n.role == Some(kraftscope::quorum::RoleKind::Follower));
     assert_eq!(voter.map(|n| n.role_text().0), Some("follower"), "a voter that follows reads follower");
+}
+
+/// A static quorum becomes dynamic from the page: the Quorum panel names the voters the leader
+/// has not heard UpdateRaftVoter from, the upgrade (here the host page's command) is refused
+/// (INVALID_UPDATE_VERSION, an `error` event) until it has heard from all, then writes the first VotersRecord, after which a
+/// new controller can be added; a share link replays the upgrade.
+#[test]
+fn a_static_quorum_is_upgraded_once_every_voter_has_sent_update_raft_voter() {
+    let mut page = led("&quorum=static");
+    let leader = page.session.sim().leader().map(|l| l.id()).unwrap();
+    let followers: Vec<String> =
+        [1, 2, 3].iter().filter(|&&v| v != leader).map(|v| format!("n{v}")).collect();
+    let waiting = format!("waits for UpdateRaftVoter from {}", followers.join(" "));
+    assert!(page.picture.quorum.describe().contains(&waiting), "{}", page.picture.quorum.describe());
+    let effects = page.reduce(Action::Host(Command::UpgradeKRaftVersion)).effects;
+    assert!(page.status.contains("INVALID_UPDATE_VERSION"), "{}", page.status);
+    assert!(format!("{effects:?}").contains("INVALID_UPDATE_VERSION"), "the host hears it: {effects:?}");
+    assert!(!page.picture.quorum.dynamic);
+
+    let heard = |p: &PageState| p.picture.quorum.upgrade_waits_for.as_ref().is_some_and(|w| w.is_empty());
+    assert!(play_until(&mut page, 10.0, heard), "{}", page.picture.quorum.describe());
+    assert!(page.picture.quorum.describe().contains("kraft.version can be upgraded to 1"));
+    page.reduce(Action::Act(Act::UpgradeKRaftVersion));
+    assert!(play_until(&mut page, 2.0, |p| p.picture.quorum.dynamic), "{}", page.status);
+    assert!(page.picture.quorum.describe().contains("kraft.version 1: VotersRecords in the log"));
+    assert_eq!(page.picture.quorum.upgrade_waits_for, None, "no in-memory voters after the upgrade");
+
+    page.reduce(Action::Act(Act::NewController));
+    assert!(play_until(&mut page, 10.0, |p| caught_up(p, 4)));
+    page.reduce(Action::Act(Act::AddVoter(4)));
+    assert!(play_until(&mut page, 10.0, |p| membership(p, 4) == Some(Membership::Voter)), "{}", page.status);
+
+    page.reduce(Action::TogglePlay);
+    let link = page.reduce(Action::Share).effects.into_iter().find_map(|e| match e {
+        Effect::Copy(url) => Some(url),
+        _ => None,
+    });
+    let link = link.expect("a share link");
+    assert!(link.contains(".u~") || link.ends_with(".u"), "the upgrade is recorded: {link}");
+    let query = &link[link.find('?').unwrap()..];
+    let mut reopened = PageState::new(query, "http://localhost:8080/", false);
+    assert!(play_until(&mut reopened, 30.0, |p| p.reopening.is_none()));
+    reopened.reduce(Action::Frame { elapsed: FRAME_MS });
+    assert_eq!(reopened.picture.quorum, page.picture.quorum);
+    assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
 }

@@ -99,6 +99,7 @@ scenario_tests!(
     quorum_self_removal_expires,
     quorum_snapshot_leader,
     quorum_standalone_grows,
+    quorum_static_upgrade,
     quorum_wiped_disk,
     read_waits_for_commit,
     rejoin_with_pre_vote,

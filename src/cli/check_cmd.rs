@@ -39,7 +39,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
     let started = std::time::Instant::now();
     let results = sweep(&seeds, sabotage, threads);
     let mut violations = 0;
-    let (mut dynamic, mut changes, mut wipes) = (0, 0, 0);
+    let (mut dynamic, mut changes, mut wipes, mut upgrades) = (0, 0, 0, 0);
     for (params, result) in &results {
         if !quiet {
             println!("{params}");
@@ -50,6 +50,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         if let Ok(report) = result {
             changes += report.voter_changes;
             wipes += report.disk_wipes;
+            upgrades += report.kraft_upgrades;
         }
         if let Err(failure) = result {
             violations += 1;
@@ -59,7 +60,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
         }
     }
     println!(
-        "dynamic quorums in {dynamic} of {} seeds: {changes} voter changes accepted, {wipes} disks wiped",
+        "dynamic quorums in {dynamic} of {} seeds: {changes} voter changes accepted, {wipes} disks wiped, {upgrades} static quorums upgraded to kraft.version 1",
         seeds.len()
     );
     println!(

@@ -55,7 +55,7 @@ pub fn elected_by_its_voter_set(sim: &Simulation) -> Result<(), Violation> {
         let Some(start) = leader.epoch_start_offset() else { continue };
         let Some(entry) = leader.log().get(start) else { continue };
         let Record::LeaderChange(change) = &entry.record else { continue };
-        let voters = leader.log().control().voters_at(start).map_or(leader.voter_set(), |v| v);
+        let voters = leader.voter_set_at(start);
         let counted = change.granting.iter().filter(|id| voters.has_id(**id)).count();
         if counted < voters.majority() {
             return violation(

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use super::error::QuorumError;
 use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
-use super::node::{Node, Role};
+use super::node::{Node, Role, SUPPORTED_KRAFT_VERSIONS};
 use super::outbox::{NoteKind, Outbox};
+use super::reconfig::ReconfigError;
 use super::snapshot::Snapshot;
 use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
@@ -26,6 +27,7 @@ impl<S: StateMachine> Node<S> {
             return;
         };
         f.request_deadline = Some(now + timeout);
+        f.updating_voter = false;
         let message = match f.snapshot_fetch {
             Some((snapshot_id, position)) => {
                 Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id, position, replica_dir }
@@ -87,14 +89,77 @@ impl<S: StateMachine> Node<S> {
         } else if timed_out && !self.is_voter() {
             self.send_discovery_fetch(now, out);
         } else if timed_out {
-            self.send_fetch(now, out);
+            self.send_next_request(now, out);
         }
     }
 
-    /// Accept a response only from our leader, in our epoch, for the request we have in flight.
+    /// `pollFollowerAsVoter`: the next request to the leader is a Fetch, unless the voter's
+    /// update period ran out and the leader should hear from it: then UpdateRaftVoter
+    /// (`shouldSendUpdateVoteRequest`: at kraft.version 0, once per leader, since a leader keeps
+    /// what it learns in memory only). At kraft.version 1 Kafka sends it when the log's entry
+    /// for this voter differs from its own endpoints or supported versions; endpoints are not
+    /// modelled and every node runs 4.3.1, so here they never differ.
+    fn send_next_request(&mut self, now: Micros, out: &mut Outbox<S>) {
+        let (voter, kraft) = (self.is_voter(), self.log().control().kraft_version());
+        let (id, epoch, dir, period) =
+            (self.id, self.epoch, self.disk.directory_id, self.config.fetch_timeout);
+        if let Role::Follower(f) = &mut self.role
+            && voter
+            && now >= f.update_voter_at
+        {
+            f.update_voter_at = now + period;
+            if kraft == 0 && !f.has_updated_leader {
+                f.request_deadline = Some(now + self.config.request_timeout);
+                f.updating_voter = true;
+                let (kraft_min, kraft_max) = SUPPORTED_KRAFT_VERSIONS;
+                let message = Message::UpdateRaftVoter {
+                    current_leader_epoch: epoch,
+                    voter_dir: dir,
+                    kraft_min,
+                    kraft_max,
+                };
+                out.send(id, f.leader, message);
+                return;
+            }
+        }
+        self.send_fetch(now, out);
+    }
+
+    /// Accept a response only from our leader, in our epoch, for the Fetch we have in flight.
     fn expecting_response_from(&self, from: NodeId, epoch: Epoch) -> bool {
-        matches!(&self.role, Role::Follower(f) if f.leader == from && f.request_deadline.is_some())
+        matches!(&self.role, Role::Follower(f) if f.leader == from && f.request_deadline.is_some() && !f.updating_voter)
             && epoch == self.epoch
+    }
+
+    /// `handleUpdateVoterResponse`: NONE (or UNSUPPORTED_VERSION) means this leader knows us;
+    /// like a successful fetch it resets the fetch timer. Another error is logged, and the
+    /// voter tries again after its next update period.
+    pub(super) fn on_update_voter_response(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        error: Option<ReconfigError>,
+        out: &mut Outbox<S>,
+    ) {
+        let before = (self.epoch, self.role.kind());
+        self.observe_epoch(now, epoch, leader, out);
+        if (self.epoch, self.role.kind()) != before || epoch != self.epoch {
+            return;
+        }
+        let fetch_deadline = self.fetch_deadline_from(now);
+        let Role::Follower(f) = &mut self.role else { return };
+        if f.leader != from || !f.updating_voter {
+            return;
+        }
+        f.updating_voter = false;
+        f.request_deadline = None;
+        if matches!(error, None | Some(ReconfigError::UnsupportedVersion)) {
+            f.has_updated_leader = true;
+            f.fetch_deadline = fetch_deadline;
+        }
+        self.send_fetch(now, out);
     }
 
     // The parameters are `Message::FetchResponse`'s fields between `now, from` and `out`, the
@@ -160,7 +225,7 @@ impl<S: StateMachine> Node<S> {
                 return;
             }
         }
-        self.send_fetch(now, out);
+        self.send_next_request(now, out);
     }
 
     fn append_fetched(
@@ -239,7 +304,7 @@ impl<S: StateMachine> Node<S> {
             }
             SnapshotChunk::NotFound => f.snapshot_fetch = None,
         }
-        self.send_fetch(now, out);
+        self.send_next_request(now, out);
     }
 
     /// Replace the log by the fetched snapshot and restart the state machine from it.

@@ -102,6 +102,10 @@ pub struct LeaderState<S: StateMachine> {
     pub(super) change: Option<PendingChange>,
     /// Set once a removal of the leader itself commits (`LeaderState.requestResign`).
     pub(super) resign_requested: bool,
+    /// At kraft.version 0, the static voter set as this leader learned it from UpdateRaftVoter:
+    /// itself and each voter that sent one, with their directory ids (`KRaftVersionUpgrade.Voters`,
+    /// memory only). `None` at kraft.version 1, and once the upgrade is appended.
+    pub(super) volatile_voters: Option<VoterSet>,
 }
 
 impl<S: StateMachine> LeaderState<S> {
@@ -118,6 +122,9 @@ impl<S: StateMachine> LeaderState<S> {
             linger_deadline: None,
             change: None,
             resign_requested: false,
+            volatile_voters: (node.log().control().kraft_version() == 0)
+                .then(|| node.voter_set().with_updated_voter(node.key(), true))
+                .flatten(),
         };
         leader.update_voters(node.voter_set());
         leader
@@ -458,7 +465,7 @@ impl<S: StateMachine> Node<S> {
         self.send_fetch_response(from, request, FetchResult::Records(records), out);
     }
 
-    fn record_fetch_for_check_quorum(&mut self, now: Micros, from: ReplicaKey) {
+    pub(super) fn record_fetch_for_check_quorum(&mut self, now: Micros, from: ReplicaKey) {
         let quorum = (self.majority(), self.is_voter());
         let (timeout, is_voter) = (self.config.check_quorum_timeout(), self.voter_set().is_voter(from));
         if let Some(leader) = self.leader_state()

@@ -1,12 +1,13 @@
-//! The KRaft RPCs (KIP-595, KIP-996, KIP-630) as plain data: what one node sends another.
+//! The KRaft RPCs (KIP-595, KIP-996, KIP-630, KIP-853) as plain data: what one node sends another.
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::log::Entry;
+use super::reconfig::ReconfigError;
 use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
-use super::voters::{DirectoryId, KRaftVersion};
+use super::voters::{DirectoryId, KRaftVersion, short_dir};
 use super::{Epoch, NodeId, Offset};
 
 /// A message on the wire, from one node to another.
@@ -102,6 +103,22 @@ pub enum Message<S: StateMachine> {
         kraft_min: KRaftVersion,
         kraft_max: KRaftVersion,
     },
+    /// `UpdateRaftVoter`: a follower voter tells its leader its directory id and supported
+    /// `kraft.version` range (`KafkaRaftClient.maybeSendUpdateVoterRequest`). In a static quorum
+    /// (kraft.version 0) it goes once to every new leader, which keeps it in memory only: what
+    /// the upgrade to kraft.version 1 needs to write the first VotersRecord.
+    UpdateRaftVoter {
+        current_leader_epoch: Epoch,
+        voter_dir: DirectoryId,
+        kraft_min: KRaftVersion,
+        kraft_max: KRaftVersion,
+    },
+    UpdateRaftVoterResponse {
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        /// `None` is NONE.
+        error: Option<ReconfigError>,
+    },
 }
 
 /// What a FetchResponse carries.
@@ -149,6 +166,8 @@ impl<S: StateMachine> Message<S> {
             Message::FetchSnapshotResponse { .. } => "FetchSnapshotResponse",
             Message::ApiVersions => "ApiVersions",
             Message::ApiVersionsResponse { .. } => "ApiVersionsResponse",
+            Message::UpdateRaftVoter { .. } => "UpdateRaftVoter",
+            Message::UpdateRaftVoterResponse { .. } => "UpdateRaftVoterResponse",
         }
     }
 }
@@ -205,6 +224,15 @@ impl<S: StateMachine> fmt::Display for Message<S> {
             Message::ApiVersions => f.write_str("ApiVersions"),
             Message::ApiVersionsResponse { kraft_min, kraft_max } => {
                 write!(f, "ApiVersionsResponse(kraft.version {kraft_min}..{kraft_max})")
+            }
+            Message::UpdateRaftVoter { current_leader_epoch, voter_dir, kraft_min, kraft_max } => write!(
+                f,
+                "UpdateRaftVoter(epoch={current_leader_epoch}, dir {}, kraft.version {kraft_min}..{kraft_max})",
+                short_dir(*voter_dir)
+            ),
+            Message::UpdateRaftVoterResponse { epoch, error, .. } => {
+                let answer = error.map_or("NONE", ReconfigError::name);
+                write!(f, "UpdateRaftVoterResponse(epoch={epoch}, {answer})")
             }
         }
     }

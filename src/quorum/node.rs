@@ -75,6 +75,13 @@ pub(super) struct FollowerState {
     pub last_fetch_ok: Option<Micros>,
     /// A snapshot being fetched, and the next position to ask for.
     pub snapshot_fetch: Option<(SnapshotId, u64)>,
+    /// When a voter next considers sending UpdateRaftVoter (`FollowerState.updateVoterSetPeriodTimer`,
+    /// one fetch timeout, so that a few fetches go first).
+    pub update_voter_at: Micros,
+    /// This leader answered our UpdateRaftVoter (`FollowerState.hasUpdatedLeader`).
+    pub has_updated_leader: bool,
+    /// The request in flight is an UpdateRaftVoter, not a Fetch.
+    pub updating_voter: bool,
 }
 
 /// A former leader of the current epoch, out of the running until its timeout.
@@ -319,6 +326,12 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
+    /// The voter set in force at `offset` of this node's log: the latest VotersRecord at or
+    /// below it, else the static one.
+    pub fn voter_set_at(&self, offset: Offset) -> &VoterSet {
+        self.disk.log.control().voters_at(offset).map_or(&self.setup.static_voters, |v| v)
+    }
+
     /// This replica's id and metadata log directory id (`ReplicaKey`).
     pub fn key(&self) -> ReplicaKey {
         ReplicaKey { id: self.id, dir: Some(self.disk.directory_id) }
@@ -398,6 +411,15 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
+    /// While this node leads at kraft.version 0: the static voter set with the directory of
+    /// each voter that has sent it UpdateRaftVoter (and its own), what an upgrade would write.
+    pub fn learned_voters(&self) -> Option<&VoterSet> {
+        match &self.role {
+            Role::Leader(leader) => leader.volatile_voters.as_ref(),
+            _ => None,
+        }
+    }
+
     /// The offset the next proposed record will get, when this node leads.
     pub fn next_offset(&self) -> Option<Offset> {
         match &self.role {
@@ -473,6 +495,13 @@ impl<S: StateMachine> Node<S> {
             }
             Message::ApiVersionsResponse { kraft_min, kraft_max } => {
                 self.on_api_versions_response(now, from, (kraft_min, kraft_max), out)
+            }
+            Message::UpdateRaftVoter { current_leader_epoch, voter_dir, kraft_min, kraft_max } => {
+                let voter = ReplicaKey { id: from, dir: Some(voter_dir) };
+                self.on_update_voter(now, voter, current_leader_epoch, (kraft_min, kraft_max), out)
+            }
+            Message::UpdateRaftVoterResponse { epoch, leader, error } => {
+                self.on_update_voter_response(now, from, epoch, leader, error, out)
             }
         }
     }
@@ -627,6 +656,9 @@ impl<S: StateMachine> Node<S> {
             request_deadline: None,
             last_fetch_ok: None,
             snapshot_fetch: None,
+            update_voter_at: now + self.config.fetch_timeout,
+            has_updated_leader: false,
+            updating_voter: false,
         }
     }
 

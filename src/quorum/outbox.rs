@@ -4,11 +4,11 @@
 use std::fmt;
 
 use super::message::{Envelope, Message};
-use super::reconfig::{ChangeKind, ChangeStep};
+use super::reconfig::{ChangeKind, ChangeStep, ReconfigError, VoterUpdate};
 use super::role::RoleKind;
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
-use super::voters::ReplicaKey;
+use super::voters::{KRaftVersion, ReplicaKey};
 use super::{Epoch, NodeId, Offset};
 
 /// Outputs of one step of a node, in the order they happened.
@@ -87,6 +87,24 @@ pub enum NoteKind {
         voter: ReplicaKey,
         step: ChangeStep,
     },
+    /// The leader answered a voter's UpdateRaftVoter.
+    VoterUpdated {
+        voter: ReplicaKey,
+        answer: Result<VoterUpdate, ReconfigError>,
+    },
+    /// The leader carried out `kafka-features upgrade --feature kraft.version=1`.
+    KRaftVersionUpgrade {
+        step: UpgradeStep,
+    },
+}
+
+/// What an upgrade of kraft.version did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpgradeStep {
+    /// The log already holds this version: nothing to write.
+    AlreadyAt(KRaftVersion),
+    /// KRaftVersionRecord and VotersRecord appended as one batch at this offset.
+    Appended(Offset),
 }
 
 impl fmt::Display for Note {
@@ -132,6 +150,23 @@ impl fmt::Display for Note {
                     ChangeStep::Failed(error) => write!(f, "n{n} {rpc} {voter}: answered {error}"),
                 }
             }
+            NoteKind::VoterUpdated { voter, answer } => match answer {
+                Ok(VoterUpdate::InMemory) => {
+                    write!(f, "n{n} UpdateRaftVoter {voter}: kept in memory (kraft.version 0), answered NONE")
+                }
+                Ok(VoterUpdate::Appended(offset)) => {
+                    write!(f, "n{n} UpdateRaftVoter {voter}: VotersRecord at offset {offset}, answered NONE")
+                }
+                Err(error) => write!(f, "n{n} UpdateRaftVoter {voter}: answered {error}"),
+            },
+            NoteKind::KRaftVersionUpgrade { step: UpgradeStep::AlreadyAt(version) } => {
+                write!(f, "n{n} kraft.version is already {version}: nothing to upgrade")
+            }
+            NoteKind::KRaftVersionUpgrade { step: UpgradeStep::Appended(offset) } => write!(
+                f,
+                "n{n} upgraded kraft.version to 1: KRaftVersionRecord at offset {offset}, the first VotersRecord at {}",
+                offset + 1
+            ),
         }
     }
 }

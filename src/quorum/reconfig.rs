@@ -8,11 +8,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::node::{Node, Role};
-use super::outbox::{NoteKind, Outbox};
+use super::outbox::{NoteKind, Outbox, UpgradeStep};
 use super::record::Record;
 use super::state_machine::StateMachine;
-use super::voters::{KRaftVersion, ReplicaKey};
-use super::{Message, NodeId, Offset};
+use super::voters::{KRaftVersion, LATEST_KRAFT_VERSION, ReplicaKey};
+use super::{Epoch, Message, NodeId, Offset, RoleKind};
 use crate::harness::Micros;
 
 /// Which reconfiguration.
@@ -79,6 +79,9 @@ pub enum ReconfigError {
     /// INVALID_REQUEST: no directory id, or the new voter does not support the cluster's
     /// `kraft.version`.
     InvalidRequest,
+    /// INVALID_UPDATE_VERSION: `kafka-features upgrade --feature kraft.version=1` before every
+    /// voter told this leader its directory id (`InvalidUpdateVersionException`).
+    InvalidUpdateVersion,
 }
 
 impl ReconfigError {
@@ -91,6 +94,7 @@ impl ReconfigError {
             ReconfigError::VoterNotFound(_) => "VOTER_NOT_FOUND",
             ReconfigError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
             ReconfigError::InvalidRequest => "INVALID_REQUEST",
+            ReconfigError::InvalidUpdateVersion => "INVALID_UPDATE_VERSION",
         }
     }
 
@@ -120,6 +124,9 @@ impl ReconfigError {
             ReconfigError::InvalidRequest => {
                 "the new controller has no directory id or does not support the cluster's kraft.version".into()
             }
+            ReconfigError::InvalidUpdateVersion => {
+                "not every voter has sent this leader UpdateRaftVoter with its directory id yet".into()
+            }
         }
     }
 }
@@ -131,6 +138,15 @@ impl fmt::Display for ReconfigError {
 }
 
 impl std::error::Error for ReconfigError {}
+
+/// What the leader did with an UpdateRaftVoter it accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoterUpdate {
+    /// kraft.version 0: kept in memory for the upgrade (`compareAndSetVolatileVoters`).
+    InMemory,
+    /// kraft.version 1: a VotersRecord with the updated entry, at this offset.
+    Appended(Offset),
+}
 
 /// How a reconfiguration moved on, for the trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,14 +262,10 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
-    /// Append a VotersRecord as its own batch after whatever writes were waiting
-    /// (`BatchAccumulator.appendControlMessages`), and remember its offset.
+    /// Append a VotersRecord as its own batch after whatever writes were waiting, and remember
+    /// its offset.
     fn append_voters(&mut self, now: Micros, record: Record<S::Entry>, out: &mut Outbox<S>) {
-        let Role::Leader(leader) = &mut self.role else { return };
-        let waiting = leader.take_pending();
-        if !waiting.is_empty() {
-            self.append_as_leader(now, waiting, out);
-        }
+        self.flush_pending(now, out);
         let offset = self.log().end_offset();
         let (kind, voter) = match &mut self.role {
             Role::Leader(leader) => match &mut leader.change {
@@ -305,6 +317,124 @@ impl<S: StateMachine> Node<S> {
                 None => TimedOutBecause::ExpiredBeforeAppend,
             };
             self.finish_change(Err(ReconfigError::RequestTimedOut(why)), out);
+        }
+    }
+
+    /// `UpdateVoterHandler.handleUpdateVoterRequest`: a voter's directory id and supported
+    /// kraft.version range. Refused (REQUEST_TIMED_OUT) while a change is pending, before a high
+    /// watermark, or while the last VotersRecord is uncommitted; else the entry is updated, in
+    /// memory at kraft.version 0 (matched by id only) or by a VotersRecord at 1 (matched by id
+    /// and directory), and answered at once, with no commit to wait for. An accepted request
+    /// counts for check quorum like a fetch (`updateCheckQuorumForFollowingVoter`).
+    pub(super) fn on_update_voter(
+        &mut self,
+        now: Micros,
+        voter: ReplicaKey,
+        leader_epoch: Epoch,
+        range: (KRaftVersion, KRaftVersion),
+        out: &mut Outbox<S>,
+    ) {
+        let answer = if leader_epoch == self.epoch {
+            self.update_voter(now, voter, range, out)
+        } else {
+            Err(ReconfigError::NotLeaderOrFollower)
+        };
+        if self.role.kind() == RoleKind::Leader && leader_epoch == self.epoch {
+            out.note(self.id, NoteKind::VoterUpdated { voter, answer });
+        }
+        let message = Message::UpdateRaftVoterResponse {
+            epoch: self.epoch,
+            leader: self.leader(),
+            error: answer.err(),
+        };
+        out.send(self.id, voter.id, message);
+    }
+
+    fn update_voter(
+        &mut self,
+        now: Micros,
+        voter: ReplicaKey,
+        range: (KRaftVersion, KRaftVersion),
+        out: &mut Outbox<S>,
+    ) -> Result<VoterUpdate, ReconfigError> {
+        use TimedOutBecause::*;
+        let Role::Leader(leader) = &self.role else {
+            return Err(ReconfigError::NotLeaderOrFollower);
+        };
+        if leader.change.is_some() {
+            return Err(ReconfigError::RequestTimedOut(ChangePending));
+        }
+        let hw = self.high_watermark.ok_or(ReconfigError::RequestTimedOut(NoHighWatermark))?;
+        let control = self.log().control();
+        let kraft = control.kraft_version();
+        let voters = if kraft == 0 {
+            leader.volatile_voters.clone()
+        } else {
+            control.last_voters_offset().is_some_and(|o| o < hw).then(|| self.voter_set().clone())
+        };
+        let voters = voters.ok_or(ReconfigError::RequestTimedOut(UncommittedVoters))?;
+        if !(range.0..=range.1).contains(&kraft) {
+            return Err(ReconfigError::InvalidRequest);
+        }
+        let updated =
+            voters.with_updated_voter(voter, kraft == 0).ok_or(ReconfigError::VoterNotFound(voter))?;
+        let kept = if kraft == 0 {
+            if let Role::Leader(leader) = &mut self.role {
+                leader.volatile_voters = Some(updated);
+            }
+            VoterUpdate::InMemory
+        } else {
+            let offset = self.flush_then_append(now, vec![Record::Voters(Arc::new(updated))], out);
+            VoterUpdate::Appended(offset)
+        };
+        self.record_fetch_for_check_quorum(now, voter);
+        Ok(kept)
+    }
+
+    /// `kafka-features upgrade --feature kraft.version=1`, as the active controller hands it
+    /// to `KafkaRaftClient.upgradeKRaftVersion` and `LeaderState.maybeAppendUpgradedKRaftVersion`:
+    /// nothing to do at kraft.version 1; refused (INVALID_UPDATE_VERSION) until every voter has
+    /// sent this leader UpdateRaftVoter; else one control batch, a KRaftVersionRecord(1) and the
+    /// first VotersRecord (the voters learned in memory, with their directory ids). From then on
+    /// the voter set lives in the log and AddRaftVoter and RemoveRaftVoter are allowed.
+    pub fn upgrade_kraft_version(&mut self, now: Micros, out: &mut Outbox<S>) -> Result<(), ReconfigError> {
+        let Role::Leader(leader) = &mut self.role else {
+            return Err(ReconfigError::NotLeaderOrFollower);
+        };
+        let current = self.disk.log.control().kraft_version();
+        if current >= LATEST_KRAFT_VERSION {
+            out.note(self.id, NoteKind::KRaftVersionUpgrade { step: UpgradeStep::AlreadyAt(current) });
+            return Ok(());
+        }
+        let voters = leader.volatile_voters.take_if(|v| v.all_directories_known());
+        let voters = voters.ok_or(ReconfigError::InvalidUpdateVersion)?;
+        let records = vec![Record::KRaftVersion(LATEST_KRAFT_VERSION), Record::Voters(Arc::new(voters))];
+        let offset = self.flush_then_append(now, records, out);
+        out.note(self.id, NoteKind::KRaftVersionUpgrade { step: UpgradeStep::Appended(offset) });
+        Ok(())
+    }
+
+    /// Append control records as their own batch after whatever writes were waiting
+    /// (`BatchAccumulator.appendControlMessages`); returns the batch's first offset.
+    fn flush_then_append(
+        &mut self,
+        now: Micros,
+        records: Vec<Record<S::Entry>>,
+        out: &mut Outbox<S>,
+    ) -> Offset {
+        self.flush_pending(now, out);
+        let offset = self.log().end_offset();
+        self.append_as_leader(now, records, out);
+        offset
+    }
+
+    /// Append the writes still lingering in the accumulator, so that a control batch follows them.
+    fn flush_pending(&mut self, now: Micros, out: &mut Outbox<S>) {
+        if let Role::Leader(leader) = &mut self.role {
+            let waiting = leader.take_pending();
+            if !waiting.is_empty() {
+                self.append_as_leader(now, waiting, out);
+            }
         }
     }
 

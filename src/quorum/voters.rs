@@ -16,6 +16,9 @@ pub type DirectoryId = u64;
 /// `controller.quorum.voters`, 1 a reconfigurable one kept in the log.
 pub type KRaftVersion = u8;
 
+/// The highest `kraft.version` (`KRaftVersion.LATEST_PRODUCTION`).
+pub const LATEST_KRAFT_VERSION: KRaftVersion = 1;
+
 /// The directory id a node's `kafka-storage format` writes on its `format`-th format (0 for the
 /// first). Deterministic, so formatting draws nothing from the simulation's random stream.
 pub fn directory_id(node: NodeId, format: u32) -> DirectoryId {
@@ -122,6 +125,20 @@ impl VoterSet {
             .then(|| VoterSet::new(self.voters.iter().copied().filter(|k| *k != key)))
     }
 
+    /// `VoterSet.updateVoter` (`ignoring_dir`: `updateVoterIgnoringDirectoryId`, at
+    /// kraft.version 0): the set with the entry for `key` replaced by `key`, if there is one.
+    pub fn with_updated_voter(&self, key: ReplicaKey, ignoring_dir: bool) -> Option<VoterSet> {
+        let found = self.voters.iter().any(|k| k.id == key.id && (ignoring_dir || k.matches(key)));
+        found.then(|| VoterSet::new(self.voters.iter().map(|k| if k.id == key.id { key } else { *k })))
+    }
+
+    /// Whether every voter's directory id is known: at kraft.version 0, every voter has sent
+    /// this leader UpdateRaftVoter (a static entry has neither a directory nor a supported
+    /// kraft.version range above 0, `LeaderState.maybeAppendUpgradedKRaftVersion`).
+    pub fn all_directories_known(&self) -> bool {
+        self.voters.iter().all(|k| k.dir.is_some())
+    }
+
     /// `VoterSet.hasOverlappingMajority`: at most one voter added and at most one removed, so
     /// any majority of one set meets any majority of the other.
     pub fn has_overlapping_majority(&self, other: &VoterSet) -> bool {
@@ -197,6 +214,12 @@ mod tests {
         assert_eq!(set.with_voter(key(3, 30)).map(|s| s.len()), Some(3));
         assert_eq!(set.without_voter(key(2, 21)), None, "removal needs the exact key");
         let one = set.without_voter(key(2, 20)).unwrap();
+        assert_eq!(one.with_updated_voter(key(1, 11), false), None, "updateVoter needs the same directory");
+        assert_eq!(
+            one.with_updated_voter(key(1, 11), true).map(|s| s.keys().to_vec()),
+            Some(vec![key(1, 11)])
+        );
+        assert_eq!(one.with_updated_voter(key(3, 30), true), None, "VOTER_NOT_FOUND");
         assert_eq!(one.without_voter(key(1, 10)), None, "the last voter stays");
     }
 

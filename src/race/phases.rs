@@ -86,7 +86,7 @@ mod tests {
     use crate::race::{FailoverRace, RaceStage};
 
     /// Each side's phases in the order announced, when its sentence changes, over a whole race
-    /// played in 5 ms slices.
+    /// played in 1 ms slices.
     fn announced() -> (Vec<String>, Vec<String>) {
         let mut race = FailoverRace::new(1_000, 2).unwrap();
         let (mut kraft, mut zk) = (vec![kraft_phase(&race)], vec![zk_phase(&race)]);
@@ -103,7 +103,7 @@ mod tests {
         }
         race.kill().unwrap();
         while !race.finished() {
-            race.advance(5_000);
+            race.advance(1_000);
             note(&race);
         }
         (kraft, zk)

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 46] = [
+pub const SCENARIOS: [(&str, &str); 47] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -43,6 +43,7 @@ pub const SCENARIOS: [(&str, &str); 46] = [
     ("quorum_self_removal_expires", include_str!("../../tests/scenarios/quorum_self_removal_expires.txt")),
     ("quorum_snapshot_leader", include_str!("../../tests/scenarios/quorum_snapshot_leader.txt")),
     ("quorum_standalone_grows", include_str!("../../tests/scenarios/quorum_standalone_grows.txt")),
+    ("quorum_static_upgrade", include_str!("../../tests/scenarios/quorum_static_upgrade.txt")),
     ("quorum_wiped_disk", include_str!("../../tests/scenarios/quorum_wiped_disk.txt")),
     ("read_waits_for_commit", include_str!("../../tests/scenarios/read_waits_for_commit.txt")),
     ("rejoin_with_pre_vote", include_str!("../../tests/scenarios/rejoin_with_pre_vote.txt")),

@@ -267,6 +267,9 @@ impl ScenarioRun {
                 let id = node_arg(sim, block)?;
                 let _ = sim.remove_voter(id);
             }
+            "upgrade-kraft-version" => {
+                let _ = sim.upgrade_kraft_version();
+            }
             "wipe-disk" => {
                 let id = node_arg(sim, block)?;
                 sim.wipe_disk(id)?;
@@ -448,8 +451,11 @@ fn voters(sim: &Simulation) -> String {
         Some(offset) => format!("; the VotersRecord at {offset} is not committed yet"),
         None => String::new(),
     };
+    let kraft = sim
+        .leader()
+        .map_or(String::new(), |l| format!(" at kraft.version {}", l.log().control().kraft_version()));
     format!(
-        "voters {set}: {} of {} must agree, {} may fail{state}",
+        "voters {set}{kraft}: {} of {} must agree, {} may fail{state}",
         set.majority(),
         set.len(),
         set.len().saturating_sub(set.majority())

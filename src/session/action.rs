@@ -43,6 +43,8 @@ pub enum Action {
     RemoveLeader,
     /// Wipe controller n's disk and format it again: it comes back as an observer.
     WipeDisk(NodeId),
+    /// `kafka-features upgrade --feature kraft.version=1`: a static quorum becomes dynamic.
+    UpgradeKRaftVersion,
 }
 
 impl Action {
@@ -69,6 +71,7 @@ impl Action {
             Action::RemoveVoter(n) => format!("Asked to remove n{n} from the voters (RemoveRaftVoter)"),
             Action::RemoveLeader => "Asked to remove the active controller from the voters".into(),
             Action::WipeDisk(n) => format!("Wiped n{n}'s disk and formatted it again"),
+            Action::UpgradeKRaftVersion => "Asked to upgrade kraft.version to 1".into(),
         }
     }
 }
@@ -94,6 +97,7 @@ impl fmt::Display for Action {
             Action::RemoveVoter(n) => write!(f, "d{n}"),
             Action::RemoveLeader => write!(f, "q"),
             Action::WipeDisk(n) => write!(f, "w{n}"),
+            Action::UpgradeKRaftVersion => write!(f, "u"),
         }
     }
 }
@@ -158,6 +162,7 @@ impl FromStr for Action {
             'g' if rest.is_empty() => Action::Resign,
             'p' if rest.is_empty() => Action::NewController,
             'q' if rest.is_empty() => Action::RemoveLeader,
+            'u' if rest.is_empty() => Action::UpgradeKRaftVersion,
             _ => return Err(bad()),
         })
     }
@@ -248,6 +253,7 @@ mod tests {
             Action::RemoveVoter(2),
             Action::RemoveLeader,
             Action::WipeDisk(3),
+            Action::UpgradeKRaftVersion,
         ];
         for action in actions {
             let recorded = RecordedAction { at: 1_234_567, events: 89, action };
@@ -257,7 +263,9 @@ mod tests {
 
     #[test]
     fn garbage_is_refused() {
-        for text in ["", "q1", "p2", "a", "w1-2", "c", "cx", "x1", "t5", "h1", "12.3", "a.b.c1", "1.2.n1-2"] {
+        for text in
+            ["", "q1", "u1", "p2", "a", "w1-2", "c", "cx", "x1", "t5", "h1", "12.3", "a.b.c1", "1.2.n1-2"]
+        {
             assert!(text.parse::<RecordedAction>().is_err() || text.parse::<Action>().is_err(), "{text}");
         }
         assert!("1.2.c3".parse::<RecordedAction>().is_ok());

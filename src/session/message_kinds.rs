@@ -35,9 +35,10 @@ const DIVERGING: &str = "#D55E00";
 const SNAPSHOT: &str = "#009E73";
 const BROKER: &str = "#555555";
 const ALTER: &str = "#56B4E9";
+const VOTERS: &str = "#117733";
 
 /// Every drawable kind, in legend order.
-pub const MESSAGE_KINDS: [MessageKind; 20] = [
+pub const MESSAGE_KINDS: [MessageKind; 24] = [
     kind(
         "PreVote",
         "PV",
@@ -100,6 +101,22 @@ pub const MESSAGE_KINDS: [MessageKind; 20] = [
     ),
     kind("AlterPartition", "AP", ALTER, false, "AlterPartition: a partition leader changes its ISR"),
     kind("AlterPartitionResponse", "APR", ALTER, true, "AlterPartition response"),
+    kind(
+        "ApiVersions",
+        "AV",
+        VOTERS,
+        false,
+        "ApiVersions: the leader asks a controller it is adding which kraft.version it supports",
+    ),
+    kind("ApiVersionsResponse", "AVR", VOTERS, true, "ApiVersions response: the kraft.version range"),
+    kind(
+        "UpdateRaftVoter",
+        "UV",
+        VOTERS,
+        false,
+        "UpdateRaftVoter: a voter tells a new leader its directory id and kraft.version range",
+    ),
+    kind("UpdateRaftVoterResponse", "UVR", VOTERS, true, "UpdateRaftVoter response: NONE or an error"),
 ];
 
 /// How a kind is drawn; unknown kinds get a neutral "?" that the tests rule out.
@@ -131,6 +148,7 @@ mod tests {
     use crate::session::picture::MessagePicture;
     use crate::session::{Action, Session, Settings};
     use crate::sim::TraceKind;
+    use crate::sim::simulation::QuorumFormat;
 
     #[test]
     fn labels_are_distinct_and_explained() {
@@ -160,11 +178,28 @@ mod tests {
         }
     }
 
+    /// A busy dynamic quorum (a wiped disk re-added: ApiVersions), then a static one (its
+    /// voters send each new leader UpdateRaftVoter).
     #[test]
     fn every_kind_a_busy_cluster_sends_is_in_the_table() {
-        let settings = Settings { voters: 5, brokers: 3, snapshot_bytes: 2_000, ..Settings::default() };
-        let mut session = Session::new(settings);
         let mut seen = BTreeSet::new();
+        busy(Settings { voters: 5, brokers: 3, snapshot_bytes: 2_000, ..Settings::default() }, &mut seen);
+        let dynamic = seen.len();
+        busy(
+            Settings { voters: 3, brokers: 1, quorum: QuorumFormat::Static, ..Settings::default() },
+            &mut seen,
+        );
+        assert!(dynamic >= 10, "a busy cluster sends many kinds: {seen:?}");
+        for kind in ["ApiVersions", "UpdateRaftVoter", "UpdateRaftVoterResponse"] {
+            assert!(seen.contains(kind), "{kind} never sent: {seen:?}");
+        }
+        for kind in seen {
+            assert_ne!(message_kind(kind).label, "?", "{kind} has no label");
+        }
+    }
+
+    fn busy(settings: Settings, seen: &mut BTreeSet<&'static str>) {
+        let mut session = Session::new(settings);
         let collect = |session: &Session, seen: &mut BTreeSet<&'static str>| {
             for line in session.log() {
                 if let TraceKind::Deliver(p) | TraceKind::Lost { packet: p, .. } = &line.kind {
@@ -180,17 +215,16 @@ mod tests {
             Action::Resign,
             Action::ShutDown(101),
             Action::CreateTopic { partitions: 30, replication: 3 },
+            Action::WipeDisk(2),
+            Action::RemoveVoter(2),
+            Action::AddVoter(2),
         ];
         for (i, action) in script.into_iter().enumerate() {
             session.advance_to((i as u64 + 1) * 3_000 * MS, usize::MAX);
-            collect(&session, &mut seen);
+            collect(&session, seen);
             let _ = session.act(action);
         }
         session.advance_to(40_000 * MS, usize::MAX);
-        collect(&session, &mut seen);
-        assert!(seen.len() >= 10, "a busy cluster sends many kinds: {seen:?}");
-        for kind in seen {
-            assert_ne!(message_kind(kind).label, "?", "{kind} has no label");
-        }
+        collect(&session, seen);
     }
 }

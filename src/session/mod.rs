@@ -500,6 +500,10 @@ impl Session {
                 sim.wipe_disk(*n)?;
                 Ok(())
             }
+            Action::UpgradeKRaftVersion => {
+                sim.upgrade_kraft_version()?;
+                Ok(())
+            }
         }
     }
 }

@@ -107,6 +107,9 @@ pub struct QuorumPicture {
     /// Voter entries whose node now runs another directory (its disk was wiped): the entry's
     /// key and the node's new one, two keys of one node id.
     pub wiped: Vec<(ReplicaKey, ReplicaKey)>,
+    /// In a static quorum with a leader: the voters that have not sent it UpdateRaftVoter yet,
+    /// whose directories the upgrade to kraft.version 1 still waits for.
+    pub upgrade_waits_for: Option<Vec<NodeId>>,
 }
 
 impl QuorumPicture {
@@ -151,6 +154,19 @@ impl QuorumPicture {
                 " The entry {entry} names a wiped disk and still counts; n{} runs as {now} now, an observer: remove the old entry, then add the new one.",
                 entry.id
             ));
+        }
+        match self.upgrade_waits_for.as_deref() {
+            Some([]) => text.push_str(
+                " Every voter has sent the leader UpdateRaftVoter: kraft.version can be upgraded to 1.",
+            ),
+            Some(waiting) => {
+                let ids: Vec<String> = waiting.iter().map(|v| format!("n{v}")).collect();
+                text.push_str(&format!(
+                    " The upgrade to kraft.version 1 waits for UpdateRaftVoter from {}.",
+                    ids.join(" ")
+                ));
+            }
+            None => {}
         }
         if let Some(change) = &self.change {
             text.push_str(&format!(" {change}."));
@@ -395,12 +411,17 @@ fn quorum_picture(sim: &Simulation, sets: &VoterSets) -> QuorumPicture {
             (entry.dir.is_some() && now.dir.is_some() && now.dir != entry.dir).then_some((*entry, now))
         })
         .collect();
+    let upgrade_waits_for = sim
+        .leader()
+        .and_then(|leader| leader.learned_voters())
+        .map(|learned| learned.keys().iter().filter(|k| k.dir.is_none()).map(|k| k.id).collect());
     QuorumPicture {
         dynamic: sets.latest.keys().iter().any(|k| k.dir.is_some()),
         voters: sets.latest.ids().collect(),
         committed: sets.committed.ids().collect(),
         change,
         wiped,
+        upgrade_waits_for,
     }
 }
 

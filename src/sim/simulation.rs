@@ -683,6 +683,16 @@ impl Simulation {
         Ok(key)
     }
 
+    /// `kafka-features upgrade --feature kraft.version=1`: the active controller writes
+    /// KRaftVersionRecord(1) and the first VotersRecord, after which the voter set lives in the
+    /// log and may change. Refused (INVALID_UPDATE_VERSION) until every voter has sent that
+    /// leader UpdateRaftVoter, about a fetch timeout after the election.
+    pub fn upgrade_kraft_version(&mut self) -> Result<(), ActionError> {
+        self.reconfigure("kafka-features upgrade --feature kraft.version=1".into(), |n, now, out| {
+            n.upgrade_kraft_version(now, out)
+        })
+    }
+
     fn reconfigure(
         &mut self,
         what: String,

@@ -138,6 +138,9 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <p id="quorum-line" class="quorum-line">{ props.quorum.describe() }</p>
                 <button onclick={act(Action::NewController)} title="Start a controller formatted with --no-initial-controllers: it joins as an observer">{ "New controller" }</button>
                 <button onclick={act(Action::RemoveLeader)} title="RemoveRaftVoter of the active controller: it leads until the change commits, then resigns">{ "Remove the leader from the voters" }</button>
+                if !props.quorum.dynamic {
+                    <button onclick={act(Action::UpgradeKRaftVersion)} title="kafka-features upgrade --feature kraft.version=1: the leader writes the first VotersRecord once every voter has sent it UpdateRaftVoter">{ "Upgrade kraft.version to 1" }</button>
+                }
             </div>
             <div class="group" role="group" aria-label="Create a topic">
                 { number_input("number", "Partitions", "topic-partitions", partitions.into(), 1, 10_000, topic(|v, (_, r)| (v, r))) }

@@ -45,6 +45,8 @@ pub enum Command {
     WipeDisk {
         node: NodeId,
     },
+    /// `kafka-features upgrade --feature kraft.version=1`.
+    UpgradeKRaftVersion,
     /// Playback speed factor, [`MIN_SPEED`] to [`MAX_SPEED`].
     SetSpeed {
         speed: f64,
@@ -76,7 +78,7 @@ pub struct Message {
 pub const RACE_COMMANDS: &str = "play, pause, step, seek and kill-leader";
 
 /// Every command's name, as the `command` field gives it.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "play",
     "pause",
     "step",
@@ -91,6 +93,7 @@ pub const NAMES: [&str; 17] = [
     "add-controller",
     "remove-controller",
     "wipe-disk",
+    "upgrade-kraft-version",
     "set-speed",
     "load-scenario",
     "tour-step",
@@ -118,6 +121,7 @@ impl Message {
             "add-controller" => Command::AddController { node: node()? },
             "remove-controller" => Command::RemoveController { node: node()? },
             "wipe-disk" => Command::WipeDisk { node: node()? },
+            "upgrade-kraft-version" => Command::UpgradeKRaftVersion,
             "set-speed" => Command::SetSpeed { speed: self.speed.ok_or_else(|| missing("speed"))? },
             "load-scenario" => {
                 Command::LoadScenario { scenario: self.scenario.clone().ok_or_else(|| missing("scenario"))? }
@@ -172,6 +176,7 @@ impl Command {
             Command::AddController { node } => Action::AddVoter(*node),
             Command::RemoveController { node } => Action::RemoveVoter(*node),
             Command::WipeDisk { node } => Action::WipeDisk(*node),
+            Command::UpgradeKRaftVersion => Action::UpgradeKRaftVersion,
             _ => return None,
         })
     }
@@ -202,6 +207,7 @@ mod tests {
             (r#"{"command":"add-controller","node":4}"#, Command::AddController { node: 4 }),
             (r#"{"command":"remove-controller","node":2}"#, Command::RemoveController { node: 2 }),
             (r#"{"command":"wipe-disk","node":3}"#, Command::WipeDisk { node: 3 }),
+            (r#"{"command":"upgrade-kraft-version"}"#, Command::UpgradeKRaftVersion),
             (r#"{"command":"set-speed","speed":0.1}"#, Command::SetSpeed { speed: 0.1 }),
             (
                 r#"{"command":"load-scenario","scenario":"failover"}"#,
@@ -247,6 +253,7 @@ mod tests {
         assert_eq!(Command::KillLeader.action(), Some(Action::KillLeader));
         assert_eq!(Command::AddController { node: 4 }.action(), Some(Action::AddVoter(4)));
         assert_eq!(Command::RemoveController { node: 2 }.action(), Some(Action::RemoveVoter(2)));
+        assert_eq!(Command::UpgradeKRaftVersion.action(), Some(Action::UpgradeKRaftVersion));
         assert_eq!(Command::Play.action(), None);
         assert_eq!(Command::Seek { ms: 1 }.action(), None);
         assert!(Command::KillLeader.applies_to_race() && Command::Seek { ms: 1 }.applies_to_race());
