@@ -94,6 +94,8 @@ impl SeedParams {
         if params.cluster.format == QuorumFormat::Static && rng.chance(0.5) {
             params.reconfig_share = rng.range(5, 40) as f64 / 100.0;
         }
+        // A third of the seeds' controllers auto-join (once the quorum is dynamic).
+        params.cluster.quorum.auto_join = rng.chance(0.3);
         params
     }
 }
@@ -125,6 +127,9 @@ impl fmt::Display for SeedParams {
         }
         if self.cluster.combined {
             write!(f, " roles=combined")?;
+        }
+        if self.cluster.quorum.auto_join {
+            write!(f, " auto-join=on")?;
         }
         Ok(())
     }

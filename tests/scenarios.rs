@@ -91,6 +91,7 @@ scenario_tests!(
     prevote_current_epoch,
     prospective_memory_only,
     quorum_add_times_out,
+    quorum_auto_join,
     quorum_leader_removes_itself,
     quorum_not_caught_up,
     quorum_one_change_at_a_time,

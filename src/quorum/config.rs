@@ -41,6 +41,11 @@ pub struct QuorumConfig {
     /// KIP-996 pre-vote: a node runs a non-binding poll before bumping the epoch. Kafka 4.x
     /// always does; switching it off shows Raft as Kafka ran it before 4.0.
     pub pre_vote: bool,
+    /// `controller.quorum.auto.join.enable` (4.2+, default off): a controller that follows the
+    /// leader as an observer asks to be added to the voters by itself, after first removing a
+    /// voter entry of its id with another directory (`KafkaRaftClient.pollFollowerAsObserver`).
+    /// Kafka rejects it for a broker-only process; here it applies to controllers only.
+    pub auto_join: bool,
     /// Deliberate bugs, for proving that the invariant checkers catch them.
     pub sabotage: QuorumSabotage,
 }
@@ -61,6 +66,7 @@ impl Default for QuorumConfig {
             max_retention_bytes: 100 * 1024 * 1024,
             log_clean_interval: 60_000 * MS,
             pre_vote: true,
+            auto_join: false,
             sabotage: QuorumSabotage::default(),
         }
     }

@@ -9,7 +9,7 @@ use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
 use super::node::{Node, Role, SUPPORTED_KRAFT_VERSIONS};
 use super::outbox::{NoteKind, Outbox};
-use super::reconfig::ReconfigError;
+use super::reconfig::{ChangeKind, ReconfigError};
 use super::snapshot::Snapshot;
 use super::state_machine::StateMachine;
 use super::{Epoch, NodeId, Offset};
@@ -71,6 +71,7 @@ impl<S: StateMachine> Node<S> {
             Role::Follower(f) => {
                 f.request_deadline = Some(next);
                 f.snapshot_fetch = None;
+                f.updating_voter = false;
             }
             _ => {}
         }
@@ -99,28 +100,71 @@ impl<S: StateMachine> Node<S> {
     /// what it learns in memory only). At kraft.version 1 Kafka sends it when the log's entry
     /// for this voter differs from its own endpoints or supported versions; endpoints are not
     /// modelled and every node runs 4.3.1, so here they never differ.
+    ///
+    /// An observer that may auto-join (`pollFollowerAsObserver`, `controller.quorum.auto.join
+    /// .enable`, kraft.version 1) sends instead, each update period, RemoveRaftVoter of a voter
+    /// entry of its id with another directory (its wiped disk's), else AddRaftVoter of itself.
     fn send_next_request(&mut self, now: Micros, out: &mut Outbox<S>) {
         let (voter, kraft) = (self.is_voter(), self.log().control().kraft_version());
         let (id, epoch, dir, period) =
             (self.id, self.epoch, self.disk.directory_id, self.config.fetch_timeout);
+        let old_entry = self.voter_set().key_of(id);
+        let auto_join = self.config.auto_join && kraft >= 1;
         if let Role::Follower(f) = &mut self.role
-            && voter
             && now >= f.update_voter_at
+            && (voter || auto_join)
         {
             f.update_voter_at = now + period;
-            if kraft == 0 && !f.has_updated_leader {
-                f.request_deadline = Some(now + self.config.request_timeout);
-                f.updating_voter = true;
+            let message = if voter {
                 let (kraft_min, kraft_max) = SUPPORTED_KRAFT_VERSIONS;
-                let message = Message::UpdateRaftVoter {
+                (kraft == 0 && !f.has_updated_leader).then_some(Message::UpdateRaftVoter {
                     current_leader_epoch: epoch,
                     voter_dir: dir,
                     kraft_min,
                     kraft_max,
-                };
+                })
+            } else {
+                Some(match old_entry {
+                    Some(old) => Message::RemoveRaftVoter { voter: old },
+                    None => Message::AddRaftVoter { voter_dir: dir },
+                })
+            };
+            if let Some(message) = message {
+                f.request_deadline = Some(now + self.config.request_timeout);
+                f.updating_voter = true;
                 out.send(id, f.leader, message);
                 return;
             }
+        }
+        self.send_fetch(now, out);
+    }
+
+    /// `handleAddVoterResponse`, `handleRemoveVoterResponse`: NONE, REQUEST_TIMED_OUT and
+    /// DUPLICATE_VOTER (VOTER_NOT_FOUND for a removal) restart the update period; then fetching
+    /// goes on.
+    pub(super) fn on_voter_change_response(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        kind: ChangeKind,
+        error: Option<ReconfigError>,
+        out: &mut Outbox<S>,
+    ) {
+        let period = self.config.fetch_timeout;
+        let Role::Follower(f) = &mut self.role else { return };
+        if f.leader != from || !f.updating_voter {
+            return;
+        }
+        f.updating_voter = false;
+        f.request_deadline = None;
+        let backs_off = match error {
+            None | Some(ReconfigError::RequestTimedOut(_)) => true,
+            Some(ReconfigError::DuplicateVoter(_)) => kind == ChangeKind::Add,
+            Some(ReconfigError::VoterNotFound(_)) => kind == ChangeKind::Remove,
+            Some(_) => false,
+        };
+        if backs_off {
+            f.update_voter_at = now + period;
         }
         self.send_fetch(now, out);
     }

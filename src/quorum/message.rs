@@ -4,10 +4,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::log::Entry;
-use super::reconfig::ReconfigError;
+use super::reconfig::{ChangeKind, ReconfigError};
 use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
-use super::voters::{DirectoryId, KRaftVersion, short_dir};
+use super::voters::{DirectoryId, KRaftVersion, ReplicaKey, short_dir};
 use super::{Epoch, NodeId, Offset};
 
 /// A message on the wire, from one node to another.
@@ -119,6 +119,23 @@ pub enum Message<S: StateMachine> {
         /// `None` is NONE.
         error: Option<ReconfigError>,
     },
+    /// `AddRaftVoter` from a controller that auto-joins (`controller.quorum.auto.join.enable`):
+    /// add me, with this directory; answer once the VotersRecord is appended
+    /// (`ackWhenCommitted=false`). The operator's `kafka-metadata-quorum add-controller` goes
+    /// to the leader directly here (`Simulation::add_voter`).
+    AddRaftVoter {
+        voter_dir: DirectoryId,
+    },
+    /// `RemoveRaftVoter` from an auto-joining controller of an older voter entry of its own id
+    /// (a wiped disk): answered once the removal commits.
+    RemoveRaftVoter {
+        voter: ReplicaKey,
+    },
+    /// The answer to either (`None` is NONE).
+    VoterChangeResponse {
+        kind: ChangeKind,
+        error: Option<ReconfigError>,
+    },
 }
 
 /// What a FetchResponse carries.
@@ -168,6 +185,10 @@ impl<S: StateMachine> Message<S> {
             Message::ApiVersionsResponse { .. } => "ApiVersionsResponse",
             Message::UpdateRaftVoter { .. } => "UpdateRaftVoter",
             Message::UpdateRaftVoterResponse { .. } => "UpdateRaftVoterResponse",
+            Message::AddRaftVoter { .. } => "AddRaftVoter",
+            Message::RemoveRaftVoter { .. } => "RemoveRaftVoter",
+            Message::VoterChangeResponse { kind: ChangeKind::Add, .. } => "AddRaftVoterResponse",
+            Message::VoterChangeResponse { kind: ChangeKind::Remove, .. } => "RemoveRaftVoterResponse",
         }
     }
 }
@@ -233,6 +254,11 @@ impl<S: StateMachine> fmt::Display for Message<S> {
             Message::UpdateRaftVoterResponse { epoch, error, .. } => {
                 let answer = error.map_or("NONE", ReconfigError::name);
                 write!(f, "UpdateRaftVoterResponse(epoch={epoch}, {answer})")
+            }
+            Message::AddRaftVoter { voter_dir } => write!(f, "AddRaftVoter(dir {})", short_dir(*voter_dir)),
+            Message::RemoveRaftVoter { voter } => write!(f, "RemoveRaftVoter({voter})"),
+            Message::VoterChangeResponse { error, .. } => {
+                write!(f, "{}({})", self.kind(), error.map_or("NONE", ReconfigError::name))
             }
         }
     }

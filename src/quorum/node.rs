@@ -15,7 +15,7 @@ use super::leader::{FetchRequest, LeaderState};
 use super::log::Log;
 use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
-use super::reconfig::{PendingChange, ReconfigError};
+use super::reconfig::{ChangeKind, PendingChange, ReconfigError};
 use super::record::Record;
 use super::role::{RoleKind, check_transition};
 use super::snapshot::SnapshotId;
@@ -502,6 +502,16 @@ impl<S: StateMachine> Node<S> {
             }
             Message::UpdateRaftVoterResponse { epoch, leader, error } => {
                 self.on_update_voter_response(now, from, epoch, leader, error, out)
+            }
+            Message::AddRaftVoter { voter_dir } => {
+                let voter = ReplicaKey { id: from, dir: Some(voter_dir) };
+                self.on_voter_change_request(now, from, ChangeKind::Add, voter, out)
+            }
+            Message::RemoveRaftVoter { voter } => {
+                self.on_voter_change_request(now, from, ChangeKind::Remove, voter, out)
+            }
+            Message::VoterChangeResponse { kind, error } => {
+                self.on_voter_change_response(now, from, kind, error, out)
             }
         }
     }

@@ -41,6 +41,9 @@ pub struct PendingChange {
     pub deadline: Micros,
     /// The VotersRecord's offset, once appended (an add first waits for ApiVersions).
     pub offset: Option<Offset>,
+    /// The controller that asked by RPC (auto-join) and still waits for the answer; `None`
+    /// for the operator's tool, whose answer is the trace.
+    pub reply_to: Option<NodeId>,
 }
 
 /// Why REQUEST_TIMED_OUT: Kafka answers all of these with the one error code.
@@ -193,6 +196,49 @@ impl<S: StateMachine> Node<S> {
         voter: ReplicaKey,
         out: &mut Outbox<S>,
     ) -> Result<(), ReconfigError> {
+        self.begin_add(now, voter, None, out)
+    }
+
+    /// RemoveRaftVoter: check, then append the VotersRecord without the voter at once.
+    pub fn remove_voter(
+        &mut self,
+        now: Micros,
+        voter: ReplicaKey,
+        out: &mut Outbox<S>,
+    ) -> Result<(), ReconfigError> {
+        self.begin_remove(now, voter, None, out)
+    }
+
+    /// An AddRaftVoter or RemoveRaftVoter that an auto-joining controller sent
+    /// (`KafkaRaftClient.handleAddVoterRequest`, `handleRemoveVoterRequest`): refused at once
+    /// with an answer, or carried out as the operator's and answered later.
+    pub(super) fn on_voter_change_request(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        kind: ChangeKind,
+        voter: ReplicaKey,
+        out: &mut Outbox<S>,
+    ) {
+        let started = match kind {
+            ChangeKind::Add => self.begin_add(now, voter, Some(from), out),
+            ChangeKind::Remove => self.begin_remove(now, voter, Some(from), out),
+        };
+        if let Err(error) = started {
+            if self.role.kind() == RoleKind::Leader {
+                out.note(self.id, NoteKind::VoterChange { kind, voter, step: ChangeStep::Failed(error) });
+            }
+            out.send(self.id, from, Message::VoterChangeResponse { kind, error: Some(error) });
+        }
+    }
+
+    fn begin_add(
+        &mut self,
+        now: Micros,
+        voter: ReplicaKey,
+        reply_to: Option<NodeId>,
+        out: &mut Outbox<S>,
+    ) -> Result<(), ReconfigError> {
         if voter.dir.is_none() {
             return Err(ReconfigError::InvalidRequest);
         }
@@ -202,18 +248,19 @@ impl<S: StateMachine> Node<S> {
         }
         let (id, deadline) = (self.id, now + self.config.request_timeout);
         if let Role::Leader(leader) = &mut self.role {
-            leader.change = Some(PendingChange { kind: ChangeKind::Add, voter, deadline, offset: None });
+            leader.change =
+                Some(PendingChange { kind: ChangeKind::Add, voter, deadline, offset: None, reply_to });
         }
         out.send(id, voter.id, Message::ApiVersions);
         out.note(id, NoteKind::VoterChange { kind: ChangeKind::Add, voter, step: ChangeStep::AskedVersions });
         Ok(())
     }
 
-    /// RemoveRaftVoter: check, then append the VotersRecord without the voter at once.
-    pub fn remove_voter(
+    fn begin_remove(
         &mut self,
         now: Micros,
         voter: ReplicaKey,
+        reply_to: Option<NodeId>,
         out: &mut Outbox<S>,
     ) -> Result<(), ReconfigError> {
         self.check_reconfig()?;
@@ -226,7 +273,8 @@ impl<S: StateMachine> Node<S> {
         }
         let deadline = now + self.config.request_timeout;
         if let Role::Leader(leader) = &mut self.role {
-            leader.change = Some(PendingChange { kind: ChangeKind::Remove, voter, deadline, offset: None });
+            leader.change =
+                Some(PendingChange { kind: ChangeKind::Remove, voter, deadline, offset: None, reply_to });
         }
         self.append_voters(now, Record::Voters(Arc::new(set)), out);
         Ok(())
@@ -279,6 +327,14 @@ impl<S: StateMachine> Node<S> {
         };
         out.note(self.id, NoteKind::VoterChange { kind, voter, step: ChangeStep::Appended(offset) });
         self.append_as_leader(now, vec![record], out);
+        // An auto-joining controller asked with `ackWhenCommitted=false`: answered NONE once
+        // appended (`AddVoterHandler.handleApiVersionsResponse`); the change stays pending.
+        if let Role::Leader(leader) = &mut self.role
+            && let Some(change) = leader.change.as_mut().filter(|c| c.kind == ChangeKind::Add)
+            && let Some(to) = change.reply_to.take()
+        {
+            out.send(self.id, to, Message::VoterChangeResponse { kind, error: None });
+        }
     }
 
     /// `AddVoterHandler.highWatermarkUpdated`, `RemoveVoterHandler.highWatermarkUpdated`: the
@@ -447,5 +503,8 @@ impl<S: StateMachine> Node<S> {
             Err(error) => ChangeStep::Failed(error),
         };
         out.note(self.id, NoteKind::VoterChange { kind: change.kind, voter: change.voter, step });
+        if let Some(to) = change.reply_to {
+            out.send(self.id, to, Message::VoterChangeResponse { kind: change.kind, error: result.err() });
+        }
     }
 }

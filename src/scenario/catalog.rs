@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 47] = [
+pub const SCENARIOS: [(&str, &str); 48] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -35,6 +35,7 @@ pub const SCENARIOS: [(&str, &str); 47] = [
     ("prevote_current_epoch", include_str!("../../tests/scenarios/prevote_current_epoch.txt")),
     ("prospective_memory_only", include_str!("../../tests/scenarios/prospective_memory_only.txt")),
     ("quorum_add_times_out", include_str!("../../tests/scenarios/quorum_add_times_out.txt")),
+    ("quorum_auto_join", include_str!("../../tests/scenarios/quorum_auto_join.txt")),
     ("quorum_leader_removes_itself", include_str!("../../tests/scenarios/quorum_leader_removes_itself.txt")),
     ("quorum_not_caught_up", include_str!("../../tests/scenarios/quorum_not_caught_up.txt")),
     ("quorum_one_change_at_a_time", include_str!("../../tests/scenarios/quorum_one_change_at_a_time.txt")),

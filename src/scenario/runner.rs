@@ -314,6 +314,7 @@ impl ScenarioRun {
         let defaults = QuorumConfig::default();
         let quorum = QuorumConfig {
             pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",
+            auto_join: block.arg("auto-join").unwrap_or("off") == "on",
             max_record_bytes_between_snapshots: parse_arg(block, "snapshot-bytes", 0)?,
             fetch_snapshot_max_bytes: parse_arg(block, "chunk-bytes", defaults.fetch_snapshot_max_bytes)?,
             fetch_max_bytes: parse_arg(block, "fetch-bytes", defaults.fetch_max_bytes)?,

@@ -38,7 +38,7 @@ const ALTER: &str = "#56B4E9";
 const VOTERS: &str = "#117733";
 
 /// Every drawable kind, in legend order.
-pub const MESSAGE_KINDS: [MessageKind; 24] = [
+pub const MESSAGE_KINDS: [MessageKind; 28] = [
     kind(
         "PreVote",
         "PV",
@@ -117,6 +117,34 @@ pub const MESSAGE_KINDS: [MessageKind; 24] = [
         "UpdateRaftVoter: a voter tells a new leader its directory id and kraft.version range",
     ),
     kind("UpdateRaftVoterResponse", "UVR", VOTERS, true, "UpdateRaftVoter response: NONE or an error"),
+    kind(
+        "AddRaftVoter",
+        "AV+",
+        VOTERS,
+        false,
+        "AddRaftVoter: an auto-joining controller asks to become a voter",
+    ),
+    kind(
+        "AddRaftVoterResponse",
+        "AV+R",
+        VOTERS,
+        true,
+        "AddRaftVoter response: NONE once appended, or an error",
+    ),
+    kind(
+        "RemoveRaftVoter",
+        "RV-",
+        VOTERS,
+        false,
+        "RemoveRaftVoter: an auto-joining controller removes its old directory's voter entry",
+    ),
+    kind(
+        "RemoveRaftVoterResponse",
+        "RV-R",
+        VOTERS,
+        true,
+        "RemoveRaftVoter response: NONE once committed, or an error",
+    ),
 ];
 
 /// How a kind is drawn; unknown kinds get a neutral "?" that the tests rule out.

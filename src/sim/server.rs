@@ -83,6 +83,11 @@ impl Server {
         disk: MetadataDisk,
         now: Micros,
     ) -> Server {
+        // `KafkaConfig` refuses controller.quorum.auto.join.enable on a broker-only process.
+        let quorum = match roles.controller || !quorum.auto_join {
+            true => quorum,
+            false => Arc::new(QuorumConfig { auto_join: false, ..(*quorum).clone() }),
+        };
         let node = MetadataNode::start(id, setup, quorum, rng.fork(), disk, now);
         let registered = || node.applied().state.image.brokers().get(&id).copied().filter(|r| !r.fenced);
         let broker = roles.broker.map(|start| match (start, registered()) {
