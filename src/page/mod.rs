@@ -20,6 +20,8 @@ pub mod pains;
 #[cfg(feature = "full")]
 pub mod race;
 pub mod redraw;
+#[cfg(feature = "full")]
+pub mod zk_layout;
 
 #[cfg(feature = "full")]
 use crate::failover::KraftRoles;

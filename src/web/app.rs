@@ -197,7 +197,7 @@ impl App {
         let state = &self.state;
         match state.tab {
             Tab::Pains => html! {
-                <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} />
+                <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} zoom={zoom(state.present)} resizes={self.resizes} />
             },
             Tab::Log => log_tab(&state.metadata_log, &self.on),
             _ => failover_tab(
@@ -207,6 +207,7 @@ impl App {
                     controls: state.params.controls,
                     reduced_motion: state.reduced_motion,
                     resizes: self.resizes,
+                    zoom: zoom(state.present),
                 },
                 &self.on,
             ),

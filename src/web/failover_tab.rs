@@ -37,6 +37,8 @@ pub struct Layout {
     pub reduced_motion: bool,
     /// How many times the window was resized, for the drawings to measure their frames again.
     pub resizes: u32,
+    /// How much larger the drawings' type is (presenter mode).
+    pub zoom: f64,
 }
 
 /// The failover view of `view`; its controls send `on` the race's actions.
@@ -278,7 +280,7 @@ impl Drawing<'_> {
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
-                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} />
+                    <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} />
                 } else {
                     <p class="side-caption">{ status }</p>
                 }
@@ -306,7 +308,7 @@ impl Drawing<'_> {
                 </div>
                 <p class="side-caption">{ phase }</p>
                 if let Some(view) = drawing {
-                    <ZkView picture={view} compact={layout.compact} reduced_motion={layout.reduced_motion} />
+                    <ZkView picture={view} compact={layout.compact} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
                 }
                 <PartitionGridView grid={race.zk_grid(GRID_CELLS)} side="zk" band_prefix="b" compact={layout.compact} />
             </section>

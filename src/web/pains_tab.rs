@@ -17,6 +17,10 @@ pub struct PainsProps {
     pub view: PainsView,
     pub reduced_motion: bool,
     pub on: Callback<Action>,
+    /// How much larger the drawing's type is (presenter mode).
+    pub zoom: f64,
+    /// How many times the window was resized, for the drawing to measure its frame again.
+    pub resizes: u32,
 }
 
 /// Which pain, and playback.
@@ -137,7 +141,7 @@ pub fn pains_tab(props: &PainsProps) -> Html {
                     <p class="visually-hidden" role="status" id="pain-phase">
                         { if view.seen { "The dead broker's session expired; the watches fired." } else { "A broker has died; its session is still alive." } }
                     </p>
-                    <ZkView picture={view.picture.clone()} compact={false} reduced_motion={props.reduced_motion} />
+                    <ZkView picture={view.picture.clone()} compact={false} reduced_motion={props.reduced_motion} zoom={props.zoom} resizes={props.resizes} />
                     <ol class="pain-events" aria-label="Latest events">
                         { for view.events.iter().map(|event| html! { <li>{ event }</li> }) }
                     </ol>

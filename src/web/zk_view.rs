@@ -6,25 +6,23 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::harness::{MS, Micros};
+use crate::page::zk_layout::ZkGeometry;
 use crate::zk::{Endpoint, FailoverPhase, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
-
-/// Width and height of the drawing's coordinate space (as the KRaft drawing's).
-const WIDTH: f64 = 1000.0;
-const HEIGHT: f64 = 540.0;
-const ENSEMBLE: (f64, f64) = (330.0, 95.0);
-const BROKER_Y: f64 = 410.0;
-const SERVER_DX: f64 = 120.0;
-/// The ensemble's box ends this far below its servers' centre line: room for the session timeout
-/// inside the box, so the links to the brokers (which start at its bottom edge) never cross it.
-const ENSEMBLE_BELOW: f64 = 76.0;
 
 #[derive(Properties, PartialEq)]
 pub struct ZkViewProps {
     pub picture: ZkPicture,
-    /// Embedded: the znode panel shrinks to one line.
+    /// Embedded: the znode panel shrinks to two lines.
     pub compact: bool,
     /// Prefers reduced motion: requests sit still at the middle of their link.
     pub reduced_motion: bool,
+    /// How much larger than its CSS pixels the drawing's type is: 1, or more on a stage.
+    #[prop_or(1.0)]
+    pub zoom: f64,
+    /// How many times the window was resized: when it changes, the drawing measures its frame
+    /// again (and turns compact in a narrow one).
+    #[prop_or_default]
+    pub resizes: u32,
 }
 
 /// Colour of a request kind (Okabe and Ito, as the KRaft drawing's messages).
@@ -49,18 +47,14 @@ pub const ZK_LEGEND: [(ZkMessageKind, &str); 6] = [
     (ZkMessageKind::UpdateMetadata, "UpdateMetadata + LeaderAndIsr"),
 ];
 
-fn broker_position(picture: &ZkPicture, id: u32) -> (f64, f64) {
-    let index = picture.brokers.iter().position(|b| b.id == id).unwrap_or(0) as f64;
-    (WIDTH * (index + 0.5) / picture.brokers.len().max(1) as f64, BROKER_Y)
+fn broker_index(picture: &ZkPicture, id: u32) -> usize {
+    picture.brokers.iter().position(|b| b.id == id).unwrap_or(0)
 }
 
-fn endpoint(picture: &ZkPicture, at: Endpoint) -> (f64, f64) {
+fn endpoint(g: &ZkGeometry, picture: &ZkPicture, at: Endpoint) -> (f64, f64) {
     match at {
-        Endpoint::Ensemble => (ENSEMBLE.0, ENSEMBLE.1 + ENSEMBLE_BELOW),
-        Endpoint::Broker(id) => {
-            let (x, y) = broker_position(picture, id);
-            (x, y - 58.0)
-        }
+        Endpoint::Ensemble => g.ensemble_anchor(),
+        Endpoint::Broker(id) => g.broker_anchor(broker_index(picture, id)),
     }
 }
 
@@ -77,49 +71,80 @@ fn session_text(timeout: Micros) -> (String, &'static str) {
 #[function_component(ZkView)]
 pub fn zk_view(props: &ZkViewProps) -> Html {
     let p = &props.picture;
+    // The drawing's width inside its border, read once it is on screen and after each resize
+    // (as the KRaft drawing's): regular until it is read.
+    let frame = use_node_ref();
+    let measured = use_mut_ref(|| (u32::MAX, 0.0));
+    if measured.borrow().0 != props.resizes
+        && let Some(element) = frame.cast::<web_sys::Element>()
+    {
+        *measured.borrow_mut() = (props.resizes, f64::from(element.client_width()));
+    }
+    let g = ZkGeometry::for_width(measured.borrow().1, props.zoom, p.brokers.len());
     html! {
         <div class="svg-wrap">
-        <svg class="zk-cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" data-controller-epoch={p.znodes.controller_epoch.to_string()}
+        <svg ref={frame} class={classes!("zk-cluster", g.compact.then_some("compact"))} viewBox={format!("0 0 {} {}", g.width, g.height)} role="group" data-controller-epoch={p.znodes.controller_epoch.to_string()}
              aria-label="ZooKeeper mode: the ZooKeeper ensemble at the top, the brokers below it, one of them the controller">
             <g class="links">
                 { for p.brokers.iter().map(|b| {
-                    let ((x1, y1), (x2, y2)) = (endpoint(p, Endpoint::Broker(b.id)), endpoint(p, Endpoint::Ensemble));
+                    let ((x1, y1), (x2, y2)) = (endpoint(&g, p, Endpoint::Broker(b.id)), g.ensemble_anchor());
                     html! { <line class="link zk-session" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
                 }) }
             </g>
-            { ensemble(p) }
-            { znode_panel(p, props.compact) }
-            <g class="zk-brokers">{ for p.brokers.iter().map(|b| broker(b, p)) }</g>
-            <g class="zk-messages">{ for p.messages.iter().map(|m| message(m, p, props.reduced_motion)) }</g>
+            { ensemble(p, &g) }
+            if g.compact { { controller_line(p, &g) } } else { { znode_panel(p, &g, props.compact) } }
+            <g class="zk-brokers">{ for p.brokers.iter().enumerate().map(|(i, b)| broker(b, p, &g, i)) }</g>
+            <g class="zk-messages">{ for p.messages.iter().map(|m| message(m, p, &g, props.reduced_motion)) }</g>
         </svg>
         </div>
     }
 }
 
-fn ensemble(p: &ZkPicture) -> Html {
-    let (x, y) = ENSEMBLE;
+fn ensemble(p: &ZkPicture, g: &ZkGeometry) -> Html {
+    let e = g.ensemble;
+    let (x, y) = g.server;
     let (setting, versions) = session_text(p.session_timeout);
+    let (hw, hh) = g.server_half;
+    let title_y = if g.compact { e.y - e.half_h + 14.0 } else { y - 48.0 };
     html! {
-        <g class="zk-ensemble" role="group" aria-label="ZooKeeper ensemble of three servers">
-            <rect class="ensemble-box" x={(x - 185.0).to_string()} y={(y - 70.0).to_string()} width="370" height={(70.0 + ENSEMBLE_BELOW).to_string()} rx="14" />
-            <text class="ensemble-title" x={x.to_string()} y={(y - 48.0).to_string()}>{ "ZooKeeper ensemble" }</text>
+        <g class="zk-ensemble" role="group" aria-label={format!("ZooKeeper ensemble of three servers; {setting} {versions}")}>
+            <rect class="ensemble-box" x={(e.x - e.half_w).to_string()} y={(e.y - e.half_h).to_string()} width={(2.0 * e.half_w).to_string()} height={(2.0 * e.half_h).to_string()} rx="14" />
+            <text class="ensemble-title" x={e.x.to_string()} y={title_y.to_string()}>{ "ZooKeeper ensemble" }</text>
             { for (0..3).map(|i| {
-                let sx = x + (i as f64 - 1.0) * SERVER_DX;
+                let sx = x + (i as f64 - 1.0) * g.server_dx;
                 html! {
                     <g class="zk-server" data-server={(i + 1).to_string()} transform={format!("translate({sx} {y})")}>
-                        <rect class="shape" x="-48" y="-28" width="96" height="56" rx="8" />
-                        <text class="name" y="-3">{ format!("zk{}", i + 1) }</text>
-                        <text class="small" y="16">{ if i == 0 { "leader (ZAB)" } else { "follower" } }</text>
+                        <rect class="shape" x={(-hw).to_string()} y={(-hh).to_string()} width={(2.0 * hw).to_string()} height={(2.0 * hh).to_string()} rx="8" />
+                        if g.compact {
+                            <text class="name" y="5">{ format!("zk{}", i + 1) }</text>
+                        } else {
+                            <text class="name" y="-3">{ format!("zk{}", i + 1) }</text>
+                            <text class="small" y="16">{ if i == 0 { "leader (ZAB)" } else { "follower" } }</text>
+                        }
                     </g>
                 }
             }) }
-            <text class="tiny-note" x={x.to_string()} y={(y + ENSEMBLE_BELOW - 26.0).to_string()}>{ setting }</text>
-            <text class="tiny-note" x={x.to_string()} y={(y + ENSEMBLE_BELOW - 10.0).to_string()}>{ versions }</text>
+            if !g.compact {
+                <text class="tiny-note" x={x.to_string()} y={(e.y + e.half_h - 29.0).to_string()}>{ setting }</text>
+                <text class="tiny-note" x={x.to_string()} y={(e.y + e.half_h - 13.0).to_string()}>{ versions }</text>
+            }
         </g>
     }
 }
 
-fn znode_panel(p: &ZkPicture, compact: bool) -> Html {
+/// The compact drawing's one znode: who holds `/controller`.
+fn controller_line(p: &ZkPicture, g: &ZkGeometry) -> Html {
+    let (x, y) = g.znodes;
+    let (text, gone) = match p.znodes.controller {
+        Some(id) => (format!("/controller: b{id}, epoch {}", p.znodes.controller_epoch), false),
+        None => ("/controller: \u{2717} gone".to_string(), true),
+    };
+    html! {
+        <text class={classes!("znode-line", gone.then_some("gone"))} x={x.to_string()} y={y.to_string()} data-znode="/controller">{ text }</text>
+    }
+}
+
+fn znode_panel(p: &ZkPicture, g: &ZkGeometry, compact: bool) -> Html {
     let z = &p.znodes;
     let controller = match z.controller {
         Some(id) => format!("{{\"brokerid\":{id}}}"),
@@ -134,8 +159,9 @@ fn znode_panel(p: &ZkPicture, compact: bool) -> Html {
         (".../partitions/*/state", format!("{} znodes", format::count(z.partition_states)), false),
     ];
     let shown = if compact { &rows[..2] } else { &rows[..] };
+    let (x, y) = g.znodes;
     html! {
-        <g class="znodes" transform="translate(560 20)" role="group" aria-label="znodes">
+        <g class="znodes" transform={format!("translate({x} {y})")} role="group" aria-label="znodes">
             <rect class="znode-box" x="0" y="0" width="430" height={(34.0 + 27.0 * shown.len() as f64).to_string()} rx="10" />
             <text class="znode-title" x="14" y="24">{ "znodes" }</text>
             { for shown.iter().enumerate().map(|(i, (path, value, gone))| {
@@ -151,18 +177,17 @@ fn znode_panel(p: &ZkPicture, compact: bool) -> Html {
     }
 }
 
-fn broker(b: &ZkBrokerPicture, p: &ZkPicture) -> Html {
-    let (x, y) = broker_position(p, b.id);
+fn broker(b: &ZkBrokerPicture, p: &ZkPicture, g: &ZkGeometry, index: usize) -> Html {
+    let frame = g.broker(index);
     let role = match (b.alive, b.controller, b.loading) {
         (false, _, _) => "DOWN",
         (true, true, true) => "NEW CONTROLLER",
         (true, true, false) => "CONTROLLER",
         (true, false, _) => "broker",
     };
-    let session = match b.session_left {
-        Some(left) => {
-            format!("session: {} left", format::seconds((left * p.session_timeout as f64) as Micros))
-        }
+    let left_time = b.session_left.map(|left| format::seconds((left * p.session_timeout as f64) as Micros));
+    let session = match &left_time {
+        Some(left) => format!("session: {left} left"),
         None => "session expired".to_string(),
     };
     let cache = match (b.alive, b.fresh) {
@@ -180,27 +205,45 @@ fn broker(b: &ZkBrokerPicture, p: &ZkPicture) -> Html {
     let label = format!("broker b{} {role}, {session}, {cache}", b.id);
     let left = b.session_left.unwrap_or(0.0);
     let fresh = if b.alive { b.fresh.clamp(0.0, 1.0) } else { 0.0 };
+    let (hw, hh) = (frame.half_w, frame.half_h);
+    let bar_w = 2.0 * hw - 16.0;
+    let bar_x = (-hw + 8.0).to_string();
+    // A compact box says the same in fewer words: the role ("CTRL" for the controller), the
+    // session's time left, the cache's freshness.
+    let (role_text, session_text, cache_text, rows) = if g.compact {
+        let role = match role {
+            "NEW CONTROLLER" => "new ctrl",
+            "CONTROLLER" => "CTRL",
+            other => other,
+        };
+        let cache = cache.trim_start_matches("cache: ").trim_end_matches(" fresh").to_string();
+        (role, left_time.unwrap_or_else(|| "expired".into()), cache, [-19.0, -5.0, 9.0, 12.0, 27.0, 30.0])
+    } else {
+        (role, session, cache, [-33.0, -13.0, 8.0, 14.0, 40.0, 46.0])
+    };
+    let [name_y, role_y, session_y, session_bar_y, cache_y, cache_bar_y] = rows;
+    let bar_h = if g.compact { "4" } else { "8" };
     html! {
-        <g class={class} data-broker={b.id.to_string()} transform={format!("translate({x} {y})")} role="img" aria-label={label}>
-            <rect class="shape" x="-92" y="-58" width="184" height="120" rx="10" />
-            if b.controller && b.alive {
-                <path class="crown" d="M -16 -64 L -16 -76 L -8 -69 L 0 -80 L 8 -69 L 16 -76 L 16 -64 Z" />
+        <g class={class} data-broker={b.id.to_string()} transform={format!("translate({} {})", frame.x, frame.y)} role="img" aria-label={label}>
+            <rect class="shape" x={(-hw).to_string()} y={(-hh).to_string()} width={(2.0 * hw).to_string()} height={(2.0 * hh).to_string()} rx="10" />
+            if b.controller && b.alive && !g.compact {
+                <path class="crown" d="M -16 -66 L -16 -78 L -8 -71 L 0 -82 L 8 -71 L 16 -78 L 16 -66 Z" />
             }
-            if !b.alive { <path class="cross" d="M -76 -46 L 76 46 M 76 -46 L -76 46" /> }
-            <text class="name" y="-33">{ format!("b{}", b.id) }</text>
-            <text class="role" y="-13">{ role }</text>
-            <text class="small" y="8">{ session }</text>
-            <rect class="bar-back" x="-78" y="14" width="156" height="8" />
-            <rect class={classes!("bar", "session-bar", (left < 0.34).then_some("low"))} x="-78" y="14" width={(156.0 * left).to_string()} height="8" />
-            <text class="small" y="40">{ cache }</text>
-            <rect class="bar-back stale" x="-78" y="46" width="156" height="8" />
-            <rect class="bar fresh-bar" x="-78" y="46" width={(156.0 * fresh).to_string()} height="8" />
+            if !b.alive { <path class="cross" d={format!("M {} {} L {} {} M {} {} L {} {}", -hw + 16.0, -hh + 12.0, hw - 16.0, hh - 12.0, hw - 16.0, -hh + 12.0, -hw + 16.0, hh - 12.0)} /> }
+            <text class="name" y={name_y.to_string()}>{ format!("b{}", b.id) }</text>
+            <text class="role" y={role_y.to_string()}>{ role_text }</text>
+            <text class="small" y={session_y.to_string()}>{ session_text }</text>
+            <rect class="bar-back" x={bar_x.clone()} y={session_bar_y.to_string()} width={bar_w.to_string()} height={bar_h} />
+            <rect class={classes!("bar", "session-bar", (left < 0.34).then_some("low"))} x={bar_x.clone()} y={session_bar_y.to_string()} width={(bar_w * left).to_string()} height={bar_h} />
+            <text class="small" y={cache_y.to_string()}>{ cache_text }</text>
+            <rect class="bar-back stale" x={bar_x.clone()} y={cache_bar_y.to_string()} width={bar_w.to_string()} height={bar_h} />
+            <rect class="bar fresh-bar" x={bar_x} y={cache_bar_y.to_string()} width={(bar_w * fresh).to_string()} height={bar_h} />
         </g>
     }
 }
 
-fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
-    let ((x1, y1), (x2, y2)) = (endpoint(p, m.from), endpoint(p, m.to));
+fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, still: bool) -> Html {
+    let ((x1, y1), (x2, y2)) = (endpoint(g, p, m.from), endpoint(g, p, m.to));
     let colour = zk_message_colour(m.kind);
     let at = |t: f64| (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
     if m.kind == ZkMessageKind::Reads || m.kind == ZkMessageKind::Writes {
@@ -215,7 +258,7 @@ fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
                     let (x, y) = at((i as f64 / depth as f64 + phase).fract());
                     html! { <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="5" fill={colour} /> }
                 }) }
-                <text class="message-label" x={format!("{:.1}", lx + 14.0)} y={format!("{ly:.1}")}>{ label }</text>
+                if !g.compact { <text class="message-label" x={format!("{:.1}", lx + 14.0)} y={format!("{ly:.1}")}>{ label.clone() }</text> }
                 <title>{ &m.text }</title>
             </g>
         };
@@ -226,7 +269,7 @@ fn message(m: &ZkMessage, p: &ZkPicture, still: bool) -> Html {
         <g class="zk-message" data-kind={m.kind.label()} transform={format!("translate({x:.1} {y:.1})")}
            role="img" aria-label={format!("{}{count}: {}", m.kind.label(), m.text)}>
             <circle r="9" fill={colour} />
-            <text class="message-label" x="12" y="4">{ format!("{}{count}", m.kind.label()) }</text>
+            if !g.compact { <text class="message-label" x="12" y="4">{ format!("{}{count}", m.kind.label()) }</text> }
             <title>{ &m.text }</title>
         </g>
     }

@@ -4,7 +4,7 @@
 // 14 px, the headline at least 28 px, the drawing above the fold); an embed never scrolls. And
 // nothing covers the drawing: no node under the sticky transport bar, no label over another
 // node's, messages under the nodes, a tour step's table on the first screen.
-// covers: www/style.css src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs
+// covers: www/style.css src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs src/web/zk_view.rs src/page/zk_layout.rs src/web/failover_tab.rs src/web/pains_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";
@@ -118,3 +118,42 @@ for (const [width, height] of [[1280, 720], [1024, 768]]) {
     await context.close();
   });
 }
+
+// The race's two drawings and the pains' ZooKeeper drawing turn compact in a narrow frame, and
+// larger on a stage: on a phone every text of a node at least 11 px; in presenter mode at
+// 1024 x 768, names at least 20 px and other node text at least 14 px.
+const NODE_TEXTS = "svg.cluster g.node, svg.zk-cluster g.node, svg.zk-cluster g.zk-server";
+const nodeTexts = (page) => page.evaluate((selector) =>
+  [...document.querySelectorAll(selector)].flatMap((g) => [...g.querySelectorAll("text")])
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0)
+    .map((t) => ({
+      text: t.textContent.trim().slice(0, 30),
+      name: t.classList.contains("name"),
+      px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+    })), NODE_TEXTS);
+
+for (const [query, what] of [["?scenario=failover&t=10000", "the race"], ["?tab=pains", "the pains"]]) {
+  test(`on a 375 x 667 phone, ${what}: every text on a node at least 11 px`, async () => {
+    const { page, errors, context } = await open(query, { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true });
+    await page.locator("svg.zk-cluster.compact g.zk-broker").first().waitFor();
+    const texts = await nodeTexts(page);
+    assert.ok(texts.length >= 15, `brokers and servers drawn: ${texts.length} texts`);
+    assert.deepEqual(under(texts, 11), [], "texts under 11 px");
+    await screenshot(page, `readable-phone-${what.replace(" ", "-")}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test("presenter mode at 1024 x 768, the race: node names 20 px, other node text 14 px", async () => {
+  const { page, errors, context } = await open("?present=1&scenario=failover&t=10000", { viewport: { width: 1024, height: 768 } });
+  await page.locator("svg.zk-cluster.compact g.zk-broker").first().waitFor();
+  await page.locator("svg.cluster.compact g.node").first().waitFor();
+  const texts = await nodeTexts(page);
+  assert.ok(texts.length >= 30, `both sides drawn: ${texts.length} texts`);
+  assert.deepEqual(under(texts.filter((t) => t.name), 20), [], "node names under 20 px");
+  assert.deepEqual(under(texts.filter((t) => !t.name), 14), [], "other node texts under 14 px");
+  await screenshot(page, "readable-presenter-race");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,201 @@
+//! Where the ZooKeeper-mode drawing puts things. Regular: 1000 units wide with every detail (the
+//! ensemble's servers and session timeout, the znode panel, each broker's session and cache in
+//! words). Compact (a phone, one side of the race on a stage, the pains' scenes in a narrow
+//! frame): as many units wide as the frame has CSS pixels over its zoom, so that its type keeps
+//! its size, with the names and states only, the brokers in as many rows as they need.
+//! Pure geometry, tested natively; `web/zk_view.rs` draws what this module places.
+
+use crate::session::layout::{COMPACT_BELOW, WIDTH};
+
+/// A box by its centre and half sizes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub x: f64,
+    pub y: f64,
+    pub half_w: f64,
+    pub half_h: f64,
+}
+
+/// The sizes and places of one ZooKeeper-mode drawing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ZkGeometry {
+    pub compact: bool,
+    pub width: f64,
+    pub height: f64,
+    /// The ensemble's dashed box.
+    pub ensemble: Frame,
+    /// The middle server's centre, and the distance between two servers' centres.
+    pub server: (f64, f64),
+    pub server_dx: f64,
+    /// Half the width and height of a server's box.
+    pub server_half: (f64, f64),
+    /// Half the width and height of a broker's box.
+    pub broker_half: (f64, f64),
+    /// Where the znode panel's top left corner is (regular), or the `/controller` line's
+    /// baseline, inside the ensemble's box under its servers (compact).
+    pub znodes: (f64, f64),
+    brokers: usize,
+    per_row: usize,
+    /// The first row's centre line and the distance between rows.
+    first_row: f64,
+    row_pitch: f64,
+}
+
+/// Space kept free around a compact drawing, and between two compact brokers.
+const MARGIN: f64 = 6.0;
+const GAP: f64 = 8.0;
+/// Narrowest compact drawing.
+const COMPACT_MIN: f64 = 300.0;
+
+impl ZkGeometry {
+    /// The drawing with every detail, 1000 units wide, the brokers in one row.
+    pub fn regular(brokers: usize) -> ZkGeometry {
+        ZkGeometry {
+            compact: false,
+            width: WIDTH,
+            height: 540.0,
+            ensemble: Frame { x: 330.0, y: 98.0, half_w: 185.0, half_h: 73.0 },
+            server: (330.0, 95.0),
+            server_dx: 120.0,
+            server_half: (48.0, 28.0),
+            broker_half: (92.0, 60.0),
+            znodes: (560.0, 20.0),
+            brokers,
+            per_row: brokers.max(1),
+            first_row: 410.0,
+            row_pitch: 0.0,
+        }
+    }
+
+    /// A compact drawing `width` units wide (at least 300): the ensemble centred at the top
+    /// with the `/controller` znode in its box, then rows of brokers.
+    pub fn compact(width: f64, brokers: usize) -> ZkGeometry {
+        let width = width.max(COMPACT_MIN).floor();
+        let broker_half = (42.0, 36.0);
+        let per_row =
+            (((width - 2.0 * MARGIN + GAP) / (2.0 * broker_half.0 + GAP)) as usize).clamp(1, brokers.max(1));
+        let rows = brokers.div_ceil(per_row).max(1);
+        let ensemble_half_w = ((width - 2.0 * MARGIN) / 2.0).min(130.0);
+        let first_row = 104.0 + broker_half.1;
+        let row_pitch = 2.0 * broker_half.1 + 10.0;
+        ZkGeometry {
+            compact: true,
+            width,
+            height: first_row + (rows - 1) as f64 * row_pitch + broker_half.1 + MARGIN,
+            ensemble: Frame { x: width / 2.0, y: 48.0, half_w: ensemble_half_w, half_h: 42.0 },
+            server: (width / 2.0, 45.0),
+            server_dx: 76.0,
+            server_half: (32.0, 14.0),
+            broker_half,
+            znodes: (width / 2.0, 81.0),
+            brokers,
+            per_row,
+            first_row,
+            row_pitch,
+        }
+    }
+
+    /// The geometry for `brokers` in a frame `px` CSS pixels wide at `zoom`: compact below
+    /// [`COMPACT_BELOW`] units, else regular (and regular until the frame is measured).
+    pub fn for_width(px: f64, zoom: f64, brokers: usize) -> ZkGeometry {
+        let units = px / zoom;
+        if px > 0.0 && units < COMPACT_BELOW {
+            ZkGeometry::compact(units, brokers)
+        } else {
+            ZkGeometry::regular(brokers)
+        }
+    }
+
+    /// Broker `index`'s box: one row spread over the width (regular), or rows filled left to
+    /// right, each centred (compact).
+    pub fn broker(&self, index: usize) -> Frame {
+        let (half_w, half_h) = self.broker_half;
+        if !self.compact {
+            let x = self.width * (index as f64 + 0.5) / self.brokers.max(1) as f64;
+            return Frame { x, y: self.first_row, half_w, half_h };
+        }
+        let (row, column) = (index / self.per_row, index % self.per_row);
+        let in_row = (self.brokers - row * self.per_row).min(self.per_row);
+        let pitch = 2.0 * half_w + GAP;
+        let left = (self.width - in_row as f64 * pitch + GAP) / 2.0 + half_w;
+        Frame {
+            x: left + column as f64 * pitch,
+            y: self.first_row + row as f64 * self.row_pitch,
+            half_w,
+            half_h,
+        }
+    }
+
+    /// Where a broker's link to the ensemble starts (the top of its box) and where every link
+    /// ends (the bottom of the ensemble's box).
+    pub fn broker_anchor(&self, index: usize) -> (f64, f64) {
+        let b = self.broker(index);
+        (b.x, b.y - b.half_h)
+    }
+
+    pub fn ensemble_anchor(&self) -> (f64, f64) {
+        (self.ensemble.x, self.ensemble.y + self.ensemble.half_h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Frame, ZkGeometry};
+
+    fn overlap(a: &Frame, b: &Frame) -> bool {
+        (a.x - b.x).abs() < a.half_w + b.half_w && (a.y - b.y).abs() < a.half_h + b.half_h
+    }
+
+    fn inside(g: &ZkGeometry, f: &Frame) -> bool {
+        f.x - f.half_w >= 0.0
+            && f.x + f.half_w <= g.width
+            && f.y - f.half_h >= 0.0
+            && f.y + f.half_h <= g.height
+    }
+
+    #[test]
+    fn compact_brokers_fit_the_width_in_rows_without_overlapping_each_other_or_the_ensemble() {
+        for width in [300.0, 339.0, 377.0, 460.0, 559.0] {
+            for brokers in 1..=8 {
+                let g = ZkGeometry::for_width(width, 1.0, brokers);
+                assert!(g.compact && g.width == width.floor());
+                let boxes: Vec<Frame> = (0..brokers).map(|i| g.broker(i)).collect();
+                for (i, b) in boxes.iter().enumerate() {
+                    assert!(inside(&g, b), "{width} units, {brokers} brokers: b{i} {b:?} outside {g:?}");
+                    assert!(!overlap(b, &g.ensemble), "b{i} under the ensemble");
+                    assert!(b.y - b.half_h > g.znodes.1, "b{i} over the /controller line");
+                    assert!(
+                        g.compact && g.znodes.1 < g.ensemble.y + g.ensemble.half_h,
+                        "the line is in the box"
+                    );
+                    for (j, other) in boxes.iter().enumerate().skip(i + 1) {
+                        assert!(!overlap(b, other), "{width} units: b{i} and b{j} overlap");
+                    }
+                }
+                assert!(inside(&g, &g.ensemble));
+            }
+        }
+    }
+
+    #[test]
+    fn three_servers_fit_the_ensemble_box() {
+        for g in [ZkGeometry::regular(5), ZkGeometry::compact(300.0, 5)] {
+            let (x, _) = g.server;
+            let outer = g.server_dx + g.server_half.0;
+            assert!(
+                x - outer >= g.ensemble.x - g.ensemble.half_w
+                    && x + outer <= g.ensemble.x + g.ensemble.half_w
+            );
+        }
+    }
+
+    #[test]
+    fn wide_or_unmeasured_frames_get_the_regular_drawing() {
+        assert!(!ZkGeometry::for_width(0.0, 1.0, 5).compact, "not measured yet");
+        assert!(!ZkGeometry::for_width(1200.0, 1.0, 5).compact);
+        assert!(ZkGeometry::for_width(700.0, 1.3, 5).compact, "a stage zooms a 700 px frame to 538 units");
+        let regular = ZkGeometry::regular(5);
+        assert_eq!(regular.broker(0).x, 100.0, "five brokers spread over 1000 units");
+        assert_eq!(regular.broker_anchor(2), (500.0, 350.0));
+    }
+}
