@@ -15,6 +15,7 @@ use crate::float;
 use crate::format;
 use crate::harness::MS;
 use crate::harness::playback::speed_label;
+use crate::page::race::chips::{Chip, kraft_chips, zk_chips};
 use crate::page::race::measured::nearest;
 use crate::page::race::size::{MAX_EXP, MIN_EXP};
 use crate::page::race::{Playback, RaceView};
@@ -280,6 +281,7 @@ impl Drawing<'_> {
                 </div>
                 if let Some(view) = drawing {
                     <p class="side-caption">{ fetch_caption(&view).unwrap_or(status) }</p>
+                    if layout.compact { { chips(&kraft_chips(&view), "KRaft") } }
                     <ClusterView picture={view} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} />
                 } else {
                     <p class="side-caption">{ status }</p>
@@ -308,11 +310,24 @@ impl Drawing<'_> {
                 </div>
                 <p class="side-caption">{ phase }</p>
                 if let Some(view) = drawing {
+                    if layout.compact { { chips(&zk_chips(&view), "ZooKeeper mode") } }
                     <ZkView picture={view} compact={layout.compact} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
                 }
                 <PartitionGridView grid={race.zk_grid(GRID_CELLS)} side="zk" band_prefix="b" compact={layout.compact} />
             </section>
         }
+    }
+}
+
+/// A side's nodes as chips, which an embed too short for the drawings shows instead of them
+/// (style.css chooses by the frame's height).
+fn chips(chips: &[Chip], side: &str) -> Html {
+    html! {
+        <ul class="race-chips" aria-label={format!("{side}: the nodes")}>
+            { for chips.iter().map(|c| html! {
+                <li class={classes!("chip", c.class)}><b>{ &c.name }</b>{ " " }{ &c.state }</li>
+            }) }
+        </ul>
     }
 }
 

@@ -31,7 +31,8 @@ const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 
 /** Both clusters are drawn and both stopwatches are inside the viewport. */
 async function assertBothClusters(page, what) {
-  await page.locator("svg.zk-cluster .zk-broker").first().waitFor({ timeout: 120_000 });
+  // Drawn, though an embed too short for the drawings shows its nodes as chips instead.
+  await page.locator("svg.zk-cluster .zk-broker").first().waitFor({ state: "attached", timeout: 120_000 });
   assert.equal(await page.locator("svg.zk-cluster .zk-server").count(), 3, `${what}: three ZooKeeper servers`);
   assert.equal(await page.locator("svg.zk-cluster .zk-broker").count(), 5, `${what}: five ZooKeeper-mode brokers`);
   assert.equal(await page.locator('.side-kraft svg.cluster g.node[aria-label^="controller"]').count(), 3, `${what}: three KRaft controllers`);
@@ -197,6 +198,8 @@ for (const step of [1, 2, 10]) {
 test("the docs embed at 480 x 320 fits both sides, plays by itself, kills and runs again; controls=none hides every control", async () => {
   const { page, errors, context } = await open("?embed=1&scenario=failover&autoplay=1", { viewport: { width: 480, height: 320 } });
   await assertBothClusters(page, "embed");
+  assert.ok(await page.locator(".side-kraft .race-chips .chip").first().isVisible(), "the KRaft side's nodes as chips");
+  assert.ok(await page.locator(".side-zk .race-chips .chip").first().isVisible(), "the ZooKeeper side's nodes as chips");
   // autoplay: the healthy clusters, then the kill, then both stopwatches running.
   await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 120_000 });
   const started = await seconds(page, "#zk-stopwatch");

@@ -1,7 +1,8 @@
 // Readable type where the page is used small and large: every text of the drawing measured as
 // rendered (its font size times the drawing's scale on screen), in a 480 x 320 docs embed, on a
 // 375 x 667 phone and in presenter mode at 1024 x 768 (names at least 20 px, other text at least
-// 14 px, the headline at least 28 px, the drawing above the fold); an embed never scrolls. And
+// 14 px, the headline at least 28 px, the drawing above the fold); an embed never scrolls. The
+// race's and the pains' drawings too, and the race embed's chips. And
 // nothing covers the drawing: no node under the sticky transport bar, no label over another
 // node's, messages under the nodes, a tour step's table on the first screen.
 // covers: www/style.css src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs src/web/zk_view.rs src/page/zk_layout.rs src/web/failover_tab.rs src/web/pains_tab.rs
@@ -154,6 +155,29 @@ test("presenter mode at 1024 x 768, the race: node names 20 px, other node text 
   assert.deepEqual(under(texts.filter((t) => t.name), 20), [], "node names under 20 px");
   assert.deepEqual(under(texts.filter((t) => !t.name), 14), [], "other node texts under 14 px");
   await screenshot(page, "readable-presenter-race");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a 480 x 320 embed of the race: each side's nodes as chips of at least 11 px, and no scrolling while it plays", async () => {
+  const { page, errors, context } = await open("?embed=1&scenario=failover&autoplay=1", { viewport: { width: 480, height: 320 } });
+  await page.locator(".side-zk .race-chips .chip").first().waitFor();
+  for (const wait of [500, 3000, 6000]) {
+    await page.waitForTimeout(wait);
+    const seen = await page.evaluate(() => ({
+      chips: [...document.querySelectorAll(".race-chips .chip")].filter((c) => c.getBoundingClientRect().height > 0)
+        .map((c) => ({ text: c.textContent.trim(), px: parseFloat(getComputedStyle(c).fontSize) })),
+      drawings: [...document.querySelectorAll(".failover-tab svg.cluster, .failover-tab svg.zk-cluster")].filter((s) => s.getBoundingClientRect().height > 0).length,
+      height: document.documentElement.scrollHeight,
+      width: document.documentElement.scrollWidth,
+    }));
+    assert.ok(seen.chips.length >= 10, `both sides' nodes: ${seen.chips.map((c) => c.text)}`);
+    assert.ok(seen.chips.some((c) => c.text.startsWith("b0")) && seen.chips.some((c) => c.text.startsWith("n1")));
+    assert.deepEqual(under(seen.chips, 11), [], "chips under 11 px");
+    assert.equal(seen.drawings, 0, "the chips replace the drawings, which would be unreadable here");
+    assert.ok(seen.height <= 320 && seen.width <= 480, `the document is ${seen.width} x ${seen.height} in a 480 x 320 frame`);
+  }
+  await screenshot(page, "readable-race-embed-480x320");
   assert.deepEqual(errors, []);
   await context.close();
 });
