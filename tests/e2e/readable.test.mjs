@@ -146,7 +146,7 @@ for (const [query, what] of [["?scenario=failover&t=10000", "the race"], ["?tab=
   });
 }
 
-test("presenter mode at 1024 x 768, the race: node names 20 px, other node text 14 px", async () => {
+test("presenter mode at 1024 x 768, the race: node names 20 px, other node text 14 px, both drawings above the fold", async () => {
   const { page, errors, context } = await open("?present=1&scenario=failover&t=10000", { viewport: { width: 1024, height: 768 } });
   await page.locator("svg.zk-cluster.compact g.zk-broker").first().waitFor();
   await page.locator("svg.cluster.compact g.node").first().waitFor();
@@ -154,6 +154,10 @@ test("presenter mode at 1024 x 768, the race: node names 20 px, other node text 
   assert.ok(texts.length >= 30, `both sides drawn: ${texts.length} texts`);
   assert.deepEqual(under(texts.filter((t) => t.name), 20), [], "node names under 20 px");
   assert.deepEqual(under(texts.filter((t) => !t.name), 14), [], "other node texts under 14 px");
+  for (const drawing of ["svg.cluster", "svg.zk-cluster"]) {
+    const box = await page.locator(drawing).boundingBox();
+    assert.ok(box.y + box.height <= 768, `${drawing} ends at ${box.y + box.height} px, below the fold`);
+  }
   await screenshot(page, "readable-presenter-race");
   assert.deepEqual(errors, []);
   await context.close();
