@@ -8,6 +8,8 @@
 //! asks for the full page ([`Effect::OpenFullPage`]) when one of those views is opened.
 
 pub mod action;
+#[cfg(feature = "full")]
+pub mod chips;
 pub mod clock;
 pub mod log_filter;
 #[cfg(any(feature = "full", feature = "log-worker"))]

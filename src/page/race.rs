@@ -6,7 +6,6 @@
 //! the race tells the page.
 
 pub mod action;
-pub mod chips;
 pub mod measured;
 pub mod playback;
 pub mod request;

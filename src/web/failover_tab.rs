@@ -7,6 +7,7 @@
 use yew::prelude::*;
 
 use super::chart::Chart;
+use super::chips::chips;
 use super::cluster_view::ClusterView;
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
@@ -15,7 +16,7 @@ use crate::float;
 use crate::format;
 use crate::harness::MS;
 use crate::harness::playback::speed_label;
-use crate::page::race::chips::{Chip, kraft_chips, zk_chips};
+use crate::page::chips::{kraft_chips, zk_chips};
 use crate::page::race::measured::nearest;
 use crate::page::race::size::{MAX_EXP, MIN_EXP};
 use crate::page::race::{Playback, RaceView};
@@ -316,18 +317,6 @@ impl Drawing<'_> {
                 <PartitionGridView grid={race.zk_grid(GRID_CELLS)} side="zk" band_prefix="b" compact={layout.compact} />
             </section>
         }
-    }
-}
-
-/// A side's nodes as chips, which an embed too short for the drawings shows instead of them
-/// (style.css chooses by the frame's height).
-fn chips(chips: &[Chip], side: &str) -> Html {
-    html! {
-        <ul class="race-chips" aria-label={format!("{side}: the nodes")}>
-            { for chips.iter().map(|c| html! {
-                <li class={classes!("chip", c.class)}><b>{ &c.name }</b>{ " " }{ &c.state }</li>
-            }) }
-        </ul>
     }
 }
 

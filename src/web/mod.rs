@@ -3,6 +3,8 @@
 mod app;
 #[cfg(feature = "full")]
 mod chart;
+#[cfg(feature = "full")]
+mod chips;
 mod cluster_view;
 mod controls;
 #[cfg(feature = "full")]

@@ -6,8 +6,10 @@
 
 use yew::prelude::*;
 
+use super::chips::chips;
 use super::zk_view::ZkView;
 use crate::format;
+use crate::page::chips::zk_chips;
 use crate::page::{Action, PainsAction, PainsView};
 use crate::zk::pains::Pain;
 use crate::zk::{BrokerLiveness, CopyRow, PartitionState};
@@ -141,6 +143,7 @@ pub fn pains_tab(props: &PainsProps) -> Html {
                     <p class="visually-hidden" role="status" id="pain-phase">
                         { if view.seen { "The dead broker's session expired; the watches fired." } else { "A broker has died; its session is still alive." } }
                     </p>
+                    { chips(&zk_chips(&view.picture), "ZooKeeper mode") }
                     <ZkView picture={view.picture.clone()} compact={false} reduced_motion={props.reduced_motion} zoom={props.zoom} resizes={props.resizes} />
                     <ol class="pain-events" aria-label="Latest events">
                         { for view.events.iter().map(|event| html! { <li>{ event }</li> }) }

@@ -185,3 +185,24 @@ test("a 480 x 320 embed of the race: each side's nodes as chips of at least 11 p
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const scenario of ["zk-stale-cache", "zk-liveness", "zk-watch-storm"]) {
+  test(`a 480 x 320 embed of the pains (${scenario}): the brokers as chips of at least 11 px, the pain's table, no scrolling`, async () => {
+    const { page, errors, context } = await open(`?embed=1&scenario=${scenario}`, { viewport: { width: 480, height: 320 } });
+    await page.locator(".pains-tab .race-chips .chip").first().waitFor();
+    await page.waitForTimeout(2000);
+    const seen = await page.evaluate(() => ({
+      chips: [...document.querySelectorAll(".pains-tab .race-chips .chip")].map((c) => ({ text: c.textContent.trim(), px: parseFloat(getComputedStyle(c).fontSize) })),
+      tables: [...document.querySelectorAll(".pains-tab table")].filter((t) => t.getBoundingClientRect().height > 0).length,
+      height: document.documentElement.scrollHeight,
+      width: document.documentElement.scrollWidth,
+    }));
+    assert.ok(seen.chips.length >= 5, `/controller and the brokers: ${seen.chips.map((c) => c.text)}`);
+    assert.deepEqual(under(seen.chips, 11), [], "chips under 11 px");
+    assert.equal(seen.tables, 1, "the pain's own table");
+    assert.ok(seen.height <= 320 && seen.width <= 480, `the document is ${seen.width} x ${seen.height} in a 480 x 320 frame`);
+    await screenshot(page, `readable-pains-embed-${scenario}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

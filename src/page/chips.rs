@@ -1,5 +1,5 @@
-//! The race in a frame too small for its drawings (a 480 x 320 docs embed): each side as a row of
-//! chips, one per node, its name and its state in words at the page's own type size.
+//! The race and the pains in a frame too short for their drawings (a 480 x 320 docs embed): the
+//! nodes as a row of chips, each its name and its state in words at the page's own type size.
 
 use crate::quorum::RoleKind;
 use crate::session::picture::ClusterPicture;
