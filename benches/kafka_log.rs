@@ -71,6 +71,8 @@ fn hundred_megabytes() -> (Vec<u8>, u64) {
                 partition,
                 leader: replicas[1] as i32,
                 isr: Some(broker_set([replicas[1], replicas[2]])),
+                elr: None,
+                last_known_elr: None,
             };
             batch.push(to_payload(&MetadataRecord::PartitionChange(change)));
             if batch.len() >= RECORDS_PER_BATCH {

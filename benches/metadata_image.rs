@@ -73,6 +73,8 @@ fn records_per_second() -> f64 {
                 partition: partition % PARTITIONS_PER_TOPIC as u32,
                 leader,
                 isr: None,
+                elr: None,
+                last_known_elr: None,
             };
             MetadataRecord::PartitionChange(change)
         })

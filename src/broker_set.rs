@@ -42,6 +42,11 @@ impl BrokerSet {
         BrokerSet(self.0 & other.0)
     }
 
+    /// The brokers in either set.
+    pub fn union(self, other: BrokerSet) -> BrokerSet {
+        BrokerSet(self.0 | other.0)
+    }
+
     /// Brokers in `self` but not in `other`.
     pub fn difference(self, other: BrokerSet) -> BrokerSet {
         BrokerSet(self.0 & !other.0)

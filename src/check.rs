@@ -337,11 +337,19 @@ impl ChaosRun {
     /// recover from without the lost disks.
     fn change_voters(&mut self) {
         // A static quorum is upgraded first (refused until every voter has sent the leader
-        // UpdateRaftVoter) and changes nothing else until then: a wiped static voter would
-        // rejoin with an empty log and still vote, the hazard the upgrade exists to remove.
+        // UpdateRaftVoter), then, once that commits, every controller's configuration trades
+        // controller.quorum.voters for controller.quorum.bootstrap.servers; nothing else changes
+        // until then: a wiped voter that still had the static set would rejoin with an empty log
+        // and still vote, the hazard the upgrade exists to remove.
         if self.sim.leader().is_some_and(|l| l.log().control().kraft_version() == 0) {
             if self.sim.upgrade_kraft_version().is_ok() {
                 self.report.kraft_upgrades += 1;
+            }
+            return;
+        }
+        if self.sim.has_static_voters() {
+            if self.settled() {
+                self.sim.drop_static_voters();
             }
             return;
         }

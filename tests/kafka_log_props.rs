@@ -177,14 +177,16 @@ fn simulation_record() -> impl Strategy<Value = MetadataRecord> {
             any::<u32>(),
             0u32..1 << 31,
             prop_oneof![Just(-2), Just(-1), broker().prop_map(|b| b as i32)],
-            prop::option::of(ids)
+            (prop::option::of(ids.clone()), prop::option::of(ids.clone()), prop::option::of(ids))
         )
-            .prop_map(|(topic_id, partition, leader, isr)| {
+            .prop_map(|(topic_id, partition, leader, (isr, elr, last_known_elr))| {
                 MetadataRecord::PartitionChange(PartitionChangeRecord {
                     topic_id,
                     partition,
                     leader,
                     isr: isr.map(broker_set),
+                    elr: elr.map(broker_set),
+                    last_known_elr: last_known_elr.map(broker_set),
                 })
             }),
         any::<u32>().prop_map(|topic_id| MetadataRecord::RemoveTopic { topic_id }),

@@ -77,6 +77,7 @@ scenario_tests!(
     controller_activation,
     diverging_follower,
     duplicate_broker_registration,
+    elr_last_replica,
     empty_log_gets_snapshot,
     fencing_record,
     fetch_byte_limit,

@@ -117,7 +117,9 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
             .with("PartitionId", Value::Int32(c.partition as i32))
             .with("TopicId", Value::Uuid(topic_uuid(c.topic_id)))
             .with("Leader", Value::Int32(c.leader))
-            .with("Isr", c.isr.map_or(Value::Array(None), ids)),
+            .with("Isr", c.isr.map_or(Value::Array(None), ids))
+            .with("EligibleLeaderReplicas", c.elr.map_or(Value::Array(None), ids))
+            .with("LastKnownElr", c.last_known_elr.map_or(Value::Array(None), ids)),
         MetadataRecord::RemoveTopic { topic_id } => v.with("TopicId", Value::Uuid(topic_uuid(*topic_id))),
         MetadataRecord::FeatureLevel { name, level } => {
             v.with("Name", Value::string(&**name)).with("FeatureLevel", Value::Int16(*level as i16))
@@ -374,6 +376,8 @@ impl SimulationMapper {
                 partition: unsigned(int("PartitionId")?, "partition")?,
                 leader: int("Leader")? as i32,
                 isr: v.ints("Isr").map(|isr| brokers(&isr)).transpose()?,
+                elr: v.ints("EligibleLeaderReplicas").map(|elr| brokers(&elr)).transpose()?,
+                last_known_elr: v.ints("LastKnownElr").map(|lke| brokers(&lke)).transpose()?,
             })],
             7 => vec![MetadataRecord::FenceBroker {
                 broker_id: broker_id(int("Id")?)?,

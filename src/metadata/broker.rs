@@ -88,6 +88,9 @@ pub struct Broker {
     broker_epoch: Option<u64>,
     /// This process's incarnation id, sent with every registration attempt.
     incarnation: u64,
+    /// The broker epoch the last process wrote to its log directories when it shut down cleanly
+    /// (`LogManager.readBrokerEpochFromCleanShutdownFiles`), sent as `PreviousBrokerEpoch`.
+    previous_broker_epoch: Option<u64>,
     next_request: Micros,
     want_shut_down: bool,
     /// AlterPartition requests in flight, by partition, with the partition epoch they were for.
@@ -114,6 +117,7 @@ impl Broker {
             lifecycle: BrokerLifecycle::Starting,
             broker_epoch: None,
             incarnation,
+            previous_broker_epoch: None,
             next_request: now,
             want_shut_down: false,
             isr_requests: BTreeMap::new(),
@@ -139,6 +143,12 @@ impl Broker {
             broker_epoch: Some(registration.epoch),
             ..Broker::start(id, config, now, registration.incarnation)
         }
+    }
+
+    /// This start follows a clean shutdown of the process registered under `epoch` (`None`:
+    /// a crash, or a first start).
+    pub fn after_shutdown(self, epoch: Option<u64>) -> Broker {
+        Broker { previous_broker_epoch: epoch, ..self }
     }
 
     /// Where the broker is in its lifecycle.
@@ -184,6 +194,7 @@ impl Broker {
             None => ControllerRpc::BrokerRegistration {
                 broker_id: self.id,
                 incarnation: self.incarnation,
+                previous_broker_epoch: self.previous_broker_epoch,
                 correlation,
             },
             Some(broker_epoch) => ControllerRpc::BrokerHeartbeat {

@@ -15,7 +15,8 @@ use super::bootstrap;
 use super::config::{MetadataConfig, MetadataSabotage};
 use super::image::{MetadataImage, RejectedRecord};
 use super::placement::{
-    lead_offline_partitions, move_away_from, new_partition, place_replicas, valid_isr_change,
+    lead_offline_partitions, move_away_from, new_partition, place_replicas, records_for_shutdown,
+    valid_isr_change,
 };
 use super::record::{ConfigRecord, LEADER_UNCHANGED, MetadataRecord, PartitionChangeRecord, TopicId};
 use super::rpc::{ControllerRpc, HeartbeatReply, RpcError};
@@ -280,9 +281,12 @@ impl Controller {
             return;
         }
         let (records, reply) = match rpc {
-            ControllerRpc::BrokerRegistration { broker_id, incarnation, correlation } => {
-                self.register(node, now, broker_id, incarnation, correlation)
-            }
+            ControllerRpc::BrokerRegistration {
+                broker_id,
+                incarnation,
+                previous_broker_epoch,
+                correlation,
+            } => self.register(node, now, broker_id, (incarnation, previous_broker_epoch), correlation),
             ControllerRpc::BrokerHeartbeat {
                 correlation,
                 broker_id,
@@ -341,14 +345,17 @@ impl Controller {
     /// incarnation is refused with DUPLICATE_BROKER_REGISTRATION and retries; the same
     /// incarnation (a retry of one start) keeps its epoch and fenced state ("amending"; the
     /// simulation's registration carries nothing to amend, so it writes no record). A new
-    /// incarnation replaces the old registration (moving its partitions away first) and stays
-    /// fenced until caught up; the broker epoch is the offset of its RegisterBrokerRecord.
+    /// incarnation replaces the old registration and stays fenced until caught up; the broker
+    /// epoch is the offset of its RegisterBrokerRecord. Before it, the old incarnation's
+    /// partitions are handled as `ReplicationControlManager.handleBrokerShutdown` does: as a
+    /// fencing after a clean shutdown (the previous epoch it sends is the registered one), else,
+    /// with ELR on, as an unclean shutdown that takes it out of every ISR and ELR.
     fn register(
         &mut self,
         node: &MetadataNode,
         now: Micros,
         broker_id: BrokerId,
-        incarnation: u64,
+        (incarnation, previous_epoch): (u64, Option<u64>),
         correlation: u64,
     ) -> (Staging, ControllerRpc) {
         let answer = |result| ControllerRpc::BrokerRegistrationResponse { correlation, result };
@@ -368,8 +375,9 @@ impl Controller {
         let fresh = Session { last_contact: None, metadata_offset: None, controlled_shutdown_offset: None };
         active.sessions.insert(broker_id, fresh);
         let mut staged = Staged::new(&mut active.image);
-        if staged.image.brokers().contains_key(&broker_id) {
-            let moves = move_away_from(staged.image, broker_id, self.config.sabotage);
+        if let Some(existing) = staged.image.brokers().get(&broker_id) {
+            let clean = previous_epoch == Some(existing.epoch);
+            let moves = records_for_shutdown(staged.image, broker_id, clean, self.config.sabotage);
             staged.extend(moves);
         }
         let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
@@ -488,8 +496,14 @@ impl Controller {
         if !registered || !fresh || !valid_isr_change(&active.image, topic_id, partition, new_isr) {
             return (Ok(Vec::new()), reply(Err(RpcError::InvalidUpdate)));
         }
-        let change =
-            PartitionChangeRecord { topic_id, partition, leader: LEADER_UNCHANGED, isr: Some(new_isr) };
+        let change = PartitionChangeRecord {
+            topic_id,
+            partition,
+            leader: LEADER_UNCHANGED,
+            isr: Some(new_isr),
+            elr: None,
+            last_known_elr: None,
+        };
         let Some(active) = &mut self.active else {
             return (Ok(Vec::new()), reply(Err(RpcError::NotController)));
         };

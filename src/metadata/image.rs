@@ -143,6 +143,12 @@ impl MetadataImage {
                 if let Some(isr) = change.isr {
                     p.isr = isr;
                 }
+                if let Some(elr) = change.elr {
+                    p.elr = elr;
+                }
+                if let Some(last_known_elr) = change.last_known_elr {
+                    p.last_known_elr = last_known_elr;
+                }
                 p.partition_epoch += 1;
                 topic.partitions.set(index, p);
             }
@@ -191,6 +197,8 @@ impl MetadataImage {
             leader: p.leader,
             leader_epoch: p.leader_epoch,
             partition_epoch: p.partition_epoch,
+            elr: BrokerSet::EMPTY,
+            last_known_elr: BrokerSet::EMPTY,
         };
         topic.partitions.push(partition);
         self.partition_count += 1;
@@ -358,6 +366,8 @@ mod tests {
                 partition: 0,
                 leader,
                 isr: None,
+                elr: None,
+                last_known_elr: None,
             })
         };
         image.apply(&change(-2)).unwrap();

@@ -1,8 +1,11 @@
 //! A topic's partitions as a struct of arrays, in chunks shared between image versions: 21
 //! bytes a partition in the columns (about 22 with the chunks' overhead), and copying an image copies only chunk handles (a changed partition
 //! copies its chunk), as Kafka's images share structure between versions. So millions of
-//! partitions fit in a browser tab, and every node of a simulated cluster can hold them.
+//! partitions fit in a browser tab, and every node of a simulated cluster can hold them. The
+//! eligible leader replicas (KIP-966), which only a partition whose ISR fell below
+//! `min.insync.replicas` has, are kept aside by index.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::broker_set::BrokerSet;
@@ -20,6 +23,12 @@ pub struct Partition {
     pub leader: i32,
     pub leader_epoch: u32,
     pub partition_epoch: u32,
+    /// `EligibleLeaderReplicas` (KIP-966): replicas that left an ISR smaller than
+    /// `min.insync.replicas` and may still lead once the ISR is empty.
+    pub elr: BrokerSet,
+    /// `LastKnownElr`: here (Kafka 4.3.1 elects the last known leader in a balanced recovery)
+    /// the leader the partition had when it last became leaderless.
+    pub last_known_elr: BrokerSet,
 }
 
 /// Up to [`CHUNK`] partitions, one column per field.
@@ -40,6 +49,8 @@ impl Chunk {
             leader: self.leader[i],
             leader_epoch: self.leader_epoch[i],
             partition_epoch: self.partition_epoch[i],
+            elr: BrokerSet::EMPTY,
+            last_known_elr: BrokerSet::EMPTY,
         })
     }
 
@@ -65,6 +76,8 @@ impl Chunk {
 pub struct PartitionColumns {
     chunks: Vec<Arc<Chunk>>,
     len: usize,
+    /// The ELR and last known ELR of the partitions that have either, by index.
+    eligible: Arc<BTreeMap<usize, (BrokerSet, BrokerSet)>>,
 }
 
 impl PartitionColumns {
@@ -80,7 +93,25 @@ impl PartitionColumns {
 
     /// Partition `index`.
     pub fn get(&self, index: usize) -> Option<Partition> {
-        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+        let p = self.chunks.get(index / CHUNK)?.get(index % CHUNK)?;
+        Some(self.with_eligible(index, p))
+    }
+
+    /// `p`, partition `index`, with its ELR fields.
+    fn with_eligible(&self, index: usize, p: Partition) -> Partition {
+        match self.eligible.get(&index) {
+            Some(&(elr, last_known_elr)) => Partition { elr, last_known_elr, ..p },
+            None => p,
+        }
+    }
+
+    /// Keep partition `index`'s ELR fields (copying the map if another image version shares it).
+    fn set_eligible(&mut self, index: usize, p: &Partition) {
+        if !p.elr.is_empty() || !p.last_known_elr.is_empty() {
+            Arc::make_mut(&mut self.eligible).insert(index, (p.elr, p.last_known_elr));
+        } else if self.eligible.contains_key(&index) {
+            Arc::make_mut(&mut self.eligible).remove(&index);
+        }
     }
 
     /// Append partition `self.len()`.
@@ -90,6 +121,7 @@ impl PartitionColumns {
         }
         if let Some(last) = self.chunks.last_mut() {
             Arc::make_mut(last).push(p);
+            self.set_eligible(self.len, &p);
             self.len += 1;
         }
     }
@@ -98,6 +130,7 @@ impl PartitionColumns {
     pub fn set(&mut self, index: usize, p: Partition) {
         if let Some(chunk) = self.chunks.get_mut(index / CHUNK) {
             Arc::make_mut(chunk).set(index % CHUNK, p);
+            self.set_eligible(index, &p);
         }
     }
 
@@ -119,13 +152,19 @@ impl PartitionColumns {
             let lacking = columns.filter(move |(_, ((l, replicas), isr))| {
                 **l == leader && !replicas.set().intersection(active).difference(**isr).is_empty()
             });
-            lacking.filter_map(move |(i, _)| Some((c * CHUNK + i, chunk.get(i)?)))
+            lacking.filter_map(move |(i, _)| {
+                let index = c * CHUNK + i;
+                Some((index, self.with_eligible(index, chunk.get(i)?)))
+            })
         })
     }
 
     /// Every partition in index order.
     pub fn iter(&self) -> impl Iterator<Item = Partition> + '_ {
-        self.chunks.iter().flat_map(|c| (0..c.leader.len()).filter_map(move |i| c.get(i)))
+        self.chunks.iter().enumerate().flat_map(move |(c, chunk)| {
+            (0..chunk.leader.len())
+                .filter_map(move |i| Some(self.with_eligible(c * CHUNK + i, chunk.get(i)?)))
+        })
     }
 }
 
@@ -142,6 +181,8 @@ mod tests {
             leader,
             leader_epoch: 0,
             partition_epoch: 0,
+            elr: BrokerSet::EMPTY,
+            last_known_elr: BrokerSet::EMPTY,
         }
     }
 
@@ -175,5 +216,33 @@ mod tests {
         assert!(std::sync::Arc::ptr_eq(&a.chunks[1], &b.chunks[1]), "the untouched chunk is shared");
         assert!(!std::sync::Arc::ptr_eq(&a.chunks[0], &b.chunks[0]), "the changed chunk was copied");
         assert_eq!(b.leaders().count(), CHUNK + 10);
+    }
+
+    #[test]
+    fn the_eligible_leader_replicas_are_kept_by_index_and_shared_until_one_changes() {
+        use crate::metadata::record::broker_set;
+        let mut a = PartitionColumns::default();
+        for i in 0..(CHUNK as i32 + 10) {
+            a.push(partition(i));
+        }
+        let offline = Partition {
+            leader: -1,
+            isr: BrokerSet::EMPTY,
+            elr: broker_set([101]),
+            last_known_elr: broker_set([101]),
+            ..partition(0)
+        };
+        let mut b = a.clone();
+        b.set(CHUNK + 3, offline);
+        assert_eq!(b.get(CHUNK + 3), Some(offline));
+        assert_eq!(b.iter().nth(CHUNK + 3), Some(offline), "the iterator reads them too");
+        assert_eq!(a.get(CHUNK + 3).unwrap().elr, BrokerSet::EMPTY, "the older version keeps none");
+        b.set(CHUNK + 3, partition(7));
+        assert_eq!(
+            b.get(CHUNK + 3).unwrap().elr,
+            BrokerSet::EMPTY,
+            "cleared when the partition is led again"
+        );
+        assert!(b.eligible.is_empty());
     }
 }

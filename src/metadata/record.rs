@@ -114,6 +114,10 @@ pub struct PartitionChangeRecord {
     pub partition: u32,
     pub leader: i32,
     pub isr: Option<BrokerSet>,
+    /// `EligibleLeaderReplicas` (tagged field 6, KIP-966), when it changes.
+    pub elr: Option<BrokerSet>,
+    /// `LastKnownElr` (tagged field 7), when it changes.
+    pub last_known_elr: Option<BrokerSet>,
 }
 
 /// `ConfigRecord` (apiKey 4): one configuration key of a resource (a topic, a broker).

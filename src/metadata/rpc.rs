@@ -39,6 +39,9 @@ pub enum ControllerRpc {
     BrokerRegistration {
         broker_id: BrokerId,
         incarnation: u64,
+        /// `PreviousBrokerEpoch`: the epoch of the registration a clean shutdown ended (`None`
+        /// is Kafka's -1, after a crash).
+        previous_broker_epoch: Option<u64>,
         correlation: u64,
     },
     BrokerRegistrationResponse {

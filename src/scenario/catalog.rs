@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 48] = [
+pub const SCENARIOS: [(&str, &str); 49] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -21,6 +21,7 @@ pub const SCENARIOS: [(&str, &str); 48] = [
         "duplicate_broker_registration",
         include_str!("../../tests/scenarios/duplicate_broker_registration.txt"),
     ),
+    ("elr_last_replica", include_str!("../../tests/scenarios/elr_last_replica.txt")),
     ("empty_log_gets_snapshot", include_str!("../../tests/scenarios/empty_log_gets_snapshot.txt")),
     ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
     ("fetch_byte_limit", include_str!("../../tests/scenarios/fetch_byte_limit.txt")),

@@ -578,10 +578,20 @@ fn partitions(sim: &Simulation) -> Vec<String> {
         for (_, index, p) in image.partitions().filter(|(t, _, _)| *t == topic.id) {
             let replicas = fmt_ids(p.replicas.iter().collect());
             let isr = fmt_ids(crate::metadata::record::broker_ids(p.isr).collect());
-            lines.push(format!(
+            let mut line = format!(
                 "{}-{index} leader={} leader_epoch={} replicas=[{replicas}] isr=[{isr}]",
                 topic.name, p.leader, p.leader_epoch
-            ));
+            );
+            // KIP-966's fields, where a partition has them.
+            for (name, set) in [("elr", p.elr), ("last_known_elr", p.last_known_elr)] {
+                if !set.is_empty() {
+                    line.push_str(&format!(
+                        " {name}=[{}]",
+                        fmt_ids(crate::metadata::record::broker_ids(set).collect())
+                    ));
+                }
+            }
+            lines.push(line);
         }
     }
     lines

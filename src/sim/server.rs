@@ -54,6 +54,8 @@ pub struct ProcessRoles {
     pub broker: Option<BrokerStart>,
     /// The process's incarnation id ([`crate::metadata::broker::incarnation`]).
     pub incarnation: u64,
+    /// The broker epoch the last process wrote when it shut down cleanly, if it did.
+    pub previous_broker_epoch: Option<u64>,
 }
 
 /// Everything a server wants sent.
@@ -94,7 +96,8 @@ impl Server {
             (BrokerStart::Resume, Some(registration)) => {
                 Broker::resume(id, metadata.clone(), now, registration)
             }
-            _ => Broker::start(id, metadata.clone(), now, roles.incarnation),
+            _ => Broker::start(id, metadata.clone(), now, roles.incarnation)
+                .after_shutdown(roles.previous_broker_epoch),
         });
         let controller = roles.controller.then(|| Box::new(Controller::new(metadata.clone(), rng)));
         Server { node, controller, broker, fetched: FetchStats::default(), reported_lifecycle: None }

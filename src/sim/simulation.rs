@@ -110,6 +110,10 @@ struct Slot {
     formats: u32,
     /// The number of its process's next start (each start is a new incarnation).
     starts: u32,
+    /// The broker epoch a clean shutdown (a finished controlled shutdown) wrote to the broker's
+    /// log directories (`LogManager.shutdown`); read, and gone, at the next start. A crash
+    /// writes none.
+    clean_shutdown: Option<u64>,
 }
 
 /// A slot's log: its running server's, or the disk it left when it went down.
@@ -191,7 +195,15 @@ impl Simulation {
         };
         let slots = ids
             .iter()
-            .map(|&id| Slot { id, server: None, disk: Some(disk_of(id)), timer: None, formats: 1, starts: 1 })
+            .map(|&id| Slot {
+                id,
+                server: None,
+                disk: Some(disk_of(id)),
+                timer: None,
+                formats: 1,
+                starts: 1,
+                clean_shutdown: None,
+            })
             .collect();
         let mut sim = Simulation {
             now: 0,
@@ -419,6 +431,7 @@ impl Simulation {
             controller: id < FIRST_OBSERVER_ID,
             broker: self.runs_broker(id).then_some(start),
             incarnation: incarnation(id, starts),
+            previous_broker_epoch: self.slots[index].clean_shutdown.take(),
         };
         let server = Server::start(
             id,
@@ -490,10 +503,11 @@ impl Simulation {
         let server = self.slots[index].server.as_mut()?;
         let result = f(server, now, &mut self.outbox);
         server.after(now, &mut self.outbox);
-        let stopping = server.wants_to_stop();
+        let stopping = server.wants_to_stop().then(|| server.broker().and_then(|b| b.broker_epoch()));
         self.flush_outbox(id);
-        if stopping {
+        if let Some(epoch) = stopping {
             self.stop(index, format!("n{id} finished its controlled shutdown and stopped"));
+            self.slots[index].clean_shutdown = epoch;
         }
         self.reschedule(index);
         Some(result)
@@ -616,7 +630,15 @@ impl Simulation {
     pub fn provision_controller(&mut self) -> NodeId {
         let id = self.controllers.last().map_or(1, |last| last + 1);
         let disk = MetadataDisk { directory_id: directory_id(id, 0), ..MetadataDisk::default() };
-        self.slots.push(Slot { id, server: None, disk: Some(disk), timer: None, formats: 1, starts: 1 });
+        self.slots.push(Slot {
+            id,
+            server: None,
+            disk: Some(disk),
+            timer: None,
+            formats: 1,
+            starts: 1,
+            clean_shutdown: None,
+        });
         self.controllers.push(id);
         let mut servers = self.setup.bootstrap_servers.to_vec();
         servers.push(id);
@@ -642,6 +664,7 @@ impl Simulation {
         let slot = &mut self.slots[index];
         let dir = directory_id(id, slot.formats);
         slot.formats += 1;
+        slot.clean_shutdown = None;
         slot.disk = Some(MetadataDisk { directory_id: dir, ..MetadataDisk::default() });
         let key = ReplicaKey { id, dir: Some(dir) };
         self.record_action(format!("wipe n{id}'s disk and format it again: now {key}"));
@@ -691,6 +714,24 @@ impl Simulation {
         self.reconfigure("kafka-features upgrade --feature kraft.version=1".into(), |n, now, out| {
             n.upgrade_kraft_version(now, out)
         })
+    }
+
+    /// Whether the controllers are configured with `controller.quorum.voters` (a static quorum
+    /// not yet moved to bootstrap servers).
+    pub fn has_static_voters(&self) -> bool {
+        !self.setup.static_voters.is_empty()
+    }
+
+    /// The operator's last step of the upgrade to kraft.version 1 (KIP-853): every controller's
+    /// `controller.quorum.voters` replaced by `controller.quorum.bootstrap.servers`, so that a
+    /// process started from now on, a wiped disk's included, finds the voters in the log only.
+    pub fn drop_static_voters(&mut self) {
+        if self.has_static_voters() {
+            self.setup = Arc::new(QuorumSetup { static_voters: VoterSet::new([]), ..(*self.setup).clone() });
+            self.record_action(
+                "controller.quorum.voters replaced by controller.quorum.bootstrap.servers".into(),
+            );
+        }
     }
 
     fn reconfigure(
