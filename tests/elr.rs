@@ -9,6 +9,7 @@ use kraftscope::broker_set::BrokerSet;
 use kraftscope::harness::MS;
 use kraftscope::metadata::partitions::Partition;
 use kraftscope::metadata::record::broker_set;
+use kraftscope::session::picture::broker_partitions;
 use kraftscope::sim::{ClusterConfig, Simulation};
 
 /// orders-0 (on n101 and n102) as the active controller's image has it, once it does.
@@ -47,6 +48,17 @@ fn after_a_clean_shutdown_the_last_replica_stays_eligible_and_leads_again_from_t
     sim.shut_down_broker(102).unwrap();
     let p = until(&mut sim, 15_000, |p| p.leader == -1);
     assert_eq!((p.isr, p.elr, p.last_known_elr), (BrokerSet::EMPTY, broker_set([102]), broker_set([102])));
+    let (lines, more) = broker_partitions(&sim, 101, 8);
+    assert_eq!(
+        (lines, more),
+        (
+            vec![
+                "orders-0: no leader · ISR empty · eligible (ELR) n102 · last known leader n102".to_string()
+            ],
+            0
+        ),
+        "what the page says of the partition when n101 is selected"
+    );
     let stop_by = sim.now() + 15_000 * MS;
     while sim.node(102).is_some() {
         assert!(sim.now() < stop_by, "n102 finishes its controlled shutdown");

@@ -425,6 +425,47 @@ fn quorum_picture(sim: &Simulation, sets: &VoterSets) -> QuorumPicture {
     }
 }
 
+/// The partitions broker `id` holds a replica of, as the active controller's image has them,
+/// one line each ("orders-0: leader n102 · ISR n101 n102"; a partition whose ISR emptied names its
+/// eligible leader replicas and last known leader, KIP-966), at most `max` of them, and how many
+/// more there are. Nothing without an active controller.
+pub fn broker_partitions(sim: &Simulation, id: NodeId, max: usize) -> (Vec<String>, usize) {
+    let Some(leader) = sim.leader() else { return (Vec::new(), 0) };
+    let image = &leader.applied().state.image;
+    let names =
+        |set| crate::metadata::record::broker_ids(set).map(|b| format!("n{b}")).collect::<Vec<_>>().join(" ");
+    let mut lines = Vec::new();
+    let mut more = 0;
+    for topic in image.topics() {
+        for (index, p) in topic.partitions.iter().enumerate() {
+            if !p.replicas.iter().any(|r| r == id) {
+                continue;
+            }
+            if lines.len() == max {
+                more += 1;
+                continue;
+            }
+            let mut parts = vec![match p.leader {
+                l if l >= 0 => format!("leader n{l}"),
+                _ => "no leader".to_string(),
+            }];
+            parts.push(if p.isr.is_empty() {
+                "ISR empty".to_string()
+            } else {
+                format!("ISR {}", names(p.isr))
+            });
+            if !p.elr.is_empty() {
+                parts.push(format!("eligible (ELR) {}", names(p.elr)));
+            }
+            if !p.last_known_elr.is_empty() {
+                parts.push(format!("last known leader {}", names(p.last_known_elr)));
+            }
+            lines.push(format!("{}-{index}: {}", topic.name, parts.join(" · ")));
+        }
+    }
+    (lines, more)
+}
+
 /// The metadata-log directory controller `id` runs (or, while down, its disk holds).
 fn directory_of(sim: &Simulation, id: NodeId) -> Option<DirectoryId> {
     match sim.node(id) {

@@ -33,6 +33,10 @@ use crate::page::{MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
 use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
+use crate::session::picture::broker_partitions;
+
+/// Most partitions the selected broker's list shows.
+const SHOWN_PARTITIONS: usize = 8;
 
 /// How much larger a compact drawing's type is: more in presenter mode.
 fn zoom(present: bool) -> f64 {
@@ -334,6 +338,7 @@ impl App {
                 voter: n.voter,
                 running: n.role.is_some(),
                 membership: n.membership,
+                partitions: broker_partitions(sim, id, SHOWN_PARTITIONS),
             })
         });
         let network = sim.network().config.clone();

@@ -29,6 +29,9 @@ pub struct SelectedNode {
     pub voter: bool,
     pub running: bool,
     pub membership: Option<Membership>,
+    /// The partitions it holds a replica of, a line each, and how many more
+    /// (`picture::broker_partitions`).
+    pub partitions: (Vec<String>, usize),
 }
 
 #[derive(Properties, PartialEq)]
@@ -183,6 +186,12 @@ fn selected_node(
     html! {
         <>
             <p class="selected-name">{ format!("Selected: {name} ({})", if node.voter { "controller" } else { "broker" }) }</p>
+            if !node.partitions.0.is_empty() {
+                <ul class="replica-list" aria-label={format!("Partitions with a replica on {name}")}>
+                    { for node.partitions.0.iter().map(|line| html! { <li>{ line }</li> }) }
+                    if node.partitions.1 > 0 { <li>{ format!("and {} more", node.partitions.1) }</li> }
+                </ul>
+            }
             if node.running {
                 <button onclick={act(Action::Crash(node.id))}>{ format!("Crash {name}") }</button>
             } else {
