@@ -241,3 +241,71 @@ fn a_prospective_keeps_its_election_timer_when_a_higher_epoch_makes_it_unattache
     assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch + 1));
     assert_eq!(node.visible_timeout(), Some(("election timeout", deadline)), "the same deadline");
 }
+
+/// A Resigned leader that sees a higher epoch keeps its election timer as it becomes Unattached
+/// (`QuorumState.transitionToUnattached` takes `ResignedState.remainingElectionTimeMs`, 4.3.1):
+/// the other half of issue #26 finding 9.
+#[test]
+fn a_resigned_leader_keeps_its_election_timer_when_a_higher_epoch_makes_it_unattached() {
+    let mut cluster = Cluster::new(11);
+    cluster.run_until(3_000 * MS);
+    let (id, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
+    let node = cluster.nodes.get_mut(&id).expect("the leader");
+    let mut out = Outbox::default();
+    node.resign(cluster.now, &mut out).expect("it leads");
+    assert_eq!(node.role(), RoleKind::Resigned);
+    let (_, deadline) = node.visible_timeout().expect("a voter's election timeout");
+    let other = [1, 2, 3].into_iter().find(|n| *n != id).expect("another voter");
+    // A candidate of the next epoch whose log is empty: not granted, but its epoch is taken.
+    let request = Message::Vote {
+        candidate_epoch: epoch + 1,
+        candidate: other,
+        last_offset_epoch: 0,
+        last_offset: 0,
+        pre_vote: false,
+        voter_dir: None,
+    };
+    node.handle(cluster.now + MS, other, request, &mut out);
+    assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch + 1));
+    assert_eq!(node.visible_timeout(), Some(("election timeout", deadline)), "the Resigned deadline");
+}
+
+/// Only a valid fetch counts for check quorum (`LeaderState.updateReplicaState` runs after
+/// `KafkaRaftClient.handleFetchRequest` validated it; issue #26 finding 11): a follower whose
+/// every Fetch diverges from the leader's log gets DivergingEpoch answers and no credit, so a
+/// leader that hears only such fetches resigns at its check-quorum deadline.
+#[test]
+fn only_valid_fetches_keep_a_leader_past_check_quorum() {
+    let mut cluster = Cluster::new(11);
+    cluster.run_until(3_000 * MS);
+    let (id, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
+    let followers: Vec<NodeId> = [1, 2, 3].into_iter().filter(|n| *n != id).collect();
+    for f in &followers {
+        cluster.nodes.remove(f);
+    }
+    cluster.in_flight.clear();
+    let leader = cluster.nodes.get_mut(&id).expect("the leader");
+    let end = leader.log().end_offset();
+    let (_, deadline) = leader.visible_timeout().expect("check quorum");
+    // Fetches claiming an epoch the leader's log never had at that offset: each diverges.
+    let mut now = cluster.now;
+    let mut answers = Vec::new();
+    while now < deadline {
+        now += 100 * MS;
+        for &from in &followers {
+            let fetch = Message::Fetch {
+                current_leader_epoch: epoch,
+                fetch_offset: end,
+                last_fetched_epoch: epoch + 7,
+                replica_dir: 0,
+                high_watermark: None,
+            };
+            let mut out = Outbox::default();
+            leader.handle(now, from, fetch, &mut out);
+            leader.tick(now, &mut out);
+            answers.extend(out.sends.into_iter().map(|e| e.message.kind()));
+        }
+    }
+    assert!(answers.contains(&"DivergingEpoch"), "the fetches diverged: {answers:?}");
+    assert_eq!(leader.role(), RoleKind::Resigned, "no credit from invalid fetches: check quorum expired");
+}
