@@ -199,8 +199,9 @@ impl<S: StateMachine> fmt::Display for Message<S> {
             Message::Vote { candidate_epoch, last_offset_epoch, last_offset, .. } => {
                 write!(f, "{}(epoch={candidate_epoch}, last={last_offset}@{last_offset_epoch})", self.kind())
             }
-            Message::VoteResponse { epoch, granted, .. } => {
-                write!(f, "{}(epoch={epoch}, granted={granted})", self.kind())
+            Message::VoteResponse { epoch, granted, leader, .. } => {
+                let leader = leader.map_or(String::new(), |l| format!(", leader=n{l}"));
+                write!(f, "{}(epoch={epoch}, granted={granted}{leader})", self.kind())
             }
             Message::BeginQuorumEpoch { epoch, .. } | Message::BeginQuorumEpochResponse { epoch } => {
                 write!(f, "{}(epoch={epoch})", self.kind())

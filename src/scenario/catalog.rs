@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 49] = [
+pub const SCENARIOS: [(&str, &str); 51] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -24,6 +24,7 @@ pub const SCENARIOS: [(&str, &str); 49] = [
     ("elr_last_replica", include_str!("../../tests/scenarios/elr_last_replica.txt")),
     ("empty_log_gets_snapshot", include_str!("../../tests/scenarios/empty_log_gets_snapshot.txt")),
     ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
+    ("fencing_together", include_str!("../../tests/scenarios/fencing_together.txt")),
     ("fetch_byte_limit", include_str!("../../tests/scenarios/fetch_byte_limit.txt")),
     ("first_election", include_str!("../../tests/scenarios/first_election.txt")),
     ("follower_high_watermark", include_str!("../../tests/scenarios/follower_high_watermark.txt")),
@@ -35,6 +36,7 @@ pub const SCENARIOS: [(&str, &str); 49] = [
     ("observers", include_str!("../../tests/scenarios/observers.txt")),
     ("prevote_current_epoch", include_str!("../../tests/scenarios/prevote_current_epoch.txt")),
     ("prospective_memory_only", include_str!("../../tests/scenarios/prospective_memory_only.txt")),
+    ("prospective_names_leader", include_str!("../../tests/scenarios/prospective_names_leader.txt")),
     ("quorum_add_times_out", include_str!("../../tests/scenarios/quorum_add_times_out.txt")),
     ("quorum_auto_join", include_str!("../../tests/scenarios/quorum_auto_join.txt")),
     ("quorum_leader_removes_itself", include_str!("../../tests/scenarios/quorum_leader_removes_itself.txt")),
