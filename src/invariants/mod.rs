@@ -46,6 +46,7 @@ pub struct Checker {
     votes: votes::VotesPerEpoch,
     high_watermark: high_watermark::NewestLeaderHighWatermark,
     images: metadata::ImageChecks,
+    voter_sets: voter_sets::VoterSetChecks,
     /// Report only this invariant (and keep checking past others), to show that a sabotage
     /// breaks the invariant it targets.
     watch: Option<&'static str>,
@@ -98,8 +99,8 @@ impl Checker {
         found.add(snapshots::snapshots_equal_replay(sim, &self.committed));
         found.add(self.images.check(sim, &self.committed));
         found.add(voter_sets::one_uncommitted_change(sim));
-        found.add(voter_sets::consecutive_sets_overlap(sim));
-        found.add(voter_sets::elected_by_its_voter_set(sim));
+        found.add(self.voter_sets.consecutive_sets_overlap(sim));
+        found.add(self.voter_sets.elected_by_its_voter_set(sim));
         found.result()
     }
 
