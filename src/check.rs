@@ -12,10 +12,10 @@ use crate::metadata::broker::BrokerLifecycle;
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::voters::{ReplicaKey, VoterSet};
 use crate::quorum::{NodeId, QuorumConfig};
-use crate::rng::Rng;
 use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
+use crate::util::rng::Rng;
 
 /// Simulated time of the chaos phase.
 const CHAOS_PHASE: Micros = 20_000 * MS;

@@ -5,8 +5,8 @@
 use std::fmt;
 
 use crate::harness::{MS, Micros};
-use crate::rng::Rng;
 use crate::sim::{ActionError, ClusterConfig, NetworkConfig, Simulation};
+use crate::util::rng::Rng;
 
 /// The settings of one experiment.
 #[derive(Clone, Debug, PartialEq)]

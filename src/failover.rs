@@ -5,7 +5,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::broker_set::BrokerId;
 use crate::elections::Distribution;
 use crate::harness::{MS, Micros};
 use crate::metadata::record::MetadataRecord;
@@ -14,6 +13,7 @@ use crate::metadata::synthetic::{dedicated_brokers, snapshot_record_count, snaps
 use crate::quorum::snapshot::SnapshotId;
 use crate::quorum::{NodeId, Record};
 use crate::sim::{ActionError, ClusterConfig, Simulation};
+use crate::util::broker_set::BrokerId;
 use crate::zk::{ZkClusterError, ZkCosts, ZkFailoverReport, measure_failover};
 
 /// Brokers in both modes' clusters.

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 /// One kind of fault or operator action the sweep can inject.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

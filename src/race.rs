@@ -11,10 +11,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
-use crate::format;
 use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataSnapshot;
 use crate::sim::Simulation;
+use crate::util::format;
 use crate::zk::{
     FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkClusterError, ZkCosts,
     ZkFailoverReport,

@@ -8,8 +8,8 @@ use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataEntry;
 use crate::quorum::Offset;
 use crate::quorum::record::Record;
-use crate::rng::Rng;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation};
+use crate::util::rng::Rng;
 
 /// The most voters a row may have (the page draws at most nine controllers).
 pub const MAX_VOTERS: u32 = 9;

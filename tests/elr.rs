@@ -5,12 +5,12 @@
 //! .handleBrokerShutdown`), and the partition comes back only through its last known leader.
 //! `tests/scenarios/elr_last_replica.txt` shows the crash; here a clean shutdown beside it.
 
-use kraftscope::broker_set::BrokerSet;
 use kraftscope::harness::MS;
 use kraftscope::metadata::partitions::Partition;
 use kraftscope::metadata::record::broker_set;
 use kraftscope::session::picture::broker_partitions;
 use kraftscope::sim::{ClusterConfig, Simulation};
+use kraftscope::util::broker_set::BrokerSet;
 
 /// orders-0 (on n101 and n102) as the active controller's image has it, once it does.
 fn orders(sim: &Simulation) -> Option<Partition> {

@@ -13,7 +13,7 @@ use kraftscope::metadata::image::MetadataImage;
 use kraftscope::metadata::state::MetadataEntry;
 use kraftscope::quorum::record::Record;
 use kraftscope::sim::{ClusterConfig, Simulation};
-use kraftscope::small_map::SmallMap;
+use kraftscope::util::small_map::SmallMap;
 
 const REAL_LOG: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 const REAL_SNAPSHOT: &str = "tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint";

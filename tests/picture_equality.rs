@@ -4,8 +4,8 @@
 //! messages and links.
 
 use kraftscope::page::{Action, PageState};
-use kraftscope::rng::Rng;
 use kraftscope::session::params::PageParams;
+use kraftscope::util::rng::Rng;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 const BASE: &str = "http://localhost:8080/";

@@ -12,7 +12,7 @@ use kraftscope::quorum::disk::Disk;
 use kraftscope::quorum::{
     Envelope, Message, Node, NodeId, Outbox, Payload, QuorumConfig, RoleKind, StateMachine,
 };
-use kraftscope::rng::Rng;
+use kraftscope::util::rng::Rng;
 
 /// Add a number to the counter.
 #[derive(Clone, Debug, PartialEq)]

@@ -173,7 +173,7 @@ fn page_settings(seed: u64) -> Settings {
 /// A long session with actions at seeded random moments: kills, restarts, isolations, heals,
 /// resignations and topics, frame by frame.
 fn long_session(seed: u64, until: Micros) -> Session {
-    let mut rng = kraftscope::rng::Rng::new(seed);
+    let mut rng = kraftscope::util::rng::Rng::new(seed);
     let mut session = Session::new(page_settings(seed));
     let mut at = 0;
     while at < until {
@@ -205,7 +205,7 @@ fn moment(session: &Session) -> (Vec<String>, String, Vec<String>, usize, Micros
 fn a_seek_from_a_checkpoint_gives_what_a_replay_from_the_seed_gives() {
     for seed in [1, 2, 3] {
         let mut live = long_session(seed, 2 * WINDOW_MINUTES * 60_000 * MS);
-        let mut rng = kraftscope::rng::Rng::new(seed ^ 0x5eed);
+        let mut rng = kraftscope::util::rng::Rng::new(seed ^ 0x5eed);
         let (starts, horizon) = (live.window_start(), live.horizon());
         assert!(starts > 0, "the session outgrew its window");
         for i in 0..12 {

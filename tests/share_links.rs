@@ -4,9 +4,9 @@
 
 use kraftscope::harness::MS;
 use kraftscope::quorum::RoleKind;
-use kraftscope::rng::Rng;
 use kraftscope::session::params::PageParams;
 use kraftscope::session::{Action, Session, Settings};
+use kraftscope::util::rng::Rng;
 
 /// Whether an election is under way: no leader, or a voter campaigning.
 fn mid_election(session: &Session) -> bool {

@@ -3,9 +3,9 @@
 use std::time::Instant;
 
 use kraftscope::elections::{ElectionExperiment, TRIAL_LIMIT};
-use kraftscope::format::seconds;
 use kraftscope::harness::MS;
 use kraftscope::sizing::{MAX_VOTERS, failures_tolerated};
+use kraftscope::util::format::seconds;
 
 use super::args::Args;
 

@@ -3,11 +3,11 @@
 
 use std::time::Instant;
 
-use kraftscope::format::seconds;
 use kraftscope::harness::{MS, Micros};
 use kraftscope::quorum::QuorumConfig;
 use kraftscope::sim::NetworkConfig;
 use kraftscope::sizing::{failures_tolerated, majority, measure};
+use kraftscope::util::format::seconds;
 
 use super::args::Args;
 use super::elections_cmd::voters;

@@ -2,8 +2,8 @@
 //! holds until a given simulated moment, the simulated time one frame plays at it, and how the
 //! speed reads on screen.
 
-use crate::format;
 use crate::harness::Micros;
+use crate::util::format;
 
 /// Waiting out a timeout, at this speed.
 pub const WAIT_SPEED: f64 = 4.0;

@@ -85,7 +85,7 @@ impl<E> EventQueue<E> {
     pub fn iter_in_order(&self) -> impl Iterator<Item = (Micros, &E)> {
         let mut keys: Vec<&Key> = self.heap.iter().collect();
         // A greater key is an earlier event (the heap pops its greatest).
-        crate::sort::sort_by(&mut keys, |a, b| b.cmp(a));
+        crate::util::sort::sort_by(&mut keys, |a, b| b.cmp(a));
         keys.into_iter().filter_map(|k| self.entry(k))
     }
 

@@ -4,7 +4,7 @@ use super::names;
 use super::{Violation, running_leaders, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
-use crate::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 /// Every epoch's leader, as first seen.
 #[derive(Clone, Default)]

@@ -9,7 +9,7 @@ use super::{Violation, running_leaders, violation};
 use crate::quorum::voters::ReplicaKey;
 use crate::quorum::{Epoch, NodeId, Offset, Record};
 use crate::sim::Simulation;
-use crate::small_map::{SmallMap, SmallSet};
+use crate::util::small_map::{SmallMap, SmallSet};
 
 /// A running leader's log holds at most one VotersRecord at or above its high watermark.
 pub fn one_uncommitted_change(sim: &Simulation) -> Result<(), Violation> {

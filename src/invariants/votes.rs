@@ -6,7 +6,7 @@ use super::names;
 use super::{Violation, violation};
 use crate::quorum::{Epoch, NodeId};
 use crate::sim::Simulation;
-use crate::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 /// The vote each voter was first seen holding in each epoch.
 #[derive(Clone, Default)]

@@ -146,7 +146,7 @@ fn encode_struct(out: &mut Vec<u8>, fields: &'static [Field], version: u16, valu
             })
         })
         .collect();
-    crate::sort::sort_by_key(&mut tagged, |(tag, _)| *tag);
+    crate::util::sort::sort_by_key(&mut tagged, |(tag, _)| *tag);
     put_unsigned(out, tagged.len() as u64);
     for (tag, body) in tagged {
         put_unsigned(out, u64::from(tag));

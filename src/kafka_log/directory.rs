@@ -29,7 +29,7 @@ pub fn read_path(path: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     if files.is_empty() {
         return Err(format!("{} has no .log or .checkpoint files", path.display()));
     }
-    crate::sort::sort(&mut files);
+    crate::util::sort::sort(&mut files);
     Ok(files)
 }
 

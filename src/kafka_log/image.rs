@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 use super::value::{Value, uuid_text};
 

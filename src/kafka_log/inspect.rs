@@ -4,7 +4,7 @@
 //! (`KafkaRaftClient`/`MetadataLoader`): the image starts from the latest snapshot and replays
 //! the log from that snapshot's end offset.
 
-use crate::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 use super::error::DecodeError;
 use super::image::LogImage;
@@ -142,7 +142,7 @@ impl Inspection {
         mut replayed: impl FnMut(usize, usize, LogEntry),
     ) -> Inspection {
         let mut order: Vec<usize> = (0..files.len()).collect();
-        crate::sort::sort_by_key(&mut order, |&i| {
+        crate::util::sort::sort_by_key(&mut order, |&i| {
             let name = &files[i].0;
             (FileKind::of(name) == FileKind::Segment, snapshot_end_offset(name), name.clone())
         });

@@ -1,6 +1,6 @@
 //! The sentences that describe a decoded log, shared by `kraftscope inspect` and the page.
 
-use crate::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 use super::image::{Broker, LogImage, Topic};
 use super::inspect::Inspection;

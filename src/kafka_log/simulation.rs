@@ -7,7 +7,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::broker_set::BrokerSet;
 use crate::metadata::record::{
     ConfigRecord, FIRST_BROKER_ID, LAST_BROKER_ID, MAX_COMBINED_ID, MetadataRecord, PartitionChangeRecord,
     PartitionRecord, Replicas, TopicId, broker_ids, broker_set, has_broker_bit,
@@ -16,7 +15,8 @@ use crate::metadata::state::MetadataEntry;
 use crate::quorum::node::SUPPORTED_KRAFT_VERSIONS;
 use crate::quorum::record::{LeaderChange, Record};
 use crate::quorum::voters::{DirectoryId, KRaftVersion, ReplicaKey, VoterSet};
-use crate::small_map::SmallMap;
+use crate::util::broker_set::BrokerSet;
+use crate::util::small_map::SmallMap;
 
 use super::inspect::voter_ids;
 use super::payload::{ControlType, Payload};

@@ -161,7 +161,7 @@ mod tests {
         assert_eq!(timeline.len(), 5);
         let topics = |t: &mut LogTimeline, n| {
             let mut names: Vec<String> = t.seek(n).topics.values().map(|t| t.name.clone()).collect();
-            crate::sort::sort(&mut names);
+            crate::util::sort::sort(&mut names);
             names.join(",")
         };
         assert_eq!(topics(&mut timeline, 5), "t2,t3,t4");

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::broker_set::BrokerId;
 use crate::harness::{MS, Micros};
+use crate::util::broker_set::BrokerId;
 
 use super::config::MetadataConfig;
 use super::controller::RpcOutbox;

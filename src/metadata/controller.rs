@@ -5,11 +5,11 @@
 
 use std::fmt;
 
-use crate::broker_set::BrokerId;
 use crate::harness::Micros;
 use crate::quorum::{NodeId, Offset, Record, RoleKind};
-use crate::rng::Rng;
-use crate::small_map::SmallMap;
+use crate::util::broker_set::BrokerId;
+use crate::util::rng::Rng;
+use crate::util::small_map::SmallMap;
 
 use super::bootstrap;
 use super::config::{MetadataConfig, MetadataSabotage};
@@ -485,7 +485,7 @@ impl Controller {
         topic_id: TopicId,
         partition: u32,
         epochs: (u32, u32),
-        new_isr: crate::broker_set::BrokerSet,
+        new_isr: crate::util::broker_set::BrokerSet,
     ) -> (Staging, ControllerRpc) {
         let reply = |result| ControllerRpc::AlterPartitionResponse { topic_id, partition, result };
         let Some(active) = &self.active else { return (Ok(Vec::new()), reply(Err(RpcError::NotController))) };

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::broker_set::{BrokerId, BrokerSet};
-use crate::small_map::SmallMap;
+use crate::util::broker_set::{BrokerId, BrokerSet};
+use crate::util::small_map::SmallMap;
 
 use super::partitions::{Partition, PartitionColumns};
 use super::record::{LEADER_UNCHANGED, MetadataRecord, PartitionRecord, TopicId};

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::broker_set::BrokerSet;
+use crate::util::broker_set::BrokerSet;
 
 use super::record::Replicas;
 
@@ -171,8 +171,8 @@ impl PartitionColumns {
 #[cfg(test)]
 mod tests {
     use super::{CHUNK, Partition, PartitionColumns};
-    use crate::broker_set::BrokerSet;
     use crate::metadata::record::Replicas;
+    use crate::util::broker_set::BrokerSet;
 
     fn partition(leader: i32) -> Partition {
         Partition {

@@ -2,7 +2,7 @@
 //! the PartitionChangeRecords that fencing, controlled shutdown and unfencing require.
 
 use super::config::MetadataSabotage;
-use crate::broker_set::{BrokerId, BrokerSet};
+use crate::util::broker_set::{BrokerId, BrokerSet};
 
 use super::image::MetadataImage;
 use super::partitions::Partition;

@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
 use crate::quorum::record::mix;
+use crate::util::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
 
 /// Brokers (observers) have node ids from here up; bit `id - FIRST_BROKER_ID` of a
 /// [`BrokerSet`] stands for broker `id`.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::broker_set::{BrokerId, BrokerSet};
+use crate::util::broker_set::{BrokerId, BrokerSet};
 
 use super::record::{TopicId, broker_ids};
 

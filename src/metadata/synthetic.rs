@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::placement::{new_partition, place_replicas};
 use super::record::{FIRST_BROKER_ID, MetadataRecord};
-use crate::broker_set::BrokerId;
+use crate::util::broker_set::BrokerId;
 
 /// Partitions per synthetic topic.
 pub const PARTITIONS_PER_TOPIC: u64 = 1_000;

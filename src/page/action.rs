@@ -131,9 +131,9 @@ impl fmt::Display for CommandError {
             CommandError::SeekTooFar { asked, horizon } => write!(
                 f,
                 "seek: {} is more than {} minutes past the furthest moment reached ({}); play toward it first",
-                crate::format::seconds(*asked),
+                crate::util::format::seconds(*asked),
                 WINDOW / (60_000 * MS),
-                crate::format::seconds(*horizon)
+                crate::util::format::seconds(*horizon)
             ),
             CommandError::Seek(error) => write!(f, "seek: {error}"),
         }

@@ -3,9 +3,9 @@
 //! It changes only through [`PainsState::reduce`] and [`PainsState::frame`], called by the page
 //! reducer, and [`PainsState::view`] is all the component draws.
 
-use crate::format;
 use crate::harness::Micros;
 use crate::harness::playback::{Pace, speed_label};
+use crate::util::format;
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{BrokerLiveness, CopyRow, TraceLine, ZkCluster, ZkPicture, copies};
 

@@ -3,7 +3,7 @@
 //! [`Outbox`]. Role data lives in the [`Role`] enum and every change of role goes through
 //! [`Node::transition`], which checks it against the transition table and persists first.
 
-use crate::small_map::SmallSet;
+use crate::util::small_map::SmallSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ use super::state_machine::StateMachine;
 use super::voters::{KRaftVersion, QuorumSetup, ReplicaKey, VoterSet};
 use super::{Epoch, NodeId, Offset};
 use crate::harness::Micros;
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 /// The `kraft.version` range every node of Kafka 4.3.1 supports (`KRaftVersion`: 0 static,
 /// 1 reconfigurable), which it reports in ApiVersions.

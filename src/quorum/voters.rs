@@ -64,7 +64,7 @@ impl VoterSet {
     /// A set from keys; later duplicates of an id are dropped.
     pub fn new(keys: impl IntoIterator<Item = ReplicaKey>) -> VoterSet {
         let mut voters: Vec<ReplicaKey> = keys.into_iter().collect();
-        crate::sort::sort_by_key(&mut voters, |k| k.id);
+        crate::util::sort::sort_by_key(&mut voters, |k| k.id);
         voters.dedup_by_key(|k| k.id);
         VoterSet { voters: voters.into() }
     }

@@ -148,7 +148,7 @@ mod tests {
         );
         for said in [&kraft, &zk] {
             let mut unique = said.clone();
-            crate::sort::sort(&mut unique);
+            crate::util::sort::sort(&mut unique);
             unique.dedup();
             assert_eq!(unique.len(), said.len(), "a phase was announced twice: {said:#?}");
         }

@@ -91,8 +91,8 @@ impl fmt::Display for SeekError {
             SeekError::BeforeWindow { asked, starts } => write!(
                 f,
                 "{} is before the reachable window, which starts at {} (a timeline keeps the last {} simulated minutes)",
-                crate::format::seconds(*asked),
-                crate::format::seconds(*starts),
+                crate::util::format::seconds(*asked),
+                crate::util::format::seconds(*starts),
                 WINDOW / (60_000 * MS)
             ),
         }

@@ -87,7 +87,7 @@ impl Fingerprint {
             .in_flight()
             .map(|(sent, at, p)| format!("{sent}>{at} {}>{} {}", p.from, p.to, p.payload))
             .collect();
-        crate::sort::sort(&mut in_flight);
+        crate::util::sort::sort(&mut in_flight);
         for message in &in_flight {
             let _ = write!(hasher, "{message}");
         }

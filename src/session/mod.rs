@@ -319,7 +319,7 @@ impl Session {
                 let dropped = self.actions.len() - self.applied;
                 self.replay_problem = Some(format!(
                     "{dropped} recorded action(s) from {} on could not be replayed at the moment they were made; they were dropped",
-                    crate::format::seconds(recorded.at)
+                    crate::util::format::seconds(recorded.at)
                 ));
                 self.actions.truncate(self.applied);
                 return;

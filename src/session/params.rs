@@ -283,7 +283,7 @@ impl PageParams {
             }
             "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
             "speed" => {
-                let speed = crate::float::parse(value).filter(|s| s.is_finite());
+                let speed = crate::util::float::parse(value).filter(|s| s.is_finite());
                 self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {
                     format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using {DEFAULT_SPEED}")
                 })?;

@@ -352,7 +352,7 @@ pub fn picture(
             lost: false,
         })
         .collect();
-    crate::sort::sort_by_key(&mut messages, |m| (m.from, m.to, m.kind));
+    crate::util::sort::sort_by_key(&mut messages, |m| (m.from, m.to, m.kind));
     for line in recent {
         if let TraceKind::Lost { packet, why } = &line.kind {
             let (progress, reason) = match why {

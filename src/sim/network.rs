@@ -3,11 +3,11 @@
 //! carried), with a latency range. Reordering and single-message loss are explicit chaos
 //! switches. It only decides a message's fate; the simulation schedules the delivery.
 
-use crate::small_map::{SmallMap, SmallSet};
+use crate::util::small_map::{SmallMap, SmallSet};
 
 use crate::harness::{MS, Micros};
 use crate::quorum::NodeId;
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 /// Latency of every link, and the chaos switches.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,7 +13,7 @@ use crate::metadata::state::{MetadataDisk, MetadataMessage, MetadataNode, Metada
 use crate::quorum::message::{FetchResult, SnapshotChunk};
 use crate::quorum::voters::QuorumSetup;
 use crate::quorum::{Message, NodeId, QuorumConfig};
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 use super::packet::Payload;
 

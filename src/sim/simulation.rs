@@ -14,7 +14,7 @@ use crate::quorum::node::NotLeader;
 use crate::quorum::reconfig::ReconfigError;
 use crate::quorum::voters::{QuorumSetup, ReplicaKey, VoterSet, directory_id};
 use crate::quorum::{NodeId, QuorumConfig, RoleKind};
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 use super::error::ActionError;
 use super::network::{Loss, Network, NetworkConfig};
@@ -594,7 +594,7 @@ impl Simulation {
             |p: &Packet| pairs.iter().any(|&(a, b)| (p.from, p.to) == (a, b) || (p.from, p.to) == (b, a));
         let mut lost: Vec<(Micros, Packet)> =
             self.in_flight().filter(|(_, _, p)| on_reset(p)).map(|(_, at, p)| (at, p.clone())).collect();
-        crate::sort::sort_by_key(&mut lost, |(at, p)| (*at, p.from, p.to));
+        crate::util::sort::sort_by_key(&mut lost, |(at, p)| (*at, p.from, p.to));
         for &(a, b) in pairs {
             self.network.reset(a, b);
         }

@@ -25,7 +25,6 @@ use super::pains_tab::PainsTab;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
-use crate::format;
 use crate::harness::MS;
 use crate::page::{Action, Effect, PageState, Tab};
 #[cfg(feature = "full")]
@@ -34,6 +33,7 @@ use crate::quorum::NodeId;
 use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::broker_partitions;
+use crate::util::format;
 
 /// Most partitions the selected broker's list shows.
 const SHOWN_PARTITIONS: usize = 8;

@@ -59,7 +59,7 @@ pub fn chart(props: &ChartProps) -> Html {
                 </>
             }) }
             { for ticks_x.iter().map(|p| html! {
-                <text class="axis" x={x(*p as f64).to_string()} y={(H - BOTTOM + 16.0).to_string()} text-anchor="middle">{ crate::format::count(*p) }</text>
+                <text class="axis" x={x(*p as f64).to_string()} y={(H - BOTTOM + 16.0).to_string()} text-anchor="middle">{ crate::util::format::count(*p) }</text>
             }) }
             <text class="axis" x={((W + LEFT) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{ "partitions (log scale)" }</text>
             <line class="marker" x1={x(props.marker as f64).to_string()} x2={x(props.marker as f64).to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
@@ -68,10 +68,10 @@ pub fn chart(props: &ChartProps) -> Html {
             { for props.points.iter().map(|p| html! {
                 <>
                     <rect class="dot zk" x={(x(p.0 as f64) - 4.0).to_string()} y={(y(p.2) - 4.0).to_string()} width="8" height="8">
-                        <title>{ format!("ZooKeeper mode, {} partitions: {:.1} s", crate::format::count(p.0), p.2) }</title>
+                        <title>{ format!("ZooKeeper mode, {} partitions: {:.1} s", crate::util::format::count(p.0), p.2) }</title>
                     </rect>
                     <circle class="dot kraft" cx={x(p.0 as f64).to_string()} cy={y(p.1).to_string()} r="4">
-                        <title>{ format!("KRaft, {} partitions: {:.1} s", crate::format::count(p.0), p.1) }</title>
+                        <title>{ format!("KRaft, {} partitions: {:.1} s", crate::util::format::count(p.0), p.1) }</title>
                     </circle>
                 </>
             }) }
@@ -103,7 +103,7 @@ fn table(points: &[Point]) -> Html {
                 <tbody>
                     { for points.iter().map(|p| html! {
                         <tr>
-                            <th scope="row">{ crate::format::count(p.0) }</th>
+                            <th scope="row">{ crate::util::format::count(p.0) }</th>
                             <td>{ format!("{:.2}", p.1) }</td>
                             <td>{ format!("{:.2}", p.3) }</td>
                             <td>{ format!("{:.1}", p.2) }</td>

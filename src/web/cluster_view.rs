@@ -97,7 +97,7 @@ fn broken_banner(broken: &BrokenPicture) -> Html {
     let nodes: Vec<String> = broken.culprits.nodes.iter().map(|n| format!("n{n}")).collect();
     html! {
         <div class="violation-banner" role="alert">
-            <strong>{ format!("✗ Invariant broken at {}: {}", crate::format::seconds(broken.at), broken.invariant) }</strong>
+            <strong>{ format!("✗ Invariant broken at {}: {}", crate::util::format::seconds(broken.at), broken.invariant) }</strong>
             <span>{ format!(" · {}", broken.detail) }</span>
             if !nodes.is_empty() { <span class="culprit-list">{ format!(" · marked in red: {}", nodes.join(", ")) }</span> }
             if !broken.why.is_empty() { <span class="why">{ format!(" · why it matters: {}", broken.why) }</span> }

@@ -5,12 +5,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::format;
 use crate::harness::MS;
 use crate::page::{Action, LogFilter, LogView};
 use crate::quorum::NodeId;
 use crate::session::picture::node_label;
 use crate::session::{LOG_LINES, MAX_ACTIONS, WINDOW};
+use crate::util::format;
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {

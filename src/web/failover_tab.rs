@@ -12,8 +12,6 @@ use super::cluster_view::ClusterView;
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
 use crate::failover::KraftRoles;
-use crate::float;
-use crate::format;
 use crate::harness::MS;
 use crate::harness::playback::speed_label;
 use crate::page::chips::{kraft_chips, zk_chips};
@@ -26,6 +24,8 @@ use crate::race::{FailoverRace, RaceStage, kraft_phase, zk_phase};
 use crate::session::message_kinds::message_kind;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::{ClusterPicture, picture};
+use crate::util::float;
+use crate::util::format;
 
 /// Most cells a partition grid has.
 const GRID_CELLS: u32 = 2_000;

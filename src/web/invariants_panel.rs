@@ -22,7 +22,7 @@ pub fn invariants_panel(props: &InvariantsProps) -> Html {
             <InvariantList {broken} />
             if let Some(v) = &props.violation {
                 <div class="violation" role="alert">
-                    <strong>{ format!("Broken at {}: {}", crate::format::seconds(v.at), v.violation.invariant) }</strong>
+                    <strong>{ format!("Broken at {}: {}", crate::util::format::seconds(v.at), v.violation.invariant) }</strong>
                     <p>{ &v.violation.detail }</p>
                     <p class="mono">{ format!("after: {}", v.event.trim()) }</p>
                 </div>

@@ -8,9 +8,9 @@ use yew::prelude::*;
 
 use super::chips::chips;
 use super::zk_view::ZkView;
-use crate::format;
 use crate::page::chips::zk_chips;
 use crate::page::{Action, PainsAction, PainsView};
+use crate::util::format;
 use crate::zk::pains::Pain;
 use crate::zk::{BrokerLiveness, CopyRow, PartitionState};
 

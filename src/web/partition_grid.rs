@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::format;
+use crate::util::format;
 use crate::zk::PartitionGrid;
 
 const WIDTH: f64 = 1000.0;

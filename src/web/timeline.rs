@@ -3,11 +3,11 @@
 
 use yew::prelude::*;
 
-use crate::format;
 use crate::harness::{MS, Micros};
 use crate::page::Action;
 use crate::page::pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP, QUIET_WARP, skips_quiet};
 use crate::session;
+use crate::util::format;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {

@@ -4,10 +4,10 @@
 use yew::prelude::*;
 
 use super::focus::{focus_id, focus_id_soon};
-use crate::format;
 use crate::harness::Micros;
 use crate::page::Action;
 use crate::session::stories::{TOUR, View};
+use crate::util::format;
 
 #[derive(Properties, PartialEq)]
 pub struct TourProps {

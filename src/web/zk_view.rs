@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::format;
 use crate::harness::{MS, Micros};
 use crate::page::zk_layout::ZkGeometry;
+use crate::util::format;
 use crate::zk::{Endpoint, FailoverPhase, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
 
 #[derive(Properties, PartialEq)]

@@ -8,7 +8,7 @@ use super::column::ColumnBuilder;
 use super::config::{ZkClusterConfig, ZkClusterError};
 use super::partition::{PartitionState, ReplicaAssignment};
 use super::path::TopicLayout;
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 /// A [`ZkCluster`] under construction: call [`step`](Self::step) until
 /// [`is_done`](Self::is_done), then [`finish`](Self::finish).

@@ -20,7 +20,7 @@ use super::store::{
 };
 use super::trace::{Holder, Missed, Reaction, TraceKind, TraceLine};
 use crate::harness::{EventQueue, Micros};
-use crate::rng::Rng;
+use crate::util::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
 pub(super) const FIRST_EPOCH: u32 = 1;

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-pub use crate::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
+pub use crate::util::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
 
 /// Kafka's `LeaderAndIsr.NoLeader`: the partition has no leader and is offline.
 pub const NO_LEADER: i32 = -1;

@@ -378,7 +378,7 @@ impl ZkCluster {
                 );
             }
         }
-        crate::sort::sort_by_key(&mut found, |m| (m.kind, m.from, m.to));
+        crate::util::sort::sort_by_key(&mut found, |m| (m.kind, m.from, m.to));
         found
     }
 }
@@ -466,7 +466,7 @@ mod tests {
             assert!(grid.loaded >= loaded && grid.pushed_to_all() >= pushed, "the grid never goes back");
             (loaded, pushed) = (grid.loaded, grid.pushed_to_all());
         }
-        crate::sort::sort(&mut saw_watch_on);
+        crate::util::sort::sort(&mut saw_watch_on);
         let survivors: Vec<u32> = (0..5).filter(|b| *b != old).collect();
         assert_eq!(saw_watch_on, survivors, "the /controller watch fires on every live broker");
         assert!(saw_claim && saw_reads && saw_push);

@@ -11,7 +11,7 @@ use super::costs::ZkCosts;
 use super::partition::{BrokerId, PartitionState};
 use super::path::{TopicLayout, ZnodePath};
 use crate::harness::Micros;
-use crate::small_map::SmallMap;
+use crate::util::small_map::SmallMap;
 
 /// The request queue keeps time in nanoseconds: at 100,000 requests a second each takes 10 us,
 /// at higher rates a fraction of one.

@@ -1,7 +1,7 @@
 //! The measured curve of unavailability against partition count for both modes: the core's
 //! failover experiment, as the `failover.csv` that `cargo xtask dist` writes next to the page.
 
-use crate::float;
+use crate::util::float;
 
 /// One measured size: partitions, KRaft seconds (p50 over seeds), ZooKeeper-mode seconds,
 /// KRaft seconds (p99 over seeds).

@@ -10,7 +10,7 @@ use crate::quorum::NodeId;
 use crate::race::FailoverRace;
 use crate::session::SeenViolation;
 use crate::sim::Simulation;
-use crate::small_map::SmallSet;
+use crate::util::small_map::SmallSet;
 
 /// The version of the message schema, sent in the `ready` event.
 pub const API_VERSION: u32 = 1;

@@ -220,7 +220,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::rng::Rng;
+    use crate::util::rng::Rng;
 
     /// Random inserts, removals and lookups agree with `BTreeMap` at every step, iteration
     /// order included.

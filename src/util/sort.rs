@@ -50,7 +50,7 @@ fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rng::Rng;
+    use crate::util::rng::Rng;
 
     #[test]
     fn sorts_as_the_standard_library_does_stably() {

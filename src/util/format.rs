@@ -1,9 +1,8 @@
 //! Numbers and times as the page and the command line print them.
 
-use crate::harness::Micros;
-
-/// Simulated time as seconds with milliseconds: `12.345 s`.
-pub fn seconds(t: Micros) -> String {
+/// Simulated time in microseconds (the harness's `Micros`) as seconds with milliseconds:
+/// `12.345 s`.
+pub fn seconds(t: u64) -> String {
     format!("{}.{:03} s", t / 1_000_000, (t / 1_000) % 1_000)
 }
 
