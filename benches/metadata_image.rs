@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use kraftscope::failover::{measure_kraft_failover, measure_zk_failover};
+use kraftscope::experiments::failover::{measure_kraft_failover, measure_zk_failover};
 use kraftscope::metadata::image::MetadataImage;
 use kraftscope::metadata::record::{MetadataRecord, NO_LEADER, PartitionChangeRecord};
 use kraftscope::metadata::synthetic::{PARTITIONS_PER_TOPIC, dedicated_brokers, snapshot_records};

@@ -27,22 +27,14 @@ pub mod zk;
 pub mod sim;
 // Safety properties of KRaft checked after every simulated event, one file per property.
 pub mod invariants;
-// Deliberate bugs, switched on by name, that show each checker can fail.
-pub mod sabotage;
-// The kinds of fault the seed sweep injects, a random subset per seed (swarm testing).
-pub mod faults;
-// The seed sweep behind `kraftscope check`.
-pub mod check;
+// The seed sweep behind `kraftscope check`: faults, checks after every event, sabotages.
+pub mod sweep;
 // Readable scenario scripts: directives in, expected trace out.
 pub mod scenario;
 
 // The experiments.
-// How long a cluster is without a leader after the leader dies (the Raft paper's Fig. 16).
-pub mod elections;
-// The KIP-500 experiment: controller failover in KRaft and in ZooKeeper mode, measured.
-pub mod failover;
-// What each number of controllers buys and costs, measured.
-pub mod sizing;
+// Elections, failover (KRaft against ZooKeeper mode) and quorum sizing, measured.
+pub mod experiments;
 // The side-by-side failover the page animates, both clusters on one clock.
 pub mod race;
 

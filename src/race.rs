@@ -10,7 +10,7 @@ mod phases;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
+use crate::experiments::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
 use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataSnapshot;
 use crate::sim::Simulation;
@@ -361,7 +361,7 @@ pub fn headline(kraft: Micros, zk: Micros) -> String {
 #[cfg(test)]
 mod tests {
     use super::{FailoverRace, RaceError, RaceStage, headline};
-    use crate::failover::{
+    use crate::experiments::failover::{
         BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder, measure_zk_failover,
     };
     use crate::quorum::QuorumConfig;
@@ -391,7 +391,7 @@ mod tests {
         let snapshot = SnapshotBuilder::new(20_000, roles).unwrap().finish();
         let mut one_call = KraftFailover::new(snapshot, 3, roles).unwrap();
         one_call.kill().unwrap();
-        one_call.advance(crate::failover::KRAFT_LIMIT);
+        one_call.advance(crate::experiments::failover::KRAFT_LIMIT);
         assert_eq!(Some(kraft), one_call.recovered_after());
         let config = QuorumConfig::default();
         assert!(kraft < config.fetch_timeout + 2 * config.election_timeout);

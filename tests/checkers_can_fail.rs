@@ -1,9 +1,9 @@
 //! The invariant checkers are able to fail: for every invariant there is a deliberate bug
 //! (`--sabotage NAME`) that the seed sweep catches, and healthy code passes the same seeds.
 
-use kraftscope::check::{SeedParams, catches, run_seed};
 use kraftscope::invariants::names;
-use kraftscope::sabotage::Sabotage;
+use kraftscope::sweep::check::{SeedParams, catches, run_seed};
+use kraftscope::sweep::sabotage::Sabotage;
 
 /// Each invariant, the sabotage that breaks it, and how many seeds the sweep may need.
 const CAUGHT_BY: [(&str, &str, u64); 23] = [

@@ -1,7 +1,7 @@
 //! The KIP-500 experiment: KRaft failover costs about one election whatever the partition
 //! count, while ZooKeeper mode grows with partitions.
 
-use kraftscope::failover::{
+use kraftscope::experiments::failover::{
     BROKERS, FailoverError, KraftRoles, measure_kraft_failover, measure_kraft_failovers, measure_zk_failover,
 };
 use kraftscope::harness::MS;

@@ -2,7 +2,7 @@
 //! keys, slider, scrubber, host commands and frames (on a clock that stands still, so each frame
 //! finishes the preparing or fast-forwarding it starts), checked on the race it shows.
 
-use kraftscope::failover::{BROKERS, KraftRoles};
+use kraftscope::experiments::failover::{BROKERS, KraftRoles};
 use kraftscope::harness::{MS, Micros};
 use kraftscope::page::race::Playback;
 use kraftscope::page::race::request::HEALTHY_HOLD_MS;

@@ -5,10 +5,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use kraftscope::check::{Failure, SeedParams, SeedReport, run_seed};
 use kraftscope::invariants::Violation;
-use kraftscope::sabotage::Sabotage;
 use kraftscope::sim::simulation::QuorumFormat;
+use kraftscope::sweep::check::{Failure, SeedParams, SeedReport, run_seed};
+use kraftscope::sweep::sabotage::Sabotage;
 
 use super::args::Args;
 

@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
-use kraftscope::elections::{ElectionExperiment, TRIAL_LIMIT};
+use kraftscope::experiments::elections::{ElectionExperiment, TRIAL_LIMIT};
+use kraftscope::experiments::sizing::{MAX_VOTERS, failures_tolerated};
 use kraftscope::harness::MS;
-use kraftscope::sizing::{MAX_VOTERS, failures_tolerated};
 use kraftscope::util::format::seconds;
 
 use super::args::Args;

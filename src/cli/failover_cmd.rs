@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use kraftscope::failover::{
+use kraftscope::experiments::failover::{
     FailoverError, FailoverRow, KraftFailovers, KraftRoles, measure_kraft_failovers, measure_zk_failover,
 };
 use kraftscope::harness::MS;

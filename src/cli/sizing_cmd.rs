@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
+use kraftscope::experiments::sizing::{failures_tolerated, majority, measure};
 use kraftscope::harness::{MS, Micros};
 use kraftscope::quorum::QuorumConfig;
 use kraftscope::sim::NetworkConfig;
-use kraftscope::sizing::{failures_tolerated, majority, measure};
 use kraftscope::util::format::seconds;
 
 use super::args::Args;

@@ -26,7 +26,7 @@ pub mod redraw;
 pub mod zk_layout;
 
 #[cfg(feature = "full")]
-use crate::failover::KraftRoles;
+use crate::experiments::failover::KraftRoles;
 use std::rc::Rc;
 
 pub use action::{Action, CommandError, Effect, Outcome, Tab};

@@ -18,7 +18,7 @@ pub use playback::Playback;
 pub use request::RaceRequest;
 
 use super::clock::Clock;
-use crate::failover::KraftRoles;
+use crate::experiments::failover::KraftRoles;
 use crate::harness::{MS, Micros};
 use crate::race::{FailoverRace, RaceError, RaceMoment, RaceStage};
 use crate::session::host::{Command, HostEvent};

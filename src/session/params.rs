@@ -2,10 +2,10 @@
 //! (speed, autoplay, which controls, embedded or presenting), and the cluster. Anything garbled,
 //! unknown or out of range is replaced by its default and named in a notice; parsing never fails.
 
-use crate::failover::KraftRoles;
+use crate::experiments::failover::KraftRoles;
 use crate::harness::{MS, Micros};
-use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;
+use crate::sweep::sabotage::Sabotage;
 
 use super::Session;
 use super::action::RecordedAction;

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::harness::MS;
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::QuorumConfig;
-use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;
 use crate::sim::{ClusterConfig, NetworkConfig};
+use crate::sweep::sabotage::Sabotage;
 
 /// Everything that, with the seed and the recorded actions, determines a session. A session file
 /// holds them as they are named here, the seed as text and the sabotage as a list of names.
@@ -169,7 +169,7 @@ mod sabotage_names {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::sabotage::Sabotage;
+    use crate::sweep::sabotage::Sabotage;
 
     pub fn serialize<S: Serializer>(sabotage: &Sabotage, serializer: S) -> Result<S::Ok, S::Error> {
         serializer

@@ -941,8 +941,8 @@ mod tests {
     /// (Started brokers are new incarnations: refused with DUPLICATE_BROKER_REGISTRATION until
     /// the sessions the new active controller gave the snapshot's registrations expire, 9 s.)
     fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
-        let roles = crate::failover::KraftRoles::DEDICATED;
-        let snapshot = crate::failover::SnapshotBuilder::new(2_000, roles).unwrap().finish();
+        let roles = crate::experiments::failover::KraftRoles::DEDICATED;
+        let snapshot = crate::experiments::failover::SnapshotBuilder::new(2_000, roles).unwrap().finish();
         let before = snapshot.state.state.placement_changes;
         let mut disk = crate::metadata::state::MetadataDisk::default();
         disk.log.install_snapshot(snapshot);

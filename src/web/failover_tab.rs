@@ -11,7 +11,7 @@ use super::chips::chips;
 use super::cluster_view::ClusterView;
 use super::partition_grid::PartitionGridView;
 use super::zk_view::{ZK_LEGEND, ZkView, phase_text, zk_message_colour};
-use crate::failover::KraftRoles;
+use crate::experiments::failover::KraftRoles;
 use crate::harness::MS;
 use crate::harness::playback::speed_label;
 use crate::page::chips::{kraft_chips, zk_chips};

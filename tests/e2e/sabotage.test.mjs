@@ -1,6 +1,6 @@
 // A deliberate bug (?sabotage=...) shows what the invariants are for: the first broken invariant
 // pauses the simulation and the drawing marks the nodes it concerns, with its explanation.
-// covers: src/web/invariants_panel.rs src/sabotage.rs src/invariants
+// covers: src/web/invariants_panel.rs src/sweep/sabotage.rs src/invariants
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot } from "./browser.mjs";

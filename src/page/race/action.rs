@@ -1,7 +1,7 @@
 //! What the viewer can do to the failover race (its buttons, keys, slider and scrubber), and what
 //! the race tells the page in return.
 
-use crate::failover::KraftRoles;
+use crate::experiments::failover::KraftRoles;
 use crate::harness::Micros;
 use crate::session::host::HostEvent;
 

@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn a_broken_invariant_is_reported_once() {
-        let mut sabotage = crate::sabotage::Sabotage::default();
+        let mut sabotage = crate::sweep::sabotage::Sabotage::default();
         sabotage.enable("hw-on-minority").expect("known");
         let mut session = Session::new(Settings { seed: 1, sabotage, ..Settings::default() });
         let mut seen = Observation::default();

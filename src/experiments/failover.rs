@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::elections::Distribution;
+use crate::experiments::elections::Distribution;
 use crate::harness::{MS, Micros};
 use crate::metadata::record::MetadataRecord;
 use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};

@@ -3,7 +3,7 @@
 //! long a write takes to commit at a given link latency, and how long the cluster is without a
 //! leader after the leader dies.
 
-use crate::elections::{Distribution, ElectionError, ElectionExperiment};
+use crate::experiments::elections::{Distribution, ElectionError, ElectionExperiment};
 use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataEntry;
 use crate::quorum::Offset;

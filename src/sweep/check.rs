@@ -5,16 +5,16 @@
 
 use std::fmt;
 
-use crate::faults::{FaultKind, FaultMix};
 use crate::harness::{MS, Micros};
 use crate::invariants::{Checker, Violation};
 use crate::metadata::broker::BrokerLifecycle;
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::voters::{ReplicaKey, VoterSet};
 use crate::quorum::{NodeId, QuorumConfig};
-use crate::sabotage::Sabotage;
 use crate::sim::simulation::QuorumFormat;
 use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
+use crate::sweep::faults::{FaultKind, FaultMix};
+use crate::sweep::sabotage::Sabotage;
 use crate::util::rng::Rng;
 
 /// Simulated time of the chaos phase.
