@@ -121,7 +121,7 @@ test("the docs page drives the embed through every command and receives every ev
       await waitForEvent(page, (e) => e.event === "voters-changed" && e.pending && e.voters.includes(4), from, 3_000);
       break;
     } catch (error) {
-      assert.ok(attempt < 5, `n4 is added once it has caught up: ${error.message}`);
+      assert.ok(attempt < 10, `n4 is added once it has caught up: ${error.message}`);
       await embed.waitForFunction(caughtUpWithLeader, 4, { timeout: 60_000 });
     }
   }
