@@ -227,18 +227,27 @@ fn a_prospective_keeps_its_election_timer_when_a_higher_epoch_makes_it_unattache
     let node = cluster.nodes.get_mut(&prospective).expect("still there");
     let (_, deadline) = node.visible_timeout().expect("a voter's pre-vote timeout");
     let other = [1, 2, 3].into_iter().find(|id| *id != leader && *id != prospective).expect("a third voter");
-    // A candidate of the next epoch whose log is empty: not granted, but its epoch is taken.
+    higher_epoch_keeps_the_deadline(node, cluster.now, (other, epoch + 1), deadline);
+}
+
+/// Hand `node` a Vote from a candidate of `epoch` whose log is empty (not granted, but its epoch
+/// is taken) and check that it turned Unattached in that epoch with its election deadline kept.
+fn higher_epoch_keeps_the_deadline(
+    node: &mut Node<Counter>,
+    now: Micros,
+    (candidate, epoch): (NodeId, u32),
+    deadline: Micros,
+) {
     let request = Message::Vote {
-        candidate_epoch: epoch + 1,
-        candidate: other,
+        candidate_epoch: epoch,
+        candidate,
         last_offset_epoch: 0,
         last_offset: 0,
         pre_vote: false,
         voter_dir: None,
     };
-    let mut out = Outbox::default();
-    node.handle(cluster.now, other, request, &mut out);
-    assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch + 1));
+    node.handle(now, candidate, request, &mut Outbox::default());
+    assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch));
     assert_eq!(node.visible_timeout(), Some(("election timeout", deadline)), "the same deadline");
 }
 
@@ -256,18 +265,7 @@ fn a_resigned_leader_keeps_its_election_timer_when_a_higher_epoch_makes_it_unatt
     assert_eq!(node.role(), RoleKind::Resigned);
     let (_, deadline) = node.visible_timeout().expect("a voter's election timeout");
     let other = [1, 2, 3].into_iter().find(|n| *n != id).expect("another voter");
-    // A candidate of the next epoch whose log is empty: not granted, but its epoch is taken.
-    let request = Message::Vote {
-        candidate_epoch: epoch + 1,
-        candidate: other,
-        last_offset_epoch: 0,
-        last_offset: 0,
-        pre_vote: false,
-        voter_dir: None,
-    };
-    node.handle(cluster.now + MS, other, request, &mut out);
-    assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch + 1));
-    assert_eq!(node.visible_timeout(), Some(("election timeout", deadline)), "the Resigned deadline");
+    higher_epoch_keeps_the_deadline(node, cluster.now + MS, (other, epoch + 1), deadline);
 }
 
 /// Only a valid fetch counts for check quorum (`LeaderState.updateReplicaState` runs after

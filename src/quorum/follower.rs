@@ -108,8 +108,10 @@ impl<S: StateMachine> Node<S> {
         let (voter, kraft) = (self.is_voter(), self.log().control().kraft_version());
         let (id, epoch, dir, period) =
             (self.id, self.epoch, self.disk.directory_id, self.config.fetch_timeout);
-        let old_entry = self.voter_set().key_of(id);
         let auto_join = self.config.auto_join && kraft >= 1;
+        // Only an auto-joining observer asks whether the set still names its id (every fetch
+        // response passes here).
+        let old_entry = if auto_join && !voter { self.voter_set().key_of(id) } else { None };
         if let Role::Follower(f) = &mut self.role
             && now >= f.update_voter_at
             && (voter || auto_join)

@@ -166,8 +166,9 @@ test("presenter mode at 1024 x 768, the race: node names 20 px, other node text 
 test("a 480 x 320 embed of the race: each side's nodes as chips of at least 11 px, and no scrolling while it plays", async () => {
   const { page, errors, context } = await open("?embed=1&scenario=failover&autoplay=1", { viewport: { width: 480, height: 320 } });
   await page.locator(".side-zk .race-chips .chip").first().waitFor();
-  for (const wait of [500, 3000, 6000]) {
-    await page.waitForTimeout(wait);
+  // Healthy, then both stopwatches running, then the ZooKeeper side well into its failover.
+  for (const seconds of [0, 1, 5]) {
+    await page.waitForFunction((s) => Number(document.querySelector("#zk-stopwatch")?.textContent.replace(" s", "")) >= s, seconds, { timeout: 60_000 });
     const seen = await page.evaluate(() => ({
       chips: [...document.querySelectorAll(".race-chips .chip")].filter((c) => c.getBoundingClientRect().height > 0)
         .map((c) => ({ text: c.textContent.trim(), px: parseFloat(getComputedStyle(c).fontSize) })),
@@ -190,7 +191,8 @@ for (const scenario of ["zk-stale-cache", "zk-liveness", "zk-watch-storm"]) {
   test(`a 480 x 320 embed of the pains (${scenario}): the brokers as chips of at least 11 px, the pain's table, no scrolling`, async () => {
     const { page, errors, context } = await open(`?embed=1&scenario=${scenario}`, { viewport: { width: 480, height: 320 } });
     await page.locator(".pains-tab .race-chips .chip").first().waitFor();
-    await page.waitForTimeout(2000);
+    // Played on until the events list holds a few lines, as it does once the pain unfolds.
+    await page.waitForFunction(() => document.querySelectorAll(".pains-tab .pain-events li").length >= 3, null, { timeout: 60_000 });
     const seen = await page.evaluate(() => ({
       chips: [...document.querySelectorAll(".pains-tab .race-chips .chip")].map((c) => ({ text: c.textContent.trim(), px: parseFloat(getComputedStyle(c).fontSize) })),
       tables: [...document.querySelectorAll(".pains-tab table")].filter((t) => t.getBoundingClientRect().height > 0).length,
