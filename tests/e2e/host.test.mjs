@@ -121,7 +121,8 @@ test("the docs page drives the embed through every command and receives every ev
       await waitForEvent(page, (e) => e.event === "voters-changed" && e.pending && e.voters.includes(4), from, 3_000);
       break;
     } catch (error) {
-      assert.ok(attempt < 10, `n4 is added once it has caught up: ${error.message}`);
+      const refusals = (await received(page)).slice(from).filter((e) => e.event === "error").map((e) => e.error);
+      assert.ok(attempt < 10, `n4 is added once it has caught up: ${error.message}; refusals: ${JSON.stringify(refusals)}`);
       await embed.waitForFunction(caughtUpWithLeader, 4, { timeout: 60_000 });
     }
   }
