@@ -4,11 +4,13 @@
 
 use kraftscope::experiments::failover::{BROKERS, KraftRoles};
 use kraftscope::harness::{MS, Micros};
-use kraftscope::page::race::Playback;
 use kraftscope::page::race::request::HEALTHY_HOLD_MS;
+use kraftscope::page::race::{Playback, RaceScreen};
 use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
+use kraftscope::quorum::RoleKind;
 use kraftscope::race::RaceStage;
 use kraftscope::session::host::{Command, HostEvent};
+use kraftscope::zk::FailoverPhase;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 
@@ -383,4 +385,115 @@ fn the_zookeeper_panel_line_says_what_the_drawn_caches_show_before_during_and_af
     assert_eq!(stage(&page), Some(RaceStage::Ready));
     assert!(every_cache_fresh(&page), "run again: healthy clusters");
     assert_eq!(line(&page), "every broker's cache holds the controller's state", "after R the line agrees");
+}
+
+/// Seek on in steps of 100 ms of the race until `reached` holds of it (within 120 s).
+fn seek_until(page: &mut PageState, reached: impl Fn(&kraftscope::race::FailoverRace) -> bool) {
+    for step in 1..=1_200 {
+        if page.race.race().is_some_and(&reached) {
+            return;
+        }
+        race(page, RaceAction::Seek(step * 100 * MS));
+        settle(page);
+    }
+    panic!("not reached within 120 s: {:?}", stage(page));
+}
+
+/// The leader the KRaft side's drawing crowns.
+fn drawn_leader(screen: &RaceScreen) -> Option<u32> {
+    let picture = screen.kraft.as_ref()?.picture.as_ref()?;
+    picture.nodes.iter().find(|n| n.role == Some(RoleKind::Leader)).map(|n| n.id)
+}
+
+#[test]
+fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_and_after_run_again() {
+    let mut page = ready(10_000);
+    let healthy = page.race.screen(false);
+    let (kraft, zk) = (healthy.kraft.clone().unwrap(), healthy.zk.clone().unwrap());
+    assert!(healthy.controls.prepared && !healthy.controls.running && healthy.headline.is_none());
+    assert_eq!(
+        healthy.stage,
+        "Both clusters are healthy. Kill both active controllers to start the stopwatches."
+    );
+    assert!(kraft.caption.starts_with("Three controllers; the standbys"), "{}", kraft.caption);
+    assert!(zk.caption.starts_with("Healthy:"), "{}", zk.caption);
+    assert_eq!((kraft.stopwatch.as_str(), zk.stopwatch.as_str()), ("0.000 s", "0.000 s"));
+    let first_leader = drawn_leader(&healthy).expect("a crowned leader before the kill");
+    assert_eq!(kraft.leader, format!("active controller n{first_leader}, epoch 1"));
+
+    race(&mut page, RaceAction::Kill);
+    race(&mut page, RaceAction::TogglePlay);
+    let killed = page.race.screen(false);
+    let (kraft, zk) = (killed.kraft.unwrap(), killed.zk.unwrap());
+    assert_eq!(killed.stage, "0.000 s since the kill (simulated)");
+    assert_eq!((killed.controls.running, killed.controls.play_label), (true, "Play"));
+    assert_eq!(kraft.leader, "no active controller: electing");
+    assert!(kraft.caption.starts_with("The leader is gone: followers wait out"), "{}", kraft.caption);
+    assert!(
+        zk.caption.starts_with("The dead controller's ZooKeeper session is still alive"),
+        "{}",
+        zk.caption
+    );
+    assert_eq!(drawn_leader(&page.race.screen(false)), None, "no crown on the KRaft side");
+
+    seek_until(&mut page, |r| r.kraft_recovered_after().is_some());
+    let back = page.race.screen(false);
+    let kraft = back.kraft.clone().unwrap();
+    let recovered = page.race.race().unwrap().kraft_recovered_after().unwrap();
+    assert_eq!(kraft.stopwatch, kraftscope::util::format::seconds(recovered), "the KRaft stopwatch stops");
+    let leader = drawn_leader(&back).expect("a new leader drawn");
+    assert_ne!(leader, first_leader);
+    assert!(kraft.leader.starts_with(&format!("active controller n{leader}, epoch ")), "{}", kraft.leader);
+    assert!(
+        kraft.caption.starts_with(&format!("New leader n{leader} (epoch "))
+            || kraft.caption.starts_with("Back after "),
+        "{}",
+        kraft.caption
+    );
+    assert!(back.headline.is_none(), "ZooKeeper mode is not back yet");
+
+    seek_until(
+        &mut page,
+        |r| matches!(r.zk_phase(), Some(FailoverPhase::LoadingFromZk { read, .. }) if read > 0),
+    );
+    let loading = page.race.screen(false);
+    let zk = loading.zk.unwrap();
+    assert!(
+        zk.caption.starts_with("Cold load: the new controller reads every partition's state"),
+        "{}",
+        zk.caption
+    );
+    assert!(zk.caption.ends_with(" of 10,000."), "{}", zk.caption);
+    assert!(
+        zk.grid.loaded > 0 && zk.grid.loaded < zk.grid.cells,
+        "the grid fills as it loads: {:?}",
+        zk.grid
+    );
+    assert!(matches!(zk.picture.unwrap().phase, FailoverPhase::LoadingFromZk { .. }));
+
+    race(&mut page, RaceAction::SkipToEnd);
+    settle(&mut page);
+    let done = page.race.screen(false);
+    let zk = done.zk.unwrap();
+    let report = page.race.race().unwrap().zk_report().unwrap();
+    assert_eq!(zk.stopwatch, kraftscope::util::format::seconds(report.brokers_updated_after));
+    assert_eq!(zk.caption, "Back: every live broker holds the new controller's state.");
+    assert_eq!(done.stage, "Both sides recovered.");
+    let headline = done.headline.unwrap();
+    assert!(
+        headline.contains("ZooKeeper mode had to read it all back")
+            && headline.contains("Partitions without a leader meanwhile"),
+        "{headline}"
+    );
+    let compact = page.race.screen(true);
+    assert_eq!(compact.caption, "10,000 partitions, both controllers killed: KRaft (top) vs ZooKeeper mode");
+    assert!(compact.headline.unwrap().len() < headline.len(), "an embed's headline is the result alone");
+    assert!(
+        !compact.kraft.unwrap().chips.is_empty() && done.kraft.unwrap().chips.is_empty(),
+        "chips only embedded"
+    );
+
+    race(&mut page, RaceAction::RunAgain);
+    settle(&mut page);
+    assert_eq!(page.race.screen(false), healthy, "after R, the healthy clusters exactly as before the kill");
 }

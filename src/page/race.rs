@@ -9,6 +9,7 @@ pub mod action;
 pub mod measured;
 pub mod playback;
 pub mod request;
+pub mod screen;
 pub mod size;
 mod work;
 
@@ -16,6 +17,7 @@ pub use action::{RaceAction, RaceEffect};
 pub use measured::Point;
 pub use playback::Playback;
 pub use request::RaceRequest;
+pub use screen::RaceScreen;
 
 use super::clock::Clock;
 use crate::experiments::failover::KraftRoles;

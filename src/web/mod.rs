@@ -34,6 +34,8 @@ mod pains_tab;
 mod panic_panel;
 #[cfg(feature = "full")]
 mod partition_grid;
+#[cfg(feature = "full")]
+mod race_legend;
 mod session_files;
 mod timeline;
 mod timeout_arc;

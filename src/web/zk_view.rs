@@ -7,7 +7,7 @@ use yew::prelude::*;
 use crate::harness::{MS, Micros};
 use crate::page::zk_layout::ZkGeometry;
 use crate::util::format;
-use crate::zk::{Endpoint, FailoverPhase, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
+use crate::zk::{Endpoint, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
 
 #[derive(Properties, PartialEq)]
 pub struct ZkViewProps {
@@ -272,46 +272,5 @@ fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, still: bool) -> Html {
             if !g.compact { <text class="message-label" x="12" y="4">{ format!("{}{count}", m.kind.label()) }</text> }
             <title>{ &m.text }</title>
         </g>
-    }
-}
-
-/// One line saying what ZooKeeper mode is doing, for the caption under the drawing.
-pub fn phase_text(phase: FailoverPhase, killed: bool) -> String {
-    match phase {
-        _ if !killed => "Healthy: broker sessions pinged, one broker is the controller.".to_string(),
-        FailoverPhase::AwaitingSessionExpiry { .. } => {
-            "The dead controller's ZooKeeper session is still alive: nobody notices yet.".to_string()
-        }
-        FailoverPhase::Electing => {
-            "Session expired, /controller vanished: the watch fires on every broker, they race to create /controller."
-                .to_string()
-        }
-        FailoverPhase::LoadingFromZk { topics_read, topics, read: 0, .. } if topics_read < topics => format!(
-            "Cold load, first pass: every topic's replica assignment from ZooKeeper, {} of {}.",
-            format::count(topics_read),
-            format::count(topics)
-        ),
-        FailoverPhase::LoadingFromZk { read, total, .. } => format!(
-            "Cold load: the new controller reads every partition's state back from ZooKeeper, {} of {}.",
-            format::count(read),
-            format::count(total)
-        ),
-        FailoverPhase::RemovingFromIsr { written, total } => format!(
-            "Dead replicas leave the ISRs, znode by znode: {} of {}.",
-            format::count(written),
-            format::count(total)
-        ),
-        FailoverPhase::ElectingLeaders { written, total } => format!(
-            "New leaders for the dead broker's partitions, znode by znode: {} of {}.",
-            format::count(written),
-            format::count(total)
-        ),
-        FailoverPhase::PushingToBrokers { full_state: true, brokers_done, total } => format!(
-            "UpdateMetadata + LeaderAndIsr of the loaded state: {brokers_done} of {total} brokers."
-        ),
-        FailoverPhase::PushingToBrokers { full_state: false, brokers_done, total } => format!(
-            "LeaderAndIsr + UpdateMetadata of the changes: {brokers_done} of {total} brokers."
-        ),
-        FailoverPhase::Ready => "Back: every live broker holds the new controller's state.".to_string(),
     }
 }
