@@ -32,7 +32,7 @@ fn with_leader() -> PageState {
 #[test]
 fn a_plain_page_plays_and_frames_advance_only_while_playing() {
     let mut page = page("");
-    assert!(page.playing && page.animating());
+    assert!(page.live.playing && page.animating());
     play(&mut page, 1.0);
     let now = page.session.now();
     assert!(now > 0);
@@ -49,9 +49,9 @@ fn shortcuts_act_and_other_keys_are_left_to_the_browser() {
     assert!(page.session.sim().running_nodes().all(|n| n.id() != leader), "n{leader} is down");
     assert_eq!(page.status, "Killed the active controller");
     assert!(!page.reduce(Action::Key("q".into())).handled);
-    let playing = page.playing;
+    let playing = page.live.playing;
     assert!(page.reduce(Action::Key(" ".into())).handled);
-    assert_eq!(page.playing, !playing, "space toggles play");
+    assert_eq!(page.live.playing, !playing, "space toggles play");
     page.reduce(Action::Key("p".into()));
     assert!(page.present);
     page.reduce(Action::Key("?".into()));
@@ -169,7 +169,7 @@ fn seeking_back_pauses_and_restores_the_earlier_state() {
     page.reduce(Action::TogglePlay);
     play(&mut page, 2.0);
     page.reduce(Action::Seek(then));
-    assert!(!page.playing);
+    assert!(!page.live.playing);
     assert_eq!((page.session.now(), page.session.fingerprint()), (then, fingerprint));
 }
 
@@ -184,7 +184,7 @@ fn share_copies_a_link_that_reopens_the_same_state() {
     let query = url.strip_prefix("http://localhost:8080/").expect("the page's own address");
     let reopened = self::page(query);
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
-    assert!(!reopened.playing);
+    assert!(!reopened.live.playing);
     assert_eq!(reopened.session.fingerprint(), page.session.fingerprint());
 }
 
@@ -209,11 +209,11 @@ fn the_tour_moves_by_keys_and_buttons_and_sets_the_address() {
 fn a_reset_with_bad_settings_says_why_and_keeps_the_session() {
     let mut page = with_leader();
     let now = page.session.now();
-    page.reduce(Action::Edit(Settings { voters: 0, ..page.form.clone() }));
+    page.reduce(Action::Edit(Settings { voters: 0, ..page.live.form.clone() }));
     page.reduce(Action::Reset);
     assert!(page.status.starts_with("Cannot reset: controllers must be"), "{}", page.status);
     assert_eq!(page.session.now(), now);
-    page.reduce(Action::Edit(Settings { voters: 5, brokers: 1, ..page.form.clone() }));
+    page.reduce(Action::Edit(Settings { voters: 5, brokers: 1, ..page.live.form.clone() }));
     page.reduce(Action::Reset);
     assert_eq!((page.session.now(), page.session.sim().node_ids().count()), (0, 6));
 }
@@ -223,7 +223,7 @@ fn a_broken_invariant_pauses_the_page_and_says_which() {
     let mut page = page("?sabotage=hw-on-minority&speed=1");
     play(&mut page, 60.0);
     let seen = page.session.violation().expect("the sabotage is caught within a minute");
-    assert!(!page.playing);
+    assert!(!page.live.playing);
     assert!(page.status.contains(&seen.violation.invariant.to_string()), "{}", page.status);
     assert_drawn_as_it_is(&page);
 }
@@ -231,7 +231,7 @@ fn a_broken_invariant_pauses_the_page_and_says_which() {
 /// Every running node is drawn as it is now, not as a fast-forward's earlier frame left it.
 fn assert_drawn_as_it_is(page: &PageState) {
     let sim = page.session.sim();
-    for n in &page.picture.nodes {
+    for n in &page.live.picture.nodes {
         if let Some(node) = sim.node(n.id) {
             assert_eq!(n.log_end, node.log().end_offset(), "n{} is drawn at its log end", n.id);
         }
@@ -245,7 +245,8 @@ fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() 
     let lagging = (0..120).any(|_| {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         let sim = page.session.sim();
-        page.picture
+        page.live
+            .picture
             .nodes
             .iter()
             .any(|n| sim.node(n.id).is_some_and(|node| node.log().end_offset() != n.log_end))
@@ -270,18 +271,18 @@ fn a_new_leader_is_posted_to_the_host_page_and_selection_toggles() {
         "{posted:?}"
     );
     page.reduce(Action::Select(2));
-    assert_eq!(page.selected, Some(2));
+    assert_eq!(page.live.selected, Some(2));
     page.reduce(Action::Select(2));
-    assert_eq!(page.selected, None);
+    assert_eq!(page.live.selected, None);
 }
 
 #[test]
 fn the_event_log_follows_the_filter() {
     let mut page = with_leader();
-    assert!(page.log.lines.iter().any(|(_, notable)| !notable), "messages are shown unfiltered");
+    assert!(page.live.log.lines.iter().any(|(_, notable)| !notable), "messages are shown unfiltered");
     page.reduce(Action::Filter(kraftscope::page::LogFilter { notable_only: true, ..Default::default() }));
-    assert!(!page.log.lines.is_empty() && page.log.lines.iter().all(|(_, notable)| *notable));
-    assert!(page.log.kept > page.log.lines.len());
+    assert!(!page.live.log.lines.is_empty() && page.live.log.lines.iter().all(|(_, notable)| *notable));
+    assert!(page.live.log.kept > page.live.log.lines.len());
 }
 
 #[test]
@@ -290,14 +291,14 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     let mut page = with_leader();
     page.reduce(Action::Host(Command::Play));
     page.reduce(Action::Host(Command::Pause));
-    assert!(!page.playing, "pause stops the clock");
+    assert!(!page.live.playing, "pause stops the clock");
     page.reduce(Action::Host(Command::Seek { ms: 2_000 }));
     assert_eq!(page.session.now(), 2_000 * kraftscope::harness::MS, "seek goes back to 2 s");
     let events = page.session.events();
     page.reduce(Action::Host(Command::Step));
-    assert_eq!((page.session.events(), page.playing), (events + 1, false), "step processes one event");
+    assert_eq!((page.session.events(), page.live.playing), (events + 1, false), "step processes one event");
     page.reduce(Action::Host(Command::SetSpeed { speed: 1.0 }));
-    assert_eq!(page.speed_exp, 0.0, "set-speed 1 is 10^0");
+    assert_eq!(page.live.speed_exp, 0.0, "set-speed 1 is 10^0");
     page.reduce(Action::Host(Command::Play));
     play(&mut page, 0.5);
     assert!(page.session.now() > 2_000 * kraftscope::harness::MS, "play runs on from there");
@@ -306,7 +307,7 @@ fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error()
     assert!(page.session.sim().running_nodes().all(|n| n.id() != leader));
     assert!(!outcome.effects.iter().any(|e| matches!(e, Effect::Post(HostEvent::Error { .. }))));
     page.reduce(Action::Host(Command::TourStep { step: 4 }));
-    assert_eq!((page.tour, page.playing), (Some(3), true));
+    assert_eq!((page.tour, page.live.playing), (Some(3), true));
     page.reduce(Action::Tab(Tab::Failover));
     let outcome = page.reduce(Action::Host(Command::Heal));
     let errors: Vec<_> =
@@ -341,10 +342,10 @@ fn a_page_left_playing_runs_on_past_ten_simulated_minutes() {
     while page.session.now() < kraftscope::session::WINDOW + 60_000 * kraftscope::harness::MS {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
-        assert!(page.playing && frames < 10_000, "still playing after {frames} frames: {}", page.status);
+        assert!(page.live.playing && frames < 10_000, "still playing after {frames} frames: {}", page.status);
     }
     play(&mut page, 1.0);
-    assert!(page.playing);
+    assert!(page.live.playing);
     assert!(page.session.window_start() > 0, "the window moved on");
 }
 
@@ -352,7 +353,7 @@ fn a_page_left_playing_runs_on_past_ten_simulated_minutes() {
 fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
     let mut page = page("");
     let mut frames = 0;
-    while !page.skipping() {
+    while !page.live.skipping() {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(frames < 100_000, "the default pace skips quiet stretches");
@@ -361,12 +362,12 @@ fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
     for _ in 0..60 {
         let before = page.session.now();
         page.reduce(Action::Frame { elapsed: FRAME_MS });
-        assert!(!page.skipping());
-        let speed = 10f64.powf(page.speed_exp);
+        assert!(!page.live.skipping());
+        let speed = 10f64.powf(page.live.speed_exp);
         assert_eq!(page.session.now() - before, (FRAME_MS * 1_000.0 * speed) as u64);
     }
-    assert!(!page.skip_quiet);
-    assert!(!kraftscope::page::PageState::new("?skip=0", "http://x/", false).skip_quiet);
+    assert!(!page.live.skip_quiet);
+    assert!(!kraftscope::page::PageState::new("?skip=0", "http://x/", false).live.skip_quiet);
 }
 
 #[test]
@@ -382,12 +383,12 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     live.reduce(Action::TogglePlay);
     let query = PageParams::share_query(&live.session);
     let mut reopened = page(&format!("?{query}"));
-    assert!(reopened.reopening.is_some(), "a 40-minute session is replayed frame by frame");
+    assert!(reopened.live.reopening.is_some(), "a 40-minute session is replayed frame by frame");
     assert!(reopened.animating());
     reopened.reduce(Action::Key("k".into()));
     assert!(reopened.status.contains("replaying"), "{}", reopened.status);
     let mut frames = 0;
-    while reopened.reopening.is_some() {
+    while reopened.live.reopening.is_some() {
         reopened.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
         assert!(frames < 10_000);
@@ -395,7 +396,7 @@ fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     assert!(frames > 1, "it took {frames} frames");
     assert_eq!(reopened.session.fingerprint(), live.session.fingerprint());
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
-    assert!(!reopened.playing, "a shared moment opens paused");
+    assert!(!reopened.live.playing, "a shared moment opens paused");
 }
 
 #[test]
@@ -419,7 +420,7 @@ fn the_paused_live_cluster_stays_put_while_other_views_play() {
         play(&mut page, 3.0);
     }
     page.reduce(Action::Tab(Tab::Cluster));
-    assert!(!page.playing);
+    assert!(!page.live.playing);
     assert_eq!(page.session.fingerprint().to_string(), before, "the live cluster moved while hidden");
 }
 

@@ -32,15 +32,15 @@ fn compare(query: &str, seed: u64, moments: usize) {
         for _ in 0..rng.range(1, 30) {
             live.reduce(Action::Frame { elapsed: FRAME_MS });
         }
-        if live.playing {
+        if live.live.playing {
             live.reduce(Action::TogglePlay);
         }
         let link = format!("?{}", PageParams::share_query(&live.session));
         let reopened = PageState::new(&link, BASE, false);
-        assert!(reopened.reopening.is_none(), "the runs stay short enough to reopen at once");
+        assert!(reopened.live.reopening.is_none(), "the runs stay short enough to reopen at once");
         assert_eq!(
-            live.picture,
-            reopened.picture,
+            live.live.picture,
+            reopened.live.picture,
             "{query}, seed {seed}, moment {moment} at {} us: the live picture differs from the one its link draws \
              (reproduce: cargo test --release --test picture_equality)",
             live.session.now()

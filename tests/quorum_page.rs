@@ -25,7 +25,7 @@ fn play_until(page: &mut PageState, seconds: f64, done: impl Fn(&PageState) -> b
 }
 
 fn membership(page: &PageState, id: u32) -> Option<Membership> {
-    page.picture.nodes.iter().find(|n| n.id == id).and_then(|n| n.membership)
+    page.live.picture.nodes.iter().find(|n| n.id == id).and_then(|n| n.membership)
 }
 
 /// Whether controller `id`'s log reaches the leader's end.
@@ -49,8 +49,8 @@ fn led_from(mut page: PageState) -> PageState {
 #[test]
 fn a_new_controller_joins_as_an_observer_and_is_added_then_removed() {
     let mut page = led("");
-    assert_eq!(page.picture.quorum.majority(), "2 of 3 voters must agree; 1 may fail");
-    assert!(page.picture.quorum.dynamic, "the page formats a dynamic quorum");
+    assert_eq!(page.live.picture.quorum.majority(), "2 of 3 voters must agree; 1 may fail");
+    assert!(page.live.picture.quorum.dynamic, "the page formats a dynamic quorum");
     page.reduce(Action::Act(Act::NewController));
     page.reduce(Action::Frame { elapsed: FRAME_MS });
     assert_eq!(membership(&page, 4), Some(Membership::Observer), "{}", page.status);
@@ -61,12 +61,16 @@ fn a_new_controller_joins_as_an_observer_and_is_added_then_removed() {
     assert!(play_until(&mut page, 10.0, |p| membership(p, 4) == Some(Membership::Voter)), "{}", page.status);
     joining |= page.status.contains("committed, answered NONE");
     assert!(joining, "the status line says the change committed: {}", page.status);
-    assert_eq!(page.picture.quorum.voters, vec![1, 2, 3, 4]);
-    assert_eq!(page.picture.quorum.majority(), "3 of 4 voters must agree; 1 may fail");
+    assert_eq!(page.live.picture.quorum.voters, vec![1, 2, 3, 4]);
+    assert_eq!(page.live.picture.quorum.majority(), "3 of 4 voters must agree; 1 may fail");
     page.reduce(Action::Act(Act::RemoveVoter(2)));
-    assert!(play_until(&mut page, 10.0, |p| p.picture.quorum.committed == vec![1, 3, 4]), "{}", page.status);
+    assert!(
+        play_until(&mut page, 10.0, |p| p.live.picture.quorum.committed == vec![1, 3, 4]),
+        "{}",
+        page.status
+    );
     assert_eq!(membership(&page, 2), Some(Membership::Observer));
-    assert_eq!(page.picture.quorum.majority(), "2 of 3 voters must agree; 1 may fail");
+    assert_eq!(page.live.picture.quorum.majority(), "2 of 3 voters must agree; 1 may fail");
 }
 
 #[test]
@@ -75,7 +79,7 @@ fn the_voter_change_is_drawn_pending_until_it_commits() {
     page.reduce(Action::TogglePlay);
     page.reduce(Action::Act(Act::RemoveVoter(3)));
     let mut seen = Vec::new();
-    while page.picture.quorum.committed != vec![1, 2] {
+    while page.live.picture.quorum.committed != vec![1, 2] {
         page.reduce(Action::Step);
         let m = membership(&page, 3);
         if seen.last() != Some(&m) {
@@ -88,7 +92,11 @@ fn the_voter_change_is_drawn_pending_until_it_commits() {
         Some(Membership::Leaving),
         "the removal counts at once, before it commits: {seen:?}"
     );
-    assert!(page.picture.quorum.describe().contains("Voters n1 n2"), "{}", page.picture.quorum.describe());
+    assert!(
+        page.live.picture.quorum.describe().contains("Voters n1 n2"),
+        "{}",
+        page.live.picture.quorum.describe()
+    );
 }
 
 #[test]
@@ -106,7 +114,7 @@ fn refusals_name_kafkas_error() {
     assert!(page.status.contains("n101 is a broker, not a controller"), "{}", page.status);
 
     let mut fixed = led("&quorum=static");
-    assert!(!fixed.picture.quorum.dynamic);
+    assert!(!fixed.live.picture.quorum.dynamic);
     fixed.reduce(Action::Act(Act::NewController));
     fixed.reduce(Action::Frame { elapsed: FRAME_MS });
     fixed.reduce(Action::Act(Act::AddVoter(4)));
@@ -124,7 +132,11 @@ fn a_share_link_reopens_the_changed_voter_set() {
     page.reduce(Action::Act(Act::WipeDisk(3)));
     assert!(play_until(&mut page, 10.0, |p| membership(p, 3) == Some(Membership::WipedVoter)));
     page.reduce(Action::Act(Act::RemoveVoter(3)));
-    assert!(play_until(&mut page, 10.0, |p| p.picture.quorum.committed == vec![1, 2]), "{}", page.status);
+    assert!(
+        play_until(&mut page, 10.0, |p| p.live.picture.quorum.committed == vec![1, 2]),
+        "{}",
+        page.status
+    );
     page.reduce(Action::TogglePlay);
     let link = page.reduce(Action::Share).effects.into_iter().find_map(|e| match e {
         Effect::Copy(url) => Some(url),
@@ -137,9 +149,9 @@ fn a_share_link_reopens_the_changed_voter_set() {
     );
     let query = &link[link.find('?').unwrap()..];
     let mut reopened = PageState::new(query, "http://localhost:8080/", false);
-    assert!(play_until(&mut reopened, 30.0, |p| p.reopening.is_none()));
+    assert!(play_until(&mut reopened, 30.0, |p| p.live.reopening.is_none()));
     reopened.reduce(Action::Frame { elapsed: FRAME_MS });
-    assert_eq!(reopened.picture.quorum, page.picture.quorum);
+    assert_eq!(reopened.live.picture.quorum, page.live.picture.quorum);
     assert_eq!(membership(&reopened, 3), Some(Membership::Observer));
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
 }
@@ -166,17 +178,21 @@ fn the_settings_form_resets_to_the_format_and_roles_chosen() {
     use kraftscope::session::Settings;
     use kraftscope::sim::simulation::QuorumFormat;
     let mut page = page("?speed=1");
-    let form = Settings { quorum: QuorumFormat::Standalone, combined: true, ..page.form.clone() };
+    let form = Settings { quorum: QuorumFormat::Standalone, combined: true, ..page.live.form.clone() };
     page.reduce(Action::Edit(form));
     page.reduce(Action::Reset);
     assert_eq!(page.status, "Reset: seed 1, 3 controllers (combined nodes) formatted standalone, 3 brokers");
     assert!(page.session.sim().runs_broker(2));
     let mut page = led_from(page);
-    assert_eq!(page.picture.quorum.voters, vec![1], "--standalone: n1 alone votes");
+    assert_eq!(page.live.picture.quorum.voters, vec![1], "--standalone: n1 alone votes");
     assert_eq!(membership(&page, 2), Some(Membership::Observer));
     assert!(play_until(&mut page, 10.0, |p| caught_up(p, 2)));
     page.reduce(Action::Act(Act::AddVoter(2)));
-    assert!(play_until(&mut page, 20.0, |p| p.picture.quorum.committed == vec![1, 2]), "{}", page.status);
+    assert!(
+        play_until(&mut page, 20.0, |p| p.live.picture.quorum.committed == vec![1, 2]),
+        "{}",
+        page.status
+    );
 }
 
 /// Tour step 20 (a leader removes itself): once the status line says the removal committed, the
@@ -192,7 +208,7 @@ fn once_a_removal_is_said_committed_the_panel_and_the_drawing_agree() {
     assert!(play_until(&mut page, 30.0, said_committed), "the removal commits: {}", page.status);
     for _ in 0..600 {
         if said_committed(&page) {
-            let panel = page.picture.quorum.describe();
+            let panel = page.live.picture.quorum.describe();
             assert!(
                 !panel.contains("Not committed yet"),
                 "at {} us the notice says '{}' and the panel '{panel}'",
@@ -200,6 +216,7 @@ fn once_a_removal_is_said_committed_the_panel_and_the_drawing_agree() {
                 page.status
             );
             let leaving: Vec<u32> = page
+                .live
                 .picture
                 .nodes
                 .iter()
@@ -226,17 +243,17 @@ fn after_a_disk_wipe_the_status_and_the_panel_name_both_directories() {
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         assert!(page.status.contains("Wiped n3's disk"), "the status says what happened: {}", page.status);
     }
-    let panel = page.picture.quorum.describe();
+    let panel = page.live.picture.quorum.describe();
     assert!(
         panel.contains(&old.to_string()) && panel.contains(&new.to_string()),
         "{old} and {new} in: {panel}"
     );
     assert_eq!(
-        page.picture.quorum.names_for_change(3),
+        page.live.picture.quorum.names_for_change(3),
         (new.to_string(), old.to_string()),
         "add the new key, remove the old"
     );
-    assert_eq!(page.picture.quorum.names_for_change(2), ("n2".to_string(), "n2".to_string()));
+    assert_eq!(page.live.picture.quorum.names_for_change(2), ("n2".to_string(), "n2".to_string()));
 }
 
 /// A new controller that found the leader: its circle and the line over it agree that it is an
@@ -246,14 +263,19 @@ fn an_observer_following_the_leader_reads_observer_once() {
     let mut page = led("");
     page.reduce(Action::Act(Act::NewController));
     let following = |p: &PageState| {
-        p.picture.nodes.iter().any(|n| n.id == 4 && n.role == Some(kraftscope::quorum::RoleKind::Follower))
+        p.live
+            .picture
+            .nodes
+            .iter()
+            .any(|n| n.id == 4 && n.role == Some(kraftscope::quorum::RoleKind::Follower))
     };
     assert!(play_until(&mut page, 10.0, following), "n4 follows the leader");
-    let n4 = page.picture.nodes.iter().find(|n| n.id == 4).expect("n4 drawn");
+    let n4 = page.live.picture.nodes.iter().find(|n| n.id == 4).expect("n4 drawn");
     assert_eq!(n4.membership, Some(Membership::Observer));
     assert_eq!(n4.role_text().0, "observer");
     assert_eq!(n4.membership_shown(), None, "the line over it does not say it again");
     let voter = page
+        .live
         .picture
         .nodes
         .iter()
@@ -272,19 +294,24 @@ fn a_static_quorum_is_upgraded_once_every_voter_has_sent_update_raft_voter() {
     let followers: Vec<String> =
         [1, 2, 3].iter().filter(|&&v| v != leader).map(|v| format!("n{v}")).collect();
     let waiting = format!("waits for UpdateRaftVoter from {}", followers.join(" "));
-    assert!(page.picture.quorum.describe().contains(&waiting), "{}", page.picture.quorum.describe());
+    assert!(
+        page.live.picture.quorum.describe().contains(&waiting),
+        "{}",
+        page.live.picture.quorum.describe()
+    );
     let effects = page.reduce(Action::Host(Command::UpgradeKRaftVersion)).effects;
     assert!(page.status.contains("INVALID_UPDATE_VERSION"), "{}", page.status);
     assert!(format!("{effects:?}").contains("INVALID_UPDATE_VERSION"), "the host hears it: {effects:?}");
-    assert!(!page.picture.quorum.dynamic);
+    assert!(!page.live.picture.quorum.dynamic);
 
-    let heard = |p: &PageState| p.picture.quorum.upgrade_waits_for.as_ref().is_some_and(|w| w.is_empty());
-    assert!(play_until(&mut page, 10.0, heard), "{}", page.picture.quorum.describe());
-    assert!(page.picture.quorum.describe().contains("kraft.version can be upgraded to 1"));
+    let heard =
+        |p: &PageState| p.live.picture.quorum.upgrade_waits_for.as_ref().is_some_and(|w| w.is_empty());
+    assert!(play_until(&mut page, 10.0, heard), "{}", page.live.picture.quorum.describe());
+    assert!(page.live.picture.quorum.describe().contains("kraft.version can be upgraded to 1"));
     page.reduce(Action::Act(Act::UpgradeKRaftVersion));
-    assert!(play_until(&mut page, 2.0, |p| p.picture.quorum.dynamic), "{}", page.status);
-    assert!(page.picture.quorum.describe().contains("kraft.version 1: VotersRecords in the log"));
-    assert_eq!(page.picture.quorum.upgrade_waits_for, None, "no in-memory voters after the upgrade");
+    assert!(play_until(&mut page, 2.0, |p| p.live.picture.quorum.dynamic), "{}", page.status);
+    assert!(page.live.picture.quorum.describe().contains("kraft.version 1: VotersRecords in the log"));
+    assert_eq!(page.live.picture.quorum.upgrade_waits_for, None, "no in-memory voters after the upgrade");
 
     page.reduce(Action::Act(Act::NewController));
     assert!(play_until(&mut page, 10.0, |p| caught_up(p, 4)));
@@ -300,8 +327,8 @@ fn a_static_quorum_is_upgraded_once_every_voter_has_sent_update_raft_voter() {
     assert!(link.contains(".u~") || link.ends_with(".u"), "the upgrade is recorded: {link}");
     let query = &link[link.find('?').unwrap()..];
     let mut reopened = PageState::new(query, "http://localhost:8080/", false);
-    assert!(play_until(&mut reopened, 30.0, |p| p.reopening.is_none()));
+    assert!(play_until(&mut reopened, 30.0, |p| p.live.reopening.is_none()));
     reopened.reduce(Action::Frame { elapsed: FRAME_MS });
-    assert_eq!(reopened.picture.quorum, page.picture.quorum);
+    assert_eq!(reopened.live.picture.quorum, page.live.picture.quorum);
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
 }

@@ -73,7 +73,7 @@ fn worded_as_its_moment(id: &str, line: &str) -> bool {
 fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
     let mut page = PageState::new(&format!("?tour={}&seed={seed}", step + 1), "http://localhost/", false);
     let story = &TOUR[step];
-    assert!(page.playing, "step {} ({}) opens playing", step + 1, story.id);
+    assert!(page.live.playing, "step {} ({}) opens playing", step + 1, story.id);
     assert_eq!(page.session.now(), story.opens_at_ms * MS);
     assert_eq!(
         page.key_seen,
@@ -87,7 +87,7 @@ fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
         step + 1,
         story.id
     );
-    let wall = frames_until_key_moment(&mut page, &what, |page| page.playing);
+    let wall = frames_until_key_moment(&mut page, &what, |page| page.live.playing);
     let opened = story.opens_at_ms * MS;
     let worded: Vec<String> = page
         .session
@@ -137,7 +137,10 @@ fn replay_step_reopens_the_step_before_its_key_moment() {
     }
     assert!(page.key_seen.is_some());
     page.reduce(Action::ReplayStep);
-    assert_eq!((page.key_seen, page.session.now(), page.playing), (None, TOUR[step].opens_at_ms * MS, true));
+    assert_eq!(
+        (page.key_seen, page.session.now(), page.live.playing),
+        (None, TOUR[step].opens_at_ms * MS, true)
+    );
 }
 
 /// Real milliseconds of the race's sports-replay playback, through the page's frames, from a

@@ -2,15 +2,17 @@
 //! selection, filters, notices) around the live session. It changes only through
 //! [`PageState::reduce`], one [`Action`] at a time, so the page's behaviour is tested natively;
 //! the web front end turns DOM events into actions, draws the state and carries out the
-//! [`Effect`]s (address bar, clipboard, full screen). The failover race, the pains and the opened
-//! metadata log are sub-states with their own actions ([`race`], [`pains`], [`metadata_log`]),
-//! compiled with the `full` feature only: the first screen's build carries the live cluster and
-//! asks for the full page ([`Effect::OpenFullPage`]) when one of those views is opened.
+//! [`Effect`]s (address bar, clipboard, full screen). Each view is a sub-state: the live cluster's
+//! ([`live`]: playing, speed, selection, filter, forms, the picture drawn), and the failover race,
+//! the pains and the opened metadata log with their own actions ([`race`], [`pains`],
+//! [`metadata_log`]), compiled with the `full` feature only: the first screen's build carries the
+//! live cluster and asks for the full page ([`Effect::OpenFullPage`]) when one of those is opened.
 
 pub mod action;
 #[cfg(feature = "full")]
 pub mod chips;
 pub mod clock;
+pub mod live;
 pub mod log_filter;
 #[cfg(any(feature = "full", feature = "log-worker"))]
 pub mod log_reader;
@@ -27,10 +29,10 @@ pub mod zk_layout;
 
 #[cfg(feature = "full")]
 use crate::experiments::failover::KraftRoles;
-use std::rc::Rc;
 
 pub use action::{Action, CommandError, Effect, Outcome, Tab};
 pub use clock::Clock;
+pub use live::{LiveView, LogView, Reopening};
 pub use log_filter::LogFilter;
 #[cfg(feature = "full")]
 pub use log_reader::LogRequest;
@@ -42,72 +44,40 @@ pub use pains::{PainsAction, PainsState, PainsView};
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
 use crate::harness::{MS, Micros};
-use crate::quorum::outbox::NoteKind;
-use crate::quorum::reconfig::ChangeStep;
-use crate::quorum::{NodeId, RoleKind};
-use crate::session::host::{Command, HostEvent, Observation};
+use crate::quorum::RoleKind;
+use crate::session::host::{Command, HostEvent};
 use crate::session::params::PageParams;
-use crate::session::picture::{ClusterPicture, falling, picture};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
-use crate::session::{self, Session, Settings, WINDOW};
-use crate::sim::TraceKind;
+use crate::session::{self, Session, WINDOW};
 #[cfg(feature = "full")]
 use crate::zk::Pain;
 
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
-use redraw::Redraw;
 
-/// While playing, the event log is refreshed every this many frames (its text reflows).
-const LOG_REFRESH_FRAMES: u32 = 8;
-/// The full circle of a timeout arc.
-const TIMEOUT_FULL: Micros = 2_000 * MS;
-
-/// The event log as shown: lines (newest first, each with whether it is a state change), and
-/// the trace lines and actions the timeline holds.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LogView {
-    pub lines: Vec<(String, bool)>,
-    pub kept: usize,
-    pub actions: usize,
+/// What may happen while a shared session is reopening: nothing that acts on the session.
+fn allowed_while_reopening(action: &Action) -> bool {
+    !matches!(
+        action,
+        Action::TogglePlay
+            | Action::Step
+            | Action::Seek(_)
+            | Action::Share
+            | Action::Act(_)
+            | Action::Key(_)
+            | Action::Host(_)
+            | Action::SaveFile { .. }
+    ) && !acts_on_a_later_view(action)
 }
 
-/// A shared session (link or file) longer than [`Reopening::AT_ONCE`], replayed from its seed a
-/// frame at a time while the page shows the progress.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reopening {
-    /// The moment it opens at.
-    pub until: Micros,
+#[cfg(feature = "full")]
+fn acts_on_a_later_view(action: &Action) -> bool {
+    matches!(action, Action::DownloadLog)
 }
 
-impl Reopening {
-    /// Moments up to this late open at once (a replay of well under a second).
-    pub const AT_ONCE: Micros = WINDOW;
-
-    /// What may happen while it replays: nothing that acts on the session.
-    fn allows(action: &Action) -> bool {
-        !matches!(
-            action,
-            Action::TogglePlay
-                | Action::Step
-                | Action::Seek(_)
-                | Action::Share
-                | Action::Act(_)
-                | Action::Key(_)
-                | Action::Host(_)
-                | Action::SaveFile { .. }
-        ) && !Reopening::acts_on_a_later_view(action)
-    }
-
-    #[cfg(feature = "full")]
-    fn acts_on_a_later_view(action: &Action) -> bool {
-        matches!(action, Action::DownloadLog)
-    }
-
-    #[cfg(not(feature = "full"))]
-    fn acts_on_a_later_view(_: &Action) -> bool {
-        false
-    }
+#[cfg(not(feature = "full"))]
+fn acts_on_a_later_view(_: &Action) -> bool {
+    false
 }
 
 /// Everything the page shows that is not the DOM itself.
@@ -117,27 +87,15 @@ pub struct PageState {
     base_url: String,
     pub notices: Vec<String>,
     pub session: Session,
-    /// The settings form (applied by Reset).
-    pub form: Settings,
-    pub playing: bool,
-    pub speed_exp: f64,
-    /// Whether quiet stretches play faster below 1x (see [`pacing`]).
-    pub skip_quiet: bool,
-    /// A long shared session being replayed from its seed, frame by frame.
-    pub reopening: Option<Reopening>,
-    pub selected: Option<NodeId>,
-    pub filter: LogFilter,
+    /// The live cluster view's own state.
+    pub live: LiveView,
     /// The status line: what the last action did.
     pub status: String,
-    /// The topic form: partitions and replication factor.
-    pub topic: (u32, u32),
     pub tab: Tab,
     /// The tour step shown (0-based).
     pub tour: Option<usize>,
     /// When the tour step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
-    /// The time of the latest answer to a voter change the status line reported.
-    answer_seen: Micros,
     /// The failover race view.
     #[cfg(feature = "full")]
     pub race: RaceView,
@@ -154,20 +112,9 @@ pub struct PageState {
     pub help: bool,
     /// A link to this moment, once asked for.
     pub share: Option<String>,
-    /// The cluster as last observed: the next observation's differences are posted to the
-    /// host page.
-    observed: Observation,
     /// Kiosk mode walks the tour on its own until a key or click.
     pub kiosk: bool,
     pub reduced_motion: bool,
-    /// Shared with the event log's view, which is drawn again only when it changes.
-    pub log: Rc<LogView>,
-    frames_since_log: u32,
-    /// The live cluster as the view draws it (kept up to date on the live cluster view).
-    pub picture: ClusterPicture,
-    redraw: Redraw,
-    /// Whether the last frame fast-forwarded through a quiet stretch.
-    fast_forwarding: bool,
     /// Bounds a frame's work on the race and times opening a metadata log.
     #[cfg(feature = "full")]
     clock: Clock,
@@ -183,24 +130,15 @@ impl PageState {
     /// The page as [`PageState::new`] makes it, on the browser's `clock`.
     pub fn with_clock(search: &str, base_url: &str, reduced_motion: bool, clock: Clock) -> PageState {
         let (params, notices) = PageParams::parse(search);
-        let settings = params.settings.clone();
         let mut state = PageState {
             base_url: base_url.to_string(),
             notices,
-            session: Session::new(settings.clone()),
-            form: settings,
-            playing: params.autoplay,
-            speed_exp: params.speed.log10(),
-            skip_quiet: params.skip_quiet,
-            reopening: None,
-            selected: None,
-            filter: LogFilter::default(),
+            session: Session::new(params.settings.clone()),
+            live: LiveView::new(&params),
             status: String::new(),
-            topic: (6, 2),
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
-            answer_seen: 0,
             #[cfg(feature = "full")]
             race: RaceView::new(params.partitions, params.kraft_roles),
             #[cfg(feature = "full")]
@@ -212,14 +150,8 @@ impl PageState {
             present: params.present,
             help: false,
             share: None,
-            observed: Observation::default(),
             kiosk: params.kiosk,
             reduced_motion,
-            log: Rc::default(),
-            frames_since_log: 0,
-            picture: ClusterPicture::default(),
-            redraw: Redraw::default(),
-            fast_forwarding: false,
             #[cfg(feature = "full")]
             clock,
             params,
@@ -304,8 +236,8 @@ impl PageState {
                 query.push_str(pair);
             }
         }
-        if self.speed_exp != self.params.speed.log10() {
-            query.push_str(&format!("&speed={}", 10f64.powf(self.speed_exp)));
+        if self.live.speed_exp != self.params.speed.log10() {
+            query.push_str(&format!("&speed={}", 10f64.powf(self.live.speed_exp)));
         } else if let Some(speed) = PageParams::pairs(&self.search).find(|(key, _)| key == "speed") {
             query.push_str(&format!("&speed={}", speed.1));
         }
@@ -327,7 +259,9 @@ impl PageState {
     /// Whether animation frames should run: playing on the live cluster view or the pains view,
     /// replaying a long shared session, or while the failover race has work to do.
     pub fn animating(&self) -> bool {
-        (self.playing && self.tab == Tab::Cluster) || self.reopening.is_some() || self.later_view_animating()
+        (self.live.playing && self.tab == Tab::Cluster)
+            || self.live.reopening.is_some()
+            || self.later_view_animating()
     }
 
     /// Whether the pain shown plays, or the failover race has work to do.
@@ -341,11 +275,6 @@ impl PageState {
         false
     }
 
-    /// Whether the last frame skipped through a quiet stretch (the page labels it).
-    pub fn skipping(&self) -> bool {
-        self.fast_forwarding
-    }
-
     /// The tour step shown.
     pub fn story(&self) -> Option<&'static Story> {
         self.tour.map(|step| &TOUR[step])
@@ -357,12 +286,12 @@ impl PageState {
         // The race's frames leave the live cluster's event log alone.
         let shown_before = self.tab;
         let race_frame = matches!(action, Action::Frame { .. }) && shown_before == Tab::Failover;
-        let refresh_log = !matches!(action, Action::Frame { .. }) || (!race_frame && self.log_due());
-        if self.reopening.is_some() && !Reopening::allows(&action) {
+        let refresh_log = !matches!(action, Action::Frame { .. }) || (!race_frame && self.live.log_due());
+        if self.live.reopening.is_some() && !allowed_while_reopening(&action) {
             self.status = "Still replaying the shared session: wait until it opens (or Reset)".into();
             return Outcome { handled: true, effects: Vec::new() };
         }
-        self.fast_forwarding = false;
+        self.live.begin_action();
         match action {
             Action::Frame { elapsed } => {
                 #[cfg(feature = "full")]
@@ -372,24 +301,26 @@ impl PageState {
                 }
                 self.on_frame(elapsed);
             }
-            Action::TogglePlay => self.playing = !self.playing,
+            Action::TogglePlay => self.live.playing = !self.live.playing,
             Action::Step => {
-                self.playing = false;
+                self.live.playing = false;
                 self.session.step();
             }
-            Action::SpeedExp(exp) => self.speed_exp = exp.clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
-            Action::SkipQuiet(skip) => self.skip_quiet = skip,
+            Action::SpeedExp(exp) => self.live.speed_exp = exp.clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
+            Action::SkipQuiet(skip) => self.live.skip_quiet = skip,
             Action::Seek(t) => {
                 let t = t.clamp(self.session.window_start(), self.session.horizon());
                 self.seek(t).expect("a moment inside the window");
             }
             Action::Share => effects.push(self.share()),
             Action::Act(action) => self.act(action),
-            Action::Edit(form) => self.form = form,
-            Action::Topic { partitions, replication } => self.topic = (partitions, replication),
+            Action::Edit(form) => self.live.form = form,
+            Action::Topic { partitions, replication } => self.live.topic = (partitions, replication),
             Action::Reset => self.reset(&mut effects),
-            Action::Select(id) => self.selected = if self.selected == Some(id) { None } else { Some(id) },
-            Action::Filter(filter) => self.filter = filter,
+            Action::Select(id) => {
+                self.live.selected = if self.live.selected == Some(id) { None } else { Some(id) }
+            }
+            Action::Filter(filter) => self.live.filter = filter,
             Action::Tab(tab) => self.open_tab(tab),
             Action::Key(key) => {
                 if !self.on_key(&key, &mut effects) {
@@ -452,7 +383,7 @@ impl PageState {
             Action::Report(status) => self.status = status,
         }
         effects.extend(self.opened_view(Some(shown_before)));
-        self.after_action(!race_frame && (refresh_log || !self.playing), &mut effects);
+        self.after_action(!race_frame && (refresh_log || !self.live.playing), &mut effects);
         Outcome { handled: true, effects }
     }
 
@@ -484,10 +415,7 @@ impl PageState {
     /// Tell the host page what changed, note the tour step's key moment,
     /// and refresh the event log.
     fn after_action(&mut self, refresh_log: bool, effects: &mut Vec<Effect>) {
-        let now = Observation::of(self.session.sim(), self.session.violation());
-        let events = now.events_since(&self.observed);
-        self.observed = now;
-        effects.extend(events.into_iter().map(Effect::Post));
+        effects.extend(self.live.observe(&self.session).into_iter().map(Effect::Post));
         // A cluster step's moment is a time of the live timeline (a seek back unsees it); a race
         // step's is the race's own, reported by the failover view.
         let cluster_step = self.story().is_some_and(|story| story.view == View::Cluster);
@@ -502,30 +430,17 @@ impl PageState {
             self.key_seen =
                 self.session.log().iter().find(|l| l.at >= opened && key.matches(l)).map(|l| l.at);
         }
-        self.report_voter_change(effects);
+        let (refusals, answer) = self.live.voter_change_answers(&self.session);
+        effects.extend(refusals.into_iter().map(Effect::Post));
+        if let Some(answer) = answer {
+            self.status = answer;
+        }
         if self.tab == Tab::Cluster {
-            let sim = self.session.sim();
-            let lost =
-                if self.reduced_motion { Vec::new() } else { falling(self.session.log().iter(), sim.now()) };
-            let fresh = picture(sim, &lost, TIMEOUT_FULL, self.session.violation());
-            let mut nodes = std::mem::take(&mut self.picture.nodes);
-            self.redraw.update(&mut nodes, fresh.nodes, self.fast_forwarding);
-            self.picture = ClusterPicture { nodes, ..fresh };
+            self.live.draw(&self.session, self.reduced_motion);
         }
         if refresh_log {
-            self.frames_since_log = 0;
-            self.log = Rc::new(LogView {
-                lines: self.filter.shown(self.session.log().iter()),
-                kept: self.session.log().len(),
-                actions: self.session.actions().len(),
-            });
+            self.live.refresh_log(&self.session);
         }
-    }
-
-    /// While playing, whether the event log is due for a refresh (every few frames).
-    fn log_due(&mut self) -> bool {
-        self.frames_since_log += 1;
-        self.frames_since_log >= LOG_REFRESH_FRAMES
     }
 
     /// Put the page in its initial state: the scenario, or the (shared) session.
@@ -533,7 +448,7 @@ impl PageState {
         match self.params.scenario.and_then(stories::find) {
             Some(story) => self.load_story(story),
             None => {
-                self.session = self.params.begin_session(self.form.clone());
+                self.session = self.params.begin_session(self.live.form.clone());
                 self.tab = Tab::Cluster;
                 let reopening = Reopening { until: self.params.at.unwrap_or(0) };
                 if reopening.until <= Reopening::AT_ONCE {
@@ -545,56 +460,25 @@ impl PageState {
                     );
                     self.opened();
                 } else {
-                    self.reopening = Some(reopening);
+                    self.live.reopening = Some(reopening);
                 }
             }
         }
-        self.selected = None;
+        self.live.selected = None;
     }
 
     /// A shared session has reached its moment: say what does not match the link.
     fn opened(&mut self) {
-        self.reopening = None;
+        self.live.reopening = None;
         if let Some(problem) = self.session.replay_problem() {
             self.notices.push(format!("actions: {problem}"));
         }
         self.notices.extend(self.params.check_session(&self.session));
     }
 
-    /// Say in the status line how the active controller answered an AddRaftVoter or
-    /// RemoveRaftVoter (the answer comes later than the request, and may be an error); a refusal
-    /// also goes to the host page as an `error` event naming Kafka's error.
-    fn report_voter_change(&mut self, effects: &mut Vec<Effect>) {
-        self.answer_seen = self.answer_seen.min(self.session.now());
-        let answers =
-            self.session.log().iter().rev().take_while(|l| l.at > self.answer_seen).filter_map(|l| match &l
-                .kind
-            {
-                TraceKind::Note(note) => match note.what {
-                    NoteKind::VoterChange { step: ChangeStep::Committed, .. } => {
-                        Some((note.to_string(), false))
-                    }
-                    NoteKind::VoterChange { step: ChangeStep::Failed(_), .. } => {
-                        Some((note.to_string(), true))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            });
-        let answers: Vec<(String, bool)> = answers.collect();
-        // Oldest first, as they happened.
-        for (text, _) in answers.iter().rev().filter(|(_, refused)| *refused) {
-            effects.push(Effect::Post(HostEvent::Error { error: text.clone() }));
-        }
-        if let Some((text, _)) = answers.into_iter().next() {
-            self.status = text;
-        }
-        self.answer_seen = self.session.now();
-    }
-
     /// Seek the live timeline, pausing (the moment must lie inside the window).
     fn seek(&mut self, t: Micros) -> Result<(), session::SeekError> {
-        self.playing = false;
+        self.live.playing = false;
         self.session.seek(t)
     }
 
@@ -633,9 +517,9 @@ impl PageState {
             (view, _) if !view.tab().on_first_screen() => self.tab = view.tab(),
             _ => {
                 self.session = story.opening(seed);
-                self.form = self.session.settings().clone();
+                self.live.form = self.session.settings().clone();
                 self.tab = Tab::Cluster;
-                self.playing = self.tour.is_some() || self.params.autoplay;
+                self.live.playing = self.tour.is_some() || self.params.autoplay;
             }
         }
     }
@@ -644,9 +528,9 @@ impl PageState {
         self.tour = step.map(|s| s.min(TOUR.len() - 1));
         match self.tour {
             Some(step) => {
-                self.playing = false;
+                self.live.playing = false;
                 self.load_story(&TOUR[step]);
-                self.selected = None;
+                self.live.selected = None;
                 let present = if self.present { "&present=1" } else { "" };
                 effects.push(Effect::SetQuery(format!("?tour={}{present}", step + 1)));
                 self.status = format!("Tour step {} of {}: {}", step + 1, TOUR.len(), TOUR[step].title);
@@ -656,20 +540,20 @@ impl PageState {
     }
 
     fn reset(&mut self, effects: &mut Vec<Effect>) {
-        match self.form.validate() {
+        match self.live.form.validate() {
             Ok(()) if self.tour.is_some() => self.go_to_step(self.tour, effects),
             Ok(()) => {
                 self.params.actions.clear();
                 (self.params.at, self.params.events, self.params.applied, self.params.fingerprint) =
                     (None, None, None, None);
                 self.start_over();
-                let roles = if self.form.combined { " (combined nodes)" } else { "" };
+                let roles = if self.live.form.combined { " (combined nodes)" } else { "" };
                 self.status = format!(
                     "Reset: seed {}, {} controllers{roles} formatted {}, {} brokers",
-                    self.form.seed,
-                    self.form.voters,
-                    self.form.quorum.name(),
-                    self.form.brokers
+                    self.live.form.seed,
+                    self.live.form.voters,
+                    self.live.form.quorum.name(),
+                    self.live.form.brokers
                 );
             }
             Err(error) => self.status = format!("Cannot reset: {error}"),
@@ -677,7 +561,7 @@ impl PageState {
     }
 
     fn on_frame(&mut self, elapsed: f64) {
-        if let Some(reopening) = &self.reopening {
+        if let Some(reopening) = &self.live.reopening {
             let (params, until) = (&self.params, reopening.until);
             if self.session.replay_toward(until, params.events, params.applied, pacing::FRAME_EVENT_BUDGET) {
                 self.opened();
@@ -695,21 +579,12 @@ impl PageState {
             return;
         }
         // The live cluster plays only when shown and playing (the race's frames are not its own).
-        if !(self.playing && self.tab == Tab::Cluster) {
+        if !(self.live.playing && self.tab == Tab::Cluster) {
             return;
         }
-        let clean = self.session.violation().is_none();
-        self.fast_forwarding = pacing::advance(&mut self.session, elapsed, self.speed_exp, self.skip_quiet);
-        if clean && let Some(seen) = self.session.violation() {
-            self.playing = false;
-            self.status = format!(
-                "Paused: an invariant broke ({}); the nodes involved are marked in red",
-                seen.violation.invariant
-            );
+        if let Some(status) = self.live.play(&mut self.session, elapsed) {
+            self.status = status;
         }
-        // A frame that pauses (a broken invariant) draws every node afresh: no frame follows to
-        // catch up.
-        self.fast_forwarding &= self.playing;
     }
 
     fn act(&mut self, action: session::Action) {
@@ -741,10 +616,10 @@ impl PageState {
             return Ok(self.act_checked(action)?);
         }
         match command {
-            Command::Play => self.playing = true,
-            Command::Pause => self.playing = false,
+            Command::Play => self.live.playing = true,
+            Command::Pause => self.live.playing = false,
             Command::Step => {
-                self.playing = false;
+                self.live.playing = false;
                 self.session.step();
             }
             Command::Seek { ms } => {
@@ -754,7 +629,9 @@ impl PageState {
                 }
                 self.seek(ms * MS)?;
             }
-            Command::SetSpeed { speed } => self.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP),
+            Command::SetSpeed { speed } => {
+                self.live.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP)
+            }
             Command::LoadScenario { scenario } => {
                 self.params.scenario = stories::find(&scenario).map(|s| s.id);
                 self.tour = None;
@@ -782,8 +659,8 @@ impl PageState {
         let mut params = self.params.clone();
         match file.and_then(|file| file.apply_to(&mut params).map(|tour| (file, tour))) {
             Ok((file, tour)) => {
-                self.form = params.settings.clone();
-                (self.params, self.tour, self.playing) = (params, None, false);
+                self.live.form = params.settings.clone();
+                (self.params, self.tour, self.live.playing) = (params, None, false);
                 self.start_over();
                 (self.tour, self.key_seen) = (tour, None);
                 self.status = match file.name.as_str() {
@@ -844,9 +721,9 @@ impl PageState {
             return used;
         }
         match key {
-            " " => self.playing = !self.playing,
+            " " => self.live.playing = !self.live.playing,
             "s" | "S" => {
-                self.playing = false;
+                self.live.playing = false;
                 self.session.step();
             }
             "ArrowRight" | "PageDown" => self.go_to_step(Some(self.tour.map_or(0, |s| s + 1)), effects),
@@ -902,7 +779,7 @@ impl PageState {
                 .find(|n| n.is_voter() && n.role() == RoleKind::Follower)
                 .map(|n| n.id())
         };
-        match self.selected.or_else(follower) {
+        match self.live.selected.or_else(follower) {
             Some(id) => self.act(session::Action::Isolate(id)),
             None => self.status = "No node to partition: select one first".into(),
         }

@@ -160,10 +160,11 @@ impl Component for App {
             classes!("page", state.present.then_some("present"), state.params.embed.then_some("embed"));
         // The whole state's fingerprint while paused (and not replaying a shared session), for
         // tests comparing a shared link's state.
-        let fingerprint = (!state.playing && state.tab == Tab::Cluster && state.reopening.is_none())
-            .then(|| state.session.fingerprint().to_string());
+        let fingerprint =
+            (!state.live.playing && state.tab == Tab::Cluster && state.live.reopening.is_none())
+                .then(|| state.session.fingerprint().to_string());
         html! {
-            <div class={class} data-fingerprint={fingerprint} data-speed={format::speed(10f64.powf(state.speed_exp))}>
+            <div class={class} data-fingerprint={fingerprint} data-speed={format::speed(10f64.powf(state.live.speed_exp))}>
                 if chrome { { self.header(ctx) } } else { <div role="banner"><h1 class="visually-hidden">{ "kraftscope" }</h1></div> }
                 if !state.notices.is_empty() {
                     <div class="notices" role="alert">
@@ -173,7 +174,7 @@ impl Component for App {
                     </div>
                 }
                 <div role="status" class="notice" aria-live="polite">{ &state.status }</div>
-                if let Some(reopening) = state.reopening {
+                if let Some(reopening) = state.live.reopening {
                     <div class="reopening" role="progressbar" aria-label="Replaying the shared session from its seed"
                          aria-valuemin="0" aria-valuemax={(reopening.until / MS).to_string()} aria-valuenow={(state.session.now() / MS).to_string()}>
                         <p>{ format!("Replaying the shared session from its seed: {} of {}", format::seconds(state.session.now()), format::seconds(reopening.until)) }</p>
@@ -330,9 +331,9 @@ impl App {
     fn cluster_tab(&self) -> Html {
         let state = &self.state;
         let sim = state.session.sim();
-        let view = state.picture.clone();
+        let view = state.live.picture.clone();
         let quorum = view.quorum.clone();
-        let selected = state.selected.and_then(|id| {
+        let selected = state.live.selected.and_then(|id| {
             view.nodes.iter().find(|n| n.id == id).map(|n| SelectedNode {
                 id,
                 voter: n.voter,
@@ -358,20 +359,20 @@ impl App {
                     <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
                 }
                 <div class="stage">
-                    <ClusterView picture={view} selected={state.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} resizes={self.resizes} zoom={zoom(state.present)} />
+                    <ClusterView picture={view} selected={state.live.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} resizes={self.resizes} zoom={zoom(state.present)} />
                     if level != ControlLevel::None {
                         <Timeline now={state.session.now()} horizon={state.session.horizon()} window_start={state.session.window_start()}
-                                  playing={state.playing} speed_exp={state.speed_exp} skip_quiet={state.skip_quiet} skipping={state.skipping()}
+                                  playing={state.live.playing} speed_exp={state.live.speed_exp} skip_quiet={state.live.skip_quiet} skipping={state.live.skipping()}
                                   minimal={level == ControlLevel::Min} share={state.share.clone()} on={on.clone()} />
                     }
                     if chrome {
-                        <EventLog log={state.log.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}
-                                  filter={state.filter.clone()} on={on.clone()} />
+                        <EventLog log={state.live.log.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}
+                                  filter={state.live.filter.clone()} on={on.clone()} />
                     }
                 </div>
                 if level == ControlLevel::Full {
                     <aside class="side">
-                        <Controls selected={selected} quorum={quorum} form={state.form.clone()} network={network} topic={state.topic}
+                        <Controls selected={selected} quorum={quorum} form={state.live.form.clone()} network={network} topic={state.live.topic}
                                   nodes={sim.node_ids().collect::<Vec<_>>()} on={on.clone()} />
                         <InvariantsPanel violation={state.session.violation().cloned()} events={sim.events_processed()} />
                         <SessionFiles on={on.clone()} />
