@@ -1,11 +1,13 @@
 //! kraftscope: a deterministic simulation of Apache Kafka's KRaft metadata quorum, the same
 //! core natively (tests, CLI, benchmarks) and in the browser.
 //!
-//! The modules, bottom up: shared utilities; the harness both simulations run on; the protocol
-//! models; the simulations and their checks; the experiments the command line and the page
-//! run; the page.
+//! The modules in layers, bottom up: shared utilities; the harness both simulations run on; the
+//! protocol models; the simulations and their checks; the experiments the command line and the
+//! page run; the page; the front ends. A module uses its own layer and those below it, never one
+//! above (each block of `mod` lines here is a layer: `cargo xtask lint` checks it).
 
-// Shared utilities: randomness, sorting, number parsing and printing, small maps, broker sets.
+// Shared utilities.
+// Randomness, sorting, number parsing and printing, small maps, broker sets: no crate imports.
 pub mod util;
 
 // The harness.
@@ -43,6 +45,8 @@ pub mod race;
 pub mod session;
 // The page without the DOM: a reducer from actions to state and effects, tested natively.
 pub mod page;
+
+// The front ends (the command line, `src/cli/`, is declared in `src/main.rs`, above them all).
 // The browser front end (wasm32 only): a Yew app over the same core.
 #[cfg(all(target_arch = "wasm32", not(feature = "log-worker")))]
 mod web;

@@ -2,10 +2,13 @@
 //! count, while ZooKeeper mode grows with partitions.
 
 use kraftscope::experiments::failover::{
-    BROKERS, FailoverError, KraftRoles, measure_kraft_failover, measure_kraft_failovers, measure_zk_failover,
+    BROKERS, FailoverError, KraftRoles, SnapshotBuilder, measure_kraft_failover, measure_kraft_failovers,
+    measure_zk_failover,
 };
 use kraftscope::harness::MS;
 use kraftscope::metadata::config::MetadataConfig;
+use kraftscope::metadata::state::MetadataDisk;
+use kraftscope::sim::{ClusterConfig, Simulation};
 use kraftscope::zk::{ZkClusterConfig, ZkCosts, measure_failover_of};
 
 #[test]
@@ -87,4 +90,33 @@ fn a_single_replica_partition_of_the_dead_controller_stays_leaderless() {
     };
     let report = measure_failover_of(config, 1).unwrap();
     assert_eq!((report.leaderless_partitions, report.leaders_back_after), (20, None));
+}
+
+/// Fourteen seconds of a cluster of three controllers and five brokers started from a
+/// snapshot whose brokers are registered (epoch 0) and lead every partition: each broker's
+/// epoch after, and how many placement changes the leader applied beyond the snapshot's.
+/// (Started brokers are new incarnations: refused with DUPLICATE_BROKER_REGISTRATION until
+/// the sessions the new active controller gave the snapshot's registrations expire, 9 s.)
+fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
+    let roles = KraftRoles::DEDICATED;
+    let snapshot = SnapshotBuilder::new(2_000, roles).unwrap().finish();
+    let before = snapshot.state.state.placement_changes;
+    let mut disk = MetadataDisk::default();
+    disk.log.install_snapshot(snapshot);
+    let config = ClusterConfig { voters: 3, observers: 5, ..ClusterConfig::default() };
+    let mut sim =
+        if resume { Simulation::resuming(config, 7, disk) } else { Simulation::with_disk(config, 7, disk) };
+    sim.run_until(14_000 * MS);
+    let epochs = sim.running_servers().filter_map(|s| s.broker()).map(|b| b.broker_epoch()).collect();
+    (epochs, sim.leader().unwrap().applied().state.placement_changes - before)
+}
+
+#[test]
+fn resumed_brokers_keep_their_registration_and_their_partitions() {
+    let (epochs, moved) = from_a_running_cluster(true);
+    assert_eq!(epochs, vec![Some(0); 5], "every broker kept the snapshot's registration");
+    assert_eq!(moved, 0, "no broker was fenced and no partition moved");
+    let (epochs, moved) = from_a_running_cluster(false);
+    assert!(epochs.iter().all(|e| e.is_some_and(|e| e > 0)), "started brokers register anew: {epochs:?}");
+    assert!(moved > 0, "a new incarnation is fenced first and its partitions move");
 }

@@ -197,16 +197,21 @@ impl CommittedLog {
 mod tests {
     use super::{CommittedLog, DROP_CHUNK};
     use crate::harness::MS;
-    use crate::session::Settings;
-    use crate::session::params::PAGE_SNAPSHOT_BYTES;
-    use crate::sim::Simulation;
+    use crate::quorum::QuorumConfig;
+    use crate::sim::{ClusterConfig, Simulation};
 
-    /// With the page's snapshots cleaning the logs, the committed history keeps a bounded tail
-    /// however long the cluster runs, and the offsets it keeps can still be looked up.
+    /// With snapshots every 4 KiB of records (as the page takes them) and the log cleaned every
+    /// second, the committed history keeps a bounded tail however long the cluster runs, and the
+    /// offsets it keeps can still be looked up.
     #[test]
     fn the_committed_history_drops_what_no_node_holds() {
-        let settings = Settings { snapshot_bytes: PAGE_SNAPSHOT_BYTES, ..Settings::default() };
-        let mut sim = Simulation::new(settings.cluster_config(), 1);
+        let quorum = QuorumConfig {
+            max_record_bytes_between_snapshots: 4_096,
+            max_retention_bytes: 4 * 4_096,
+            log_clean_interval: 1_000 * MS,
+            ..QuorumConfig::default()
+        };
+        let mut sim = Simulation::new(ClusterConfig { observers: 3, quorum, ..ClusterConfig::default() }, 1);
         let mut committed = CommittedLog::default();
         let mut longest = 0;
         while sim.now() < 6 * 3_600_000 * MS && sim.step() {

@@ -935,38 +935,6 @@ mod tests {
         sim.warp_to(live + 1);
     }
 
-    /// Fourteen seconds of a cluster of three controllers and five brokers started from a
-    /// snapshot whose brokers are registered (epoch 0) and lead every partition: each broker's
-    /// epoch after, and how many placement changes the leader applied beyond the snapshot's.
-    /// (Started brokers are new incarnations: refused with DUPLICATE_BROKER_REGISTRATION until
-    /// the sessions the new active controller gave the snapshot's registrations expire, 9 s.)
-    fn from_a_running_cluster(resume: bool) -> (Vec<Option<u64>>, u64) {
-        let roles = crate::experiments::failover::KraftRoles::DEDICATED;
-        let snapshot = crate::experiments::failover::SnapshotBuilder::new(2_000, roles).unwrap().finish();
-        let before = snapshot.state.state.placement_changes;
-        let mut disk = crate::metadata::state::MetadataDisk::default();
-        disk.log.install_snapshot(snapshot);
-        let config = ClusterConfig { voters: 3, observers: 5, ..ClusterConfig::default() };
-        let mut sim = if resume {
-            Simulation::resuming(config, 7, disk)
-        } else {
-            Simulation::with_disk(config, 7, disk)
-        };
-        sim.run_until(14_000 * MS);
-        let epochs = sim.running_servers().filter_map(|s| s.broker()).map(|b| b.broker_epoch()).collect();
-        (epochs, sim.leader().unwrap().applied().state.placement_changes - before)
-    }
-
-    #[test]
-    fn resumed_brokers_keep_their_registration_and_their_partitions() {
-        let (epochs, moved) = from_a_running_cluster(true);
-        assert_eq!(epochs, vec![Some(0); 5], "every broker kept the snapshot's registration");
-        assert_eq!(moved, 0, "no broker was fenced and no partition moved");
-        let (epochs, moved) = from_a_running_cluster(false);
-        assert!(epochs.iter().all(|e| e.is_some_and(|e| e > 0)), "started brokers register anew: {epochs:?}");
-        assert!(moved > 0, "a new incarnation is fenced first and its partitions move");
-    }
-
     #[test]
     fn refused_actions_say_why() {
         let mut sim =

@@ -4,6 +4,7 @@ mod dist;
 mod e2e;
 mod first_screen;
 mod imports;
+mod layers;
 mod server;
 mod soak;
 mod test;
@@ -23,7 +24,8 @@ commands:
   test --browser [FILE...]
                      only the browser e2e tests, or those of the files named (builds and serves
                      dist/ for them)
-  lint               only the lints: cargo fmt --check, clippy -D warnings natively and for wasm32
+  lint               only the lints: cargo fmt --check, clippy -D warnings natively and for wasm32,
+                     and the layer check (no module of src/ imports from a layer above its own)
   bench [--against REV]
                      browser benchmark: frame work, long tasks, idle timers, first render, and
                      the first screen's weight; with --against, the time to the first drawing of

@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::dist::{self, OUT_NAME, WASM_TARGET};
 use crate::e2e;
 use crate::first_screen;
+use crate::layers;
 use crate::server;
 use crate::util::{cargo, describe, kraftscope_cli, root, run, target_dir, Result};
 
@@ -191,6 +192,16 @@ fn lints() -> Result<Counts> {
                 counts.failed += 1;
             }
         }
+    }
+    let upward = layers::check()?;
+    if upward.is_empty() {
+        println!("ok   layer check: no module of src/ imports from a layer above its own");
+        counts.passed += 1;
+    } else {
+        for path in &upward {
+            println!("FAIL layer check: {path}");
+        }
+        counts.failed += 1;
     }
     Ok(counts)
 }
