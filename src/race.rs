@@ -83,7 +83,6 @@ impl From<ZkClusterError> for RaceError {
 pub struct FailoverRace {
     partitions: u64,
     seed: u64,
-    costs: ZkCosts,
     roles: KraftRoles,
     builder: Option<SnapshotBuilder>,
     zk_builder: Option<ZkClusterBuilder>,
@@ -100,30 +99,15 @@ pub struct FailoverRace {
 
 impl FailoverRace {
     /// A race at `partitions` partitions (validated), in its preparing stage, with Kafka's
-    /// pipelined ZooKeeper reads and dedicated KRaft controllers beside five brokers.
-    pub fn new(partitions: u64, seed: u64) -> Result<FailoverRace, RaceError> {
-        FailoverRace::with_roles(partitions, seed, KraftRoles::DEDICATED)
-    }
-
-    /// A race whose KRaft side's processes are laid out as `roles`.
+    /// pipelined ZooKeeper reads, and its KRaft side's processes laid out as `roles`.
     pub fn with_roles(partitions: u64, seed: u64, roles: KraftRoles) -> Result<FailoverRace, RaceError> {
-        FailoverRace::with_costs(partitions, seed, ZkCosts::async_reads(), roles)
-    }
-
-    /// A race whose ZooKeeper-mode side uses `costs` and whose KRaft side is laid out as `roles`.
-    pub fn with_costs(
-        partitions: u64,
-        seed: u64,
-        costs: ZkCosts,
-        roles: KraftRoles,
-    ) -> Result<FailoverRace, RaceError> {
         let builder = SnapshotBuilder::new(partitions, roles)?;
-        let config = ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, costs.clone());
+        let config =
+            ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, ZkCosts::async_reads());
         let zk_builder = ZkClusterBuilder::new(config, seed)?;
         Ok(FailoverRace {
             partitions,
             seed,
-            costs,
             roles,
             builder: Some(builder),
             zk_builder: Some(zk_builder),
@@ -140,11 +124,6 @@ impl FailoverRace {
     /// The partition count.
     pub fn partitions(&self) -> u64 {
         self.partitions
-    }
-
-    /// The ZooKeeper-mode cost preset.
-    pub fn costs(&self) -> &ZkCosts {
-        &self.costs
     }
 
     /// How the KRaft side's processes are laid out.
@@ -267,12 +246,12 @@ impl FailoverRace {
     }
 
     /// The KRaft cluster's leader and epoch now.
-    pub fn kraft_leader(&self) -> Option<(u32, u32)> {
+    pub(crate) fn kraft_leader(&self) -> Option<(u32, u32)> {
         self.kraft.as_ref()?.sim().leader().map(|l| (l.id(), l.epoch()))
     }
 
     /// The KRaft cluster, once prepared.
-    pub fn kraft_sim(&self) -> Option<&Simulation> {
+    pub(crate) fn kraft_sim(&self) -> Option<&Simulation> {
         self.kraft.as_ref().map(KraftFailover::sim)
     }
 
@@ -287,7 +266,7 @@ impl FailoverRace {
     }
 
     /// How long after the kill the race stands, once killed.
-    pub fn elapsed(&self) -> Option<Micros> {
+    pub(crate) fn elapsed(&self) -> Option<Micros> {
         match self.stage() {
             RaceStage::Running { elapsed } => Some(elapsed),
             _ => None,
@@ -368,7 +347,7 @@ mod tests {
     use crate::zk::ZkCosts;
 
     fn ready(partitions: u64, seed: u64) -> FailoverRace {
-        let mut race = FailoverRace::new(partitions, seed).unwrap();
+        let mut race = FailoverRace::with_roles(partitions, seed, KraftRoles::DEDICATED).unwrap();
         while let RaceStage::Preparing { .. } = race.stage() {
             race.prepare(1_000).unwrap();
         }
@@ -458,9 +437,12 @@ mod tests {
     #[test]
     fn bad_sizes_and_early_kills_are_refused() {
         let out_of_range = |n| Some(RaceError::Kraft(FailoverError::Partitions(n)));
-        assert_eq!(FailoverRace::new(0, 1).err(), out_of_range(0));
-        assert_eq!(FailoverRace::new(10_000_000, 1).err(), out_of_range(10_000_000));
-        let mut race = FailoverRace::new(100, 1).unwrap();
+        assert_eq!(FailoverRace::with_roles(0, 1, KraftRoles::DEDICATED).err(), out_of_range(0));
+        assert_eq!(
+            FailoverRace::with_roles(10_000_000, 1, KraftRoles::DEDICATED).err(),
+            out_of_range(10_000_000)
+        );
+        let mut race = FailoverRace::with_roles(100, 1, KraftRoles::DEDICATED).unwrap();
         assert_eq!(race.kill(), Err(RaceError::NotReady));
         assert_eq!(race.run_again(), Err(RaceError::NotReady));
     }

@@ -10,7 +10,7 @@ pub struct Args {
 
 impl Args {
     /// Parse `args`; `switches` are flags that take no value.
-    pub fn parse(args: &[String], switches: &[&str]) -> Result<Args, String> {
+    pub(crate) fn parse(args: &[String], switches: &[&str]) -> Result<Args, String> {
         let mut values = BTreeMap::new();
         let mut iter = args.iter();
         while let Some(arg) = iter.next() {
@@ -26,7 +26,7 @@ impl Args {
     }
 
     /// Fail on any flag not in `known`.
-    pub fn only(&self, known: &[&str]) -> Result<(), String> {
+    pub(crate) fn only(&self, known: &[&str]) -> Result<(), String> {
         match self.values.keys().find(|k| !known.contains(&k.as_str())) {
             Some(unknown) => Err(format!("unknown option --{unknown} (known: --{})", known.join(", --"))),
             None => Ok(()),
@@ -34,17 +34,17 @@ impl Args {
     }
 
     /// Whether a switch was given.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.values.contains_key(name)
     }
 
     /// The raw value of `--name`.
-    pub fn text(&self, name: &str) -> Option<&str> {
+    pub(crate) fn text(&self, name: &str) -> Option<&str> {
         self.values.get(name).and_then(|v| v.as_deref())
     }
 
     /// `--name` parsed as `T`, or `default` when absent.
-    pub fn get<T: FromStr>(&self, name: &str, default: T) -> Result<T, String> {
+    pub(crate) fn get<T: FromStr>(&self, name: &str, default: T) -> Result<T, String> {
         match self.text(name) {
             None => Ok(default),
             Some(text) => text.parse().map_err(|_| format!("--{name}: '{text}' is not a valid value")),
@@ -53,7 +53,7 @@ impl Args {
 
     /// `--name` as a comma-separated list of `T` (`_` allowed as a digit separator), or
     /// `default` parsed the same way when absent.
-    pub fn list<T: FromStr>(&self, name: &str, default: &str) -> Result<Vec<T>, String> {
+    pub(crate) fn list<T: FromStr>(&self, name: &str, default: &str) -> Result<Vec<T>, String> {
         let text = self.text(name).unwrap_or(default);
         text.split(',')
             .map(|s| {

@@ -15,7 +15,7 @@ use super::args::Args;
 /// The most seeds one sweep runs.
 const MAX_SEEDS: u64 = 10_000_000;
 
-pub fn run(args: &Args) -> Result<bool, String> {
+pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["seeds", "seed", "first-seed", "sabotage", "threads", "quiet"])?;
     let mut sabotage = Sabotage::default();
     if let Some(names) = args.text("sabotage") {

@@ -12,7 +12,7 @@ use super::args::Args;
 /// The most trials one run accepts.
 const MAX_TRIALS: usize = 1_000_000;
 
-pub fn run(args: &Args) -> Result<bool, String> {
+pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["trials", "voters", "election-timeout", "fetch-timeout", "first-seed"])?;
     let trials: usize = args.get("trials", 1000)?;
     if trials == 0 || trials > MAX_TRIALS {
@@ -68,7 +68,7 @@ pub fn run(args: &Args) -> Result<bool, String> {
 }
 
 /// `--voters V[,V...]`: voter counts from 1 to [`MAX_VOTERS`].
-pub fn voters(args: &Args, default: &str) -> Result<Vec<u32>, String> {
+pub(crate) fn voters(args: &Args, default: &str) -> Result<Vec<u32>, String> {
     let counts: Vec<u32> = args.list("voters", default)?;
     match counts.iter().find(|v| !(1..=MAX_VOTERS).contains(*v)) {
         Some(v) => Err(format!("--voters: {v} is not between 1 and {MAX_VOTERS}")),

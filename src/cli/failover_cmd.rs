@@ -10,7 +10,7 @@ use kraftscope::zk::ZkCosts;
 
 use super::args::Args;
 
-pub fn run(args: &Args) -> Result<bool, String> {
+pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["partitions", "mode", "csv", "detail", "zk-preset", "seed", "kraft-trials", "kraft-roles"])?;
     let sizes: Vec<u64> = args.list("partitions", "1000,10000,100000,1000000,2000000")?;
     let (kraft, zk) = match args.text("mode").unwrap_or("both") {

@@ -11,7 +11,7 @@ use kraftscope::kafka_log::report;
 use super::args::Args;
 
 /// Inspect `path`; false (a failing exit) when the files have CRC failures or other problems.
-pub fn run(path: &str, args: &Args) -> Result<bool, String> {
+pub(crate) fn run(path: &str, args: &Args) -> Result<bool, String> {
     args.only(&["json"])?;
     let files = read_path(Path::new(path))?;
     let inspection = Inspection::of(&files);

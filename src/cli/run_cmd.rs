@@ -7,7 +7,7 @@ use kraftscope::scenario::{Detail, ScenarioRun, ScriptError, catalog, script};
 
 use super::args::Args;
 
-pub fn run(args: &Args) -> Result<bool, String> {
+pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["scenario", "file", "seed", "notable", "write-log"])?;
     let seed: u64 = args.get("seed", 1)?;
     let text = match (args.text("scenario"), args.text("file")) {

@@ -17,7 +17,7 @@ const MAX_TRIALS: usize = 10_000;
 /// The slowest one-way link latency a row may ask for.
 const MAX_LATENCY: Micros = 1_000 * MS;
 
-pub fn run(args: &Args) -> Result<bool, String> {
+pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["voters", "latency", "trials", "first-seed"])?;
     let counts = voters(args, "1,3,4,5,7")?;
     let trials: usize = args.get("trials", 200)?;

@@ -83,7 +83,7 @@ pub struct Distribution {
 
 impl Distribution {
     /// Percentiles of `samples` (nearest rank); `None` when there are none.
-    pub fn of(mut samples: Vec<Micros>) -> Option<Distribution> {
+    pub(crate) fn of(mut samples: Vec<Micros>) -> Option<Distribution> {
         samples.sort_unstable();
         let n = samples.len();
         let rank = |p: usize| samples[(p * n).div_ceil(100).clamp(1, n) - 1];
@@ -113,7 +113,7 @@ impl ElectionExperiment {
 
     /// One trial: let a leader settle, kill it at a moment drawn from the seed, and measure the
     /// simulated time until another voter leads a higher epoch.
-    pub fn trial(&self, seed: u64) -> Result<Micros, ElectionError> {
+    pub(crate) fn trial(&self, seed: u64) -> Result<Micros, ElectionError> {
         let mut sim = Simulation::new(self.cluster(), seed);
         let kill_at = WARM_UP + Rng::new(seed ^ 0x0E1E_C710_0000).below(self.fetch_timeout.max(1));
         sim.run_until(kill_at);

@@ -56,7 +56,7 @@ impl KraftRoles {
     }
 
     /// The layout named `name`, with dedicated brokers beside dedicated controllers.
-    pub fn from_name(name: &str) -> Option<KraftRoles> {
+    pub(crate) fn from_name(name: &str) -> Option<KraftRoles> {
         match name {
             "dedicated" => Some(KraftRoles::DEDICATED),
             "combined" => Some(KraftRoles::Combined),
@@ -65,7 +65,7 @@ impl KraftRoles {
     }
 
     /// The brokers of the snapshot, by id.
-    pub fn broker_ids(self) -> Vec<BrokerId> {
+    pub(crate) fn broker_ids(self) -> Vec<BrokerId> {
         match self {
             KraftRoles::Dedicated { .. } => dedicated_brokers(BROKERS),
             KraftRoles::Combined => {
@@ -171,7 +171,7 @@ impl SnapshotBuilder {
     }
 
     /// Apply up to `budget` more records; returns the progress.
-    pub fn step(&mut self, budget: usize) -> (u64, u64) {
+    pub(crate) fn step(&mut self, budget: usize) -> (u64, u64) {
         for record in self.records.by_ref().take(budget) {
             self.state.apply(0, &Record::Data(record.into()));
         }
@@ -179,7 +179,7 @@ impl SnapshotBuilder {
     }
 
     /// (records applied, records in all).
-    pub fn progress(&self) -> (u64, u64) {
+    pub(crate) fn progress(&self) -> (u64, u64) {
         (self.state.applied_offset, self.total)
     }
 
@@ -209,7 +209,7 @@ pub struct KraftFailover {
 impl KraftFailover {
     /// Start the servers of `roles` from `snapshot` (built for the same `roles`) and let them
     /// elect a leader and settle.
-    pub fn new(
+    pub(crate) fn new(
         snapshot: Arc<MetadataSnapshot>,
         seed: u64,
         roles: KraftRoles,
@@ -224,7 +224,7 @@ impl KraftFailover {
     /// snapshot's brokers were running when it was taken and keep their registrations
     /// ([`Simulation::resuming`]): at millions of partitions, registering again would fence each
     /// broker and move every partition it leads, in one controller event.
-    pub fn starting(snapshot: Arc<MetadataSnapshot>, seed: u64, roles: KraftRoles) -> KraftFailover {
+    pub(crate) fn starting(snapshot: Arc<MetadataSnapshot>, seed: u64, roles: KraftRoles) -> KraftFailover {
         let mut disk = MetadataDisk::default();
         disk.log.install_snapshot(snapshot);
         let sim = Simulation::resuming(roles.cluster(), seed, disk);
@@ -242,7 +242,7 @@ impl KraftFailover {
     /// Run the steady time before the kill, at most `events` events further; true once it is
     /// over. Counted in events, not simulated time: at millions of partitions one event (a
     /// broker's first ISR scan) can take milliseconds, and several fall on the same instant.
-    pub fn warm_up(&mut self, events: usize) -> bool {
+    pub(crate) fn warm_up(&mut self, events: usize) -> bool {
         let due = |sim: &mut Simulation| sim.next_event_time().is_some_and(|at| at <= WARM_UP);
         for _ in 0..events {
             if !due(&mut self.sim) {
@@ -257,12 +257,12 @@ impl KraftFailover {
     }
 
     /// (simulated time warmed up, all of it).
-    pub fn warm_up_progress(&self) -> (Micros, Micros) {
+    pub(crate) fn warm_up_progress(&self) -> (Micros, Micros) {
         (self.sim.now().min(WARM_UP), WARM_UP)
     }
 
     /// The cluster once warmed up, if it elected a leader.
-    pub fn settled(self) -> Result<KraftFailover, FailoverError> {
+    pub(crate) fn settled(self) -> Result<KraftFailover, FailoverError> {
         if self.sim.leader().is_none() {
             return Err(FailoverError::NoLeaderBeforeKill);
         }
@@ -270,12 +270,12 @@ impl KraftFailover {
     }
 
     /// The cluster.
-    pub fn sim(&self) -> &Simulation {
+    pub(crate) fn sim(&self) -> &Simulation {
         &self.sim
     }
 
     /// Crash the active controller now.
-    pub fn kill(&mut self) -> Result<(), FailoverError> {
+    pub(crate) fn kill(&mut self) -> Result<(), FailoverError> {
         let leader = self.sim.leader().ok_or(FailoverError::NoActiveController)?;
         let id = leader.id();
         let image = &leader.applied().state.image;
@@ -286,7 +286,7 @@ impl KraftFailover {
     }
 
     /// Partitions the killed node led: none while controllers are not brokers.
-    pub fn leaderless_partitions(&self) -> u64 {
+    pub(crate) fn leaderless_partitions(&self) -> u64 {
         self.leaderless
     }
 
@@ -294,13 +294,13 @@ impl KraftFailover {
     /// controller's fencing of it (its session expired: `ReplicationControlManager
     /// .maybeFenceOneStaleBroker`) commits, with every leadership it held moved to another ISR
     /// member.
-    pub fn leaderless_now(&self) -> u64 {
+    pub(crate) fn leaderless_now(&self) -> u64 {
         if self.leaders_back_after.is_some() { 0 } else { self.leaderless }
     }
 
     /// From the kill until every partition the killed node led had a live leader again in the
     /// committed metadata: `Some(0)` when it led none.
-    pub fn leaders_back_after(&self) -> Option<Micros> {
+    pub(crate) fn leaders_back_after(&self) -> Option<Micros> {
         self.leaders_back_after
     }
 
@@ -310,13 +310,13 @@ impl KraftFailover {
     }
 
     /// How long metadata was unavailable, once a new controller committed the probe.
-    pub fn recovered_after(&self) -> Option<Micros> {
+    pub(crate) fn recovered_after(&self) -> Option<Micros> {
         self.recovered_after
     }
 
     /// Run until `elapsed` after the kill, or until both a new controller committed the probe
     /// and every partition has a live leader again, looking every millisecond.
-    pub fn advance(&mut self, elapsed: Micros) {
+    pub(crate) fn advance(&mut self, elapsed: Micros) {
         let Some(killed_at) = self.killed_at else { return };
         loop {
             if self.recovered_after.is_none() && self.probe.is_none() {
@@ -364,7 +364,7 @@ impl KraftFailover {
 }
 
 /// A snapshot of an image with `partitions` partitions on the [`BROKERS`] brokers of `roles`.
-pub fn synthetic_snapshot(
+pub(crate) fn synthetic_snapshot(
     partitions: u64,
     roles: KraftRoles,
 ) -> Result<Arc<MetadataSnapshot>, FailoverError> {

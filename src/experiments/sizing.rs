@@ -99,7 +99,11 @@ fn run_while_not(sim: &mut Simulation, limit: Micros, done: impl Fn(&Simulation)
 /// Commit latencies of [`WRITES_PER_TRIAL`] writes, spaced 20-120 ms apart, in a healthy
 /// cluster of `voters` controllers and no brokers. A write waits for a leader (the first
 /// election of a seed with slow links may still be under way when the warm-up ends).
-pub fn commit_trial(voters: u32, network: &NetworkConfig, seed: u64) -> Result<Vec<Micros>, SizingError> {
+pub(crate) fn commit_trial(
+    voters: u32,
+    network: &NetworkConfig,
+    seed: u64,
+) -> Result<Vec<Micros>, SizingError> {
     let config = ClusterConfig { voters, observers: 0, network: network.clone(), ..ClusterConfig::default() };
     let mut sim = Simulation::new(config, seed);
     let mut rng = Rng::new(seed ^ 0x5121_0000_0000);

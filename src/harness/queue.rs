@@ -32,7 +32,7 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     /// Schedule `event` at time `at`.
-    pub fn push(&mut self, at: Micros, event: E) {
+    pub(crate) fn push(&mut self, at: Micros, event: E) {
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slab[slot as usize] = Some(event);
@@ -48,41 +48,31 @@ impl<E> EventQueue<E> {
     }
 
     /// The time of the earliest event.
-    pub fn peek_time(&self) -> Option<Micros> {
+    pub(crate) fn peek_time(&self) -> Option<Micros> {
         self.heap.peek().map(|k| k.at.0)
     }
 
     /// The earliest event and its time.
-    pub fn peek(&self) -> Option<(Micros, &E)> {
+    pub(crate) fn peek(&self) -> Option<(Micros, &E)> {
         let key = self.heap.peek()?;
         Some((key.at.0, self.slab[key.slot as usize].as_ref()?))
     }
 
     /// Remove and return the earliest event.
-    pub fn pop(&mut self) -> Option<(Micros, E)> {
+    pub(crate) fn pop(&mut self) -> Option<(Micros, E)> {
         let key = self.heap.pop()?;
         self.free.push(key.slot);
         let event = self.slab[key.slot as usize].take()?;
         Some((key.at.0, event))
     }
 
-    /// Events waiting.
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    /// Whether no event waits.
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     /// The waiting events with their times, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (Micros, &E)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Micros, &E)> {
         self.heap.iter().filter_map(|k| self.entry(k))
     }
 
     /// The waiting events with their times, in the order [`pop`](Self::pop) would return them.
-    pub fn iter_in_order(&self) -> impl Iterator<Item = (Micros, &E)> {
+    pub(crate) fn iter_in_order(&self) -> impl Iterator<Item = (Micros, &E)> {
         let mut keys: Vec<&Key> = self.heap.iter().collect();
         // A greater key is an earlier event (the heap pops its greatest).
         crate::util::sort::sort_by(&mut keys, |a, b| b.cmp(a));

@@ -44,22 +44,17 @@ const DROP_CHECK_EVERY: usize = 256;
 
 impl CommittedLog {
     /// How many offsets are known committed.
-    pub fn len(&self) -> Offset {
+    pub(crate) fn len(&self) -> Offset {
         self.base + self.records.len() as Offset
     }
 
-    /// Whether nothing is committed yet.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The committed record at `offset`, unless it was dropped.
-    pub fn get(&self, offset: Offset) -> Option<&CommittedRecord> {
+    pub(crate) fn get(&self, offset: Offset) -> Option<&CommittedRecord> {
         self.records.get(usize::try_from(offset.checked_sub(self.base)?).ok()?)
     }
 
     /// The applied-state digest after replaying the committed log up to `offset`, if known.
-    pub fn digest_at(&self, offset: Offset) -> Option<u64> {
+    pub(crate) fn digest_at(&self, offset: Offset) -> Option<u64> {
         self.digests.get(usize::try_from(offset.checked_sub(self.base)?).ok()?).copied()
     }
 
@@ -86,14 +81,14 @@ impl CommittedLog {
     }
 
     /// The image the committed log builds up to `offset`, when that is the committed tip.
-    pub fn image_at(&self, offset: Offset) -> Option<&crate::metadata::image::MetadataImage> {
+    pub(crate) fn image_at(&self, offset: Offset) -> Option<&crate::metadata::image::MetadataImage> {
         (offset == self.len()).then_some(&self.state.state.image)
     }
 
     /// The number of committed offsets that leaders of epochs below `epoch` committed; at most
     /// the first offset still held when some dropped record was committed in `epoch` or later
     /// (no node holds the offsets below it, so the checks have nothing to compare there).
-    pub fn committed_before_epoch(&self, epoch: Epoch) -> Offset {
+    pub(crate) fn committed_before_epoch(&self, epoch: Epoch) -> Offset {
         if self.dropped_committed_in.is_some_and(|dropped| dropped >= epoch) {
             return self.base;
         }

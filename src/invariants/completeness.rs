@@ -4,7 +4,7 @@ use super::names;
 use super::{CommittedLog, Violation, running_leaders, violation};
 use crate::sim::Simulation;
 
-pub fn leader_completeness(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+pub(crate) fn leader_completeness(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
     for leader in running_leaders(sim) {
         let needed = committed.committed_before_epoch(leader.epoch());
         let Some(last) = needed.checked_sub(1).and_then(|o| committed.get(o)) else {

@@ -15,7 +15,7 @@ pub struct EpochHistory {
 }
 
 impl EpochHistory {
-    pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
         self.seen.resize(sim.slot_count(), (None, 0));
         for (slot, node) in sim.running_nodes_in_slots() {
             let file = node.quorum_state_file();

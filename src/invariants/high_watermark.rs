@@ -14,7 +14,7 @@ pub struct NewestLeaderHighWatermark {
 }
 
 impl NewestLeaderHighWatermark {
-    pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for leader in running_leaders(sim) {
             let Some(hw) = leader.high_watermark() else {
                 continue;
@@ -44,7 +44,7 @@ impl NewestLeaderHighWatermark {
 /// force from that offset on: a node counts toward the high watermark only under the voter set
 /// the leader's log holds (KIP-853). A voter entry whose directory is not the node's disk any
 /// more (the disk was wiped) is counted as the leader counts it, from its old progress.
-pub fn majority_holds_committed(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+pub(crate) fn majority_holds_committed(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
     for leader in running_leaders(sim) {
         let Some(hw) = leader.high_watermark().filter(|hw| *hw > 0 && *hw <= committed.len()) else {
             continue;

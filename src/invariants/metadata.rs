@@ -18,7 +18,7 @@ pub struct ImageChecks {
 }
 
 impl ImageChecks {
-    pub fn check(&mut self, sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+    pub(crate) fn check(&mut self, sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
         self.checked.resize(sim.slot_count(), None);
         for (slot, node) in sim.running_nodes_in_slots() {
             let applied = node.applied();
@@ -50,7 +50,7 @@ impl ImageChecks {
 }
 
 /// Structural checks of one image.
-pub fn well_formed(image: &MetadataImage) -> Result<(), (&'static str, String)> {
+pub(crate) fn well_formed(image: &MetadataImage) -> Result<(), (&'static str, String)> {
     let brokers = image.brokers();
     for (topic, index, p) in image.partitions() {
         let name = format!("partition {topic}-{index}");

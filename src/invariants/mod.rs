@@ -106,7 +106,7 @@ impl Checker {
 
     /// Check, at the end of a run, that every node agrees with the committed log on every
     /// offset it has committed (log matching up to each node's high watermark).
-    pub fn at_end(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn at_end(&mut self, sim: &Simulation) -> Result<(), Violation> {
         self.after_event(sim)?;
         let mut found = FirstViolation { watch: self.watch, first: None };
         found.add(self.committed.check_full_agreement(sim));

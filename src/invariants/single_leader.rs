@@ -13,7 +13,7 @@ pub struct LeaderPerEpoch {
 }
 
 impl LeaderPerEpoch {
-    pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for leader in running_leaders(sim) {
             let first = *self.leaders.get_or_insert_with(leader.epoch(), || leader.id());
             if first != leader.id() {

@@ -8,7 +8,7 @@ use crate::sim::Simulation;
 
 /// The log start offset of every node is 0 or the end of its oldest snapshot
 /// (`KafkaRaftLog.deleteBeforeSnapshot` moves it only up to a snapshot).
-pub fn log_start_at_snapshot(sim: &Simulation) -> Result<(), Violation> {
+pub(crate) fn log_start_at_snapshot(sim: &Simulation) -> Result<(), Violation> {
     for (id, log) in sim.logs() {
         let start = log.start_offset();
         let oldest = log.snapshots().first().map(|s| s.id.end_offset);
@@ -24,7 +24,7 @@ pub fn log_start_at_snapshot(sim: &Simulation) -> Result<(), Violation> {
 
 /// Every snapshot a node holds, taken or fetched, equals the replay of the committed log up to
 /// the snapshot's end offset.
-pub fn snapshots_equal_replay(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
+pub(crate) fn snapshots_equal_replay(sim: &Simulation, committed: &CommittedLog) -> Result<(), Violation> {
     for (id, log) in sim.logs() {
         for snapshot in log.snapshots() {
             let end = snapshot.id.end_offset;

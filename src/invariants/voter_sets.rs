@@ -12,7 +12,7 @@ use crate::sim::Simulation;
 use crate::util::small_map::{SmallMap, SmallSet};
 
 /// A running leader's log holds at most one VotersRecord at or above its high watermark.
-pub fn one_uncommitted_change(sim: &Simulation) -> Result<(), Violation> {
+pub(crate) fn one_uncommitted_change(sim: &Simulation) -> Result<(), Violation> {
     for leader in running_leaders(sim) {
         // A new leader learns its high watermark only once its epoch's first record commits,
         // and until then refuses every change (`AddVoterHandler`: no high watermark yet).
@@ -40,7 +40,7 @@ pub struct VoterSetChecks {
 impl VoterSetChecks {
     /// In every controller's log, each voter set differs from the one before by at most one
     /// voter in and one out.
-    pub fn consecutive_sets_overlap(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn consecutive_sets_overlap(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for (key, log) in sim.controller_logs() {
             let control = log.control();
             let shape = (control.voter_sets().count(), control.voter_sets().last().and_then(|(o, _)| o));
@@ -69,7 +69,7 @@ impl VoterSetChecks {
 
     /// Every LeaderChange of a running leader's current epoch names granting voters that are a
     /// majority of the voter set its log held at that offset (checked once per leader and epoch).
-    pub fn elected_by_its_voter_set(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn elected_by_its_voter_set(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for leader in running_leaders(sim) {
             if self.elections.contains(&(leader.id(), leader.epoch())) {
                 continue;

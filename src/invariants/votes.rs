@@ -15,7 +15,7 @@ pub struct VotesPerEpoch {
 }
 
 impl VotesPerEpoch {
-    pub fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
+    pub(crate) fn check(&mut self, sim: &Simulation) -> Result<(), Violation> {
         for node in sim.running_nodes().filter(|n| n.is_voter()) {
             let Some(vote) = node.voted_for() else { continue };
             let first = *self.votes.get_or_insert_with((node.id(), node.epoch()), || vote);

@@ -40,7 +40,7 @@ pub struct BatchHeader {
 
 impl BatchHeader {
     /// Read a header; the cursor must be at the batch's first byte.
-    pub fn read(c: &mut Cursor<'_>) -> Result<BatchHeader, ParseError> {
+    pub(crate) fn read(c: &mut Cursor<'_>) -> Result<BatchHeader, ParseError> {
         Ok(BatchHeader {
             base_offset: c.i64("baseOffset")?,
             length: c.i32("batchLength")?,
@@ -59,7 +59,7 @@ impl BatchHeader {
     }
 
     /// Append the header's bytes.
-    pub fn write(&self, out: &mut Vec<u8>) {
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.base_offset.to_be_bytes());
         out.extend_from_slice(&self.length.to_be_bytes());
         out.extend_from_slice(&self.partition_leader_epoch.to_be_bytes());
@@ -76,17 +76,12 @@ impl BatchHeader {
     }
 
     /// The compression codec (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd: `CompressionType`).
-    pub fn compression(&self) -> i16 {
+    pub(crate) fn compression(&self) -> i16 {
         self.attributes & COMPRESSION_MASK
     }
 
     /// Whether the batch holds control records (`DefaultRecordBatch.isControlBatch`).
-    pub fn is_control(&self) -> bool {
+    pub(crate) fn is_control(&self) -> bool {
         self.attributes & CONTROL_FLAG != 0
-    }
-
-    /// The batch's last offset (`DefaultRecordBatch.lastOffset`).
-    pub fn last_offset(&self) -> i64 {
-        self.base_offset.wrapping_add(i64::from(self.last_offset_delta))
     }
 }

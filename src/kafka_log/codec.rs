@@ -10,7 +10,7 @@ use super::value::Value;
 use super::varint::put_unsigned;
 
 /// Decode a message of `schema` at `version`; it must use every byte of `input`.
-pub fn decode(input: &mut Cursor<'_>, schema: &Schema, version: u16) -> Result<Value, ParseError> {
+pub(crate) fn decode(input: &mut Cursor<'_>, schema: &Schema, version: u16) -> Result<Value, ParseError> {
     if version < schema.versions.0 || version > schema.versions.1 {
         return Err(input.error(format!(
             "{} has no version {version} (Kafka 4.3.1 defines {}-{})",
@@ -124,7 +124,7 @@ fn decode_value(input: &mut Cursor<'_>, field: &Field, version: u16) -> Result<V
 }
 
 /// Encode `value` (a struct of `schema` at `version`) after `out`'s bytes.
-pub fn encode(out: &mut Vec<u8>, schema: &Schema, version: u16, value: &Value) {
+pub(crate) fn encode(out: &mut Vec<u8>, schema: &Schema, version: u16, value: &Value) {
     encode_struct(out, schema.fields, version, value);
 }
 

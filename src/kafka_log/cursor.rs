@@ -22,27 +22,27 @@ pub struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     /// A cursor over `data`, which starts at byte `origin` of its file.
-    pub fn new(data: &'a [u8], origin: usize) -> Cursor<'a> {
+    pub(crate) fn new(data: &'a [u8], origin: usize) -> Cursor<'a> {
         Cursor { data, pos: 0, origin }
     }
 
     /// The file position of the next byte.
-    pub fn position(&self) -> usize {
+    pub(crate) fn position(&self) -> usize {
         self.origin + self.pos
     }
 
     /// Bytes not read yet.
-    pub fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
     /// An error at the current position.
-    pub fn error(&self, what: impl Into<String>) -> ParseError {
+    pub(crate) fn error(&self, what: impl Into<String>) -> ParseError {
         ParseError { at: self.position(), what: what.into() }
     }
 
     /// The next `len` bytes, or an error naming `what` when fewer are left.
-    pub fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8], ParseError> {
+    pub(crate) fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8], ParseError> {
         if len > self.remaining() {
             return Err(self.error(format!("{what}: needs {len} bytes, only {} left", self.remaining())));
         }
@@ -52,7 +52,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A cursor over the next `len` bytes, which this one skips.
-    pub fn sub(&mut self, len: usize, what: &str) -> Result<Cursor<'a>, ParseError> {
+    pub(crate) fn sub(&mut self, len: usize, what: &str) -> Result<Cursor<'a>, ParseError> {
         let origin = self.position();
         Ok(Cursor::new(self.take(len, what)?, origin))
     }
@@ -63,35 +63,35 @@ impl<'a> Cursor<'a> {
         Ok(out)
     }
 
-    pub fn i8(&mut self, what: &str) -> Result<i8, ParseError> {
+    pub(crate) fn i8(&mut self, what: &str) -> Result<i8, ParseError> {
         Ok(i8::from_be_bytes(self.array(what)?))
     }
 
-    pub fn i16(&mut self, what: &str) -> Result<i16, ParseError> {
+    pub(crate) fn i16(&mut self, what: &str) -> Result<i16, ParseError> {
         Ok(i16::from_be_bytes(self.array(what)?))
     }
 
-    pub fn u16(&mut self, what: &str) -> Result<u16, ParseError> {
+    pub(crate) fn u16(&mut self, what: &str) -> Result<u16, ParseError> {
         Ok(u16::from_be_bytes(self.array(what)?))
     }
 
-    pub fn i32(&mut self, what: &str) -> Result<i32, ParseError> {
+    pub(crate) fn i32(&mut self, what: &str) -> Result<i32, ParseError> {
         Ok(i32::from_be_bytes(self.array(what)?))
     }
 
-    pub fn u32(&mut self, what: &str) -> Result<u32, ParseError> {
+    pub(crate) fn u32(&mut self, what: &str) -> Result<u32, ParseError> {
         Ok(u32::from_be_bytes(self.array(what)?))
     }
 
-    pub fn i64(&mut self, what: &str) -> Result<i64, ParseError> {
+    pub(crate) fn i64(&mut self, what: &str) -> Result<i64, ParseError> {
         Ok(i64::from_be_bytes(self.array(what)?))
     }
 
-    pub fn f64(&mut self, what: &str) -> Result<f64, ParseError> {
+    pub(crate) fn f64(&mut self, what: &str) -> Result<f64, ParseError> {
         Ok(f64::from_be_bytes(self.array(what)?))
     }
 
-    pub fn uuid(&mut self, what: &str) -> Result<[u8; 16], ParseError> {
+    pub(crate) fn uuid(&mut self, what: &str) -> Result<[u8; 16], ParseError> {
         self.array(what)
     }
 
@@ -111,7 +111,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An unsigned 32-bit varint (`ByteUtils.readUnsignedVarint`).
-    pub fn unsigned_varint(&mut self, what: &str) -> Result<u32, ParseError> {
+    pub(crate) fn unsigned_varint(&mut self, what: &str) -> Result<u32, ParseError> {
         let start = self.position();
         let value = self.unsigned(5, what)?;
         u32::try_from(value)
@@ -119,12 +119,12 @@ impl<'a> Cursor<'a> {
     }
 
     /// A zig-zag 32-bit varint (`ByteUtils.readVarint`).
-    pub fn varint(&mut self, what: &str) -> Result<i32, ParseError> {
+    pub(crate) fn varint(&mut self, what: &str) -> Result<i32, ParseError> {
         Ok(unzigzag(u64::from(self.unsigned_varint(what)?)) as i32)
     }
 
     /// A zig-zag 64-bit varlong (`ByteUtils.readVarlong`).
-    pub fn varlong(&mut self, what: &str) -> Result<i64, ParseError> {
+    pub(crate) fn varlong(&mut self, what: &str) -> Result<i64, ParseError> {
         Ok(unzigzag(self.unsigned(10, what)?))
     }
 }

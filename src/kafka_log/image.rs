@@ -104,7 +104,7 @@ impl LogImage {
 
     /// Replay metadata record `api_key`; a record that does not fit the image is an error (the
     /// image is left as it was). Types that do not shape this image are accepted and ignored.
-    pub fn apply(&mut self, api_key: u16, value: &Value) -> Result<(), ReplayError> {
+    pub(crate) fn apply(&mut self, api_key: u16, value: &Value) -> Result<(), ReplayError> {
         let int = |name: &'static str| value.int(name).ok_or(ReplayError::Missing(name));
         let uuid =
             |name: &'static str| value.uuid(name).map(|u| uuid_text(&u)).ok_or(ReplayError::Missing(name));

@@ -125,7 +125,7 @@ fn voter_info(voter: &super::value::Value) -> VoterInfo {
 }
 
 /// The voter ids of a LeaderChange's `Voters` or `GrantingVoters`.
-pub fn voter_ids(value: &super::value::Value, field: &str) -> Vec<i32> {
+pub(crate) fn voter_ids(value: &super::value::Value, field: &str) -> Vec<i32> {
     value.list(field).unwrap_or(&[]).iter().filter_map(|v| v.int("VoterId")).map(|id| id as i32).collect()
 }
 
@@ -137,7 +137,7 @@ impl Inspection {
 
     /// Inspect `files`, handing `replayed` every record that goes into the image, in replay
     /// order, with the index of its file in `files` and the position of its batch.
-    pub fn replaying(
+    pub(crate) fn replaying(
         files: &[(String, Vec<u8>)],
         mut replayed: impl FnMut(usize, usize, LogEntry),
     ) -> Inspection {

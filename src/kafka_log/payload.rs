@@ -24,7 +24,7 @@ pub enum ControlType {
 
 impl ControlType {
     /// `ControlRecordType.fromTypeId`.
-    pub fn from_id(id: i16) -> Option<ControlType> {
+    pub(crate) fn from_id(id: i16) -> Option<ControlType> {
         Some(match id {
             2 => ControlType::LeaderChange,
             3 => ControlType::SnapshotHeader,
@@ -36,7 +36,7 @@ impl ControlType {
     }
 
     /// The type id in the record key.
-    pub fn id(self) -> i16 {
+    pub(crate) fn id(self) -> i16 {
         match self {
             ControlType::LeaderChange => 2,
             ControlType::SnapshotHeader => 3,
@@ -89,7 +89,7 @@ pub enum Payload {
 
 impl Payload {
     /// Decode a control record from its key and value (`ControlRecordType.parseTypeId`).
-    pub fn control(
+    pub(crate) fn control(
         key: Option<&[u8]>,
         value: Option<&[u8]>,
         key_at: usize,
@@ -119,7 +119,7 @@ impl Payload {
     }
 
     /// Decode a metadata record's value (`AbstractApiMessageSerde.read`).
-    pub fn metadata(value: Option<&[u8]>, at: usize) -> Result<Payload, ParseError> {
+    pub(crate) fn metadata(value: Option<&[u8]>, at: usize) -> Result<Payload, ParseError> {
         let value = value.ok_or_else(|| ParseError { at, what: "metadata record without a value".into() })?;
         let mut c = Cursor::new(value, at);
         let frame = c.unsigned_varint("frame version")?;
@@ -144,7 +144,7 @@ impl Payload {
     }
 
     /// The record type's name: Kafka's schema name, or the apiKey / control type id.
-    pub fn type_name(&self) -> Cow<'static, str> {
+    pub(crate) fn type_name(&self) -> Cow<'static, str> {
         match self {
             Payload::Control { kind, .. } => Cow::Borrowed(kind.schema().name),
             Payload::UnknownControl { type_id } => Cow::Owned(format!("UnknownControl({type_id})")),
@@ -158,18 +158,18 @@ impl Payload {
     }
 
     /// Whether this is a control record.
-    pub fn is_control(&self) -> bool {
+    pub(crate) fn is_control(&self) -> bool {
         matches!(self, Payload::Control { .. } | Payload::UnknownControl { .. })
     }
 
     /// The control record key of `kind` (`ControlRecordType.recordKey`: version 0, type).
-    pub fn control_key(kind: ControlType) -> [u8; 4] {
+    pub(crate) fn control_key(kind: ControlType) -> [u8; 4] {
         let id = kind.id().to_be_bytes();
         [0, 0, id[0], id[1]]
     }
 
     /// The encoded value of this record (control value or framed metadata record).
-    pub fn encode_value(&self) -> Vec<u8> {
+    pub(crate) fn encode_value(&self) -> Vec<u8> {
         let mut out = Vec::new();
         match self {
             Payload::Control { kind, value } => {

@@ -23,7 +23,7 @@ pub enum FileKind {
 
 impl FileKind {
     /// The kind a file name says (`.checkpoint` is a snapshot, anything else a segment).
-    pub fn of(name: &str) -> FileKind {
+    pub(crate) fn of(name: &str) -> FileKind {
         if name.ends_with(".checkpoint") { FileKind::Snapshot } else { FileKind::Segment }
     }
 }

@@ -27,7 +27,7 @@ fn nullable_bytes<'a>(c: &mut Cursor<'a>, what: &str) -> Result<Option<&'a [u8]>
 
 impl<'a> RawRecord<'a> {
     /// Read one record; it must use exactly the bytes its length field announces.
-    pub fn read(c: &mut Cursor<'a>) -> Result<RawRecord<'a>, ParseError> {
+    pub(crate) fn read(c: &mut Cursor<'a>) -> Result<RawRecord<'a>, ParseError> {
         let position = c.position();
         let length = c.varint("record length")?;
         if length < 0 {
@@ -64,7 +64,7 @@ impl<'a> RawRecord<'a> {
     }
 
     /// Append a record with no headers, as `DefaultRecord.writeTo` lays it out.
-    pub fn write(
+    pub(crate) fn write(
         out: &mut Vec<u8>,
         timestamp_delta: i64,
         offset_delta: i32,

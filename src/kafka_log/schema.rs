@@ -50,22 +50,22 @@ pub struct Field {
 
 impl Field {
     /// A field present from version `since` on.
-    pub const fn new(name: &'static str, ty: Type, since: u16) -> Field {
+    pub(crate) const fn new(name: &'static str, ty: Type, since: u16) -> Field {
         Field { name, ty, since, nullable_since: None, tag: None, default: Default::Zero }
     }
 
     /// The same field, nullable from version `since` on.
-    pub const fn nullable(self, since: u16) -> Field {
+    pub(crate) const fn nullable(self, since: u16) -> Field {
         Field { nullable_since: Some(since), ..self }
     }
 
     /// The same field, tagged with `tag`.
-    pub const fn tagged(self, tag: u32) -> Field {
+    pub(crate) const fn tagged(self, tag: u32) -> Field {
         Field { tag: Some(tag), ..self }
     }
 
     /// The same field with a default.
-    pub const fn default(self, default: Default) -> Field {
+    pub(crate) const fn default(self, default: Default) -> Field {
         Field { default, ..self }
     }
 

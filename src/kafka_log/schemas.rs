@@ -336,7 +336,7 @@ pub const METADATA: &[(u16, Schema)] = &[
 ];
 
 /// The schema of metadata record type `api_key`.
-pub fn metadata(api_key: u16) -> Option<&'static Schema> {
+pub(crate) fn metadata(api_key: u16) -> Option<&'static Schema> {
     METADATA.iter().find(|(key, _)| *key == api_key).map(|(_, schema)| schema)
 }
 

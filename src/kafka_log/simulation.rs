@@ -27,7 +27,7 @@ use super::value::Value;
 const TOPIC_UUID_MARK: [u8; 12] = *b"kraftscope\0\0";
 
 /// The UUID the writer gives simulation topic `id`.
-pub fn topic_uuid(id: TopicId) -> [u8; 16] {
+pub(crate) fn topic_uuid(id: TopicId) -> [u8; 16] {
     let mut uuid = [0u8; 16];
     uuid[..12].copy_from_slice(&TOPIC_UUID_MARK);
     uuid[12..].copy_from_slice(&id.to_be_bytes());
@@ -147,7 +147,7 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
 }
 
 /// The LeaderChange control record for the simulation's (`LeaderChangeMessage` v0).
-pub fn leader_change_payload(change: &LeaderChange) -> Payload {
+pub(crate) fn leader_change_payload(change: &LeaderChange) -> Payload {
     let voters = |ids: &[u32]| {
         Value::Array(Some(
             ids.iter().map(|id| Value::Struct(vec![("VoterId", Value::Int32(*id as i32))])).collect(),
@@ -163,7 +163,7 @@ pub fn leader_change_payload(change: &LeaderChange) -> Payload {
 }
 
 /// A KRaftVersionRecord (control type 5, `KRaftVersionRecord.json` v0).
-pub fn kraft_version_payload(version: KRaftVersion) -> Payload {
+pub(crate) fn kraft_version_payload(version: KRaftVersion) -> Payload {
     let value =
         Value::Struct(vec![("Version", Value::Int16(0)), ("KRaftVersion", Value::Int16(i16::from(version)))]);
     Payload::Control { kind: ControlType::KRaftVersion, value }
@@ -178,7 +178,7 @@ fn dir_uuid(dir: Option<DirectoryId>) -> [u8; 16] {
 
 /// A VotersRecord (control type 6, `VotersRecord.json` v0): each voter with its directory id,
 /// one endpoint on the controller listener and the kraft.version range it supports.
-pub fn voters_payload(voters: &VoterSet) -> Payload {
+pub(crate) fn voters_payload(voters: &VoterSet) -> Payload {
     let (min, max) = SUPPORTED_KRAFT_VERSIONS;
     let voter = |key: &ReplicaKey| {
         let endpoint = Value::Struct(vec![
@@ -205,7 +205,7 @@ pub fn voters_payload(voters: &VoterSet) -> Payload {
 }
 
 /// The voter set of a decoded VotersRecord.
-pub fn voters_of(value: &Value) -> Result<VoterSet, MappingError> {
+pub(crate) fn voters_of(value: &Value) -> Result<VoterSet, MappingError> {
     let keys = value.list("Voters").unwrap_or(&[]).iter().map(|v| {
         let raw = v.int("VoterId").ok_or(MappingError::Missing("VoterId"))?;
         let id = u32::try_from(raw).map_err(|_| MappingError::NegativeNodeId(raw as i32))?;
@@ -261,7 +261,7 @@ impl fmt::Display for MappingError {
 impl std::error::Error for MappingError {}
 
 /// The simulation's LeaderChange from the control record's value.
-pub fn leader_change(value: &Value) -> Result<LeaderChange, MappingError> {
+pub(crate) fn leader_change(value: &Value) -> Result<LeaderChange, MappingError> {
     let id = |i: i32| u32::try_from(i).map_err(|_| MappingError::NegativeNodeId(i));
     let list =
         |field| voter_ids(value, field).into_iter().map(id).collect::<Result<Arc<[u32]>, MappingError>>();
@@ -307,7 +307,7 @@ impl SimulationMapper {
     /// The simulation records for metadata record `api_key` (none for a type it does not
     /// model); an error when the record does not fit the simulation (a broker id outside its
     /// range, more than four replicas).
-    pub fn records(&mut self, api_key: u16, v: &Value) -> Result<Vec<MetadataRecord>, MappingError> {
+    pub(crate) fn records(&mut self, api_key: u16, v: &Value) -> Result<Vec<MetadataRecord>, MappingError> {
         let int = |name: &'static str| v.int(name).ok_or(MappingError::Missing(name));
         let uuid = |name: &'static str| v.uuid(name).ok_or(MappingError::Missing(name));
         let text = |name: &'static str| v.text(name).ok_or(MappingError::Missing(name));

@@ -3,18 +3,18 @@
 //! `<20-digit base offset>.log`).
 
 /// A snapshot's file name.
-pub fn snapshot_file_name(end_offset: u64, epoch: u32) -> String {
+pub(crate) fn snapshot_file_name(end_offset: u64, epoch: u32) -> String {
     format!("{end_offset:020}-{epoch:010}.checkpoint")
 }
 
 /// A segment's file name.
-pub fn segment_file_name(base_offset: u64) -> String {
+pub(crate) fn segment_file_name(base_offset: u64) -> String {
     format!("{base_offset:020}.log")
 }
 
 /// The end offset a snapshot's name gives (`bootstrap.checkpoint` ends at 0,
 /// `Snapshots.BOOTSTRAP_SNAPSHOT_ID`).
-pub fn snapshot_end_offset(name: &str) -> Option<i64> {
+pub(crate) fn snapshot_end_offset(name: &str) -> Option<i64> {
     let base = name.rsplit(['/', '\\']).next()?;
     if base == "bootstrap.checkpoint" {
         return Some(0);

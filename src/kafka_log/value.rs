@@ -25,7 +25,7 @@ pub enum Value {
 
 impl Value {
     /// The default value of `field` (what an absent tagged field reads as).
-    pub fn default_of(field: &Field, version: u16) -> Value {
+    pub(crate) fn default_of(field: &Field, version: u16) -> Value {
         match (field.default, field.ty) {
             (Default::Null, Type::String) => Value::String(None),
             (Default::Null, Type::Bytes) => Value::Bytes(None),
@@ -70,7 +70,7 @@ impl Value {
     }
 
     /// The same struct with field `name` set (a name the struct lacks is ignored).
-    pub fn with(mut self, name: &str, value: Value) -> Value {
+    pub(crate) fn with(mut self, name: &str, value: Value) -> Value {
         if let Value::Struct(fields) = &mut self
             && let Some(slot) = fields.iter_mut().find(|(n, _)| *n == name)
         {
@@ -80,7 +80,7 @@ impl Value {
     }
 
     /// Field `name` of a struct.
-    pub fn get(&self, name: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
         match self {
             Value::Struct(fields) => fields.iter().find(|(n, _)| *n == name).map(|(_, v)| v),
             _ => None,
@@ -88,7 +88,7 @@ impl Value {
     }
 
     /// An integer field of any width.
-    pub fn int(&self, name: &str) -> Option<i64> {
+    pub(crate) fn int(&self, name: &str) -> Option<i64> {
         match self.get(name)? {
             Value::Int8(v) => Some(i64::from(*v)),
             Value::Int16(v) => Some(i64::from(*v)),
@@ -101,7 +101,7 @@ impl Value {
     }
 
     /// A boolean field.
-    pub fn flag(&self, name: &str) -> Option<bool> {
+    pub(crate) fn flag(&self, name: &str) -> Option<bool> {
         match self.get(name)? {
             Value::Bool(v) => Some(*v),
             _ => None,
@@ -109,7 +109,7 @@ impl Value {
     }
 
     /// A non-null string field.
-    pub fn text(&self, name: &str) -> Option<&str> {
+    pub(crate) fn text(&self, name: &str) -> Option<&str> {
         match self.get(name)? {
             Value::String(Some(s)) => Some(s),
             _ => None,
@@ -117,7 +117,7 @@ impl Value {
     }
 
     /// A UUID field.
-    pub fn uuid(&self, name: &str) -> Option<[u8; 16]> {
+    pub(crate) fn uuid(&self, name: &str) -> Option<[u8; 16]> {
         match self.get(name)? {
             Value::Uuid(u) => Some(*u),
             _ => None,
@@ -125,7 +125,7 @@ impl Value {
     }
 
     /// The elements of a non-null array field.
-    pub fn list(&self, name: &str) -> Option<&[Value]> {
+    pub(crate) fn list(&self, name: &str) -> Option<&[Value]> {
         match self.get(name)? {
             Value::Array(Some(items)) => Some(items),
             _ => None,
@@ -133,23 +133,23 @@ impl Value {
     }
 
     /// A non-null `[]int32` field.
-    pub fn ints(&self, name: &str) -> Option<Vec<i32>> {
+    pub(crate) fn ints(&self, name: &str) -> Option<Vec<i32>> {
         self.list(name)?.iter().map(|v| if let Value::Int32(i) = v { Some(*i) } else { None }).collect()
     }
 
     /// An `[]int32` value.
-    pub fn int32s(ids: impl IntoIterator<Item = i32>) -> Value {
+    pub(crate) fn int32s(ids: impl IntoIterator<Item = i32>) -> Value {
         Value::Array(Some(ids.into_iter().map(Value::Int32).collect()))
     }
 
     /// A non-null string value.
-    pub fn string(text: impl Into<String>) -> Value {
+    pub(crate) fn string(text: impl Into<String>) -> Value {
         Value::String(Some(text.into()))
     }
 }
 
 /// Kafka's text form of a UUID (`Uuid.toString`): URL-safe base64 without padding.
-pub fn uuid_text(uuid: &[u8; 16]) -> String {
+pub(crate) fn uuid_text(uuid: &[u8; 16]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut out = String::with_capacity(22);
     for chunk in uuid.chunks(3) {

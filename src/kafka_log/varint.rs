@@ -3,7 +3,7 @@
 //! format (compact lengths, tagged fields).
 
 /// Append `value` as an unsigned varint (`ByteUtils.writeUnsignedVarint`).
-pub fn put_unsigned(out: &mut Vec<u8>, mut value: u64) {
+pub(crate) fn put_unsigned(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         out.push((value as u8 & 0x7F) | 0x80);
         value >>= 7;
@@ -12,12 +12,12 @@ pub fn put_unsigned(out: &mut Vec<u8>, mut value: u64) {
 }
 
 /// Append `value` zig-zag encoded (`ByteUtils.writeVarint` and `writeVarlong`).
-pub fn put_signed(out: &mut Vec<u8>, value: i64) {
+pub(crate) fn put_signed(out: &mut Vec<u8>, value: i64) {
     put_unsigned(out, ((value << 1) ^ (value >> 63)) as u64);
 }
 
 /// The zig-zag decoding of `raw`.
-pub fn unzigzag(raw: u64) -> i64 {
+pub(crate) fn unzigzag(raw: u64) -> i64 {
     (raw >> 1) as i64 ^ -((raw & 1) as i64)
 }
 

@@ -111,7 +111,7 @@ pub fn segment(log: &MetadataLog, end: Offset) -> KafkaFile {
 
 /// The records that rebuild `image` (what a snapshot holds): features, brokers with their
 /// fencing and shutdown state, topics with their partitions, configs.
-pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
+pub(crate) fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
     let mut records: Vec<MetadataRecord> = image
         .features()
         .iter()
@@ -168,7 +168,7 @@ fn control(kind: ControlType, fields: Vec<(&'static str, Value)>) -> Payload {
 /// The `.checkpoint` file of a snapshot: offsets from 0, every batch in the snapshot's epoch.
 /// Its first batch is `RecordsSnapshotWriter.Builder.build`'s control batch: the SnapshotHeader
 /// and, where `kraft.version` supports reconfiguration, the KRaftVersion and KRaftVoters records.
-pub fn snapshot(snapshot: &MetadataSnapshot) -> KafkaFile {
+pub(crate) fn snapshot(snapshot: &MetadataSnapshot) -> KafkaFile {
     let epoch = snapshot.id.epoch as i32;
     let mut bytes = Vec::new();
     let mut first = vec![control(

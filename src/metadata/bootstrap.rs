@@ -22,7 +22,7 @@ pub const FEATURES: [(&str, u16); 5] = [
 /// The bootstrap transaction: BeginTransactionRecord, `metadata.version`, the other features,
 /// the cluster-wide `min.insync.replicas` (written because ELR is on; the controller's default
 /// of 1), EndTransactionRecord.
-pub fn records() -> Vec<MetadataRecord> {
+pub(crate) fn records() -> Vec<MetadataRecord> {
     let feature = |name: &str, level| MetadataRecord::FeatureLevel { name: Arc::from(name), level };
     let min_isr =
         ConfigRecord { resource: "cluster".into(), name: "min.insync.replicas".into(), value: "1".into() };

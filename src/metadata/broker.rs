@@ -33,7 +33,7 @@ pub enum BrokerLifecycle {
 
 impl BrokerLifecycle {
     /// Kafka's name of the state.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BrokerLifecycle::NotRunning => "NOT_RUNNING",
             BrokerLifecycle::Starting => "STARTING",
@@ -70,7 +70,7 @@ const RETRY: Micros = 100 * MS;
 /// start (`BrokerLifecycleManager`'s `incarnationId`); a counter keeps the simulation's random
 /// stream untouched. Start 0 is the process that ran before a simulation began from a snapshot of
 /// a running cluster; a simulation's own starts count from 1.
-pub fn incarnation(id: BrokerId, start: u32) -> u64 {
+pub(crate) fn incarnation(id: BrokerId, start: u32) -> u64 {
     (u64::from(id) << 32) | u64::from(start)
 }
 /// A STARTING broker heartbeats again this soon after each answer
@@ -110,7 +110,7 @@ pub struct Broker {
 
 impl Broker {
     /// A broker process starting up, with its incarnation id.
-    pub fn start(id: BrokerId, config: MetadataConfig, now: Micros, incarnation: u64) -> Broker {
+    pub(crate) fn start(id: BrokerId, config: MetadataConfig, now: Micros, incarnation: u64) -> Broker {
         Broker {
             id,
             config,
@@ -132,7 +132,7 @@ impl Broker {
     /// the metadata it starts from was taken: it keeps its registration and goes on
     /// heartbeating, as brokers do while the controller quorum fails over (only a broker process
     /// that restarts registers again, `BrokerLifecycleManager.start`).
-    pub fn resume(
+    pub(crate) fn resume(
         id: BrokerId,
         config: MetadataConfig,
         now: Micros,
@@ -147,12 +147,12 @@ impl Broker {
 
     /// This start follows a clean shutdown of the process registered under `epoch` (`None`:
     /// a crash, or a first start).
-    pub fn after_shutdown(self, epoch: Option<u64>) -> Broker {
+    pub(crate) fn after_shutdown(self, epoch: Option<u64>) -> Broker {
         Broker { previous_broker_epoch: epoch, ..self }
     }
 
     /// Where the broker is in its lifecycle.
-    pub fn lifecycle(&self) -> BrokerLifecycle {
+    pub(crate) fn lifecycle(&self) -> BrokerLifecycle {
         self.lifecycle
     }
 
@@ -162,12 +162,12 @@ impl Broker {
     }
 
     /// When the broker next needs a tick.
-    pub fn next_deadline(&self) -> Micros {
+    pub(crate) fn next_deadline(&self) -> Micros {
         if self.lifecycle == BrokerLifecycle::ShuttingDown { Micros::MAX } else { self.next_request }
     }
 
     /// Begin a controlled shutdown.
-    pub fn begin_controlled_shutdown(&mut self, now: Micros) -> Result<(), AlreadyShuttingDown> {
+    pub(crate) fn begin_controlled_shutdown(&mut self, now: Micros) -> Result<(), AlreadyShuttingDown> {
         if self.lifecycle == BrokerLifecycle::ShuttingDown {
             return Err(AlreadyShuttingDown(self.id));
         }
@@ -178,7 +178,7 @@ impl Broker {
     }
 
     /// Send the registration or heartbeat that is due, and ask to expand ISRs it leads.
-    pub fn tick(&mut self, node: &MetadataNode, now: Micros, out: &mut RpcOutbox) {
+    pub(crate) fn tick(&mut self, node: &MetadataNode, now: Micros, out: &mut RpcOutbox) {
         if now < self.next_request || self.lifecycle == BrokerLifecycle::ShuttingDown {
             return;
         }
@@ -253,7 +253,7 @@ impl Broker {
     /// `BrokerLifecycleManager` does: 10 ms after each answer while STARTING, at once when
     /// ready to be unfenced, 50 ms after the first answer of a controlled shutdown, otherwise
     /// every `broker.heartbeat.interval.ms`.
-    pub fn handle(&mut self, now: Micros, rpc: ControllerRpc) {
+    pub(crate) fn handle(&mut self, now: Micros, rpc: ControllerRpc) {
         let answers = match &rpc {
             ControllerRpc::BrokerRegistrationResponse { correlation, .. }
             | ControllerRpc::BrokerHeartbeatResponse { correlation, .. } => Some(*correlation),

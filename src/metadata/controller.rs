@@ -117,14 +117,14 @@ impl From<RejectedRecord> for AdminError {
 }
 
 impl Controller {
-    pub fn new(config: MetadataConfig, rng: Rng) -> Controller {
+    pub(crate) fn new(config: MetadataConfig, rng: Rng) -> Controller {
         Controller { config, rng, active: None }
     }
 
     /// Follow the quorum: become active once leading and the epoch's first record is applied
     /// (`ListenerContext.maybeFireLeaderChange`, then `QuorumController.claim`), step down on
     /// losing leadership (`renounce`), and send replies now committed.
-    pub fn sync(&mut self, node: &mut MetadataNode, now: Micros, out: &mut RpcOutbox) {
+    pub(crate) fn sync(&mut self, node: &mut MetadataNode, now: Micros, out: &mut RpcOutbox) {
         let leading = node.role() == RoleKind::Leader;
         let replayed_epoch_start =
             node.epoch_start_offset().is_some_and(|start| node.applied().applied_offset > start);
@@ -184,7 +184,7 @@ impl Controller {
     }
 
     /// When the controller next needs a tick.
-    pub fn next_deadline(&self) -> Micros {
+    pub(crate) fn next_deadline(&self) -> Micros {
         let noop_on = self.config.max_idle_interval > 0;
         self.active.as_ref().map_or(Micros::MAX, |a| {
             a.next_session_check.min(if noop_on { a.next_noop } else { Micros::MAX })
@@ -196,7 +196,7 @@ impl Controller {
     /// `metadata.max.idle.interval.ms` (KIP-835) so followers see the log move. A check that
     /// fenced a broker runs again after [`IMMEDIATE_PERIOD`], not a whole period: the task
     /// answers true and `PeriodicTaskControlManager.reschedule` takes its immediate period.
-    pub fn tick(&mut self, node: &mut MetadataNode, now: Micros) {
+    pub(crate) fn tick(&mut self, node: &mut MetadataNode, now: Micros) {
         let (period, idle) = (self.session_check_period(), self.config.max_idle_interval);
         let Some(active) = &mut self.active else { return };
         if idle > 0 && now >= active.next_noop {
@@ -266,7 +266,7 @@ impl Controller {
     }
 
     /// Handle a broker's request; the reply goes out now or once its records commit.
-    pub fn handle(
+    pub(crate) fn handle(
         &mut self,
         node: &mut MetadataNode,
         now: Micros,
@@ -515,7 +515,7 @@ impl Controller {
     /// CreateTopics from an admin client: place `partitions` partitions with `replication_factor`
     /// replicas on the unfenced brokers and append TopicRecord plus one PartitionRecord each as
     /// one atomic batch.
-    pub fn create_topic(
+    pub(crate) fn create_topic(
         &mut self,
         node: &mut MetadataNode,
         now: Micros,
@@ -561,7 +561,7 @@ impl Controller {
     }
 
     /// IncrementalAlterConfigs from an admin client: one ConfigRecord; returns its offset.
-    pub fn alter_config(
+    pub(crate) fn alter_config(
         &mut self,
         node: &mut MetadataNode,
         now: Micros,
@@ -579,7 +579,7 @@ impl Controller {
     }
 
     /// DeleteTopics from an admin client.
-    pub fn delete_topic(
+    pub(crate) fn delete_topic(
         &mut self,
         node: &mut MetadataNode,
         now: Micros,

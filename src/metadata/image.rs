@@ -228,7 +228,7 @@ impl MetadataImage {
     }
 
     /// The id the next topic gets (never one a deleted topic had).
-    pub fn next_topic_id(&self) -> TopicId {
+    pub(crate) fn next_topic_id(&self) -> TopicId {
         self.next_topic_id.max(1)
     }
 
@@ -238,7 +238,7 @@ impl MetadataImage {
     }
 
     /// Every partition with its topic id and index, topic by topic.
-    pub fn partitions(&self) -> impl Iterator<Item = (TopicId, u32, Partition)> + '_ {
+    pub(crate) fn partitions(&self) -> impl Iterator<Item = (TopicId, u32, Partition)> + '_ {
         self.topics
             .values()
             .flat_map(|t| t.partitions.iter().enumerate().map(move |(i, p)| (t.id, i as u32, p)))
@@ -246,7 +246,7 @@ impl MetadataImage {
 
     /// The partitions `broker` leads whose ISR lacks a replica in `active`, with their topic id
     /// and index, topic by topic.
-    pub fn partitions_led_by_lacking(
+    pub(crate) fn partitions_led_by_lacking(
         &self,
         broker: BrokerId,
         active: BrokerSet,
@@ -263,7 +263,7 @@ impl MetadataImage {
     }
 
     /// Partitions with no leader.
-    pub fn offline_partitions(&self) -> usize {
+    pub(crate) fn offline_partitions(&self) -> usize {
         self.topics.values().map(|t| t.partitions.leaders().filter(|l| *l < 0).count()).sum()
     }
 
@@ -276,13 +276,13 @@ impl MetadataImage {
     /// Brokers that are registered and not fenced.
     /// Brokers that may lead and join ISRs: registered, unfenced and not in controlled shutdown
     /// (`ClusterControlManager.isActive`).
-    pub fn active_brokers(&self) -> BrokerSet {
+    pub(crate) fn active_brokers(&self) -> BrokerSet {
         let active = self.brokers.iter().filter(|(_, b)| !b.fenced && !b.in_controlled_shutdown);
         super::record::broker_set(active.map(|(id, _)| *id))
     }
 
     /// A configuration value.
-    pub fn config(&self, resource: &str, name: &str) -> Option<&str> {
+    pub(crate) fn config(&self, resource: &str, name: &str) -> Option<&str> {
         self.configs.get(&(resource.to_string(), name.to_string())).map(String::as_str)
     }
 
@@ -297,7 +297,7 @@ impl MetadataImage {
     }
 
     /// The serialized size of a snapshot of this image (the records that rebuild it).
-    pub fn size_bytes(&self) -> u64 {
+    pub(crate) fn size_bytes(&self) -> u64 {
         let topics: u64 = self.topics.values().map(|t| 24 + t.name.len() as u64).sum();
         let configs: u64 =
             self.configs.iter().map(|((r, n), v)| 8 + (r.len() + n.len() + v.len()) as u64).sum();

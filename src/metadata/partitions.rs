@@ -82,17 +82,12 @@ pub struct PartitionColumns {
 
 impl PartitionColumns {
     /// Partitions held.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Partition `index`.
-    pub fn get(&self, index: usize) -> Option<Partition> {
+    pub(crate) fn get(&self, index: usize) -> Option<Partition> {
         let p = self.chunks.get(index / CHUNK)?.get(index % CHUNK)?;
         Some(self.with_eligible(index, p))
     }
@@ -115,7 +110,7 @@ impl PartitionColumns {
     }
 
     /// Append partition `self.len()`.
-    pub fn push(&mut self, p: Partition) {
+    pub(crate) fn push(&mut self, p: Partition) {
         if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Arc::default());
         }
@@ -127,7 +122,7 @@ impl PartitionColumns {
     }
 
     /// Overwrite partition `index` (copying its chunk if another image version shares it).
-    pub fn set(&mut self, index: usize, p: Partition) {
+    pub(crate) fn set(&mut self, index: usize, p: Partition) {
         if let Some(chunk) = self.chunks.get_mut(index / CHUNK) {
             Arc::make_mut(chunk).set(index % CHUNK, p);
             self.set_eligible(index, &p);
@@ -142,7 +137,7 @@ impl PartitionColumns {
     /// The partitions `leader` leads whose ISR lacks a replica in `active`, with their index:
     /// a broker's ISR scan at millions of partitions, so it reads the columns in place and
     /// builds a [`Partition`] only for those it yields.
-    pub fn led_by_lacking(
+    pub(crate) fn led_by_lacking(
         &self,
         leader: i32,
         active: BrokerSet,
@@ -160,7 +155,7 @@ impl PartitionColumns {
     }
 
     /// Every partition in index order.
-    pub fn iter(&self) -> impl Iterator<Item = Partition> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Partition> + '_ {
         self.chunks.iter().enumerate().flat_map(move |(c, chunk)| {
             (0..chunk.leader.len())
                 .filter_map(move |i| Some(self.with_eligible(c * CHUNK + i, chunk.get(i)?)))

@@ -13,7 +13,7 @@ use super::record::{
 
 /// Round-robin placement over `brokers` (sorted ids) starting at `start`: partition `p` gets
 /// brokers `start + p`, `start + p + 1`, ... (Kafka's rack-unaware assignment, simplified).
-pub fn place_replicas(
+pub(crate) fn place_replicas(
     brokers: &[BrokerId],
     partition: u32,
     replication_factor: usize,
@@ -26,7 +26,7 @@ pub fn place_replicas(
 }
 
 /// A new partition: every replica in sync, led by the preferred (first) replica.
-pub fn new_partition(topic_id: TopicId, partition: u32, replicas: Replicas) -> PartitionRecord {
+pub(crate) fn new_partition(topic_id: TopicId, partition: u32, replicas: Replicas) -> PartitionRecord {
     let leader = replicas.iter().next().map_or(NO_LEADER, |b| b as i32);
     let isr = super::record::broker_set(replicas.iter());
     PartitionRecord { topic_id, partition, replicas, isr, leader, leader_epoch: 0, partition_epoch: 0 }
@@ -162,7 +162,7 @@ fn build_change(
 /// `handleBrokerFenced`, `enterControlledShutdown`): a partition it led moves to another ISR
 /// member, or goes offline. When it was the last ISR member, with ELR on the ISR is written
 /// empty and the broker stays eligible in the ELR; with ELR off it stays the last ISR member.
-pub fn move_away_from(
+pub(crate) fn move_away_from(
     image: &MetadataImage,
     broker: BrokerId,
     sabotage: MetadataSabotage,
@@ -185,7 +185,7 @@ pub fn move_away_from(
 /// Give leaderless partitions a leader again now that `broker` is unfenced
 /// (`handleBrokerUnfenced` over `partitionsWithNoLeader`): from the ISR, from the ELR when the
 /// ISR is empty, or the last known leader in a balanced recovery.
-pub fn lead_offline_partitions(
+pub(crate) fn lead_offline_partitions(
     image: &MetadataImage,
     broker: BrokerId,
     sabotage: MetadataSabotage,
@@ -211,7 +211,7 @@ pub fn lead_offline_partitions(
 /// (`ReplicationControlManager.handleBrokerShutdown`): after a clean shutdown, or with ELR off,
 /// as a fencing; after an unclean one, with ELR on, it may have lost data, so it leaves every
 /// ISR and ELR and leads nothing.
-pub fn records_for_shutdown(
+pub(crate) fn records_for_shutdown(
     image: &MetadataImage,
     broker: BrokerId,
     clean: bool,
@@ -238,7 +238,7 @@ pub fn records_for_shutdown(
 /// Whether `new_isr` may replace the ISR of a partition (KIP-497 AlterPartition): it keeps the
 /// leader, stays within the replicas, and every member is active: registered, unfenced and not
 /// in controlled shutdown (`ReplicationControlManager.ineligibleReplicasForIsr`).
-pub fn valid_isr_change(
+pub(crate) fn valid_isr_change(
     image: &MetadataImage,
     topic_id: TopicId,
     partition: u32,

@@ -33,7 +33,7 @@ pub const NO_LEADER: i32 = -1;
 
 /// The bit of broker `id` in a [`BrokerSet`]; an id no bit stands for (0, 10 to 100, above
 /// [`LAST_BROKER_ID`]) gives a bit every set ignores.
-pub fn broker_bit(id: BrokerId) -> BrokerId {
+pub(crate) fn broker_bit(id: BrokerId) -> BrokerId {
     match id {
         FIRST_BROKER_ID..=LAST_BROKER_ID => id - FIRST_BROKER_ID,
         1..=MAX_COMBINED_ID => MAX_BROKERS - id,
@@ -42,7 +42,7 @@ pub fn broker_bit(id: BrokerId) -> BrokerId {
 }
 
 /// Whether broker `id` can be in a [`BrokerSet`].
-pub fn has_broker_bit(id: BrokerId) -> bool {
+pub(crate) fn has_broker_bit(id: BrokerId) -> bool {
     broker_bit(id) < MAX_BROKERS
 }
 
@@ -52,7 +52,7 @@ fn broker_of_bit(bit: BrokerId) -> BrokerId {
 }
 
 /// The broker ids in `set`, ascending: combined nodes first, then dedicated brokers.
-pub fn broker_ids(set: BrokerSet) -> impl Iterator<Item = BrokerId> {
+pub(crate) fn broker_ids(set: BrokerSet) -> impl Iterator<Item = BrokerId> {
     let combined = (FIRST_COMBINED_BIT..MAX_BROKERS).rev();
     combined.chain(0..FIRST_COMBINED_BIT).filter(move |bit| set.contains(*bit)).map(broker_of_bit)
 }
@@ -84,7 +84,7 @@ impl Replicas {
     }
 
     /// The broker ids, preferred first.
-    pub fn iter(&self) -> impl Iterator<Item = BrokerId> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = BrokerId> + '_ {
         self.bits[..self.len as usize].iter().map(|b| broker_of_bit(BrokerId::from(*b)))
     }
 
@@ -180,7 +180,7 @@ pub enum MetadataRecord {
 
 impl MetadataRecord {
     /// Kafka's apiKey for the record type.
-    pub fn api_key(&self) -> u16 {
+    pub(crate) fn api_key(&self) -> u16 {
         match self {
             MetadataRecord::RegisterBroker { .. } => 0,
             MetadataRecord::UnregisterBroker { .. } => 1,
@@ -200,7 +200,7 @@ impl MetadataRecord {
     }
 
     /// Kafka's name for the record type.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             MetadataRecord::RegisterBroker { .. } => "RegisterBrokerRecord",
             MetadataRecord::UnregisterBroker { .. } => "UnregisterBrokerRecord",
@@ -220,7 +220,7 @@ impl MetadataRecord {
     }
 
     /// Approximate serialized size in bytes (frame, apiKey, version and body).
-    pub fn size_bytes(&self) -> u64 {
+    pub(crate) fn size_bytes(&self) -> u64 {
         match self {
             MetadataRecord::Topic { name, .. } => 24 + name.len() as u64,
             MetadataRecord::Partition(p) => 40 + 8 * p.replicas.iter().count() as u64,
@@ -234,7 +234,7 @@ impl MetadataRecord {
 
     /// Whether applying the record can change a partition's leader, replicas or ISR, or which
     /// brokers are active.
-    pub fn can_change_placement(&self) -> bool {
+    pub(crate) fn can_change_placement(&self) -> bool {
         !matches!(
             self,
             MetadataRecord::Topic { .. }
@@ -247,7 +247,7 @@ impl MetadataRecord {
     }
 
     /// A stable fingerprint of the record's content.
-    pub fn fingerprint(&self) -> u64 {
+    pub(crate) fn fingerprint(&self) -> u64 {
         let text_hash = |t: &str| t.bytes().fold(0u64, |h, b| mix(h ^ u64::from(b)));
         let body = match self {
             MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {

@@ -79,7 +79,7 @@ pub enum ControllerRpc {
 impl ControllerRpc {
     /// Whether this is a request to the controller (else a response to a broker): how a
     /// combined node routes what arrives to its two halves.
-    pub fn is_request(&self) -> bool {
+    pub(crate) fn is_request(&self) -> bool {
         matches!(
             self,
             ControllerRpc::BrokerRegistration { .. }
@@ -89,7 +89,7 @@ impl ControllerRpc {
     }
 
     /// The RPC's name as Kafka spells it.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             ControllerRpc::BrokerRegistration { .. } => "BrokerRegistration",
             ControllerRpc::BrokerRegistrationResponse { .. } => "BrokerRegistrationResponse",
@@ -101,7 +101,7 @@ impl ControllerRpc {
     }
 
     /// Whether this is a response carrying an error.
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         match self {
             ControllerRpc::BrokerRegistrationResponse { result, .. } => result.is_err(),
             ControllerRpc::BrokerHeartbeatResponse { result, .. } => result.is_err(),

@@ -27,7 +27,7 @@ pub enum MetadataEntry {
 
 impl MetadataEntry {
     /// The metadata record, when this entry is one.
-    pub fn record(&self) -> Option<&MetadataRecord> {
+    pub(crate) fn record(&self) -> Option<&MetadataRecord> {
         match self {
             MetadataEntry::Record(record) => Some(record),
             MetadataEntry::Write(_) => None,

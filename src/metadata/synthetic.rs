@@ -51,7 +51,7 @@ pub fn snapshot_records(partitions: u64, ids: &[BrokerId]) -> impl Iterator<Item
 }
 
 /// How many records [`snapshot_records`] yields.
-pub fn snapshot_record_count(partitions: u64, brokers: u32) -> u64 {
+pub(crate) fn snapshot_record_count(partitions: u64, brokers: u32) -> u64 {
     1 + bootstrap::FEATURES.len() as u64
         + 2 * u64::from(brokers)
         + partitions.div_ceil(PARTITIONS_PER_TOPIC)

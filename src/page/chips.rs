@@ -16,7 +16,7 @@ pub struct Chip {
 
 /// The KRaft side: a chip per controller (role and epoch) and one for the brokers, which keep
 /// serving through the failover (how many are up, fenced or down).
-pub fn kraft_chips(picture: &ClusterPicture) -> Vec<Chip> {
+pub(crate) fn kraft_chips(picture: &ClusterPicture) -> Vec<Chip> {
     let controllers = picture.nodes.iter().filter(|n| n.voter || n.membership.is_some());
     let mut chips: Vec<Chip> = controllers
         .map(|n| {
@@ -49,7 +49,7 @@ pub fn kraft_chips(picture: &ClusterPicture) -> Vec<Chip> {
 
 /// The ZooKeeper side: who holds `/controller`, then a chip per broker (the controller, or how
 /// fresh its metadata cache is).
-pub fn zk_chips(picture: &ZkPicture) -> Vec<Chip> {
+pub(crate) fn zk_chips(picture: &ZkPicture) -> Vec<Chip> {
     let holder = match picture.znodes.controller {
         Some(id) => Chip { name: "/controller".into(), state: format!("b{id}"), class: "role-follower" },
         None => Chip { name: "/controller".into(), state: "gone".into(), class: "role-down" },
@@ -76,7 +76,8 @@ mod tests {
 
     /// Chips of both sides, some time after the kill of a 1,000-partition race.
     fn chips_after(ms: u64) -> (Vec<String>, Vec<String>) {
-        let mut race = FailoverRace::new(1_000, 2).unwrap();
+        let mut race =
+            FailoverRace::with_roles(1_000, 2, crate::experiments::failover::KraftRoles::DEDICATED).unwrap();
         while let RaceStage::Preparing { .. } = race.stage() {
             race.prepare(500).unwrap();
         }

@@ -6,6 +6,6 @@ pub type Clock = fn() -> f64;
 
 /// A clock that stands still, for the page without a browser (native tests): with no frame rate
 /// to keep, each frame finishes the work it starts, and opening a file takes no time.
-pub fn still() -> f64 {
+pub(crate) fn still() -> f64 {
     0.0
 }

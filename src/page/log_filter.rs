@@ -16,7 +16,10 @@ pub struct LogFilter {
 
 impl LogFilter {
     /// The newest lines this filter keeps, newest first, each with whether it is a state change.
-    pub fn shown<'a>(&self, lines: impl DoubleEndedIterator<Item = &'a TraceLine>) -> Vec<(String, bool)> {
+    pub(crate) fn shown<'a>(
+        &self,
+        lines: impl DoubleEndedIterator<Item = &'a TraceLine>,
+    ) -> Vec<(String, bool)> {
         lines.rev().filter(|l| self.keeps(l)).take(SHOWN).map(|l| (l.to_string(), l.is_notable())).collect()
     }
 

@@ -108,7 +108,7 @@ impl LogReader {
 
 impl OpenedLog {
     /// The view of `timeline` at its position.
-    pub fn of(timeline: &LogTimeline) -> OpenedLog {
+    pub(crate) fn of(timeline: &LogTimeline) -> OpenedLog {
         let inspection = &timeline.inspection;
         let position = timeline.position();
         let changes = timeline.indexes_of(ControlType::LeaderChange);

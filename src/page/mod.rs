@@ -128,7 +128,7 @@ impl PageState {
     }
 
     /// The page as [`PageState::new`] makes it, on the browser's `clock`.
-    pub fn with_clock(search: &str, base_url: &str, reduced_motion: bool, clock: Clock) -> PageState {
+    pub(crate) fn with_clock(search: &str, base_url: &str, reduced_motion: bool, clock: Clock) -> PageState {
         let (params, notices) = PageParams::parse(search);
         let mut state = PageState {
             base_url: base_url.to_string(),
@@ -276,7 +276,7 @@ impl PageState {
     }
 
     /// The tour step shown.
-    pub fn story(&self) -> Option<&'static Story> {
+    pub(crate) fn story(&self) -> Option<&'static Story> {
         self.tour.map(|step| &TOUR[step])
     }
 

@@ -28,7 +28,7 @@ pub const QUIET_FRAME_MS: f64 = 1_000.0 / 60.0;
 
 /// Whether quiet stretches are skipped at speed 10^`speed_exp`: below 1x, when the viewer has
 /// not turned skipping off.
-pub fn skips_quiet(speed_exp: f64, skip_quiet: bool) -> bool {
+pub(crate) fn skips_quiet(speed_exp: f64, skip_quiet: bool) -> bool {
     skip_quiet && speed_exp < 0.0
 }
 
@@ -36,7 +36,7 @@ pub fn skips_quiet(speed_exp: f64, skip_quiet: bool) -> bool {
 /// stretches are skipped ([`skips_quiet`]), a fast-forward through one covers at most
 /// [`QUIET_FRAME_MS`] of them and stops as soon as a message worth watching is sent. Returns
 /// whether it fast-forwarded.
-pub fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quiet: bool) -> bool {
+pub(crate) fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quiet: bool) -> bool {
     let quiet = skips_quiet(speed_exp, skip_quiet) && is_quiet(session.sim());
     let busy = |sim: &Simulation| quiet && !is_quiet(sim);
     let (elapsed_ms, warp) =

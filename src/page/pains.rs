@@ -27,7 +27,7 @@ pub enum PainsAction {
 
 impl PainsAction {
     /// The shortcut for `key` while the pains view is shown: Space, S and R.
-    pub fn for_key(key: &str) -> Option<PainsAction> {
+    pub(crate) fn for_key(key: &str) -> Option<PainsAction> {
         match key {
             " " => Some(PainsAction::TogglePlay),
             "s" | "S" => Some(PainsAction::Step),
@@ -73,7 +73,7 @@ pub struct PainsView {
 
 impl PainsState {
     /// `pain` from its start, playing.
-    pub fn new(pain: Pain) -> PainsState {
+    pub(crate) fn new(pain: Pain) -> PainsState {
         let (key_at, ends_at) = pain.moments();
         PainsState {
             pain,
@@ -87,7 +87,7 @@ impl PainsState {
     }
 
     /// Show `pain` from its start, playing.
-    pub fn start(&mut self, pain: Pain) {
+    pub(crate) fn start(&mut self, pain: Pain) {
         *self = PainsState::new(pain);
     }
 
@@ -112,7 +112,7 @@ impl PainsState {
     }
 
     /// One action; returns the moment's time when this action reached it (to report to the tour).
-    pub fn reduce(&mut self, action: PainsAction) -> Option<Micros> {
+    pub(crate) fn reduce(&mut self, action: PainsAction) -> Option<Micros> {
         match action {
             PainsAction::TogglePlay => {
                 self.playing = !self.playing && !self.finished();
@@ -131,7 +131,7 @@ impl PainsState {
 
     /// An animation frame `real_ms` after the previous one: plays on while playing. Returns the
     /// moment's time when this frame reached it.
-    pub fn frame(&mut self, real_ms: f64) -> Option<Micros> {
+    pub(crate) fn frame(&mut self, real_ms: f64) -> Option<Micros> {
         if self.playing { self.play(real_ms) } else { None }
     }
 

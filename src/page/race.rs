@@ -71,7 +71,7 @@ fn build(partitions: u64, roles: KraftRoles) -> Result<FailoverRace, RaceError> 
 impl RaceView {
     /// The view, closed, asked for an idle race of `partitions` partitions with its KRaft side
     /// laid out as `roles`.
-    pub fn new(partitions: u64, roles: KraftRoles) -> RaceView {
+    pub(crate) fn new(partitions: u64, roles: KraftRoles) -> RaceView {
         RaceView {
             request: RaceRequest::idle(partitions),
             roles,
@@ -104,7 +104,7 @@ impl RaceView {
     }
 
     /// Why the race could not be built or prepared.
-    pub fn error(&self) -> Option<&RaceError> {
+    pub(crate) fn error(&self) -> Option<&RaceError> {
         self.race.as_ref()?.as_ref().err()
     }
 
@@ -119,7 +119,7 @@ impl RaceView {
     }
 
     /// The pacing chosen.
-    pub fn playback(&self) -> Playback {
+    pub(crate) fn playback(&self) -> Playback {
         self.playback
     }
 
@@ -129,7 +129,7 @@ impl RaceView {
     }
 
     /// How long after the kill the race stands, once killed.
-    pub fn elapsed(&self) -> Option<Micros> {
+    pub(crate) fn elapsed(&self) -> Option<Micros> {
         self.race().and_then(FailoverRace::elapsed)
     }
 
@@ -144,7 +144,7 @@ impl RaceView {
     }
 
     /// The partition slider's exponent.
-    pub fn exp(&self) -> f64 {
+    pub(crate) fn exp(&self) -> f64 {
         self.exp
     }
 
@@ -156,11 +156,6 @@ impl RaceView {
     /// The measured curve (empty until fetched).
     pub fn measured(&self) -> &[Point] {
         &self.measured
-    }
-
-    /// Whether the tour step's key moment was told.
-    pub fn key_told(&self) -> bool {
-        self.key_told
     }
 
     /// Whether frames should run: preparing, playing, fast-forwarding, or about to kill.

@@ -20,7 +20,12 @@ impl Redraw {
     /// Bring `drawn`, the nodes as last drawn, up to this frame from the `fresh` pictures: all of
     /// them unless `fast_forwarding`, else the ones due this frame or changed in what the eye
     /// follows. Pictures move in place; nothing is copied.
-    pub fn update(&mut self, drawn: &mut Vec<NodePicture>, fresh: Vec<NodePicture>, fast_forwarding: bool) {
+    pub(crate) fn update(
+        &mut self,
+        drawn: &mut Vec<NodePicture>,
+        fresh: Vec<NodePicture>,
+        fast_forwarding: bool,
+    ) {
         self.frame += 1;
         let same_nodes = drawn.len() == fresh.len() && drawn.iter().zip(&fresh).all(|(a, b)| a.id == b.id);
         if !fast_forwarding || !same_nodes {

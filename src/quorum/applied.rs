@@ -46,7 +46,7 @@ impl<S: StateMachine> Default for AppliedState<S> {
 impl<S: StateMachine> AppliedState<S> {
     /// Apply the record at `self.applied_offset`, appended in `epoch`. Entries go to the state
     /// machine; of the control records, KRaftVersion and Voters are kept for snapshots.
-    pub fn apply(&mut self, epoch: Epoch, record: &Record<S::Entry>) {
+    pub(crate) fn apply(&mut self, epoch: Epoch, record: &Record<S::Entry>) {
         self.digest = mix(self.digest ^ record.fingerprint()).wrapping_add(self.applied_offset);
         match record {
             Record::Data(entry) => {
@@ -63,7 +63,7 @@ impl<S: StateMachine> AppliedState<S> {
     }
 
     /// Serialized size of this state inside a snapshot.
-    pub fn size_bytes(&self) -> u64 {
+    pub(crate) fn size_bytes(&self) -> u64 {
         24 + self.voters.as_ref().map_or(0, |v| v.size_bytes()) + self.state.size_bytes()
     }
 }

@@ -75,13 +75,13 @@ impl Default for QuorumConfig {
 impl QuorumConfig {
     /// Check quorum: a leader without fetches from a majority for this long resigns
     /// (`LeaderState.CHECK_QUORUM_TIMEOUT_FACTOR` = 1.5).
-    pub fn check_quorum_timeout(&self) -> Micros {
+    pub(crate) fn check_quorum_timeout(&self) -> Micros {
         self.fetch_timeout * 3 / 2
     }
 
     /// How often the leader re-sends BeginQuorumEpoch to voters that have not fetched lately
     /// (`LeaderState.beginQuorumEpochTimeoutMs` = fetch timeout / 2).
-    pub fn begin_quorum_epoch_interval(&self) -> Micros {
+    pub(crate) fn begin_quorum_epoch_interval(&self) -> Micros {
         self.fetch_timeout / 2
     }
 }

@@ -292,7 +292,7 @@ impl<S: StateMachine> Node<S> {
         // `LeaderState.appendStartOfEpochControlRecords`: a voter set still read from the
         // bootstrap checkpoint goes into the log with the LeaderChange, in one batch.
         let control = self.log().control();
-        if control.kraft_version() >= 1 && control.from_bootstrap() {
+        if control.kraft_version() >= 1 && control.voters_from_bootstrap() {
             records.push(Record::KRaftVersion(control.kraft_version()));
             records.push(Record::Voters(Arc::new(self.voter_set().clone())));
         }

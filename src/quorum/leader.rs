@@ -161,7 +161,7 @@ impl<S: StateMachine> LeaderState<S> {
     }
 
     /// When check quorum fires unless a majority fetches.
-    pub fn check_quorum_deadline(&self) -> Micros {
+    pub(crate) fn check_quorum_deadline(&self) -> Micros {
         self.check_quorum_deadline
     }
 

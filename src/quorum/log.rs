@@ -59,24 +59,24 @@ pub struct ControlHistory {
 
 impl ControlHistory {
     /// The latest voter set (`lastVoterSet`), `None` when the log holds none.
-    pub fn last_voters(&self) -> Option<&Arc<VoterSet>> {
+    pub(crate) fn last_voters(&self) -> Option<&Arc<VoterSet>> {
         self.voters.last().map(|(_, v)| v).or(self.base_voters.as_ref())
     }
 
     /// The offset of the latest VotersRecord (`lastVoterSetEntry`), if the log or the snapshot
     /// it starts at holds one.
-    pub fn last_voters_offset(&self) -> Option<Offset> {
+    pub(crate) fn last_voters_offset(&self) -> Option<Offset> {
         self.voters.last().map(|(o, _)| *o).or(self.base_offset)
     }
 
     /// The voter set in force at `offset` (the latest one at or below it).
-    pub fn voters_at(&self, offset: Offset) -> Option<&Arc<VoterSet>> {
+    pub(crate) fn voters_at(&self, offset: Offset) -> Option<&Arc<VoterSet>> {
         self.voters_below(offset + 1)
     }
 
     /// The voter set in force once every record below `end` is in: the latest one of a
     /// VotersRecord below `end`, else the base.
-    pub fn voters_below(&self, end: Offset) -> Option<&Arc<VoterSet>> {
+    pub(crate) fn voters_below(&self, end: Offset) -> Option<&Arc<VoterSet>> {
         match self.voters.partition_point(|(o, _)| *o < end) {
             0 => self.base_voters.as_ref(),
             i => Some(&self.voters[i - 1].1),
@@ -84,19 +84,19 @@ impl ControlHistory {
     }
 
     /// Every voter set of the log in offset order, the base first.
-    pub fn voter_sets(&self) -> impl Iterator<Item = (Option<Offset>, &Arc<VoterSet>)> {
+    pub(crate) fn voter_sets(&self) -> impl Iterator<Item = (Option<Offset>, &Arc<VoterSet>)> {
         let base = self.base_voters.iter().map(|v| (None, v));
         base.chain(self.voters.iter().map(|(o, v)| (Some(*o), v)))
     }
 
     /// The latest `kraft.version` (`lastKraftVersion`; 0 when the log never held one).
-    pub fn kraft_version(&self) -> KRaftVersion {
+    pub(crate) fn kraft_version(&self) -> KRaftVersion {
         self.kraft_versions.last().map_or(self.base_kraft_version, |(_, v)| *v)
     }
 
     /// Whether the voter set still comes from the bootstrap checkpoint: a leader then writes it
     /// into the log at the start of its epoch (`LeaderState.appendStartOfEpochControlRecords`).
-    pub fn from_bootstrap(&self) -> bool {
+    pub(crate) fn voters_from_bootstrap(&self) -> bool {
         self.from_bootstrap && self.voters.is_empty()
     }
 
@@ -124,7 +124,7 @@ impl<S: StateMachine> Log<S> {
     /// `--initial-controllers`): only the bootstrap checkpoint, with KRaftVersionRecord(1) and
     /// the initial voters (`Formatter.writeDynamicQuorumSnapshot`). It is never served to a
     /// fetcher; a leader copies it into the log instead.
-    pub fn bootstrapped(voters: VoterSet) -> Log<S> {
+    pub(crate) fn bootstrapped(voters: VoterSet) -> Log<S> {
         let mut log = Log::default();
         log.control.base_voters = Some(Arc::new(voters));
         log.control.base_kraft_version = 1;
@@ -133,7 +133,7 @@ impl<S: StateMachine> Log<S> {
     }
 
     /// The voter sets and kraft.version this log holds.
-    pub fn control(&self) -> &ControlHistory {
+    pub(crate) fn control(&self) -> &ControlHistory {
         &self.control
     }
 
@@ -148,7 +148,7 @@ impl<S: StateMachine> Log<S> {
     }
 
     /// The latest snapshot, if any (the one a far-behind fetcher is sent).
-    pub fn snapshot(&self) -> Option<&Arc<Snapshot<S>>> {
+    pub(crate) fn snapshot(&self) -> Option<&Arc<Snapshot<S>>> {
         self.snapshots.last()
     }
 
@@ -159,7 +159,7 @@ impl<S: StateMachine> Log<S> {
 
     /// The epoch of the last record, or of the snapshot at the log start when the log holds no
     /// record.
-    pub fn last_epoch(&self) -> Epoch {
+    pub(crate) fn last_epoch(&self) -> Epoch {
         match self.entries.last() {
             Some(entry) => entry.epoch,
             None => self.start_epoch(),
@@ -179,7 +179,7 @@ impl<S: StateMachine> Log<S> {
 
     /// The epoch of the record at `offset - 1`, i.e. the "last fetched epoch" a fetcher at
     /// `offset` would send; covers the snapshot boundary.
-    pub fn epoch_before(&self, offset: Offset) -> Option<Epoch> {
+    pub(crate) fn epoch_before(&self, offset: Offset) -> Option<Epoch> {
         if offset == self.start_offset {
             return Some(self.start_epoch());
         }
@@ -228,7 +228,7 @@ impl<S: StateMachine> Log<S> {
 
     /// Kafka's `endOffsetForEpoch`: the largest epoch `<= epoch` this log knows, and the offset
     /// where that epoch ends (the start of the next epoch, or the log end).
-    pub fn end_offset_for_epoch(&self, epoch: Epoch) -> (Epoch, Offset) {
+    pub(crate) fn end_offset_for_epoch(&self, epoch: Epoch) -> (Epoch, Offset) {
         let Some(index) = self.epoch_starts.iter().rposition(|(e, _)| *e <= epoch) else {
             let start_epoch = self.start_epoch();
             let known = if start_epoch <= epoch { start_epoch } else { 0 };
@@ -242,7 +242,7 @@ impl<S: StateMachine> Log<S> {
     }
 
     /// Remove every record at or after `offset`, and the snapshots past the new end.
-    pub fn truncate_to(&mut self, offset: Offset) {
+    pub(crate) fn truncate_to(&mut self, offset: Offset) {
         let keep = offset.saturating_sub(self.start_offset) as usize;
         let dropped: u64 = self.entries.iter().skip(keep).map(|e| e.record.size_bytes()).sum();
         self.record_bytes -= dropped;
@@ -255,7 +255,7 @@ impl<S: StateMachine> Log<S> {
 
     /// Kafka's `truncateToEndOffset`: the last offset this log shares with a leader that
     /// answered `DivergingEpoch{epoch, end_offset}`, where it must be cut back to.
-    pub fn diverging_end(&self, epoch: Epoch, end_offset: Offset) -> Offset {
+    pub(crate) fn diverging_end(&self, epoch: Epoch, end_offset: Offset) -> Offset {
         let target = if epoch == 0 {
             end_offset.min(self.end_offset())
         } else {
@@ -267,7 +267,7 @@ impl<S: StateMachine> Log<S> {
 
     /// Keep a snapshot of this log's own committed prefix (`onSnapshotFrozen`); the records
     /// stay until the cleaner removes them.
-    pub fn add_snapshot(&mut self, snapshot: Arc<Snapshot<S>>) {
+    pub(crate) fn add_snapshot(&mut self, snapshot: Arc<Snapshot<S>>) {
         self.snapshots.push(snapshot);
     }
 
@@ -279,7 +279,7 @@ impl<S: StateMachine> Log<S> {
     /// Kafka's `KafkaRaftLog.maybeClean` by size: while the log and snapshots hold more than
     /// `retention_bytes` and there are at least two snapshots, move the log start up to the
     /// second-oldest snapshot and forget the oldest. Returns the new log start when it moved.
-    pub fn clean(&mut self, retention_bytes: u64) -> Option<Offset> {
+    pub(crate) fn clean(&mut self, retention_bytes: u64) -> Option<Offset> {
         let before = self.start_offset;
         while self.snapshots.len() >= 2 && self.retained_bytes() > retention_bytes {
             let next = self.snapshots[1].id.end_offset;
@@ -326,7 +326,7 @@ impl<S: StateMachine> Log<S> {
     }
 
     /// The id of the latest snapshot, if any.
-    pub fn snapshot_id(&self) -> Option<SnapshotId> {
+    pub(crate) fn snapshot_id(&self) -> Option<SnapshotId> {
         self.snapshot().map(|s| s.id)
     }
 }

@@ -251,7 +251,7 @@ impl<S: StateMachine> Node<S> {
 
     /// The leader of the current epoch this node knows of, including the one a Prospective
     /// remembers from before its pre-vote (`QuorumState.leaderId`).
-    pub fn known_leader(&self) -> Option<NodeId> {
+    pub(crate) fn known_leader(&self) -> Option<NodeId> {
         match &self.role {
             Role::Prospective(e) => e.leader_hint,
             _ => self.leader(),
@@ -261,7 +261,7 @@ impl<S: StateMachine> Node<S> {
     /// The leader its responses name (`QuorumState.leaderIdOrSentinel`, from the state's
     /// `election()`): besides a leader's and a follower's, the one a Prospective remembers, and
     /// a Resigned node itself, which led the epoch.
-    pub fn election_leader(&self) -> Option<NodeId> {
+    pub(crate) fn election_leader(&self) -> Option<NodeId> {
         match &self.role {
             Role::Resigned(_) => Some(self.id),
             _ => self.known_leader(),
@@ -269,7 +269,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The vote cast in the current epoch, if any.
-    pub fn voted_for(&self) -> Option<NodeId> {
+    pub(crate) fn voted_for(&self) -> Option<NodeId> {
         self.voted
     }
 
@@ -284,7 +284,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The persisted quorum state.
-    pub fn quorum_state_file(&self) -> QuorumStateFile {
+    pub(crate) fn quorum_state_file(&self) -> QuorumStateFile {
         self.disk.quorum_state
     }
 
@@ -299,7 +299,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The first protocol error the node hit (for example truncating below its high watermark).
-    pub fn fatal_error(&self) -> Option<&QuorumError> {
+    pub(crate) fn fatal_error(&self) -> Option<&QuorumError> {
         self.fatal.as_ref()
     }
 
@@ -317,7 +317,7 @@ impl<S: StateMachine> Node<S> {
 
     /// The voter set in force at this node's high watermark: the latest committed one (the
     /// latest one while the node knows no high watermark).
-    pub fn committed_voter_set(&self) -> &VoterSet {
+    pub(crate) fn committed_voter_set(&self) -> &VoterSet {
         let committed = self.high_watermark().map(|hw| self.disk.log.control().voters_below(hw));
         match committed {
             Some(Some(voters)) => voters,
@@ -328,7 +328,7 @@ impl<S: StateMachine> Node<S> {
 
     /// The voter set in force at `offset` of this node's log: the latest VotersRecord at or
     /// below it, else the static one.
-    pub fn voter_set_at(&self, offset: Offset) -> &VoterSet {
+    pub(crate) fn voter_set_at(&self, offset: Offset) -> &VoterSet {
         self.disk.log.control().voters_at(offset).map_or(&self.setup.static_voters, |v| v)
     }
 
@@ -343,7 +343,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The offset where the current leader's epoch starts, while this node leads.
-    pub fn epoch_start_offset(&self) -> Option<Offset> {
+    pub(crate) fn epoch_start_offset(&self) -> Option<Offset> {
         match &self.role {
             Role::Leader(l) => Some(l.epoch_start),
             _ => None,
@@ -387,7 +387,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// Hand the disk back (the node crashed or stopped); memory is lost.
-    pub fn into_disk(self) -> Disk<S> {
+    pub(crate) fn into_disk(self) -> Disk<S> {
         self.disk
     }
 
@@ -404,7 +404,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The AddRaftVoter or RemoveRaftVoter this node carries out, while it leads.
-    pub fn pending_change(&self) -> Option<&PendingChange> {
+    pub(crate) fn pending_change(&self) -> Option<&PendingChange> {
         match &self.role {
             Role::Leader(leader) => leader.change.as_ref(),
             _ => None,
@@ -413,7 +413,7 @@ impl<S: StateMachine> Node<S> {
 
     /// While this node leads at kraft.version 0: the static voter set with the directory of
     /// each voter that has sent it UpdateRaftVoter (and its own), what an upgrade would write.
-    pub fn learned_voters(&self) -> Option<&VoterSet> {
+    pub(crate) fn learned_voters(&self) -> Option<&VoterSet> {
         match &self.role {
             Role::Leader(leader) => leader.volatile_voters.as_ref(),
             _ => None,
@@ -421,7 +421,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The offset the next proposed record will get, when this node leads.
-    pub fn next_offset(&self) -> Option<Offset> {
+    pub(crate) fn next_offset(&self) -> Option<Offset> {
         match &self.role {
             Role::Leader(leader) => Some(self.disk.log.end_offset() + leader.pending_records()),
             _ => None,

@@ -26,19 +26,13 @@ impl<S: StateMachine> Default for Outbox<S> {
 
 impl<S: StateMachine> Outbox<S> {
     /// Queue `message` from `from` to `to`.
-    pub fn send(&mut self, from: NodeId, to: NodeId, message: Message<S>) {
+    pub(crate) fn send(&mut self, from: NodeId, to: NodeId, message: Message<S>) {
         self.sends.push(Envelope { from, to, message });
     }
 
     /// Record a notable change of node `node`.
-    pub fn note(&mut self, node: NodeId, what: NoteKind) {
+    pub(crate) fn note(&mut self, node: NodeId, what: NoteKind) {
         self.notes.push(Note { node, what });
-    }
-
-    /// Empty both queues, keeping their memory.
-    pub fn clear(&mut self) {
-        self.sends.clear();
-        self.notes.clear();
     }
 }
 

@@ -24,7 +24,7 @@ pub enum ChangeKind {
 
 impl ChangeKind {
     /// The RPC's name.
-    pub fn rpc(self) -> &'static str {
+    pub(crate) fn rpc(self) -> &'static str {
         match self {
             ChangeKind::Add => "AddRaftVoter",
             ChangeKind::Remove => "RemoveRaftVoter",
@@ -89,7 +89,7 @@ pub enum ReconfigError {
 
 impl ReconfigError {
     /// Kafka's error code name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ReconfigError::RequestTimedOut(_) => "REQUEST_TIMED_OUT",
             ReconfigError::UnsupportedVersion => "UNSUPPORTED_VERSION",
@@ -102,7 +102,7 @@ impl ReconfigError {
     }
 
     /// What it means, in words.
-    pub fn meaning(self) -> String {
+    pub(crate) fn meaning(self) -> String {
         match self {
             ReconfigError::RequestTimedOut(why) => match why {
                 TimedOutBecause::ChangePending => "another voter change is still under way".into(),
@@ -190,7 +190,7 @@ impl<S: StateMachine> Node<S> {
 
     /// AddRaftVoter: check, then ask the new voter for its ApiVersions; the rest happens when it
     /// answers ([`Node::on_api_versions_response`]). Errors found at once are returned.
-    pub fn add_voter(
+    pub(crate) fn add_voter(
         &mut self,
         now: Micros,
         voter: ReplicaKey,
@@ -200,7 +200,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// RemoveRaftVoter: check, then append the VotersRecord without the voter at once.
-    pub fn remove_voter(
+    pub(crate) fn remove_voter(
         &mut self,
         now: Micros,
         voter: ReplicaKey,
@@ -453,7 +453,11 @@ impl<S: StateMachine> Node<S> {
     /// sent this leader UpdateRaftVoter; else one control batch, a KRaftVersionRecord(1) and the
     /// first VotersRecord (the voters learned in memory, with their directory ids). From then on
     /// the voter set lives in the log and AddRaftVoter and RemoveRaftVoter are allowed.
-    pub fn upgrade_kraft_version(&mut self, now: Micros, out: &mut Outbox<S>) -> Result<(), ReconfigError> {
+    pub(crate) fn upgrade_kraft_version(
+        &mut self,
+        now: Micros,
+        out: &mut Outbox<S>,
+    ) -> Result<(), ReconfigError> {
         let Role::Leader(leader) = &mut self.role else {
             return Err(ReconfigError::NotLeaderOrFollower);
         };

@@ -34,7 +34,7 @@ pub enum Record<P> {
 
 impl<P: Payload> Record<P> {
     /// A stable 64-bit fingerprint of the record's content, folded into state digests.
-    pub fn fingerprint(&self) -> u64 {
+    pub(crate) fn fingerprint(&self) -> u64 {
         match self {
             Record::LeaderChange(change) => {
                 let mut h = 0x4C43_0000_0000_0000 ^ u64::from(change.leader);
@@ -71,7 +71,7 @@ impl<P: Payload> Record<P> {
 }
 
 /// A 64-bit mixing function (the SplitMix64 finaliser).
-pub fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -25,7 +25,7 @@ pub enum RoleKind {
 
 impl RoleKind {
     /// The role's name as Kafka spells it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RoleKind::Unattached => "Unattached",
             RoleKind::Prospective => "Prospective",
@@ -64,7 +64,7 @@ impl fmt::Display for RoleKind {
 /// Candidate become Candidate directly, in the next epoch. Observers (non-voters; they may
 /// still grant a vote in their epoch, as `handleVoteRequest` does not check membership) only move
 /// between Unattached (a higher epoch) and Follower (a leader of an equal or higher epoch).
-pub fn check_transition(
+pub(crate) fn check_transition(
     from: RoleKind,
     from_epoch: Epoch,
     to: RoleKind,

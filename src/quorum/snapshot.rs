@@ -16,7 +16,7 @@ pub struct SnapshotId {
 
 impl SnapshotId {
     /// Kafka's checkpoint file name: `<20-digit offset>-<10-digit epoch>.checkpoint`.
-    pub fn file_name(&self) -> String {
+    pub(crate) fn file_name(&self) -> String {
         format!("{:020}-{:010}.checkpoint", self.end_offset, self.epoch)
     }
 }
@@ -40,7 +40,7 @@ const HEADER_AND_FOOTER_BYTES: u64 = 64;
 
 impl<S: StateMachine> Snapshot<S> {
     /// The serialized size, in bytes, that FetchSnapshot transfers by position.
-    pub fn size_bytes(&self) -> u64 {
+    pub(crate) fn size_bytes(&self) -> u64 {
         HEADER_AND_FOOTER_BYTES + self.state.size_bytes()
     }
 }

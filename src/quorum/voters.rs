@@ -21,7 +21,7 @@ pub const LATEST_KRAFT_VERSION: KRaftVersion = 1;
 
 /// The directory id a node's `kafka-storage format` writes on its `format`-th format (0 for the
 /// first). Deterministic, so formatting draws nothing from the simulation's random stream.
-pub fn directory_id(node: NodeId, format: u32) -> DirectoryId {
+pub(crate) fn directory_id(node: NodeId, format: u32) -> DirectoryId {
     mix(0xD1_5C00_0000_0000 ^ (u64::from(node) << 20) ^ u64::from(format))
 }
 
@@ -35,7 +35,7 @@ pub struct ReplicaKey {
 
 impl ReplicaKey {
     /// `VoterNode.isVoter`: the ids match, and the directories too when this entry names one.
-    pub fn matches(&self, replica: ReplicaKey) -> bool {
+    pub(crate) fn matches(&self, replica: ReplicaKey) -> bool {
         self.id == replica.id && (self.dir.is_none() || self.dir == replica.dir)
     }
 }
@@ -50,7 +50,7 @@ impl fmt::Display for ReplicaKey {
 }
 
 /// The first four hex digits of a directory id: enough to tell two formats of one node apart.
-pub fn short_dir(dir: DirectoryId) -> String {
+pub(crate) fn short_dir(dir: DirectoryId) -> String {
     format!("{:04x}", dir >> 48)
 }
 
@@ -70,12 +70,12 @@ impl VoterSet {
     }
 
     /// `controller.quorum.voters`: ids without directories (`VoterSet.fromInetSocketAddresses`).
-    pub fn from_static(ids: &[NodeId]) -> VoterSet {
+    pub(crate) fn from_static(ids: &[NodeId]) -> VoterSet {
         VoterSet::new(ids.iter().map(|&id| ReplicaKey { id, dir: None }))
     }
 
     /// The voters, by id.
-    pub fn keys(&self) -> &[ReplicaKey] {
+    pub(crate) fn keys(&self) -> &[ReplicaKey] {
         &self.voters
     }
 
@@ -93,17 +93,17 @@ impl VoterSet {
     }
 
     /// Voters needed for a majority.
-    pub fn majority(&self) -> usize {
+    pub(crate) fn majority(&self) -> usize {
         self.voters.len() / 2 + 1
     }
 
     /// `VoterSet.isVoter`: whether this replica (id and directory) is one of the voters.
-    pub fn is_voter(&self, replica: ReplicaKey) -> bool {
+    pub(crate) fn is_voter(&self, replica: ReplicaKey) -> bool {
         self.voters.iter().any(|k| k.matches(replica))
     }
 
     /// Whether a voter has this id, whatever its directory.
-    pub fn has_id(&self, id: NodeId) -> bool {
+    pub(crate) fn has_id(&self, id: NodeId) -> bool {
         self.voters.iter().any(|k| k.id == id)
     }
 
@@ -113,13 +113,13 @@ impl VoterSet {
     }
 
     /// `VoterSet.addVoter`: the set with `key` added, unless a voter already has its id.
-    pub fn with_voter(&self, key: ReplicaKey) -> Option<VoterSet> {
+    pub(crate) fn with_voter(&self, key: ReplicaKey) -> Option<VoterSet> {
         (!self.has_id(key.id)).then(|| VoterSet::new(self.voters.iter().copied().chain([key])))
     }
 
     /// `VoterSet.removeVoter`: the set without `key`, which must match an entry exactly, and
     /// never the last voter.
-    pub fn without_voter(&self, key: ReplicaKey) -> Option<VoterSet> {
+    pub(crate) fn without_voter(&self, key: ReplicaKey) -> Option<VoterSet> {
         let present = self.voters.contains(&key);
         (present && self.voters.len() > 1)
             .then(|| VoterSet::new(self.voters.iter().copied().filter(|k| *k != key)))
@@ -127,7 +127,7 @@ impl VoterSet {
 
     /// `VoterSet.updateVoter` (`ignoring_dir`: `updateVoterIgnoringDirectoryId`, at
     /// kraft.version 0): the set with the entry for `key` replaced by `key`, if there is one.
-    pub fn with_updated_voter(&self, key: ReplicaKey, ignoring_dir: bool) -> Option<VoterSet> {
+    pub(crate) fn with_updated_voter(&self, key: ReplicaKey, ignoring_dir: bool) -> Option<VoterSet> {
         let found = self.voters.iter().any(|k| k.id == key.id && (ignoring_dir || k.matches(key)));
         found.then(|| VoterSet::new(self.voters.iter().map(|k| if k.id == key.id { key } else { *k })))
     }
@@ -135,25 +135,25 @@ impl VoterSet {
     /// Whether every voter's directory id is known: at kraft.version 0, every voter has sent
     /// this leader UpdateRaftVoter (a static entry has neither a directory nor a supported
     /// kraft.version range above 0, `LeaderState.maybeAppendUpgradedKRaftVersion`).
-    pub fn all_directories_known(&self) -> bool {
+    pub(crate) fn all_directories_known(&self) -> bool {
         self.voters.iter().all(|k| k.dir.is_some())
     }
 
     /// `VoterSet.hasOverlappingMajority`: at most one voter added and at most one removed, so
     /// any majority of one set meets any majority of the other.
-    pub fn has_overlapping_majority(&self, other: &VoterSet) -> bool {
+    pub(crate) fn has_overlapping_majority(&self, other: &VoterSet) -> bool {
         let only_in = |a: &VoterSet, b: &VoterSet| a.voters.iter().filter(|k| !b.voters.contains(k)).count();
         only_in(self, other) <= 1 && only_in(other, self) <= 1
     }
 
     /// Serialized size of a VotersRecord holding this set (id, directory id, one endpoint and
     /// the supported kraft.version range per voter).
-    pub fn size_bytes(&self) -> u64 {
+    pub(crate) fn size_bytes(&self) -> u64 {
         8 + 40 * self.voters.len() as u64
     }
 
     /// A stable fingerprint of the set.
-    pub fn fingerprint(&self) -> u64 {
+    pub(crate) fn fingerprint(&self) -> u64 {
         self.voters
             .iter()
             .fold(0x564F_5445_5253_0000, |h, k| mix(h ^ u64::from(k.id) ^ k.dir.unwrap_or(0).rotate_left(17)))

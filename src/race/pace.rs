@@ -90,7 +90,9 @@ mod tests {
 
     #[test]
     fn the_election_plays_slowly_the_cold_load_fast_and_no_milestone_is_skipped() {
-        let mut race = FailoverRace::new(1_000_000, 1).unwrap();
+        let mut race =
+            FailoverRace::with_roles(1_000_000, 1, crate::experiments::failover::KraftRoles::DEDICATED)
+                .unwrap();
         assert_eq!(race.pace(), None);
         while let RaceStage::Preparing { .. } = race.stage() {
             race.prepare(200_000).unwrap();

@@ -88,7 +88,8 @@ mod tests {
     /// Each side's phases in the order announced, when its sentence changes, over a whole race
     /// played in 1 ms slices.
     fn announced() -> (Vec<String>, Vec<String>) {
-        let mut race = FailoverRace::new(1_000, 2).unwrap();
+        let mut race =
+            FailoverRace::with_roles(1_000, 2, crate::experiments::failover::KraftRoles::DEDICATED).unwrap();
         let (mut kraft, mut zk) = (vec![kraft_phase(&race)], vec![zk_phase(&race)]);
         let mut note = |race: &FailoverRace| {
             for (said, now) in [(&mut kraft, kraft_phase(race)), (&mut zk, zk_phase(race))] {

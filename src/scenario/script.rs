@@ -17,7 +17,7 @@ pub struct Block {
 
 impl Block {
     /// The value of `key=value`, if given.
-    pub fn arg(&self, key: &str) -> Option<&str> {
+    pub(crate) fn arg(&self, key: &str) -> Option<&str> {
         self.args.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 

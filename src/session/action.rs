@@ -49,7 +49,7 @@ pub enum Action {
 
 impl Action {
     /// How the action reads in the status line.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Action::Crash(n) => format!("Crashed n{n}"),
             Action::Restart(n) => format!("Restarted n{n}"),

@@ -29,7 +29,7 @@ pub(super) struct Checkpoint {
 
 impl Checkpoint {
     /// Its moment: time and events processed.
-    pub fn position(&self) -> (Micros, u64) {
+    pub(crate) fn position(&self) -> (Micros, u64) {
         (self.sim.now(), self.sim.events_processed())
     }
 }
@@ -43,12 +43,12 @@ pub(super) struct Checkpoints {
 impl Checkpoints {
     /// Whether a checkpoint is due at time `now`: [`EVERY`] after the newest (a moment ahead of
     /// the newest one, not one revisited after a seek back).
-    pub fn due(&self, now: Micros) -> bool {
+    pub(crate) fn due(&self, now: Micros) -> bool {
         self.ring.back().is_none_or(|newest| now >= newest.sim.now() + EVERY)
     }
 
     /// Keep `checkpoint` as the newest, dropping the oldest beyond [`KEPT`].
-    pub fn push(&mut self, checkpoint: Checkpoint) {
+    pub(crate) fn push(&mut self, checkpoint: Checkpoint) {
         if self.ring.len() == KEPT {
             self.ring.pop_front();
         }
@@ -56,24 +56,24 @@ impl Checkpoints {
     }
 
     /// The time of the oldest checkpoint: the start of the reachable window.
-    pub fn oldest_at(&self) -> Micros {
+    pub(crate) fn oldest_at(&self) -> Micros {
         self.ring.front().map_or(0, |oldest| oldest.sim.now())
     }
 
     /// The latest checkpoint at or before time `t`.
-    pub fn latest_at_or_before(&self, t: Micros) -> Option<&Checkpoint> {
+    pub(crate) fn latest_at_or_before(&self, t: Micros) -> Option<&Checkpoint> {
         self.ring.iter().rev().find(|c| c.sim.now() <= t)
     }
 
     /// Drop the checkpoints after `position`: the timeline forked there.
-    pub fn forget_after(&mut self, position: (Micros, u64)) {
+    pub(crate) fn forget_after(&mut self, position: (Micros, u64)) {
         while self.ring.back().is_some_and(|newest| newest.position() > position) {
             self.ring.pop_back();
         }
     }
 
     /// How many are kept.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ring.len()
     }
 }

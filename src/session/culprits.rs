@@ -15,7 +15,7 @@ pub struct Culprits {
 }
 
 /// Read the culprits out of a violation's explanation, keeping only nodes in `known`.
-pub fn culprits(violation: &Violation, known: &[NodeId]) -> Culprits {
+pub(crate) fn culprits(violation: &Violation, known: &[NodeId]) -> Culprits {
     let mut found = Culprits::default();
     let words: Vec<&str> =
         violation.detail.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();

@@ -33,7 +33,7 @@ impl Write for Hasher {
 
 impl Fingerprint {
     /// The fingerprint of `sim` as it is now.
-    pub fn of(sim: &Simulation) -> Fingerprint {
+    pub(crate) fn of(sim: &Simulation) -> Fingerprint {
         let mut summary = format!("{} us, {} events", sim.now(), sim.events_processed());
         let mut hasher = Hasher(0);
         let _ = write!(hasher, "{summary}");

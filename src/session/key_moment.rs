@@ -31,7 +31,7 @@ pub enum KeyMoment {
 
 impl KeyMoment {
     /// Whether `line` is this moment.
-    pub fn matches(&self, line: &TraceLine) -> bool {
+    pub(crate) fn matches(&self, line: &TraceLine) -> bool {
         let note = match (*self, &line.kind) {
             (_, TraceKind::Note(note)) => note,
             (KeyMoment::Message { to, kind }, TraceKind::Deliver(packet)) => {

@@ -242,11 +242,6 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Place `controllers` (voters) and `brokers`, each in the given order, in a regular drawing.
-    pub fn new(controllers: &[NodeId], brokers: &[NodeId]) -> Layout {
-        Layout::with(controllers, brokers, Geometry::REGULAR)
-    }
-
     /// Place `controllers` (voters) and `brokers`, each in the given order, at `geometry`.
     pub fn with(controllers: &[NodeId], brokers: &[NodeId], geometry: Geometry) -> Layout {
         let (strip_cells, label_half_w, ring) = ring(controllers.len(), &geometry);

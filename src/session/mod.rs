@@ -141,7 +141,7 @@ impl Session {
     /// the recorded actions carried out (an action made at a moment is carried out there, so
     /// the same time and event count come before and after it); every event up to `until` and
     /// every action due by then when they are not given.
-    pub fn reopen(
+    pub(crate) fn reopen(
         settings: Settings,
         actions: Vec<RecordedAction>,
         until: Micros,
@@ -155,7 +155,7 @@ impl Session {
 
     /// A session at time 0 that will replay `actions` as it runs toward `until` (its horizon):
     /// [`Session::replay_toward`] carries it there in steps, for a page that shows progress.
-    pub fn replaying(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
+    pub(crate) fn replaying(settings: Settings, actions: Vec<RecordedAction>, until: Micros) -> Session {
         let mut sim = Simulation::new(settings.cluster_config(), settings.seed);
         sim.enable_trace();
         let horizon = actions.last().map_or(0, |a| a.at).max(until);
@@ -179,7 +179,7 @@ impl Session {
 
     /// Run on toward the moment `until` (after `events` events, with `applied` of the recorded
     /// actions carried out, when given), processing at most `budget` events; true once there.
-    pub fn replay_toward(
+    pub(crate) fn replay_toward(
         &mut self,
         until: Micros,
         events: Option<u64>,
@@ -353,7 +353,7 @@ impl Session {
     /// Like [`Session::advance_to`], but stop right after the event that breaks the first
     /// invariant (so that the moment of the violation is what is shown), or after an event at
     /// which `stop` holds (a fast-forward that reaches something worth watching).
-    pub fn play_to(&mut self, t: Micros, budget: usize, stop: &dyn Fn(&Simulation) -> bool) -> bool {
+    pub(crate) fn play_to(&mut self, t: Micros, budget: usize, stop: &dyn Fn(&Simulation) -> bool) -> bool {
         self.run(t, budget, (u64::MAX, usize::MAX), Some(stop))
     }
 

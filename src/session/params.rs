@@ -425,13 +425,13 @@ impl PageParams {
 
     /// A session of `settings` at time 0 that replays these parameters' actions on its way to
     /// their moment ([`Session::replay_toward`] takes it there).
-    pub fn begin_session(&self, settings: Settings) -> Session {
+    pub(crate) fn begin_session(&self, settings: Settings) -> Session {
         Session::replaying(settings, self.actions.clone(), self.at.unwrap_or(0))
     }
 
     /// What does not match the link in `session`, replayed to its moment: the event count, the
     /// actions carried out, the fingerprint.
-    pub fn check_session(&self, session: &Session) -> Option<String> {
+    pub(crate) fn check_session(&self, session: &Session) -> Option<String> {
         let at = self.at.unwrap_or(0);
         let mut problems = Vec::new();
         if let Some(events) = self.events.filter(|e| *e != session.events() || session.now() != at) {

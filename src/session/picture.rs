@@ -84,7 +84,7 @@ pub enum Membership {
 
 impl Membership {
     /// How it reads over the node (a wiped voter's old entry is said in its accessible name).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Membership::Voter => "voter",
             Membership::Joining => "joining",
@@ -201,7 +201,7 @@ impl NodePicture {
     }
 
     /// Node `id` with nothing known of it yet: down, at epoch 0, with an empty log.
-    pub fn blank(id: NodeId, voter: bool) -> NodePicture {
+    pub(crate) fn blank(id: NodeId, voter: bool) -> NodePicture {
         NodePicture {
             id,
             label: node_label(id),
@@ -289,7 +289,10 @@ const MAX_FALLING: usize = 40;
 /// The messages lost in the last [`LOST_SHOWN_FOR`] before `now`, newest first, one per sender,
 /// receiver and kind (a leader retrying a down voter would otherwise stack its requests on one
 /// spot), at most [`MAX_FALLING`].
-pub fn falling<'a>(log: impl DoubleEndedIterator<Item = &'a TraceLine>, now: Micros) -> Vec<TraceLine> {
+pub(crate) fn falling<'a>(
+    log: impl DoubleEndedIterator<Item = &'a TraceLine>,
+    now: Micros,
+) -> Vec<TraceLine> {
     let mut shown: Vec<TraceLine> = Vec::new();
     for line in log.rev().take_while(|l| l.at + LOST_SHOWN_FOR >= now) {
         let TraceKind::Lost { packet, .. } = &line.kind else { continue };
@@ -305,7 +308,7 @@ pub fn falling<'a>(log: impl DoubleEndedIterator<Item = &'a TraceLine>, now: Mic
 }
 
 /// A node's display name, as the trace prints it: `n1` (controllers), `n101` (brokers).
-pub fn node_label(id: NodeId) -> String {
+pub(crate) fn node_label(id: NodeId) -> String {
     format!("n{id}")
 }
 

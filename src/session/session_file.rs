@@ -168,7 +168,7 @@ impl SessionFile {
     }
 
     /// A file name from the session's name: its ASCII letters (lower-case) and digits, dashes between.
-    pub fn file_name(&self) -> String {
+    pub(crate) fn file_name(&self) -> String {
         let lower = self.name.to_ascii_lowercase();
         let words: Vec<&str> =
             lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();

@@ -87,14 +87,14 @@ impl Settings {
     }
 
     /// The network these settings describe.
-    pub fn network(&self) -> NetworkConfig {
+    pub(crate) fn network(&self) -> NetworkConfig {
         network(self.latency_min_ms, self.latency_max_ms, self.drop_percent)
     }
 
     /// The simulated cluster. Kafka's snapshot and retention sizes (20 MiB, 100 MiB) would
     /// take hours to reach on the page, so a page-sized snapshot interval also shrinks the
     /// retention to a few snapshots and runs the log cleaner every second.
-    pub fn cluster_config(&self) -> ClusterConfig {
+    pub(crate) fn cluster_config(&self) -> ClusterConfig {
         let defaults = QuorumConfig::default();
         let quorum = if self.snapshot_bytes == 0 {
             QuorumConfig { pre_vote: self.pre_vote, sabotage: self.sabotage.quorum, ..defaults }
@@ -153,11 +153,11 @@ mod seed_text {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&seed.to_string())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
         let text = String::deserialize(deserializer)?;
         text.parse()
             .map_err(|_| D::Error::custom(format!("seed: '{text}' is not a whole number (in quotes)")))
@@ -171,12 +171,12 @@ mod sabotage_names {
 
     use crate::sweep::sabotage::Sabotage;
 
-    pub fn serialize<S: Serializer>(sabotage: &Sabotage, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(sabotage: &Sabotage, serializer: S) -> Result<S::Ok, S::Error> {
         serializer
             .collect_seq(Sabotage::NAMES.iter().map(|(name, _)| *name).filter(|n| sabotage.is_enabled(n)))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Sabotage, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Sabotage, D::Error> {
         let mut sabotage = Sabotage::default();
         for name in Vec::<String>::deserialize(deserializer)? {
             sabotage.enable(&name).map_err(|e| D::Error::custom(format!("sabotage: {e}")))?;
@@ -192,11 +192,11 @@ mod quorum_name {
 
     use crate::sim::simulation::QuorumFormat;
 
-    pub fn serialize<S: Serializer>(format: &QuorumFormat, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(format: &QuorumFormat, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(format.name())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<QuorumFormat, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<QuorumFormat, D::Error> {
         let name = String::deserialize(deserializer)?;
         QuorumFormat::from_name(&name).ok_or_else(|| {
             D::Error::custom(format!("quorum: '{name}' is not static, standalone or initial-controllers"))
@@ -208,7 +208,7 @@ mod quorum_name {
 const PAGE_RETENTION_SNAPSHOTS: u64 = 4;
 
 /// A network from the page's units (milliseconds, percent).
-pub fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32) -> NetworkConfig {
+pub(crate) fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32) -> NetworkConfig {
     NetworkConfig {
         latency_min: u64::from(latency_min_ms) * MS,
         latency_max: u64::from(latency_max_ms) * MS,

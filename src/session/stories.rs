@@ -368,7 +368,7 @@ pub fn find(id: &str) -> Option<&'static Story> {
 }
 
 /// Every story id.
-pub fn ids() -> Vec<&'static str> {
+pub(crate) fn ids() -> Vec<&'static str> {
     TOUR.iter().map(|s| s.id).collect()
 }
 
@@ -379,12 +379,12 @@ const KIOSK_WORD_MS: u64 = 300;
 
 impl Story {
     /// How long kiosk mode shows this step: time to look, plus time to read its narration.
-    pub fn reading_ms(&self) -> u64 {
+    pub(crate) fn reading_ms(&self) -> u64 {
         KIOSK_LOOK_MS + KIOSK_WORD_MS * self.narration.split_whitespace().count() as u64
     }
 
     /// The settings the story runs with.
-    pub fn settings(&self, seed: u64) -> Settings {
+    pub(crate) fn settings(&self, seed: u64) -> Settings {
         Settings {
             seed,
             voters: self.voters,

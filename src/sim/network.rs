@@ -60,13 +60,13 @@ pub struct Network {
 
 impl Network {
     /// A network with `config` and every link up.
-    pub fn new(config: NetworkConfig) -> Self {
+    pub(crate) fn new(config: NetworkConfig) -> Self {
         Network { config, ..Network::default() }
     }
 
     /// Decide a message's fate: when it arrives (never before an earlier message on the same
     /// connection, unless reordering is switched on), or why it is lost.
-    pub fn transmit(
+    pub(crate) fn transmit(
         &mut self,
         from: NodeId,
         to: NodeId,
@@ -91,12 +91,12 @@ impl Network {
     }
 
     /// The current generation of the connection from `from` to `to`.
-    pub fn generation(&self, from: NodeId, to: NodeId) -> u64 {
+    pub(crate) fn generation(&self, from: NodeId, to: NodeId) -> u64 {
         self.generation.get(&(from, to)).copied().unwrap_or(0)
     }
 
     /// Reset both directions between `a` and `b`: what is in flight there is lost.
-    pub fn reset(&mut self, a: NodeId, b: NodeId) {
+    pub(crate) fn reset(&mut self, a: NodeId, b: NodeId) {
         for link in [(a, b), (b, a)] {
             *self.generation.get_or_insert_with(link, || 0) += 1;
             self.last_arrival.remove(&link);
@@ -104,17 +104,17 @@ impl Network {
     }
 
     /// Cut the link from `from` to `to` (one direction).
-    pub fn cut(&mut self, from: NodeId, to: NodeId) {
+    pub(crate) fn cut(&mut self, from: NodeId, to: NodeId) {
         self.cut.insert((from, to));
     }
 
     /// Restore every link.
-    pub fn heal_all(&mut self) {
+    pub(crate) fn heal_all(&mut self) {
         self.cut.clear();
     }
 
     /// Delay every message to or from `node` by `extra` (0: normal again).
-    pub fn set_slow(&mut self, node: NodeId, extra: Micros) {
+    pub(crate) fn set_slow(&mut self, node: NodeId, extra: Micros) {
         if extra == 0 {
             self.slow.remove(&node);
         } else {
@@ -123,12 +123,12 @@ impl Network {
     }
 
     /// Make every node normal again.
-    pub fn clear_slow(&mut self) {
+    pub(crate) fn clear_slow(&mut self) {
         self.slow.clear();
     }
 
     /// The cut links.
-    pub fn cut_links(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
+    pub(crate) fn cut_links(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
         self.cut.iter().copied()
     }
 }

@@ -75,7 +75,7 @@ impl Server {
     // roles, how it finds the quorum, two configurations, its random stream, disk and clock;
     // a struct bundling them would exist for this call only.
     #[expect(clippy::too_many_arguments, reason = "distinct inputs of one call, see the comment")]
-    pub fn start(
+    pub(crate) fn start(
         id: NodeId,
         roles: ProcessRoles,
         setup: Arc<QuorumSetup>,
@@ -104,18 +104,13 @@ impl Server {
     }
 
     /// The quorum node.
-    pub fn node(&self) -> &MetadataNode {
+    pub(crate) fn node(&self) -> &MetadataNode {
         &self.node
     }
 
     /// The broker's lifecycle manager, for brokers and combined nodes.
     pub fn broker(&self) -> Option<&Broker> {
         self.broker.as_ref()
-    }
-
-    /// The controller, for controllers and combined nodes.
-    pub fn controller(&self) -> Option<&Controller> {
-        self.controller.as_deref()
     }
 
     /// What this server fetched of the metadata log since it started.
@@ -125,24 +120,24 @@ impl Server {
 
     /// A broker that finished its controlled shutdown stops (a combined node's whole process:
     /// `BrokerServer` and `ControllerServer` share its fate).
-    pub fn wants_to_stop(&self) -> bool {
+    pub(crate) fn wants_to_stop(&self) -> bool {
         self.broker().is_some_and(|b| b.lifecycle() == BrokerLifecycle::ShuttingDown)
     }
 
     /// The disk, once the process is gone.
-    pub fn into_disk(self) -> MetadataDisk {
+    pub(crate) fn into_disk(self) -> MetadataDisk {
         self.node.into_disk()
     }
 
     /// The earliest time any part of the server needs a tick.
-    pub fn next_deadline(&self) -> Micros {
+    pub(crate) fn next_deadline(&self) -> Micros {
         let controller = self.controller.as_ref().map_or(Micros::MAX, |c| c.next_deadline());
         let broker = self.broker.as_ref().map_or(Micros::MAX, Broker::next_deadline);
         self.node.next_deadline().min(controller).min(broker)
     }
 
     /// Handle a message from `from`.
-    pub fn handle(&mut self, now: Micros, from: NodeId, payload: Payload, out: &mut ServerOutbox) {
+    pub(crate) fn handle(&mut self, now: Micros, from: NodeId, payload: Payload, out: &mut ServerOutbox) {
         match payload {
             Payload::Quorum(message) => {
                 self.count_fetched(&message);
@@ -165,7 +160,7 @@ impl Server {
     }
 
     /// Fire whatever timers are due.
-    pub fn tick(&mut self, now: Micros, out: &mut ServerOutbox) {
+    pub(crate) fn tick(&mut self, now: Micros, out: &mut ServerOutbox) {
         self.node.tick(now, &mut out.quorum);
         if let Some(controller) = &mut self.controller {
             controller.tick(&mut self.node, now);
@@ -176,7 +171,7 @@ impl Server {
     }
 
     /// Run `f` on the controller and its node (admin operations such as CreateTopics).
-    pub fn with_controller<T>(
+    pub(crate) fn with_controller<T>(
         &mut self,
         f: impl FnOnce(&mut Controller, &mut MetadataNode) -> T,
     ) -> Option<T> {
@@ -185,12 +180,12 @@ impl Server {
     }
 
     /// Run `f` on the broker.
-    pub fn with_broker<T>(&mut self, f: impl FnOnce(&mut Broker) -> T) -> Option<T> {
+    pub(crate) fn with_broker<T>(&mut self, f: impl FnOnce(&mut Broker) -> T) -> Option<T> {
         self.broker.as_mut().map(f)
     }
 
     /// Run `f` on the quorum node.
-    pub fn with_node<T>(&mut self, f: impl FnOnce(&mut MetadataNode) -> T) -> T {
+    pub(crate) fn with_node<T>(&mut self, f: impl FnOnce(&mut MetadataNode) -> T) -> T {
         f(&mut self.node)
     }
 

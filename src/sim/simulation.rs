@@ -42,7 +42,7 @@ pub enum QuorumFormat {
 
 impl QuorumFormat {
     /// The option's name on the command line and in scenario files.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             QuorumFormat::Static => "static",
             QuorumFormat::Standalone => "standalone",
@@ -51,7 +51,7 @@ impl QuorumFormat {
     }
 
     /// The format of that name.
-    pub fn from_name(name: &str) -> Option<QuorumFormat> {
+    pub(crate) fn from_name(name: &str) -> Option<QuorumFormat> {
         [QuorumFormat::Static, QuorumFormat::Standalone, QuorumFormat::InitialControllers]
             .into_iter()
             .find(|f| f.name() == name)
@@ -241,11 +241,6 @@ impl Simulation {
         self.now
     }
 
-    /// The cluster's configuration.
-    pub fn config(&self) -> &ClusterConfig {
-        &self.config
-    }
-
     /// Events processed so far (deliveries, losses and timers that fired).
     pub fn events_processed(&self) -> u64 {
         self.events
@@ -313,12 +308,12 @@ impl Simulation {
 
     /// Every running quorum node with its slot: a number below [`Simulation::slot_count`] that
     /// stays the node's for the simulation's life (checkers keep per-node history by it).
-    pub fn running_nodes_in_slots(&self) -> impl Iterator<Item = (usize, &MetadataNode)> {
+    pub(crate) fn running_nodes_in_slots(&self) -> impl Iterator<Item = (usize, &MetadataNode)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| s.server.as_ref().map(|server| (i, server.node())))
     }
 
     /// How many nodes there are, running or down.
-    pub fn slot_count(&self) -> usize {
+    pub(crate) fn slot_count(&self) -> usize {
         self.slots.len()
     }
 
@@ -328,7 +323,7 @@ impl Simulation {
     }
 
     /// Every controller's log, running or down, with the directory id of its disk.
-    pub fn controller_logs(&self) -> impl Iterator<Item = (ReplicaKey, &MetadataLog)> {
+    pub(crate) fn controller_logs(&self) -> impl Iterator<Item = (ReplicaKey, &MetadataLog)> {
         self.slots.iter().filter(|s| s.id < FIRST_OBSERVER_ID).filter_map(|slot| {
             let (id, log) = slot_log(slot)?;
             let dir = match &slot.server {
@@ -350,12 +345,12 @@ impl Simulation {
     }
 
     /// The network (latency, loss, cut links).
-    pub fn network(&self) -> &Network {
+    pub(crate) fn network(&self) -> &Network {
         &self.network
     }
 
     /// Messages in flight: (sent at, arrives at, packet).
-    pub fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Packet)> {
+    pub(crate) fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Packet)> {
         self.queue.iter().filter_map(|(at, e)| match e {
             Event::Deliver { sent_at, packet, generation } if self.live(packet, *generation) => {
                 Some((*sent_at, at, packet))
@@ -417,7 +412,7 @@ impl Simulation {
     }
 
     /// Note a user or fault action in the trace.
-    pub fn record_action(&mut self, text: String) {
+    pub(crate) fn record_action(&mut self, text: String) {
         self.record(TraceKind::Action(text));
     }
 
@@ -558,7 +553,7 @@ impl Simulation {
     /// it happened). No event that will act may be due before `t`; dead ones (a timer its node no
     /// longer waits for, a delivery on a reset connection) may, as they are dropped only when
     /// `next_event_time` reaches them.
-    pub fn warp_to(&mut self, t: Micros) {
+    pub(crate) fn warp_to(&mut self, t: Micros) {
         debug_assert!(
             self.queue.iter().all(|(at, event)| at >= t || !self.will_act(at, event)),
             "events are due before {t}"
@@ -627,7 +622,7 @@ impl Simulation {
     /// Provision a new controller process (the next free id), formatted with
     /// `--no-initial-controllers`: it starts as an observer of the quorum and fetches the log
     /// from a bootstrap server. Returns its id.
-    pub fn provision_controller(&mut self) -> NodeId {
+    pub(crate) fn provision_controller(&mut self) -> NodeId {
         let id = self.controllers.last().map_or(1, |last| last + 1);
         let disk = MetadataDisk { directory_id: directory_id(id, 0), ..MetadataDisk::default() };
         self.slots.push(Slot {
@@ -710,7 +705,7 @@ impl Simulation {
     /// KRaftVersionRecord(1) and the first VotersRecord, after which the voter set lives in the
     /// log and may change. Refused (INVALID_UPDATE_VERSION) until every voter has sent that
     /// leader UpdateRaftVoter, about a fetch timeout after the election.
-    pub fn upgrade_kraft_version(&mut self) -> Result<(), ActionError> {
+    pub(crate) fn upgrade_kraft_version(&mut self) -> Result<(), ActionError> {
         self.reconfigure("kafka-features upgrade --feature kraft.version=1".into(), |n, now, out| {
             n.upgrade_kraft_version(now, out)
         })
@@ -718,14 +713,14 @@ impl Simulation {
 
     /// Whether the controllers are configured with `controller.quorum.voters` (a static quorum
     /// not yet moved to bootstrap servers).
-    pub fn has_static_voters(&self) -> bool {
+    pub(crate) fn has_static_voters(&self) -> bool {
         !self.setup.static_voters.is_empty()
     }
 
     /// The operator's last step of the upgrade to kraft.version 1 (KIP-853): every controller's
     /// `controller.quorum.voters` replaced by `controller.quorum.bootstrap.servers`, so that a
     /// process started from now on, a wiped disk's included, finds the voters in the log only.
-    pub fn drop_static_voters(&mut self) {
+    pub(crate) fn drop_static_voters(&mut self) {
         if self.has_static_voters() {
             self.setup = Arc::new(QuorumSetup { static_voters: VoterSet::new([]), ..(*self.setup).clone() });
             self.record_action(
@@ -775,13 +770,13 @@ impl Simulation {
 
     /// Delay every message to or from `id` by `extra` (0: normal again), as a busy or paused
     /// process would.
-    pub fn slow_down(&mut self, id: NodeId, extra: Micros) {
+    pub(crate) fn slow_down(&mut self, id: NodeId, extra: Micros) {
         self.network.set_slow(id, extra);
         self.record_action(format!("n{id} slowed by {}us", extra));
     }
 
     /// Make every node normal speed again.
-    pub fn clear_slow(&mut self) {
+    pub(crate) fn clear_slow(&mut self) {
         self.network.clear_slow();
         self.record_action("every node at normal speed".to_string());
     }
@@ -805,7 +800,7 @@ impl Simulation {
     }
 
     /// Change the network's latency and loss.
-    pub fn set_network(&mut self, config: NetworkConfig) {
+    pub(crate) fn set_network(&mut self, config: NetworkConfig) {
         self.record_action(format!(
             "network latency {}-{}us drop {:.3}",
             config.latency_min, config.latency_max, config.drop_rate
@@ -825,7 +820,7 @@ impl Simulation {
     }
 
     /// Ask the leader to step down gracefully (EndQuorumEpoch).
-    pub fn resign_leader(&mut self) -> Result<NodeId, ActionError> {
+    pub(crate) fn resign_leader(&mut self) -> Result<NodeId, ActionError> {
         let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoLeader)?;
         self.record_action(format!("n{leader} resigns"));
         let result = self.with_server(leader, |s, now, out| s.with_node(|n| n.resign(now, &mut out.quorum)));

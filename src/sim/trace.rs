@@ -38,12 +38,12 @@ pub enum LostBecause {
 
 impl TraceLine {
     /// Whether this line is a state change or an action rather than message traffic.
-    pub fn is_notable(&self) -> bool {
+    pub(crate) fn is_notable(&self) -> bool {
         matches!(self.kind, TraceKind::Note(_) | TraceKind::Lifecycle(..) | TraceKind::Action(_))
     }
 
     /// The nodes this line is about (sender and receiver for messages).
-    pub fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
+    pub(crate) fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
         match &self.kind {
             TraceKind::Deliver(e) | TraceKind::Lost { packet: e, .. } => (Some(e.from), Some(e.to)),
             TraceKind::Timer(n) | TraceKind::Lifecycle(n, _) => (Some(*n), None),

@@ -41,7 +41,7 @@ impl FaultKind {
     ];
 
     /// The kind's name in seed reports.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FaultKind::Crash => "crash",
             FaultKind::Restart => "restart",
@@ -67,7 +67,7 @@ pub struct FaultMix {
 
 impl FaultMix {
     /// Each kind on with probability one half; at least one.
-    pub fn draw(rng: &mut Rng) -> FaultMix {
+    pub(crate) fn draw(rng: &mut Rng) -> FaultMix {
         let mut kinds: Vec<FaultKind> = FaultKind::ALL.into_iter().filter(|_| rng.chance(0.5)).collect();
         if kinds.is_empty() {
             kinds.push(FaultKind::ALL[rng.below(FaultKind::ALL.len() as u64) as usize]);
@@ -76,7 +76,7 @@ impl FaultMix {
     }
 
     /// One of the enabled kinds, uniformly.
-    pub fn pick(&self, rng: &mut Rng) -> FaultKind {
+    pub(crate) fn pick(&self, rng: &mut Rng) -> FaultKind {
         self.kinds[rng.below(self.kinds.len() as u64) as usize]
     }
 

@@ -43,7 +43,7 @@ impl Sabotage {
     ];
 
     /// Whether the bug with this `--sabotage` name is on.
-    pub fn is_enabled(&self, name: &str) -> bool {
+    pub(crate) fn is_enabled(&self, name: &str) -> bool {
         let mut with = *self;
         with.enable(name).is_ok() && with == *self
     }

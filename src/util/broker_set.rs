@@ -23,32 +23,32 @@ impl BrokerSet {
     }
 
     /// The set plus `broker` (ids at or above [`MAX_BROKERS`] are ignored).
-    pub fn with(self, broker: BrokerId) -> BrokerSet {
+    pub(crate) fn with(self, broker: BrokerId) -> BrokerSet {
         if broker < MAX_BROKERS { BrokerSet(self.0 | 1 << broker) } else { self }
     }
 
     /// The set minus `broker`.
-    pub fn without(self, broker: BrokerId) -> BrokerSet {
+    pub(crate) fn without(self, broker: BrokerId) -> BrokerSet {
         if broker < MAX_BROKERS { BrokerSet(self.0 & !(1 << broker)) } else { self }
     }
 
     /// The raw bitmask.
-    pub fn bits(self) -> u64 {
+    pub(crate) fn bits(self) -> u64 {
         u64::from(self.0)
     }
 
     /// Brokers in both sets.
-    pub fn intersection(self, other: BrokerSet) -> BrokerSet {
+    pub(crate) fn intersection(self, other: BrokerSet) -> BrokerSet {
         BrokerSet(self.0 & other.0)
     }
 
     /// The brokers in either set.
-    pub fn union(self, other: BrokerSet) -> BrokerSet {
+    pub(crate) fn union(self, other: BrokerSet) -> BrokerSet {
         BrokerSet(self.0 | other.0)
     }
 
     /// Brokers in `self` but not in `other`.
-    pub fn difference(self, other: BrokerSet) -> BrokerSet {
+    pub(crate) fn difference(self, other: BrokerSet) -> BrokerSet {
         BrokerSet(self.0 & !other.0)
     }
 
@@ -63,7 +63,7 @@ impl BrokerSet {
     }
 
     /// The brokers in ascending id order.
-    pub fn iter(self) -> impl Iterator<Item = BrokerId> {
+    pub(crate) fn iter(self) -> impl Iterator<Item = BrokerId> {
         (0..MAX_BROKERS).filter(move |b| self.contains(*b))
     }
 }

@@ -6,7 +6,7 @@
 
 /// `s.parse::<f64>().ok()`: an optional sign, then `inf`, `infinity` or `nan` in any case, or
 /// digits with an optional point and an optional exponent (`1`, `1.`, `.5`, `2.5E-3`).
-pub fn parse(s: &str) -> Option<f64> {
+pub(crate) fn parse(s: &str) -> Option<f64> {
     let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
     let special = if unsigned.eq_ignore_ascii_case("inf") || unsigned.eq_ignore_ascii_case("infinity") {
         f64::INFINITY

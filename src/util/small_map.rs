@@ -20,7 +20,7 @@ impl<K, V> Default for SmallMap<K, V> {
 }
 
 impl<K: Ord, V> SmallMap<K, V> {
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         SmallMap { entries: Vec::new() }
     }
 
@@ -39,14 +39,14 @@ impl<K: Ord, V> SmallMap<K, V> {
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
 
-    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    pub(crate) fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
     where
         K: Borrow<Q>,
     {
         self.find(key).ok().map(|i| &mut self.entries[i].1)
     }
 
-    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    pub(crate) fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
     where
         K: Borrow<Q>,
     {
@@ -54,7 +54,7 @@ impl<K: Ord, V> SmallMap<K, V> {
     }
 
     /// Set `key` to `value`; returns the value it replaced.
-    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+    pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
         match self.find(&key) {
             Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
             Err(i) => {
@@ -64,7 +64,7 @@ impl<K: Ord, V> SmallMap<K, V> {
         }
     }
 
-    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    pub(crate) fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
     where
         K: Borrow<Q>,
     {
@@ -72,7 +72,7 @@ impl<K: Ord, V> SmallMap<K, V> {
     }
 
     /// The value at `key`, inserting `make()` first if there is none (`entry().or_insert_with()`).
-    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+    pub(crate) fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
         let i = match self.find(&key) {
             Ok(i) => i,
             Err(i) => {
@@ -91,7 +91,7 @@ impl<K: Ord, V> SmallMap<K, V> {
         self.entries.is_empty()
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.entries.clear();
     }
 
@@ -104,7 +104,7 @@ impl<K: Ord, V> SmallMap<K, V> {
         self.entries.iter().map(|(k, _)| k)
     }
 
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+    pub(crate) fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
         self.entries.iter().map(|(_, v)| v)
     }
 }
@@ -158,38 +158,34 @@ impl<K> Default for SmallSet<K> {
 }
 
 impl<K: Ord> SmallSet<K> {
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         SmallSet { map: SmallMap::new() }
     }
 
     /// Add `key`; whether it was new.
-    pub fn insert(&mut self, key: K) -> bool {
+    pub(crate) fn insert(&mut self, key: K) -> bool {
         self.map.insert(key, ()).is_none()
     }
 
     /// Take `key` out; whether it was there.
-    pub fn remove(&mut self, key: &K) -> bool {
+    pub(crate) fn remove(&mut self, key: &K) -> bool {
         self.map.remove(key).is_some()
     }
 
-    pub fn contains(&self, key: &K) -> bool {
+    pub(crate) fn contains(&self, key: &K) -> bool {
         self.map.contains_key(key)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.map.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.map.clear();
     }
 
     /// Keys in order.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
         self.map.keys()
     }
 }

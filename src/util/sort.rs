@@ -9,18 +9,18 @@
 use std::cmp::Ordering;
 
 /// Sort `items` stably by `compare`.
-pub fn sort_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
+pub(crate) fn sort_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
     let order = sorted_order(items.len(), &|a, b| compare(&items[a], &items[b]));
     permute(items, order);
 }
 
 /// Sort `items` stably by the key `key` gives each.
-pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+pub(crate) fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
 }
 
 /// Sort `items` stably in their own order.
-pub fn sort<T: Ord>(items: &mut [T]) {
+pub(crate) fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 

@@ -37,7 +37,12 @@ pub(super) struct Broker {
 }
 
 impl Broker {
-    pub fn new(id: BrokerId, session: SessionId, cache: SharedColumn<PartitionState>, epoch: u32) -> Self {
+    pub(crate) fn new(
+        id: BrokerId,
+        session: SessionId,
+        cache: SharedColumn<PartitionState>,
+        epoch: u32,
+    ) -> Self {
         Broker {
             id,
             session,

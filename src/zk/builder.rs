@@ -23,7 +23,7 @@ pub struct ZkClusterBuilder {
 
 impl ZkClusterBuilder {
     /// Checks `config` and draws the replica placement from `seed`; builds no partitions yet.
-    pub fn new(config: ZkClusterConfig, seed: u64) -> Result<Self, ZkClusterError> {
+    pub(crate) fn new(config: ZkClusterConfig, seed: u64) -> Result<Self, ZkClusterError> {
         let layout = config.validate()?;
         let mut rng = Rng::new(seed);
         let start = rng.below(u64::from(config.brokers)) as u32;
@@ -33,7 +33,7 @@ impl ZkClusterBuilder {
 
     /// Builds the initial state of at most `budget_partitions` more partitions; returns how many
     /// are built and the total.
-    pub fn step(&mut self, budget_partitions: u64) -> (u64, u64) {
+    pub(crate) fn step(&mut self, budget_partitions: u64) -> (u64, u64) {
         let (built, total) = self.progress();
         let end = built.saturating_add(budget_partitions).min(total);
         for partition in built..end {
@@ -50,7 +50,7 @@ impl ZkClusterBuilder {
 
     /// The cluster, once every partition is built: registers the brokers and the controller
     /// (cheap, independent of the partition count).
-    pub fn finish(self) -> Result<ZkCluster, ZkClusterError> {
+    pub(crate) fn finish(self) -> Result<ZkCluster, ZkClusterError> {
         let (built, total) = self.progress();
         if built < total {
             return Err(ZkClusterError::Unfinished { built, total });
@@ -59,7 +59,7 @@ impl ZkClusterBuilder {
         ZkCluster::assemble(self.config, self.layout, self.assignment, self.rng, initial)
     }
 
-    pub fn progress(&self) -> (u64, u64) {
+    pub(crate) fn progress(&self) -> (u64, u64) {
         (self.initial.len() as u64, u64::from(self.layout.partitions()))
     }
 }

@@ -17,7 +17,7 @@ pub struct SharedColumn<T> {
 
 impl<T: Copy + PartialEq> SharedColumn<T> {
     /// `len` copies of `value`, every chunk sharing one allocation.
-    pub fn filled(len: usize, value: T) -> Self {
+    pub(crate) fn filled(len: usize, value: T) -> Self {
         let chunk = |entries| Arc::<[T]>::from(vec![value; entries]);
         let mut chunks = vec![chunk(CHUNK.min(len)); len / CHUNK];
         let rest = len % CHUNK;
@@ -28,7 +28,7 @@ impl<T: Copy + PartialEq> SharedColumn<T> {
     }
 
     /// Number of entries.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
@@ -38,19 +38,19 @@ impl<T: Copy + PartialEq> SharedColumn<T> {
     }
 
     /// The entry at `index`, if it exists.
-    pub fn get(&self, index: usize) -> Option<&T> {
+    pub(crate) fn get(&self, index: usize) -> Option<&T> {
         self.chunks.get(index / CHUNK)?.get(index % CHUNK)
     }
 
     /// The entry at `index` for writing; its chunk stops being shared with other copies.
-    pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut T> {
         let chunk = self.chunks.get_mut(index / CHUNK)?;
         Arc::make_mut(chunk).get_mut(index % CHUNK)
     }
 
     /// Stores `value` at `index` (ignored out of range); writing the value already there keeps
     /// the chunk shared.
-    pub fn set(&mut self, index: usize, value: T) {
+    pub(crate) fn set(&mut self, index: usize, value: T) {
         if self.get(index).is_some_and(|old| *old != value)
             && let Some(slot) = self.get_mut(index)
         {
@@ -59,7 +59,7 @@ impl<T: Copy + PartialEq> SharedColumn<T> {
     }
 
     /// The entries in index order.
-    pub fn iter(&self) -> impl Iterator<Item = &T> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.chunks.iter().flat_map(|chunk| chunk.iter())
     }
 }
@@ -84,22 +84,17 @@ pub struct ColumnBuilder<T> {
 
 impl<T: Copy + PartialEq> ColumnBuilder<T> {
     /// A builder holding no entries.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         ColumnBuilder { sealed: Vec::new(), open: Vec::with_capacity(CHUNK) }
     }
 
     /// Entries pushed so far.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.sealed.len() * CHUNK + self.open.len()
     }
 
-    /// Whether nothing has been pushed yet.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Appends one entry.
-    pub fn push(&mut self, value: T) {
+    pub(crate) fn push(&mut self, value: T) {
         self.open.push(value);
         if self.open.len() == CHUNK {
             self.seal();
@@ -112,7 +107,7 @@ impl<T: Copy + PartialEq> ColumnBuilder<T> {
     }
 
     /// The column of every entry pushed.
-    pub fn finish(mut self) -> SharedColumn<T> {
+    pub(crate) fn finish(mut self) -> SharedColumn<T> {
         let len = self.len();
         if !self.open.is_empty() {
             self.seal();

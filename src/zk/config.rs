@@ -44,7 +44,7 @@ impl ZkClusterConfig {
     }
 
     /// Checks the shape and returns its topic layout.
-    pub fn validate(&self) -> Result<TopicLayout, ZkClusterError> {
+    pub(crate) fn validate(&self) -> Result<TopicLayout, ZkClusterError> {
         if self.brokers == 0 || self.brokers > MAX_BROKERS {
             return Err(ZkClusterError::BrokerCount(self.brokers));
         }

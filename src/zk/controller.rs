@@ -112,7 +112,7 @@ pub(super) struct ActiveController {
 
 impl ActiveController {
     /// A controller that has been running for a while and holds `memory`.
-    pub fn steady(
+    pub(crate) fn steady(
         broker: BrokerId,
         epoch: u32,
         session: SessionId,
@@ -137,7 +137,7 @@ impl ActiveController {
     /// `onControllerFailover`: UpdateMetadata to every broker, the replica state machine (dead
     /// replicas out of every ISR), the partition state machine (leaders for offline
     /// partitions), ready, and the LeaderAndIsr/UpdateMetadata of what changed.
-    pub fn loading(
+    pub(crate) fn loading(
         broker: BrokerId,
         epoch: u32,
         session: SessionId,
@@ -163,7 +163,7 @@ impl ActiveController {
     }
 
     /// Whether its memory is complete (not in the middle of a cold load).
-    pub fn loaded(&self) -> bool {
+    pub(crate) fn loaded(&self) -> bool {
         !matches!(self.task, ControllerTask::Loading { .. })
     }
 

@@ -47,7 +47,7 @@ impl ZkCluster {
     }
 
     /// What the active controller holds for `partition`, once its memory is loaded.
-    pub fn controller_state(&self, partition: u32) -> Option<PartitionState> {
+    pub(crate) fn controller_state(&self, partition: u32) -> Option<PartitionState> {
         self.controller
             .as_ref()
             .filter(|c| c.loaded())
@@ -55,13 +55,13 @@ impl ZkCluster {
     }
 
     /// What `partition`'s state znode says.
-    pub fn zookeeper_state(&self, partition: u32) -> Option<PartitionState> {
+    pub(crate) fn zookeeper_state(&self, partition: u32) -> Option<PartitionState> {
         let path: ZnodePath = self.layout.state_path(partition);
         self.store.inspect(path)?.partition_state()
     }
 
     /// What `broker` answers a client's MetadataRequest about `partition` with, from its cache.
-    pub fn metadata_for(&self, broker: BrokerId, partition: u32) -> Option<PartitionState> {
+    pub(crate) fn metadata_for(&self, broker: BrokerId, partition: u32) -> Option<PartitionState> {
         let broker = self.brokers.get(broker as usize).filter(|b| b.alive)?;
         broker.cache.get(partition as usize).copied()
     }

@@ -69,7 +69,7 @@ pub(super) struct FailoverTimeline {
 }
 
 impl FailoverTimeline {
-    pub fn new(
+    pub(crate) fn new(
         (killed_at, old_controller, old_session): (Micros, BrokerId, SessionId),
         leaderless: Vec<bool>,
         zk_at_kill: ZkStats,
@@ -156,7 +156,7 @@ impl ZkCluster {
     }
 
     /// The report of the most recent controller failover, once every broker is updated.
-    pub fn failover_report(&self) -> Option<ZkFailoverReport> {
+    pub(crate) fn failover_report(&self) -> Option<ZkFailoverReport> {
         let f = self.failover.as_ref()?;
         let since_kill = |at: Micros| at - f.killed_at;
         let created = f.controller_created_at?;

@@ -65,7 +65,7 @@ impl Pain {
 
     /// The brokers the fault is about, neither the controller: the one whose replica fetchers
     /// stall, or the one that dies; and for "two notions of liveness" the one cut off.
-    pub fn brokers(self, zk: &ZkCluster) -> (BrokerId, Option<BrokerId>) {
+    pub(crate) fn brokers(self, zk: &ZkCluster) -> (BrokerId, Option<BrokerId>) {
         let controller = zk.controller().map(|(id, _)| id);
         let others: Vec<BrokerId> = (0..BROKERS).filter(|b| Some(*b) != controller).collect();
         match self {

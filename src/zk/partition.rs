@@ -28,7 +28,7 @@ impl PartitionState {
         PartitionState { controller_epoch: 0, leader: NO_LEADER, leader_epoch: 0, isr: BrokerSet::EMPTY };
 
     /// The leader as a broker id, or `None` when the partition is offline.
-    pub fn leader_broker(&self) -> Option<BrokerId> {
+    pub(crate) fn leader_broker(&self) -> Option<BrokerId> {
         u32::try_from(self.leader).ok()
     }
 }
@@ -37,7 +37,7 @@ impl PartitionState {
     /// Kafka 2.4's `ReplicaStateMachine.doRemoveReplicasFromIsr`, one dead replica at a time:
     /// a dead leader becomes NoLeader, and the replica leaves the ISR unless it is the last
     /// member. `None` when no dead broker is in the ISR (nothing to write).
-    pub fn without_replicas(&self, dead: BrokerSet, controller_epoch: u32) -> Option<PartitionState> {
+    pub(crate) fn without_replicas(&self, dead: BrokerSet, controller_epoch: u32) -> Option<PartitionState> {
         if self.isr.intersection(dead).is_empty() {
             return None;
         }
@@ -76,7 +76,7 @@ pub struct ReplicaAssignment {
 
 impl ReplicaAssignment {
     /// Placement over `brokers` brokers; `replication_factor` is clamped to `1..=brokers`.
-    pub fn new(brokers: u32, replication_factor: u32, start: u32) -> ReplicaAssignment {
+    pub(crate) fn new(brokers: u32, replication_factor: u32, start: u32) -> ReplicaAssignment {
         let brokers = brokers.clamp(1, MAX_BROKERS);
         ReplicaAssignment {
             brokers,
@@ -86,19 +86,19 @@ impl ReplicaAssignment {
     }
 
     /// The replicas of `partition`, preferred leader first.
-    pub fn replicas(&self, partition: u32) -> impl Iterator<Item = BrokerId> + use<> {
+    pub(crate) fn replicas(&self, partition: u32) -> impl Iterator<Item = BrokerId> + use<> {
         let brokers = u64::from(self.brokers);
         let first = (u64::from(self.start) + u64::from(partition)) % brokers;
         (0..u64::from(self.replication_factor)).map(move |i| ((first + i) % brokers) as BrokerId)
     }
 
     /// The replicas of `partition` as a set.
-    pub fn replica_set(&self, partition: u32) -> BrokerSet {
+    pub(crate) fn replica_set(&self, partition: u32) -> BrokerSet {
         self.replicas(partition).collect()
     }
 
     /// A freshly created partition: preferred leader, all replicas in sync.
-    pub fn initial_state(&self, partition: u32, controller_epoch: u32) -> PartitionState {
+    pub(crate) fn initial_state(&self, partition: u32, controller_epoch: u32) -> PartitionState {
         let leader = self.replicas(partition).next().map_or(NO_LEADER, |b| b as i32);
         PartitionState { controller_epoch, leader, leader_epoch: 0, isr: self.replica_set(partition) }
     }
@@ -108,7 +108,7 @@ impl ReplicaAssignment {
     /// is live and in the ISR leads, and the ISR keeps its live members. `None` when the leader
     /// is alive (nothing to elect) or no live ISR replica exists: the election fails, nothing is
     /// written and the partition stays offline.
-    pub fn elect(
+    pub(crate) fn elect(
         &self,
         partition: u32,
         state: PartitionState,

@@ -15,35 +15,35 @@ pub struct TopicLayout {
 
 impl TopicLayout {
     /// A layout, or `None` when it is empty-per-topic or exceeds `u32` partition indexes.
-    pub fn new(topics: u32, partitions_per_topic: u32) -> Option<TopicLayout> {
+    pub(crate) fn new(topics: u32, partitions_per_topic: u32) -> Option<TopicLayout> {
         let total = u64::from(topics) * u64::from(partitions_per_topic);
         (partitions_per_topic > 0 && total <= u64::from(u32::MAX))
             .then_some(TopicLayout { topics, partitions_per_topic })
     }
 
     /// Number of topics.
-    pub fn topics(&self) -> u32 {
+    pub(crate) fn topics(&self) -> u32 {
         self.topics
     }
 
     /// Partitions in each topic.
-    pub fn partitions_per_topic(&self) -> u32 {
+    pub(crate) fn partitions_per_topic(&self) -> u32 {
         self.partitions_per_topic
     }
 
     /// Total number of partitions.
-    pub fn partitions(&self) -> u32 {
+    pub(crate) fn partitions(&self) -> u32 {
         self.topics * self.partitions_per_topic
     }
 
     /// Global index of a partition, if it exists.
-    pub fn index(&self, topic: u32, partition: u32) -> Option<usize> {
+    pub(crate) fn index(&self, topic: u32, partition: u32) -> Option<usize> {
         (topic < self.topics && partition < self.partitions_per_topic)
             .then(|| topic as usize * self.partitions_per_topic as usize + partition as usize)
     }
 
     /// The `(topic, partition)` of a global index.
-    pub fn locate(&self, index: u32) -> (u32, u32) {
+    pub(crate) fn locate(&self, index: u32) -> (u32, u32) {
         (index / self.partitions_per_topic, index % self.partitions_per_topic)
     }
 
@@ -81,7 +81,7 @@ pub enum ZnodePath {
 impl ZnodePath {
     /// The parent znode whose children watch sees this one come and go (`None` under the root).
     /// A partition's parent is given as its topic; the `partitions/<p>` levels are not modelled.
-    pub fn parent(&self) -> Option<ZnodePath> {
+    pub(crate) fn parent(&self) -> Option<ZnodePath> {
         match self {
             ZnodePath::Controller | ZnodePath::ControllerEpoch => None,
             ZnodePath::BrokerIds | ZnodePath::Topics | ZnodePath::IsrChangeNotifications => None,

@@ -133,7 +133,7 @@ pub struct PartitionGrid {
 
 impl PartitionGrid {
     /// A grid of at most `max_cells` cells over `partitions` partitions, nothing known yet.
-    pub fn empty(partitions: u64, max_cells: u32) -> PartitionGrid {
+    pub(crate) fn empty(partitions: u64, max_cells: u32) -> PartitionGrid {
         let per_cell = partitions.div_ceil(u64::from(max_cells.max(1))).max(1);
         let cells = partitions.div_ceil(per_cell) as u32;
         PartitionGrid { cells, per_cell, partitions, leaderless: 0, loaded: 0, pushed: Vec::new() }

@@ -30,7 +30,7 @@ pub(super) struct PushTracker {
 
 impl PushTracker {
     /// Target brokers still running that have applied every chunk.
-    pub fn brokers_done(&self, running: BrokerSet) -> u32 {
+    pub(crate) fn brokers_done(&self, running: BrokerSet) -> u32 {
         let done = self.targets.iter().filter(|b| self.applied[*b as usize] == self.chunks);
         done.filter(|b| running.contains(*b)).count() as u32
     }

@@ -221,7 +221,7 @@ impl ZkStore {
     /// # Panics
     ///
     /// If `states` does not hold exactly one entry per partition of `layout`.
-    pub fn new(layout: TopicLayout, costs: &ZkCosts, states: SharedColumn<PartitionState>) -> ZkStore {
+    pub(crate) fn new(layout: TopicLayout, costs: &ZkCosts, states: SharedColumn<PartitionState>) -> ZkStore {
         let nodes = BTreeMap::from([
             (ZnodePath::ControllerEpoch, Znode::persistent(ZnodeData::ControllerEpoch(0), 0)),
             (ZnodePath::BrokerIds, Znode::persistent(ZnodeData::Empty, 0)),
@@ -257,7 +257,13 @@ impl ZkStore {
     /// When `count` pipelined requests issued at `start`, at most `max_in_flight` outstanding,
     /// have all completed. Each request occupies the ensemble for `1 / max requests per sec`;
     /// once that ceiling is hit they queue (also behind earlier batches).
-    pub fn submit(&mut self, start: Micros, kind: ZkRequestKind, count: u64, max_in_flight: u32) -> Micros {
+    pub(crate) fn submit(
+        &mut self,
+        start: Micros,
+        kind: ZkRequestKind,
+        count: u64,
+        max_in_flight: u32,
+    ) -> Micros {
         let latency = match kind {
             ZkRequestKind::Read => self.read_latency,
             ZkRequestKind::Write => self.write_latency,
@@ -271,7 +277,7 @@ impl ZkStore {
     }
 
     /// Opens a session for `owner`; it expires unless pinged within the session timeout.
-    pub fn open_session(&mut self, owner: BrokerId, now: Micros) -> SessionId {
+    pub(crate) fn open_session(&mut self, owner: BrokerId, now: Micros) -> SessionId {
         let id = SessionId(self.next_session);
         self.next_session += 1;
         let expires_at = now.saturating_add(self.session_timeout);
@@ -280,7 +286,7 @@ impl ZkStore {
     }
 
     /// A client ping: pushes the session's deadline out by the session timeout.
-    pub fn ping(&mut self, session: SessionId, now: Micros) -> Result<Micros, ZkError> {
+    pub(crate) fn ping(&mut self, session: SessionId, now: Micros) -> Result<Micros, ZkError> {
         let timeout = self.session_timeout;
         let entry = self.sessions.get_mut(&session).ok_or(ZkError::SessionExpired(session))?;
         entry.expires_at = now.saturating_add(timeout);
@@ -288,13 +294,13 @@ impl ZkStore {
     }
 
     /// The session's current deadline, if it is alive.
-    pub fn session_expires_at(&self, session: SessionId) -> Option<Micros> {
+    pub(crate) fn session_expires_at(&self, session: SessionId) -> Option<Micros> {
         self.sessions.get(&session).map(|s| s.expires_at)
     }
 
     /// Expires the session if its deadline has passed: its watches are dropped, its ephemeral
     /// znodes deleted, and the watches on them fire.
-    pub fn check_session(&mut self, session: SessionId, now: Micros) -> SessionStatus {
+    pub(crate) fn check_session(&mut self, session: SessionId, now: Micros) -> SessionStatus {
         match self.sessions.get(&session) {
             None => SessionStatus::Unknown,
             Some(s) if s.expires_at > now => SessionStatus::Alive { expires_at: s.expires_at },
@@ -343,12 +349,12 @@ impl ZkStore {
     /// Counts `count` reads of znodes this model does not hold (Kafka's `/admin/*` and
     /// notification znodes, absent in a cluster with no admin work pending): each answers
     /// NONODE or no children, at a read's cost.
-    pub fn count_absent_reads(&mut self, count: u64) {
+    pub(crate) fn count_absent_reads(&mut self, count: u64) {
         self.stats.reads += count;
     }
 
     /// `getData`, optionally leaving a data watch on the znode.
-    pub fn get_data(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<Znode, ZkError> {
+    pub(crate) fn get_data(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<Znode, ZkError> {
         self.stats.reads += 1;
         let node = self.inspect(path).ok_or(ZkError::NoNode(path))?;
         self.watch(path, watcher, WatchKind::Data)?;
@@ -356,14 +362,18 @@ impl ZkStore {
     }
 
     /// `exists`: like `getData`, but the watch is left even when the znode is absent.
-    pub fn exists(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<Option<Znode>, ZkError> {
+    pub(crate) fn exists(
+        &mut self,
+        path: ZnodePath,
+        watcher: Option<SessionId>,
+    ) -> Result<Option<Znode>, ZkError> {
         self.stats.reads += 1;
         self.watch(path, watcher, WatchKind::Data)?;
         Ok(self.inspect(path))
     }
 
     /// `getChildren`, optionally leaving a children watch.
-    pub fn get_children(
+    pub(crate) fn get_children(
         &mut self,
         path: ZnodePath,
         watcher: Option<SessionId>,
@@ -374,7 +384,11 @@ impl ZkStore {
 
     /// `getChildren` when only the number of children matters: the same read and watch, without
     /// listing them (`/brokers/topics` can have millions).
-    pub fn count_children(&mut self, path: ZnodePath, watcher: Option<SessionId>) -> Result<u64, ZkError> {
+    pub(crate) fn count_children(
+        &mut self,
+        path: ZnodePath,
+        watcher: Option<SessionId>,
+    ) -> Result<u64, ZkError> {
         self.read_children(path, watcher)?;
         Ok(match path {
             ZnodePath::Topics => u64::from(self.layout.topics()),
@@ -407,7 +421,7 @@ impl ZkStore {
     }
 
     /// `create`; `ephemeral_owner` makes the znode vanish with that session.
-    pub fn create(
+    pub(crate) fn create(
         &mut self,
         path: ZnodePath,
         data: ZnodeData,
@@ -439,7 +453,7 @@ impl ZkStore {
     /// A leader's `createSequentialPersistentPath("/isr_change_notification/isr_change_", ...)`
     /// naming `partitions` (`KafkaZkClient.propagateIsrChanges`, 2.4). Returns its path and the
     /// watches that fired.
-    pub fn create_isr_change(&mut self, partitions: Rc<[u32]>) -> (ZnodePath, Vec<WatchFired>) {
+    pub(crate) fn create_isr_change(&mut self, partitions: Rc<[u32]>) -> (ZnodePath, Vec<WatchFired>) {
         self.stats.writes += 1;
         let sequence = self.next_isr_change;
         self.next_isr_change += 1;
@@ -453,7 +467,7 @@ impl ZkStore {
     }
 
     /// `getData` of an ISR change notification: the partitions it names.
-    pub fn isr_change(&mut self, path: ZnodePath) -> Result<Rc<[u32]>, ZkError> {
+    pub(crate) fn isr_change(&mut self, path: ZnodePath) -> Result<Rc<[u32]>, ZkError> {
         self.stats.reads += 1;
         match path {
             ZnodePath::IsrChangeNotification(n) => self.isr_changes.get(&n).cloned(),
@@ -464,7 +478,7 @@ impl ZkStore {
 
     /// `delete` of a persistent znode with no children (an ISR change notification). Returns
     /// the watches that fired.
-    pub fn delete(&mut self, path: ZnodePath) -> Result<Vec<WatchFired>, ZkError> {
+    pub(crate) fn delete(&mut self, path: ZnodePath) -> Result<Vec<WatchFired>, ZkError> {
         self.stats.writes += 1;
         let ZnodePath::IsrChangeNotification(n) = path else {
             return Err(ZkError::BadData(path));
@@ -480,7 +494,7 @@ impl ZkStore {
     /// ZooKeeper's `multi` of `create(path, data)` and `setData(set_path, set_data,
     /// expected_version)`: one request whose operations are all checked before any is applied,
     /// so both happen or neither does. Returns the watches that fired.
-    pub fn create_and_set(
+    pub(crate) fn create_and_set(
         &mut self,
         (path, data, ephemeral_owner): (ZnodePath, ZnodeData, Option<SessionId>),
         (set_path, set_data, expected): (ZnodePath, ZnodeData, u32),
@@ -503,7 +517,7 @@ impl ZkStore {
 
     /// `setData`, conditional on `expected_version` when given. Returns the new version and the
     /// data watches that fired.
-    pub fn set_data(
+    pub(crate) fn set_data(
         &mut self,
         path: ZnodePath,
         data: ZnodeData,

@@ -8,7 +8,7 @@ use crate::util::float;
 pub type Point = (u64, f64, f64, f64);
 
 /// Parse `partitions,kraft_ms,zk_ms[,kraft_p99_ms]` lines after a header; bad lines are skipped.
-pub fn parse_csv(text: &str) -> Vec<Point> {
+pub(crate) fn parse_csv(text: &str) -> Vec<Point> {
     text.lines()
         .skip(1)
         .filter_map(|line| {
@@ -23,7 +23,7 @@ pub fn parse_csv(text: &str) -> Vec<Point> {
 }
 
 /// The measured size nearest `partitions`.
-pub fn nearest(points: &[Point], partitions: u64) -> Option<&Point> {
+pub(crate) fn nearest(points: &[Point], partitions: u64) -> Option<&Point> {
     points.iter().min_by_key(|p| p.0.abs_diff(partitions))
 }
 

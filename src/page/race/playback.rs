@@ -9,7 +9,7 @@ pub enum Playback {
 
 impl Playback {
     /// The fixed speed, if one was chosen.
-    pub fn fixed(self) -> Option<f64> {
+    pub(crate) fn fixed(self) -> Option<f64> {
         match self {
             Playback::Auto => None,
             Playback::Fixed(speed) => Some(speed),

@@ -23,12 +23,12 @@ pub const HEALTHY_HOLD_MS: f64 = 1_500.0;
 
 impl RaceRequest {
     /// The race of `partitions` partitions, waiting for the kill.
-    pub fn idle(partitions: u64) -> RaceRequest {
+    pub(crate) fn idle(partitions: u64) -> RaceRequest {
         RaceRequest { partitions, shown_after_kill_ms: None, plays_on: false, key: None, autoplay: false }
     }
 
     /// How long after the kill the race opens, if it is opened mid-race.
-    pub fn script(&self) -> Option<Micros> {
+    pub(crate) fn script(&self) -> Option<Micros> {
         self.shown_after_kill_ms.map(|ms| ms * MS)
     }
 }

@@ -6,14 +6,14 @@ pub const MIN_EXP: f64 = 1.0;
 pub const MAX_EXP: f64 = 6.35;
 
 /// The partition count the slider shows at exponent `exp`.
-pub fn partitions_for(exp: f64) -> u64 {
+pub(crate) fn partitions_for(exp: f64) -> u64 {
     let raw = 10f64.powf(exp).round() as u64;
     let magnitude = 10u64.pow((raw as f64).log10().floor().max(1.0) as u32 - 1);
     (raw / magnitude * magnitude).clamp(10, 2_000_000)
 }
 
 /// The slider's exponent for `partitions`.
-pub fn exp_for(partitions: u64) -> f64 {
+pub(crate) fn exp_for(partitions: u64) -> f64 {
     (partitions as f64).log10().clamp(MIN_EXP, MAX_EXP)
 }
 

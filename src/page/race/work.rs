@@ -16,7 +16,7 @@ const FAST_FORWARD_SLICE: Micros = 100_000;
 const FAST_FORWARD_BUDGET_MS: f64 = 5.0;
 
 /// Prepare the race in small pieces until the frame's time budget is used.
-pub fn prepare(race: &mut FailoverRace, clock: Clock) -> Result<(), RaceError> {
+pub(crate) fn prepare(race: &mut FailoverRace, clock: Clock) -> Result<(), RaceError> {
     let started = clock();
     while matches!(race.stage(), RaceStage::Preparing { .. }) && clock() - started < PREPARE_BUDGET_MS {
         race.prepare(PREPARE_BUDGET)?;
@@ -25,7 +25,7 @@ pub fn prepare(race: &mut FailoverRace, clock: Clock) -> Result<(), RaceError> {
 }
 
 /// Run the race in small slices until `target` (or the end) or the frame's time budget is used.
-pub fn fast_forward(race: &mut FailoverRace, target: Option<Micros>, clock: Clock) {
+pub(crate) fn fast_forward(race: &mut FailoverRace, target: Option<Micros>, clock: Clock) {
     let started = clock();
     while clock() - started < FAST_FORWARD_BUDGET_MS && !race.finished() {
         let RaceStage::Running { elapsed } = race.stage() else { return };

@@ -164,7 +164,7 @@ impl Command {
     }
 
     /// The action on the live cluster this command is, if it is one.
-    pub fn action(&self) -> Option<Action> {
+    pub(crate) fn action(&self) -> Option<Action> {
         Some(match self {
             Command::KillLeader => Action::KillLeader,
             Command::Crash { node } => Action::Crash(*node),

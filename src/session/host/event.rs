@@ -92,7 +92,7 @@ pub struct Observation {
 
 impl Observation {
     /// The cluster as it is now, with the first broken invariant if any.
-    pub fn of(sim: &Simulation, violation: Option<&SeenViolation>) -> Observation {
+    pub(crate) fn of(sim: &Simulation, violation: Option<&SeenViolation>) -> Observation {
         let leader = sim.leader();
         Observation {
             at: sim.now(),
@@ -116,7 +116,7 @@ impl Observation {
     }
 
     /// The events between an earlier observation and this one, in a fixed order.
-    pub fn events_since(&self, before: &Observation) -> Vec<HostEvent> {
+    pub(crate) fn events_since(&self, before: &Observation) -> Vec<HostEvent> {
         let at_ms = self.at / MS;
         let mut events = Vec::new();
         if self.epoch > before.epoch {
@@ -276,7 +276,12 @@ mod tests {
 
     #[test]
     fn a_finished_race_reports_both_stopwatches() {
-        let mut race = crate::race::FailoverRace::new(1_000, 1).expect("race");
+        let mut race = crate::race::FailoverRace::with_roles(
+            1_000,
+            1,
+            crate::experiments::failover::KraftRoles::DEDICATED,
+        )
+        .expect("race");
         while race.prepare(100_000).is_ok() && !matches!(race.stage(), crate::race::RaceStage::Ready) {}
         assert_eq!(HostEvent::failover_finished(&race), None);
         race.kill().expect("kill");
