@@ -10,10 +10,11 @@ const USAGE: &str = "usage:
   kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event
-  kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR]
-  kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR]
+  kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
+  kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       play a scenario script and print its trace (every event, or state changes only);
-      --write-log exports the committed metadata log and snapshots as Kafka's files in DIR
+      --write-log exports the committed metadata log and snapshots as Kafka's files in DIR;
+      --write-nodes every running node's directories as Kafka keeps them (DIR/n1, DIR/n2, ...)
   kraftscope elections [--trials N] [--voters V[,V...]] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
       kill the leader in N seeded trials and print the distribution of time to a new leader
   kraftscope quorum-sizing [--voters V[,V...]] [--latency MIN-MAX[,MIN-MAX...]] [--trials N] [--first-seed S]
@@ -25,6 +26,10 @@ const USAGE: &str = "usage:
       decode a real __cluster_metadata .log segment, .checkpoint snapshot or directory: batches,
       records, offsets, leader epochs, LeaderChange records, CRC failures, a count per record
       type and the image the records build
+  kraftscope inspect DIR... [--json]
+      read KRaft nodes' directories (each node's, or a parent holding several): every file
+      recognised, per node its quorum-state, meta.properties, log range, snapshots, last
+      LeaderChange and record counts, then what the nodes' files disagree on
   kraftscope help";
 
 /// A write to a closed pipe (`kraftscope failover | head`) ends the process quietly, as it does
@@ -61,12 +66,15 @@ fn main() -> ExitCode {
         "failover" => Args::parse(rest, &["csv", "detail"]).and_then(|a| cli::failover_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
         "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),
-        "inspect" => match rest.split_first() {
-            Some((path, flags)) if !path.starts_with("--") => {
-                Args::parse(flags, &["json"]).and_then(|a| cli::inspect_cmd::run(path, &a))
+        "inspect" => {
+            let paths: Vec<&str> =
+                rest.iter().take_while(|a| !a.starts_with("--")).map(String::as_str).collect();
+            match paths.as_slice() {
+                [] => Err(format!("inspect needs a PATH\n{USAGE}")),
+                _ => Args::parse(&rest[paths.len()..], &["json"])
+                    .and_then(|a| cli::inspect_cmd::run(&paths, &a)),
             }
-            _ => Err(format!("inspect needs a PATH\n{USAGE}")),
-        },
+        }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(true)

@@ -376,3 +376,71 @@ proptest! {
         check_never_panics(name, &bytes)?;
     }
 }
+
+/// Valid node files to mutate, as the writer writes them: a quorum-state of each data version,
+/// a meta.properties and a leader-epoch-checkpoint.
+const NODE_FILES: [(&str, &str); 5] = [
+    (
+        "quorum-state",
+        r#"{"clusterId":"","leaderId":1,"leaderEpoch":2,"votedId":-1,"appliedOffset":0,"currentVoters":[{"voterId":1},{"voterId":2}],"data_version":0}"#,
+    ),
+    (
+        "quorum-state",
+        r#"{"leaderId":-1,"leaderEpoch":7,"votedId":3,"votedDirectoryId":"J8aAPcfLQt2bqs1JT_rMgQ","data_version":1}"#,
+    ),
+    (
+        "meta.properties",
+        "#\n#Tue Jan 01 00:00:00 UTC 2026\nnode.id=1\ndirectory.id=J8aAPcfLQt2bqs1JT_rMgQ\nversion=1\ncluster.id=a3JhZnRzY29wZSBzaW0AAA\n",
+    ),
+    ("leader-epoch-checkpoint", "0\n3\n1 0\n2 13\n5 120\n"),
+    ("leader-epoch-checkpoint", "0\n0\n"),
+];
+
+/// Read `bytes` as the node file `name`: it reads, or its error names a byte within the file.
+fn check_node_file(name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
+    use kraftscope::kafka_log::node_files::{leader_epoch_checkpoint, meta_properties, quorum_state};
+    let error = match name {
+        "quorum-state" => quorum_state(bytes).err(),
+        "meta.properties" => meta_properties(bytes).err(),
+        _ => leader_epoch_checkpoint(bytes).err(),
+    };
+    if let Some(error) = error {
+        prop_assert!(
+            error.byte <= bytes.len().max(kraftscope::kafka_log::node_files::MAX_SMALL_FILE),
+            "{name}: {error}"
+        );
+        prop_assert!(!error.what.is_empty());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(1))]
+
+    #[test]
+    fn mutated_node_files_read_or_name_the_byte(seed in 0usize..5, mutations in mutations()) {
+        let (name, text) = NODE_FILES[seed];
+        check_node_file(name, &mutate(text.as_bytes().to_vec(), &mutations))?;
+    }
+
+    #[test]
+    fn random_bytes_as_node_files_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300), seed in 0usize..5) {
+        check_node_file(NODE_FILES[seed].0, &bytes)?;
+    }
+}
+
+#[test]
+fn the_valid_node_files_read() {
+    use kraftscope::kafka_log::node_files::{leader_epoch_checkpoint, meta_properties, quorum_state};
+    let v0 = quorum_state(NODE_FILES[0].1.as_bytes()).unwrap();
+    assert_eq!((v0.data_version, v0.leader_id, v0.leader_epoch, v0.voted_id), (0, Some(1), 2, None));
+    assert_eq!(v0.current_voters, Some(vec![1, 2]));
+    let v1 = quorum_state(NODE_FILES[1].1.as_bytes()).unwrap();
+    assert_eq!((v1.leader_id, v1.leader_epoch, v1.voted_id), (None, 7, Some(3)));
+    assert_eq!(v1.voted_directory_id.as_deref(), Some("J8aAPcfLQt2bqs1JT_rMgQ"));
+    let meta = meta_properties(NODE_FILES[2].1.as_bytes()).unwrap();
+    assert_eq!((meta.version, meta.node_id), (1, Some(1)));
+    assert_eq!(meta.directory_id.as_deref(), Some("J8aAPcfLQt2bqs1JT_rMgQ"));
+    assert_eq!(leader_epoch_checkpoint(NODE_FILES[3].1.as_bytes()).unwrap().len(), 3);
+    assert!(leader_epoch_checkpoint(NODE_FILES[4].1.as_bytes()).unwrap().is_empty());
+}

@@ -1,21 +1,49 @@
-//! `kraftscope inspect PATH [--json]`: decode a real `__cluster_metadata` segment, snapshot or
-//! directory and report what it holds.
+//! `kraftscope inspect PATH... [--json]`: decode a real `__cluster_metadata` segment, snapshot or
+//! directory and report what it holds; or read KRaft nodes' directories, sum up each node and
+//! say what their files disagree on.
 
 use std::io::Write;
 use std::path::Path;
 
-use kraftscope::kafka_log::directory::read_path;
+use kraftscope::kafka_log::directory::{read_path, read_tree};
 use kraftscope::kafka_log::inspect::Inspection;
+use kraftscope::kafka_log::node_files::NodeFile;
+use kraftscope::kafka_log::nodes::{NodeSummary, Nodes};
 use kraftscope::kafka_log::report;
 
 use super::args::Args;
 
-/// Inspect `path`; false (a failing exit) when the files have CRC failures or other problems.
-pub(crate) fn run(path: &str, args: &Args) -> Result<bool, String> {
+/// Inspect `paths`: one record file or `__cluster_metadata-0` folder as a log, anything else
+/// (node directories, several paths, another file of a node) as nodes. False (a failing exit)
+/// when a file has CRC failures or other problems.
+pub(crate) fn run(paths: &[&str], args: &Args) -> Result<bool, String> {
     args.only(&["json"])?;
+    match paths {
+        [path] if is_log(Path::new(path)) => inspect_log(path, args.has("json")),
+        _ => inspect_nodes(paths, args.has("json")),
+    }
+}
+
+/// Whether `path` is a record file, or a folder of the log's files with no node files in it
+/// (the folders of a node or of several are read as nodes).
+fn is_log(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path).into_iter().flatten().flatten();
+        let kinds: Vec<NodeFile> = entries.map(|e| NodeFile::of(&e.file_name().to_string_lossy())).collect();
+        return kinds.iter().any(|k| matches!(k, NodeFile::Segment | NodeFile::Snapshot))
+            && !kinds.iter().any(|k| matches!(k, NodeFile::QuorumState | NodeFile::MetaProperties));
+    }
+    matches!(
+        NodeFile::of(&name),
+        NodeFile::Segment | NodeFile::Snapshot | NodeFile::Bootstrap | NodeFile::Unknown
+    )
+}
+
+fn inspect_log(path: &str, json: bool) -> Result<bool, String> {
     let files = read_path(Path::new(path))?;
     let inspection = Inspection::of(&files);
-    if args.has("json") {
+    if json {
         let json =
             serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
         print_out(&format!("{json}\n"));
@@ -23,6 +51,93 @@ pub(crate) fn run(path: &str, args: &Args) -> Result<bool, String> {
         print_out(&text(&inspection));
     }
     Ok(inspection.crc_failures.is_empty() && inspection.problem_count == 0)
+}
+
+fn inspect_nodes(paths: &[&str], json: bool) -> Result<bool, String> {
+    let paths: Vec<&Path> = paths.iter().map(Path::new).collect();
+    let nodes = Nodes::read(&read_tree(&paths)?);
+    if nodes.nodes.is_empty() {
+        return Err(
+            "no KRaft node's files found (meta.properties, quorum-state, __cluster_metadata-0)".into()
+        );
+    }
+    if json {
+        let json = serde_json::to_string_pretty(&nodes).map_err(|e| format!("cannot write JSON: {e}"))?;
+        print_out(&format!("{json}\n"));
+    } else {
+        print_out(&nodes_text(&nodes));
+    }
+    let clean = |n: &NodeSummary| n.problems.is_empty() && n.files.iter().all(|f| f.problem.is_none());
+    Ok(nodes.nodes.iter().all(clean))
+}
+
+/// Each node, then the disagreements.
+fn nodes_text(nodes: &Nodes) -> String {
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    for node in &nodes.nodes {
+        let meta = node.meta.as_ref().map_or("no readable meta.properties".to_string(), |m| {
+            let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+            format!("cluster.id {}, directory.id {}", text(&m.cluster_id), text(&m.directory_id))
+        });
+        line(format!("{} ({}): {meta}", node.name, node.folder));
+        if let Some(state) = &node.quorum_state {
+            let id = |v: Option<i64>| v.map_or("none".to_string(), |id| format!("n{id}"));
+            let voters =
+                state.current_voters.as_ref().map_or(String::new(), |v| format!(", currentVoters {v:?}"));
+            line(format!(
+                "  quorum-state (data_version {}): epoch {}, leader {}, voted {}{voters}",
+                state.data_version,
+                state.leader_epoch,
+                id(state.leader_id),
+                id(state.voted_id)
+            ));
+        }
+        let range = match (node.log_start, node.log_end) {
+            (Some(start), Some(end)) => format!("offsets {start} to {} ({} records)", end - 1, node.records),
+            _ => "no records".to_string(),
+        };
+        let snapshots: Vec<String> =
+            node.snapshots.iter().map(|s| format!("{}-{}", s.end_offset, s.epoch)).collect();
+        let snapshots = if snapshots.is_empty() { "none".to_string() } else { snapshots.join(", ") };
+        line(format!("  log: {range}; snapshots: {snapshots}"));
+        if let Some(change) = node.leader_changes.last() {
+            line(format!(
+                "  last LeaderChange: epoch {} at offset {}, leader n{}, voters {:?}",
+                change.epoch, change.offset, change.leader, change.voters
+            ));
+        }
+        if let Some(entries) = &node.leader_epochs {
+            let entries: Vec<String> =
+                entries.iter().map(|e| format!("{}@{}", e.epoch, e.start_offset)).collect();
+            line(format!("  leader-epoch-checkpoint: {}", entries.join(" ")));
+        }
+        if let Some(records) = node.bootstrap_records {
+            line(format!("  bootstrap.checkpoint: {records} records"));
+        }
+        let counts: Vec<String> = node.record_types.iter().map(|(name, n)| format!("{name} {n}")).collect();
+        line(format!("  records per type: {}", counts.join(", ")));
+        for file in &node.files {
+            match &file.problem {
+                Some(problem) => line(format!("  PROBLEM {problem}")),
+                None => line(format!("  {}: {}", file.path, file.kind)),
+            }
+        }
+        for problem in &node.problems {
+            line(format!("  PROBLEM {problem}"));
+        }
+    }
+    for file in &nodes.skipped {
+        line(format!("{}: {}", file.path, file.kind));
+    }
+    line(format!("disagreements: {}", nodes.disagreements.len()));
+    for disagreement in &nodes.disagreements {
+        line(format!("  - {}", disagreement.text));
+    }
+    out
 }
 
 /// Print to stdout; a closed pipe (`inspect ... | head`) is not an error.

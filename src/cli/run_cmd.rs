@@ -8,7 +8,7 @@ use kraftscope::scenario::{Detail, ScenarioRun, ScriptError, catalog, script};
 use super::args::Args;
 
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["scenario", "file", "seed", "notable", "write-log"])?;
+    args.only(&["scenario", "file", "seed", "notable", "write-log", "write-nodes"])?;
     let seed: u64 = args.get("seed", 1)?;
     let text = match (args.text("scenario"), args.text("file")) {
         (Some(name), None) => catalog::find(name).map_err(|e| e.to_string())?.to_string(),
@@ -33,7 +33,24 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     if let Some(dir) = args.text("write-log") {
         write_log(&run, Path::new(dir))?;
     }
+    if let Some(dir) = args.text("write-nodes") {
+        write_nodes(&run, Path::new(dir))?;
+    }
     Ok(true)
+}
+
+/// Export every running node's directories as Kafka keeps them, one folder a node.
+fn write_nodes(run: &ScenarioRun, dir: &Path) -> Result<(), String> {
+    let sim = run.simulation().ok_or("the scenario started no cluster, so there are no nodes to write")?;
+    let files = sim.node_directories();
+    if files.is_empty() {
+        return Err("no node is running, so there are no directories to write".into());
+    }
+    write_files(dir, &files)?;
+    let mut nodes: Vec<&str> = files.iter().filter_map(|f| f.name.split('/').next()).collect();
+    nodes.dedup();
+    println!("wrote {} nodes' directories to {}: {}", nodes.len(), dir.display(), nodes.join(", "));
+    Ok(())
 }
 
 /// Export the committed log and snapshots of the active controller (or, with none, of the

@@ -13,6 +13,8 @@ pub mod directory;
 pub mod error;
 pub mod image;
 pub mod inspect;
+pub mod node_files;
+pub mod nodes;
 pub mod payload;
 pub mod reader;
 pub mod record;

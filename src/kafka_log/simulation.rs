@@ -170,7 +170,7 @@ pub(crate) fn kraft_version_payload(version: KRaftVersion) -> Payload {
 }
 
 /// A directory id as the UUID Kafka writes: the 64 bits in the low half.
-fn dir_uuid(dir: Option<DirectoryId>) -> [u8; 16] {
+pub(crate) fn dir_uuid(dir: Option<DirectoryId>) -> [u8; 16] {
     let mut uuid = [0; 16];
     uuid[8..].copy_from_slice(&dir.unwrap_or(0).to_be_bytes());
     uuid

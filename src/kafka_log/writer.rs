@@ -7,14 +7,16 @@
 use crate::metadata::image::MetadataImage;
 use crate::metadata::record::{MetadataRecord, PartitionRecord};
 use crate::metadata::state::{MetadataEntry, MetadataLog, MetadataSnapshot};
-use crate::quorum::Offset;
+use crate::quorum::disk::QuorumStateFile;
 use crate::quorum::record::Record;
+use crate::quorum::voters::{DirectoryId, KRaftVersion};
+use crate::quorum::{NodeId, Offset};
 
 use super::batch::{BatchHeader, CONTROL_FLAG, LOG_OVERHEAD, MAGIC, NO_PRODUCER_ID, RECORD_BATCH_OVERHEAD};
 use super::crc32c::crc32c;
 use super::payload::{ControlType, Payload};
 use super::record::RawRecord;
-use super::simulation::{kraft_version_payload, leader_change_payload, to_payload, voters_payload};
+use super::simulation::{dir_uuid, kraft_version_payload, leader_change_payload, to_payload, voters_payload};
 use super::snapshot_name::{segment_file_name, snapshot_file_name};
 use super::value::Value;
 
@@ -203,4 +205,70 @@ pub fn directory(log: &MetadataLog, committed: Offset) -> Vec<KafkaFile> {
     let mut files: Vec<KafkaFile> = log.snapshots().iter().map(|s| snapshot(s)).collect();
     files.push(segment(log, committed));
     files
+}
+
+/// The cluster id the simulated nodes' `meta.properties` name (Kafka's form of a UUID).
+pub fn simulated_cluster_id() -> String {
+    super::value::uuid_text(b"kraftscope sim\0\0")
+}
+
+/// A node's `quorum-state` (`FileQuorumStateStore.writeElectionStateToFile`): at kraft.version 0
+/// data version 0 (with the empty cluster id, applied offset 0 and no voters Kafka 3.x writes),
+/// from kraft.version 1 data version 1 with the voted directory id (all zeros without a vote).
+pub fn quorum_state(
+    state: QuorumStateFile,
+    voted_dir: Option<DirectoryId>,
+    kraft_version: KRaftVersion,
+) -> KafkaFile {
+    let id = |v: Option<NodeId>| v.map_or(-1, i64::from);
+    let (leader, epoch, voted) = (id(state.leader_id), state.leader_epoch, id(state.voted_id));
+    let json = if kraft_version == 0 {
+        format!(
+            "{{\"clusterId\":\"\",\"leaderId\":{leader},\"leaderEpoch\":{epoch},\"votedId\":{voted},\"appliedOffset\":0,\"currentVoters\":[],\"data_version\":0}}"
+        )
+    } else {
+        let dir = super::value::uuid_text(&dir_uuid(voted_dir));
+        format!(
+            "{{\"leaderId\":{leader},\"leaderEpoch\":{epoch},\"votedId\":{voted},\"votedDirectoryId\":\"{dir}\",\"data_version\":1}}"
+        )
+    };
+    KafkaFile { name: "quorum-state".into(), bytes: json.into_bytes() }
+}
+
+/// A KRaft node's `meta.properties` (`MetaProperties`, version 1), as `Properties.store`
+/// writes it.
+pub fn meta_properties(node: NodeId, dir: DirectoryId) -> KafkaFile {
+    let dir = super::value::uuid_text(&dir_uuid(Some(dir)));
+    let text = format!(
+        "#\n#Written by kraftscope for a simulated node\nnode.id={node}\ndirectory.id={dir}\nversion=1\ncluster.id={}\n",
+        simulated_cluster_id()
+    );
+    KafkaFile { name: "meta.properties".into(), bytes: text.into_bytes() }
+}
+
+/// `leader-epoch-checkpoint` (`LeaderEpochCheckpointFile`, version 0): each leader epoch of
+/// `log`'s records with the offset it starts at.
+pub fn leader_epoch_checkpoint(log: &MetadataLog) -> KafkaFile {
+    let mut entries: Vec<(u32, Offset)> = Vec::new();
+    for offset in log.start_offset()..log.end_offset() {
+        let Some(entry) = log.get(offset) else { break };
+        if entries.last().is_none_or(|(epoch, _)| *epoch != entry.epoch) {
+            entries.push((entry.epoch, offset));
+        }
+    }
+    let mut text = format!("0\n{}\n", entries.len());
+    for (epoch, offset) in entries {
+        text.push_str(&format!("{epoch} {offset}\n"));
+    }
+    KafkaFile { name: "leader-epoch-checkpoint".into(), bytes: text.into_bytes() }
+}
+
+/// `partition.metadata` of `__cluster_metadata-0`: the metadata topic's fixed id
+/// (`Topic.CLUSTER_METADATA_TOPIC_ID`).
+pub fn partition_metadata() -> KafkaFile {
+    let id = super::value::uuid_text(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    KafkaFile {
+        name: "partition.metadata".into(),
+        bytes: format!("version: 0\ntopic_id: {id}\n").into_bytes(),
+    }
 }

@@ -284,7 +284,7 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// The persisted quorum state.
-    pub(crate) fn quorum_state_file(&self) -> QuorumStateFile {
+    pub fn quorum_state_file(&self) -> QuorumStateFile {
         self.disk.quorum_state
     }
 

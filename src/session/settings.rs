@@ -94,7 +94,7 @@ impl Settings {
     /// The simulated cluster. Kafka's snapshot and retention sizes (20 MiB, 100 MiB) would
     /// take hours to reach on the page, so a page-sized snapshot interval also shrinks the
     /// retention to a few snapshots and runs the log cleaner every second.
-    pub(crate) fn cluster_config(&self) -> ClusterConfig {
+    pub fn cluster_config(&self) -> ClusterConfig {
         let defaults = QuorumConfig::default();
         let quorum = if self.snapshot_bytes == 0 {
             QuorumConfig { pre_vote: self.pre_vote, sabotage: self.sabotage.quorum, ..defaults }

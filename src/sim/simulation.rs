@@ -322,16 +322,33 @@ impl Simulation {
         self.slots.iter().filter_map(slot_log)
     }
 
+    /// Every node's disk, running or down: its id, its `quorum-state`, its log and its
+    /// directory id.
+    pub(crate) fn disks(
+        &self,
+    ) -> impl Iterator<
+        Item = (
+            NodeId,
+            crate::quorum::disk::QuorumStateFile,
+            &MetadataLog,
+            Option<crate::quorum::voters::DirectoryId>,
+        ),
+    > {
+        self.slots.iter().filter_map(|slot| match (&slot.server, &slot.disk) {
+            (Some(server), _) => {
+                let node = server.node();
+                Some((slot.id, node.quorum_state_file(), node.log(), node.key().dir))
+            }
+            (None, Some(disk)) => Some((slot.id, disk.quorum_state, &disk.log, Some(disk.directory_id))),
+            (None, None) => None,
+        })
+    }
+
     /// Every controller's log, running or down, with the directory id of its disk.
     pub(crate) fn controller_logs(&self) -> impl Iterator<Item = (ReplicaKey, &MetadataLog)> {
-        self.slots.iter().filter(|s| s.id < FIRST_OBSERVER_ID).filter_map(|slot| {
-            let (id, log) = slot_log(slot)?;
-            let dir = match &slot.server {
-                Some(server) => server.node().key().dir,
-                None => slot.disk.as_ref().map(|d| d.directory_id),
-            };
-            Some((ReplicaKey { id, dir }, log))
-        })
+        self.disks()
+            .filter(|(id, ..)| *id < FIRST_OBSERVER_ID)
+            .map(|(id, _, log, dir)| (ReplicaKey { id, dir }, log))
     }
 
     /// The disk of a server that is down.

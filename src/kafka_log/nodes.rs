@@ -1,0 +1,419 @@
+//! Several KRaft nodes' directories read at once: each file attributed to its node (the folder
+//! above `__cluster_metadata-0`, named by its `meta.properties`), each node summed up (its
+//! quorum-state, log range, snapshots, last LeaderChange, record counts), then what the nodes'
+//! files disagree on, in Kafka's terms. Works on names and bytes, so the page can use it.
+
+use crate::util::small_map::SmallMap;
+
+use super::inspect::{EpochSpan, Inspection, LeaderChangeInfo, VoterInfo};
+use super::node_files::{self, EpochEntry, MetaProperties, NodeFile, QuorumState};
+use super::snapshot_name::snapshot_end_offset;
+
+/// The metadata log's directory (`__cluster_metadata` partition 0).
+const METADATA_DIR: &str = "__cluster_metadata-0";
+
+/// One file of a node, as recognised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct FileNote {
+    pub path: String,
+    /// What it is ("segment", "quorum-state", ...), or why it was skipped.
+    pub kind: String,
+    /// What is wrong with it, naming the byte.
+    pub problem: Option<String>,
+}
+
+/// A snapshot of a node's log: the offset it ends at and its epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct SnapshotId {
+    pub end_offset: i64,
+    pub epoch: i64,
+}
+
+/// What one node's files say.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct NodeSummary {
+    /// `n<node.id>`, or the folder's name without a readable `meta.properties`.
+    pub name: String,
+    pub folder: String,
+    pub meta: Option<MetaProperties>,
+    pub quorum_state: Option<QuorumState>,
+    pub leader_epochs: Option<Vec<EpochEntry>>,
+    /// The first and the next offset of the log's segments (the end is exclusive).
+    pub log_start: Option<i64>,
+    pub log_end: Option<i64>,
+    pub snapshots: Vec<SnapshotId>,
+    /// The leader epochs of the log's records, each with the offset it starts at.
+    pub epochs: Vec<EpochSpan>,
+    pub leader_changes: Vec<LeaderChangeInfo>,
+    /// The latest voter set the log or a snapshot holds (KIP-853), with its offset.
+    pub voters: Option<(i64, Vec<VoterInfo>)>,
+    pub records: u64,
+    pub record_types: SmallMap<String, u64>,
+    /// Records in `bootstrap.checkpoint`, when the node has one.
+    pub bootstrap_records: Option<u64>,
+    pub files: Vec<FileNote>,
+    /// Problems of the record files (CRC failures first), at most 100 listed.
+    pub problems: Vec<String>,
+}
+
+/// Something the nodes' files disagree on, and which nodes it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct Disagreement {
+    pub nodes: Vec<String>,
+    pub text: String,
+}
+
+/// Every node's summary and what they disagree on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct Nodes {
+    pub nodes: Vec<NodeSummary>,
+    pub disagreements: Vec<Disagreement>,
+    /// Files outside any node's metadata directories (other partitions' logs), skipped.
+    pub skipped: Vec<FileNote>,
+}
+
+/// The node folder a file at `path` belongs to, or `None` for another partition's files.
+fn node_folder(path: &str) -> Option<String> {
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let (parent, last) = dir.rsplit_once('/').unwrap_or(("", dir));
+    if last == METADATA_DIR {
+        Some(parent.to_string())
+    } else if is_partition_dir(last) {
+        None
+    } else {
+        Some(dir.to_string())
+    }
+}
+
+/// A partition's folder (`topic-7`) other than the metadata log's.
+fn is_partition_dir(name: &str) -> bool {
+    name.rsplit_once('-')
+        .is_some_and(|(topic, n)| !topic.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+impl Nodes {
+    /// Read `files` (each its `/`-separated path and its bytes), attribute each to its node,
+    /// sum each node up and compare them.
+    pub fn read(files: &[(String, Vec<u8>)]) -> Nodes {
+        let mut folders: SmallMap<String, Vec<usize>> = SmallMap::default();
+        let mut skipped = Vec::new();
+        for (index, (path, _)) in files.iter().enumerate() {
+            match node_folder(path) {
+                Some(folder) => folders.get_or_insert_with(folder, Vec::new).push(index),
+                None => skipped.push(FileNote {
+                    path: path.clone(),
+                    kind: "another partition's log, not metadata records: skipped".into(),
+                    problem: None,
+                }),
+            }
+        }
+        let mut nodes: Vec<NodeSummary> = folders
+            .iter()
+            .map(|(folder, indexes)| summary(folder, indexes.iter().map(|&i| &files[i])))
+            .filter(|node| !node.files.iter().all(|f| f.kind.ends_with("skipped")))
+            .collect();
+        crate::util::sort::sort_by_key(&mut nodes, |n| {
+            (n.meta.as_ref().and_then(|m| m.node_id), n.folder.clone())
+        });
+        let disagreements = disagreements(&nodes);
+        Nodes { nodes, disagreements, skipped }
+    }
+}
+
+fn summary<'a>(folder: &str, files: impl Iterator<Item = &'a (String, Vec<u8>)>) -> NodeSummary {
+    let mut node = NodeSummary { folder: folder.to_string(), ..NodeSummary::default() };
+    let mut log_files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut bootstrap: Vec<(String, Vec<u8>)> = Vec::new();
+    for (path, bytes) in files {
+        let kind = NodeFile::of(path);
+        let mut note = FileNote { path: path.clone(), kind: kind_name(kind), problem: None };
+        let problem = |e: node_files::FileError| Some(format!("{path}: {e}"));
+        match kind {
+            NodeFile::Segment | NodeFile::Snapshot => log_files.push((path.clone(), bytes.clone())),
+            NodeFile::Bootstrap => bootstrap.push((path.clone(), bytes.clone())),
+            NodeFile::QuorumState => match node_files::quorum_state(bytes) {
+                Ok(state) => node.quorum_state = Some(state),
+                Err(e) => note.problem = problem(e),
+            },
+            NodeFile::MetaProperties => match node_files::meta_properties(bytes) {
+                Ok(meta) => node.meta = Some(meta),
+                Err(e) => note.problem = problem(e),
+            },
+            NodeFile::LeaderEpochCheckpoint => match node_files::leader_epoch_checkpoint(bytes) {
+                Ok(entries) => node.leader_epochs = Some(entries),
+                Err(e) => note.problem = problem(e),
+            },
+            NodeFile::Skipped(_) | NodeFile::Unknown => {}
+        }
+        node.files.push(note);
+    }
+    let folder_name = folder.rsplit('/').next().unwrap_or(folder);
+    node.name = match node.meta.as_ref().and_then(|m| m.node_id) {
+        Some(id) => format!("n{id}"),
+        None if folder_name.is_empty() => "this folder".into(),
+        None => folder_name.to_string(),
+    };
+    if !bootstrap.is_empty() {
+        node.bootstrap_records = Some(Inspection::of(&bootstrap).records);
+    }
+    let log = Inspection::of(&log_files);
+    node.log_start = log.first_offset;
+    node.log_end = log.last_offset.map(|last| last + 1);
+    node.snapshots = log_files
+        .iter()
+        .filter(|(path, _)| NodeFile::of(path) == NodeFile::Snapshot)
+        .filter_map(|(path, _)| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let epoch = name.strip_suffix(".checkpoint")?.split_once('-')?.1.parse().ok()?;
+            Some(SnapshotId { end_offset: snapshot_end_offset(name)?, epoch })
+        })
+        .collect();
+    crate::util::sort::sort_by_key(&mut node.snapshots, |s| (s.end_offset, s.epoch));
+    node.voters =
+        log.voter_sets.iter().max_by_key(|set| set.offset).map(|set| (set.offset, set.voters.clone()));
+    node.problems = log.crc_failures.iter().chain(&log.problems).cloned().collect();
+    (node.epochs, node.leader_changes) = (log.epochs, log.leader_changes);
+    (node.records, node.record_types) = (log.records, log.record_types);
+    node
+}
+
+fn kind_name(kind: NodeFile) -> String {
+    match kind {
+        NodeFile::Segment => "segment".into(),
+        NodeFile::Snapshot => "snapshot".into(),
+        NodeFile::Bootstrap => "bootstrap checkpoint".into(),
+        NodeFile::QuorumState => "quorum-state".into(),
+        NodeFile::MetaProperties => "meta.properties".into(),
+        NodeFile::LeaderEpochCheckpoint => "leader-epoch-checkpoint".into(),
+        NodeFile::Skipped(what) => format!("{what}, not metadata records: skipped"),
+        NodeFile::Unknown => "not a file Kafka keeps here: skipped".into(),
+    }
+}
+
+/// Names joined for a sentence: "n1", "n1 and n2", "n1, n2 and n3".
+fn names(nodes: &[&NodeSummary]) -> String {
+    match nodes {
+        [] => String::new(),
+        [one] => one.name.clone(),
+        [rest @ .., last] => {
+            format!(
+                "{} and {}",
+                rest.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", "),
+                last.name
+            )
+        }
+    }
+}
+
+/// Whose log, for a sentence: "n1's log", "the logs of n1 and n2".
+fn logs_of(nodes: &[&NodeSummary]) -> String {
+    match nodes {
+        [one] => format!("{}'s log", one.name),
+        _ => format!("the logs of {}", names(nodes)),
+    }
+}
+
+fn leader_text(leader: Option<i64>) -> String {
+    leader.map_or("no leader".into(), |id| format!("leader n{id}"))
+}
+
+/// What the nodes disagree on: epochs and leaders of their quorum-state files, LeaderChange
+/// records only some logs hold, log ends apart, cluster ids, and directory ids the voter set
+/// does not list.
+fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
+    let mut found = Vec::new();
+    let mut say = |concerned: Vec<&NodeSummary>, text: String| {
+        found.push(Disagreement { nodes: concerned.iter().map(|n| n.name.clone()).collect(), text });
+    };
+    let with_state: Vec<(&NodeSummary, &QuorumState)> =
+        nodes.iter().filter_map(|n| n.quorum_state.as_ref().map(|s| (n, s))).collect();
+    if let Some(latest) = with_state.iter().map(|(_, s)| s.leader_epoch).max() {
+        let at_latest: Vec<&NodeSummary> =
+            with_state.iter().filter(|(_, s)| s.leader_epoch == latest).map(|(n, _)| *n).collect();
+        let mut leaders: Vec<Option<i64>> =
+            with_state.iter().filter(|(_, s)| s.leader_epoch == latest).map(|(_, s)| s.leader_id).collect();
+        crate::util::sort::sort(&mut leaders);
+        leaders.dedup();
+        let named: Vec<i64> = leaders.iter().flatten().copied().collect();
+        if named.len() > 1 {
+            say(
+                at_latest.clone(),
+                format!("two leaders named for epoch {latest}: {named:?}, which Raft forbids"),
+            );
+        }
+        let newest_leader = named.first().copied();
+        for (node, state) in with_state.iter().filter(|(_, s)| s.leader_epoch < latest) {
+            say(
+                vec![node],
+                format!(
+                    "{}'s quorum-state names epoch {} ({}), but {} at epoch {latest} ({}): {} has not learned of the newer epoch",
+                    node.name,
+                    state.leader_epoch,
+                    leader_text(state.leader_id),
+                    if at_latest.len() == 1 {
+                        format!("{} is", names(&at_latest))
+                    } else {
+                        format!("{} are", names(&at_latest))
+                    },
+                    leader_text(newest_leader),
+                    node.name
+                ),
+            );
+        }
+    }
+    let with_log: Vec<&NodeSummary> = nodes.iter().filter(|n| n.log_end.is_some()).collect();
+    let mut changes: Vec<&LeaderChangeInfo> = with_log.iter().flat_map(|n| &n.leader_changes).collect();
+    crate::util::sort::sort_by_key(&mut changes, |c| (c.epoch, c.offset));
+    changes.dedup_by_key(|c| (c.epoch, c.offset));
+    for change in changes {
+        let holders: Vec<&NodeSummary> = with_log
+            .iter()
+            .filter(|n| n.leader_changes.iter().any(|c| (c.epoch, c.offset) == (change.epoch, change.offset)))
+            .copied()
+            .collect();
+        let lacking: Vec<&NodeSummary> = with_log
+            .iter()
+            .filter(|n| !holders.iter().any(|h| h.folder == n.folder))
+            .filter(|n| n.log_start.is_some_and(|start| start <= change.offset))
+            .copied()
+            .collect();
+        if lacking.is_empty() {
+            continue;
+        }
+        let majority = change.voters.len() / 2 + 1;
+        let held = holders
+            .iter()
+            .filter(|h| {
+                h.meta.as_ref().and_then(|m| m.node_id).is_some_and(|id| change.voters.contains(&(id as i32)))
+            })
+            .count();
+        let shown = with_log
+            .iter()
+            .filter(|n| {
+                n.meta.as_ref().and_then(|m| m.node_id).is_some_and(|id| change.voters.contains(&(id as i32)))
+            })
+            .count();
+        let verdict = if shown == change.voters.len() && held < majority {
+            format!(
+                ": {held} of its {} voters hold it, fewer than a majority, so it is not committed",
+                change.voters.len()
+            )
+        } else {
+            String::new()
+        };
+        say(
+            holders.iter().chain(&lacking).copied().collect(),
+            format!(
+                "the LeaderChange of epoch {} at offset {} (leader n{}) is in {}, not in {}{verdict}",
+                change.epoch,
+                change.offset,
+                change.leader,
+                logs_of(&holders),
+                logs_of(&lacking)
+            ),
+        );
+    }
+    // Compared with the log of the latest epoch, the leader's when its files are there.
+    let leads = |n: &NodeSummary| {
+        let id = n.meta.as_ref().and_then(|m| m.node_id);
+        id.is_some() && n.quorum_state.as_ref().is_some_and(|s| s.leader_id == id)
+    };
+    if let Some(reference) =
+        with_log.iter().max_by_key(|n| (n.epochs.last().map(|e| e.epoch), leads(n), n.log_end))
+    {
+        for node in with_log.iter().filter(|n| n.folder != reference.folder) {
+            if let Some((offset, mine, theirs)) = divergence(node, reference) {
+                say(
+                    vec![node, reference],
+                    format!(
+                        "{}'s log diverges from {}'s at offset {offset}: epoch {mine} there, epoch {theirs} in {}'s; fetching, {} is answered with a DivergingEpoch and truncates its log to {offset}",
+                        node.name, reference.name, reference.name, node.name
+                    ),
+                );
+            }
+        }
+    }
+    let ends =
+        (with_log.iter().filter_map(|n| n.log_end).max(), with_log.iter().filter_map(|n| n.log_end).min());
+    if let (Some(end), Some(low)) = ends
+        && end > low
+    {
+        let at = |offset: i64| -> Vec<&NodeSummary> {
+            with_log.iter().filter(|n| n.log_end == Some(offset)).copied().collect()
+        };
+        let (ahead, behind) = (at(end), at(low));
+        say(
+            ahead.iter().chain(&behind).copied().collect(),
+            format!(
+                "log ends {} record{} apart: {} end{} at offset {end}, {} at {low}",
+                end - low,
+                if end - low == 1 { "" } else { "s" },
+                logs_of(&ahead),
+                if ahead.len() == 1 { "s" } else { "" },
+                logs_of(&behind)
+            ),
+        );
+    }
+    let mut clusters: Vec<(&str, &NodeSummary)> = nodes
+        .iter()
+        .filter_map(|n| n.meta.as_ref().and_then(|m| m.cluster_id.as_deref()).map(|c| (c, n)))
+        .collect();
+    crate::util::sort::sort_by_key(&mut clusters, |(c, _)| c.to_string());
+    if clusters.first().map(|c| c.0) != clusters.last().map(|c| c.0) {
+        let text = clusters.iter().map(|(c, n)| format!("{} {c}", n.name)).collect::<Vec<_>>().join(", ");
+        say(
+            clusters.iter().map(|(_, n)| *n).collect(),
+            format!("not one cluster: the cluster ids differ ({text})"),
+        );
+    }
+    if let Some((offset, voters)) =
+        nodes.iter().filter_map(|n| n.voters.as_ref()).max_by_key(|(offset, _)| *offset)
+    {
+        for node in nodes {
+            let Some(meta) = &node.meta else { continue };
+            let (Some(id), Some(dir)) = (meta.node_id, meta.directory_id.as_deref()) else { continue };
+            match voters.iter().find(|v| i64::from(v.id) == id) {
+                Some(voter) if voter.directory_id != dir => say(
+                    vec![node],
+                    format!(
+                        "{}'s directory id {dir} is not the one the voter set at offset {offset} lists for node {id} ({}): its disk was replaced, and the old entry still counts toward the majority",
+                        node.name, voter.directory_id
+                    ),
+                ),
+                Some(_) => {}
+                None if node.files.iter().any(|f| f.kind == "quorum-state") => say(
+                    vec![node],
+                    format!(
+                        "{} is not in the voter set at offset {offset}: an observer (a broker, or a controller not yet added)",
+                        node.name
+                    ),
+                ),
+                None => {}
+            }
+        }
+    }
+    found
+}
+
+/// The epoch of the record at `offset` by a log's epoch spans.
+fn epoch_at(spans: &[EpochSpan], offset: i64) -> Option<i32> {
+    spans.iter().take_while(|s| s.first_offset <= offset).last().map(|s| s.epoch)
+}
+
+/// The first offset both logs hold where their records' epochs differ, with each epoch there.
+fn divergence(node: &NodeSummary, other: &NodeSummary) -> Option<(i64, i32, i32)> {
+    let start = node.log_start?.max(other.log_start?);
+    let end = node.log_end?.min(other.log_end?);
+    let mut starts: Vec<i64> =
+        node.epochs.iter().chain(&other.epochs).map(|s| s.first_offset.max(start)).collect();
+    crate::util::sort::sort(&mut starts);
+    starts.into_iter().filter(|&o| o < end).find_map(|offset| {
+        let (mine, theirs) = (epoch_at(&node.epochs, offset)?, epoch_at(&other.epochs, offset)?);
+        (mine != theirs).then_some((offset, mine, theirs))
+    })
+}
