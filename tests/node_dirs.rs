@@ -91,8 +91,9 @@ fn snapshot_records(nodes: &Nodes, name: &str) -> u64 {
     read.records - in_log
 }
 
-#[test]
-fn a_cut_off_leader_keeps_its_old_epoch_and_misses_the_new_leader_change() {
+/// A cluster whose leader was cut off from the others until they elected a new one: the cut-off
+/// leader's id, and the new leader's id and epoch.
+fn cut_off_leader() -> (Simulation, u32, u32, u32) {
     let mut sim = cluster(3, 20);
     let old = sim.leader().expect("a leader").id();
     let old_epoch = sim.leader().unwrap().epoch();
@@ -109,6 +110,12 @@ fn a_cut_off_leader_keeps_its_old_epoch_and_misses_the_new_leader_change() {
         .find(|n| n.role() == RoleKind::Leader && n.epoch() > old_epoch)
         .expect("a new leader");
     let (new_id, new_epoch) = (new.id(), new.epoch());
+    (sim, old, new_id, new_epoch)
+}
+
+#[test]
+fn a_cut_off_leader_keeps_its_old_epoch_and_misses_the_new_leader_change() {
+    let (sim, old, new_id, new_epoch) = cut_off_leader();
     let nodes = Nodes::read(&exported(&sim));
     let texts = disagreements(&nodes);
     let cut_off = sim.running_nodes().find(|n| n.id() == old).unwrap().quorum_state_file().leader_epoch;
@@ -293,4 +300,42 @@ fn inspect_reads_nodes_directories_as_the_independent_reader_does() {
     );
     assert!(!text.contains("truncated") && !text.contains("batch"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The cluster drawn from the files: the cut-off leader stale and marked with the
+/// disagreements that name it, the new leader leading, the brokers observers, the image the
+/// new leader's files build.
+#[test]
+fn the_files_draw_the_cluster_with_each_disagreement_marked() {
+    use kraftscope::page::node_dirs::ClusterFiles;
+    let (sim, old, new_id, new_epoch) = cut_off_leader();
+    let drawn = ClusterFiles::of(&exported(&sim));
+    let find = |name: String| {
+        drawn.nodes.iter().find(|n| n.name == name).unwrap_or_else(|| panic!("{name}: {drawn:?}"))
+    };
+    let cut_off = find(format!("n{old}"));
+    assert!(cut_off.controller && cut_off.stale && !cut_off.leads, "{cut_off:?}");
+    assert!(!cut_off.marks.is_empty());
+    for mark in &cut_off.marks {
+        assert!(
+            drawn.disagreements[mark - 1].contains(&format!("n{old}")),
+            "{}",
+            drawn.disagreements[mark - 1]
+        );
+    }
+    let leader = find(format!("n{new_id}"));
+    assert!(
+        leader.controller && leader.leads && !leader.stale && leader.epoch == Some(i64::from(new_epoch)),
+        "{leader:?}"
+    );
+    assert!(leader.line.starts_with(&format!("epoch {new_epoch}, leader n{new_id}, ")), "{}", leader.line);
+    let broker = find("n101".to_string());
+    assert!(!broker.controller && !broker.leads, "{broker:?}");
+    let ends: Vec<i64> = sim.running_nodes().map(|n| n.log().end_offset() as i64).collect();
+    assert_eq!(drawn.furthest, *ends.iter().max().unwrap());
+    assert_eq!(drawn.image.brokers.len(), 2, "{:?}", drawn.image);
+    let unmarked: Vec<usize> = (1..=drawn.disagreements.len())
+        .filter(|i| !drawn.nodes.iter().any(|n| n.marks.contains(i)))
+        .collect();
+    assert!(unmarked.is_empty(), "every disagreement is marked on a node: {unmarked:?}");
 }

@@ -18,6 +18,8 @@ pub mod log_filter;
 pub mod log_reader;
 #[cfg(feature = "full")]
 pub mod metadata_log;
+#[cfg(any(feature = "full", feature = "log-worker"))]
+pub mod node_dirs;
 pub mod pacing;
 #[cfg(feature = "full")]
 pub mod pains;

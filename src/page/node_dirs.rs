@@ -1,0 +1,142 @@
+//! A real cluster drawn from its nodes' files, without the DOM: each node a controller or an
+//! observer with the epoch, leader and vote its `quorum-state` holds, its log's reach, its
+//! latest snapshot, and the disagreements it is part of (numbered as listed), with the brokers
+//! and topics of the image the leader's files build. Plain data, so it can cross from the log
+//! reader's worker to the page.
+
+use serde::{Deserialize, Serialize};
+
+use super::log_reader::ImageSummary;
+use crate::kafka_log::inspect::Inspection;
+use crate::kafka_log::node_files::NodeFile;
+use crate::kafka_log::nodes::{NodeSummary, Nodes};
+
+/// One node as its files draw it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileNode {
+    pub name: String,
+    /// A voter (by the latest voter set its logs hold, the quorum-state's voters, or the last
+    /// LeaderChange's), else an observer.
+    pub controller: bool,
+    pub epoch: Option<i64>,
+    pub leader: Option<i64>,
+    pub voted: Option<i64>,
+    /// Its quorum-state names itself the leader of the latest epoch.
+    pub leads: bool,
+    /// Its quorum-state names an older epoch than another node's.
+    pub stale: bool,
+    pub log_start: Option<i64>,
+    pub log_end: Option<i64>,
+    pub snapshot_end: Option<i64>,
+    /// The numbers (from 1) of the disagreements it is part of.
+    pub marks: Vec<usize>,
+    /// Files of it with problems.
+    pub problems: usize,
+    /// Its state in one line: "epoch 3, leader n3, voted n1; offsets 0 to 58; snapshot at 40".
+    pub line: String,
+}
+
+/// The cluster the files draw.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClusterFiles {
+    pub nodes: Vec<FileNode>,
+    /// The furthest log end, for scaling the strips.
+    pub furthest: i64,
+    /// Each disagreement's sentence, numbered from 1 in this order.
+    pub disagreements: Vec<String>,
+    /// The image the leader's files build (or the furthest log's).
+    pub image: ImageSummary,
+    /// Files outside any node's metadata directories, skipped.
+    pub skipped: usize,
+}
+
+impl ClusterFiles {
+    /// The cluster `files` (each its `/`-separated path and its bytes) draw.
+    pub fn of(files: &[(String, Vec<u8>)]) -> ClusterFiles {
+        let nodes = Nodes::read(files);
+        let latest = nodes.nodes.iter().filter_map(|n| n.quorum_state.as_ref().map(|s| s.leader_epoch)).max();
+        let voters = voter_ids(&nodes.nodes);
+        let id_of = |n: &NodeSummary| n.meta.as_ref().and_then(|m| m.node_id);
+        let leads = |n: &NodeSummary| {
+            n.quorum_state.as_ref().is_some_and(|s| {
+                Some(s.leader_epoch) == latest && s.leader_id.is_some() && s.leader_id == id_of(n)
+            })
+        };
+        let drawn: Vec<FileNode> = nodes
+            .nodes
+            .iter()
+            .map(|n| {
+                let state = n.quorum_state.as_ref();
+                FileNode {
+                    name: n.name.clone(),
+                    controller: id_of(n).is_some_and(|id| voters.contains(&id)),
+                    epoch: state.map(|s| s.leader_epoch),
+                    leader: state.and_then(|s| s.leader_id),
+                    voted: state.and_then(|s| s.voted_id),
+                    leads: leads(n),
+                    stale: state.is_some_and(|s| Some(s.leader_epoch) < latest),
+                    log_start: n.log_start,
+                    log_end: n.log_end,
+                    snapshot_end: n.snapshots.last().map(|s| s.end_offset),
+                    marks: (1..=nodes.disagreements.len())
+                        .filter(|&i| nodes.disagreements[i - 1].nodes.contains(&n.name))
+                        .collect(),
+                    problems: n.files.iter().filter(|f| f.problem.is_some()).count()
+                        + usize::from(!n.problems.is_empty()),
+                    line: line(n),
+                }
+            })
+            .collect();
+        let source =
+            nodes.nodes.iter().find(|n| leads(n)).or_else(|| nodes.nodes.iter().max_by_key(|n| n.log_end));
+        let image = source.map_or_else(ImageSummary::default, |n| {
+            let record_files: Vec<(String, Vec<u8>)> = files
+                .iter()
+                .filter(|(path, _)| {
+                    path.starts_with(&n.folder)
+                        && matches!(NodeFile::of(path), NodeFile::Segment | NodeFile::Snapshot)
+                })
+                .cloned()
+                .collect();
+            ImageSummary::of(&Inspection::of(&record_files).image)
+        });
+        ClusterFiles {
+            furthest: drawn.iter().filter_map(|n| n.log_end).max().unwrap_or(0),
+            nodes: drawn,
+            disagreements: nodes.disagreements.into_iter().map(|d| d.text).collect(),
+            image,
+            skipped: nodes.skipped.len(),
+        }
+    }
+}
+
+/// The voters: of the latest voter set any log holds, else of the quorum-state files'
+/// `currentVoters`, else of the latest LeaderChange.
+fn voter_ids(nodes: &[NodeSummary]) -> Vec<i64> {
+    if let Some((_, voters)) =
+        nodes.iter().filter_map(|n| n.voters.as_ref()).max_by_key(|(offset, _)| *offset)
+    {
+        return voters.iter().map(|v| i64::from(v.id)).collect();
+    }
+    let listed: Vec<i64> =
+        nodes.iter().filter_map(|n| n.quorum_state.as_ref()?.current_voters.clone()).flatten().collect();
+    if !listed.is_empty() {
+        return listed;
+    }
+    let change = nodes.iter().flat_map(|n| n.leader_changes.last()).max_by_key(|c| (c.epoch, c.offset));
+    change.map_or_else(Vec::new, |c| c.voters.iter().map(|&id| i64::from(id)).collect())
+}
+
+/// A node's state in one line.
+fn line(node: &NodeSummary) -> String {
+    let id = |v: Option<i64>| v.map_or("none".to_string(), |id| format!("n{id}"));
+    let state = node.quorum_state.as_ref().map_or("no readable quorum-state".to_string(), |s| {
+        format!("epoch {}, leader {}, voted {}", s.leader_epoch, id(s.leader_id), id(s.voted_id))
+    });
+    let log = match (node.log_start, node.log_end) {
+        (Some(start), Some(end)) => format!("offsets {start} to {}", end - 1),
+        _ => "no log records".to_string(),
+    };
+    let snapshot = node.snapshots.last().map_or(String::new(), |s| format!("; snapshot at {}", s.end_offset));
+    format!("{state}; {log}{snapshot}")
+}
