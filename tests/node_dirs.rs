@@ -339,3 +339,28 @@ fn the_files_draw_the_cluster_with_each_disagreement_marked() {
         .collect();
     assert!(unmarked.is_empty(), "every disagreement is marked on a node: {unmarked:?}");
 }
+
+/// The page's log reader opens nodes' directories as a cluster, its timeline the new leader's
+/// log; a lone log still opens as before, with no cluster.
+#[test]
+fn the_log_reader_opens_nodes_directories_as_a_cluster() {
+    use kraftscope::page::log_reader::{LogReader, LogRequest};
+    let (sim, _, new_id, _) = cut_off_leader();
+    let files = exported(&sim);
+    let opened = LogReader::default().answer(LogRequest::Open(files.clone())).unwrap();
+    let cluster = opened.cluster.as_ref().expect("nodes' directories draw a cluster");
+    assert_eq!(cluster.nodes.len(), 5);
+    assert_eq!(cluster.source.as_deref(), Some(format!("n{new_id}").as_str()));
+    let leader_log = sim.running_nodes().find(|n| n.id() == new_id).unwrap().log();
+    assert_eq!(
+        opened.last_offset,
+        Some(leader_log.end_offset() as i64 - 1),
+        "the timeline is the leader's log"
+    );
+    assert!(opened.files.iter().all(|f| f.starts_with(&format!("n{new_id}/"))), "{:?}", opened.files);
+    let segment: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .filter(|(path, _)| path.starts_with(&format!("n{new_id}/")) && path.ends_with(".log"))
+        .collect();
+    assert_eq!(LogReader::default().answer(LogRequest::Open(segment)).unwrap().cluster, None);
+}

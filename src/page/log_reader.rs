@@ -10,6 +10,8 @@ use crate::kafka_log::payload::ControlType;
 use crate::kafka_log::report;
 use crate::kafka_log::timeline::LogTimeline;
 
+use super::node_dirs::{self, ClusterFiles};
+
 /// At most this many topics are listed (the rest are counted).
 const TOPICS_SHOWN: usize = 12;
 /// At most this many LeaderChange ticks, and as many voter-change ticks, are drawn.
@@ -85,24 +87,39 @@ pub struct OpenedLog {
     pub record_types: Vec<(String, u64)>,
     /// Why nothing could be shown, when no record builds an image.
     pub error: Option<String>,
+    /// When the files were nodes' directories: the cluster they draw (the timeline is then the
+    /// leader's log).
+    pub cluster: Option<ClusterFiles>,
 }
 
-/// The reader's state: the opened files' timeline.
+/// The reader's state: the opened files' timeline, and the cluster when they were nodes'
+/// directories.
 #[derive(Default)]
 pub struct LogReader {
     timeline: Option<LogTimeline>,
+    cluster: Option<ClusterFiles>,
 }
 
 impl LogReader {
     /// Answer `request` with the view of the log (a seek before any open is refused).
     pub fn answer(&mut self, request: LogRequest) -> Result<OpenedLog, String> {
         match request {
-            LogRequest::Open(files) => self.timeline = Some(LogTimeline::open(files)),
+            LogRequest::Open(files) if node_dirs::are_nodes(&files) => {
+                let cluster = ClusterFiles::of(&files);
+                let folder = cluster.source.clone().unwrap_or_default();
+                self.timeline = Some(LogTimeline::open(node_dirs::record_files(&files, &folder)));
+                self.cluster = Some(cluster);
+            }
+            LogRequest::Open(files) => {
+                self.timeline = Some(LogTimeline::open(files));
+                self.cluster = None;
+            }
             LogRequest::Seek(count) => {
                 self.timeline.as_mut().ok_or("no log is open to scrub")?.seek(count);
             }
         }
-        Ok(OpenedLog::of(self.timeline.as_ref().expect("opened above")))
+        let opened = OpenedLog::of(self.timeline.as_ref().expect("opened above"));
+        Ok(OpenedLog { cluster: self.cluster.clone(), ..opened })
     }
 }
 
@@ -167,6 +184,7 @@ impl OpenedLog {
                 .map(|(name, count)| (name.clone(), *count))
                 .collect(),
             error,
+            cluster: None,
         }
     }
 }

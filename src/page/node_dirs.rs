@@ -44,7 +44,10 @@ pub struct ClusterFiles {
     pub furthest: i64,
     /// Each disagreement's sentence, numbered from 1 in this order.
     pub disagreements: Vec<String>,
-    /// The image the leader's files build (or the furthest log's).
+    /// The node whose files the image and the log's timeline come from: the leader's (or the
+    /// furthest log's), by its folder.
+    pub source: Option<String>,
+    /// The image its files build.
     pub image: ImageSummary,
     /// Files outside any node's metadata directories, skipped.
     pub skipped: usize,
@@ -89,25 +92,40 @@ impl ClusterFiles {
             .collect();
         let source =
             nodes.nodes.iter().find(|n| leads(n)).or_else(|| nodes.nodes.iter().max_by_key(|n| n.log_end));
-        let image = source.map_or_else(ImageSummary::default, |n| {
-            let record_files: Vec<(String, Vec<u8>)> = files
-                .iter()
-                .filter(|(path, _)| {
-                    path.starts_with(&n.folder)
-                        && matches!(NodeFile::of(path), NodeFile::Segment | NodeFile::Snapshot)
-                })
-                .cloned()
-                .collect();
-            ImageSummary::of(&Inspection::of(&record_files).image)
+        let source = source.map(|n| n.folder.clone());
+        let image = source.as_deref().map_or_else(ImageSummary::default, |folder| {
+            ImageSummary::of(&Inspection::of(&record_files(files, folder)).image)
         });
         ClusterFiles {
             furthest: drawn.iter().filter_map(|n| n.log_end).max().unwrap_or(0),
             nodes: drawn,
             disagreements: nodes.disagreements.into_iter().map(|d| d.text).collect(),
+            source,
             image,
             skipped: nodes.skipped.len(),
         }
     }
+}
+
+/// Whether `files` hold a node's own files (a `quorum-state` or a `meta.properties`), so they
+/// are read as nodes' directories rather than as one log.
+pub fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {
+    files
+        .iter()
+        .any(|(path, _)| matches!(NodeFile::of(path), NodeFile::QuorumState | NodeFile::MetaProperties))
+}
+
+/// The segments and snapshots of the node in `folder`.
+pub fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(String, Vec<u8>)> {
+    let inside =
+        |path: &str| path.strip_prefix(folder).is_some_and(|rest| folder.is_empty() || rest.starts_with('/'));
+    files
+        .iter()
+        .filter(|(path, _)| {
+            inside(path) && matches!(NodeFile::of(path), NodeFile::Segment | NodeFile::Snapshot)
+        })
+        .cloned()
+        .collect()
 }
 
 /// The voters: of the latest voter set any log holds, else of the quorum-state files'

@@ -25,6 +25,15 @@ pub struct LogDrop {
     readers: Vec<FileReader>,
 }
 
+/// A file's path below the folder picked (`webkitRelativePath`), or its name.
+fn path_of(file: &web_sys::File) -> String {
+    js_sys::Reflect::get(file, &"webkitRelativePath".into())
+        .ok()
+        .and_then(|path| path.as_string())
+        .filter(|path| !path.is_empty())
+        .unwrap_or_else(|| file.name())
+}
+
 fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default()
 }
@@ -46,7 +55,7 @@ impl Component for LogDrop {
         self.readers = files
             .into_iter()
             .map(|file| {
-                let (name, on) = (file.name(), on.clone());
+                let (name, on) = (path_of(&file), on.clone());
                 read_as_bytes(&gloo::file::File::from(file), move |bytes| {
                     let bytes = bytes.map_err(|e| e.to_string());
                     on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes }));
@@ -84,7 +93,10 @@ impl Component for LogDrop {
                 <p>{ "Drop the files of a KRaft cluster's " }<code>{ "__cluster_metadata-0" }</code>
                    { " directory here (a " }<code>{ ".log" }</code>{ " segment, " }<code>{ ".checkpoint" }</code>
                    { " snapshots), or choose them: " }
-                   <input type="file" id="log-file" multiple=true accept=".log,.checkpoint" {onchange} /></p>
+                   <input type="file" id="log-file" multiple=true accept=".log,.checkpoint" aria-label="Choose .log and .checkpoint files" onchange={onchange.clone()} /></p>
+                <p>{ "Or choose a node's log directory (with its " }<code>{ "meta.properties" }</code>{ ", " }<code>{ "quorum-state" }</code>
+                   { " and the rest), or a folder holding several nodes' directories, to see each node as its files hold it and what they disagree on: " }
+                   <input type="file" id="log-folder" webkitdirectory=true multiple=true aria-label="Choose a folder of nodes' directories" {onchange} /></p>
                 <p class="hint">{ "Decoded in your browser; nothing is uploaded. The command line does the same: " }
                    <code>{ "kraftscope inspect DIR" }</code>{ ", and " }<code>{ "kraftscope run --scenario NAME --write-log DIR" }</code>
                    { " writes the simulation's log as these files." }</p>

@@ -1,11 +1,13 @@
-//! "Open a metadata log" as drawn: the drop zone, then the opened log's records on a timeline
-//! marked with epochs and LeaderChange records, the image at any record (time travel), and the
-//! failover race sized from the file. What the view holds lives in
+//! "Open a metadata log" as drawn: the drop zone, then (for nodes' directories) the cluster
+//! their files describe, the opened log's records on a timeline marked with epochs and
+//! LeaderChange records, the image at any record (time travel), and the failover race sized
+//! from the file. What the view holds lives in
 //! [`crate::page::metadata_log`].
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::cluster_files::cluster_files;
 use super::log_drop::LogDrop;
 use crate::page::log_reader::{ImageSummary, OpenedLog};
 use crate::page::{Action, MetadataLogAction, MetadataLogView};
@@ -13,13 +15,13 @@ use crate::page::{Action, MetadataLogAction, MetadataLogView};
 /// The metadata log view of `view`; its controls send `on` their actions.
 pub fn log_tab(view: &MetadataLogView, on: &Callback<Action>) -> Html {
     html! {
-        <section class="log-tab">
+        <main class="log-tab">
             <LogDrop dragging={view.dragging()} reading={view.reading()} decoding={view.decoding()} on={on.clone()} />
             if let Some(error) = view.error() { <p class="log-error" role="alert">{ error }</p> }
             if let Some(log) = view.opened() {
                 { opened(view, log, on) }
             }
-        </section>
+        </main>
     }
 }
 
@@ -37,6 +39,7 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, on: &Callback<Action>) -> Htm
         <div class="log-opened" data-records={log.records.to_string()}
              data-last-offset={log.last_offset.map_or(String::new(), |o| o.to_string())}
              data-open-ms={open_ms.clone()}>
+            if let Some(cluster) = &log.cluster { { cluster_files(cluster) } }
             <div class="panel log-summary">
                 <p id="log-totals"><strong>{ log.files.join(", ") }</strong>{ ": " }{ &log.totals }</p>
                 <p id="log-epochs">{ &log.epochs }{ "; " }

@@ -5,6 +5,8 @@ mod app;
 mod chart;
 #[cfg(feature = "full")]
 mod chips;
+#[cfg(feature = "full")]
+mod cluster_files;
 mod cluster_view;
 mod controls;
 #[cfg(feature = "full")]

@@ -1,0 +1,49 @@
+// A real cluster's directories opened in the page: three nodes' folders chosen with the folder
+// picker draw three controllers with the epoch, leader and vote each one's quorum-state holds,
+// mark the node the disagreements name and list the sentences; axe-clean; screenshots at
+// 1280 x 720 and 375 x 667. The directories are the ones `kraftscope run --write-nodes` writes
+// for the leader_crash scenario (the crashed leader's disk still at epoch 1).
+// covers: src/web/cluster_files.rs src/web/log_drop.rs src/page/node_dirs.rs src/kafka_log/nodes.rs src/kafka_log/node_files.rs src/sim/export.rs
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { assertNoViolations } from "./axe.mjs";
+import { open, screenshot } from "./browser.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The three nodes' directories of the leader_crash scenario, written by the command line. */
+function nodesDirectory() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kraftscope-nodes-"));
+  execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "run", "--scenario", "leader_crash",
+    "--notable", "--write-nodes", dir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  return dir;
+}
+
+for (const [width, height] of [[1280, 720], [375, 667]]) {
+  test(`three nodes' folders draw three controllers as their files hold them, the stale one marked (${width}x${height})`, async () => {
+    const dir = nodesDirectory();
+    const { page, errors } = await open("", { viewport: { width, height } });
+    await page.getByRole("tab", { name: "Open a metadata log" }).click();
+    await page.locator("#log-folder").setInputFiles(dir);
+    const drawing = page.locator("#cluster-files");
+    await drawing.waitFor({ timeout: 60_000 });
+    assert.equal(await drawing.getAttribute("data-nodes"), "3");
+    const node = (name) => page.locator(`#cluster-files li.file-node[data-name="${name}"]`);
+    assert.match(await node("n1").getAttribute("aria-label"), /^n1 LEADER: epoch 2, leader n1, voted none; offsets 0 to 13/);
+    assert.match(await node("n3").getAttribute("aria-label"), /^n3 follower: epoch 2, leader n1, voted n1; offsets 0 to 13/);
+    assert.match(await node("n2").getAttribute("aria-label"), /^n2 stale: epoch 1, leader n2, voted none; offsets 0 to 12; disagreements 1, 2, 3/);
+    assert.equal(await node("n2").locator(".disagreement-mark").count(), 3, "n2 carries the three disagreements' numbers");
+    const sentences = await page.locator("#disagreements li").allTextContents();
+    assert.equal(sentences.length, 3);
+    assert.match(sentences[0], /^n2's quorum-state names epoch 1 \(leader n2\), but n1 and n3 are at epoch 2 \(leader n1\)/);
+    assert.match(sentences[1], /^the LeaderChange of epoch 2 at offset 13 \(leader n1\) is in the logs of n1 and n3, not in n2's log/);
+    assert.match(await page.locator("#log-totals").textContent(), /^[^,]*\/n1\/__cluster_metadata-0\/00000000000000000000.log: 14 records/, "the timeline is the leader's log");
+    await assertNoViolations(page, "the cluster drawn from its files");
+    await screenshot(page, `node-dirs-${width}x${height}`);
+    assert.deepEqual(errors, []);
+  });
+}
