@@ -1,11 +1,13 @@
-//! The metadata log view's drop zone and file picker: it reads the files picked or dropped
-//! (the browser's file readers are kept here while they run) and hands each file's bytes to the
-//! page as an action.
+//! The metadata log view's drop zone and pickers: it reads the files picked or dropped, or the
+//! files below the folders picked or dropped (each named by its path below them), keeping the
+//! browser's file readers here while they run, and hands each file's bytes to the page as an
+//! action.
 
 use gloo::file::callbacks::{FileReader, read_as_bytes};
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
+use super::folder_drop::{self, Found};
 use crate::page::{Action, MetadataLogAction};
 
 #[derive(Properties, PartialEq)]
@@ -34,19 +36,21 @@ fn path_of(file: &web_sys::File) -> String {
         .unwrap_or_else(|| file.name())
 }
 
-fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
-    list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default()
+fn files_of(list: Option<web_sys::FileList>) -> Vec<Found> {
+    let files: Vec<web_sys::File> =
+        list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default();
+    files.into_iter().map(|file| (path_of(&file), Ok(file))).collect()
 }
 
 impl Component for LogDrop {
-    type Message = Vec<web_sys::File>;
+    type Message = Vec<Found>;
     type Properties = LogDropProps;
 
     fn create(_: &Context<Self>) -> Self {
         LogDrop { readers: Vec::new() }
     }
 
-    fn update(&mut self, ctx: &Context<Self>, files: Vec<web_sys::File>) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, files: Vec<Found>) -> bool {
         if files.is_empty() {
             return false;
         }
@@ -54,12 +58,18 @@ impl Component for LogDrop {
         on.emit(Action::MetadataLog(MetadataLogAction::Reading(files.len())));
         self.readers = files
             .into_iter()
-            .map(|file| {
-                let (name, on) = (path_of(&file), on.clone());
-                read_as_bytes(&gloo::file::File::from(file), move |bytes| {
-                    let bytes = bytes.map_err(|e| e.to_string());
-                    on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes }));
-                })
+            .filter_map(|(name, file)| match file {
+                Ok(file) => {
+                    let on = on.clone();
+                    Some(read_as_bytes(&gloo::file::File::from(file), move |bytes| {
+                        let bytes = bytes.map_err(|e| e.to_string());
+                        on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes }));
+                    }))
+                }
+                Err(error) => {
+                    on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes: Err(error) }));
+                    None
+                }
             })
             .collect();
         false
@@ -83,7 +93,11 @@ impl Component for LogDrop {
             Callback::from(move |e: DragEvent| {
                 e.prevent_default();
                 left.emit(());
-                link.send_message(files_of(e.data_transfer().and_then(|d| d.files())));
+                let Some(data) = e.data_transfer() else { return };
+                match folder_drop::dropped_folders(&data) {
+                    Some(entries) => folder_drop::walk(entries, link.callback(|found| found)),
+                    None => link.send_message(files_of(data.files())),
+                }
             })
         };
         html! {
@@ -94,7 +108,7 @@ impl Component for LogDrop {
                    { " directory here (a " }<code>{ ".log" }</code>{ " segment, " }<code>{ ".checkpoint" }</code>
                    { " snapshots), or choose them: " }
                    <input type="file" id="log-file" multiple=true accept=".log,.checkpoint" aria-label="Choose .log and .checkpoint files" onchange={onchange.clone()} /></p>
-                <p>{ "Or choose a node's log directory (with its " }<code>{ "meta.properties" }</code>{ ", " }<code>{ "quorum-state" }</code>
+                <p>{ "Or drop or choose a node's log directory (with its " }<code>{ "meta.properties" }</code>{ ", " }<code>{ "quorum-state" }</code>
                    { " and the rest), or a folder holding several nodes' directories, to see each node as its files hold it and what they disagree on: " }
                    <input type="file" id="log-folder" webkitdirectory=true multiple=true aria-label="Choose a folder of nodes' directories" {onchange} /></p>
                 <p class="hint">{ "Decoded in your browser; nothing is uploaded. The command line does the same: " }

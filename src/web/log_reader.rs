@@ -67,7 +67,7 @@ impl LogReaderWorker {
 }
 
 /// What a thrown JS value says.
-fn described(error: &JsValue) -> String {
+pub(super) fn described(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|error| String::from(error.message()))

@@ -15,6 +15,8 @@ mod event_log;
 #[cfg(feature = "full")]
 mod failover_tab;
 mod focus;
+#[cfg(feature = "full")]
+mod folder_drop;
 mod frame_clock;
 mod help;
 mod host;

@@ -1,9 +1,9 @@
 // A real cluster's directories opened in the page: three nodes' folders chosen with the folder
-// picker draw three controllers with the epoch, leader and vote each one's quorum-state holds,
+// picker or dropped draw three controllers with the epoch, leader and vote each one's quorum-state holds,
 // mark the node the disagreements name and list the sentences; axe-clean; screenshots at
 // 1280 x 720 and 375 x 667. The directories are the ones `kraftscope run --write-nodes` writes
 // for the leader_crash scenario (the crashed leader's disk still at epoch 1).
-// covers: src/web/cluster_files.rs src/web/log_drop.rs src/page/node_dirs.rs src/kafka_log/nodes.rs src/kafka_log/node_files.rs src/sim/export.rs
+// covers: src/web/cluster_files.rs src/web/folder_drop.rs src/web/log_drop.rs src/page/node_dirs.rs src/kafka_log/nodes.rs src/kafka_log/node_files.rs src/sim/export.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -47,3 +47,23 @@ for (const [width, height] of [[1280, 720], [375, 667]]) {
     assert.deepEqual(errors, []);
   });
 }
+
+test("a folder of nodes' directories dropped on the page draws the same cluster", async () => {
+  const dir = nodesDirectory();
+  const { page, errors, context } = await open("?tab=log");
+  const zone = page.locator(".drop-zone");
+  await zone.waitFor();
+  const box = await zone.boundingBox();
+  // A drag from the desktop, as the browser receives it: Chromium's DevTools protocol carries
+  // the folder itself, so the page walks its entries.
+  const cdp = await context.newCDPSession(page);
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ["dragEnter", "dragOver", "drop"]) {
+    await cdp.send("Input.dispatchDragEvent", { type, x: box.x + 40, y: box.y + 30, data });
+  }
+  await page.locator("#cluster-files").waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator("#cluster-files").getAttribute("data-nodes"), "3");
+  assert.match(await page.locator('#cluster-files li.file-node[data-name="n2"]').getAttribute("aria-label"), /^n2 stale: epoch 1/);
+  assert.equal(await page.locator("#disagreements li").count(), 3);
+  assert.deepEqual(errors, []);
+});
