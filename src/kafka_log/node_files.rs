@@ -71,11 +71,6 @@ impl NodeFile {
             NodeFile::Unknown
         }
     }
-
-    /// Whether it holds record batches.
-    pub fn has_records(self) -> bool {
-        matches!(self, NodeFile::Segment | NodeFile::Snapshot | NodeFile::Bootstrap)
-    }
 }
 
 /// What is wrong with a small file, and at which byte.

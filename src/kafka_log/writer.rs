@@ -208,14 +208,14 @@ pub fn directory(log: &MetadataLog, committed: Offset) -> Vec<KafkaFile> {
 }
 
 /// The cluster id the simulated nodes' `meta.properties` name (Kafka's form of a UUID).
-pub fn simulated_cluster_id() -> String {
+fn simulated_cluster_id() -> String {
     super::value::uuid_text(b"kraftscope sim\0\0")
 }
 
 /// A node's `quorum-state` (`FileQuorumStateStore.writeElectionStateToFile`): at kraft.version 0
 /// data version 0 (with the empty cluster id, applied offset 0 and no voters Kafka 3.x writes),
 /// from kraft.version 1 data version 1 with the voted directory id (all zeros without a vote).
-pub fn quorum_state(
+pub(crate) fn quorum_state(
     state: QuorumStateFile,
     voted_dir: Option<DirectoryId>,
     kraft_version: KRaftVersion,
@@ -237,7 +237,7 @@ pub fn quorum_state(
 
 /// A KRaft node's `meta.properties` (`MetaProperties`, version 1), as `Properties.store`
 /// writes it.
-pub fn meta_properties(node: NodeId, dir: DirectoryId) -> KafkaFile {
+pub(crate) fn meta_properties(node: NodeId, dir: DirectoryId) -> KafkaFile {
     let dir = super::value::uuid_text(&dir_uuid(Some(dir)));
     let text = format!(
         "#\n#Written by kraftscope for a simulated node\nnode.id={node}\ndirectory.id={dir}\nversion=1\ncluster.id={}\n",
@@ -248,7 +248,7 @@ pub fn meta_properties(node: NodeId, dir: DirectoryId) -> KafkaFile {
 
 /// `leader-epoch-checkpoint` (`LeaderEpochCheckpointFile`, version 0): each leader epoch of
 /// `log`'s records with the offset it starts at.
-pub fn leader_epoch_checkpoint(log: &MetadataLog) -> KafkaFile {
+pub(crate) fn leader_epoch_checkpoint(log: &MetadataLog) -> KafkaFile {
     let mut entries: Vec<(u32, Offset)> = Vec::new();
     for offset in log.start_offset()..log.end_offset() {
         let Some(entry) = log.get(offset) else { break };
@@ -265,7 +265,7 @@ pub fn leader_epoch_checkpoint(log: &MetadataLog) -> KafkaFile {
 
 /// `partition.metadata` of `__cluster_metadata-0`: the metadata topic's fixed id
 /// (`Topic.CLUSTER_METADATA_TOPIC_ID`).
-pub fn partition_metadata() -> KafkaFile {
+pub(crate) fn partition_metadata() -> KafkaFile {
     let id = super::value::uuid_text(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
     KafkaFile {
         name: "partition.metadata".into(),

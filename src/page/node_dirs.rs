@@ -109,14 +109,14 @@ impl ClusterFiles {
 
 /// Whether `files` hold a node's own files (a `quorum-state` or a `meta.properties`), so they
 /// are read as nodes' directories rather than as one log.
-pub fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {
+pub(crate) fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {
     files
         .iter()
         .any(|(path, _)| matches!(NodeFile::of(path), NodeFile::QuorumState | NodeFile::MetaProperties))
 }
 
 /// The segments and snapshots of the node in `folder`.
-pub fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(String, Vec<u8>)> {
     let inside =
         |path: &str| path.strip_prefix(folder).is_some_and(|rest| folder.is_empty() || rest.starts_with('/'));
     files
