@@ -7,17 +7,17 @@
 
 pub mod action;
 pub mod measured;
-pub mod playback;
 pub mod request;
 pub mod screen;
 pub mod size;
+pub mod speed_choice;
 mod work;
 
 pub use action::{RaceAction, RaceEffect};
 pub use measured::Point;
-pub use playback::Playback;
 pub use request::RaceRequest;
 pub use screen::RaceScreen;
+pub use speed_choice::Playback;
 
 use super::clock::Clock;
 use crate::experiments::failover::KraftRoles;

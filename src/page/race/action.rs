@@ -5,7 +5,7 @@ use crate::experiments::failover::KraftRoles;
 use crate::harness::Micros;
 use crate::session::host::HostEvent;
 
-use super::playback::Playback;
+use super::speed_choice::Playback;
 
 /// The race's controls.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,4 +1,5 @@
-//! How the race plays: the sports-replay pacing, or a fixed speed chosen by the viewer.
+//! The viewer's choice of how the race plays: the sports-replay pace (`harness::playback`), or a
+//! fixed speed.
 
 /// Playback: the sports-replay pacing, or a fixed speed.
 #[derive(Clone, Copy, Debug, PartialEq)]
