@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use kraftscope::kafka_log::directory::read_path;
+use kraftscope::kafka_log::directory::read_tree;
 use kraftscope::kafka_log::error::DecodeError;
 use kraftscope::kafka_log::inspect::Inspection;
 use kraftscope::kafka_log::reader::{BatchInfo, FileKind, LogEntry, Sink, read};
@@ -148,7 +148,7 @@ fn main() {
         (0..RUNS)
             .map(|_| {
                 let started = Instant::now();
-                let files = read_path(&path).unwrap();
+                let files = read_tree(&[path.as_path()]).unwrap();
                 let inspection = Inspection::of(&files);
                 assert!(inspection.image.partition_count() > 0);
                 started.elapsed().as_secs_f64()

@@ -5,43 +5,40 @@
 use std::io::Write;
 use std::path::Path;
 
-use kraftscope::kafka_log::directory::{read_path, read_tree};
+use kraftscope::kafka_log::directory::read_tree;
 use kraftscope::kafka_log::inspect::Inspection;
 use kraftscope::kafka_log::node_files::NodeFile;
-use kraftscope::kafka_log::nodes::{NodeSummary, Nodes};
+use kraftscope::kafka_log::nodes::{NodeSummary, Nodes, are_nodes, node_name};
 use kraftscope::kafka_log::report;
 
 use super::args::Args;
 
-/// Inspect `paths`: one record file or `__cluster_metadata-0` folder as a log, anything else
-/// (node directories, several paths, another file of a node) as nodes. False (a failing exit)
-/// when a file has CRC failures or other problems.
+/// Inspect `paths`: nodes' directories (a node's own files, or several nodes' logs) as nodes,
+/// anything else as one log (as the page decides). False (a failing exit) when a file has CRC
+/// failures or other problems.
 pub(crate) fn run(paths: &[&str], args: &Args) -> Result<bool, String> {
     args.only(&["json"])?;
-    match paths {
-        [path] if is_log(Path::new(path)) => inspect_log(path, args.has("json")),
-        _ => inspect_nodes(paths, args.has("json")),
+    let paths: Vec<&Path> = paths.iter().map(Path::new).collect();
+    let files = read_tree(&paths)?;
+    if are_nodes(&files) {
+        inspect_nodes(&files, args.has("json"))
+    } else {
+        inspect_log(files, args.has("json"))
     }
 }
 
-/// Whether `path` is a record file, or a folder of the log's files with no node files in it
-/// (the folders of a node or of several are read as nodes).
-fn is_log(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if path.is_dir() {
-        let entries = std::fs::read_dir(path).into_iter().flatten().flatten();
-        let kinds: Vec<NodeFile> = entries.map(|e| NodeFile::of(&e.file_name().to_string_lossy())).collect();
-        return kinds.iter().any(|k| matches!(k, NodeFile::Segment | NodeFile::Snapshot))
-            && !kinds.iter().any(|k| matches!(k, NodeFile::QuorumState | NodeFile::MetaProperties));
+/// The log's record files among `files` (one file given is read whatever its name).
+fn inspect_log(mut files: Vec<(String, Vec<u8>)>, json: bool) -> Result<bool, String> {
+    if files.len() > 1 {
+        files.retain(|(path, _)| {
+            matches!(NodeFile::of(path), NodeFile::Segment | NodeFile::Snapshot | NodeFile::Bootstrap)
+                || path.ends_with(".log")
+                || path.ends_with(".checkpoint")
+        });
     }
-    matches!(
-        NodeFile::of(&name),
-        NodeFile::Segment | NodeFile::Snapshot | NodeFile::Bootstrap | NodeFile::Unknown
-    )
-}
-
-fn inspect_log(path: &str, json: bool) -> Result<bool, String> {
-    let files = read_path(Path::new(path))?;
+    if files.is_empty() {
+        return Err("no .log or .checkpoint files there".into());
+    }
     let inspection = Inspection::of(&files);
     if json {
         let json =
@@ -53,9 +50,8 @@ fn inspect_log(path: &str, json: bool) -> Result<bool, String> {
     Ok(inspection.crc_failures.is_empty() && inspection.problem_count == 0)
 }
 
-fn inspect_nodes(paths: &[&str], json: bool) -> Result<bool, String> {
-    let paths: Vec<&Path> = paths.iter().map(Path::new).collect();
-    let nodes = Nodes::read(&read_tree(&paths)?);
+fn inspect_nodes(files: &[(String, Vec<u8>)], json: bool) -> Result<bool, String> {
+    let nodes = Nodes::read(files);
     if nodes.nodes.is_empty() {
         return Err(
             "no KRaft node's files found (meta.properties, quorum-state, __cluster_metadata-0)".into()
@@ -85,15 +81,14 @@ fn nodes_text(nodes: &Nodes) -> String {
         });
         line(format!("{} ({}): {meta}", node.name, node.folder));
         if let Some(state) = &node.quorum_state {
-            let id = |v: Option<i64>| v.map_or("none".to_string(), |id| format!("n{id}"));
             let voters =
                 state.current_voters.as_ref().map_or(String::new(), |v| format!(", currentVoters {v:?}"));
             line(format!(
                 "  quorum-state (data_version {}): epoch {}, leader {}, voted {}{voters}",
                 state.data_version,
                 state.leader_epoch,
-                id(state.leader_id),
-                id(state.voted_id)
+                node_name(state.leader_id),
+                node_name(state.voted_id)
             ));
         }
         let range = match (node.log_start, node.log_end) {

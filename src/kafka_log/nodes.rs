@@ -59,6 +59,34 @@ pub struct NodeSummary {
     pub problems: Vec<String>,
 }
 
+impl NodeSummary {
+    /// Its `node.id`, from its `meta.properties`.
+    pub fn node_id(&self) -> Option<i64> {
+        self.meta.as_ref().and_then(|m| m.node_id)
+    }
+}
+
+/// A node id as the page and the command line name it: `n3`, or `none` (-1 in Kafka's files).
+pub fn node_name(id: Option<i64>) -> String {
+    id.map_or("none".to_string(), |id| format!("n{id}"))
+}
+
+/// Whether `files` are nodes' directories rather than one log: a node's own file (a
+/// `quorum-state` or a `meta.properties`), or record files of more than one node's folder.
+pub fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {
+    let mut folders: Vec<String> = Vec::new();
+    for (path, _) in files {
+        match NodeFile::of(path) {
+            NodeFile::QuorumState | NodeFile::MetaProperties => return true,
+            NodeFile::Segment | NodeFile::Snapshot => folders.extend(node_folder(path)),
+            _ => {}
+        }
+    }
+    crate::util::sort::sort(&mut folders);
+    folders.dedup();
+    folders.len() > 1
+}
+
 /// Something the nodes' files disagree on, and which nodes it concerns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
@@ -115,11 +143,13 @@ impl Nodes {
         let mut nodes: Vec<NodeSummary> = folders
             .iter()
             .map(|(folder, indexes)| summary(folder, indexes.iter().map(|&i| &files[i])))
-            .filter(|node| !node.files.iter().all(|f| f.kind.ends_with("skipped")))
+            .filter(|node| {
+                node.files
+                    .iter()
+                    .any(|f| !matches!(NodeFile::of(&f.path), NodeFile::Skipped(_) | NodeFile::Unknown))
+            })
             .collect();
-        crate::util::sort::sort_by_key(&mut nodes, |n| {
-            (n.meta.as_ref().and_then(|m| m.node_id), n.folder.clone())
-        });
+        crate::util::sort::sort_by_key(&mut nodes, |n| (n.node_id(), n.folder.clone()));
         let disagreements = disagreements(&nodes);
         Nodes { nodes, disagreements, skipped }
     }
@@ -153,7 +183,7 @@ fn summary<'a>(folder: &str, files: impl Iterator<Item = &'a (String, Vec<u8>)>)
         node.files.push(note);
     }
     let folder_name = folder.rsplit('/').next().unwrap_or(folder);
-    node.name = match node.meta.as_ref().and_then(|m| m.node_id) {
+    node.name = match node.node_id() {
         Some(id) => format!("n{id}"),
         None if folder_name.is_empty() => "this folder".into(),
         None => folder_name.to_string(),
@@ -288,15 +318,11 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
         let majority = change.voters.len() / 2 + 1;
         let held = holders
             .iter()
-            .filter(|h| {
-                h.meta.as_ref().and_then(|m| m.node_id).is_some_and(|id| change.voters.contains(&(id as i32)))
-            })
+            .filter(|h| h.node_id().is_some_and(|id| change.voters.contains(&(id as i32))))
             .count();
         let shown = with_log
             .iter()
-            .filter(|n| {
-                n.meta.as_ref().and_then(|m| m.node_id).is_some_and(|id| change.voters.contains(&(id as i32)))
-            })
+            .filter(|n| n.node_id().is_some_and(|id| change.voters.contains(&(id as i32))))
             .count();
         let verdict = if shown == change.voters.len() && held < majority {
             format!(
@@ -320,7 +346,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
     }
     // Compared with the log of the latest epoch, the leader's when its files are there.
     let leads = |n: &NodeSummary| {
-        let id = n.meta.as_ref().and_then(|m| m.node_id);
+        let id = n.node_id();
         id.is_some() && n.quorum_state.as_ref().is_some_and(|s| s.leader_id == id)
     };
     if let Some(reference) =
@@ -386,7 +412,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
                     ),
                 ),
                 Some(_) => {}
-                None if node.files.iter().any(|f| f.kind == "quorum-state") => say(
+                None if node.files.iter().any(|f| NodeFile::of(&f.path) == NodeFile::QuorumState) => say(
                     vec![node],
                     format!(
                         "{} is not in the voter set at offset {offset}: an observer (a broker, or a controller not yet added)",

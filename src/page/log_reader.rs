@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kafka_log::image::LogImage;
+use crate::kafka_log::nodes;
 use crate::kafka_log::payload::ControlType;
 use crate::kafka_log::report;
 use crate::kafka_log::timeline::LogTimeline;
@@ -104,7 +105,7 @@ impl LogReader {
     /// Answer `request` with the view of the log (a seek before any open is refused).
     pub fn answer(&mut self, request: LogRequest) -> Result<OpenedLog, String> {
         match request {
-            LogRequest::Open(files) if node_dirs::are_nodes(&files) => {
+            LogRequest::Open(files) if nodes::are_nodes(&files) => {
                 let cluster = ClusterFiles::of(&files);
                 let folder = cluster.source.clone().unwrap_or_default();
                 self.timeline = Some(LogTimeline::open(node_dirs::record_files(&files, &folder)));

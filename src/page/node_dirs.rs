@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::log_reader::ImageSummary;
 use crate::kafka_log::inspect::Inspection;
 use crate::kafka_log::node_files::NodeFile;
-use crate::kafka_log::nodes::{NodeSummary, Nodes};
+use crate::kafka_log::nodes::{NodeSummary, Nodes, node_name};
 
 /// One node as its files draw it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -59,10 +59,9 @@ impl ClusterFiles {
         let nodes = Nodes::read(files);
         let latest = nodes.nodes.iter().filter_map(|n| n.quorum_state.as_ref().map(|s| s.leader_epoch)).max();
         let voters = voter_ids(&nodes.nodes);
-        let id_of = |n: &NodeSummary| n.meta.as_ref().and_then(|m| m.node_id);
         let leads = |n: &NodeSummary| {
             n.quorum_state.as_ref().is_some_and(|s| {
-                Some(s.leader_epoch) == latest && s.leader_id.is_some() && s.leader_id == id_of(n)
+                Some(s.leader_epoch) == latest && s.leader_id.is_some() && s.leader_id == n.node_id()
             })
         };
         let drawn: Vec<FileNode> = nodes
@@ -72,7 +71,7 @@ impl ClusterFiles {
                 let state = n.quorum_state.as_ref();
                 FileNode {
                     name: n.name.clone(),
-                    controller: id_of(n).is_some_and(|id| voters.contains(&id)),
+                    controller: n.node_id().is_some_and(|id| voters.contains(&id)),
                     epoch: state.map(|s| s.leader_epoch),
                     leader: state.and_then(|s| s.leader_id),
                     voted: state.and_then(|s| s.voted_id),
@@ -107,14 +106,6 @@ impl ClusterFiles {
     }
 }
 
-/// Whether `files` hold a node's own files (a `quorum-state` or a `meta.properties`), so they
-/// are read as nodes' directories rather than as one log.
-pub(crate) fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {
-    files
-        .iter()
-        .any(|(path, _)| matches!(NodeFile::of(path), NodeFile::QuorumState | NodeFile::MetaProperties))
-}
-
 /// The segments and snapshots of the node in `folder`.
 pub(crate) fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(String, Vec<u8>)> {
     let inside =
@@ -147,9 +138,13 @@ fn voter_ids(nodes: &[NodeSummary]) -> Vec<i64> {
 
 /// A node's state in one line.
 fn line(node: &NodeSummary) -> String {
-    let id = |v: Option<i64>| v.map_or("none".to_string(), |id| format!("n{id}"));
     let state = node.quorum_state.as_ref().map_or("no readable quorum-state".to_string(), |s| {
-        format!("epoch {}, leader {}, voted {}", s.leader_epoch, id(s.leader_id), id(s.voted_id))
+        format!(
+            "epoch {}, leader {}, voted {}",
+            s.leader_epoch,
+            node_name(s.leader_id),
+            node_name(s.voted_id)
+        )
     });
     let log = match (node.log_start, node.log_end) {
         (Some(start), Some(end)) => format!("offsets {start} to {}", end - 1),

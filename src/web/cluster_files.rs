@@ -7,6 +7,7 @@
 
 use yew::prelude::*;
 
+use crate::kafka_log::nodes::node_name;
 use crate::page::node_dirs::{ClusterFiles, FileNode};
 
 /// The cluster the files draw, as a panel.
@@ -68,7 +69,7 @@ fn card(node: &FileNode, furthest: i64) -> Html {
                 { for node.marks.iter().map(|mark| html! { <span class="disagreement-mark">{ mark }</span> }) }
             </p>
             <p aria-hidden="true">{ format!("{role}, {epoch}") }</p>
-            <p aria-hidden="true">{ format!("leader {}, voted {}", id_text(node.leader), id_text(node.voted)) }</p>
+            <p aria-hidden="true">{ format!("leader {}, voted {}", node_name(node.leader), node_name(node.voted)) }</p>
             <svg class="file-log-track" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
                 if let (Some(start), Some(end)) = (node.log_start, node.log_end) {
                     <rect class="file-log" x={format!("{:.2}", scale(start))} y="0" height="10"
@@ -82,10 +83,6 @@ fn card(node: &FileNode, furthest: i64) -> Html {
                 { node.log_end.map_or("no log records".to_string(), |end| format!("log to offset {}", end - 1)) }</p>
         </li>
     }
-}
-
-fn id_text(id: Option<i64>) -> String {
-    id.map_or("none".to_string(), |id| format!("n{id}"))
 }
 
 fn marks_text(marks: &[usize]) -> String {
