@@ -191,7 +191,7 @@ impl OpenedLog {
 }
 
 impl ImageSummary {
-    pub(crate) fn of(image: &LogImage) -> ImageSummary {
+    fn of(image: &LogImage) -> ImageSummary {
         ImageSummary {
             totals: format!("{}; {}", report::image_totals(image), report::features(image)),
             controllers: image.controllers.clone(),

@@ -1,13 +1,11 @@
 //! A real cluster drawn from its nodes' files, without the DOM: each node a controller or an
 //! observer with the epoch, leader and vote its `quorum-state` holds, its log's reach, its
-//! latest snapshot, and the disagreements it is part of (numbered as listed), with the brokers
-//! and topics of the image the leader's files build. Plain data, so it can cross from the log
+//! latest snapshot, and the disagreements it is part of (numbered as listed), and which node's
+//! log the reader opens (the leader's). Plain data, so it can cross from the log
 //! reader's worker to the page.
 
 use serde::{Deserialize, Serialize};
 
-use super::log_reader::ImageSummary;
-use crate::kafka_log::inspect::Inspection;
 use crate::kafka_log::node_files::NodeFile;
 use crate::kafka_log::nodes::{NodeSummary, Nodes, node_name};
 
@@ -44,11 +42,9 @@ pub struct ClusterFiles {
     pub furthest: i64,
     /// Each disagreement's sentence, numbered from 1 in this order.
     pub disagreements: Vec<String>,
-    /// The node whose files the image and the log's timeline come from: the leader's (or the
-    /// furthest log's), by its folder.
+    /// The node whose log the reader opens as the timeline (and whose image it shows): the
+    /// leader's, or the furthest log's, by its folder.
     pub source: Option<String>,
-    /// The image its files build.
-    pub image: ImageSummary,
     /// Files outside any node's metadata directories, skipped.
     pub skipped: usize,
 }
@@ -92,15 +88,11 @@ impl ClusterFiles {
         let source =
             nodes.nodes.iter().find(|n| leads(n)).or_else(|| nodes.nodes.iter().max_by_key(|n| n.log_end));
         let source = source.map(|n| n.folder.clone());
-        let image = source.as_deref().map_or_else(ImageSummary::default, |folder| {
-            ImageSummary::of(&Inspection::of(&record_files(files, folder)).image)
-        });
         ClusterFiles {
             furthest: drawn.iter().filter_map(|n| n.log_end).max().unwrap_or(0),
             nodes: drawn,
             disagreements: nodes.disagreements.into_iter().map(|d| d.text).collect(),
             source,
-            image,
             skipped: nodes.skipped.len(),
         }
     }
