@@ -177,6 +177,23 @@ impl<S: StateMachine> Node<S> {
             && epoch == self.epoch
     }
 
+    /// Whether a FetchResponse from `from` in `epoch` to a Fetch at `request` (fetch offset,
+    /// last fetched epoch) would be applied if it arrived now: Kafka matches a response to the one
+    /// request in flight by correlation id (`RequestManager`), and this log must still be where
+    /// that request found it. A response arriving while a snapshot is fetched answers an older
+    /// request. The page marks the records a DivergingEpoch will truncate only if this holds.
+    pub(crate) fn accepts_fetch_response(
+        &self,
+        from: NodeId,
+        epoch: Epoch,
+        request: (Offset, Epoch),
+    ) -> bool {
+        let fetching_snapshot = matches!(&self.role, Role::Follower(f) if f.snapshot_fetch.is_some());
+        self.expecting_response_from(from, epoch)
+            && request == (self.log().end_offset(), self.log().last_epoch())
+            && !fetching_snapshot
+    }
+
     /// `handleUpdateVoterResponse`: NONE (or UNSUPPORTED_VERSION) means this leader knows us;
     /// like a successful fetch it resets the fetch timer. Another error is logged, and the
     /// voter tries again after its next update period.
@@ -239,11 +256,7 @@ impl<S: StateMachine> Node<S> {
             }
             _ => {}
         }
-        // A FetchResponse while a snapshot is being fetched answers an older request (Kafka
-        // matches responses to the one request in flight by correlation id).
-        let position = (self.log().end_offset(), self.log().last_epoch());
-        let fetching_snapshot = matches!(&self.role, Role::Follower(f) if f.snapshot_fetch.is_some());
-        if !self.expecting_response_from(from, epoch) || request != position || fetching_snapshot {
+        if !self.accepts_fetch_response(from, epoch, request) {
             return;
         }
         let fetch_deadline = self.fetch_deadline_from(now);

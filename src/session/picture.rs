@@ -329,11 +329,15 @@ pub fn picture(
         sim.node_ids().map(|id| node_picture(sim, &sets, id, now, hw, timeout_full, fenced(id))).collect();
     for (_, _, packet) in sim.in_flight() {
         if let Payload::Quorum(Message::FetchResponse {
+            epoch: response_epoch,
+            fetch_offset,
+            last_fetched_epoch,
             result: FetchResult::DivergingEpoch { epoch, end_offset },
             ..
         }) = &packet.payload
             && let (Some(node), Some(picture)) =
                 (sim.node(packet.to), nodes.iter_mut().find(|n| n.id == packet.to))
+            && node.accepts_fetch_response(packet.from, *response_epoch, (*fetch_offset, *last_fetched_epoch))
         {
             let to = node.log().diverging_end(*epoch, *end_offset);
             picture.doomed_from = Some(picture.doomed_from.map_or(to, |d| d.min(to)));
@@ -587,7 +591,7 @@ fn node_picture(
 
 #[cfg(test)]
 mod tests {
-    use super::{CUT_AT, picture};
+    use super::{CUT_AT, FetchResult, Message, Payload, picture};
     use crate::harness::MS;
     use crate::quorum::RoleKind;
     use crate::session::{Action, Session, Settings};
@@ -717,5 +721,54 @@ mod tests {
         let node =
             picture(session.sim(), &[], 2_000 * MS, None).nodes.into_iter().find(|n| n.id == old).unwrap();
         assert_eq!(node.doomed_from, None, "the mark goes once the truncation happened");
+    }
+
+    #[test]
+    fn a_diverging_epoch_that_only_names_the_leader_marks_nothing() {
+        // Found by the browser suite (its link's actions): the old leader, healed, is Unattached
+        // at the new epoch and fetches to find the leader; the DivergingEpoch that answers only
+        // makes it a follower (KafkaRaftClient.maybeHandleCommonResponse: a response naming the
+        // unknown leader of the current epoch is handled by that transition), and its next
+        // Fetch gets the DivergingEpoch that truncates. The marks must wait for that one.
+        let mut session = Session::new(Settings::default());
+        session.advance_to(2_127_643, usize::MAX);
+        session.act(Action::Isolate(2)).unwrap();
+        session.advance_to(2_377_642, usize::MAX);
+        session.act(Action::CreateTopic { partitions: 6, replication: 2 }).unwrap();
+        session.advance_to(3_858_323, usize::MAX);
+        session.act(Action::Heal).unwrap();
+        let (mut unattached_answers, mut marked) = (0, 0);
+        let mut was: Option<u64> = None;
+        while session.now() < 6_000 * MS && session.step() {
+            let node = session.sim().node(2).unwrap();
+            let diverging = session.sim().in_flight().any(|(_, _, p)| {
+                p.to == 2
+                    && matches!(
+                        &p.payload,
+                        Payload::Quorum(Message::FetchResponse {
+                            result: FetchResult::DivergingEpoch { .. },
+                            ..
+                        })
+                    )
+            });
+            let view = picture(session.sim(), &[], 2_000 * MS, None);
+            let shown = view.nodes.iter().find(|n| n.id == 2).unwrap();
+            if diverging && node.role() == RoleKind::Unattached {
+                unattached_answers += 1;
+                assert_eq!(
+                    shown.doomed_from,
+                    None,
+                    "at {}: marked for an answer that truncates nothing",
+                    session.now()
+                );
+            }
+            marked += usize::from(shown.doomed_from.is_some());
+            if let (Some(from), None) = (was, shown.doomed_from) {
+                assert!(shown.log_end <= from, "at {}: the marks went, the records stayed", session.now());
+            }
+            was = shown.doomed_from;
+        }
+        assert!(unattached_answers > 0, "the unattached node's Fetch was answered with a DivergingEpoch");
+        assert!(marked > 0, "the truncating DivergingEpoch was marked");
     }
 }

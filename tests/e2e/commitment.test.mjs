@@ -38,8 +38,15 @@ test("records about to be truncated are marked before they go, and brokers show 
   assert.ok(await page.locator("svg.cluster .message-label", { hasText: /^DE$/ }).count() >= 1, "the DivergingEpoch is on screen");
   await screenshot(page, "diverging-records-marked");
   await page.getByRole("button", { name: "Play" }).click();
-  await page.waitForFunction(() => document.querySelector("svg.cluster rect.cell.doomed") === null, null, { timeout: 30_000 });
-  assert.equal(await page.locator("svg.cluster rect.cell.doomed").count(), 0, "the marks go with the truncation");
+  // Pause from inside the page the moment the old leader's marks go, so what is counted is
+  // the frame that removed them and not one drawn later.
+  await page.waitForFunction((selector) => {
+    if (document.querySelector(`${selector} rect.cell.doomed`) !== null) return false;
+    document.querySelector("button.play").click();
+    return true;
+  }, oldLeader, { timeout: 30_000 });
+  await page.getByRole("button", { name: "Play" }).waitFor();
+  assert.equal(await page.locator(`${oldLeader} rect.cell.doomed`).count(), 0, "the marks go with the truncation");
   assert.ok((await shownLeader(page)).epoch > first.epoch);
   assert.deepEqual(errors, []);
   await context.close();
