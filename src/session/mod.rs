@@ -12,6 +12,7 @@ pub mod layout;
 pub mod message_kinds;
 pub mod params;
 pub mod picture;
+pub mod predictions;
 pub mod session_file;
 pub mod settings;
 pub mod stories;

@@ -1,0 +1,148 @@
+//! The tour's predictions: each expected answer, read from the step's trace, is what the step
+//! then plays, seen in the cluster's state rather than in the trace; the answer is among the
+//! options offered; and a change of seed moves the expected answer and the play together.
+
+use std::collections::BTreeSet;
+
+use kraftscope::harness::{MS, Micros};
+use kraftscope::quorum::RoleKind;
+use kraftscope::session::Session;
+use kraftscope::session::predictions::{Answer, Ask, PREDICTIONS, Prediction};
+use kraftscope::session::stories;
+
+/// What the step plays after the question, read from the cluster's state event by event: the
+/// answer and the moment it shows.
+fn played(prediction: &Prediction, seed: u64) -> (Answer, Micros) {
+    let mut session = prediction.asking(seed);
+    let end = prediction.story().ends_at_ms * MS;
+    let leader_then = session.sim().leader().map(|l| l.id());
+    let ends = |s: &Session| {
+        s.sim()
+            .node_ids()
+            .filter_map(|id| s.sim().node(id).map(|n| (id, n.log().end_offset())))
+            .collect::<Vec<_>>()
+    };
+    let mut before = ends(&session);
+    while session.now() < end && session.step() {
+        let sim = session.sim();
+        let now = session.now();
+        match prediction.ask {
+            Ask::NextLeader => {
+                if let Some(l) = sim.leader() {
+                    return (Answer::Node(l.id()), now);
+                }
+            }
+            Ask::NextEpoch => {
+                if let Some(l) = sim.leader() {
+                    return (Answer::Number(l.epoch().into()), now);
+                }
+            }
+            Ask::LeaderAgain => {
+                if sim.leader().is_some() {
+                    return (Answer::Yes(true), now);
+                }
+            }
+            Ask::Disrupts { .. } => {
+                if leader_then.is_some_and(|id| sim.node(id).is_none_or(|n| n.role() != RoleKind::Leader)) {
+                    return (Answer::Yes(true), now);
+                }
+            }
+            Ask::KeepsUpTo => {
+                let after = ends(&session);
+                for ((id, was), (_, is)) in before.iter().zip(&after) {
+                    if is < was {
+                        assert!(session.sim().node(*id).unwrap().is_voter());
+                        return (Answer::Number(*is), now);
+                    }
+                }
+                before = after;
+            }
+            Ask::FetchesFrom { node } => {
+                // Back from its disk, before any answer to its first Fetch: where its log ends.
+                if sim.node(node).is_some() {
+                    return (Answer::Number(sim.node(node).unwrap().log().end_offset()), now);
+                }
+            }
+        }
+    }
+    assert!(
+        matches!(prediction.ask, Ask::Disrupts { .. } | Ask::LeaderAgain),
+        "{}: the step ended and nothing answered the question",
+        prediction.story
+    );
+    (Answer::Yes(false), end)
+}
+
+/// Check the prediction with `seed`; its answer, or None where the step (written for seed 1)
+/// does not play its answer before it ends with this seed: the page then asks nothing.
+fn check(prediction: &Prediction, seed: u64) -> Option<Answer> {
+    let story = prediction.story();
+    let Some(outcome) = prediction.outcome(seed) else {
+        assert_ne!(seed, 1, "{}: the page's seed plays the answer", story.id);
+        return None;
+    };
+    let (answer, at) = played(prediction, seed);
+    assert_eq!(outcome.answer, answer, "{} seed {seed}: expected from the trace, and played", story.id);
+    assert!(outcome.at >= prediction.asks_at(), "{}: answered after it asks", story.id);
+    match prediction.ask {
+        // Its log end is known when it comes back; the trace tells when its Fetch arrives.
+        Ask::FetchesFrom { .. } => {
+            assert!(at <= outcome.at, "{} seed {seed}: back before it fetches", story.id)
+        }
+        _ => {
+            assert!(at >= outcome.at, "{} seed {seed}: the state shows it no sooner than the trace", story.id)
+        }
+    }
+    assert!(
+        prediction.options(&prediction.asking(seed)).contains(&outcome.answer),
+        "{} seed {seed}: {:?} among the options",
+        story.id,
+        outcome.answer
+    );
+    Some(answer)
+}
+
+#[test]
+fn each_expected_answer_is_what_the_step_plays_and_among_the_options() {
+    for prediction in &PREDICTIONS {
+        let story = stories::find(prediction.story).expect("a tour step");
+        assert!(
+            (story.opens_at_ms..story.ends_at_ms).contains(&prediction.asks_at_ms),
+            "{}: asks while the step plays",
+            story.id
+        );
+        let answered = [1, 2, 7].into_iter().filter_map(|seed| check(prediction, seed)).count();
+        assert!(answered >= 2, "{}: answered with most seeds", story.id);
+    }
+}
+
+#[test]
+fn another_seed_moves_the_expected_answer_and_the_play_together() {
+    let prediction = PREDICTIONS.iter().find(|p| p.ask == Ask::NextLeader).unwrap();
+    let leaders: BTreeSet<String> =
+        (1..=12).filter_map(|seed| check(prediction, seed)).map(|a| a.label(prediction.ask)).collect();
+    assert!(leaders.len() > 1, "the first leader depends on the seed: {leaders:?}");
+}
+
+#[test]
+fn the_answers_that_confront_a_misreading_hold() {
+    let said = |id: &str| {
+        let p = PREDICTIONS.iter().find(|p| p.story == id).unwrap();
+        p.outcome(1).unwrap().answer
+    };
+    assert_eq!(said("pre-vote"), Answer::Yes(false), "pre-vote keeps a returning node from disrupting");
+    assert_eq!(said("no-pre-vote"), Answer::Yes(true), "without it, the same node deposes the leader");
+    assert_eq!(said("odd-quorum"), Answer::Yes(false), "two of four voters are no majority");
+}
+
+#[test]
+fn a_split_vote_before_the_answer_is_explained() {
+    let crash = PREDICTIONS.iter().find(|p| p.story == "leader-crash").unwrap();
+    let outcome = crash.outcome(1).unwrap();
+    // With the page's seed both followers time out together and split epoch 2's vote.
+    assert_eq!((outcome.answer, outcome.split_votes), (Answer::Number(3), 1));
+    assert!(crash.explain(&outcome).contains("Here a split vote came first"));
+    let first = PREDICTIONS.iter().find(|p| p.story == "first-election").unwrap();
+    let outcome = first.outcome(1).unwrap();
+    assert_eq!((outcome.split_votes, first.explain(&outcome)), (0, first.why.to_string()));
+}
