@@ -3,7 +3,7 @@
 //! of real time (frames of 1/60 s through the page's reducer, or the race's sports-replay pace).
 
 use kraftscope::harness::MS;
-use kraftscope::page::{Action, PageState, Tab};
+use kraftscope::page::{Action, PageState, Stage, Tab};
 use kraftscope::race::{FailoverRace, RaceStage};
 use kraftscope::session::stories::{TOUR, View};
 
@@ -15,11 +15,19 @@ const OTHER_SEEDS_WALL_MS: f64 = 20_000.0;
 /// "A few seconds before": the viewer gets at least this long to see the scene first.
 const LEAST_WALL_MS: f64 = 800.0;
 
+/// Skip the step's question if it is open ("Just watch"; tests/predictions_page.rs answers them).
+fn just_watch(page: &mut PageState) {
+    if page.question.as_ref().is_some_and(|q| q.stage(page.session.now()) == Stage::Asking) {
+        page.reduce(Action::Predict(None));
+    }
+}
+
 /// Real milliseconds of 60 Hz frames until the page ticks its key moment off; fails if the view
-/// stops playing (`playing`) or a minute passes first.
+/// stops playing (`playing`) or a minute passes first. A step's question is skipped.
 fn frames_until_key_moment(page: &mut PageState, what: &str, playing: fn(&PageState) -> bool) -> f64 {
     let mut wall = 0.0;
     while page.key_seen.is_none() {
+        just_watch(page);
         assert!(
             playing(page) && wall < 60_000.0,
             "{what}: no key moment after {wall} ms of play (at {} us)",
@@ -132,6 +140,7 @@ fn replay_step_reopens_the_step_before_its_key_moment() {
     let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
     let mut t = 0.0;
     while t < wall + 100.0 {
+        just_watch(&mut page);
         t += FRAME_MS;
         page.reduce(Action::Frame { elapsed: FRAME_MS });
     }

@@ -31,6 +31,8 @@ pub enum Action {
         elapsed: f64,
     },
     TogglePlay,
+    /// Answer the tour step's question with this option (0-based), or (`None`) just watch.
+    Predict(Option<usize>),
     /// Process one event and pause.
     Step,
     /// The speed slider: the speed is 10^exp.

@@ -113,11 +113,17 @@ impl LiveView {
         self.frames_since_log >= LOG_REFRESH_FRAMES
     }
 
-    /// Play `session` on by a frame `elapsed` real milliseconds long, at the chosen speed. When
-    /// an invariant breaks in it, pause and return what the status line says.
-    pub(super) fn play(&mut self, session: &mut Session, elapsed: f64) -> Option<String> {
+    /// Play `session` on by a frame `elapsed` real milliseconds long, at the chosen speed, no
+    /// further than `hold`. When an invariant breaks in it, pause and return what the status line
+    /// says.
+    pub(super) fn play(
+        &mut self,
+        session: &mut Session,
+        elapsed: f64,
+        hold: Option<Micros>,
+    ) -> Option<String> {
         let clean = session.violation().is_none();
-        self.fast_forwarding = pacing::advance(session, elapsed, self.speed_exp, self.skip_quiet);
+        self.fast_forwarding = pacing::advance(session, elapsed, self.speed_exp, self.skip_quiet, hold);
         let broken = session.violation().filter(|_| clean).map(|seen| {
             self.playing = false;
             format!(

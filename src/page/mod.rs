@@ -23,6 +23,7 @@ pub mod node_dirs;
 pub mod pacing;
 #[cfg(feature = "full")]
 pub mod pains;
+pub mod question;
 #[cfg(feature = "full")]
 pub mod race;
 pub mod redraw;
@@ -42,6 +43,7 @@ pub use log_reader::LogRequest;
 pub use metadata_log::{MetadataLogAction, MetadataLogView};
 #[cfg(feature = "full")]
 pub use pains::{PainsAction, PainsState, PainsView};
+pub use question::{Question, QuestionView, Stage};
 #[cfg(feature = "full")]
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
 
@@ -98,6 +100,8 @@ pub struct PageState {
     pub tour: Option<usize>,
     /// When the tour step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
+    /// The tour step's prediction, if it asks one.
+    pub question: Option<Question>,
     /// The failover race view.
     #[cfg(feature = "full")]
     pub race: RaceView,
@@ -141,6 +145,7 @@ impl PageState {
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
+            question: None,
             #[cfg(feature = "full")]
             race: RaceView::new(params.partitions, params.kraft_roles),
             #[cfg(feature = "full")]
@@ -303,7 +308,8 @@ impl PageState {
                 }
                 self.on_frame(elapsed);
             }
-            Action::TogglePlay => self.live.playing = !self.live.playing,
+            Action::TogglePlay => self.toggle_play(),
+            Action::Predict(answer) => self.predict(answer),
             Action::Step => {
                 self.live.playing = false;
                 self.session.step();
@@ -319,6 +325,11 @@ impl PageState {
             Action::Edit(form) => self.live.form = form,
             Action::Topic { partitions, replication } => self.live.topic = (partitions, replication),
             Action::Reset => self.reset(&mut effects),
+            Action::Select(id)
+                if self.question.as_mut().is_some_and(|q| q.answer_node(id, self.session.now())) =>
+            {
+                self.live.playing = true;
+            }
             Action::Select(id) => {
                 self.live.selected = if self.live.selected == Some(id) { None } else { Some(id) }
             }
@@ -487,7 +498,7 @@ impl PageState {
     /// Open a story at its opening moment; a cluster story plays (its key moment lies ahead).
     fn load_story(&mut self, story: &Story) {
         let seed = self.params.settings.seed;
-        self.key_seen = None;
+        (self.key_seen, self.question) = (None, None);
         match (story.view, story.race) {
             #[cfg(feature = "full")]
             (View::Failover, Some(race)) => {
@@ -522,12 +533,20 @@ impl PageState {
                 self.live.form = self.session.settings().clone();
                 self.tab = Tab::Cluster;
                 self.live.playing = self.tour.is_some() || self.params.autoplay;
+                // Kiosk mode walks on by itself: its questions are skipped, never held at.
+                self.question = self.tour.and_then(|_| Question::of(story, seed, self.kiosk));
             }
         }
     }
 
     fn go_to_step(&mut self, step: Option<usize>, effects: &mut Vec<Effect>) {
         self.tour = step.map(|s| s.min(TOUR.len() - 1));
+        // Leaving the tour leaves its question (a step sets its own as it loads), and the hold
+        // at it: the cluster plays on, as it would have without the question.
+        if self.tour.is_none() && self.asking() {
+            self.live.playing = true;
+        }
+        self.question = None;
         match self.tour {
             Some(step) => {
                 self.live.playing = false;
@@ -584,8 +603,43 @@ impl PageState {
         if !(self.live.playing && self.tab == Tab::Cluster) {
             return;
         }
-        if let Some(status) = self.live.play(&mut self.session, elapsed) {
+        let hold = self.question.as_ref().and_then(Question::hold_at);
+        if let Some(status) = self.live.play(&mut self.session, elapsed, hold) {
             self.status = status;
+        }
+        // The step holds at its question until it is answered or skipped.
+        if self.asking() {
+            self.live.playing = false;
+        }
+    }
+
+    /// Whether the tour step's question is open: the step holds there.
+    fn asking(&self) -> bool {
+        self.question.as_ref().is_some_and(|q| q.stage(self.session.now()) == Stage::Asking)
+    }
+
+    /// Play or pause; playing on from an open question is choosing to just watch.
+    fn toggle_play(&mut self) {
+        if self.asking() {
+            self.predict(None);
+        } else {
+            self.live.playing = !self.live.playing;
+        }
+    }
+
+    /// Answer the open question with option `answer`, or (`None`) just watch; either plays on.
+    fn predict(&mut self, answer: Option<usize>) {
+        let now = self.session.now();
+        let Some(question) = self.question.as_mut() else { return };
+        let answered = match answer {
+            Some(index) => question.answer(index, now),
+            None => {
+                question.skip();
+                true
+            }
+        };
+        if answered {
+            self.live.playing = true;
         }
     }
 
@@ -723,7 +777,11 @@ impl PageState {
             return used;
         }
         match key {
-            " " => self.live.playing = !self.live.playing,
+            " " => self.toggle_play(),
+            "w" | "W" if self.asking() => self.predict(None),
+            digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") if self.asking() => {
+                self.predict(digit.parse::<usize>().ok().map(|n| n - 1))
+            }
             "s" | "S" => {
                 self.live.playing = false;
                 self.session.step();

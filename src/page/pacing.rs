@@ -34,16 +34,24 @@ pub(crate) fn skips_quiet(speed_exp: f64, skip_quiet: bool) -> bool {
 
 /// Play `session` on by `elapsed_ms` real milliseconds at speed 10^`speed_exp`. Where quiet
 /// stretches are skipped ([`skips_quiet`]), a fast-forward through one covers at most
-/// [`QUIET_FRAME_MS`] of them and stops as soon as a message worth watching is sent. Returns
-/// whether it fast-forwarded.
-pub(crate) fn advance(session: &mut Session, elapsed_ms: f64, speed_exp: f64, skip_quiet: bool) -> bool {
+/// [`QUIET_FRAME_MS`] of them and stops as soon as a message worth watching is sent. It goes no
+/// further than `hold` (a tour step's question) if it has not passed it. Returns whether it
+/// fast-forwarded.
+pub(crate) fn advance(
+    session: &mut Session,
+    elapsed_ms: f64,
+    speed_exp: f64,
+    skip_quiet: bool,
+    hold: Option<Micros>,
+) -> bool {
     let quiet = skips_quiet(speed_exp, skip_quiet) && is_quiet(session.sim());
     let busy = |sim: &Simulation| quiet && !is_quiet(sim);
     let (elapsed_ms, warp) =
         if quiet { (elapsed_ms.min(QUIET_FRAME_MS), QUIET_WARP) } else { (elapsed_ms, 1.0) };
     let factor = 10f64.powf(speed_exp) * warp;
     let before = session.now();
-    let target = before + (elapsed_ms * 1_000.0 * factor) as Micros;
+    let hold = hold.filter(|&at| at >= before).unwrap_or(Micros::MAX);
+    let target = (before + (elapsed_ms * 1_000.0 * factor) as Micros).min(hold);
     session.play_to(target, FRAME_EVENT_BUDGET, &busy);
     quiet
 }
@@ -83,10 +91,10 @@ mod tests {
         // A minute in, the brokers have registered and been unfenced: only idle traffic is left.
         session.advance_to(60_000 * crate::harness::MS, usize::MAX);
         while !is_quiet(session.sim()) {
-            advance(&mut session, QUIET_FRAME_MS, -1.0, true);
+            advance(&mut session, QUIET_FRAME_MS, -1.0, true, None);
         }
         let before = session.now();
-        let quiet = advance(&mut session, 100.0, -1.0, true);
+        let quiet = advance(&mut session, 100.0, -1.0, true, None);
         let most = (QUIET_FRAME_MS * 100.0 * QUIET_WARP) as Micros;
         assert!(quiet);
         assert!(
@@ -96,10 +104,10 @@ mod tests {
         );
         session.act(crate::session::Action::KillLeader).expect("a leader to kill");
         while is_quiet(session.sim()) {
-            advance(&mut session, QUIET_FRAME_MS, -1.0, true);
+            advance(&mut session, QUIET_FRAME_MS, -1.0, true, None);
         }
         let before = session.now();
-        let quiet = advance(&mut session, 100.0, -1.0, true);
+        let quiet = advance(&mut session, 100.0, -1.0, true, None);
         assert!(!quiet);
         assert_eq!(session.now() - before, 10 * crate::harness::MS, "a busy stretch plays the whole frame");
     }
@@ -115,9 +123,25 @@ mod tests {
         }
         for (speed_exp, skip, expected_ms) in [(0.0, true, 100), (-1.0, false, 10)] {
             let before = session.now();
-            let skipped = advance(&mut session, 100.0, speed_exp, skip);
+            let skipped = advance(&mut session, 100.0, speed_exp, skip, None);
             assert!(!skipped, "speed 10^{speed_exp}, skipping {skip}");
             assert_eq!(session.now() - before, expected_ms * crate::harness::MS);
         }
+    }
+
+    /// A tour step's question holds the clock at its moment; once passed, it holds nothing.
+    #[test]
+    fn a_frame_stops_at_the_hold_it_has_not_passed() {
+        let mut session = Session::new(Settings::default());
+        session.advance_to(6_000 * crate::harness::MS, usize::MAX);
+        let hold = session.now() + 30 * crate::harness::MS;
+        advance(&mut session, 100.0, 0.0, false, Some(hold));
+        assert_eq!(session.now(), hold);
+        advance(&mut session, 100.0, 0.0, false, Some(hold));
+        assert_eq!(session.now(), hold, "held");
+        session.step();
+        let before = session.now();
+        advance(&mut session, 100.0, 0.0, false, Some(hold));
+        assert_eq!(session.now(), before + 100 * crate::harness::MS, "a passed hold holds nothing");
     }
 }

@@ -356,7 +356,7 @@ impl App {
                 // On a wide screen the tour's narration stands beside the drawing (CSS), which
                 // stays at the top of the page with its transport bar.
                 if let Some(step) = state.tour {
-                    <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
+                    <TourPanel step={step} key_seen={state.key_seen} question={state.question.as_ref().map(|q| q.view(state.session.now()))} on={self.on.clone()} />
                 }
                 <div class="stage">
                     <ClusterView picture={view} selected={state.live.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} resizes={self.resizes} zoom={zoom(state.present)} />

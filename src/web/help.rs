@@ -6,8 +6,10 @@ use super::focus::{focus, focus_id, focused};
 use super::keys::{character_keys_on, set_character_keys};
 
 /// Every shortcut and what it does.
-pub const SHORTCUTS: [(&str, &str); 12] = [
+pub const SHORTCUTS: [(&str, &str); 14] = [
     ("Space", "play / pause"),
+    ("1 to 9", "answer the tour step's question"),
+    ("W", "just watch: play on without answering"),
     ("S", "step one event"),
     ("→ or Page Down", "next tour step (starts the tour)"),
     ("← or Page Up", "previous tour step"),

@@ -38,6 +38,7 @@ mod pains_tab;
 mod panic_panel;
 #[cfg(feature = "full")]
 mod partition_grid;
+mod prediction;
 #[cfg(feature = "full")]
 mod race_legend;
 mod session_files;

@@ -1,11 +1,12 @@
 //! The guided tour panel: the chapter and step, a progress bar, the narration, what to watch
-//! for (ticked once it happened), Replay step, Back and Next.
+//! for (ticked once it happened), the step's question, Replay step, Back and Next.
 
 use yew::prelude::*;
 
 use super::focus::{focus_id, focus_id_soon};
+use super::prediction::PredictionPanel;
 use crate::harness::Micros;
-use crate::page::Action;
+use crate::page::{Action, QuestionView, Stage};
 use crate::session::stories::{TOUR, View};
 use crate::util::format;
 
@@ -15,6 +16,9 @@ pub struct TourProps {
     pub step: usize,
     /// When the step's key moment happened, once it has.
     pub key_seen: Option<Micros>,
+    /// The step's question, where it asks one.
+    #[prop_or_default]
+    pub question: Option<QuestionView>,
     pub on: Callback<Action>,
 }
 
@@ -25,7 +29,9 @@ pub fn tour_panel(props: &TourProps) -> Html {
     let go = |to: usize| props.on.reform(move |_: MouseEvent| Action::Tour(Some(to)));
     let back = (step > 0).then(|| go(step - 1));
     let next = (step + 1 < TOUR.len()).then(|| go(step + 1));
-    let watch = (!story.watch.is_empty()).then(|| match props.key_seen {
+    // While the question is open, what to watch for would answer it.
+    let asking = props.question.as_ref().is_some_and(|q| q.stage == Stage::Asking);
+    let watch = (!story.watch.is_empty() && !asking).then(|| match props.key_seen {
         Some(at) => {
             let when = match story.view {
                 View::Cluster => format!("at {}", format::seconds(at)),
@@ -52,6 +58,9 @@ pub fn tour_panel(props: &TourProps) -> Html {
             <h2 id="tour-title">{ story.title }</h2>
             <p class="narration">{ story.narration }</p>
             { watch.unwrap_or_default() }
+            if let Some(view) = props.question.clone() {
+                <PredictionPanel view={view} on={props.on.clone()} />
+            }
             <div class="tour-buttons">
                 <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
                 <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>

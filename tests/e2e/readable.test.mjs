@@ -87,6 +87,8 @@ for (const [width, height] of [[1280, 720], [1024, 768]]) {
   for (const query of ["?voters=5&t=8000&autoplay=0", "?voters=7&brokers=12&t=8000&autoplay=0", "?tour=3", "?tour=19"]) {
     test(`at ${width} x ${height}, ${query}: every node above the transport bar, no label over another node's, messages under the nodes`, async () => {
       const { page, errors, context } = await open(query, { viewport: { width, height } });
+      // Step 3 asks who will lead before anyone does: just watch.
+      if (query === "?tour=3") await page.locator("#prediction-skip").click();
       await waitForLeader(page);
       const drawn = await coverage(page);
       assert.ok(drawn.nodes.length >= 6);

@@ -16,9 +16,13 @@ async function stepState(page) {
   }
   if (!(await page.locator(".failover-tab").count())) {
     // A cluster step opens playing, before its key moment: the timeline's end is fixed, the
-    // clock starts at the opening.
+    // clock starts at the opening. What to watch for is hidden while the step's question is open.
     const clock = await page.locator("#clock").textContent();
-    return { title, progress, watch: (await page.locator("#tour-watch").textContent()).startsWith("Watch:"), horizon: clock.split(" of ")[1] };
+    const before = await page.evaluate(() => {
+      const watch = document.querySelector("#tour-watch");
+      return watch ? watch.textContent.startsWith("Watch:") : document.querySelector("#prediction .options") !== null;
+    });
+    return { title, progress, watch: before, horizon: clock.split(" of ")[1] };
   }
   // A race step fast-forwards the race to a few seconds before its moment and plays on.
   await page.waitForFunction(() => / since the kill|Both sides recovered/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 60_000 });

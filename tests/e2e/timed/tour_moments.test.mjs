@@ -23,6 +23,9 @@ test("a cluster, a race and a pain step of the tour each play their key moment w
   const { page, errors, context } = await open("?tour=7");
   for (const [step, moment] of KEY_MOMENTS) {
     await page.goto(new URL(`?tour=${step}`, page.url()).href);
+    // Step 7 asks first (what the deposed leader keeps), from its opening: just watch.
+    await page.locator("#tour-watch, #prediction-skip").first().waitFor();
+    if (await page.locator("#prediction-skip").count()) await page.locator("#prediction-skip").click();
     await page.locator("#tour-watch").waitFor();
     const opened = Date.now();
     const state = await page.evaluate(() => ({
@@ -50,6 +53,9 @@ test("a cluster, a race and a pain step of the tour each play their key moment w
   // off with the time since the kill.
   for (const step of [1]) {
     await page.goto(new URL(`?tour=${step}`, page.url()).href);
+    // Step 7 asks first (what the deposed leader keeps), from its opening: just watch.
+    await page.locator("#tour-watch, #prediction-skip").first().waitFor();
+    if (await page.locator("#prediction-skip").count()) await page.locator("#prediction-skip").click();
     await page.locator("#tour-watch").waitFor();
     assert.match(await page.locator("#tour-watch").textContent(), /^Watch: /, `step ${step} tells what to watch for`);
     await page.waitForFunction(() => / since the kill/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 120_000, polling: 50 });

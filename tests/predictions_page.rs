@@ -1,0 +1,142 @@
+//! The tour's predictions on the page, through its reducer: a step plays up to its question and
+//! holds; an option, a click on a node or a key answers it and plays on; "Just watch" (or Play)
+//! plays on without an answer; once the moment has played the verdict says whether it held.
+
+use kraftscope::harness::Micros;
+use kraftscope::page::{Action, PageState, Stage};
+use kraftscope::session::predictions;
+use kraftscope::session::stories::TOUR;
+
+const FRAME_MS: f64 = 1_000.0 / 60.0;
+
+fn step_of(id: &str) -> usize {
+    TOUR.iter().position(|s| s.id == id).unwrap() + 1
+}
+
+fn stage(page: &PageState) -> Stage {
+    page.question.as_ref().expect("the step asks").stage(page.session.now())
+}
+
+/// Play frames until `done`, at most a simulated minute of real time.
+fn frames_until(page: &mut PageState, done: impl Fn(&PageState) -> bool) {
+    for _ in 0..3_600 {
+        if done(page) {
+            return;
+        }
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    panic!(
+        "not reached at {} us: {:?}",
+        page.session.now(),
+        page.question.as_ref().map(|q| q.view(page.session.now()))
+    );
+}
+
+/// Open step `id`, play to its question and check it holds there.
+fn held_at_question(id: &str, query: &str) -> PageState {
+    let mut page = PageState::new(&format!("?tour={}{query}", step_of(id)), "http://localhost/", false);
+    let asks: Micros = predictions::for_story(id).unwrap().asks_at();
+    frames_until(&mut page, |p| stage(p) == Stage::Asking);
+    for _ in 0..120 {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    assert_eq!((page.session.now(), page.live.playing), (asks, false), "{id}: holds at its question");
+    page
+}
+
+fn option(page: &PageState, label: &str) -> usize {
+    let view = page.question.as_ref().unwrap().view(page.session.now());
+    view.options
+        .iter()
+        .position(|(l, _)| l == label)
+        .unwrap_or_else(|| panic!("{label} in {:?}", view.options))
+}
+
+fn verdict(page: &mut PageState) -> (Option<bool>, String) {
+    frames_until(page, |p| matches!(stage(p), Stage::Verdict { .. }));
+    match stage(page) {
+        Stage::Verdict { held, text } => (held, text),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn a_right_answer_plays_on_and_the_verdict_explains_the_split_vote() {
+    let mut page = held_at_question("leader-crash", "");
+    page.reduce(Action::Predict(Some(option(&page, "epoch 3"))));
+    assert!(page.live.playing);
+    assert_eq!(stage(&page), Stage::Watching);
+    let (held, text) = verdict(&mut page);
+    assert_eq!(held, Some(true));
+    assert!(text.starts_with("✓ Right: epoch 3.") && text.contains("a split vote came first"), "{text}");
+    assert_eq!(page.session.sim().leader().map(|l| l.epoch()), Some(3), "the cluster shows what it says");
+}
+
+#[test]
+fn a_wrong_answer_is_told_what_happened_instead() {
+    let mut page = held_at_question("leader-crash", "");
+    page.reduce(Action::Key("2".into()));
+    let (held, text) = verdict(&mut page);
+    assert_eq!(held, Some(false));
+    assert!(text.starts_with("✗ You said epoch 2; it was epoch 3."), "{text}");
+}
+
+#[test]
+fn a_click_on_a_node_answers_who_leads() {
+    let mut page = held_at_question("first-election", "");
+    let leader = predictions::for_story("first-election").unwrap().outcome(1).unwrap().answer;
+    let predictions::Answer::Node(id) = leader else { panic!("a node") };
+    page.reduce(Action::Select(id));
+    assert_eq!(page.live.selected, None, "the click answered, it did not select");
+    let (held, text) = verdict(&mut page);
+    assert_eq!(held, Some(true));
+    assert!(text.starts_with(&format!("✓ Right: n{id}.")), "{text}");
+    assert_eq!(page.session.sim().leader().map(|l| l.id()), Some(id));
+}
+
+#[test]
+fn just_watching_plays_on_and_tells_the_answer() {
+    for how in [Action::Predict(None), Action::Key(" ".into()), Action::TogglePlay, Action::Key("w".into())] {
+        let mut page = held_at_question("pre-vote", "");
+        page.reduce(how.clone());
+        assert!(page.live.playing, "{how:?} plays on");
+        let (held, text) = verdict(&mut page);
+        assert_eq!(held, None, "{how:?}");
+        assert!(text.starts_with("The answer: no. With pre-vote"), "{text}");
+    }
+}
+
+#[test]
+fn kiosk_mode_never_holds_at_a_question() {
+    let step = step_of("first-election");
+    let mut page = PageState::new(&format!("?kiosk=1&tour={step}"), "http://localhost/", false);
+    let asks = predictions::for_story("first-election").unwrap().asks_at();
+    for _ in 0..60 {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    assert!(page.live.playing && page.session.now() > asks, "kiosk mode plays past the question");
+}
+
+#[test]
+fn every_question_holds_and_its_verdict_comes_once_it_played() {
+    for p in &predictions::PREDICTIONS {
+        let mut page = held_at_question(p.story, "");
+        page.reduce(Action::Predict(Some(0)));
+        let at = p.outcome(1).unwrap().at;
+        frames_until(&mut page, |page| {
+            page.session.now() >= at || matches!(stage(page), Stage::Verdict { .. })
+        });
+        assert!(page.session.now() >= at, "{}: no verdict before the moment played", p.story);
+        assert!(matches!(stage(&page), Stage::Verdict { .. }), "{}", p.story);
+    }
+}
+
+#[test]
+fn leaving_the_tour_at_an_open_question_leaves_the_question() {
+    let mut page = held_at_question("first-election", "");
+    page.reduce(Action::Tour(None));
+    assert_eq!(page.question, None);
+    assert!(page.live.playing, "the cluster plays on, no longer held");
+    page.reduce(Action::Select(1));
+    assert_eq!(page.live.selected, Some(1), "a click selects again");
+}
