@@ -33,6 +33,15 @@ pub enum Action {
     TogglePlay,
     /// Answer the tour step's question with this option (0-based), or (`None`) just watch.
     Predict(Option<usize>),
+    /// Answer self-check question `question` (its place in `CHECKS`) with `option`.
+    Check {
+        question: usize,
+        option: usize,
+    },
+    /// Forget every self-check answer.
+    ResetChecks,
+    /// The self-check answers the browser kept (`CheckAnswers::parse` reads them).
+    RestoreChecks(String),
     /// Process one event and pause.
     Step,
     /// The speed slider: the speed is 10^exp.
@@ -164,6 +173,8 @@ pub enum Effect {
     /// Put this text on the clipboard.
     Copy(String),
     Fullscreen,
+    /// Keep the self-check answers in the browser (empty: forget them).
+    StoreChecks(String),
     /// Tell the host page (and only it) about a change.
     Post(HostEvent),
     /// Kiosk mode: show the current step for `ms`, then ask for step `next`.

@@ -27,6 +27,7 @@ pub mod question;
 #[cfg(feature = "full")]
 pub mod race;
 pub mod redraw;
+pub mod self_check;
 #[cfg(feature = "full")]
 pub mod zk_layout;
 
@@ -46,11 +47,13 @@ pub use pains::{PainsAction, PainsState, PainsView};
 pub use question::{Question, QuestionView, Stage};
 #[cfg(feature = "full")]
 pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
+pub use self_check::{CheckView, SelfCheckView};
 
 use crate::harness::{MS, Micros};
 use crate::quorum::RoleKind;
 use crate::session::host::{Command, HostEvent};
 use crate::session::params::PageParams;
+use crate::session::self_check::{CHECKS, CheckAnswers};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, Session, WINDOW};
@@ -102,6 +105,8 @@ pub struct PageState {
     pub key_seen: Option<Micros>,
     /// The tour step's prediction, if it asks one.
     pub question: Option<Question>,
+    /// The chapters' self-checks answered (the browser keeps them).
+    pub checks: CheckAnswers,
     /// The failover race view.
     #[cfg(feature = "full")]
     pub race: RaceView,
@@ -146,6 +151,7 @@ impl PageState {
             tour: None,
             key_seen: None,
             question: None,
+            checks: CheckAnswers::default(),
             #[cfg(feature = "full")]
             race: RaceView::new(params.partitions, params.kraft_roles),
             #[cfg(feature = "full")]
@@ -282,6 +288,11 @@ impl PageState {
         false
     }
 
+    /// The self-check of the chapter the tour step shown ends, if it ends one.
+    pub fn self_check(&self) -> Option<SelfCheckView> {
+        self.tour.and_then(|step| self_check::view(step, &self.checks))
+    }
+
     /// The tour step shown.
     pub(crate) fn story(&self) -> Option<&'static Story> {
         self.tour.map(|step| &TOUR[step])
@@ -310,6 +321,18 @@ impl PageState {
             }
             Action::TogglePlay => self.toggle_play(),
             Action::Predict(answer) => self.predict(answer),
+            Action::Check { question, option } => {
+                if let Some(q) = CHECKS.get(question)
+                    && self.checks.answer(q.id, option)
+                {
+                    effects.push(Effect::StoreChecks(self.checks.to_text()));
+                }
+            }
+            Action::ResetChecks => {
+                self.checks.clear();
+                effects.push(Effect::StoreChecks(String::new()));
+            }
+            Action::RestoreChecks(text) => self.checks = CheckAnswers::parse(&text),
             Action::Step => {
                 self.live.playing = false;
                 self.session.step();

@@ -13,6 +13,7 @@ pub mod message_kinds;
 pub mod params;
 pub mod picture;
 pub mod predictions;
+pub mod self_check;
 pub mod session_file;
 pub mod settings;
 pub mod stories;

@@ -85,14 +85,14 @@ const CLUSTER: Story = Story {
     race: None,
 };
 
-const ZK_ERA: &str = "The ZooKeeper era";
-const QUORUM: &str = "The KRaft quorum";
-const STREAM: &str = "Metadata as an event stream";
-const SIDE_BY_SIDE: &str = "Failover side by side";
-const SNAPSHOTS: &str = "Snapshots";
-const LIFECYCLE: &str = "Broker lifecycle and fencing";
-const PAINS: &str = "ZooKeeper's other pains, and KRaft's answer";
-const SIZING: &str = "Sizing the quorum";
+pub(crate) const ZK_ERA: &str = "The ZooKeeper era";
+pub(crate) const QUORUM: &str = "The KRaft quorum";
+pub(crate) const STREAM: &str = "Metadata as an event stream";
+pub(crate) const SIDE_BY_SIDE: &str = "Failover side by side";
+pub(crate) const SNAPSHOTS: &str = "Snapshots";
+pub(crate) const LIFECYCLE: &str = "Broker lifecycle and fencing";
+pub(crate) const PAINS: &str = "ZooKeeper's other pains, and KRaft's answer";
+pub(crate) const SIZING: &str = "Sizing the quorum";
 
 /// The guided tour, in order.
 pub const TOUR: [Story; 20] = [

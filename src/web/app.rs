@@ -43,6 +43,9 @@ fn zoom(present: bool) -> f64 {
     if present { STAGE_ZOOM } else { 1.0 }
 }
 
+/// Where the browser keeps the self-check answers (`localStorage`).
+const SELF_CHECK_KEY: &str = "kraftscope-self-check";
+
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
     /// The page's query string (`?seed=7&...`).
@@ -112,6 +115,11 @@ impl Component for App {
             #[cfg(feature = "full")]
             log_reader: None,
         };
+        if let Ok(Some(stored)) =
+            window.local_storage().map(|s| s.and_then(|s| s.get_item(SELF_CHECK_KEY).ok().flatten()))
+        {
+            app.state.reduce(Action::RestoreChecks(stored));
+        }
         for effect in app.state.opening_effects() {
             app.perform(ctx, effect);
         }
@@ -182,7 +190,7 @@ impl Component for App {
                     </div>
                 }
                 if let Some(step) = state.tour.filter(|_| state.tab != Tab::Cluster) {
-                    <TourPanel step={step} key_seen={state.key_seen} on={self.on.clone()} />
+                    <TourPanel step={step} key_seen={state.key_seen} self_check={state.self_check()} on={self.on.clone()} />
                 }
                 if state.tab == Tab::Cluster {
                     { self.cluster_tab() }
@@ -240,6 +248,12 @@ impl App {
             }
             Effect::Fullscreen => {
                 let _ = gloo::utils::document().document_element().map(|e| e.request_fullscreen());
+            }
+            // Where the browser keeps nothing (storage off), the answers last the page's life.
+            Effect::StoreChecks(text) => {
+                if let Ok(Some(storage)) = window.local_storage() {
+                    let _ = storage.set_item(SELF_CHECK_KEY, &text);
+                }
             }
             Effect::Post(event) => host::emit(&event),
             Effect::KioskHold { next, ms } => {
@@ -356,7 +370,7 @@ impl App {
                 // On a wide screen the tour's narration stands beside the drawing (CSS), which
                 // stays at the top of the page with its transport bar.
                 if let Some(step) = state.tour {
-                    <TourPanel step={step} key_seen={state.key_seen} question={state.question.as_ref().map(|q| q.view(state.session.now()))} on={self.on.clone()} />
+                    <TourPanel step={step} key_seen={state.key_seen} question={state.question.as_ref().map(|q| q.view(state.session.now()))} self_check={state.self_check()} on={self.on.clone()} />
                 }
                 <div class="stage">
                     <ClusterView picture={view} selected={state.live.selected} on_select={self.on_select.clone()} reduced_motion={state.reduced_motion} legend={chrome} resizes={self.resizes} zoom={zoom(state.present)} />

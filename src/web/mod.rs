@@ -41,6 +41,7 @@ mod partition_grid;
 mod prediction;
 #[cfg(feature = "full")]
 mod race_legend;
+mod self_check;
 mod session_files;
 mod timeline;
 mod timeout_arc;

@@ -5,8 +5,9 @@ use yew::prelude::*;
 
 use super::focus::{focus_id, focus_id_soon};
 use super::prediction::PredictionPanel;
+use super::self_check::SelfCheck;
 use crate::harness::Micros;
-use crate::page::{Action, QuestionView, Stage};
+use crate::page::{Action, QuestionView, SelfCheckView, Stage};
 use crate::session::stories::{TOUR, View};
 use crate::util::format;
 
@@ -19,6 +20,8 @@ pub struct TourProps {
     /// The step's question, where it asks one.
     #[prop_or_default]
     pub question: Option<QuestionView>,
+    /// The chapter's self-check, on its last step.
+    pub self_check: Option<SelfCheckView>,
     pub on: Callback<Action>,
 }
 
@@ -68,6 +71,9 @@ pub fn tour_panel(props: &TourProps) -> Html {
                 <a href={format!("?tour={}", step + 1)} class="deep-link">{ "Link to this step" }</a>
                 <button class="secondary" onclick={exit}>{ "Leave the tour" }</button>
             </div>
+            if let Some(view) = props.self_check.clone() {
+                <SelfCheck view={view} on={props.on.clone()} />
+            }
         </section>
     }
 }

@@ -1,6 +1,6 @@
 // WCAG 2.1 AA on every view, measured by axe-core (tests/e2e/axe.mjs): the live cluster (with a
 // node selected, the share link and the shortcuts overlay), the failover race idle, mid-race and
-// finished, every tour step, presenter mode, the docs embeds at 480 x 320 and the phone layout.
+// finished, every tour step, a prediction's verdict, a chapter's self-check, presenter mode, the docs embeds at 480 x 320 and the phone layout.
 // Zero violations of any impact; each test fails on the first, naming rule, impact and elements.
 // covers: www/style.css src/web/help.rs src/web/focus.rs src/web/app.rs
 import { describe, test } from "node:test";
@@ -79,10 +79,20 @@ const VIEWS = [
     } else if (await page.locator(".failover-tab").count()) {
       await raceStage(page, / since the kill|Both sides recovered/);
       await page.waitForFunction(() => !document.querySelector("#race-play")?.disabled || /recovered/.test(document.querySelector(".race-stage").textContent));
-    } else {
+    } else if (!(await page.locator("#prediction .options").count())) {
+      // A step held at its question has no leader to wait for yet.
       await waitForLeader(page, () => true).catch(() => {});
     }
   }]),
+  ["tour step 4, a prediction answered wrong, its verdict", "?tour=4", {}, async (page) => {
+    await page.locator("#prediction .options button").first().click();
+    await page.locator("#prediction-verdict.missed").waitFor({ timeout: 60_000 });
+  }],
+  ["tour step 11, the chapter's self-check answered right and wrong", "?tour=11", {}, async (page) => {
+    await page.locator("#self-check summary").click();
+    for (const check of await page.locator("#self-check .check").all()) await check.locator(".option").first().click();
+    await page.locator("#self-check .verdict.missed").first().waitFor();
+  }],
   ["presenter mode, live cluster", `?present=1&${PAUSED_LIVE}`, { viewport: { width: 1024, height: 768 } }, pausedLive],
   ["presenter mode, failover race mid-race", `?present=1&${RACE_STILL}`, { viewport: { width: 1024, height: 768 } }, raceMidway],
   ...["full", "min", "none"].flatMap((controls) => [
