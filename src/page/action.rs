@@ -40,6 +40,8 @@ pub enum Action {
     },
     /// Forget every self-check answer.
     ResetChecks,
+    /// A phone's reader asks for the answer to the question it shows.
+    Reveal,
     /// The self-check answers the browser kept (`CheckAnswers::parse` reads them).
     RestoreChecks(String),
     /// Process one event and pause.

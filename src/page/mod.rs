@@ -23,6 +23,8 @@ pub mod node_dirs;
 pub mod pacing;
 #[cfg(feature = "full")]
 pub mod pains;
+#[cfg(feature = "full")]
+pub mod qr;
 pub mod question;
 #[cfg(feature = "full")]
 pub mod race;
@@ -107,6 +109,10 @@ pub struct PageState {
     pub question: Option<Question>,
     /// The chapters' self-checks answered (the browser keeps them).
     pub checks: CheckAnswers,
+    /// Class mode: the question full screen, with a QR code of `phone_link`'s link.
+    pub class: bool,
+    /// What a phone shows (`ask=`): this question alone.
+    pub phone: Option<Question>,
     /// The failover race view.
     #[cfg(feature = "full")]
     pub race: RaceView,
@@ -152,6 +158,8 @@ impl PageState {
             key_seen: None,
             question: None,
             checks: CheckAnswers::default(),
+            class: params.class,
+            phone: None,
             #[cfg(feature = "full")]
             race: RaceView::new(params.partitions, params.kraft_roles),
             #[cfg(feature = "full")]
@@ -160,7 +168,7 @@ impl PageState {
             pains: PainsState::new(Pain::StaleCache),
             #[cfg(not(feature = "full"))]
             search: search.to_string(),
-            present: params.present,
+            present: params.present || params.class,
             help: false,
             share: None,
             kiosk: params.kiosk,
@@ -172,6 +180,15 @@ impl PageState {
         match state.params.tour.map(|step| step - 1).or(state.kiosk.then_some(0)) {
             Some(step) => state.go_to_step(Some(step), &mut Vec::new()),
             None => state.start_over(),
+        }
+        // A phone opened from class mode's code: that question alone, with the link's seed.
+        if let Some(story) = state.params.ask.and_then(stories::find) {
+            state.phone = Question::of(story, state.params.settings.seed, false);
+            if state.phone.is_none() {
+                state.notices.push(format!("ask: step {} asks nothing with this seed", story.id));
+            }
+            // The phone shows the question alone: the cluster behind it need not play.
+            state.live.playing = false;
         }
         if let Some(tab) = state.params.tab.filter(|_| state.tour.is_none()) {
             state.open_tab(tab);
@@ -293,6 +310,14 @@ impl PageState {
         self.tour.and_then(|step| self_check::view(step, &self.checks))
     }
 
+    /// Class mode's code: the link a phone opens the open question with, and its QR code.
+    #[cfg(feature = "full")]
+    pub fn class_code(&self) -> Option<(String, qr::Qr)> {
+        let question = self.question.as_ref().filter(|_| self.class)?;
+        let link = question.phone_link(&self.base_url, self.params.settings.seed);
+        qr::Qr::of(&link).map(|code| (link, code))
+    }
+
     /// The tour step shown.
     pub(crate) fn story(&self) -> Option<&'static Story> {
         self.tour.map(|step| &TOUR[step])
@@ -320,6 +345,12 @@ impl PageState {
                 self.on_frame(elapsed);
             }
             Action::TogglePlay => self.toggle_play(),
+            Action::Predict(Some(index)) if let Some(phone) = self.phone.as_mut() => phone.choose(index),
+            Action::Reveal => {
+                if let Some(phone) = self.phone.as_mut() {
+                    phone.reveal();
+                }
+            }
             Action::Predict(answer) => self.predict(answer),
             Action::Check { question, option } => {
                 if let Some(q) = CHECKS.get(question)

@@ -15,6 +15,8 @@ pub struct Question {
     outcome: Outcome,
     given: Option<Answer>,
     skipped: bool,
+    /// A phone shows the answer when its reader asks, not when a moment plays.
+    revealed: bool,
 }
 
 /// Where the question stands at a moment of the step.
@@ -48,7 +50,7 @@ impl Question {
         let prediction = predictions::for_story(story.id)?;
         let outcome = prediction.outcome(seed)?;
         let options = prediction.options(&prediction.asking(seed));
-        Some(Question { prediction, options, outcome, given: None, skipped })
+        Some(Question { prediction, options, outcome, given: None, skipped, revealed: false })
     }
 
     /// Where playback holds: the asking moment, until the question is answered or skipped.
@@ -78,11 +80,28 @@ impl Question {
         self.skipped = true;
     }
 
+    /// A phone's reader picks option `index` (again and again, until the answer is shown).
+    pub(super) fn choose(&mut self, index: usize) {
+        if !self.revealed {
+            self.given = self.options.get(index).copied().or(self.given);
+        }
+    }
+
+    /// A phone's reader asks for the answer (the teacher has revealed it on the big screen).
+    pub(super) fn reveal(&mut self) {
+        self.revealed = true;
+    }
+
+    /// The link a phone opens the question with: the same step and seed, so the same answer.
+    pub fn phone_link(&self, base_url: &str, seed: u64) -> String {
+        format!("{base_url}?ask={}&seed={seed}", self.prediction.story)
+    }
+
     /// Where the question stands at `now`.
     pub fn stage(&self, now: Micros) -> Stage {
         let ask = self.prediction.ask;
         let open = self.given.is_none() && !self.skipped;
-        if now >= self.outcome.at && (!open || now > self.prediction.asks_at()) {
+        if self.revealed || (now >= self.outcome.at && (!open || now > self.prediction.asks_at())) {
             let actual = self.outcome.answer.label(ask);
             let (held, said) = match self.given {
                 Some(given) if given == self.outcome.answer => (Some(true), format!("✓ Right: {actual}.")),

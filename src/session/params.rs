@@ -96,6 +96,10 @@ pub struct PageParams {
     pub kiosk: bool,
     /// In kiosk mode, hold every step this long (ms) instead of its reading time.
     pub hold_ms: Option<u64>,
+    /// Class mode (`class=1`): a tour step's question full screen, with a QR code for phones.
+    pub class: bool,
+    /// A phone's view of a tour step's question (`ask=<step id>`), opened from class mode's code.
+    pub ask: Option<&'static str>,
 }
 
 impl Default for PageParams {
@@ -123,6 +127,8 @@ impl Default for PageParams {
             origins: Origins::default(),
             kiosk: false,
             hold_ms: None,
+            class: false,
+            ask: None,
         }
     }
 }
@@ -375,6 +381,13 @@ impl PageParams {
                     Origins::parse(value).map_err(|e| format!("origins: {e}; the host-page API stays off"))?
             }
             "kiosk" => self.kiosk = flag(value).ok_or_else(|| format!("kiosk: '{value}' is not 0 or 1"))?,
+            "class" => self.class = flag(value).ok_or_else(|| format!("class: '{value}' is not 0 or 1"))?,
+            "ask" => {
+                self.ask = Some(super::predictions::for_story(value).map(|p| p.story).ok_or_else(|| {
+                    let asking: Vec<&str> = super::predictions::PREDICTIONS.iter().map(|p| p.story).collect();
+                    format!("ask: '{value}' is not a tour step with a question ({}); opening the live cluster", asking.join(", "))
+                })?)
+            }
             "hold" => {
                 self.hold_ms = Some(within(number("a time in ms")?, MIN_HOLD_MS, MAX_HOLD_MS)?);
             }

@@ -5,6 +5,8 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
+#[cfg(feature = "full")]
+use super::class_mode::ClassQuestion;
 use super::cluster_view::ClusterView;
 use super::controls::{Controls, SelectedNode};
 use super::event_log::EventLog;
@@ -22,6 +24,7 @@ use super::log_reader::LogReaderWorker;
 use super::log_tab::log_tab;
 #[cfg(feature = "full")]
 use super::pains_tab::PainsTab;
+use super::phone_question::PhoneQuestion;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
@@ -163,7 +166,8 @@ impl Component for App {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let state = &self.state;
-        let chrome = !state.params.embed;
+        // A phone opened from class mode's code shows its question alone.
+        let chrome = !state.params.embed && state.phone.is_none();
         let class =
             classes!("page", state.present.then_some("present"), state.params.embed.then_some("embed"));
         // The whole state's fingerprint while paused (and not replaying a shared session), for
@@ -192,11 +196,14 @@ impl Component for App {
                 if let Some(step) = state.tour.filter(|_| state.tab != Tab::Cluster) {
                     <TourPanel step={step} key_seen={state.key_seen} self_check={state.self_check()} on={self.on.clone()} />
                 }
-                if state.tab == Tab::Cluster {
+                if let Some(phone) = &state.phone {
+                    <PhoneQuestion view={phone.view(state.session.now())} on={self.on.clone()} />
+                } else if state.tab == Tab::Cluster {
                     { self.cluster_tab() }
                 } else {
                     { self.later_view() }
                 }
+                { self.class_question() }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
             </div>
         }
@@ -225,6 +232,27 @@ impl App {
                 &self.on,
             ),
         }
+    }
+
+    /// Class mode's full-screen question while it is open, with its QR code.
+    #[cfg(feature = "full")]
+    fn class_question(&self) -> Html {
+        let state = &self.state;
+        let now = state.session.now();
+        match (state.question.as_ref(), state.class_code()) {
+            (Some(question), Some((link, code))) if question.stage(now) == crate::page::Stage::Asking => {
+                html! {
+                    <ClassQuestion view={question.view(now)} link={link} code={code} on={self.on.clone()} />
+                }
+            }
+            _ => Html::default(),
+        }
+    }
+
+    /// The first screen's build has no class mode (index.html loads the full page for `class=1`).
+    #[cfg(not(feature = "full"))]
+    fn class_question(&self) -> Html {
+        Html::default()
     }
 
     /// The first screen's build draws the live cluster only: another view is loading with the
@@ -363,7 +391,8 @@ impl App {
             (network.drop_rate * 100.0).round() as u32,
         );
         let level = state.params.controls;
-        let chrome = !state.params.embed;
+        // A phone opened from class mode's code shows its question alone.
+        let chrome = !state.params.embed && state.phone.is_none();
         let on = &self.on;
         html! {
             <main class="cluster-tab">

@@ -6,6 +6,8 @@ mod chart;
 #[cfg(feature = "full")]
 mod chips;
 #[cfg(feature = "full")]
+mod class_mode;
+#[cfg(feature = "full")]
 mod cluster_files;
 mod cluster_view;
 mod controls;
@@ -38,6 +40,7 @@ mod pains_tab;
 mod panic_panel;
 #[cfg(feature = "full")]
 mod partition_grid;
+mod phone_question;
 mod prediction;
 #[cfg(feature = "full")]
 mod race_legend;

@@ -105,6 +105,13 @@ const VIEWS = [
   ["phone 375 x 667, live cluster", `?${PAUSED_LIVE}`, PHONE, pausedLive],
   ["phone 375 x 667, failover race mid-race", `?${RACE_STILL}`, PHONE, raceMidway],
   ["phone 375 x 667, tour step 4", "?tour=4", PHONE, (page) => waitForText(page, "#tour-progress", `Step 4 of ${TOUR_STEPS}`)],
+  ["class mode 1024 x 768, a question with its QR code", "?class=1&tour=4", { viewport: { width: 1024, height: 768 } },
+    (page) => page.locator("#class-question").waitFor({ timeout: 60_000 })],
+  ["phone 375 x 667, a class question answered", "?ask=leader-crash", PHONE, async (page) => {
+    await page.locator("#phone-question .option").first().click();
+    await page.getByRole("button", { name: "Show the answer" }).click();
+    await page.locator("#phone-verdict").waitFor();
+  }],
 ];
 
 // Each view in its own browser context, three at a time: most of a check is waiting for the
