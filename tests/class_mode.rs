@@ -43,7 +43,7 @@ fn the_class_code_reads_back_as_the_phone_link_of_the_same_question() {
     }
     let question = page.question.as_ref().expect("step 4 asks");
     assert_eq!(question.stage(page.session.now()), Stage::Asking);
-    let (link, code) = page.class_code().expect("class mode draws a code");
+    let (link, code) = page.class_code().cloned().expect("class mode draws a code");
     assert_eq!(link, format!("{BASE}?ask=leader-crash&seed=1"));
     assert_eq!(read_back(&code), link);
     // The teacher plays the moment (Space: just watch).

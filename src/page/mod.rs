@@ -113,6 +113,9 @@ pub struct PageState {
     pub class: bool,
     /// What a phone shows (`ask=`): this question alone.
     pub phone: Option<Question>,
+    /// Class mode's phone link and QR code for the step's question, encoded once as it loads.
+    #[cfg(feature = "full")]
+    class_code: Option<(String, qr::Qr)>,
     /// The failover race view.
     #[cfg(feature = "full")]
     pub race: RaceView,
@@ -160,6 +163,8 @@ impl PageState {
             checks: CheckAnswers::default(),
             class: params.class,
             phone: None,
+            #[cfg(feature = "full")]
+            class_code: None,
             #[cfg(feature = "full")]
             race: RaceView::new(params.partitions, params.kraft_roles),
             #[cfg(feature = "full")]
@@ -310,12 +315,10 @@ impl PageState {
         self.tour.and_then(|step| self_check::view(step, &self.checks))
     }
 
-    /// Class mode's code: the link a phone opens the open question with, and its QR code.
+    /// Class mode's code: the link a phone opens the step's question with, and its QR code.
     #[cfg(feature = "full")]
-    pub fn class_code(&self) -> Option<(String, qr::Qr)> {
-        let question = self.question.as_ref().filter(|_| self.class)?;
-        let link = question.phone_link(&self.base_url, self.params.settings.seed);
-        qr::Qr::of(&link).map(|code| (link, code))
+    pub fn class_code(&self) -> Option<&(String, qr::Qr)> {
+        self.class_code.as_ref()
     }
 
     /// The tour step shown.
@@ -589,6 +592,14 @@ impl PageState {
                 self.live.playing = self.tour.is_some() || self.params.autoplay;
                 // Kiosk mode walks on by itself: its questions are skipped, never held at.
                 self.question = self.tour.and_then(|_| Question::of(story, seed, self.kiosk));
+                #[cfg(feature = "full")]
+                {
+                    let base = &self.base_url;
+                    self.class_code = self.question.as_ref().filter(|_| self.class).and_then(|q| {
+                        let link = q.phone_link(base, seed);
+                        qr::Qr::of(&link).map(|code| (link, code))
+                    });
+                }
             }
         }
     }
@@ -601,6 +612,10 @@ impl PageState {
             self.live.playing = true;
         }
         self.question = None;
+        #[cfg(feature = "full")]
+        {
+            self.class_code = None;
+        }
         match self.tour {
             Some(step) => {
                 self.live.playing = false;
@@ -669,7 +684,7 @@ impl PageState {
 
     /// Whether the tour step's question is open: the step holds there.
     fn asking(&self) -> bool {
-        self.question.as_ref().is_some_and(|q| q.stage(self.session.now()) == Stage::Asking)
+        self.question.as_ref().is_some_and(|q| q.is_asking(self.session.now()))
     }
 
     /// Play or pause; playing on from an open question is choosing to just watch.

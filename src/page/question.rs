@@ -60,7 +60,7 @@ impl Question {
 
     /// Answer with option `index`; false if there is none (or the question is not open).
     pub(super) fn answer(&mut self, index: usize, now: Micros) -> bool {
-        let open = self.stage(now) == Stage::Asking;
+        let open = self.is_asking(now);
         match self.options.get(index) {
             Some(answer) if open => {
                 self.given = Some(*answer);
@@ -97,11 +97,24 @@ impl Question {
         format!("{base_url}?ask={}&seed={seed}", self.prediction.story)
     }
 
+    /// Whether the question is open at `now` (the step holds there): what the page asks every
+    /// frame, without wording a verdict.
+    pub fn is_asking(&self, now: Micros) -> bool {
+        !self.verdict_due(now) && self.given.is_none() && !self.skipped && now >= self.prediction.asks_at()
+    }
+
+    /// Whether the verdict shows at `now`: revealed (a phone), or the answer has played and the
+    /// question is answered, skipped or passed.
+    fn verdict_due(&self, now: Micros) -> bool {
+        let open = self.given.is_none() && !self.skipped;
+        self.revealed || (now >= self.outcome.at && (!open || now > self.prediction.asks_at()))
+    }
+
     /// Where the question stands at `now`.
     pub fn stage(&self, now: Micros) -> Stage {
         let ask = self.prediction.ask;
         let open = self.given.is_none() && !self.skipped;
-        if self.revealed || (now >= self.outcome.at && (!open || now > self.prediction.asks_at())) {
+        if self.verdict_due(now) {
             let actual = self.outcome.answer.label(ask);
             let (held, said) = match self.given {
                 Some(given) if given == self.outcome.answer => (Some(true), format!("✓ Right: {actual}.")),

@@ -240,11 +240,9 @@ impl App {
         let state = &self.state;
         let now = state.session.now();
         match (state.question.as_ref(), state.class_code()) {
-            (Some(question), Some((link, code))) if question.stage(now) == crate::page::Stage::Asking => {
-                html! {
-                    <ClassQuestion view={question.view(now)} link={link} code={code} on={self.on.clone()} />
-                }
-            }
+            (Some(question), Some((link, code))) if question.is_asking(now) => html! {
+                <ClassQuestion view={question.view(now)} link={link.clone()} code={code.clone()} on={self.on.clone()} />
+            },
             _ => Html::default(),
         }
     }
