@@ -3,7 +3,7 @@
 //! of real time (frames of 1/60 s through the page's reducer, or the race's sports-replay pace).
 
 use kraftscope::harness::MS;
-use kraftscope::page::{Action, PageState, Stage, Tab};
+use kraftscope::page::{Action, PageState, RaceAction, Stage, Tab};
 use kraftscope::race::{FailoverRace, RaceStage};
 use kraftscope::session::stories::{TOUR, View};
 
@@ -15,10 +15,14 @@ const OTHER_SEEDS_WALL_MS: f64 = 20_000.0;
 /// "A few seconds before": the viewer gets at least this long to see the scene first.
 const LEAST_WALL_MS: f64 = 800.0;
 
-/// Skip the step's question if it is open ("Just watch"; tests/predictions_page.rs answers them).
+/// Skip the step's question if it is open ("Just watch"; tests/predictions_page.rs and
+/// tests/race_question.rs answer them).
 fn just_watch(page: &mut PageState) {
     if page.question.as_ref().is_some_and(|q| q.stage(page.session.now()) == Stage::Asking) {
         page.reduce(Action::Predict(None));
+    }
+    if page.race.asking() {
+        page.reduce(Action::Race(RaceAction::Predict(false)));
     }
 }
 
@@ -163,6 +167,7 @@ fn race_wall_ms_to_key_moment(step: usize) -> f64 {
     let mut frames = 0;
     while !page.race.playing() {
         assert!(frames < 100, "{}: the race never reached its opening and played on", story.id);
+        just_watch(&mut page);
         page.reduce(Action::Frame { elapsed: FRAME_MS });
         frames += 1;
     }

@@ -48,13 +48,15 @@ pub use metadata_log::{MetadataLogAction, MetadataLogView};
 pub use pains::{PainsAction, PainsState, PainsView};
 pub use question::{Question, QuestionView, Stage};
 #[cfg(feature = "full")]
-pub use race::{RaceAction, RaceEffect, RaceRequest, RaceView};
+pub use race::{RaceAction, RaceEffect, RaceQuestionView, RaceRequest, RaceView};
 pub use self_check::{CheckView, SelfCheckView};
 
 use crate::harness::{MS, Micros};
 use crate::quorum::RoleKind;
 use crate::session::host::{Command, HostEvent};
 use crate::session::params::PageParams;
+#[cfg(feature = "full")]
+use crate::session::predictions;
 use crate::session::self_check::{CHECKS, CheckAnswers};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
@@ -566,6 +568,8 @@ impl PageState {
                         plays_on: true,
                         key: Some(race.key),
                         autoplay: false,
+                        // Kiosk mode walks on by itself: its questions are never held at.
+                        question: predictions::race_for_story(story.id).filter(|_| !self.kiosk),
                     },
                     // A scenario link: two healthy clusters, killed and played by themselves
                     // unless `autoplay=0`; with `t=` or `at=`, a still that long after the kill.
@@ -610,6 +614,10 @@ impl PageState {
         // at it: the cluster plays on, as it would have without the question.
         if self.tour.is_none() && self.asking() {
             self.live.playing = true;
+        }
+        #[cfg(feature = "full")]
+        if self.tour.is_none() {
+            self.race.just_watch();
         }
         self.question = None;
         #[cfg(feature = "full")]
@@ -877,11 +885,13 @@ impl PageState {
     /// or `None` for the live cluster's keys.
     #[cfg(feature = "full")]
     fn later_view_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> Option<bool> {
-        if self.tab == Tab::Failover && is_race_key(key) {
+        let watch = matches!(key, "w" | "W") && self.race.asking();
+        if self.tab == Tab::Failover && (is_race_key(key) || watch) {
             let action = match key {
                 " " => RaceAction::TogglePlay,
                 "s" | "S" => RaceAction::Step,
                 "k" | "K" => RaceAction::Kill,
+                "w" | "W" => RaceAction::Predict(false),
                 _ => RaceAction::RunAgain,
             };
             let told = self.race.reduce(action);

@@ -1,12 +1,14 @@
 //! The failover race view's state: the race itself (a KRaft and a ZooKeeper-mode cluster that
 //! lose their controllers at once), how it plays (paused, playing, stepped, skipping to the end,
-//! scripted to a moment by a tour step or a scenario link), the scrubber's reach, and which of
-//! its moments were told (the tour step's key moment, the end to the host page). It changes
+//! scripted to a moment by a tour step or a scenario link), the scrubber's reach, the tour step's
+//! question (asked before the kill), and which of its moments were told (the tour step's key
+//! moment, the end to the host page). It changes
 //! through [`RaceView::reduce`], [`RaceView::frame`] and [`RaceView::obey`], each returning what
 //! the race tells the page.
 
 pub mod action;
 pub mod measured;
+pub mod question;
 pub mod request;
 pub mod screen;
 pub mod size;
@@ -15,6 +17,7 @@ mod work;
 
 pub use action::{RaceAction, RaceEffect};
 pub use measured::Point;
+pub use question::{RaceQuestion, RaceQuestionView};
 pub use request::RaceRequest;
 pub use screen::RaceScreen;
 pub use speed_choice::Playback;
@@ -60,6 +63,8 @@ pub struct RaceView {
     measured: Vec<Point>,
     /// Whether the race's end was told to the host page (told again after a rewind).
     finish_told: bool,
+    /// The tour step's question: the race holds before the kill until it is answered.
+    question: Option<RaceQuestion>,
 }
 
 /// A race of `partitions` partitions with its KRaft side laid out as `roles`, in its preparing
@@ -90,6 +95,7 @@ impl RaceView {
             exp: size::exp_for(partitions),
             measured: Vec::new(),
             finish_told: false,
+            question: None,
         }
     }
 
@@ -158,7 +164,18 @@ impl RaceView {
         &self.measured
     }
 
-    /// Whether frames should run: preparing, playing, fast-forwarding, or about to kill.
+    /// The tour step's question, as the panel shows it.
+    pub fn question(&self) -> Option<RaceQuestionView> {
+        self.question.as_ref().map(|q| q.view(self.race()))
+    }
+
+    /// Whether the tour step's question is open: the race holds before the kill.
+    pub fn asking(&self) -> bool {
+        self.question.as_ref().is_some_and(|q| q.is_asking(self.race()))
+    }
+
+    /// Whether frames should run: preparing, playing, fast-forwarding, or about to kill (not
+    /// while holding at the question).
     pub fn busy(&self) -> bool {
         let Some(race) = self.race() else { return false };
         match race.stage() {
@@ -166,7 +183,10 @@ impl RaceView {
             RaceStage::Running { .. } => {
                 !race.finished() && (self.script.is_some() || self.skipping || self.playing)
             }
-            RaceStage::Ready => self.script.is_some() || self.kill_when_ready || self.healthy_hold.is_some(),
+            RaceStage::Ready => {
+                ((self.script.is_some() || self.kill_when_ready) && !self.asking())
+                    || self.healthy_hold.is_some()
+            }
         }
     }
 
@@ -188,6 +208,17 @@ impl RaceView {
 
     /// One of the race's controls.
     pub(crate) fn reduce(&mut self, action: RaceAction) -> Vec<RaceEffect> {
+        // Playing the race on from its question is choosing to just watch.
+        if matches!(
+            action,
+            RaceAction::Kill
+                | RaceAction::TogglePlay
+                | RaceAction::Step
+                | RaceAction::SkipToEnd
+                | RaceAction::Seek(_)
+        ) {
+            self.just_watch();
+        }
         match action {
             RaceAction::Partitions(exp) => {
                 self.exp = exp.clamp(size::MIN_EXP, size::MAX_EXP);
@@ -205,12 +236,44 @@ impl RaceView {
             RaceAction::SkipToEnd => (self.skipping, self.script) = (true, None),
             RaceAction::Seek(t) => self.seek(t),
             RaceAction::Measured(csv) => self.measured = measured::parse_csv(&csv),
+            RaceAction::Guess(tenths) => {
+                if let Some(question) = &mut self.question {
+                    question.set_guess(tenths);
+                }
+            }
+            RaceAction::Predict(guess) => self.predict(guess),
         }
         self.told()
     }
 
+    /// Predict what the question's slider says, or (`false`) just watch; then the race plays:
+    /// on from the tour step's script, or killed as soon as ready.
+    fn predict(&mut self, guess: bool) {
+        if !self.asking() {
+            return;
+        }
+        if let Some(question) = &mut self.question {
+            question.predict(guess);
+        }
+        if self.script.is_none() {
+            (self.kill_when_ready, self.playing, self.healthy_hold) = (true, false, None);
+        }
+    }
+
+    /// Leave the question open no longer: the viewer plays the race on without predicting.
+    pub(crate) fn just_watch(&mut self) {
+        if self.asking()
+            && let Some(question) = &mut self.question
+        {
+            question.predict(false);
+        }
+    }
+
     /// A host page's command, as the race's own buttons do it.
     pub(crate) fn obey(&mut self, command: &Command) -> Vec<RaceEffect> {
+        if matches!(command, Command::Play | Command::Step | Command::KillLeader | Command::Seek { .. }) {
+            self.just_watch();
+        }
         match command {
             Command::Play if !self.playing => self.toggle_play(),
             Command::Pause => {
@@ -248,6 +311,7 @@ impl RaceView {
         (self.plays_on, self.key, self.key_told) = (request.plays_on, request.key, false);
         (self.skipping, self.playing, self.horizon, self.kill_when_ready) = (false, false, 0, false);
         self.healthy_hold = (request.autoplay && self.script.is_none()).then_some(request::HEALTHY_HOLD_MS);
+        self.question = request.question.map(RaceQuestion::new);
     }
 
     /// What to tell the page now: the race's end (once per run) and the key moment (once).
@@ -359,6 +423,8 @@ impl RaceView {
                 }
                 return;
             }
+            // The tour step's question holds the race before the kill.
+            RaceStage::Ready if self.question.as_ref().is_some_and(RaceQuestion::is_open) => {}
             RaceStage::Ready if self.script.is_some() || self.kill_when_ready => {
                 let _ = race.kill();
                 self.playing = std::mem::take(&mut self.kill_when_ready);

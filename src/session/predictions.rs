@@ -1,13 +1,15 @@
 //! Predict, then watch: a tour step can pause just before its key moment and ask what will
 //! happen. The expected answer is read from the step's own trace as the page plays it (opening,
 //! then on to its end), never typed in, so a change to the model cannot leave a wrong "correct"
-//! answer behind. The failover race's question is not here yet: this covers the live cluster.
+//! answer behind. The failover race's question ([`RACE_PREDICTION`]) is answered on a slider and
+//! read from the race itself as it finishes.
 
 use std::collections::BTreeMap;
 
 use crate::harness::{MS, Micros};
 use crate::quorum::outbox::NoteKind;
 use crate::quorum::{Message, NodeId, RoleKind};
+use crate::race::FailoverRace;
 use crate::sim::TraceKind;
 use crate::sim::packet::Payload;
 
@@ -118,6 +120,52 @@ pub const PREDICTIONS: [Prediction; 7] = [
 /// The question of this tour step, if it has one.
 pub fn for_story(id: &str) -> Option<&'static Prediction> {
     PREDICTIONS.iter().find(|p| p.story == id)
+}
+
+/// The failover race's question: which side has its controller back first, and how many times
+/// sooner. The viewer answers on a slider of the ratio; the answer is what the race then plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RacePrediction {
+    /// The tour step (story id) it belongs to.
+    pub story: &'static str,
+    pub question: &'static str,
+    /// Why it goes the way it goes: said with the verdict, after the race's own figures.
+    pub why: &'static str,
+}
+
+pub const RACE_PREDICTION: RacePrediction = RacePrediction {
+    story: "failover",
+    question: "Both active controllers are about to be killed. Which side will have its controller back first, and how many times sooner?",
+    why: "KRaft's standby controllers already hold the whole image, replayed from the log, so a new leader only has to win an election, whatever the partition count. The ZooKeeper-mode controller has to wait for the dead one's session to expire, read every partition's state from ZooKeeper and push it to every broker: that grows with the partition count (try the slider).",
+};
+
+/// The race question of this tour step, if it has one.
+pub fn race_for_story(id: &str) -> Option<&'static RacePrediction> {
+    (RACE_PREDICTION.story == id).then_some(&RACE_PREDICTION)
+}
+
+/// What the race played: how long each side's controller was unavailable, as the race's
+/// headline measures it (KRaft until a new active controller commits; ZooKeeper mode until
+/// every broker has the new controller's state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceOutcome {
+    pub kraft: Micros,
+    pub zk: Micros,
+}
+
+impl RaceOutcome {
+    /// The race's outcome, once both sides are back.
+    pub fn of(race: &FailoverRace) -> Option<RaceOutcome> {
+        Some(RaceOutcome {
+            kraft: race.kraft_recovered_after()?,
+            zk: race.zk_report()?.brokers_updated_after,
+        })
+    }
+
+    /// How many times sooner KRaft was back than ZooKeeper mode (below 1: later).
+    pub fn ratio(&self) -> f64 {
+        self.zk as f64 / self.kraft.max(1) as f64
+    }
 }
 
 impl Answer {

@@ -25,6 +25,8 @@ use super::log_tab::log_tab;
 #[cfg(feature = "full")]
 use super::pains_tab::PainsTab;
 use super::phone_question::PhoneQuestion;
+#[cfg(feature = "full")]
+use super::race_question::RaceQuestion;
 use super::session_files::{self, SessionFiles};
 use super::timeline::Timeline;
 use super::tour::TourPanel;
@@ -194,7 +196,9 @@ impl Component for App {
                     </div>
                 }
                 if let Some(step) = state.tour.filter(|_| state.tab != Tab::Cluster) {
-                    <TourPanel step={step} key_seen={state.key_seen} self_check={state.self_check()} on={self.on.clone()} />
+                    <TourPanel step={step} key_seen={state.key_seen} self_check={state.self_check()} asking={self.view_asking()} on={self.on.clone()}>
+                        { self.view_question() }
+                    </TourPanel>
                 }
                 if let Some(phone) = &state.phone {
                     <PhoneQuestion view={phone.view(state.session.now())} on={self.on.clone()} />
@@ -232,6 +236,34 @@ impl App {
                 &self.on,
             ),
         }
+    }
+
+    /// Whether the view shown holds at its question (the failover race's, before the kill).
+    #[cfg(feature = "full")]
+    fn view_asking(&self) -> bool {
+        self.state.tab == Tab::Failover && self.state.race.asking()
+    }
+
+    /// The question the view shown asks, for the tour panel: the failover race's.
+    #[cfg(feature = "full")]
+    fn view_question(&self) -> Html {
+        match self.state.race.question() {
+            Some(view) if self.state.tab == Tab::Failover => {
+                html! { <RaceQuestion view={view} on={self.on.clone()} /> }
+            }
+            _ => Html::default(),
+        }
+    }
+
+    /// The first screen's build draws no later view, nor its question.
+    #[cfg(not(feature = "full"))]
+    fn view_asking(&self) -> bool {
+        false
+    }
+
+    #[cfg(not(feature = "full"))]
+    fn view_question(&self) -> Html {
+        Html::default()
     }
 
     /// Class mode's full-screen question while it is open, with its QR code.

@@ -44,6 +44,8 @@ mod phone_question;
 mod prediction;
 #[cfg(feature = "full")]
 mod race_legend;
+#[cfg(feature = "full")]
+mod race_question;
 mod self_check;
 mod session_files;
 mod timeline;

@@ -1,6 +1,7 @@
 //! The tour step's question: the options as buttons (digits 1 to 9 too), "Just watch", what the
 //! viewer said while the moment plays, and the verdict once it has played. The tour panel is a
-//! live region, so the question and the verdict are announced.
+//! live region, so the question and the verdict are announced. The failover race's question
+//! (`race_question.rs`) shows its slider in the same frame.
 
 use yew::prelude::*;
 
@@ -36,22 +37,34 @@ pub fn prediction_panel(props: &PredictionProps) -> Html {
             }
         }
         Stage::Watching => {
-            let said = view.options.iter().find(|(_, given)| *given).map(|(label, _)| label.as_str());
-            html! { <p class="hint">{ said.map_or("Watch.".to_string(), |s| format!("You said {s}. Watch.")) }</p> }
+            watching(view.options.iter().find(|(_, given)| *given).map(|(label, _)| label.as_str()))
         }
-        Stage::Verdict { held, text } => {
-            let class = match held {
-                Some(true) => "held",
-                Some(false) => "missed",
-                None => "told",
-            };
-            html! { <p id="prediction-verdict" class={classes!("verdict", class)}>{ text }</p> }
-        }
+        Stage::Verdict { held, text } => verdict(*held, text),
     };
+    frame(view.text, body)
+}
+
+/// The question, and below it `body`: its options, what was said, or the verdict.
+pub(super) fn frame(text: &str, body: Html) -> Html {
     html! {
         <div id="prediction" class="prediction">
-            <p id="prediction-question" class="question"><strong>{ "Predict: " }</strong>{ view.text }</p>
+            <p id="prediction-question" class="question"><strong>{ "Predict: " }</strong>{ text }</p>
             { body }
         </div>
     }
+}
+
+/// While the moment plays: what the viewer said, if anything.
+pub(super) fn watching(said: Option<&str>) -> Html {
+    html! { <p class="hint">{ said.map_or("Watch.".to_string(), |s| format!("You said {s}. Watch.")) }</p> }
+}
+
+/// The verdict: held, missed, or (no answer given) told.
+pub(super) fn verdict(held: Option<bool>, text: &str) -> Html {
+    let class = match held {
+        Some(true) => "held",
+        Some(false) => "missed",
+        None => "told",
+    };
+    html! { <p id="prediction-verdict" class={classes!("verdict", class)}>{ text }</p> }
 }

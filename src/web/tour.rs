@@ -22,6 +22,11 @@ pub struct TourProps {
     pub question: Option<QuestionView>,
     /// The chapter's self-check, on its last step.
     pub self_check: Option<SelfCheckView>,
+    /// A question the view shown asks (the failover race's), and whether it is open.
+    #[prop_or_default]
+    pub children: Html,
+    #[prop_or_default]
+    pub asking: bool,
     pub on: Callback<Action>,
 }
 
@@ -33,7 +38,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
     let back = (step > 0).then(|| go(step - 1));
     let next = (step + 1 < TOUR.len()).then(|| go(step + 1));
     // While the question is open, what to watch for would answer it.
-    let asking = props.question.as_ref().is_some_and(|q| q.stage == Stage::Asking);
+    let asking = props.asking || props.question.as_ref().is_some_and(|q| q.stage == Stage::Asking);
     let watch = (!story.watch.is_empty() && !asking).then(|| match props.key_seen {
         Some(at) => {
             let when = match story.view {
@@ -64,6 +69,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
             if let Some(view) = props.question.clone() {
                 <PredictionPanel view={view} on={props.on.clone()} />
             }
+            { props.children.clone() }
             <div class="tour-buttons">
                 <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
                 <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>

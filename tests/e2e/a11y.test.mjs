@@ -1,6 +1,6 @@
 // WCAG 2.1 AA on every view, measured by axe-core (tests/e2e/axe.mjs): the live cluster (with a
 // node selected, the share link and the shortcuts overlay), the failover race idle, mid-race and
-// finished, every tour step, a prediction's verdict, a chapter's self-check, presenter mode, the docs embeds at 480 x 320 and the phone layout.
+// finished, every tour step, a prediction's verdict (the race's too), a chapter's self-check, presenter mode, the docs embeds at 480 x 320 and the phone layout.
 // Zero violations of any impact; each test fails on the first, naming rule, impact and elements.
 // covers: www/style.css src/web/help.rs src/web/focus.rs src/web/app.rs
 import { describe, test } from "node:test";
@@ -76,6 +76,9 @@ const VIEWS = [
     await waitForText(page, "#tour-progress", `Step ${i + 1} of ${TOUR_STEPS}`);
     if (await page.locator(".pains-tab").count()) {
       await page.locator(".pains-tab table.copies").waitFor();
+    } else if (await page.locator("#race-guess").count()) {
+      // The race's step holds before the kill at its question (a slider).
+      await raceReady(page);
     } else if (await page.locator(".failover-tab").count()) {
       await raceStage(page, / since the kill|Both sides recovered/);
       await page.waitForFunction(() => !document.querySelector("#race-play")?.disabled || /recovered/.test(document.querySelector(".race-stage").textContent));
@@ -87,6 +90,12 @@ const VIEWS = [
   ["tour step 4, a prediction answered wrong, its verdict", "?tour=4", {}, async (page) => {
     await page.locator("#prediction .options button").first().click();
     await page.locator("#prediction-verdict.missed").waitFor({ timeout: 60_000 });
+  }],
+  ["tour step 10, the race's prediction given, its verdict", "?tour=10", {}, async (page) => {
+    await page.locator("#race-guess").waitFor({ timeout: 60_000 });
+    await page.locator("#prediction-lock").click();
+    await page.locator("#skip-to-end:not([disabled])").click();
+    await page.locator("#prediction-verdict").waitFor({ timeout: 60_000 });
   }],
   ["tour step 11, the chapter's self-check answered right and wrong", "?tour=11", {}, async (page) => {
     await page.locator("#self-check summary").click();

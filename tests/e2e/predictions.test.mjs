@@ -1,13 +1,15 @@
 // Predict, then watch: a tour step holds at its question; a click on a node, a button or a digit
 // key answers it and the moment plays; "Just watch" plays on without an answer; the verdict
-// names what happened, as the drawing shows it, in the tour panel's live region.
-// covers: src/web/prediction.rs src/web/tour.rs src/page/question.rs src/session/predictions.rs
+// names what happened, as the drawing shows it, in the tour panel's live region. The failover
+// race's step holds before the kill for a prediction on a slider.
+// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/session/predictions.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";
 
 const FIRST_ELECTION = "?tour=3";
 const LEADER_CRASH = "?tour=4";
+const FAILOVER = "?tour=10";
 
 async function verdict(page) {
   await page.locator("#prediction-verdict").waitFor({ timeout: 60_000 });
@@ -63,6 +65,52 @@ test("a question answered from the keyboard alone: a digit picks an option, Tab 
   const leader = await shownLeader(page);
   const right = options[1] === `epoch ${leader.epoch}`;
   assert.ok(said.startsWith(right ? `✓ Right: ${options[1]}.` : `✗ You said ${options[1]}; it was epoch ${leader.epoch}.`), said);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the race step holds before the kill; the slider, from the keyboard, predicts; the verdict names the race's result", async () => {
+  const { page, errors, context } = await open(FAILOVER, { viewport: { width: 1024, height: 768 } });
+  await page.locator("#race-guess").waitFor({ timeout: 60_000 });
+  assert.match(await page.locator("#prediction-question").textContent(), /Which side will have its controller back first/);
+  assert.equal(await page.locator("#tour-watch").count(), 0, "what to watch for waits while the question is open");
+  // Both clusters built and healthy, the race holds: no kill, the stopwatch stands at zero.
+  await page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator("#zk-stopwatch").textContent(), "0.000 s", "the race holds at its question");
+  // Keyboard only: focus the slider, End (KRaft 1000x sooner), then four steps back.
+  await page.locator("#race-guess").focus();
+  await page.keyboard.press("End");
+  await page.locator("#race-guess-label", { hasText: "KRaft, 1000× sooner" }).waitFor();
+  for (let i = 0; i < 10; i += 1) await page.keyboard.press("ArrowLeft");
+  await page.locator("#race-guess-label", { hasText: "KRaft, 100× sooner" }).waitFor();
+  assert.match(await page.locator("#tour-progress").textContent(), /Step 10 of/, "the arrows moved the slider, not the tour");
+  assert.equal(await page.locator("#race-guess").getAttribute("aria-valuetext"), "KRaft, 100× sooner");
+  await screenshot(page, "prediction-race-asked-1024x768");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "prediction-lock");
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator("#prediction .hint").textContent(), /You said KRaft, 100× sooner\. Watch\./);
+  await page.locator("#skip-to-end:not([disabled])").click();
+  const said = await verdict(page);
+  const headline = await page.locator("#race-headline").textContent();
+  const drawn = headline.match(/^.*?(sooner|same time)/)[0];
+  assert.ok(said.includes(drawn), `the verdict names the drawn result: ${said} / ${headline}`);
+  assert.match(said, /^(✓ Right|✗ You said KRaft, 100× sooner\.)/);
+  assert.equal(await page.locator("#prediction-verdict").evaluate((v) => v.closest("[aria-live]") !== null), true, "the verdict is announced");
+  await screenshot(page, "prediction-race-verdict-1024x768");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the race's question: W just watches and the race plays on", async () => {
+  const { page, errors, context } = await open(FAILOVER);
+  await page.locator("#race-guess").waitFor({ timeout: 60_000 });
+  await page.locator("#tour-title").click();
+  await page.keyboard.press("w");
+  await page.locator("#tour-watch.seen").waitFor({ timeout: 120_000 });
+  assert.match(await page.locator("#race-play").textContent(), /Pause/, "the race plays on");
+  assert.equal(await page.locator("#race-guess").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -24,7 +24,9 @@ async function stepState(page) {
     });
     return { title, progress, watch: before, horizon: clock.split(" of ")[1] };
   }
-  // A race step fast-forwards the race to a few seconds before its moment and plays on.
+  // A race step fast-forwards the race to a few seconds before its moment and plays on (step
+  // 10 after its question: just watch).
+  if (await page.locator("#race-guess").count()) await page.locator("#prediction-skip").click();
   await page.waitForFunction(() => / since the kill|Both sides recovered/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 60_000 });
   return { title, progress, partitions: await page.locator("#partition-count").textContent() };
 }

@@ -26,6 +26,10 @@ pub enum RaceAction {
     SkipToEnd,
     /// Rewind (by replaying the race) or fast-forward to this long after the kill.
     Seek(Micros),
+    /// The question's slider, at this many tenths of a decade of the ratio (see `question`).
+    Guess(i32),
+    /// Predict what the question's slider says, or (`false`) just watch; either plays on.
+    Predict(bool),
     /// The measured curve's CSV text (empty when it could not be fetched).
     Measured(String),
 }
