@@ -22,9 +22,11 @@ after(async () => {
   await browser?.close();
 });
 
-/** A fresh browser context (no shared state) with the given viewport and options. */
+/** A fresh browser context (no shared state) with the given viewport and options. The page's
+ *  service worker (offline use) is blocked unless `serviceWorkers: "allow"` asks for it: it
+ *  would fetch every file of dist/ in each context, and tests/e2e/offline.test.mjs covers it. */
 export async function freshContext(options = {}) {
-  return browser.newContext({ viewport: { width: 1280, height: 720 }, ...options });
+  return browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: "block", ...options });
 }
 
 /**
@@ -35,13 +37,19 @@ export async function open(query = "", options = {}, init = undefined) {
   const context = await freshContext(options);
   if (init) await context.addInitScript(...init);
   const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(new URL(query, baseUrl).href);
+  return { page, errors, context };
+}
+
+/** The console errors and uncaught exceptions of `page`, collected from now on. */
+export function collectErrors(page) {
   const errors = [];
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
-  await page.goto(new URL(query, baseUrl).href);
-  return { page, errors, context };
+  return errors;
 }
 
 /** Saves a full-page screenshot as an artifact. */

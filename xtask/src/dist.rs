@@ -101,6 +101,7 @@ pub fn dist() -> Result<PathBuf> {
     let css = dist.join("style.css");
     fs::write(&css, minify_css(&fs::read_to_string(&css)?))?;
     fs::write(dist.join("failover.csv"), failover_csv()?)?;
+    write_service_worker(&dist)?;
     report_sizes(&dist)?;
     Ok(dist)
 }
@@ -218,18 +219,51 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// dist/'s files (paths relative to it, `/`-separated) with their contents and gzipped sizes.
-fn read_files(dist: &Path) -> Result<BTreeMap<String, (Vec<u8>, usize)>> {
-    fn walk(dir: &Path, prefix: &str, files: &mut BTreeMap<String, (Vec<u8>, usize)>) -> Result<()> {
+/// The service worker's file in dist/ (from www/), whose placeholders `write_service_worker`
+/// fills in.
+const SERVICE_WORKER: &str = "sw.js";
+const VERSION_PLACEHOLDER: &str = "\"BUILD_VERSION\"";
+const FILES_PLACEHOLDER: &str = "[\"BUILD_FILES\"]";
+
+/// dist/sw.js with this build's version, a hash of every other file's name and bytes (so any
+/// change makes a new version, and the same build the same one), and the files it keeps for
+/// offline use: the page's address and every file of dist/ but itself.
+fn write_service_worker(dist: &Path) -> Result<()> {
+    let path = dist.join(SERVICE_WORKER);
+    let template = fs::read_to_string(&path)?;
+    if !template.contains(VERSION_PLACEHOLDER) || !template.contains(FILES_PLACEHOLDER) {
+        return Err(format!("www/{SERVICE_WORKER} lacks {VERSION_PLACEHOLDER} or {FILES_PLACEHOLDER}").into());
+    }
+    let files = list_files(dist)?;
+    let kept: Vec<&String> = files.keys().filter(|name| *name != SERVICE_WORKER).collect();
+    // FNV-1a, 64 bits: a version, not a defence.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for name in &kept {
+        let bytes = &files[*name];
+        for byte in
+            name.bytes().chain([0]).chain((bytes.len() as u64).to_le_bytes()).chain(bytes.iter().copied())
+        {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let list = std::iter::once("./").chain(kept.iter().map(|name| name.as_str()));
+    let list = format!("[{}]", list.map(|name| format!("\"{name}\"")).collect::<Vec<_>>().join(", "));
+    let worker =
+        template.replace(VERSION_PLACEHOLDER, &format!("\"{hash:016x}\"")).replace(FILES_PLACEHOLDER, &list);
+    fs::write(path, worker)?;
+    Ok(())
+}
+
+/// dist/'s files (paths relative to it, `/`-separated) with their contents.
+fn list_files(dist: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
+    fn walk(dir: &Path, prefix: &str, files: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
         for entry in fs::read_dir(dir)? {
             let entry = entry?;
             let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
             if entry.file_type()?.is_dir() {
                 walk(&entry.path(), &format!("{name}/"), files)?;
             } else {
-                let bytes = fs::read(entry.path())?;
-                let gzipped = gzip_len(&bytes)?;
-                files.insert(name, (bytes, gzipped));
+                files.insert(name, fs::read(entry.path())?);
             }
         }
         Ok(())
@@ -237,6 +271,17 @@ fn read_files(dist: &Path) -> Result<BTreeMap<String, (Vec<u8>, usize)>> {
     let mut files = BTreeMap::new();
     walk(dist, "", &mut files)?;
     Ok(files)
+}
+
+/// dist/'s files with their contents and gzipped sizes.
+fn read_files(dist: &Path) -> Result<BTreeMap<String, (Vec<u8>, usize)>> {
+    list_files(dist)?
+        .into_iter()
+        .map(|(name, bytes)| {
+            let gzipped = gzip_len(&bytes)?;
+            Ok((name, (bytes, gzipped)))
+        })
+        .collect()
 }
 
 /// Sorts dist/'s files into the first screen, what loads later and what never loads.
