@@ -10,6 +10,17 @@ pub fn focus_id(id: &str) {
     }
 }
 
+/// Focus the element with this id without scrolling the page to it: a page opened on the tour
+/// (an embed of 480 x 320 too) shows its step from the top, with Next focused below.
+pub fn focus_id_in_place(id: &str) {
+    let element = gloo::utils::document().get_element_by_id(id);
+    if let Some(element) = element.as_ref().and_then(|e| e.dyn_ref::<web_sys::HtmlElement>()) {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = element.focus_with_options(&options);
+    }
+}
+
 /// Focus `element` if it can take focus.
 pub fn focus(element: &web_sys::Element) {
     if let Some(element) = element.dyn_ref::<web_sys::HtmlElement>() {

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::focus::{focus_id, focus_id_soon};
+use super::focus::{focus_id_in_place, focus_id_soon};
 use super::prediction::PredictionPanel;
 use super::self_check::SelfCheck;
 use crate::harness::Micros;
@@ -50,8 +50,9 @@ pub fn tour_panel(props: &TourProps) -> Html {
         }
         None => html! { <p id="tour-watch" class="watch">{ format!("Watch: {}", story.watch) }</p> },
     });
-    // Opening the tour puts the keyboard on Next; leaving it, on the button that starts it again.
-    use_effect_with((), |_| focus_id("tour-next"));
+    // Opening the tour puts the keyboard on Next (the page stays at the step's top); leaving it,
+    // on the button that starts it again.
+    use_effect_with((), |_| focus_id_in_place("tour-next"));
     let exit = props.on.reform(|_: MouseEvent| {
         focus_id_soon("start-tour");
         Action::Tour(None)

@@ -116,6 +116,20 @@ test("the example docs page shows the simulation inside a 480 x 320 iframe", asy
   await context.close();
 });
 
+test("a tour step embedded at 480 x 320 opens at the step's top, with the keyboard on Next", async () => {
+  const { page, errors, context } = await open("?embed=1&tour=3", { viewport: { width: 480, height: 320 } });
+  await page.locator("#tour-title").waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === "tour-next");
+  assert.equal(await page.evaluate(() => window.scrollY), 0, "not scrolled down to the buttons");
+  const title = await page.locator("#tour-title").boundingBox();
+  assert.ok(title.y >= 0 && title.y + title.height <= 320, `the step's title is in the frame: ${JSON.stringify(title)}`);
+  await page.keyboard.press("Enter");
+  await page.locator("#tour-progress", { hasText: "Step 4 of" }).waitFor();
+  await screenshot(page, "tour-embed-480x320");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 for (const [kind, query, named] of [
   ["a bad seed", "?seed=abc", ["seed"]],
   ["an unknown scenario", "?scenario=blackhole", ["scenario"]],
