@@ -30,6 +30,9 @@ const USAGE: &str = "usage:
       read KRaft nodes' directories (each node's, or a parent holding several): every file
       recognised, per node its quorum-state, meta.properties, log range, snapshots, last
       LeaderChange and record counts, then what the nodes' files disagree on
+  kraftscope render --scenario NAME [--at MS] [--seed S] [--theme light|dark] [--caption TEXT] [--out FILE.svg]
+      a still of a scenario's cluster (its opening moment, or MS of simulated time) as SVG:
+      the file the page's Save picture saves for that moment, made by the same code
   kraftscope help";
 
 /// A write to a closed pipe (`kraftscope failover | head`) ends the process quietly, as it does
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv", "detail"]).and_then(|a| cli::failover_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
+        "render" => Args::parse(rest, &[]).and_then(|a| cli::render_cmd::run(&a)),
         "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),
         "inspect" => {
             let paths: Vec<&str> =

@@ -76,6 +76,8 @@ pub enum Action {
     /// Play the current tour step again from its opening.
     ReplayStep,
     Help(bool),
+    /// The "Save picture" form.
+    Still(super::StillAction),
     DismissNotices,
     /// A host page's command (`postMessage` or the JS export), validated.
     Host(Command),
@@ -195,6 +197,9 @@ pub enum Effect {
     ReadLog(LogRequest),
     /// Offer this session file as a download.
     Download(SessionFile),
+    /// Save a picture of the live cluster (the exporter, `www/still.js`, loads now); its
+    /// outcome comes back as [`Action::Report`].
+    SaveStill(super::Still),
     /// Open the full page at this query string: the first screen's build does not carry the
     /// view asked for (see [`crate::page`]).
     #[cfg(not(feature = "full"))]

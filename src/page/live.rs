@@ -9,20 +9,18 @@ use std::rc::Rc;
 use super::log_filter::LogFilter;
 use super::pacing;
 use super::redraw::Redraw;
-use crate::harness::{MS, Micros};
+use crate::harness::Micros;
 use crate::quorum::NodeId;
 use crate::quorum::outbox::NoteKind;
 use crate::quorum::reconfig::ChangeStep;
 use crate::session::host::{HostEvent, Observation};
 use crate::session::params::PageParams;
-use crate::session::picture::{ClusterPicture, falling, picture};
+use crate::session::picture::{ClusterPicture, session_picture};
 use crate::session::{Session, Settings, WINDOW};
 use crate::sim::TraceKind;
 
 /// While playing, the event log is refreshed every this many frames (its text reflows).
 const LOG_REFRESH_FRAMES: u32 = 8;
-/// The full circle of a timeout arc.
-const TIMEOUT_FULL: Micros = 2_000 * MS;
 
 /// The event log as shown: lines (newest first, each with whether it is a state change), and
 /// the trace lines and actions the timeline holds.
@@ -178,9 +176,7 @@ impl LiveView {
     /// Draw `session` afresh (the nodes due this frame when fast-forwarding); lost messages
     /// fall unless motion is reduced.
     pub(super) fn draw(&mut self, session: &Session, reduced_motion: bool) {
-        let sim = session.sim();
-        let lost = if reduced_motion { Vec::new() } else { falling(session.log().iter(), sim.now()) };
-        let fresh = picture(sim, &lost, TIMEOUT_FULL, session.violation());
+        let fresh = session_picture(session, reduced_motion);
         let mut nodes = std::mem::take(&mut self.picture.nodes);
         self.redraw.update(&mut nodes, fresh.nodes, self.fast_forwarding);
         self.picture = ClusterPicture { nodes, ..fresh };

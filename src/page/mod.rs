@@ -30,6 +30,7 @@ pub mod question;
 pub mod race;
 pub mod redraw;
 pub mod self_check;
+pub mod still;
 #[cfg(feature = "full")]
 pub mod zk_layout;
 
@@ -50,6 +51,7 @@ pub use question::{Question, QuestionView, Stage};
 #[cfg(feature = "full")]
 pub use race::{RaceAction, RaceEffect, RaceQuestionView, RaceRequest, RaceView};
 pub use self_check::{CheckView, SelfCheckView};
+pub use still::{Still, StillAction, StillForm, StillFormat};
 
 use crate::harness::{MS, Micros};
 use crate::quorum::RoleKind;
@@ -132,6 +134,9 @@ pub struct PageState {
     search: String,
     pub present: bool,
     pub help: bool,
+    /// The "Save picture" form's choices, and whether it is open.
+    pub still: StillForm,
+    pub still_open: bool,
     /// A link to this moment, once asked for.
     pub share: Option<String>,
     /// Kiosk mode walks the tour on its own until a key or click.
@@ -177,6 +182,8 @@ impl PageState {
             search: search.to_string(),
             present: params.present || params.class,
             help: false,
+            still: StillForm::default(),
+            still_open: false,
             share: None,
             kiosk: params.kiosk,
             reduced_motion,
@@ -223,6 +230,7 @@ impl PageState {
             self.pains.start(self.pains.pain());
         }
         self.tab = tab;
+        self.still_open &= tab == Tab::Cluster;
     }
 
     /// What showing the view asks of the browser, once it was shown after `shown_before`: the
@@ -402,6 +410,7 @@ impl PageState {
             Action::Tour(step) => self.go_to_step(step, &mut effects),
             Action::ReplayStep => self.go_to_step(self.tour, &mut effects),
             Action::Help(open) => self.help = open,
+            Action::Still(action) => self.on_still(action, &mut effects),
             Action::DismissNotices => self.notices.clear(),
             Action::Host(command) => {
                 if let Err(error) = self.on_host(command, &mut effects) {
@@ -847,6 +856,25 @@ impl PageState {
         None
     }
 
+    /// The "Save picture" form: its choices, and saving the live cluster as it is now (the form
+    /// belongs to the live cluster; another view closes it).
+    fn on_still(&mut self, action: StillAction, effects: &mut Vec<Effect>) {
+        let form = &mut self.still;
+        match action {
+            StillAction::Open => self.still_open = self.tab == Tab::Cluster,
+            StillAction::Close => self.still_open = false,
+            StillAction::Format(format) => form.format = format,
+            StillAction::Dark(dark) => form.style.dark = dark,
+            StillAction::Caption(caption) => form.style.caption = caption,
+            StillAction::Save if self.still_open && self.tab == Tab::Cluster => {
+                let still = form.still(&self.session, self.params.scenario, self.reduced_motion);
+                self.status = format!("Saving {}…", still.name);
+                effects.push(Effect::SaveStill(still));
+            }
+            StillAction::Save => {}
+        }
+    }
+
     /// Keyboard shortcuts; returns whether the key was used.
     fn on_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> bool {
         #[cfg(feature = "full")]
@@ -874,8 +902,10 @@ impl PageState {
             "r" | "R" => self.reset(effects),
             "p" | "P" => self.present = !self.present,
             "f" | "F" => effects.push(Effect::Fullscreen),
+            "e" | "E" if self.tab == Tab::Cluster => self.still_open = !self.still_open,
             "?" => self.help = !self.help,
             "Escape" if self.help => self.help = false,
+            "Escape" if self.still_open => self.still_open = false,
             _ => return false,
         }
         true

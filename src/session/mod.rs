@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod checkpoint;
+pub mod cluster_drawing;
 pub mod culprits;
 pub mod fingerprint;
 pub mod host;
@@ -18,6 +19,7 @@ pub mod session_file;
 pub mod settings;
 pub mod stories;
 pub mod summary;
+pub mod svg;
 pub mod text_fit;
 
 use std::collections::VecDeque;

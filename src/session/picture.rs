@@ -277,6 +277,16 @@ pub struct ClusterPicture {
     pub quorum: QuorumPicture,
 }
 
+impl ClusterPicture {
+    /// The controllers' ids and the brokers', in order: what the layout places.
+    pub fn ids(&self) -> (Vec<NodeId>, Vec<NodeId>) {
+        let (controllers, brokers): (Vec<&NodePicture>, Vec<&NodePicture>) =
+            self.nodes.iter().partition(|n| n.voter);
+        let ids = |nodes: Vec<&NodePicture>| nodes.into_iter().map(|n| n.id).collect();
+        (ids(controllers), ids(brokers))
+    }
+}
+
 /// How long a lost message is shown falling where it was lost, in simulated time: about one
 /// flight on the default network, so at the default pace it falls for about a second of wall
 /// time. A lifetime in simulated time keeps the picture a function of the session's state: the
@@ -305,6 +315,16 @@ pub(crate) fn falling<'a>(
         }
     }
     shown
+}
+
+/// The full circle of a timeout arc.
+pub const TIMEOUT_FULL: Micros = 2_000 * crate::harness::MS;
+
+/// The cluster as the page draws `session` now: timeouts against [`TIMEOUT_FULL`], the messages
+/// lost lately falling unless motion is reduced, the first broken invariant marked.
+pub fn session_picture(session: &super::Session, reduced_motion: bool) -> ClusterPicture {
+    let lost = if reduced_motion { Vec::new() } else { falling(session.log().iter(), session.now()) };
+    picture(session.sim(), &lost, TIMEOUT_FULL, session.violation())
 }
 
 /// A node's display name, as the trace prints it: `n1` (controllers), `n101` (brokers).

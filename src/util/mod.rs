@@ -12,3 +12,5 @@ pub mod small_map;
 pub mod broker_set;
 // Numbers and times as the page and the command line print them.
 pub mod format;
+// The page's stylesheet minified as it is served (and embedded in stills).
+pub mod css;

@@ -28,6 +28,7 @@ use super::phone_question::PhoneQuestion;
 #[cfg(feature = "full")]
 use super::race_question::RaceQuestion;
 use super::session_files::{self, SessionFiles};
+use super::still_form::StillFormView;
 use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::harness::MS;
@@ -346,6 +347,12 @@ impl App {
                         .send_message(Msg::Do(Action::Report(format!("Cannot save the session: {error}"))));
                 }
             }
+            Effect::SaveStill(still) => {
+                let link = ctx.link().clone();
+                super::still_export::save(&still, move |report| {
+                    link.send_message(Msg::Do(Action::Report(report)))
+                });
+            }
             #[cfg(not(feature = "full"))]
             Effect::OpenFullPage(query) => {
                 let _ = window.location().replace(&format!("?{query}"));
@@ -436,8 +443,9 @@ impl App {
                     if level != ControlLevel::None {
                         <Timeline now={state.session.now()} horizon={state.session.horizon()} window_start={state.session.window_start()}
                                   playing={state.live.playing} speed_exp={state.live.speed_exp} skip_quiet={state.live.skip_quiet} skipping={state.live.skipping()}
-                                  minimal={level == ControlLevel::Min} share={state.share.clone()} on={on.clone()} />
+                                  minimal={level == ControlLevel::Min} share={state.share.clone()} stills={!state.params.embed} on={on.clone()} />
                     }
+                    if state.still_open { <StillFormView form={state.still.clone()} on={on.clone()} /> }
                     if chrome {
                         <EventLog log={state.live.log.clone()} nodes={sim.node_ids().collect::<Vec<_>>()}
                                   filter={state.live.filter.clone()} on={on.clone()} />

@@ -6,7 +6,7 @@ use super::focus::{focus, focus_id, focused};
 use super::keys::{character_keys_on, set_character_keys};
 
 /// Every shortcut and what it does.
-pub const SHORTCUTS: [(&str, &str); 14] = [
+pub const SHORTCUTS: [(&str, &str); 15] = [
     ("Space", "play / pause"),
     ("1 to 9", "answer the tour step's question"),
     ("W", "just watch: play on without answering"),
@@ -20,6 +20,7 @@ pub const SHORTCUTS: [(&str, &str); 14] = [
     ("R", "reset to the start (same seed: the demo repeats exactly)"),
     ("P", "presenter mode (large type)"),
     ("F", "full screen"),
+    ("E", "save a picture of the cluster (SVG, or PNG at 1080p or 4K)"),
     ("?", "show or hide this list"),
 ];
 

@@ -48,8 +48,10 @@ mod race_legend;
 mod race_question;
 mod self_check;
 mod session_files;
+mod still_export;
+mod still_form;
+mod svg_html;
 mod timeline;
-mod timeout_arc;
 mod tour;
 #[cfg(feature = "full")]
 mod zk_view;

@@ -4,8 +4,8 @@
 use yew::prelude::*;
 
 use crate::harness::{MS, Micros};
-use crate::page::Action;
 use crate::page::pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP, QUIET_WARP, skips_quiet};
+use crate::page::{Action, StillAction};
 use crate::session;
 use crate::util::format;
 
@@ -24,6 +24,8 @@ pub struct TimelineProps {
     pub minimal: bool,
     /// A link to share, once asked for.
     pub share: Option<String>,
+    /// Offer "Save picture" (not in an embed, whose frame it would outgrow: E still opens it).
+    pub stills: bool,
     pub on: Callback<Action>,
 }
 
@@ -76,6 +78,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     <output id="clock">{ format!("{} of {}{kept}", format::seconds(props.now), format::seconds(props.horizon)) }</output>
                 </label>
                 <button id="share" class="secondary" onclick={props.on.reform(|_| Action::Share)}>{ "Share" }</button>
+                if props.stills {
+                    <button id="still" class="secondary" title="E" onclick={props.on.reform(|_| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
+                }
                 if let Some(url) = &props.share {
                     <label class="share-url">{ "Link to this moment " }<input id="share-url" type="text" readonly=true value={url.clone()} /></label>
                 }

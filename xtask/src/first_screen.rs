@@ -33,6 +33,11 @@ const LOADED_LATER: &[(&str, &str)] = &[
     ("kraftscope-log_bg.wasm", "the log reader's wasm (the decoder alone), with kraftscope-log.js"),
     ("failover.csv", "fetched by web/app.rs when the failover tab opens (Effect::FetchMeasured)"),
     (
+        "still.js",
+        "the still exporter (SVG and PNG), imported by index.html's kraftscopeStill when a picture is saved \
+         (Effect::SaveStill)",
+    ),
+    (
         "sw.js",
         "the service worker, registered by index.html once the page has drawn; it then fetches every file \
          of dist/ once, for offline use",
@@ -325,6 +330,7 @@ mod tests {
                 "log-worker.js is listed as loaded later, but dist/ has no such file",
                 "kraftscope-log.js is listed as loaded later, but dist/ has no such file",
                 "kraftscope-log_bg.wasm is listed as loaded later, but dist/ has no such file",
+                "still.js is listed as loaded later, but dist/ has no such file",
                 "sw.js is listed as loaded later, but dist/ has no such file",
                 "embed-example.html is listed as not loaded, but dist/ has no such file",
                 "dist/worker.js is neither loaded by the first screen nor listed in xtask/src/first_screen.rs \

@@ -1,0 +1,695 @@
+//! The cluster drawn as SVG: controllers with role, epoch, vote, timeout arc and log strip;
+//! brokers with lifecycle, offset, lag and image; links, cut links and messages in flight. Roles
+//! differ by outline and text as well as colour. The page draws its parts (each part a component
+//! it redraws only when it changes, nodes made buttons); a still draws it whole, [`cluster`].
+
+use crate::quorum::{NodeId, RoleKind};
+
+use super::layout::{CUT_AT, Geometry, Layout, Point, point_along};
+use super::message_kinds::{message_kind, spoken};
+use super::picture::{
+    BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LinkPicture, LogCell, Membership, MessagePicture,
+    NodePicture,
+};
+use super::summary::Summary;
+use super::svg::{Child, El};
+use super::text_fit::{ROLE_PX, SMALL_PX, text_length};
+
+/// Colour-blind-safe colours (Okabe and Ito) for epochs.
+const EPOCH_COLOURS: [&str; 7] =
+    ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"];
+
+/// The colour of an epoch.
+pub fn epoch_colour(epoch: u32) -> &'static str {
+    EPOCH_COLOURS[epoch as usize % EPOCH_COLOURS.len()]
+}
+
+/// Class names, the present ones joined by spaces.
+fn classes(names: &[Option<&str>]) -> String {
+    names.iter().flatten().copied().collect::<Vec<_>>().join(" ")
+}
+
+/// The whole drawing as a still: every part the page draws, in the page's order, nodes as
+/// pictures (not buttons), messages where they are (with `reduced_motion`, at the middle of
+/// their link, as the page draws them for a reader who asked for less motion).
+pub fn cluster(picture: &ClusterPicture, layout: &Layout, reduced_motion: bool) -> El {
+    svg(layout, &super::summary::summary(picture))
+        .child(links(&picture.links, &picture.cut_links, layout))
+        .child(
+            El::new("g")
+                .attr("class", "timeouts")
+                .attr("aria-hidden", "true")
+                .children(picture.nodes.iter().filter_map(|n| timeout_arc(n, layout))),
+        )
+        .child(
+            El::new("g").attr("class", "messages").children(
+                message_keys(&picture.messages)
+                    .into_iter()
+                    .zip(&picture.messages)
+                    .map(|(key, m)| message(key, m, layout, reduced_motion)),
+            ),
+        )
+        .child(El::new("g").attr("class", "nodes").children(picture.nodes.iter().filter_map(|n| {
+            let centre = layout.centre(n.id)?;
+            let broken = picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
+            Some(node(n, centre, layout.strip_cells, &layout.geometry, false, broken).picture())
+        })))
+        .child_if((!layout.geometry.compact).then(|| epoch_marks_group(&picture.nodes, layout)))
+}
+
+/// How a still is dressed for a slide: the page's light drawing or a dark one, and a caption.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StillStyle {
+    pub dark: bool,
+    /// A line under the drawing (none if empty).
+    pub caption: String,
+}
+
+/// The longest caption a still takes, in characters.
+pub const CAPTION_MAX: usize = 160;
+/// The room a caption takes under the drawing, in drawing units.
+const CAPTION_ROOM: f64 = 44.0;
+
+/// A still of `picture` for a slide or a document: the regular drawing whatever the screen (a
+/// slide is wider than a phone; the page draws the same on a screen 560 px wide or more), nodes
+/// as pictures, in `style`. The page's "Save picture" and `kraftscope render` both make it.
+pub fn still(picture: &ClusterPicture, reduced_motion: bool, style: &StillStyle) -> El {
+    let (controllers, brokers) = picture.ids();
+    let layout = Layout::with(&controllers, &brokers, Geometry::REGULAR);
+    let mut drawing = cluster(picture, &layout, reduced_motion);
+    if style.dark {
+        drawing = drawing.set("class", |class| format!("{class} still-dark"));
+    }
+    let caption: String = style.caption.chars().filter(|c| !c.is_control()).take(CAPTION_MAX).collect();
+    let caption = caption.trim();
+    if !caption.is_empty() {
+        let (width, height) = (layout.geometry.width, layout.height);
+        drawing = drawing.set("viewBox", |_| format!("0 0 {width} {}", height + CAPTION_ROOM)).child(
+            El::new("text")
+                .attr("class", "still-caption")
+                .attr("x", width / 2.0)
+                .attr("y", height + CAPTION_ROOM / 2.0 + 6.0)
+                .text(caption),
+        );
+    }
+    drawing
+}
+
+/// The `<svg>` element, without its parts: its class, box and accessible name.
+pub fn svg(layout: &Layout, now: &Summary) -> El {
+    let g = &layout.geometry;
+    El::new("svg")
+        .attr("class", classes(&[Some("cluster"), g.compact.then_some("compact")]))
+        .attr("viewBox", format!("0 0 {} {}", g.width, layout.height))
+        .attr("role", "group")
+        .attr(
+            "aria-label",
+            format!(
+                "The cluster: controllers on a ring at the top, brokers below, messages in flight between them. {now}"
+            ),
+        )
+}
+
+fn points(route: &[Point]) -> String {
+    route.iter().map(|p| format!("{:.1},{:.1}", p.x, p.y)).collect::<Vec<_>>().join(" ")
+}
+
+/// Every link; cut links dashed red with a mark on them. Cut links are given as (lower id,
+/// higher id). Each link and each mark has a key of its own, so the page's diff keeps them.
+pub fn links(links: &[LinkPicture], cut: &[(NodeId, NodeId)], layout: &Layout) -> El {
+    let is_cut = |a: NodeId, b: NodeId| cut.contains(&(a.min(b), a.max(b)));
+    let polylines = links.iter().map(|&LinkPicture { a, b, observer }| {
+        let class = match (is_cut(a, b), observer) {
+            (true, _) => "link cut",
+            (false, true) => "link observer",
+            (false, false) => "link",
+        };
+        El::new("polyline")
+            .attr("class", class)
+            .attr("points", points(&layout.route(a, b)))
+            .attr("data-link", format!("{a}-{b}"))
+            .keyed(format!("{a}-{b}"))
+    });
+    let marks = links.iter().filter(|l| is_cut(l.a, l.b)).map(|&LinkPicture { a, b, .. }| {
+        let at = point_along(&layout.route(a.min(b), a.max(b)), CUT_AT);
+        El::new("text")
+            .attr("class", "cut-mark")
+            .attr("data-link", format!("{}-{}", a.min(b), a.max(b)))
+            .attr("x", format!("{:.1}", at.x))
+            .attr("y", format!("{:.1}", at.y + 5.0))
+            .text("✂")
+            .title(format!("the link n{a}-n{b} is cut: messages on it are lost"))
+            .keyed(format!("cut-{a}-{b}"))
+    });
+    El::new("g").attr("class", "links").children(polylines).children(marks)
+}
+
+/// A controller's timeout arc around its place, shrinking as the timeout runs out; keyed by id.
+pub fn timeout_arc(n: &NodePicture, layout: &Layout) -> Option<El> {
+    let (Point { x, y }, (name, left)) = (layout.centre(n.id)?, n.timeout?);
+    let left = left.clamp(0.0, 1.0);
+    let radius = layout.geometry.radius + 6.0;
+    let circumference = 2.0 * std::f64::consts::PI * radius;
+    let dash = circumference * left;
+    Some(
+        El::new("circle")
+            .attr("class", "timeout")
+            .attr("r", radius)
+            .attr("stroke-dasharray", format!("{dash:.1} {circumference:.1}"))
+            .attr("transform", format!("translate({x} {y}) rotate(-90)"))
+            .title(format!("{name}: {:.0}% left", left * 100.0))
+            .keyed(n.id),
+    )
+}
+
+/// A stable key per message, so that each dot keeps its element from frame to frame: sender,
+/// receiver, kind, and how many such messages came before it.
+pub fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
+    messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let same = messages[..i]
+                .iter()
+                .filter(|o| (o.from, o.to, o.kind, o.lost) == (m.from, m.to, m.kind, m.lost))
+                .count();
+            format!("{}-{}-{}-{}-{same}", m.from, m.to, m.kind, if m.lost { "lost" } else { "" })
+        })
+        .collect()
+}
+
+/// A message on its link (with `reduced_motion`, at the middle of it unless lost), its kind and,
+/// in a regular drawing, its note beside it.
+pub fn message(key: String, m: &MessagePicture, layout: &Layout, reduced_motion: bool) -> El {
+    let note = m.note.as_ref().filter(|_| !layout.geometry.compact);
+    let t = if reduced_motion && !m.lost { 0.5 } else { m.progress.clamp(0.0, 1.0) };
+    let Point { x, y } = point_along(&layout.route(m.from, m.to), t);
+    let kind = message_kind(m.kind);
+    let (fill, stroke) = if kind.response { ("#fff", kind.colour) } else { (kind.colour, "#fff") };
+    let fall = El::new("g")
+        .attr("class", "fall")
+        .child(El::new("circle").attr("class", "halo").attr("r", "10"))
+        .child(El::new("circle").attr("r", "8").attr("fill", fill).attr("stroke", stroke))
+        .child(El::new("text").attr("class", "message-label").attr("x", "11").attr("y", "4").text(kind.label))
+        .text(" ")
+        .child_if(note.map(|note| {
+            El::new("text").attr("class", "message-note").attr("x", "11").attr("y", "15").text(note)
+        }))
+        .title(format!("{} = {}\n{}", kind.label, kind.meaning, m.text));
+    El::new("g")
+        .attr(
+            "class",
+            classes(&[Some("message"), m.lost.then_some("lost"), kind.response.then_some("response")]),
+        )
+        .attr("transform", format!("translate({x:.1} {y:.1})"))
+        .attr("data-link", format!("{}-{}", m.from, m.to))
+        .attr("role", "img")
+        .attr("aria-label", spoken(m))
+        .child(fall)
+        .keyed(key)
+}
+
+/// The epochs of the log cells drawn, in order.
+pub fn epochs_present(picture: &ClusterPicture) -> Vec<u32> {
+    let mut epochs: Vec<u32> = picture.nodes.iter().flat_map(|n| n.cells.iter().map(|c| c.epoch)).collect();
+    epochs.sort_unstable();
+    epochs.dedup();
+    epochs
+}
+
+/// The epoch marks of every node (see [`epoch_marks`]).
+pub fn epoch_marks_group(nodes: &[NodePicture], layout: &Layout) -> El {
+    El::new("g")
+        .attr("class", "epoch-marks")
+        .attr("aria-hidden", "true")
+        .children(nodes.iter().filter_map(|n| epoch_marks(n, layout)))
+}
+
+/// The epoch's number on the first record of each epoch in a node's strip, so epochs are not
+/// told by colour alone. Drawn over the node but outside its button, whose name lists the
+/// epochs in words instead.
+fn epoch_marks(n: &NodePicture, layout: &Layout) -> Option<El> {
+    let Point { x, y } = layout.centre(n.id)?;
+    let g = &layout.geometry;
+    let (cells, left, top, height) = strip(n, layout.strip_cells, g);
+    let firsts = cells.iter().enumerate().filter(|(i, c)| *i == 0 || cells[i - 1].epoch != c.epoch);
+    Some(
+        El::new("g")
+            .attr("transform", format!("translate({x} {y})"))
+            .children(firsts.map(|(i, c)| {
+                El::new("text")
+                    .attr("class", "epoch-mark")
+                    .attr("x", format!("{:.1}", left + i as f64 * g.cell + (g.cell - 2.0) / 2.0))
+                    .attr("y", format!("{:.1}", top + height / 2.0 + 3.0))
+                    .text(c.epoch)
+            }))
+            .keyed(n.id),
+    )
+}
+
+/// A node as drawn: the class and place of its group, its accessible name (every text it shows,
+/// in the order drawn: WCAG 2.5.3, label in name) and its shapes and texts. The page makes the
+/// group a button; a still, a picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeDrawing {
+    pub class: String,
+    pub transform: String,
+    pub name: String,
+    pub body: Vec<Child>,
+}
+
+impl NodeDrawing {
+    /// The node as a picture (`role="img"`), as the race and a still draw it.
+    pub fn picture(self) -> El {
+        El::new("g")
+            .attr("class", self.class)
+            .attr("transform", self.transform)
+            .attr("role", "img")
+            .attr("aria-label", self.name)
+            .with(self.body)
+    }
+}
+
+/// Node `n` drawn at `centre`; `broken` is the broken invariant it is involved in.
+pub fn node(
+    n: &NodePicture,
+    centre: Point,
+    strip_cells: usize,
+    g: &Geometry,
+    selected: bool,
+    broken: Option<&BrokenPicture>,
+) -> NodeDrawing {
+    let (role, role_class) = n.role_text();
+    let name = if n.voter {
+        let vote = vote_line(n);
+        let vote = if vote.is_empty() { vote } else { format!(", {vote}") };
+        let snap = if shows_snapshot(n, strip_cells) && !g.compact { ", snap" } else { "" };
+        let kind = if n.combined { "controller and broker" } else { "controller" };
+        let broker = combined_state(n).map_or(String::new(), |t| format!(", {t}"));
+        let wiped = if n.membership == Some(Membership::WipedVoter) {
+            ", its old disk's entry still counts as a voter"
+        } else {
+            ""
+        };
+        format!("{kind} {} {role}, epoch {}{vote}{snap}{broker}{wiped}, {}", n.label, n.epoch, log_text(n))
+    } else {
+        let [state, image, size, fetched] = broker_texts(n, role);
+        format!("broker {} {state}, {image}, {size}, {fetched}, epoch {}", n.label, n.epoch)
+    };
+    let name = format!("{name}{}", strip_epochs(n, strip_cells, g));
+    let name = match broken {
+        Some(b) => format!("{name}, involved in the broken invariant: {}", b.invariant),
+        None => name,
+    };
+    let class = classes(&[
+        Some("node"),
+        Some(role_class),
+        selected.then_some("selected"),
+        broken.is_some().then_some("culprit"),
+    ]);
+    let Point { x, y } = centre;
+    NodeDrawing {
+        class,
+        transform: format!("translate({x} {y})"),
+        name,
+        body: node_body(n, role, strip_cells, g, broken),
+    }
+}
+
+/// A node's shape and texts, and the mark of a broken invariant it is involved in. A space (a
+/// text node SVG does not draw) follows each text, so assistive technology keeps words apart.
+fn node_body(
+    n: &NodePicture,
+    role: &str,
+    strip_cells: usize,
+    g: &Geometry,
+    broken: Option<&BrokenPicture>,
+) -> Vec<Child> {
+    let flagged = broken.and_then(|b| b.culprits.offset);
+    let mut body = if n.voter { controller(n, role, strip_cells, g, flagged) } else { broker(n, role, g) };
+    if let Some(b) = broken {
+        let (x, y) = if n.voter {
+            (-g.radius, 12.0 - g.radius)
+        } else {
+            (8.0 - g.broker_half_w, 18.0 - g.broker_half_h)
+        };
+        let badge = El::new("text")
+            .attr("class", "culprit-badge")
+            .attr("x", x)
+            .attr("y", y)
+            .text("✗")
+            .title(format!("{}: {}", b.invariant, b.detail));
+        said(&mut body, badge);
+    }
+    body
+}
+
+/// A line of a node's text drawn at `y` (its usual size `px`), squeezed into `width` where it
+/// could run over at a larger size.
+fn line(class: &'static str, y: f64, text: String, width: f64, px: f64) -> El {
+    El::new("text").attr("class", class).attr("y", y).fit(&text, width, px).text(text)
+}
+
+impl El {
+    /// With the `textLength` that keeps `text` (drawn at `px`) within `width`, where it is needed.
+    fn fit(self, text: &str, width: f64, px: f64) -> El {
+        self.attr_if("textLength", text_length(text, width, px).map(|w| format!("{w:.0}")))
+            .attr("lengthAdjust", "spacingAndGlyphs")
+    }
+}
+
+/// A controller: its circle (membership ring, crown and cross drawn for a radius of 40 and
+/// scaled), name, role and epoch. A regular drawing puts the role and epoch in the circle and
+/// the membership and vote over it, then the log strip with its offsets; a compact one puts the
+/// role under the circle, then the membership, epoch and vote on one line, then the strip
+/// without labels.
+fn controller(
+    n: &NodePicture,
+    role: &str,
+    strip_cells: usize,
+    g: &Geometry,
+    flagged: Option<u64>,
+) -> Vec<Child> {
+    let r = g.radius;
+    let scale = format!("scale({})", r / 40.0);
+    let (name_y, role_y, line_y, width) =
+        if g.compact { (5.0, r + 13.0, r + 27.0, 2.0 * g.label_half_w) } else { (-8.0, 10.0, 25.0, 76.0) };
+    let role = if g.compact && n.combined { format!("{role} + broker") } else { role.to_string() };
+    let epoch_line = match vote_line(n) {
+        vote if g.compact && !vote.is_empty() => format!("epoch {} · {vote}", n.epoch),
+        _ => format!("epoch {}", n.epoch),
+    };
+    let mut body = vec![Child::El(El::new("circle").attr("class", "shape").attr("r", r))];
+    if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
+        let ring = El::new("circle")
+            .attr("class", format!("membership-ring {}", member.name()))
+            .attr("r", r * 1.275);
+        body.push(Child::El(ring));
+    }
+    if n.role == Some(RoleKind::Leader) {
+        body.push(Child::El(
+            El::new("path")
+                .attr("class", "crown")
+                .attr("transform", &scale)
+                .attr("d", "M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z"),
+        ));
+    }
+    if n.role.is_none() || n.role == Some(RoleKind::Resigned) {
+        let cross = El::new("path")
+            .attr("class", "cross")
+            .attr("transform", scale)
+            .attr("d", "M -24 -24 L 24 24 M 24 -24 L -24 24");
+        body.push(Child::El(cross));
+    }
+    said(&mut body, El::new("text").attr("class", "name").attr("y", name_y).text(&n.label));
+    said(&mut body, line("role", role_y, role, width, ROLE_PX));
+    said(&mut body, line("small", line_y, epoch_line, width, SMALL_PX));
+    if !g.compact {
+        let mut over = El::new("text").attr("class", "small vote").attr("y", -r - 25.0);
+        if n.combined {
+            over = over.child(El::new("tspan").attr("class", "combined").text("+ broker"));
+            if !vote_line(n).is_empty() {
+                over = over.text(" · ");
+            }
+        }
+        if let Some(member) = n.membership_shown() {
+            over = over.child(
+                El::new("tspan").attr("class", format!("membership {}", member.name())).text(member.name()),
+            );
+            if !vote_text(n).is_empty() {
+                over = over.text(" · ");
+            }
+        }
+        let vote = vote_text(n);
+        if !vote.is_empty() {
+            over = over.text(vote);
+        }
+        said(&mut body, over);
+    }
+    body.push(Child::El(log_strip(n, strip_cells, g, flagged)));
+    body
+}
+
+/// A text, and a space after it: SVG does not draw the space, assistive technology reads the
+/// words apart.
+fn said(body: &mut Vec<Child>, text: El) {
+    body.push(Child::El(text));
+    body.push(Child::Text(" ".into()));
+}
+
+/// The line over a controller: its membership unless a voter, and whom it voted for.
+fn vote_line(n: &NodePicture) -> String {
+    let vote = vote_text(n);
+    match n.membership_shown() {
+        Some(member) if vote.is_empty() => member.name().to_string(),
+        Some(member) => format!("{} · {vote}", member.name()),
+        None => vote,
+    }
+}
+
+/// What a combined node's broker half is doing, for its accessible name (the drawing says
+/// only "+ broker"): its lifecycle state, and whether the active controller fenced it.
+fn combined_state(n: &NodePicture) -> Option<String> {
+    if !n.combined {
+        return None;
+    }
+    let fenced = if n.fenced == Some(true) { ", fenced" } else { "" };
+    Some(format!("broker {}{fenced}", n.lifecycle.unwrap_or("DOWN")))
+}
+
+/// Whom a running controller voted for. Nothing over a leader's crown: a leader's quorum state
+/// keeps no vote (Kafka's `LeaderState.election()` writes `votedKey` empty), and "no vote" over
+/// the crown read as if the leader had not been elected.
+fn vote_text(n: &NodePicture) -> String {
+    match (n.role, n.voted_for) {
+        (Some(RoleKind::Leader), _) => String::new(),
+        (Some(_), Some(v)) => format!("voted n{v}"),
+        (Some(_), None) => "no vote".to_string(),
+        (None, _) => String::new(),
+    }
+}
+
+/// The line under a controller's log strip.
+fn log_text(n: &NodePicture) -> String {
+    let hw = n.high_watermark.map_or("unknown".to_string(), |h| h.to_string());
+    format!("log {}..{} · HW {hw}", n.log_start, n.log_end)
+}
+
+/// The first record of a controller's strip, if shown.
+fn strip_start(n: &NodePicture, strip_cells: usize) -> u64 {
+    n.cells[n.cells.len().saturating_sub(strip_cells)..].first().map_or(n.log_end, |c| c.offset)
+}
+
+/// Whether a controller's strip starts with its snapshot.
+fn shows_snapshot(n: &NodePicture, strip_cells: usize) -> bool {
+    n.log_start > 0 && strip_start(n, strip_cells) == n.log_start
+}
+
+/// What the line under a log strip means.
+const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
+
+/// Where a node's strip is drawn: its cells, and the left edge, top and height of the strip.
+fn strip<'a>(n: &'a NodePicture, strip_cells: usize, g: &Geometry) -> (&'a [LogCell], f64, f64, f64) {
+    if n.voter {
+        let cells = &n.cells[n.cells.len().saturating_sub(strip_cells)..];
+        (cells, -(cells.len().max(1) as f64) * g.cell / 2.0, g.strip_top, g.strip_h)
+    } else {
+        (&n.cells, -(BROKER_STRIP_RECORDS as f64) * g.cell / 2.0, 24.0, 11.0)
+    }
+}
+
+/// The epochs of the records in a node's strip, in words.
+fn strip_epochs(n: &NodePicture, strip_cells: usize, g: &Geometry) -> String {
+    let mut epochs: Vec<u32> = strip(n, strip_cells, g).0.iter().map(|c| c.epoch).collect();
+    epochs.dedup();
+    match epochs.as_slice() {
+        [] => String::new(),
+        [one] => format!(", records of epoch {one}"),
+        many => {
+            format!(", records of epochs {}", many.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// The bar that marks a strip's high watermark (a broker's: its applied offset), moved by a CSS
+/// transform so that it slides.
+fn bar(x: f64, y1: f64, y2: f64) -> El {
+    El::new("line")
+        .attr("class", "hw")
+        .attr("style", format!("transform: translateX({x:.1}px)"))
+        .attr("x1", "-1")
+        .attr("x2", "-1")
+        .attr("y1", y1)
+        .attr("y2", y2)
+}
+
+/// A controller's log strip: its snapshot box, its records and its high watermark; in a regular
+/// drawing, labelled.
+fn log_strip(n: &NodePicture, strip_cells: usize, g: &Geometry, flagged: Option<u64>) -> El {
+    let (cells, left, top, height) = strip(n, strip_cells, g);
+    let hw = n.high_watermark;
+    let first = strip_start(n, strip_cells);
+    let hw_x = hw.filter(|h| *h >= first && *h <= n.log_end).map(|h| left + (h - first) as f64 * g.cell);
+    let snapshot = shows_snapshot(n, strip_cells);
+    let labelled = !g.compact;
+    let mut strip = El::new("g").attr("class", "log").attr("aria-hidden", "true");
+    if snapshot {
+        strip = strip.child(
+            El::new("rect")
+                .attr("class", "snapshot")
+                .attr("x", left - g.snapshot_w)
+                .attr("y", top)
+                .attr("width", g.snapshot_w - 4.0)
+                .attr("height", height)
+                .title(format!(
+                    "snapshot: offsets 0..{} are in a snapshot; the log starts at {}",
+                    n.log_start, n.log_start
+                )),
+        );
+    }
+    if snapshot && labelled {
+        let snap = El::new("text")
+            .attr("class", "tiny")
+            .attr("x", left - g.snapshot_w / 2.0 - 2.0)
+            .attr("y", top + 12.0);
+        strip = strip.child(snap.text("snap")).text(" ");
+    }
+    strip = strip.children(cells_drawn(cells, (left, g.cell), top, height, (hw, n.doomed_from, flagged)));
+    strip = strip.child_if(hw_x.map(|x| bar(x, top - 3.0, top + height + 3.0)));
+    if labelled {
+        let offsets = El::new("text").attr("class", "tiny").attr("x", "0").attr("y", top + 28.0);
+        strip = strip.child(offsets.text(log_text(n)).title(HW_TITLE)).text(" ");
+    }
+    strip
+}
+
+/// Marks on a strip's cells: faded until below `done` (the high watermark, or a broker's applied
+/// offset), struck and flashing from `doomed` on, outlined red at `flagged` (named by a broken
+/// invariant).
+type CellMarks = (Option<u64>, Option<u64>, Option<u64>);
+
+/// Record cells from `left`, each `cell` wide, coloured by epoch, with their marks. Cells are
+/// not keyed: a strip keeps its rectangles and recolours them as it slides, where keyed cells
+/// would each be a new element (fast-forwarding a quiet stretch slides every strip by several
+/// records a frame).
+fn cells_drawn(
+    cells: &[LogCell],
+    (left, cell): (f64, f64),
+    top: f64,
+    height: f64,
+    marks: CellMarks,
+) -> Vec<El> {
+    let (done, doomed, flagged) = marks;
+    let mut drawn: Vec<El> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let finished = done.is_some_and(|h| c.offset < h);
+            let gone = doomed.is_some_and(|d| c.offset >= d);
+            let class = classes(&[
+                Some("cell"),
+                (!finished).then_some("uncommitted"),
+                gone.then_some("doomed"),
+                (flagged == Some(c.offset)).then_some("culprit-cell"),
+            ]);
+            let note = match (gone, finished) {
+                (true, _) => {
+                    " (about to be truncated: the leader answered DivergingEpoch, this log differs from here)"
+                }
+                (false, true) => "",
+                (false, false) => " (not committed yet)",
+            };
+            El::new("rect")
+                .attr("class", class)
+                .attr("x", left + i as f64 * cell)
+                .attr("y", top)
+                .attr("width", cell - 2.0)
+                .attr("height", height)
+                .attr("fill", epoch_colour(c.epoch))
+                .title(format!("offset {} · epoch {} · {}{note}", c.offset, c.epoch, c.detail))
+        })
+        .collect();
+    if let Some(i) = doomed.and_then(|d| cells.iter().position(|c| c.offset >= d)) {
+        let x1 = left + i as f64 * cell;
+        let x2 = left + cells.len() as f64 * cell - 2.0;
+        let stroke =
+            |y1: f64, y2: f64| El::new("line").attr("x1", x1).attr("x2", x2).attr("y1", y1).attr("y2", y2);
+        drawn.push(
+            El::new("g")
+                .attr("class", "strike")
+                .child(stroke(top, top + height))
+                .child(stroke(top + height, top)),
+        );
+    }
+    drawn
+}
+
+/// A broker's texts in drawing order: lifecycle, image, size, and the line under its strip.
+fn broker_texts(n: &NodePicture, role: &str) -> [String; 4] {
+    let lifecycle = n.lifecycle.unwrap_or(if n.role.is_none() { "DOWN" } else { role });
+    let fenced = if n.fenced == Some(true) { " · FENCED" } else { "" };
+    let lag = n.lag.map_or(String::new(), |l| format!(" · lag {l}"));
+    [
+        format!("{lifecycle}{fenced}"),
+        format!("image @ {}{lag}", n.applied_offset),
+        format!("{} topics · {} partitions", n.topics, n.partitions),
+        format!("fetched {} · applied {}", n.log_end, n.applied_offset),
+    ]
+}
+
+/// A broker: its box (crossed out when it is down), name and lifecycle; in a regular drawing
+/// also its image, size and fetched records.
+fn broker(n: &NodePicture, role: &str, g: &Geometry) -> Vec<Child> {
+    let [state, image, size, fetched] = broker_texts(n, role);
+    let (w, h) = (g.broker_half_w, g.broker_half_h);
+    let (name_y, state_y) = if g.compact { (-2.0, 13.0) } else { (-28.0, -12.0) };
+    let width = 2.0 * w - 8.0;
+    let shape = El::new("rect")
+        .attr("class", classes(&[Some("shape"), (n.fenced == Some(true)).then_some("fenced")]))
+        .attr("x", -w)
+        .attr("y", -h)
+        .attr("width", 2.0 * w)
+        .attr("height", 2.0 * h)
+        .attr("rx", h / 5.2);
+    let mut body = vec![Child::El(shape)];
+    if n.role.is_none() {
+        let (a, b, c, d) = (14.0 - w, 16.0 - h, w - 14.0, h - 16.0);
+        let cross = El::new("path")
+            .attr("class", "cross")
+            .attr("d", format!("M {a} {b} L {c} {d} M {c} {b} L {a} {d}"));
+        body.push(Child::El(cross));
+    }
+    said(&mut body, El::new("text").attr("class", "name").attr("y", name_y).text(&n.label));
+    said(&mut body, line("role", state_y, state, width, ROLE_PX));
+    if !g.compact {
+        said(&mut body, line("small", 4.0, image, width, SMALL_PX));
+        said(&mut body, line("small", 17.0, size, width, SMALL_PX));
+        body.push(Child::El(broker_strip(n, fetched, g)));
+    }
+    body
+}
+
+/// A broker's fetched records, faded until applied to its image, with the applied offset marked:
+/// fetching by offset brings only the records after it.
+fn broker_strip(n: &NodePicture, fetched: String, g: &Geometry) -> El {
+    let (cells, left, top, height) = strip(n, 0, g);
+    let first = cells.first().map_or(n.log_end, |c| c.offset);
+    let applied_x = (n.applied_offset >= first && n.applied_offset <= n.log_end)
+        .then(|| left + (n.applied_offset - first) as f64 * g.cell);
+    let width = 2.0 * g.broker_half_w - 8.0;
+    El::new("g")
+        .attr("class", "log broker-log")
+        .attr("aria-hidden", "true")
+        .children(cells_drawn(cells, (left, g.cell), top, height, (Some(n.applied_offset), None, None)))
+        .child_if(applied_x.map(|x| bar(x, top - 2.0, top + 13.0)))
+        .child(
+            El::new("text")
+                .attr("class", "tiny")
+                .attr("x", "0")
+                .attr("y", top + 22.0)
+                .fit(&fetched, width, SMALL_PX)
+                .text(fetched)
+                .title("The metadata records this broker fetched from the leader, by offset: each Fetch asks from its log end and brings back only the records after it. Faded: fetched, not yet applied to the broker's image; the bar marks the applied offset."),
+        )
+        .text(" ")
+}

@@ -1,0 +1,40 @@
+//! The native drawings' SVG trees (`session::svg`) as Yew's virtual DOM, keys kept.
+
+use yew::prelude::*;
+use yew::virtual_dom::{Key, VTag, VText};
+
+use crate::session::svg::{Child, El};
+
+/// `el` as a node of the page.
+pub fn html(el: &El) -> Html {
+    tag(el).into()
+}
+
+/// `el` with `more` after its own children: a drawing whose parts are components of the page.
+pub fn html_with(el: &El, more: Html) -> Html {
+    let mut tag = tag(el);
+    tag.add_child(more);
+    tag.into()
+}
+
+/// Children as nodes of the page.
+pub fn children(children: &[Child]) -> Html {
+    children.iter().map(child).collect()
+}
+
+fn child(child: &Child) -> Html {
+    match child {
+        Child::El(el) => html(el),
+        Child::Text(text) => VText::new(text.clone()).into(),
+    }
+}
+
+fn tag(el: &El) -> VTag {
+    let mut tag = VTag::new(el.tag);
+    for (name, value) in &el.attrs {
+        tag.add_attribute(name, value.clone());
+    }
+    tag.add_children(el.children.iter().map(child));
+    tag.key = el.key.as_deref().map(Key::from);
+    tag
+}

@@ -1,0 +1,130 @@
+// Stills: `kraftscope render` draws what the page draws. For a scenario's moment, the command
+// line's SVG file and the page's drawing on screen are the same tree of elements, attributes and
+// texts, less what only the page's interaction adds (the nodes are buttons on the page:
+// tabindex, aria-pressed, role "button" where a still says "img") and the file's own stylesheet.
+// The page's "Save picture" saves the very file `kraftscope render` writes (byte for byte), or
+// a PNG of a slide's size; its exporter (www/still.js) loads only then. One drawing code
+// (src/session/cluster_drawing.rs) makes all of them.
+// covers: src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { readFileSync } from "node:fs";
+import { assertNoViolations } from "./axe.mjs";
+import { open, screenshot } from "./browser.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** `kraftscope render` for these arguments: the SVG file's text. */
+function render(args) {
+  return execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "render", ...args],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 1 << 26 });
+}
+
+/** In the page: an element as a canonical text, interaction-only attributes and the file's own
+ *  stylesheet left out, so that the page's markup and a still's compare. */
+function canonical([markup]) {
+  const interaction = new Set(["tabindex", "aria-pressed", "xmlns"]);
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return node.data === "" ? "" : JSON.stringify(node.data);
+    if (node.nodeType !== Node.ELEMENT_NODE || node.localName === "style") return "";
+    const attributes = [...node.attributes]
+      .filter((a) => !interaction.has(a.name))
+      .map((a) => `${a.name}=${JSON.stringify(a.name === "role" && a.value === "button" ? "img" : a.value)}`)
+      .sort();
+    return `<${node.localName} ${attributes.join(" ")}>${[...node.childNodes].map(walk).join("")}</${node.localName}>`;
+  };
+  const element = markup === undefined
+    ? document.querySelector("svg.cluster")
+    : new DOMParser().parseFromString(markup, "image/svg+xml").documentElement;
+  return walk(element);
+}
+
+/** Where two canonical texts first differ, with some of each around it; null if equal. */
+function firstDifference(a, b) {
+  if (a === b) return null;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  const around = (s) => s.slice(Math.max(0, i - 150), i + 150);
+  return { at: i, file: around(a), page: around(b) };
+}
+
+for (const [scenario, seed] of [["leader-crash", 3], ["divergence", 5], ["broker-restart", 2]]) {
+  test(`kraftscope render draws ${scenario} as the page draws it at the same moment`, async () => {
+    const still = render(["--scenario", scenario, "--seed", String(seed)]);
+    const { page, errors, context } = await open(`?scenario=${scenario}&seed=${seed}&autoplay=0`);
+    await page.locator("svg.cluster .node").first().waitFor();
+    const onScreen = await page.evaluate(canonical, []);
+    const fromFile = await page.evaluate(canonical, [still]);
+    assert.ok(onScreen.includes("class=\"node "), "nodes drawn");
+    assert.equal(firstDifference(fromFile, onScreen), null);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+/** Whether the page has fetched the exporter. */
+const exporterLoaded = () => performance.getEntriesByType("resource").some((r) => r.name.endsWith("/still.js"));
+
+/** Saves with `save` (a click or a key) and returns the download's name and bytes. */
+async function download(page, save) {
+  const [file] = await Promise.all([page.waitForEvent("download"), save()]);
+  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+}
+
+test("Save picture saves the SVG file kraftscope render writes for the same moment, byte for byte", async () => {
+  const { page, errors, context } = await open("?scenario=leader-crash&seed=3&autoplay=0", { acceptDownloads: true });
+  await page.locator("svg.cluster .node").first().waitFor();
+  assert.equal(await page.evaluate(exporterLoaded), false, "no exporter before a picture is saved");
+  await page.getByRole("button", { name: "Save picture" }).click();
+  const form = page.getByRole("region", { name: "Save a picture of the cluster" });
+  await form.waitFor();
+  await assertNoViolations(page, "the Save picture form");
+  await screenshot(page, "still-form-1280x720");
+  const { name, bytes } = await download(page, () => form.getByRole("button", { name: "Save" }).click());
+  assert.match(name, /^kraftscope-leader-crash-seed3-\d+ms\.svg$/);
+  assert.equal(bytes.toString("utf8"), render(["--scenario", "leader-crash", "--seed", "3"]));
+  await page.locator(".notice", { hasText: `Saved ${name}` }).waitFor();
+  assert.equal(await page.evaluate(exporterLoaded), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("from the keyboard alone: E, a PNG of 1920 x 1080 or 3840 x 2160, dark, with a caption", async () => {
+  const { page, errors, context } = await open("?scenario=divergence&seed=5&autoplay=0", { acceptDownloads: true });
+  await page.locator("svg.cluster .node").first().waitFor();
+  await page.keyboard.press("e");
+  await page.waitForFunction(() => document.activeElement?.id === "still-format-0");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.locator("#still-format-1").isChecked(), true, "PNG 1920 x 1080 chosen");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Space");
+  assert.equal(await page.locator("#still-dark").isChecked(), true);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("The deposed leader's records, struck");
+  for (const [radio, width, height] of [["#still-format-1", 1920, 1080], ["#still-format-2", 3840, 2160]]) {
+    await page.locator(radio).check();
+    await page.locator("#still-caption").focus();
+    const { name, bytes } = await download(page, () => page.keyboard.press("Enter"));
+    assert.match(name, /^kraftscope-divergence-seed5-\d+ms-dark\.png$/);
+    assert.equal(bytes.subarray(1, 4).toString("latin1"), "PNG");
+    assert.deepEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], [width, height]);
+    if (width === 1920) {
+      const shot = await context.newPage();
+      await shot.setViewportSize({ width: 960, height: 540 });
+      await shot.setContent(`<img src="data:image/png;base64,${bytes.toString("base64")}" style="width:960px">`);
+      await screenshot(shot, "still-dark-1920x1080-shown-at-half");
+      await shot.close();
+    }
+  }
+  await page.locator("#still-format-0").check();
+  await page.locator("#still-caption").focus();
+  const { bytes } = await download(page, () => page.keyboard.press("Enter"));
+  const caption = "The deposed leader's records, struck";
+  assert.equal(bytes.toString("utf8"), render(["--scenario", "divergence", "--seed", "5", "--theme", "dark", "--caption", caption]));
+  await page.keyboard.press("Escape");
+  await page.locator("#still-form").waitFor({ state: "detached" });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

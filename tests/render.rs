@@ -1,0 +1,118 @@
+//! `kraftscope render` writes a scenario's cluster at a moment as an SVG of its own: the
+//! page's drawing (`session::cluster_drawing`) and stylesheet, deterministic, bad input refused
+//! with a clear message.
+
+use std::process::{Command, Output};
+
+use kraftscope::harness::MS;
+use kraftscope::quorum::RoleKind;
+use kraftscope::session::picture::session_picture;
+use kraftscope::session::stories;
+
+fn render(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kraftscope")).arg("render").args(args).output().unwrap()
+}
+
+fn svg_of(args: &[&str]) -> String {
+    let out = render(args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_still_draws_every_node_as_the_session_has_it_at_that_moment() {
+    let svg = svg_of(&["--scenario", "leader-crash", "--seed", "3"]);
+    assert!(svg.starts_with("<?xml"), "{}", &svg[..80]);
+    assert!(
+        svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cluster\" viewBox=\"0 0 "),
+        "a file of its own"
+    );
+    assert!(svg.contains("<style><![CDATA[") && svg.contains(".node .name{"), "the page's stylesheet inside");
+    let session = stories::find("leader-crash").unwrap().opening(3);
+    let picture = session_picture(&session, false);
+    assert!(!picture.nodes.is_empty());
+    for node in &picture.nodes {
+        let (_, role_class) = node.role_text();
+        let kind = if node.voter { "controller" } else { "broker" };
+        let group = format!("class=\"node {role_class}\" ");
+        let named = format!("aria-label=\"{kind} {} ", node.label);
+        assert!(
+            svg.split("<g ").any(|g| g.starts_with(&group) && g.contains(&named)),
+            "{} drawn as {role_class}",
+            node.label
+        );
+    }
+    let leaders = picture.nodes.iter().filter(|n| n.role == Some(RoleKind::Leader)).count();
+    assert_eq!(svg.matches("class=\"crown\"").count(), leaders, "a crown on each leader");
+    assert_eq!(svg.matches("<g class=\"node ").count(), picture.nodes.len());
+    assert!(!svg.contains("tabindex") && !svg.contains("role=\"button\""), "pictures, not buttons");
+}
+
+#[test]
+fn the_same_moment_draws_the_same_file_and_another_moment_another() {
+    let args = ["--scenario", "divergence", "--seed", "5", "--at", "9000"];
+    let first = svg_of(&args);
+    assert_eq!(first, svg_of(&args), "deterministic");
+    let later = svg_of(&["--scenario", "divergence", "--seed", "5", "--at", "15000"]);
+    assert_ne!(first, later);
+    let story = stories::find("divergence").unwrap();
+    let mut session = story.opening(5);
+    session.seek(15_000 * MS).unwrap();
+    let ends: Vec<String> = session_picture(&session, false)
+        .nodes
+        .iter()
+        .filter(|n| n.voter && n.role.is_some())
+        .map(|n| format!("log {}..{} · HW", n.log_start, n.log_end))
+        .collect();
+    assert!(!ends.is_empty());
+    for end in ends {
+        assert!(later.contains(&end), "{end} drawn at 15 s");
+    }
+}
+
+#[test]
+fn a_dark_still_with_a_caption_and_out_writes_a_file() {
+    let dir = std::env::temp_dir().join(format!("kraftscope-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("slide.svg");
+    let args =
+        ["--scenario", "first-election", "--theme", "dark", "--caption", "Epoch 1: <n2> wins", "--out"];
+    let out = render(&[&args[..], &[file.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("wrote the cluster at "));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    let light = svg_of(&["--scenario", "first-election"]);
+    let box_of = |svg: &str| -> Vec<f64> {
+        let at = svg.find("viewBox=\"").unwrap() + 9;
+        svg[at..].split('"').next().unwrap().split(' ').map(|n| n.parse().unwrap()).collect()
+    };
+    assert!(svg.contains("class=\"cluster still-dark\""), "{}", &svg[..400]);
+    assert!(svg.contains(">Epoch 1: &lt;n2&gt; wins</text></svg>"), "the caption, escaped, last");
+    assert_eq!(box_of(&svg)[3], box_of(&light)[3] + 44.0, "room for the caption");
+    let drawing = light.split("</style>").nth(1).unwrap();
+    assert!(!drawing.contains("still-caption") && !drawing.contains("still-dark"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_message() {
+    for (args, says) in [
+        (&["--scenario", "nope"][..], "--scenario: 'nope' is unknown (scenarios: "),
+        (&["--scenario", "failover"][..], "opens another view than the cluster"),
+        (&[][..], "give --scenario NAME"),
+        (&["--scenario", "pre-vote", "--at", "soon"][..], "--at: 'soon' is not a time in ms"),
+        (&["--scenario", "pre-vote", "--at", "999999999999"][..], "is later than"),
+        (&["--scenario", "pre-vote", "--theme", "sepia"][..], "--theme: 'sepia' is neither light nor dark"),
+        (
+            &["--scenario", "pre-vote", "--caption", &"x".repeat(161)][..],
+            "--caption: 161 characters; a caption takes at most 160",
+        ),
+        (&["--scenario", "pre-vote", "--colour", "red"][..], "unknown option --colour"),
+    ] {
+        let out = render(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
