@@ -116,3 +116,59 @@ fn bad_input_is_refused_with_a_clear_message() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// The failover race's screen as the page shows it for this link, its work done.
+fn race_screen(query: &str) -> kraftscope::page::race::RaceScreen {
+    let mut page = kraftscope::page::PageState::new(query, "http://localhost/", false);
+    while page.race.busy() {
+        page.reduce(kraftscope::page::Action::Frame { elapsed: 1_000.0 / 60.0 });
+    }
+    page.race.screen(false)
+}
+
+#[test]
+fn a_race_still_shows_both_sides_as_the_page_does_that_long_after_the_kill() {
+    let svg = svg_of(&["--view", "race", "--partitions", "100000", "--at", "20000", "--seed", "4"]);
+    let screen = race_screen("?scenario=failover&partitions=100000&seed=4&t=20000&autoplay=0");
+    let (kraft, zk) = (screen.kraft.unwrap(), screen.zk.unwrap());
+    assert_eq!(zk.stopwatch, "20.000 s", "the moment asked for");
+    for text in [&kraft.stopwatch, &kraft.leader, &zk.stopwatch, &zk.summary] {
+        assert!(svg.contains(&format!(">{text}</text>")), "{text} drawn");
+    }
+    assert!(svg.contains("class=\"race-still\""), "{}", &svg[..300]);
+    let drawing = svg.split("</style>").nth(1).unwrap();
+    for part in [
+        "class=\"cluster\"",
+        "class=\"zk-cluster\"",
+        "class=\"partition-grid kraft\"",
+        "class=\"partition-grid zk\"",
+    ] {
+        assert_eq!(drawing.matches(part).count(), 1, "{part} once");
+    }
+    assert!(
+        !drawing.contains("<svg class="),
+        "the drawings are groups in the one picture, not nested pictures"
+    );
+    let before = svg_of(&["--view", "race", "--partitions", "100000", "--seed", "4"]);
+    assert!(before.contains(">0.000 s</text>"), "before the kill without --at");
+    assert_ne!(before, svg);
+    assert_eq!(svg, svg_of(&["--view", "race", "--partitions", "100000", "--at", "20000", "--seed", "4"]));
+}
+
+#[test]
+fn bad_race_input_is_refused_with_a_clear_message() {
+    for (args, says) in [
+        (&["--view", "pie"][..], "--view: 'pie' is neither cluster nor race"),
+        (&["--view", "race", "--scenario", "failover"][..], "--scenario is the cluster's"),
+        (&["--scenario", "leader-crash", "--partitions", "10"][..], "give --view race"),
+        (&["--view", "race", "--partitions", "many"][..], "--partitions: 'many' is not a valid value"),
+        (&["--view", "race", "--partitions", "99999999999"][..], "partitions"),
+        (&["--view", "race", "--kraft-roles", "both"][..], "kraft-roles"),
+        (&["--view", "race", "--at", "soon"][..], "--at: 'soon' is not a time in ms"),
+    ] {
+        let out = render(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -85,3 +85,20 @@ fn a_still_is_of_the_moment_shown_and_the_live_cluster_is_named_so() {
     assert_eq!(saved.name, format!("kraftscope-cluster-seed9-{}ms.svg", now / MS));
     assert_eq!(saved.drawing, still(&session_picture(&page.session, false), false, &StillStyle::default()));
 }
+
+#[test]
+fn on_the_race_e_saves_the_race_as_render_draws_it() {
+    let mut page = page("?scenario=failover&partitions=100000&seed=4&t=20000&autoplay=0");
+    assert_eq!(page.tab, Tab::Failover);
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: 1_000.0 / 60.0 });
+    }
+    assert!(key(&mut page, "e"), "E opens the form on the race too");
+    let saved = save(&mut page).expect("a still of the race");
+    assert_eq!(saved.name, "kraftscope-failover-100000p-seed4-20000ms.svg");
+    let expected =
+        kraftscope::page::race::still::race_still(&page.race.screen(false), &StillStyle::default()).unwrap();
+    assert_eq!(saved.drawing, expected);
+    page.reduce(Action::Tab(Tab::Cluster));
+    assert!(!page.still_open, "another view closes the form");
+}

@@ -2,11 +2,18 @@
 //! drawing code and stylesheet the page draws with, the same file its "Save picture" saves.
 
 use kraftscope::harness::MS;
+#[cfg(feature = "full")]
+use kraftscope::page::race::still::race_still;
+#[cfg(feature = "full")]
+use kraftscope::page::{Action, PageState};
 use kraftscope::session::cluster_drawing::{CAPTION_MAX, StillStyle, still};
 use kraftscope::session::picture::session_picture;
 use kraftscope::session::stories::{self, View};
+use kraftscope::session::svg::El;
 use kraftscope::session::{LINK_LIMIT, Session};
 use kraftscope::util::css::minify;
+#[cfg(feature = "full")]
+use kraftscope::util::format;
 
 use super::args::Args;
 
@@ -14,7 +21,7 @@ use super::args::Args;
 const STYLE: &str = include_str!("../../www/style.css");
 
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["scenario", "at", "seed", "theme", "caption", "out"])?;
+    args.only(&["scenario", "view", "partitions", "kraft-roles", "at", "seed", "theme", "caption", "out"])?;
     let seed: u64 = args.get("seed", 1)?;
     let dark = match args.text("theme").unwrap_or("light") {
         "light" => false,
@@ -26,17 +33,68 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     if length > CAPTION_MAX {
         return Err(format!("--caption: {length} characters; a caption takes at most {CAPTION_MAX}"));
     }
-    let session = scenario_at(args.text("scenario"), args.text("at"), seed)?;
     let style = StillStyle { dark, caption };
-    let svg = still(&session_picture(&session, false), false, &style).document(&minify(STYLE));
+    let (drawing, what) = match args.text("view").unwrap_or("cluster") {
+        "cluster" => {
+            if args.has("partitions") || args.has("kraft-roles") {
+                return Err("--partitions and --kraft-roles are the race's: give --view race".into());
+            }
+            let session = scenario_at(args.text("scenario"), args.text("at"), seed)?;
+            let what = format!("the cluster at {} ms", session.now() / MS);
+            (still(&session_picture(&session, false), false, &style), what)
+        }
+        "race" => {
+            if args.has("scenario") {
+                return Err(
+                    "--scenario is the cluster's: the race is one scenario (give --partitions N)".into()
+                );
+            }
+            race_at(args, seed, &style)?
+        }
+        other => return Err(format!("--view: '{other}' is neither cluster nor race")),
+    };
+    let svg = drawing.document(&minify(STYLE));
     match args.text("out") {
         Some(path) => {
             std::fs::write(path, &svg).map_err(|e| format!("cannot write {path}: {e}"))?;
-            eprintln!("wrote the cluster at {} ms to {path} ({} bytes)", session.now() / MS, svg.len());
+            eprintln!("wrote {what} to {path} ({} bytes)", svg.len());
         }
         None => print!("{svg}"),
     }
     Ok(true)
+}
+
+/// A build without the page's later views (`--no-default-features`) has no race to draw.
+#[cfg(not(feature = "full"))]
+fn race_at(_: &Args, _: u64, _: &StillStyle) -> Result<(El, String), String> {
+    Err("this build has no failover race (built without the `full` feature)".into())
+}
+
+/// The failover race as the page shows it for `?scenario=failover&partitions=N&t=MS&seed=S`
+/// (`--at`: ms after the kill; before the kill without it), and what it shows.
+#[cfg(feature = "full")]
+fn race_at(args: &Args, seed: u64, style: &StillStyle) -> Result<(El, String), String> {
+    let partitions: u64 = args.get("partitions", 1_000)?;
+    let mut query = format!("?scenario=failover&partitions={partitions}&seed={seed}&autoplay=0");
+    if let Some(roles) = args.text("kraft-roles") {
+        query.push_str(&format!("&kraft-roles={roles}"));
+    }
+    if let Some(at) = args.text("at") {
+        let ms: u64 = at.parse().map_err(|_| format!("--at: '{at}' is not a time in ms"))?;
+        query.push_str(&format!("&t={ms}"));
+    }
+    let mut page = PageState::new(&query, "http://localhost/", false);
+    if let Some(notice) = page.notices.first() {
+        return Err(notice.clone());
+    }
+    // The command line's clock stands still: each frame finishes the work it starts.
+    while page.race.busy() {
+        page.reduce(Action::Frame { elapsed: 1_000.0 / 60.0 });
+    }
+    let screen = page.race.screen(false);
+    let what = format!("the race of {} partitions: {}", format::count(partitions), screen.stage);
+    let drawing = race_still(&screen, style).ok_or("the race did not start")?;
+    Ok((drawing, what))
 }
 
 /// The session of scenario `name` with `seed` at `at` ms (its opening moment if not given).

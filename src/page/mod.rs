@@ -12,6 +12,8 @@ pub mod action;
 #[cfg(feature = "full")]
 pub mod chips;
 pub mod clock;
+#[cfg(feature = "full")]
+pub mod grid_drawing;
 pub mod live;
 pub mod log_filter;
 #[cfg(any(feature = "full", feature = "log-worker"))]
@@ -31,6 +33,8 @@ pub mod race;
 pub mod redraw;
 pub mod self_check;
 pub mod still;
+#[cfg(feature = "full")]
+pub mod zk_drawing;
 #[cfg(feature = "full")]
 pub mod zk_layout;
 
@@ -229,8 +233,8 @@ impl PageState {
         if tab == Tab::Pains && self.tab != Tab::Pains {
             self.pains.start(self.pains.pain());
         }
+        self.still_open &= self.tab == tab;
         self.tab = tab;
-        self.still_open &= tab == Tab::Cluster;
     }
 
     /// What showing the view asks of the browser, once it was shown after `shown_before`: the
@@ -856,20 +860,41 @@ impl PageState {
         None
     }
 
-    /// The "Save picture" form: its choices, and saving the live cluster as it is now (the form
-    /// belongs to the live cluster; another view closes it).
+    /// Whether the view shown can be saved as a picture: the live cluster, and the failover race.
+    fn stills_here(&self) -> bool {
+        match self.tab {
+            Tab::Cluster => true,
+            #[cfg(feature = "full")]
+            Tab::Failover => true,
+            _ => false,
+        }
+    }
+
+    /// The "Save picture" form: its choices, and saving the view shown as it is now (another
+    /// view closes the form).
     fn on_still(&mut self, action: StillAction, effects: &mut Vec<Effect>) {
         let form = &mut self.still;
         match action {
-            StillAction::Open => self.still_open = self.tab == Tab::Cluster,
+            StillAction::Open => self.still_open = self.stills_here(),
             StillAction::Close => self.still_open = false,
             StillAction::Format(format) => form.format = format,
             StillAction::Dark(dark) => form.style.dark = dark,
             StillAction::Caption(caption) => form.style.caption = caption,
-            StillAction::Save if self.still_open && self.tab == Tab::Cluster => {
-                let still = form.still(&self.session, self.params.scenario, self.reduced_motion);
-                self.status = format!("Saving {}…", still.name);
-                effects.push(Effect::SaveStill(still));
+            StillAction::Save if self.still_open => {
+                let still = match self.tab {
+                    #[cfg(feature = "full")]
+                    Tab::Failover => form.race_still(&self.race, self.params.settings.seed),
+                    _ => Some(form.still(&self.session, self.params.scenario, self.reduced_motion)),
+                };
+                match still {
+                    Some(still) => {
+                        self.status = format!("Saving {}…", still.name);
+                        effects.push(Effect::SaveStill(still));
+                    }
+                    None => {
+                        self.status = "The race is still being built: there is nothing to draw yet.".into()
+                    }
+                }
             }
             StillAction::Save => {}
         }
@@ -902,7 +927,7 @@ impl PageState {
             "r" | "R" => self.reset(effects),
             "p" | "P" => self.present = !self.present,
             "f" | "F" => effects.push(Effect::Fullscreen),
-            "e" | "E" if self.tab == Tab::Cluster => self.still_open = !self.still_open,
+            "e" | "E" if self.stills_here() => self.still_open = !self.still_open,
             "?" => self.help = !self.help,
             "Escape" if self.help => self.help = false,
             "Escape" if self.still_open => self.still_open = false,

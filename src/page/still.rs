@@ -88,17 +88,33 @@ impl StillForm {
     /// cluster), its seed and its moment.
     pub fn still(&self, session: &Session, scenario: Option<&str>, reduced_motion: bool) -> Still {
         let picture = session_picture(session, reduced_motion);
-        let name = format!(
-            "kraftscope-{}-seed{}-{}ms{}.{}",
+        let stem = format!(
+            "{}-seed{}-{}ms",
             scenario.unwrap_or("cluster"),
             session.settings().seed,
-            session.now() / MS,
-            if self.style.dark { "-dark" } else { "" },
-            self.format.extension()
+            session.now() / MS
         );
+        self.file(still(&picture, reduced_motion, &self.style), stem)
+    }
+
+    /// The picture of the failover race now (`race::still`), named after its size, seed and
+    /// moment since the kill; `None` while the race is being built (nothing to draw yet).
+    #[cfg(feature = "full")]
+    pub fn race_still(&self, race: &super::RaceView, seed: u64) -> Option<Still> {
+        let drawing = super::race::still::race_still(&race.screen(false), &self.style)?;
+        let moment = match race.race().and_then(crate::race::FailoverRace::elapsed) {
+            Some(elapsed) => format!("{}ms", elapsed / MS),
+            None => "before-the-kill".to_string(),
+        };
+        Some(self.file(drawing, format!("failover-{}p-seed{seed}-{moment}", race.partitions())))
+    }
+
+    /// `drawing` as the file the form asks for, named `kraftscope-{stem}`.
+    fn file(&self, drawing: El, stem: String) -> Still {
+        let dark = if self.style.dark { "-dark" } else { "" };
         Still {
-            drawing: still(&picture, reduced_motion, &self.style),
-            name,
+            drawing,
+            name: format!("kraftscope-{stem}{dark}.{}", self.format.extension()),
             size: self.format.size(),
             background: if self.style.dark { "#0d1117" } else { "#ffffff" },
         }

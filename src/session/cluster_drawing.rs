@@ -80,8 +80,7 @@ pub fn still(picture: &ClusterPicture, reduced_motion: bool, style: &StillStyle)
     if style.dark {
         drawing = drawing.set("class", |class| format!("{class} still-dark"));
     }
-    let caption: String = style.caption.chars().filter(|c| !c.is_control()).take(CAPTION_MAX).collect();
-    let caption = caption.trim();
+    let caption = caption_text(&style.caption);
     if !caption.is_empty() {
         let (width, height) = (layout.geometry.width, layout.height);
         drawing = drawing.set("viewBox", |_| format!("0 0 {width} {}", height + CAPTION_ROOM)).child(
@@ -93,6 +92,13 @@ pub fn still(picture: &ClusterPicture, reduced_motion: bool, style: &StillStyle)
         );
     }
     drawing
+}
+
+/// A caption as a still draws it: no control characters, at most [`CAPTION_MAX`] characters,
+/// trimmed.
+pub fn caption_text(caption: &str) -> String {
+    let kept: String = caption.chars().filter(|c| !c.is_control()).take(CAPTION_MAX).collect();
+    kept.trim().to_string()
 }
 
 /// The `<svg>` element, without its parts: its class, box and accessible name.

@@ -234,6 +234,7 @@ impl App {
                     resizes: self.resizes,
                     zoom: zoom(state.present),
                 },
+                state.still_open.then_some(&state.still),
                 &self.on,
             ),
         }

@@ -9,13 +9,14 @@ use super::chips::chips;
 use super::cluster_view::ClusterView;
 use super::partition_grid::PartitionGridView;
 use super::race_legend::RaceLegend;
+use super::still_form::StillFormView;
 use super::zk_view::ZkView;
 use crate::experiments::failover::KraftRoles;
 use crate::harness::MS;
 use crate::page::race::screen::{KraftSide, RaceControls, ZkSide};
 use crate::page::race::size::{MAX_EXP, MIN_EXP};
 use crate::page::race::{Playback, RaceView};
-use crate::page::{Action, RaceAction};
+use crate::page::{Action, RaceAction, StillAction, StillForm};
 use crate::session::params::Controls as ControlLevel;
 use crate::util::{float, format};
 
@@ -32,14 +33,21 @@ pub struct Layout {
     pub zoom: f64,
 }
 
-/// The failover view of `view`; its controls send `on` the race's actions.
-pub fn failover_tab(view: &RaceView, layout: Layout, on: &Callback<Action>) -> Html {
+/// The failover view of `view`, with the "Save picture" form when `still` is open; its controls
+/// send `on` the race's actions.
+pub fn failover_tab(
+    view: &RaceView,
+    layout: Layout,
+    still: Option<&StillForm>,
+    on: &Callback<Action>,
+) -> Html {
     let screen = view.screen(layout.compact);
     let full = layout.controls == ControlLevel::Full && !layout.compact;
     html! {
         <main class={classes!("failover-tab", layout.compact.then_some("compact"))}>
             if layout.compact { <p class="race-caption">{ &screen.caption }</p> }
             if layout.controls != ControlLevel::None { { controls(&screen.controls, &screen.stage, full, on) } }
+            if let Some(form) = still { <StillFormView form={form.clone()} of="race" on={on.clone()} /> }
             if let Some(headline) = &screen.headline { <p id="race-headline" class="race-headline">{ headline }</p> }
             <div class="race">
                 if let Some(side) = screen.kraft { { kraft_side(side, layout) } }
@@ -94,6 +102,7 @@ fn controls(c: &RaceControls, stage: &str, full: bool, on: &Callback<Action>) ->
                 <button id="run-again" disabled={!c.running} title="R" onclick={send(RaceAction::RunAgain)}>{ "Run again" }</button>
                 if full {
                     <button id="skip-to-end" disabled={!c.running} onclick={send(RaceAction::SkipToEnd)}>{ "Skip to the end" }</button>
+                    <button id="still" class="secondary" title="E" disabled={!c.prepared} onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
                 }
                 <span id="race-pace" class={classes!("pace", c.pace.is_none().then_some("idle"))} aria-live="off">{ c.pace.clone().unwrap_or_default() }</span>
             </div>

@@ -10,6 +10,9 @@ use crate::session::cluster_drawing::CAPTION_MAX;
 #[derive(Properties, PartialEq)]
 pub struct StillFormProps {
     pub form: StillForm,
+    /// What is saved: "cluster" or "race".
+    #[prop_or("cluster")]
+    pub of: &'static str,
     pub on: Callback<Action>,
 }
 
@@ -46,7 +49,7 @@ pub fn still_form(props: &StillFormProps) -> Html {
     let form = &props.form;
     html! {
         <section id="still-form" class="still-form" aria-labelledby="still-heading" onkeydown={close_on_escape}>
-            <h2 id="still-heading">{ "Save a picture of the cluster" }</h2>
+            <h2 id="still-heading">{ format!("Save a picture of the {}", props.of) }</h2>
             <p class="hint">{ "The drawing as it is now, without the controls, for a slide or a document: the same file the command line's kraftscope render writes for this moment." }</p>
             <fieldset>
                 <legend>{ "Format" }</legend>

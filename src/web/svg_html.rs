@@ -17,6 +17,14 @@ pub fn html_with(el: &El, more: Html) -> Html {
     tag.into()
 }
 
+/// `el` with `node_ref` on it: a drawing that measures its own frame (the ZooKeeper-mode one).
+#[cfg(feature = "full")]
+pub fn html_ref(el: &El, node_ref: NodeRef) -> Html {
+    let mut tag = tag(el);
+    tag.node_ref = node_ref;
+    tag.into()
+}
+
 /// Children as nodes of the page.
 pub fn children(children: &[Child]) -> Html {
     children.iter().map(child).collect()

@@ -4,8 +4,9 @@
 // tabindex, aria-pressed, role "button" where a still says "img") and the file's own stylesheet.
 // The page's "Save picture" saves the very file `kraftscope render` writes (byte for byte), or
 // a PNG of a slide's size; its exporter (www/still.js) loads only then. One drawing code
-// (src/session/cluster_drawing.rs) makes all of them.
-// covers: src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js
+// (src/session/cluster_drawing.rs) makes all of them; the race's still is both sides' drawings
+// (page/zk_drawing.rs, page/grid_drawing.rs) side by side, saved from the page or the command line.
+// covers: src/page/race/still.rs src/page/zk_drawing.rs src/page/grid_drawing.rs src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -125,6 +126,20 @@ test("from the keyboard alone: E, a PNG of 1920 x 1080 or 3840 x 2160, dark, wit
   assert.equal(bytes.toString("utf8"), render(["--scenario", "divergence", "--seed", "5", "--theme", "dark", "--caption", caption]));
   await page.keyboard.press("Escape");
   await page.locator("#still-form").waitFor({ state: "detached" });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on the race, E and Save give the file kraftscope render --view race writes for that moment", async () => {
+  const { page, errors, context } = await open("?scenario=failover&partitions=100000&seed=4&t=20000&autoplay=0", { acceptDownloads: true });
+  await page.locator("#zk-stopwatch", { hasText: "20.000 s" }).waitFor({ timeout: 120_000 });
+  await page.keyboard.press("e");
+  const form = page.getByRole("region", { name: "Save a picture of the race" });
+  await form.waitFor();
+  const { name, bytes } = await download(page, () => form.getByRole("button", { name: "Save" }).click());
+  assert.equal(name, "kraftscope-failover-100000p-seed4-20000ms.svg");
+  assert.equal(bytes.toString("utf8"), render(["--view", "race", "--partitions", "100000", "--at", "20000", "--seed", "4"]));
+  await screenshot(page, "still-form-race-1280x720");
   assert.deepEqual(errors, []);
   await context.close();
 });
