@@ -127,8 +127,10 @@ test("every message label drawn during a 20 s run is in the legend, with its mea
   const titled = new Set();
   const until = Date.now() + 20_000;
   while (Date.now() < until) {
-    const drawn = await page.locator("svg.cluster .message-label").evaluateAll((labels) =>
-      labels.map((l) => ({ label: l.textContent, title: l.parentNode.querySelector("title")?.textContent ?? "" })));
+    // Found and read in one evaluation: a locator's evaluateAll finds the labels first, and a
+    // message delivered in between has left the drawing (its label without a parent).
+    const drawn = await page.evaluate(() => [...document.querySelectorAll("svg.cluster .message-label")]
+      .map((l) => ({ label: l.textContent, title: l.parentNode.querySelector("title")?.textContent ?? "" })));
     for (const { label, title } of drawn) {
       seen.add(label);
       if (title.startsWith(`${label} = `)) titled.add(label);

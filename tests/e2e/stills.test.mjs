@@ -143,3 +143,36 @@ test("on the race, E and Save give the file kraftscope render --view race writes
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** In the page: each drawing's children, canonical, on screen (`svg.NAME`) and in a still's
+ *  markup (`g.NAME`, where the still places it as a group). */
+function drawingsOf([markup, names]) {
+  const interaction = new Set(["tabindex", "aria-pressed"]);
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return node.data === "" ? "" : JSON.stringify(node.data);
+    if (node.nodeType !== Node.ELEMENT_NODE) return "";
+    const attributes = [...node.attributes]
+      .filter((a) => !interaction.has(a.name))
+      .map((a) => `${a.name}=${JSON.stringify(a.name === "role" && a.value === "button" ? "img" : a.value)}`)
+      .sort();
+    return `<${node.localName} ${attributes.join(" ")}>${[...node.childNodes].map(walk).join("")}</${node.localName}>`;
+  };
+  const root = markup === null ? document : new DOMParser().parseFromString(markup, "image/svg+xml");
+  const tag = markup === null ? "svg" : "g";
+  return names.map((name) => [...(root.querySelector(`${tag}.${name}`)?.childNodes ?? [])].map(walk).join(""));
+}
+
+test("the race's still holds the very drawings the page shows: KRaft's, ZooKeeper mode's and both grids", async () => {
+  const { page, errors, context } = await open("?scenario=failover&partitions=100000&seed=4&t=20000&autoplay=0");
+  await page.locator("#zk-stopwatch", { hasText: "20.000 s" }).waitFor({ timeout: 120_000 });
+  const names = ["cluster", "zk-cluster", "partition-grid.kraft", "partition-grid.zk"];
+  const onScreen = await page.evaluate(drawingsOf, [null, names]);
+  const still = render(["--view", "race", "--partitions", "100000", "--at", "20000", "--seed", "4"]);
+  const inStill = await page.evaluate(drawingsOf, [still, names]);
+  names.forEach((name, i) => {
+    assert.ok(onScreen[i].length > 200, `${name} drawn on the page`);
+    assert.equal(firstDifference(inStill[i], onScreen[i]), null, name);
+  });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
