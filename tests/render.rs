@@ -135,7 +135,7 @@ fn a_race_still_shows_both_sides_as_the_page_does_that_long_after_the_kill() {
     for text in [&kraft.stopwatch, &kraft.leader, &zk.stopwatch, &zk.summary] {
         assert!(svg.contains(&format!(">{text}</text>")), "{text} drawn");
     }
-    assert!(svg.contains("class=\"race-still\""), "{}", &svg[..300]);
+    assert!(svg.contains("class=\"still-sheet race-still\""), "{}", &svg[..300]);
     let drawing = svg.split("</style>").nth(1).unwrap();
     for part in [
         "class=\"cluster\"",
@@ -158,13 +158,89 @@ fn a_race_still_shows_both_sides_as_the_page_does_that_long_after_the_kill() {
 #[test]
 fn bad_race_input_is_refused_with_a_clear_message() {
     for (args, says) in [
-        (&["--view", "pie"][..], "--view: 'pie' is neither cluster nor race"),
+        (&["--view", "pie"][..], "--view: 'pie' is not cluster, race or pains"),
         (&["--view", "race", "--scenario", "failover"][..], "--scenario is the cluster's"),
         (&["--scenario", "leader-crash", "--partitions", "10"][..], "give --view race"),
         (&["--view", "race", "--partitions", "many"][..], "--partitions: 'many' is not a valid value"),
         (&["--view", "race", "--partitions", "99999999999"][..], "partitions"),
         (&["--view", "race", "--kraft-roles", "both"][..], "kraft-roles"),
         (&["--view", "race", "--at", "soon"][..], "--at: 'soon' is not a time in ms"),
+    ] {
+        let out = render(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_pains_still_shows_the_pain_as_the_page_does_that_far_into_it() {
+    let svg = svg_of(&["--view", "pains", "--scenario", "zk-liveness", "--at", "9000"]);
+    let page = kraftscope::page::PageState::new("?scenario=zk-liveness&t=9000", "http://localhost/", false);
+    let view = page.pains.view();
+    assert_eq!(
+        (view.now, view.playing, view.seen),
+        (9_000 * MS, false, true),
+        "paused at the moment asked for"
+    );
+    assert!(svg.contains("class=\"still-sheet pains-still\""), "{}", &svg[..300]);
+    let drawing = svg.split("</style>").nth(1).unwrap();
+    assert_eq!(drawing.matches("class=\"zk-cluster\"").count(), 1, "the ZooKeeper-mode drawing");
+    for text in ["Two notions of liveness", "9.000 s", view.pain.kraft_answer().split(' ').next().unwrap()] {
+        assert!(drawing.contains(&format!(">{text}")), "{text} drawn");
+    }
+    for event in &view.events {
+        let start: String = event.chars().take(40).collect();
+        assert!(drawing.contains(&format!(">{start}")), "latest event {event} drawn");
+    }
+    // Every copy's cell and every broker's answer, the disagreeing ones marked as on the page.
+    let marked_copies: usize =
+        view.copy_cells().iter().map(|(_, c)| c.iter().filter(|(_, m)| *m).count()).sum();
+    let split = view.liveness_cells().iter().filter(|(_, split, _)| *split).count();
+    assert!(
+        marked_copies > 0 && split == 1,
+        "the moment shows the pain: {marked_copies} stale cells, {split} split"
+    );
+    assert_eq!(drawing.matches("<rect class=\"marked\"").count(), marked_copies + split);
+    let copies = drawing
+        .split("class=\"still-table copies\"")
+        .nth(1)
+        .unwrap()
+        .split("still-table liveness")
+        .next()
+        .unwrap();
+    assert_eq!(
+        copies.matches("<rect").count(),
+        (view.copies.len() + 1) * 13,
+        "a head row and a row per copy, 13 cells each"
+    );
+    let before = svg_of(&["--view", "pains", "--scenario", "zk-liveness"]);
+    assert!(before.contains(">0.000 s</text>"), "its start without --at");
+    assert_ne!(before, svg);
+    assert_eq!(
+        svg,
+        svg_of(&["--view", "pains", "--scenario", "zk-liveness", "--at", "9000"]),
+        "deterministic"
+    );
+}
+
+#[test]
+fn bad_pains_input_is_refused_with_a_clear_message() {
+    for (args, says) in [
+        (
+            &["--view", "pains"][..],
+            "give --scenario NAME (pains: zk-stale-cache, zk-liveness, zk-watch-storm)",
+        ),
+        (&["--view", "pains", "--scenario", "leader-crash"][..], "'leader-crash' is not one of the pains"),
+        (
+            &["--view", "pains", "--scenario", "zk-liveness", "--at", "soon"][..],
+            "--at: 'soon' is not a valid value",
+        ),
+        (
+            &["--view", "pains", "--scenario", "zk-liveness", "--at", "999999999999"][..],
+            "--at: 999999999999 ms is past the end of zk-liveness, which plays ",
+        ),
+        (&["--view", "pains", "--scenario", "zk-liveness", "--partitions", "5"][..], "give --view race"),
     ] {
         let out = render(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -40,7 +40,10 @@ fn e_opens_and_closes_the_form_on_the_live_cluster_only() {
     page.reduce(Action::Still(StillAction::Open));
     page.reduce(Action::Tab(Tab::Log));
     assert!(!page.still_open, "another view closes it");
-    assert!(!key(&mut page, "e"), "no picture of the log view yet: E is no shortcut there");
+    assert!(
+        !key(&mut page, "e"),
+        "no picture of the log view before a log is opened: E is no shortcut there"
+    );
     page.reduce(Action::Still(StillAction::Open));
     assert!(!page.still_open);
     assert_eq!(save(&mut page), None, "nothing saved with the form closed");
@@ -101,4 +104,40 @@ fn on_the_race_e_saves_the_race_as_render_draws_it() {
     assert_eq!(saved.drawing, expected);
     page.reduce(Action::Tab(Tab::Cluster));
     assert!(!page.still_open, "another view closes the form");
+}
+
+#[test]
+fn on_the_pains_e_saves_the_pain_as_render_draws_it_and_a_link_keeps_its_moment() {
+    let mut page = page("?scenario=zk-watch-storm&t=7000");
+    assert_eq!(page.tab, Tab::Pains);
+    let view = page.pains.view();
+    assert_eq!((view.now, view.playing), (7_000 * MS, false), "t= opens the pain paused that far in");
+    assert!(key(&mut page, "e"), "E opens the form on the pains");
+    page.reduce(Action::Still(StillAction::Dark(true)));
+    let saved = save(&mut page).expect("a still of the pain");
+    assert_eq!(saved.name, "kraftscope-zk-watch-storm-7000ms-dark.svg");
+    assert_eq!(saved.drawing, view.still(&StillStyle { dark: true, caption: String::new() }));
+    let effects = page.reduce(Action::Share).effects;
+    let link = effects.iter().find_map(|e| match e {
+        Effect::Copy(link) => Some(link.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        link.as_deref(),
+        Some("http://localhost:8080/?scenario=zk-watch-storm&t=7000"),
+        "a paused pain's link keeps its moment"
+    );
+    page.reduce(Action::Pains(kraftscope::page::PainsAction::TogglePlay));
+    let link = page.reduce(Action::Share).effects.into_iter().find_map(|e| match e {
+        Effect::Copy(link) => Some(link),
+        _ => None,
+    });
+    assert_eq!(
+        link.as_deref(),
+        Some("http://localhost:8080/?scenario=zk-watch-storm"),
+        "a playing one's plays from the start"
+    );
+    let paused = self::page("?scenario=zk-liveness&autoplay=0").pains.view();
+    assert_eq!((paused.now, paused.playing), (0, false), "autoplay=0 opens it paused at its start");
+    assert!(self::page("?scenario=zk-liveness").pains.view().playing, "a plain link plays it");
 }

@@ -14,6 +14,8 @@ use kraftscope::session::{LINK_LIMIT, Session};
 use kraftscope::util::css::minify;
 #[cfg(feature = "full")]
 use kraftscope::util::format;
+#[cfg(feature = "full")]
+use kraftscope::zk::pains::Pain;
 
 use super::args::Args;
 
@@ -51,7 +53,13 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             }
             race_at(args, seed, &style)?
         }
-        other => return Err(format!("--view: '{other}' is neither cluster nor race")),
+        "pains" => {
+            if args.has("partitions") || args.has("kraft-roles") {
+                return Err("--partitions and --kraft-roles are the race's: give --view race".into());
+            }
+            pains_at(args, &style)?
+        }
+        other => return Err(format!("--view: '{other}' is not cluster, race or pains")),
     };
     let svg = drawing.document(&minify(STYLE));
     match args.text("out") {
@@ -68,6 +76,36 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
 #[cfg(not(feature = "full"))]
 fn race_at(_: &Args, _: u64, _: &StillStyle) -> Result<(El, String), String> {
     Err("this build has no failover race (built without the `full` feature)".into())
+}
+
+/// A build without the page's later views has no pains to draw.
+#[cfg(not(feature = "full"))]
+fn pains_at(_: &Args, _: &StillStyle) -> Result<(El, String), String> {
+    Err("this build has no pains view (built without the `full` feature)".into())
+}
+
+/// The pain as the page shows it for `?scenario=NAME&t=MS` (`--at`: ms into the pain; its
+/// start without it), and what it shows.
+#[cfg(feature = "full")]
+fn pains_at(args: &Args, style: &StillStyle) -> Result<(El, String), String> {
+    let pains = || Pain::ALL.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ");
+    let name = args.text("scenario").ok_or_else(|| format!("give --scenario NAME (pains: {})", pains()))?;
+    let pain = Pain::ALL
+        .into_iter()
+        .find(|p| p.id() == name)
+        .ok_or_else(|| format!("--scenario: '{name}' is not one of the pains ({})", pains()))?;
+    let at: u64 = args.get("at", 0)?;
+    let end_ms = pain.moments().1 / MS;
+    if at > end_ms {
+        return Err(format!("--at: {at} ms is past the end of {name}, which plays {end_ms} ms"));
+    }
+    let page = PageState::new(&format!("?scenario={}&t={at}", pain.id()), "http://localhost/", false);
+    if let Some(notice) = page.notices.first() {
+        return Err(notice.clone());
+    }
+    let view = page.pains.view();
+    let what = format!("{} at {}", pain.title(), format::seconds(view.now));
+    Ok((view.still(style), what))
 }
 
 /// The failover race as the page shows it for `?scenario=failover&partitions=N&t=MS&seed=S`

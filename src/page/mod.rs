@@ -34,6 +34,8 @@ pub mod redraw;
 pub mod self_check;
 pub mod still;
 #[cfg(feature = "full")]
+pub mod still_sheet;
+#[cfg(feature = "full")]
 pub mod zk_drawing;
 #[cfg(feature = "full")]
 pub mod zk_layout;
@@ -596,7 +598,13 @@ impl PageState {
             }
             #[cfg(feature = "full")]
             (View::Pain(pain), _) => {
-                self.pains.start(pain);
+                // A scenario link plays it from its start; with `t=` or `at=` it opens paused
+                // that far into it, with `autoplay=0` paused at its start.
+                match (self.tour, self.params.at) {
+                    (None, Some(at)) => self.pains.paused_at(pain, at),
+                    (None, None) if !self.params.autoplay => self.pains.paused_at(pain, 0),
+                    _ => self.pains.start(pain),
+                }
                 self.tab = Tab::Pains;
             }
             // The first screen's build opens the view's tab only: the full page takes over.
@@ -850,7 +858,13 @@ impl PageState {
                     self.params.settings.seed
                 )
             }
-            Tab::Pains => format!("scenario={}", self.pains.pain().id()),
+            Tab::Pains => {
+                let pains = self.pains.view();
+                match pains.playing {
+                    true => format!("scenario={}", pains.pain.id()),
+                    false => format!("scenario={}&t={}", pains.pain.id(), pains.now / MS),
+                }
+            }
         })
     }
 
@@ -860,12 +874,13 @@ impl PageState {
         None
     }
 
-    /// Whether the view shown can be saved as a picture: the live cluster, and the failover race.
+    /// Whether the view shown can be saved as a picture: the live cluster, the failover race and
+    /// the pains.
     fn stills_here(&self) -> bool {
         match self.tab {
             Tab::Cluster => true,
             #[cfg(feature = "full")]
-            Tab::Failover => true,
+            Tab::Failover | Tab::Pains => true,
             _ => false,
         }
     }
@@ -884,6 +899,8 @@ impl PageState {
                 let still = match self.tab {
                     #[cfg(feature = "full")]
                     Tab::Failover => form.race_still(&self.race, self.params.settings.seed),
+                    #[cfg(feature = "full")]
+                    Tab::Pains => Some(form.pains_still(&self.pains.view())),
                     _ => Some(form.still(&self.session, self.params.scenario, self.reduced_motion)),
                 };
                 match still {

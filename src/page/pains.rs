@@ -5,9 +5,15 @@
 
 use crate::harness::Micros;
 use crate::harness::playback::{Pace, speed_label};
+use crate::session::cluster_drawing::StillStyle;
+use crate::session::svg::El;
 use crate::util::format;
 use crate::zk::pains::{self, BROKERS, Pain};
-use crate::zk::{BrokerLiveness, CopyRow, TraceLine, ZkCluster, ZkPicture, copies};
+use crate::zk::{BrokerLiveness, CopyRow, PartitionState, TraceLine, ZkCluster, ZkPicture, copies};
+
+use super::still_sheet::{COLUMN, Cell, Column, Table, sheet};
+use super::zk_drawing::zk_drawing;
+use super::zk_layout::ZkGeometry;
 
 /// Latest events shown (session pings left out).
 pub const EVENTS_SHOWN: usize = 6;
@@ -91,6 +97,21 @@ impl PainsState {
         *self = PainsState::new(pain);
     }
 
+    /// Show `pain` paused `at` into it (its end at the latest), as a link to a moment opens it.
+    pub(crate) fn paused_at(&mut self, pain: Pain, at: Micros) {
+        *self = PainsState::new(pain);
+        self.playing = false;
+        self.run_to(at.min(self.ends_at));
+        self.key_told = self.zk.now() >= self.key_at;
+    }
+
+    /// Run the cluster to `until`, keeping the latest events.
+    fn run_to(&mut self, until: Micros) {
+        self.events.extend(self.zk.run_until(until).into_iter().filter(|l| !l.kind.is_ping()));
+        let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
+        self.events.drain(..excess);
+    }
+
     /// The pain shown.
     pub fn pain(&self) -> Pain {
         self.pain
@@ -138,10 +159,7 @@ impl PainsState {
     /// Play `real_ms` at the pain's pace, never past its end.
     fn play(&mut self, real_ms: f64) -> Option<Micros> {
         let now = self.zk.now();
-        let until = (now + self.pace().step(now, real_ms)).min(self.ends_at);
-        self.events.extend(self.zk.run_until(until).into_iter().filter(|l| !l.kind.is_ping()));
-        let excess = self.events.len().saturating_sub(EVENTS_SHOWN);
-        self.events.drain(..excess);
+        self.run_to((now + self.pace().step(now, real_ms)).min(self.ends_at));
         if self.finished() {
             self.playing = false;
         }
@@ -165,6 +183,133 @@ impl PainsState {
             copies,
             liveness: (0..BROKERS).filter_map(|b| self.zk.liveness(b).ok()).collect(),
         }
+    }
+}
+
+impl PainsView {
+    /// The caption of the copies of the truth, as the page's table and a still say it.
+    pub const COPIES_CAPTION: &'static str = "Each partition's leader in each copy of the truth (≠b1: names another leader than ZooKeeper; ≠isr: same leader, other in-sync replicas)";
+    /// The caption of the brokers' liveness.
+    pub const LIVENESS_CAPTION: &'static str = "Is each broker alive? It depends whom you ask";
+    /// The liveness table's column heads.
+    pub const LIVENESS_HEADS: [&'static str; 5] =
+        ["broker", "process", "ZooKeeper session", "controller's live set", "reachable from the controller"];
+
+    /// The copies of the truth as rows: the holder and each partition's cell text, marked where
+    /// it disagrees with ZooKeeper.
+    pub fn copy_cells(&self) -> Vec<(&str, Vec<(String, bool)>)> {
+        let zookeeper = self.copies.first().map_or(&[][..], |r| &r.states[..]);
+        self.copies
+            .iter()
+            .map(|row| {
+                let cells = row.states.iter().zip(&row.stale).zip(zookeeper);
+                let cells =
+                    cells.map(|((state, stale), zookeeper)| (cell_text(state, zookeeper, *stale), *stale));
+                (row.holder.as_str(), cells.collect())
+            })
+            .collect()
+    }
+
+    /// Each broker's liveness row: its name (marked "split" where the controller counts it live
+    /// but cannot reach it) and the four answers.
+    pub fn liveness_cells(&self) -> Vec<(String, bool, [&'static str; 4])> {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        self.liveness
+            .iter()
+            .map(|l| {
+                let split = l.in_controller_live_set && !l.reachable_from_controller;
+                let reachable = if l.process_alive { yes(l.reachable_from_controller) } else { "–" };
+                let name = format!("b{}{}", l.broker, if split { " (split)" } else { "" });
+                let answers = [
+                    yes(l.process_alive),
+                    yes(l.registered_in_zookeeper),
+                    yes(l.in_controller_live_set),
+                    reachable,
+                ];
+                (name, split, answers)
+            })
+            .collect()
+    }
+
+    /// A still of the view (`Save picture`, `kraftscope render --view pains`): the ZooKeeper-mode
+    /// side (its drawing as the page draws it, the latest events, the copies of the truth and the
+    /// liveness as tables, the disagreeing cells marked) beside KRaft's answer, in `style`.
+    pub fn still(&self, style: &StillStyle) -> El {
+        let brokers = self.picture.brokers.len();
+        let drawing = zk_drawing(&self.picture, &ZkGeometry::for_width(0.0, 1.0, brokers), false, false);
+        let mut zk = Column::new(
+            "side-zk",
+            COLUMN,
+            "ZooKeeper mode",
+            &format::seconds(self.now),
+            self.pain.phase(self.seen),
+        )
+        .drawing(drawing)
+        .lines("strong", "Latest events");
+        for event in &self.events {
+            zk = zk.lines("mono", event);
+        }
+        let partitions = self.copies.first().map_or(0, |r| r.states.len());
+        let copies = Table {
+            class: "copies",
+            caption: Self::COPIES_CAPTION.into(),
+            head: std::iter::once(Cell::plain("copy"))
+                .chain((0..partitions).map(|p| Cell::plain(format!("p{p}"))))
+                .collect(),
+            rows: self
+                .copy_cells()
+                .into_iter()
+                .map(|(holder, cells)| {
+                    let stale = cells.iter().any(|(_, marked)| *marked);
+                    let cells = cells.into_iter().map(|(text, marked)| Cell { text, marked });
+                    (
+                        stale.then_some("stale-row"),
+                        std::iter::once(Cell::plain(holder)).chain(cells).collect(),
+                    )
+                })
+                .collect(),
+        };
+        let liveness = Table {
+            class: "liveness",
+            caption: Self::LIVENESS_CAPTION.into(),
+            head: Self::LIVENESS_HEADS.iter().map(|h| Cell::plain(*h)).collect(),
+            rows: self
+                .liveness_cells()
+                .into_iter()
+                .map(|(name, split, answers)| {
+                    let cells = std::iter::once(Cell { text: name, marked: split });
+                    (split.then_some("split"), cells.chain(answers.iter().map(|a| Cell::plain(*a))).collect())
+                })
+                .collect(),
+        };
+        let zk = zk.gap(8.0).table(copies, 170.0).table(liveness, 120.0);
+        let kraft = Column::new("side-kraft", KRAFT_COLUMN, "KRaft, in the same situation", "", "")
+            .lines("", self.pain.kraft_answer());
+        let label = format!("ZooKeeper mode's pain: {}, beside what KRaft does", self.pain.title());
+        sheet("pains-still", label, Some(self.pain.title()), vec![zk, kraft], style)
+    }
+}
+
+/// The width of KRaft's answer beside the ZooKeeper-mode side in a still (the page gives it a
+/// third of the width).
+const KRAFT_COLUMN: f64 = 640.0;
+
+/// A partition's leader as a cell shows it.
+fn leader_text(state: &Option<PartitionState>) -> String {
+    match state {
+        Some(s) if s.leader >= 0 => format!("b{}", s.leader),
+        Some(_) => "none".into(),
+        None => "–".into(),
+    }
+}
+
+/// What a copy's cell says: the leader it names; where it disagrees with ZooKeeper ("stale"),
+/// "≠" and the leader it names if that differs, else that its in-sync replicas do.
+fn cell_text(state: &Option<PartitionState>, zookeeper: &Option<PartitionState>, stale: bool) -> String {
+    match (state, zookeeper) {
+        _ if !stale => leader_text(state),
+        (Some(s), Some(z)) if s.leader == z.leader => "≠isr".into(),
+        _ => format!("≠{}", leader_text(state)),
     }
 }
 
@@ -274,6 +419,22 @@ mod tests {
         let mut state = PainsState::new(Pain::SplitLiveness);
         let reported: Vec<u64> = (0..100).filter_map(|_| state.reduce(PainsAction::Step)).collect();
         assert_eq!(reported, [state.key_at]);
+    }
+
+    #[test]
+    fn a_pain_opened_at_a_moment_is_paused_there_with_the_events_it_played() {
+        let mut played = PainsState::new(Pain::WatchStorm);
+        play_out(&mut played, 100_000);
+        let mut opened = PainsState::new(Pain::StaleCache);
+        opened.paused_at(Pain::WatchStorm, 60_000 * crate::harness::MS);
+        assert!(!opened.playing() && opened.finished(), "a moment past the end opens at the end");
+        assert_eq!(opened.view().events, played.view().events, "the same latest events as played");
+        assert_eq!(opened.view(), played.view());
+        opened.paused_at(Pain::WatchStorm, opened.key_at);
+        assert!(opened.view().seen && !opened.playing());
+        opened.reduce(PainsAction::TogglePlay);
+        assert!(opened.playing());
+        assert_eq!(opened.frame(FRAME_MS), None, "a moment opened past is not reported again");
     }
 
     #[test]

@@ -109,6 +109,13 @@ impl StillForm {
         Some(self.file(drawing, format!("failover-{}p-seed{seed}-{moment}", race.partitions())))
     }
 
+    /// The picture of the pain shown (`PainsView::still`), named after the pain and its
+    /// simulated moment.
+    #[cfg(feature = "full")]
+    pub fn pains_still(&self, view: &super::PainsView) -> Still {
+        self.file(view.still(&self.style), format!("{}-{}ms", view.pain.id(), view.now / MS))
+    }
+
     /// `drawing` as the file the form asks for, named `kraftscope-{stem}`.
     fn file(&self, drawing: El, stem: String) -> Still {
         let dark = if self.style.dark { "-dark" } else { "" };

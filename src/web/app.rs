@@ -222,7 +222,8 @@ impl App {
         let state = &self.state;
         match state.tab {
             Tab::Pains => html! {
-                <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} zoom={zoom(state.present)} resizes={self.resizes} />
+                <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} zoom={zoom(state.present)} resizes={self.resizes}
+                          stills={!state.params.embed} still={state.still_open.then(|| state.still.clone())} />
             },
             Tab::Log => log_tab(&state.metadata_log, &self.on),
             _ => failover_tab(

@@ -7,12 +7,12 @@
 use yew::prelude::*;
 
 use super::chips::chips;
+use super::still_form::StillFormView;
 use super::zk_view::ZkView;
 use crate::page::chips::zk_chips;
-use crate::page::{Action, PainsAction, PainsView};
+use crate::page::{Action, PainsAction, PainsView, StillAction, StillForm};
 use crate::util::format;
 use crate::zk::pains::Pain;
-use crate::zk::{BrokerLiveness, CopyRow, PartitionState};
 
 #[derive(Properties, PartialEq)]
 pub struct PainsProps {
@@ -23,10 +23,14 @@ pub struct PainsProps {
     pub zoom: f64,
     /// How many times the window was resized, for the drawing to measure its frame again.
     pub resizes: u32,
+    /// Offer "Save picture" (not in an embed, whose frame it would outgrow: E still opens it).
+    pub stills: bool,
+    /// The "Save picture" form, while it is open.
+    pub still: Option<StillForm>,
 }
 
-/// Which pain, and playback.
-fn controls(view: &PainsView, on: &Callback<Action>) -> Html {
+/// Which pain, and playback (and "Save picture" where `stills`).
+fn controls(view: &PainsView, stills: bool, on: &Callback<Action>) -> Html {
     let pick = |pain: Pain| {
         let on = on.clone();
         html! {
@@ -49,6 +53,9 @@ fn controls(view: &PainsView, on: &Callback<Action>) -> Html {
                 </button>
                 <button onclick={send(PainsAction::Step)} disabled={view.finished} title="S">{ "Step" }</button>
                 <button id="pain-replay" onclick={send(PainsAction::Replay)} title="R">{ "Replay" }</button>
+                if stills {
+                    <button id="still" class="secondary" title="E" onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
+                }
                 <output id="pain-clock">{ format!("{} (simulated)", format::seconds(view.now)) }</output>
                 if let Some(pace) = &view.pace { <span class="pace">{ pace }</span> }
             </div>
@@ -56,45 +63,24 @@ fn controls(view: &PainsView, on: &Callback<Action>) -> Html {
     }
 }
 
-/// A partition's leader as a cell shows it.
-fn leader_text(state: &Option<PartitionState>) -> String {
-    match state {
-        Some(s) if s.leader >= 0 => format!("b{}", s.leader),
-        Some(_) => "none".into(),
-        None => "–".into(),
-    }
-}
-
-/// What a cell that disagrees with ZooKeeper says: the leader it names if that differs, else
-/// that its in-sync replicas do.
-fn stale_text(state: &Option<PartitionState>, zookeeper: &Option<PartitionState>) -> String {
-    match (state, zookeeper) {
-        (Some(s), Some(z)) if s.leader == z.leader => "≠isr".into(),
-        _ => format!("≠{}", leader_text(state)),
-    }
-}
-
 /// The copies of the truth, partition by partition; a cell that disagrees with ZooKeeper is
 /// marked (outlined, and "≠" before it) with the full state in its title.
-fn copies_table(rows: &[CopyRow]) -> Html {
-    let zookeeper = rows.first().map_or(&[][..], |r| &r.states[..]);
-    let partitions = rows.first().map_or(0, |r| r.states.len());
-    let stale_count: usize = rows.iter().map(|r| r.stale.iter().filter(|s| **s).count()).sum();
+fn copies_table(view: &PainsView) -> Html {
+    let partitions = view.copies.first().map_or(0, |r| r.states.len());
+    let rows = view.copy_cells();
+    let stale_count: usize =
+        rows.iter().map(|(_, cells)| cells.iter().filter(|(_, stale)| *stale).count()).sum();
     html! {
         <table class="copies" data-stale-cells={stale_count.to_string()}>
-            <caption>{ "Each partition's leader in each copy of the truth (≠b1: names another leader than ZooKeeper; ≠isr: same leader, other in-sync replicas)" }</caption>
+            <caption>{ PainsView::COPIES_CAPTION }</caption>
             <thead><tr><th scope="col">{ "copy" }</th>{ for (0..partitions).map(|p| html! { <th scope="col">{ format!("p{p}") }</th> }) }</tr></thead>
             <tbody>
-                { for rows.iter().map(|row| html! {
-                    <tr class={classes!(row.stale.contains(&true).then_some("stale-row"))}>
-                        <th scope="row">{ &row.holder }</th>
-                        { for row.states.iter().zip(&row.stale).zip(zookeeper).map(|((state, stale), zookeeper)| {
+                { for rows.into_iter().zip(&view.copies).map(|((holder, cells), row)| html! {
+                    <tr class={classes!(cells.iter().any(|(_, stale)| *stale).then_some("stale-row"))}>
+                        <th scope="row">{ holder }</th>
+                        { for cells.into_iter().zip(&row.states).map(|((text, stale), state)| {
                             let title = state.map_or("no copy".to_string(), |s| s.to_string());
-                            html! {
-                                <td class={classes!(stale.then_some("stale"))} title={title}>
-                                    { if *stale { stale_text(state, zookeeper) } else { leader_text(state) } }
-                                </td>
-                            }
+                            html! { <td class={classes!(stale.then_some("stale"))} title={title}>{ text }</td> }
                         }) }
                     </tr>
                 }) }
@@ -104,24 +90,17 @@ fn copies_table(rows: &[CopyRow]) -> Html {
 }
 
 /// Each broker alive or not in four senses; a broker the senses disagree about is marked.
-fn liveness_table(liveness: &[BrokerLiveness]) -> Html {
-    let yes = |b: bool| if b { "yes" } else { "no" };
+fn liveness_table(view: &PainsView) -> Html {
     html! {
         <table class="liveness">
-            <caption>{ "Is each broker alive? It depends whom you ask" }</caption>
-            <thead><tr><th scope="col">{ "broker" }</th><th scope="col">{ "process" }</th><th scope="col">{ "ZooKeeper session" }</th>
-                <th scope="col">{ "controller's live set" }</th><th scope="col">{ "reachable from the controller" }</th></tr></thead>
+            <caption>{ PainsView::LIVENESS_CAPTION }</caption>
+            <thead><tr>{ for PainsView::LIVENESS_HEADS.iter().map(|head| html! { <th scope="col">{ head }</th> }) }</tr></thead>
             <tbody>
-                { for liveness.iter().map(|l| {
-                    let split = l.in_controller_live_set && !l.reachable_from_controller;
-                    html! {
-                        <tr class={classes!(split.then_some("split"))}>
-                            <th scope="row">{ format!("b{}{}", l.broker, if split { " (split)" } else { "" }) }</th>
-                            <td>{ yes(l.process_alive) }</td><td>{ yes(l.registered_in_zookeeper) }</td>
-                            <td>{ yes(l.in_controller_live_set) }</td>
-                            <td>{ if l.process_alive { yes(l.reachable_from_controller) } else { "–" } }</td>
-                        </tr>
-                    }
+                { for view.liveness_cells().into_iter().map(|(name, split, answers)| html! {
+                    <tr class={classes!(split.then_some("split"))}>
+                        <th scope="row">{ name }</th>
+                        { for answers.iter().map(|answer| html! { <td>{ answer }</td> }) }
+                    </tr>
                 }) }
             </tbody>
         </table>
@@ -136,20 +115,21 @@ pub fn pains_tab(props: &PainsProps) -> Html {
     let on = props.on.clone();
     html! {
         <main class="pains-tab" data-pain={pain.id()}>
-            { controls(view, &props.on) }
+            { controls(view, props.stills, &props.on) }
+            if let Some(form) = &props.still { <StillFormView form={form.clone()} of="pain" on={props.on.clone()} /> }
             <div class="race">
                 <section class="panel side-zk" aria-label="ZooKeeper mode">
                     <div class="side-head"><h2>{ "ZooKeeper mode" }</h2><p class="side-state">{ pain.title() }</p></div>
                     <p class="visually-hidden" role="status" id="pain-phase">
-                        { if view.seen { "The dead broker's session expired; the watches fired." } else { "A broker has died; its session is still alive." } }
+                        { pain.phase(view.seen) }
                     </p>
                     { chips(&zk_chips(&view.picture), "ZooKeeper mode") }
                     <ZkView picture={view.picture.clone()} compact={false} reduced_motion={props.reduced_motion} zoom={props.zoom} resizes={props.resizes} />
                     <ol class="pain-events" aria-label="Latest events">
                         { for view.events.iter().map(|event| html! { <li>{ event }</li> }) }
                     </ol>
-                    <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(&view.copies) }</div>
-                    <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(&view.liveness) }</div>
+                    <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(view) }</div>
+                    <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(view) }</div>
                 </section>
                 <section class="panel side-kraft" aria-label="KRaft in the same situation">
                     <div class="side-head"><h2>{ "KRaft, in the same situation" }</h2></div>

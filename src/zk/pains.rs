@@ -107,6 +107,24 @@ impl Pain {
         (key, key + AFTERMATH)
     }
 
+    /// Where the play stands, in a line: before the moment it is about (`seen` false) and after.
+    pub fn phase(self, seen: bool) -> &'static str {
+        match (self, seen) {
+            (Pain::StaleCache, false) => "A follower's replica fetchers stall; every copy still agrees.",
+            (Pain::StaleCache, true) => {
+                "ZooKeeper holds the shrunk ISR; the controller and the brokers' caches do not yet."
+            }
+            (Pain::SplitLiveness, false) => {
+                "A broker has died and another is cut off from the controller; both sessions are still alive."
+            }
+            (Pain::SplitLiveness, true) => {
+                "The dead broker's session expired; the cut-off broker's lives on, so the controller counts it live."
+            }
+            (Pain::WatchStorm, false) => "A broker has died; its session is still alive.",
+            (Pain::WatchStorm, true) => "The dead broker's session expired; the watches fired.",
+        }
+    }
+
     /// What KRaft does in the same situation.
     pub fn kraft_answer(self) -> &'static str {
         match self {

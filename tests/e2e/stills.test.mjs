@@ -5,8 +5,9 @@
 // The page's "Save picture" saves the very file `kraftscope render` writes (byte for byte), or
 // a PNG of a slide's size; its exporter (www/still.js) loads only then. One drawing code
 // (src/session/cluster_drawing.rs) makes all of them; the race's still is both sides' drawings
-// (page/zk_drawing.rs, page/grid_drawing.rs) side by side, saved from the page or the command line.
-// covers: src/page/race/still.rs src/page/zk_drawing.rs src/page/grid_drawing.rs src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js
+// (page/zk_drawing.rs, page/grid_drawing.rs) side by side, saved from the page or the command line;
+// a pain's still holds its ZooKeeper drawing and its tables as the page shows them.
+// covers: src/page/race/still.rs src/page/zk_drawing.rs src/page/grid_drawing.rs src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/page/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -173,6 +174,44 @@ test("the race's still holds the very drawings the page shows: KRaft's, ZooKeepe
     assert.ok(onScreen[i].length > 200, `${name} drawn on the page`);
     assert.equal(firstDifference(inStill[i], onScreen[i]), null, name);
   });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on the pains, the still holds the page's ZooKeeper drawing and tables, and Save gives render --view pains' file", async () => {
+  const { page, errors, context } = await open("?scenario=zk-liveness&t=9000", { acceptDownloads: true });
+  await page.locator(".pains-tab svg.zk-cluster").waitFor();
+  assert.equal(await page.locator("#pain-clock").textContent(), "9.000 s (simulated)", "paused at the moment linked");
+  const still = render(["--view", "pains", "--scenario", "zk-liveness", "--at", "9000"]);
+  const [onScreen] = await page.evaluate(drawingsOf, [null, ["zk-cluster"]]);
+  const [inStill] = await page.evaluate(drawingsOf, [still, ["zk-cluster"]]);
+  assert.ok(onScreen.length > 200, "the ZooKeeper-mode drawing on the page");
+  assert.equal(firstDifference(inStill, onScreen), null, "zk-cluster");
+  // The tables' cells, row by row, as the page's tables and the still's say them.
+  const cells = ([markup, table]) => {
+    if (markup === null) {
+      return [...document.querySelectorAll(`.pains-tab table.${table} tr`)]
+        .map((tr) => [...tr.children].map((cell) => cell.textContent).join("|"));
+    }
+    const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+    return [...doc.querySelectorAll(`g.still-table.${table} > g`)]
+      .map((row) => [...row.children].map((cell) => [...cell.querySelectorAll("text")].map((t) => t.textContent).join(" ")).join("|"));
+  };
+  for (const table of ["copies", "liveness"]) {
+    const page_ = await page.evaluate(cells, [null, table]);
+    assert.ok(page_.length >= 5, `${table} on the page`);
+    assert.deepEqual(await page.evaluate(cells, [still, table]), page_, table);
+  }
+  const stale = Number(await page.locator("table.copies").getAttribute("data-stale-cells"));
+  assert.ok(stale > 0, "the moment shows stale cells");
+  await page.getByRole("button", { name: "Save picture" }).click();
+  const form = page.getByRole("region", { name: "Save a picture of the pain" });
+  await form.waitFor();
+  await screenshot(page, "still-form-pains-1280x720");
+  const { name, bytes } = await download(page, () => form.getByRole("button", { name: "Save" }).click());
+  assert.equal(name, "kraftscope-zk-liveness-9000ms.svg");
+  assert.equal(bytes.toString("utf8"), still);
+  assert.equal((bytes.toString("utf8").match(/<rect class="marked"/g) ?? []).length, stale + 1, "the stale cells and the split broker marked");
   assert.deepEqual(errors, []);
   await context.close();
 });
