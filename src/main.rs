@@ -33,10 +33,12 @@ const USAGE: &str = "usage:
   kraftscope render --scenario NAME [--at MS] [--seed S] [--theme light|dark] [--caption TEXT] [--out FILE.svg]
   kraftscope render --view race [--partitions N] [--kraft-roles dedicated|combined] [--at MS] [--seed S] [--theme ...] [--caption ...] [--out ...]
   kraftscope render --view pains --scenario zk-stale-cache|zk-liveness|zk-watch-storm [--at MS] [--theme ...] [--caption ...] [--out ...]
+  kraftscope render --view log --files PATH[,PATH...] [--at RECORDS] [--theme ...] [--caption ...] [--out ...]
       a still of a scenario's cluster (its opening moment, or MS of simulated time) as SVG:
       the file the page's Save picture saves for that moment, made by the same code; or of
       the failover race MS after the kill (before the kill without --at); or of a ZooKeeper
-      pain MS into it
+      pain MS into it; or of a metadata log's files (or nodes' directories) opened as the page
+      opens them, its image after RECORDS records (after the last without --at)
   kraftscope help";
 
 /// A write to a closed pipe (`kraftscope failover | head`) ends the process quietly, as it does

@@ -174,3 +174,46 @@ fn voter_set_changes_are_marked_on_the_timeline() {
     assert!(log.voter_ticks.windows(2).all(|w| w[0] < w[1]) && *log.voter_ticks.last().unwrap() < log.len);
     assert!(log.ticks.iter().all(|tick| !log.voter_ticks.contains(tick)), "LeaderChange ticks are others");
 }
+
+#[test]
+fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stands() {
+    use kraftscope::page::StillAction;
+    use kraftscope::page::log_drawing::log_still;
+    use kraftscope::session::cluster_drawing::StillStyle;
+
+    let mut tab = log_tab();
+    assert!(!tab.page.reduce(Action::Key("e".into())).handled, "nothing to picture before a log is open");
+    assert!(!tab.page.still_open);
+    tab.act(MetadataLogAction::Reading(1));
+    tab.read("00000000000000000000.log", segment());
+    tab.act(MetadataLogAction::Seek(4_000));
+    assert!(tab.page.reduce(Action::Key("e".into())).handled);
+    assert!(tab.page.still_open, "E opens the form once the log is open");
+    tab.page.reduce(Action::Still(StillAction::Caption("A real log".into())));
+    let effects = tab.page.reduce(Action::Still(StillAction::Save)).effects;
+    let still = effects
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::SaveStill(still) => Some(still),
+            _ => None,
+        })
+        .expect("a still of the log");
+    assert_eq!(still.name, "kraftscope-log-4000-of-4929-records.svg");
+    let style = StillStyle { dark: false, caption: "A real log".into() };
+    let log = tab.opened().unwrap();
+    assert_eq!(still.drawing, log_still(log, &style));
+    let markup = still.drawing.markup();
+    for line in [
+        "After 4000 of 4929 records: offset 3999",
+        "4000 of 4929 records",
+        "The cluster at this record",
+        "A real log",
+    ] {
+        assert!(markup.contains(&format!(">{line}")), "{line} in the still");
+    }
+    for topic in &log.image.topics {
+        assert!(markup.contains(&format!(">{topic}<")), "{topic} listed");
+    }
+    tab.page.reduce(Action::Tab(Tab::Cluster));
+    assert!(!tab.page.still_open, "another view closes the form");
+}

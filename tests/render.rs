@@ -158,7 +158,7 @@ fn a_race_still_shows_both_sides_as_the_page_does_that_long_after_the_kill() {
 #[test]
 fn bad_race_input_is_refused_with_a_clear_message() {
     for (args, says) in [
-        (&["--view", "pie"][..], "--view: 'pie' is not cluster, race or pains"),
+        (&["--view", "pie"][..], "--view: 'pie' is not cluster, race, pains or log"),
         (&["--view", "race", "--scenario", "failover"][..], "--scenario is the cluster's"),
         (&["--scenario", "leader-crash", "--partitions", "10"][..], "give --view race"),
         (&["--view", "race", "--partitions", "many"][..], "--partitions: 'many' is not a valid value"),
@@ -241,6 +241,87 @@ fn bad_pains_input_is_refused_with_a_clear_message() {
             "--at: 999999999999 ms is past the end of zk-liveness, which plays ",
         ),
         (&["--view", "pains", "--scenario", "zk-liveness", "--partitions", "5"][..], "give --view race"),
+    ] {
+        let out = render(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
+
+/// The files at `path` opened by the page's reader, its image after `at` records.
+fn opened(path: &str, at: usize) -> kraftscope::page::log_reader::OpenedLog {
+    use kraftscope::page::log_reader::{LogReader, LogRequest};
+    let files = kraftscope::kafka_log::directory::read_tree(&[std::path::Path::new(path)]).unwrap();
+    let mut reader = LogReader::default();
+    reader.answer(LogRequest::Open(files)).unwrap();
+    reader.answer(LogRequest::Seek(at)).unwrap()
+}
+
+#[test]
+fn a_log_still_is_the_pages_drawing_of_the_files_opened_there() {
+    use kraftscope::page::log_drawing::log_still;
+    use kraftscope::session::cluster_drawing::StillStyle;
+    use kraftscope::util::css::minify;
+
+    let svg = svg_of(&["--view", "log", "--files", SEGMENT, "--at", "4000", "--theme", "dark"]);
+    let log = opened(SEGMENT, 4_000);
+    let style = StillStyle { dark: true, caption: String::new() };
+    let expected = log_still(&log, &style).document(&minify(include_str!("../www/style.css")));
+    assert_eq!(svg, expected, "the page's still of the same files, byte for byte");
+    assert!(svg.contains(">After 4000 of 4929 records: offset 3999"), "where the image stands");
+    assert!(svg.contains("class=\"log-strip\""), "the page's strip");
+    let end = svg_of(&["--view", "log", "--files", SEGMENT]);
+    assert!(end.contains(">After 4929 of 4929 records: "), "after the last record without --at");
+}
+
+#[test]
+fn nodes_directories_draw_their_nodes_and_disagreements_in_the_still() {
+    let dir = std::env::temp_dir().join(format!("kraftscope-render-nodes-{}", std::process::id()));
+    let status = Command::new(env!("CARGO_BIN_EXE_kraftscope"))
+        .args(["run", "--scenario", "leader_crash", "--notable", "--write-nodes"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let path = dir.to_str().unwrap();
+    let svg = svg_of(&["--view", "log", "--files", path]);
+    let log = opened(path, usize::MAX);
+    let cluster = log.cluster.as_ref().expect("nodes' directories");
+    assert!(svg.contains(">The cluster its files describe<"));
+    let table = svg.split("class=\"still-table file-nodes\"").nth(1).unwrap();
+    for node in &cluster.nodes {
+        assert!(table.contains(&format!("{}<", node.name)), "{} in the table", node.name);
+    }
+    let stale = cluster.nodes.iter().filter(|n| n.stale).count();
+    assert_eq!(stale, 1, "the crashed leader's disk");
+    assert_eq!(table.matches("<rect class=\"marked\"").count(), stale, "the stale node marked");
+    assert!(table.contains(">♛ n1<"), "a crown on the leader");
+    for (n, sentence) in cluster.disagreements.iter().enumerate() {
+        let start: String = sentence.chars().take(40).collect();
+        assert!(svg.contains(&format!(">{}. {start}", n + 1)), "disagreement {} listed", n + 1);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_log_input_is_refused_with_a_clear_message() {
+    for (args, says) in [
+        (&["--view", "log"][..], "give --files PATH[,PATH...]"),
+        (&["--view", "log", "--files", "no/such/file.log"][..], "--files: no/such/file.log does not exist"),
+        (
+            &["--view", "log", "--files", SEGMENT, "--at", "5000"][..],
+            "--at: 5000 records, but the files hold 4929",
+        ),
+        (&["--view", "log", "--files", SEGMENT, "--at", "end"][..], "--at: 'end' is not a count of records"),
+        (
+            &["--view", "log", "--files", SEGMENT, "--scenario", "leader-crash"][..],
+            "give --files PATH[,PATH...] alone",
+        ),
+        (&["--files", SEGMENT][..], "--files is the log view's: give --view log"),
+        (&["--view", "log", "--files", "Cargo.toml"][..], "No metadata records could be read"),
     ] {
         let out = render(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

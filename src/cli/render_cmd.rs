@@ -23,7 +23,21 @@ use super::args::Args;
 const STYLE: &str = include_str!("../../www/style.css");
 
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["scenario", "view", "partitions", "kraft-roles", "at", "seed", "theme", "caption", "out"])?;
+    args.only(&[
+        "scenario",
+        "view",
+        "partitions",
+        "kraft-roles",
+        "files",
+        "at",
+        "seed",
+        "theme",
+        "caption",
+        "out",
+    ])?;
+    if args.has("files") && args.text("view") != Some("log") {
+        return Err("--files is the log view's: give --view log".into());
+    }
     let seed: u64 = args.get("seed", 1)?;
     let dark = match args.text("theme").unwrap_or("light") {
         "light" => false,
@@ -59,7 +73,13 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             }
             pains_at(args, &style)?
         }
-        other => return Err(format!("--view: '{other}' is not cluster, race or pains")),
+        "log" => {
+            if args.has("scenario") || args.has("partitions") || args.has("kraft-roles") {
+                return Err("the log view draws the files given: give --files PATH[,PATH...] alone".into());
+            }
+            log_at(args, &style)?
+        }
+        other => return Err(format!("--view: '{other}' is not cluster, race, pains or log")),
     };
     let svg = drawing.document(&minify(STYLE));
     match args.text("out") {
@@ -76,6 +96,42 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
 #[cfg(not(feature = "full"))]
 fn race_at(_: &Args, _: u64, _: &StillStyle) -> Result<(El, String), String> {
     Err("this build has no failover race (built without the `full` feature)".into())
+}
+
+/// A build without the page's later views has no log view to draw.
+#[cfg(not(feature = "full"))]
+fn log_at(_: &Args, _: &StillStyle) -> Result<(El, String), String> {
+    Err("this build has no log view (built without the `full` feature)".into())
+}
+
+/// The files at `--files` opened as the page opens them (the same reader; nodes' directories
+/// draw their cluster), the image after `--at` records (after the last without it), and what it
+/// shows. Files are named as given, as the page names them below the folder picked.
+#[cfg(feature = "full")]
+fn log_at(args: &Args, style: &StillStyle) -> Result<(El, String), String> {
+    use kraftscope::kafka_log::directory::read_tree;
+    use kraftscope::page::LogRequest;
+    use kraftscope::page::log_drawing::log_still;
+    use kraftscope::page::log_reader::LogReader;
+
+    let paths =
+        args.text("files").ok_or("give --files PATH[,PATH...] (a log's files, or nodes' directories)")?;
+    let paths: Vec<&std::path::Path> = paths.split(',').map(std::path::Path::new).collect();
+    let files = read_tree(&paths).map_err(|e| format!("--files: {e}"))?;
+    let mut reader = LogReader::default();
+    let mut log = reader.answer(LogRequest::Open(files))?;
+    if let Some(error) = &log.error {
+        return Err(error.clone());
+    }
+    if let Some(at) = args.text("at") {
+        let at: usize = at.parse().map_err(|_| format!("--at: '{at}' is not a count of records"))?;
+        if at > log.len {
+            return Err(format!("--at: {at} records, but the files hold {}", log.len));
+        }
+        log = reader.answer(LogRequest::Seek(at))?;
+    }
+    let what = format!("the log after {} of {} records", log.position, log.len);
+    Ok((log_still(&log, style), what))
 }
 
 /// A build without the page's later views has no pains to draw.

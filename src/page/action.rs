@@ -197,7 +197,7 @@ pub enum Effect {
     ReadLog(LogRequest),
     /// Offer this session file as a download.
     Download(SessionFile),
-    /// Save a picture of the live cluster (the exporter, `www/still.js`, loads now); its
+    /// Save a picture of the view shown (the exporter, `www/still.js`, loads now); its
     /// outcome comes back as [`Action::Report`].
     SaveStill(super::Still),
     /// Open the full page at this query string: the first screen's build does not carry the

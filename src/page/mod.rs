@@ -15,6 +15,8 @@ pub mod clock;
 #[cfg(feature = "full")]
 pub mod grid_drawing;
 pub mod live;
+#[cfg(feature = "full")]
+pub mod log_drawing;
 pub mod log_filter;
 #[cfg(any(feature = "full", feature = "log-worker"))]
 pub mod log_reader;
@@ -875,12 +877,15 @@ impl PageState {
     }
 
     /// Whether the view shown can be saved as a picture: the live cluster, the failover race and
-    /// the pains.
+    /// the pains always; the metadata log view once files are opened in it.
     fn stills_here(&self) -> bool {
         match self.tab {
             Tab::Cluster => true,
             #[cfg(feature = "full")]
             Tab::Failover | Tab::Pains => true,
+            #[cfg(feature = "full")]
+            Tab::Log => self.metadata_log.opened().is_some(),
+            #[cfg(not(feature = "full"))]
             _ => false,
         }
     }
@@ -901,6 +906,8 @@ impl PageState {
                     Tab::Failover => form.race_still(&self.race, self.params.settings.seed),
                     #[cfg(feature = "full")]
                     Tab::Pains => Some(form.pains_still(&self.pains.view())),
+                    #[cfg(feature = "full")]
+                    Tab::Log => self.metadata_log.opened().map(|log| form.log_still(log)),
                     _ => Some(form.still(&self.session, self.params.scenario, self.reduced_motion)),
                 };
                 match still {
@@ -909,7 +916,11 @@ impl PageState {
                         effects.push(Effect::SaveStill(still));
                     }
                     None => {
-                        self.status = "The race is still being built: there is nothing to draw yet.".into()
+                        self.status = match self.tab {
+                            Tab::Log => "The files are still being read: there is nothing to draw yet.",
+                            _ => "The race is still being built: there is nothing to draw yet.",
+                        }
+                        .into()
                     }
                 }
             }

@@ -34,6 +34,34 @@ pub struct FileNode {
     pub line: String,
 }
 
+impl FileNode {
+    /// Its role as its card names it: the leader of the latest epoch, stale, a follower or an
+    /// observer.
+    pub fn role(&self) -> &'static str {
+        match (self.leads, self.stale, self.controller) {
+            (true, _, _) => "LEADER",
+            (_, true, _) => "stale",
+            (_, _, true) => "follower",
+            _ => "observer",
+        }
+    }
+
+    /// Its quorum-state's epoch, as its card says it.
+    pub fn epoch_text(&self) -> String {
+        self.epoch.map_or("no quorum-state".to_string(), |e| format!("epoch {e}"))
+    }
+
+    /// Its quorum-state's leader and vote.
+    pub fn vote_text(&self) -> String {
+        format!("leader {}, voted {}", node_name(self.leader), node_name(self.voted))
+    }
+
+    /// How far its log reaches.
+    pub fn log_text(&self) -> String {
+        self.log_end.map_or("no log records".to_string(), |end| format!("log to offset {}", end - 1))
+    }
+}
+
 /// The cluster the files draw.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClusterFiles {

@@ -116,6 +116,14 @@ impl StillForm {
         self.file(view.still(&self.style), format!("{}-{}ms", view.pain.id(), view.now / MS))
     }
 
+    /// The picture of the opened metadata log (`log_drawing::log_still`), named after where its
+    /// image stands.
+    #[cfg(feature = "full")]
+    pub fn log_still(&self, log: &super::log_reader::OpenedLog) -> Still {
+        let drawing = super::log_drawing::log_still(log, &self.style);
+        self.file(drawing, format!("log-{}-of-{}-records", log.position, log.len))
+    }
+
     /// `drawing` as the file the form asks for, named `kraftscope-{stem}`.
     fn file(&self, drawing: El, stem: String) -> Still {
         let dark = if self.style.dark { "-dark" } else { "" };

@@ -17,9 +17,6 @@ const ROW: f64 = 26.0;
 /// A line of a table's cell that wraps.
 const TABLE_LINE: f64 = 17.0;
 
-/// The width of a column as wide as two side by side (a sheet of one column).
-pub const WIDE: f64 = 2.0 * COLUMN + GAP;
-
 /// The most characters of a line of 18 px text in a column of `width` (SVG does not wrap text):
 /// about what the type fits, with room to spare.
 pub fn chars_for(width: f64) -> usize {
@@ -178,7 +175,7 @@ impl Cell {
     }
 }
 
-/// The sheet: `columns` side by side (one column as wide as two, or two), classed `class`,
+/// The sheet: `columns` side by side, classed `class`,
 /// labelled `label` for a screen reader, `headline` over them and the caption of `style` under
 /// them, in its theme.
 pub fn sheet(
@@ -242,7 +239,7 @@ fn wrapped(text: &str, chars: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{COLUMN, Cell, Column, Table, WIDE, sheet, wrapped};
+    use super::{COLUMN, Cell, Column, Table, sheet, wrapped};
     use crate::session::cluster_drawing::StillStyle;
     use crate::session::svg::El;
 
@@ -253,6 +250,9 @@ mod tests {
         assert_eq!(wrapped("", 10), Vec::<String>::new());
         assert_eq!(wrapped("abcdefgh ij", 4), ["abcdefgh", "ij"]);
     }
+
+    /// A column as wide as two and the gap between them.
+    const WIDE: f64 = 2.0 * COLUMN + 60.0;
 
     fn view_box(el: &El) -> String {
         el.attrs.iter().find(|(n, _)| *n == "viewBox").map(|(_, v)| v.clone()).unwrap_or_default()

@@ -225,7 +225,12 @@ impl App {
                 <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} zoom={zoom(state.present)} resizes={self.resizes}
                           stills={!state.params.embed} still={state.still_open.then(|| state.still.clone())} />
             },
-            Tab::Log => log_tab(&state.metadata_log, &self.on),
+            Tab::Log => log_tab(
+                &state.metadata_log,
+                !state.params.embed,
+                state.still_open.then_some(&state.still),
+                &self.on,
+            ),
             _ => failover_tab(
                 &state.race,
                 Layout {

@@ -7,7 +7,6 @@
 
 use yew::prelude::*;
 
-use crate::kafka_log::nodes::node_name;
 use crate::page::node_dirs::{ClusterFiles, FileNode};
 
 /// The cluster the files draw, as a panel.
@@ -46,12 +45,7 @@ pub fn cluster_files(cluster: &ClusterFiles) -> Html {
 
 /// One node's card, its strip scaled to `furthest`.
 fn card(node: &FileNode, furthest: i64) -> Html {
-    let role = match (node.leads, node.stale, node.controller) {
-        (true, _, _) => "LEADER",
-        (_, true, _) => "stale",
-        (_, _, true) => "follower",
-        _ => "observer",
-    };
+    let role = node.role();
     let class = classes!(
         "file-node",
         node.leads.then_some("role-leader"),
@@ -59,7 +53,6 @@ fn card(node: &FileNode, furthest: i64) -> Html {
         (node.problems > 0).then_some("damaged")
     );
     let scale = |offset: i64| offset as f64 / furthest.max(1) as f64 * 100.0;
-    let epoch = node.epoch.map_or("no quorum-state".to_string(), |e| format!("epoch {e}"));
     let label = format!("{} {role}: {}{}", node.name, node.line, marks_text(&node.marks));
     html! {
         <li class={class} aria-label={label} data-name={node.name.clone()}>
@@ -68,8 +61,8 @@ fn card(node: &FileNode, furthest: i64) -> Html {
                 <strong>{ &node.name }</strong>
                 { for node.marks.iter().map(|mark| html! { <span class="disagreement-mark">{ mark }</span> }) }
             </p>
-            <p aria-hidden="true">{ format!("{role}, {epoch}") }</p>
-            <p aria-hidden="true">{ format!("leader {}, voted {}", node_name(node.leader), node_name(node.voted)) }</p>
+            <p aria-hidden="true">{ format!("{role}, {}", node.epoch_text()) }</p>
+            <p aria-hidden="true">{ node.vote_text() }</p>
             <svg class="file-log-track" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
                 if let (Some(start), Some(end)) = (node.log_start, node.log_end) {
                     <rect class="file-log" x={format!("{:.2}", scale(start))} y="0" height="10"
@@ -80,7 +73,7 @@ fn card(node: &FileNode, furthest: i64) -> Html {
                 }
             </svg>
             <p class="file-log-end" aria-hidden="true">
-                { node.log_end.map_or("no log records".to_string(), |end| format!("log to offset {}", end - 1)) }</p>
+                { node.log_text() }</p>
         </li>
     }
 }

@@ -20,7 +20,10 @@ pub const SHORTCUTS: [(&str, &str); 15] = [
     ("R", "reset to the start (same seed: the demo repeats exactly)"),
     ("P", "presenter mode (large type)"),
     ("F", "full screen"),
-    ("E", "save a picture of the cluster or the race (SVG, or PNG at 1080p or 4K)"),
+    (
+        "E",
+        "save a picture of the view shown: the cluster, the race, a pain or an opened log (SVG, or PNG at 1080p or 4K)",
+    ),
     ("?", "show or hide this list"),
 ];
 

@@ -9,23 +9,33 @@ use yew::prelude::*;
 
 use super::cluster_files::cluster_files;
 use super::log_drop::LogDrop;
+use super::still_form::StillFormView;
+use super::svg_html;
+use crate::page::log_drawing::{epochs_line, position_line, problems_line, strip};
 use crate::page::log_reader::{ImageSummary, OpenedLog};
-use crate::page::{Action, MetadataLogAction, MetadataLogView};
+use crate::page::{Action, MetadataLogAction, MetadataLogView, StillAction, StillForm};
 
-/// The metadata log view of `view`; its controls send `on` their actions.
-pub fn log_tab(view: &MetadataLogView, on: &Callback<Action>) -> Html {
+/// The metadata log view of `view`, with "Save picture" once files are opened (its button where
+/// `stills`; its form while `still` is open); its controls send `on` their actions.
+pub fn log_tab(
+    view: &MetadataLogView,
+    stills: bool,
+    still: Option<&StillForm>,
+    on: &Callback<Action>,
+) -> Html {
     html! {
         <main class="log-tab">
             <LogDrop dragging={view.dragging()} reading={view.reading()} decoding={view.decoding()} on={on.clone()} />
             if let Some(error) = view.error() { <p class="log-error" role="alert">{ error }</p> }
             if let Some(log) = view.opened() {
-                { opened(view, log, on) }
+                if let Some(form) = still { <StillFormView form={form.clone()} of="log" on={on.clone()} /> }
+                { opened(view, log, stills, on) }
             }
         </main>
     }
 }
 
-fn opened(view: &MetadataLogView, log: &OpenedLog, on: &Callback<Action>) -> Html {
+fn opened(view: &MetadataLogView, log: &OpenedLog, stills: bool, on: &Callback<Action>) -> Html {
     let (position, len) = (log.position, log.len);
     let oninput = on.reform(|e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
@@ -42,22 +52,22 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, on: &Callback<Action>) -> Htm
             if let Some(cluster) = &log.cluster { { cluster_files(cluster) } }
             <div class="panel log-summary">
                 <p id="log-totals"><strong>{ log.files.join(", ") }</strong>{ ": " }{ &log.totals }</p>
-                <p id="log-epochs">{ &log.epochs }{ "; " }
-                    { format!("{} LeaderChange record(s)", log.leader_changes) }
-                    { for log.changes_named.iter().map(|change| format!("; {change}")) }</p>
+                <p id="log-epochs">{ epochs_line(log) }</p>
                 <p class={classes!(warning.then_some("log-warning"))}>
-                    { format!("CRC failures: {}; other problems: {}", log.crc_failures, log.problem_count) }
+                    { problems_line(log) }
                     { for log.problems_quoted.iter().map(|p| html! { <><br />{ p }</> }) }</p>
-                <p class="hint">{ format!("Opened in {open_ms} ms (decoded in a background worker).") }</p>
+                <p class="hint">{ format!("Opened in {open_ms} ms (decoded in a background worker).") }
+                    if stills {
+                        { " " }<button id="still" class="secondary" title="E" onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
+                    }</p>
             </div>
             <div class="panel log-travel">
                 <h2>{ "Time travel: the image after each record" }</h2>
-                { strip(log) }
+                { svg_html::html(&strip(log)) }
                 <p class="hint">{ "Each band is a leader epoch; orange ticks are LeaderChange records, green ones voter-set changes (KRaftVoters); the dark line is where the image below stands. Drag the slider to replay the records up to any point." }</p>
                 <input type="range" id="log-scrub" aria-label="Records replayed" min="0" max={len.to_string()}
                        value={position.to_string()} {oninput} />
-                <p id="log-position" data-position={position.to_string()}>
-                    { format!("After {position} of {len} records: ") }{ &log.at }</p>
+                <p id="log-position" data-position={position.to_string()}>{ position_line(log) }</p>
             </div>
             { image_view(&log.image) }
             <div class="panel">
@@ -77,33 +87,6 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, on: &Callback<Action>) -> Htm
                 </table>
             </details>
         </div>
-    }
-}
-
-/// The records as a strip: a band per leader epoch, a tick per LeaderChange, the position.
-fn strip(log: &OpenedLog) -> Html {
-    let len = log.len.max(1) as f64;
-    let x = |i: usize| format!("{:.2}", i as f64 / len * 1000.0);
-    let bands = log.bands.iter().enumerate().map(|(n, band)| {
-            let width = format!("{:.2}", (band.end - band.start) as f64 / len * 1000.0);
-            html! { <rect class={classes!("epoch-band", (n % 2 == 1).then_some("odd"))} x={x(band.start)} y="0" width={width} height="28">
-                        <title>{ format!("epoch {}", band.epoch) }</title></rect> }
-        });
-    let ticks = log.ticks.iter().map(|&i| {
-            html! { <line class="leader-change" x1={x(i)} x2={x(i)} y1="0" y2="28"><title>{ "LeaderChange" }</title></line> }
-        });
-    let voter_ticks = log.voter_ticks.iter().map(|&i| {
-            html! { <line class="voter-change" x1={x(i)} x2={x(i)} y1="0" y2="28"><title>{ "KRaftVoters: the voter set changes" }</title></line> }
-        });
-    let at = x(log.position);
-    html! {
-        <svg class="log-strip" viewBox="0 0 1000 28" preserveAspectRatio="none" role="img"
-             aria-label={format!("{} epochs, {} LeaderChange records, {} voter-set changes", log.bands.len(), log.tick_count, log.voter_tick_count)}>
-            { for bands }
-            { for ticks }
-            { for voter_ticks }
-            <line class="log-cursor" x1={at.clone()} x2={at} y1="0" y2="28" />
-        </svg>
     }
 }
 

@@ -10,7 +10,7 @@ use crate::session::cluster_drawing::CAPTION_MAX;
 #[derive(Properties, PartialEq)]
 pub struct StillFormProps {
     pub form: StillForm,
-    /// What is saved: "cluster", "race" or "pain".
+    /// What is saved: "cluster", "race", "pain" or "log".
     #[prop_or("cluster")]
     pub of: &'static str,
     pub on: Callback<Action>,

@@ -6,13 +6,15 @@
 // a PNG of a slide's size; its exporter (www/still.js) loads only then. One drawing code
 // (src/session/cluster_drawing.rs) makes all of them; the race's still is both sides' drawings
 // (page/zk_drawing.rs, page/grid_drawing.rs) side by side, saved from the page or the command line;
-// a pain's still holds its ZooKeeper drawing and its tables as the page shows them.
-// covers: src/page/race/still.rs src/page/zk_drawing.rs src/page/grid_drawing.rs src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/page/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs
+// a pain's still holds its ZooKeeper drawing and its tables as the page shows them, an opened
+// log's its timeline strip (page/log_drawing.rs), its nodes and its image.
+// covers: src/page/race/still.rs src/page/zk_drawing.rs src/page/grid_drawing.rs src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/page/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs src/page/log_drawing.rs src/web/log_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
 import { assertNoViolations } from "./axe.mjs";
 import { open, screenshot } from "./browser.mjs";
 
@@ -178,6 +180,16 @@ test("the race's still holds the very drawings the page shows: KRaft's, ZooKeepe
   await context.close();
 });
 
+/** Saves the view shown (`what` the form names) with its Save picture button and the form's Save,
+ *  a screenshot of the form taken; the download's name and bytes. */
+async function saveWithTheButton(page, what) {
+  await page.getByRole("button", { name: "Save picture" }).click();
+  const form = page.getByRole("region", { name: `Save a picture of the ${what}` });
+  await form.waitFor();
+  await screenshot(page, `still-form-${what}-1280x720`);
+  return download(page, () => form.getByRole("button", { name: "Save" }).click());
+}
+
 test("on the pains, the still holds the page's ZooKeeper drawing and tables, and Save gives render --view pains' file", async () => {
   const { page, errors, context } = await open("?scenario=zk-liveness&t=9000", { acceptDownloads: true });
   await page.locator(".pains-tab svg.zk-cluster").waitFor();
@@ -204,14 +216,54 @@ test("on the pains, the still holds the page's ZooKeeper drawing and tables, and
   }
   const stale = Number(await page.locator("table.copies").getAttribute("data-stale-cells"));
   assert.ok(stale > 0, "the moment shows stale cells");
-  await page.getByRole("button", { name: "Save picture" }).click();
-  const form = page.getByRole("region", { name: "Save a picture of the pain" });
-  await form.waitFor();
-  await screenshot(page, "still-form-pains-1280x720");
-  const { name, bytes } = await download(page, () => form.getByRole("button", { name: "Save" }).click());
+  const { name, bytes } = await saveWithTheButton(page, "pain");
   assert.equal(name, "kraftscope-zk-liveness-9000ms.svg");
   assert.equal(bytes.toString("utf8"), still);
   assert.equal((bytes.toString("utf8").match(/<rect class="marked"/g) ?? []).length, stale + 1, "the stale cells and the split broker marked");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** `kraftscope render` run in `cwd`, so that the files given are named as the page names them. */
+function renderIn(cwd, args) {
+  return execFileSync("cargo", ["run", "--manifest-path", path.join(root, "Cargo.toml"), "--release", "--quiet", "--bin", "kraftscope", "--", "render", ...args],
+    { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 1 << 26 });
+}
+
+test("an opened log's still holds the page's strip, and Save gives render --view log's file for the same record", async () => {
+  const segmentDir = path.join(root, "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0");
+  const { page, errors, context } = await open("?tab=log", { acceptDownloads: true });
+  await page.locator("#log-file").setInputFiles(path.join(segmentDir, "00000000000000000000.log"));
+  await page.locator(".log-opened").waitFor({ timeout: 60_000 });
+  await page.locator("#log-scrub").fill("4000");
+  await page.waitForFunction(() => document.querySelector("#log-position")?.dataset.position === "4000");
+  const still = renderIn(segmentDir, ["--view", "log", "--files", "00000000000000000000.log", "--at", "4000"]);
+  const [onScreen] = await page.evaluate(drawingsOf, [null, ["log-strip"]]);
+  const [inStill] = await page.evaluate(drawingsOf, [still, ["log-strip"]]);
+  assert.ok(onScreen.includes("epoch-band"), "the strip on the page");
+  assert.equal(firstDifference(inStill, onScreen), null, "log-strip");
+  const { name, bytes } = await saveWithTheButton(page, "log");
+  assert.equal(name, "kraftscope-log-4000-of-4929-records.svg");
+  assert.equal(bytes.toString("utf8"), still);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("nodes' directories: the still lists each node as its files hold it, as render --view log draws them", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kraftscope-still-nodes-"));
+  execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "run", "--scenario", "leader_crash",
+    "--notable", "--write-nodes", dir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  const { page, errors, context } = await open("?tab=log", { acceptDownloads: true });
+  await page.locator("#log-folder").setInputFiles(dir);
+  await page.locator("#cluster-files").waitFor({ timeout: 60_000 });
+  await page.keyboard.press("e");
+  const form = page.getByRole("region", { name: "Save a picture of the log" });
+  await form.waitFor();
+  const { bytes } = await download(page, () => form.getByRole("button", { name: "Save" }).click());
+  const still = renderIn(path.dirname(dir), ["--view", "log", "--files", path.basename(dir)]);
+  assert.equal(bytes.toString("utf8"), still);
+  const names = await page.locator("#cluster-files li.file-node").evaluateAll((nodes) => nodes.map((n) => n.dataset.name));
+  for (const name of names) assert.match(still, new RegExp(`>(♛ )?${name}<`), `${name} in the still`);
   assert.deepEqual(errors, []);
   await context.close();
 });
