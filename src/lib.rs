@@ -22,6 +22,7 @@ pub mod metadata;
 // Kafka's on-disk format of `__cluster_metadata`: batches, records, every metadata record type.
 pub mod kafka_log;
 // ZooKeeper mode, the baseline: znodes, sessions, watches and the controller that cold-loads.
+pub mod migration;
 pub mod zk;
 
 // The simulations and their checks.

@@ -1,0 +1,7 @@
+//! The bridge release's migration from ZooKeeper mode to KRaft (KIP-866), as Kafka 3.9 implements
+//! it: the states it passes through ([`state`]) and the driver on the active KRaft controller
+//! that walks them ([`driver`]). The simulation that runs it against ZooKeeper, the quorum and
+//! the brokers on one clock builds on these.
+
+pub mod driver;
+pub mod state;
