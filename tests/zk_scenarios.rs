@@ -132,7 +132,7 @@ fn controller_death_fires_every_brokers_controller_watch_and_they_race() {
 /// Who holds `/controller` and what `/controller_epoch` says.
 fn controller_znodes(zk: &ZkCluster) -> (Option<u32>, u32) {
     let holder = zk.store().inspect(ZnodePath::Controller).map(|n| match n.data {
-        ZnodeData::Controller { broker_id } => broker_id,
+        ZnodeData::Controller { broker_id, .. } => broker_id,
         other => panic!("/controller holds {other:?}"),
     });
     let epoch = match zk.store().inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {

@@ -5,3 +5,4 @@
 
 pub mod driver;
 pub mod state;
+pub mod zk_client;

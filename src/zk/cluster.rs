@@ -16,7 +16,7 @@ use super::partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 use super::path::{TopicLayout, ZnodePath};
 use super::push::PushTracker;
 use super::store::{
-    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStore, ZnodeData,
+    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkOp, ZkRequestKind, ZkStore, ZnodeData,
 };
 use super::trace::{Holder, Missed, Reaction, TraceKind, TraceLine};
 use crate::harness::{EventQueue, Micros};
@@ -138,7 +138,7 @@ impl ZkCluster {
         }
         let id = self.rng.below(u64::from(self.config.brokers)) as BrokerId;
         let session = self.brokers[id as usize].session;
-        let data = ZnodeData::Controller { broker_id: id };
+        let data = ZnodeData::Controller { broker_id: id, kraft_epoch: None };
         self.store.create(ZnodePath::Controller, data, Some(session))?;
         let epoch = ZnodeData::ControllerEpoch(FIRST_EPOCH);
         self.store.set_data(ZnodePath::ControllerEpoch, epoch, None)?;
@@ -417,7 +417,7 @@ impl ZkCluster {
         let session = self.brokers[id as usize].session;
         match self.store.exists(ZnodePath::Controller, Some(session)) {
             Ok(Some(node)) => match node.data {
-                ZnodeData::Controller { broker_id } => Holder::Broker(broker_id),
+                ZnodeData::Controller { broker_id, .. } => Holder::Broker(broker_id),
                 other => Holder::Unreadable(other),
             },
             Ok(None) => Holder::Nobody,
@@ -460,9 +460,11 @@ impl ZkCluster {
         let ZnodeData::ControllerEpoch(epoch) = node.data else {
             return Err(ZkError::BadData(path));
         };
-        let controller = (ZnodePath::Controller, ZnodeData::Controller { broker_id: id }, Some(session));
-        let bumped = (path, ZnodeData::ControllerEpoch(epoch + 1), node.version);
-        let fired = self.store.create_and_set(controller, bumped)?;
+        let controller = ZnodeData::Controller { broker_id: id, kraft_epoch: None };
+        let fired = self.store.multi(&[
+            ZkOp::Create { path: ZnodePath::Controller, data: controller, ephemeral_owner: Some(session) },
+            ZkOp::SetData { path, data: ZnodeData::ControllerEpoch(epoch + 1), version: Some(node.version) },
+        ])?;
         self.deliver_watches(fired);
         Ok(epoch + 1)
     }

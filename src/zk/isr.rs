@@ -182,7 +182,7 @@ impl ZkCluster {
     pub(super) fn delete_isr_changes(&mut self, notifications: &[ZnodePath]) {
         let mut fired = Vec::new();
         for path in notifications {
-            fired.extend(self.store.delete(*path).unwrap_or_default());
+            fired.extend(self.store.delete(*path, None).unwrap_or_default());
         }
         let in_flight = self.config.costs.zk_max_in_flight_requests;
         let deleted =

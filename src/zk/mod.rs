@@ -36,7 +36,7 @@ pub use picture::{
     Endpoint, PartitionGrid, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture, ZnodePanel,
 };
 pub use store::{
-    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkRequestKind, ZkStats, ZkStore, Znode,
+    SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkOp, ZkRequestKind, ZkStats, ZkStore, Znode,
     ZnodeData,
 };
 pub use trace::{TraceKind, TraceLine};

@@ -76,6 +76,8 @@ pub enum ZnodePath {
     /// `/isr_change_notification/isr_change_<n>`: a persistent sequential znode naming the
     /// partitions whose ISR one leader changed.
     IsrChangeNotification(u32),
+    /// `/migration`: where a migration to KRaft stands (Kafka 3.4 to 3.9).
+    Migration,
 }
 
 impl ZnodePath {
@@ -83,7 +85,7 @@ impl ZnodePath {
     /// A partition's parent is given as its topic; the `partitions/<p>` levels are not modelled.
     pub(crate) fn parent(&self) -> Option<ZnodePath> {
         match self {
-            ZnodePath::Controller | ZnodePath::ControllerEpoch => None,
+            ZnodePath::Controller | ZnodePath::ControllerEpoch | ZnodePath::Migration => None,
             ZnodePath::BrokerIds | ZnodePath::Topics | ZnodePath::IsrChangeNotifications => None,
             ZnodePath::BrokerId(_) => Some(ZnodePath::BrokerIds),
             ZnodePath::Topic(_) => Some(ZnodePath::Topics),
@@ -107,6 +109,7 @@ impl fmt::Display for ZnodePath {
             }
             ZnodePath::IsrChangeNotifications => write!(f, "/isr_change_notification"),
             ZnodePath::IsrChangeNotification(n) => write!(f, "/isr_change_notification/isr_change_{n:010}"),
+            ZnodePath::Migration => write!(f, "/migration"),
         }
     }
 }

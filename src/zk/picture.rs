@@ -223,7 +223,7 @@ impl ZkCluster {
 
     fn znode_panel(&self) -> ZnodePanel {
         let controller = match self.store.inspect(ZnodePath::Controller).map(|n| n.data) {
-            Some(ZnodeData::Controller { broker_id }) => Some(broker_id),
+            Some(ZnodeData::Controller { broker_id, .. }) => Some(broker_id),
             _ => None,
         };
         let controller_epoch = match self.store.inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {

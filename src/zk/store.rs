@@ -32,8 +32,9 @@ impl fmt::Display for SessionId {
 pub enum ZnodeData {
     /// A parent znode with no data of its own.
     Empty,
-    /// `/controller`: the active controller.
-    Controller { broker_id: BrokerId },
+    /// `/controller`: the active controller; during a migration to KRaft, a KRaft controller and
+    /// its epoch (`ControllerZNode` version 2, `kraftControllerEpoch`).
+    Controller { broker_id: BrokerId, kraft_epoch: Option<i32> },
     /// `/controller_epoch`.
     ControllerEpoch(u32),
     /// `/brokers/ids/<id>`: a broker registration.
@@ -46,14 +47,25 @@ pub enum ZnodeData {
     /// An ISR change notification: how many partitions it names (the list is read with
     /// [`ZkStore::isr_change`]).
     IsrChange { partitions: u32 },
+    /// `/migration`: how far a KRaft controller has written the metadata log to ZooKeeper
+    /// (`MigrationZNode`).
+    Migration {
+        kraft_controller_id: i32,
+        kraft_controller_epoch: i32,
+        kraft_metadata_offset: i64,
+        kraft_metadata_epoch: i32,
+    },
 }
 
 impl fmt::Display for ZnodeData {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ZnodeData::Empty => write!(f, "null"),
-            ZnodeData::Controller { broker_id } => {
+            ZnodeData::Controller { broker_id, kraft_epoch: None } => {
                 write!(f, r#"{{"version":1,"brokerid":{broker_id}}}"#)
+            }
+            ZnodeData::Controller { broker_id, kraft_epoch: Some(epoch) } => {
+                write!(f, r#"{{"version":2,"brokerid":{broker_id},"kraftControllerEpoch":{epoch}}}"#)
             }
             ZnodeData::ControllerEpoch(epoch) => write!(f, "{epoch}"),
             ZnodeData::BrokerRegistration { broker_id } => {
@@ -65,6 +77,17 @@ impl fmt::Display for ZnodeData {
             ZnodeData::PartitionState(state) => write!(f, "{state}"),
             ZnodeData::IsrChange { partitions } => {
                 write!(f, r#"{{"version":1,"partitions":[{partitions} partitions]}}"#)
+            }
+            ZnodeData::Migration {
+                kraft_controller_id,
+                kraft_controller_epoch,
+                kraft_metadata_offset,
+                kraft_metadata_epoch,
+            } => {
+                write!(
+                    f,
+                    r#"{{"version":0,"kraft_controller_id":{kraft_controller_id},"kraft_controller_epoch":{kraft_controller_epoch},"kraft_metadata_offset":{kraft_metadata_offset},"kraft_metadata_epoch":{kraft_metadata_epoch}}}"#
+                )
             }
         }
     }
@@ -90,6 +113,43 @@ impl Znode {
         match self.data {
             ZnodeData::PartitionState(state) => Some(state),
             _ => None,
+        }
+    }
+}
+
+/// One operation of a [`ZkStore::multi`] (ZooKeeper's `Op`): a version check, a conditional
+/// `setData` (any version when `None`), a `delete`, a `create`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZkOp {
+    Check {
+        path: ZnodePath,
+        version: u32,
+    },
+    SetData {
+        path: ZnodePath,
+        data: ZnodeData,
+        version: Option<u32>,
+    },
+    Delete {
+        path: ZnodePath,
+        version: Option<u32>,
+    },
+    /// Ephemeral when it has an owner.
+    Create {
+        path: ZnodePath,
+        data: ZnodeData,
+        ephemeral_owner: Option<SessionId>,
+    },
+}
+
+impl ZkOp {
+    /// The znode it is about.
+    pub fn path(&self) -> ZnodePath {
+        match *self {
+            ZkOp::Check { path, .. }
+            | ZkOp::SetData { path, .. }
+            | ZkOp::Delete { path, .. }
+            | ZkOp::Create { path, .. } => path,
         }
     }
 }
@@ -476,14 +536,19 @@ impl ZkStore {
         .ok_or(ZkError::NoNode(path))
     }
 
-    /// `delete` of a persistent znode with no children (an ISR change notification). Returns
-    /// the watches that fired.
-    pub(crate) fn delete(&mut self, path: ZnodePath) -> Result<Vec<WatchFired>, ZkError> {
+    /// `delete` of a znode with no children (an ISR change notification, `/controller`,
+    /// `/migration`), conditional on `expected_version` when given. Returns the watches that
+    /// fired.
+    pub(crate) fn delete(
+        &mut self,
+        path: ZnodePath,
+        expected_version: Option<u32>,
+    ) -> Result<Vec<WatchFired>, ZkError> {
         self.stats.writes += 1;
-        let ZnodePath::IsrChangeNotification(n) = path else {
-            return Err(ZkError::BadData(path));
-        };
-        self.isr_changes.remove(&n).ok_or(ZkError::NoNode(path))?;
+        self.check_delete(path, expected_version, self.inspect(path))?;
+        if let ZnodePath::IsrChangeNotification(n) = path {
+            self.isr_changes.remove(&n);
+        }
         self.nodes.remove(&path);
         let mut fired = Vec::new();
         self.fire(path, WatchKind::Data, WatchEvent::NodeDeleted, &mut fired);
@@ -491,27 +556,95 @@ impl ZkStore {
         Ok(fired)
     }
 
-    /// ZooKeeper's `multi` of `create(path, data)` and `setData(set_path, set_data,
-    /// expected_version)`: one request whose operations are all checked before any is applied,
-    /// so both happen or neither does. Returns the watches that fired.
-    pub(crate) fn create_and_set(
-        &mut self,
-        (path, data, ephemeral_owner): (ZnodePath, ZnodeData, Option<SessionId>),
-        (set_path, set_data, expected): (ZnodePath, ZnodeData, u32),
-    ) -> Result<Vec<WatchFired>, ZkError> {
-        if self.inspect(path).is_some() {
-            self.stats.writes += 1;
-            return Err(ZkError::NodeExists(path));
+    /// Whether `path`, as it stands (`node`), may be deleted at `expected_version`: a znode that
+    /// exists, has no children of its own in this model, and is at that version.
+    fn check_delete(
+        &self,
+        path: ZnodePath,
+        expected_version: Option<u32>,
+        node: Option<Znode>,
+    ) -> Result<(), ZkError> {
+        if !matches!(path, ZnodePath::IsrChangeNotification(_) | ZnodePath::Controller | ZnodePath::Migration)
+        {
+            return Err(ZkError::BadData(path));
         }
-        let actual = self.inspect(set_path).ok_or(ZkError::NoNode(set_path))?.version;
-        if actual != expected {
-            self.stats.writes += 1;
-            return Err(ZkError::BadVersion { path: set_path, expected, actual });
+        let actual = node.ok_or(ZkError::NoNode(path))?.version;
+        match expected_version {
+            Some(expected) if expected != actual => Err(ZkError::BadVersion { path, expected, actual }),
+            _ => Ok(()),
         }
-        let mut fired = self.create(path, data, ephemeral_owner)?;
-        let (_, more) = self.set_data(set_path, set_data, Some(expected))?;
-        self.stats.writes -= 1;
-        fired.extend(more);
+    }
+
+    /// ZooKeeper's `multi`: `ops` checked in order against the tree as the earlier ones leave it,
+    /// then applied together, or none of them if one fails (its error returned). One write
+    /// request, whether it succeeds or not.
+    /// Partition-state znodes are not written by a multi in this model. Returns the watches that
+    /// fired.
+    pub(crate) fn multi(&mut self, ops: &[ZkOp]) -> Result<Vec<WatchFired>, ZkError> {
+        self.stats.writes += 1;
+        let writes = self.stats.writes;
+        // The znodes as the ops so far leave them (None: deleted), over the tree.
+        let mut staged: BTreeMap<ZnodePath, Option<Znode>> = BTreeMap::new();
+        let at = |staged: &BTreeMap<ZnodePath, Option<Znode>>, path: ZnodePath| match staged.get(&path) {
+            Some(node) => *node,
+            None => self.inspect(path),
+        };
+        for op in ops {
+            let path = op.path();
+            if matches!(path, ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }) {
+                return Err(ZkError::BadData(path));
+            }
+            let node = at(&staged, path);
+            let version_is = |expected: u32| match node {
+                None => Err(ZkError::NoNode(path)),
+                Some(n) if n.version != expected => {
+                    Err(ZkError::BadVersion { path, expected, actual: n.version })
+                }
+                Some(n) => Ok(n),
+            };
+            match *op {
+                ZkOp::Check { version, .. } => {
+                    version_is(version)?;
+                }
+                ZkOp::SetData { data, version, .. } => {
+                    let n = match version {
+                        Some(expected) => version_is(expected)?,
+                        None => node.ok_or(ZkError::NoNode(path))?,
+                    };
+                    staged.insert(path, Some(Znode { data, version: n.version + 1, ..n }));
+                }
+                ZkOp::Delete { version, .. } => {
+                    self.check_delete(path, version, node)?;
+                    staged.insert(path, None);
+                }
+                ZkOp::Create { data, ephemeral_owner, .. } => {
+                    if node.is_some() {
+                        return Err(ZkError::NodeExists(path));
+                    }
+                    if let Some(parent) = path.parent().filter(|p| at(&staged, *p).is_none()) {
+                        return Err(ZkError::NoNode(parent));
+                    }
+                    if let Some(owner) = ephemeral_owner.filter(|s| !self.sessions.contains_key(s)) {
+                        return Err(ZkError::SessionExpired(owner));
+                    }
+                    staged.insert(path, Some(Znode { data, version: 0, ephemeral_owner }));
+                }
+            }
+        }
+        let mut fired = Vec::new();
+        for op in ops {
+            match *op {
+                ZkOp::Check { .. } => Ok(()),
+                ZkOp::SetData { path, data, version } => {
+                    self.set_data(path, data, version).map(|(_, f)| fired.extend(f))
+                }
+                ZkOp::Delete { path, version } => self.delete(path, version).map(|f| fired.extend(f)),
+                ZkOp::Create { path, data, ephemeral_owner } => {
+                    self.create(path, data, ephemeral_owner).map(|f| fired.extend(f))
+                }
+            }?;
+        }
+        self.stats.writes = writes;
         Ok(fired)
     }
 
@@ -597,19 +730,74 @@ impl ZkStore {
     }
 }
 
+/// An ensemble of 4 topics of 2 partitions over 3 brokers, for tests.
+#[cfg(test)]
+pub(crate) fn test_store() -> ZkStore {
+    use crate::zk::column::ColumnBuilder;
+    use crate::zk::partition::ReplicaAssignment;
+    let layout = TopicLayout::new(4, 2).expect("valid layout");
+    let assignment = ReplicaAssignment::new(3, 2, 0);
+    let mut states = ColumnBuilder::new();
+    (0..layout.partitions()).for_each(|p| states.push(assignment.initial_state(p, 1)));
+    ZkStore::new(layout, &ZkCosts::sync_reads_2017(), states.finish())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::harness::MS;
-    use crate::zk::column::ColumnBuilder;
-    use crate::zk::partition::ReplicaAssignment;
 
-    fn store() -> ZkStore {
-        let layout = TopicLayout::new(4, 2).expect("valid layout");
-        let assignment = ReplicaAssignment::new(3, 2, 0);
-        let mut states = ColumnBuilder::new();
-        (0..layout.partitions()).for_each(|p| states.push(assignment.initial_state(p, 1)));
-        ZkStore::new(layout, &ZkCosts::sync_reads_2017(), states.finish())
+    use super::test_store as store;
+
+    #[test]
+    fn a_multi_applies_all_its_ops_or_none_checking_each_against_the_ones_before_it() {
+        let mut zk = store();
+        let owner = zk.open_session(0, 0);
+        let watcher = zk.open_session(1, 0);
+        let controller = |id| ZnodeData::Controller { broker_id: id, kraft_epoch: None };
+        let epoch = |e| ZnodeData::ControllerEpoch(e);
+        zk.multi(&[
+            ZkOp::Create { path: ZnodePath::Controller, data: controller(0), ephemeral_owner: Some(owner) },
+            ZkOp::SetData { path: ZnodePath::ControllerEpoch, data: epoch(1), version: Some(0) },
+        ])
+        .expect("the election's multi");
+        assert_eq!(zk.stats().writes, 1, "one request");
+        zk.exists(ZnodePath::Controller, Some(watcher)).expect("watch");
+        // A stale version anywhere refuses the whole multi: nothing changes, no watch fires.
+        let stale = [
+            ZkOp::Delete { path: ZnodePath::Controller, version: Some(0) },
+            ZkOp::Create { path: ZnodePath::Controller, data: controller(5), ephemeral_owner: None },
+            ZkOp::Check { path: ZnodePath::ControllerEpoch, version: 0 },
+        ];
+        let refused = zk.multi(&stale);
+        assert_eq!(
+            refused,
+            Err(ZkError::BadVersion { path: ZnodePath::ControllerEpoch, expected: 0, actual: 1 })
+        );
+        assert_eq!(zk.inspect(ZnodePath::Controller).map(|n| n.data), Some(controller(0)));
+        assert_eq!(zk.stats().writes, 2, "a refused multi is a request too");
+        // Delete then create the same path: the create sees the delete.
+        let fired = zk
+            .multi(&[
+                ZkOp::Check { path: ZnodePath::ControllerEpoch, version: 1 },
+                ZkOp::Delete { path: ZnodePath::Controller, version: Some(0) },
+                ZkOp::Create { path: ZnodePath::Controller, data: controller(5), ephemeral_owner: None },
+            ])
+            .expect("replaced");
+        let node = zk.inspect(ZnodePath::Controller).unwrap();
+        assert_eq!(
+            (node.data, node.version, node.ephemeral_owner),
+            (controller(5), 0, None),
+            "persistent now"
+        );
+        assert_eq!(fired.len(), 1, "the watcher hears /controller go, once");
+        assert_eq!(
+            zk.check_session(owner, u64::MAX / 2),
+            SessionStatus::Expired { deleted: vec![], fired: vec![] }
+        );
+        assert!(zk.inspect(ZnodePath::Controller).is_some(), "its old owner's expiry no longer removes it");
+        let state = ZnodePath::PartitionState { topic: 0, partition: 0 };
+        assert_eq!(zk.multi(&[ZkOp::Check { path: state, version: 0 }]), Err(ZkError::BadData(state)));
     }
 
     #[test]
@@ -617,8 +805,12 @@ mod tests {
         let mut zk = store();
         let owner = zk.open_session(0, 0);
         let watcher = zk.open_session(1, 0);
-        zk.create(ZnodePath::Controller, ZnodeData::Controller { broker_id: 0 }, Some(owner))
-            .expect("create /controller");
+        zk.create(
+            ZnodePath::Controller,
+            ZnodeData::Controller { broker_id: 0, kraft_epoch: None },
+            Some(owner),
+        )
+        .expect("create /controller");
         zk.exists(ZnodePath::Controller, Some(watcher)).expect("watch");
         zk.ping(watcher, 5_000 * MS).expect("ping");
         let timeout = ZkCosts::sync_reads_2017().zk_session_timeout;
