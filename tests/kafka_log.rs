@@ -422,3 +422,106 @@ fn inspect_prints_the_voter_sets_and_kraft_version_of_a_dynamic_quorum() {
         "{line}"
     );
 }
+
+/// A segment as a cluster in the middle of its migration from ZooKeeper writes it (Kafka 3.9):
+/// a ZooKeeper-mode broker registered in migration mode, then the one-time copy's transaction
+/// ending with ZkMigrationStateRecord(MIGRATION).
+fn migrating_segment(state: i8) -> Vec<u8> {
+    use kraftscope::kafka_log::payload::Payload;
+    use kraftscope::kafka_log::value::Value;
+    let record = |api_key: u16, version: u16, fields: Vec<(&'static str, Value)>| Payload::Metadata {
+        api_key,
+        version,
+        value: Value::Struct(fields),
+    };
+    let mut out = Vec::new();
+    writer::put_batch(
+        &mut out,
+        0,
+        1,
+        0,
+        &[
+            record(
+                12,
+                0,
+                vec![
+                    ("Name", Value::String(Some("metadata.version".into()))),
+                    ("FeatureLevel", Value::Int16(21)),
+                ],
+            ),
+            record(21, 0, vec![("ZkMigrationState", Value::Int8(2))]),
+        ],
+    );
+    writer::put_batch(
+        &mut out,
+        2,
+        1,
+        0,
+        &[record(
+            0,
+            2,
+            vec![
+                ("BrokerId", Value::Int32(0)),
+                ("IsMigratingZkBroker", Value::Bool(true)),
+                ("BrokerEpoch", Value::Int64(7)),
+                ("Fenced", Value::Bool(false)),
+            ],
+        )],
+    );
+    writer::put_batch(
+        &mut out,
+        3,
+        1,
+        0,
+        &[
+            record(23, 0, vec![("Name", Value::String(Some("ZK Migration".into())))]),
+            record(21, 0, vec![("ZkMigrationState", Value::Int8(state))]),
+            record(24, 0, vec![]),
+        ],
+    );
+    out
+}
+
+#[test]
+fn a_log_written_during_a_migration_from_zookeeper_says_where_it_stands() {
+    let inspection = Inspection::of(&[("00000000000000000000.log".to_string(), migrating_segment(1))]);
+    assert!(
+        inspection.problems.is_empty() && inspection.crc_failures.is_empty(),
+        "{:?}",
+        inspection.problems
+    );
+    let image = &inspection.image;
+    assert_eq!(
+        image.zk_migration.map(|s| s.name()),
+        Some("MIGRATION"),
+        "the copy's state, after PRE_MIGRATION"
+    );
+    assert!(image.brokers.get(&0).is_some_and(|b| b.migrating_zk_broker));
+    let features = kraftscope::kafka_log::report::features(image);
+    assert!(
+        features.ends_with("; ZooKeeper migration MIGRATION (copied from ZooKeeper, which is still written behind the log (dual-write) until finalized)"),
+        "{features}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_kraftscope"))
+        .arg("inspect")
+        .arg(write_temp("migrating.log", &migrating_segment(1)))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("broker 0: epoch 7, active, a ZooKeeper-mode broker in migration mode"), "{text}");
+    assert!(text.contains("ZooKeeper migration MIGRATION"), "{text}");
+    // A value Kafka does not define is a problem named with its record.
+    let bad = Inspection::of(&[("00000000000000000000.log".to_string(), migrating_segment(9))]);
+    assert_eq!(
+        bad.replay_problems,
+        ["ZkMigrationStateRecord at offset 4: names ZkMigrationState 9, which Kafka does not define"]
+    );
+    assert_eq!(bad.image.zk_migration.map(|s| s.name()), Some("PRE_MIGRATION"), "the image as it was");
+}
+
+/// `bytes` written to a file of the temporary directory named `name`; its path.
+fn write_temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kraftscope-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}

@@ -198,7 +198,12 @@ fn text(inspection: &Inspection) -> String {
     line(format!("image: {}; {}", report::image_totals(image), report::features(image)));
     line(format!("  controllers: {:?}", image.controllers));
     for (id, broker) in &image.brokers {
-        line(format!("  broker {id}: epoch {}, {}", broker.epoch, report::broker_state(broker)));
+        line(format!(
+            "  broker {id}: epoch {}, {}{}",
+            broker.epoch,
+            report::broker_state(broker),
+            report::zk_mode(broker)
+        ));
     }
     for (uuid, topic) in &image.topics {
         line(format!("  {}", report::topic(uuid, topic)));

@@ -8,6 +8,7 @@ use std::fmt;
 use crate::util::small_map::SmallMap;
 
 use super::value::{Value, uuid_text};
+use crate::migration::state::ZkMigrationState;
 
 /// A registered broker.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub struct Broker {
     pub fenced: bool,
     pub in_controlled_shutdown: bool,
     pub rack: Option<String>,
+    /// Registered by a ZooKeeper-mode broker in migration mode (`IsMigratingZkBroker`).
+    pub migrating_zk_broker: bool,
 }
 
 /// A partition's registration (`PartitionRegistration`).
@@ -51,6 +54,21 @@ pub struct LogImage {
     pub configs: BTreeMap<String, SmallMap<String, String>>,
     /// Finalized feature levels (`metadata.version`, `kraft.version`, ...).
     pub features: SmallMap<String, i16>,
+    /// Where a migration from ZooKeeper stands, once a ZkMigrationStateRecord said.
+    #[cfg_attr(not(target_arch = "wasm32"), serde(serialize_with = "zk_migration_name"))]
+    pub zk_migration: Option<ZkMigrationState>,
+}
+
+/// The migration state as Kafka names it, in JSON.
+#[cfg(not(target_arch = "wasm32"))]
+fn zk_migration_name<S: serde::Serializer>(
+    state: &Option<ZkMigrationState>,
+    out: S,
+) -> Result<S::Ok, S::Error> {
+    match state {
+        Some(state) => out.serialize_str(state.name()),
+        None => out.serialize_none(),
+    }
 }
 
 /// Why a record does not fit the image replayed so far.
@@ -70,6 +88,8 @@ pub enum ReplayError {
     UnknownBroker(i32),
     /// A RemoveTopicRecord for a topic UUID the image lacks.
     RemovesUnknownTopic(String),
+    /// A ZkMigrationStateRecord with a value Kafka does not define.
+    UnknownZkMigrationState(i64),
 }
 
 impl fmt::Display for ReplayError {
@@ -82,6 +102,9 @@ impl fmt::Display for ReplayError {
             ReplayError::ChangeOfUnknownPartition(index) => write!(f, "change of unknown partition {index}"),
             ReplayError::UnknownBroker(id) => write!(f, "unknown broker {id}"),
             ReplayError::RemovesUnknownTopic(id) => write!(f, "removes unknown topic {id}"),
+            ReplayError::UnknownZkMigrationState(value) => {
+                write!(f, "names ZkMigrationState {value}, which Kafka does not define")
+            }
         }
     }
 }
@@ -117,6 +140,7 @@ impl LogImage {
                     fenced: value.flag("Fenced").unwrap_or(true),
                     in_controlled_shutdown: value.flag("InControlledShutdown").unwrap_or(false),
                     rack: value.text("Rack").map(str::to_string),
+                    migrating_zk_broker: value.flag("IsMigratingZkBroker").unwrap_or(false),
                 };
                 self.brokers.insert(int("BrokerId")? as i32, broker);
             }
@@ -214,6 +238,12 @@ impl LogImage {
                 if value.int("InControlledShutdown") == Some(1) {
                     broker.in_controlled_shutdown = true;
                 }
+            }
+            // FeatureControlManager.replay(ZkMigrationStateRecord) (Kafka 3.4 to 3.9)
+            21 => {
+                let raw = int("ZkMigrationState")?;
+                self.zk_migration =
+                    Some(ZkMigrationState::of(raw).ok_or(ReplayError::UnknownZkMigrationState(raw))?);
             }
             // ClusterControlManager.replay(RegisterControllerRecord)
             27 => {

@@ -57,6 +57,12 @@ pub fn broker_state(broker: &Broker) -> &'static str {
     }
 }
 
+/// What a broker's registration says of ZooKeeper: that it is a ZooKeeper-mode broker in
+/// migration mode (`IsMigratingZkBroker`), else nothing.
+pub fn zk_mode(broker: &Broker) -> &'static str {
+    if broker.migrating_zk_broker { ", a ZooKeeper-mode broker in migration mode" } else { "" }
+}
+
 /// A topic: its partitions, how many are offline and who leads the rest.
 pub fn topic(uuid: &str, topic: &Topic) -> String {
     let mut led: SmallMap<i32, usize> = SmallMap::new();
@@ -82,10 +88,13 @@ pub fn features(image: &LogImage) -> String {
         .filter(|(n, _)| *n != "metadata.version")
         .map(|(n, l)| format!("{n}={l}"))
         .collect();
+    let migration = image.zk_migration.map_or(String::new(), |state| {
+        format!("; ZooKeeper migration {} ({})", state.name(), state.meaning())
+    });
     if others.is_empty() {
-        format!("metadata.version {version}")
+        format!("metadata.version {version}{migration}")
     } else {
-        format!("metadata.version {version}; {}", others.join(", "))
+        format!("metadata.version {version}; {}{migration}", others.join(", "))
     }
 }
 

@@ -106,6 +106,9 @@ pub enum ZkMigrationState {
     Migration,
     /// Finalized: ZooKeeper is no longer written, and no rollback exists.
     PostMigration,
+    /// A metric's value for a controller still in ZooKeeper mode; Kafka's `ZkMigrationState.of`
+    /// reads it from a record all the same.
+    Zk,
 }
 
 impl ZkMigrationState {
@@ -116,6 +119,35 @@ impl ZkMigrationState {
             ZkMigrationState::Migration => 1,
             ZkMigrationState::PreMigration => 2,
             ZkMigrationState::PostMigration => 3,
+            ZkMigrationState::Zk => 4,
+        }
+    }
+
+    /// The state a record's byte names (`ZkMigrationState.optionalOf`), if any.
+    pub fn of(value: i64) -> Option<ZkMigrationState> {
+        [
+            ZkMigrationState::None,
+            ZkMigrationState::Migration,
+            ZkMigrationState::PreMigration,
+            ZkMigrationState::PostMigration,
+            ZkMigrationState::Zk,
+        ]
+        .into_iter()
+        .find(|s| i64::from(s.value()) == value)
+    }
+
+    /// What the state means for the cluster whose log holds it, in a few words.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ZkMigrationState::None => "a KRaft cluster from the start",
+            ZkMigrationState::PreMigration => {
+                "controllers provisioned to migrate from ZooKeeper; its metadata not copied yet"
+            }
+            ZkMigrationState::Migration => {
+                "copied from ZooKeeper, which is still written behind the log (dual-write) until finalized"
+            }
+            ZkMigrationState::PostMigration => "migrated from ZooKeeper and finalized: no rollback",
+            ZkMigrationState::Zk => "a ZooKeeper-mode controller's state (a metric's value)",
         }
     }
 
@@ -126,6 +158,7 @@ impl ZkMigrationState {
             ZkMigrationState::PreMigration => "PRE_MIGRATION",
             ZkMigrationState::Migration => "MIGRATION",
             ZkMigrationState::PostMigration => "POST_MIGRATION",
+            ZkMigrationState::Zk => "ZK",
         }
     }
 
@@ -254,6 +287,11 @@ mod tests {
         ];
         let values: Vec<u8> = states.iter().map(|s| s.value()).collect();
         assert_eq!(values, [0, 2, 1, 3], "PRE_MIGRATION and MIGRATION swapped in 3.5");
+        for state in states.into_iter().chain([ZkMigrationState::Zk]) {
+            assert_eq!(ZkMigrationState::of(i64::from(state.value())), Some(state));
+        }
+        assert_eq!(ZkMigrationState::of(5), None);
+        assert_eq!(ZkMigrationState::of(-1), None);
         let in_progress: Vec<&str> = states.iter().filter(|s| s.in_progress()).map(|s| s.name()).collect();
         assert_eq!(in_progress, ["PRE_MIGRATION", "MIGRATION"]);
     }

@@ -200,7 +200,10 @@ impl ImageSummary {
                 .iter()
                 .map(|(id, b)| {
                     let state = report::broker_state(b);
-                    (format!("broker {id}: {state} (epoch {})", b.epoch), state.to_string())
+                    (
+                        format!("broker {id}: {state} (epoch {}){}", b.epoch, report::zk_mode(b)),
+                        state.to_string(),
+                    )
                 })
                 .collect(),
             topics: image
