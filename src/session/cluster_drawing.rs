@@ -386,27 +386,21 @@ fn controller(
         _ => format!("epoch {}", n.epoch),
     };
     let mut body = vec![Child::El(El::new("circle").attr("class", "shape").attr("r", r))];
-    if let Some(member) = n.membership.filter(|m| *m != Membership::Voter) {
-        let ring = El::new("circle")
-            .attr("class", format!("membership-ring {}", member.name()))
-            .attr("r", r * 1.275);
-        body.push(Child::El(ring));
-    }
-    if n.role == Some(RoleKind::Leader) {
-        body.push(Child::El(
-            El::new("path")
-                .attr("class", "crown")
-                .attr("transform", &scale)
-                .attr("d", "M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z"),
-        ));
-    }
-    if n.role.is_none() || n.role == Some(RoleKind::Resigned) {
-        let cross = El::new("path")
+    body.push(Child::slot(n.membership.filter(|m| *m != Membership::Voter).map(|member| {
+        El::new("circle").attr("class", format!("membership-ring {}", member.name())).attr("r", r * 1.275)
+    })));
+    body.push(Child::slot((n.role == Some(RoleKind::Leader)).then(|| {
+        El::new("path")
+            .attr("class", "crown")
+            .attr("transform", &scale)
+            .attr("d", "M -16 -46 L -16 -58 L -8 -51 L 0 -62 L 8 -51 L 16 -58 L 16 -46 Z")
+    })));
+    body.push(Child::slot((n.role.is_none() || n.role == Some(RoleKind::Resigned)).then(|| {
+        El::new("path")
             .attr("class", "cross")
-            .attr("transform", scale)
-            .attr("d", "M -24 -24 L 24 24 M 24 -24 L -24 24");
-        body.push(Child::El(cross));
-    }
+            .attr("transform", &scale)
+            .attr("d", "M -24 -24 L 24 24 M 24 -24 L -24 24")
+    })));
     said(&mut body, El::new("text").attr("class", "name").attr("y", name_y).text(&n.label));
     said(&mut body, line("role", role_y, role, width, ROLE_PX));
     said(&mut body, line("small", line_y, epoch_line, width, SMALL_PX));
@@ -658,13 +652,10 @@ fn broker(n: &NodePicture, role: &str, g: &Geometry) -> Vec<Child> {
         .attr("height", 2.0 * h)
         .attr("rx", h / 5.2);
     let mut body = vec![Child::El(shape)];
-    if n.role.is_none() {
+    body.push(Child::slot(n.role.is_none().then(|| {
         let (a, b, c, d) = (14.0 - w, 16.0 - h, w - 14.0, h - 16.0);
-        let cross = El::new("path")
-            .attr("class", "cross")
-            .attr("d", format!("M {a} {b} L {c} {d} M {c} {b} L {a} {d}"));
-        body.push(Child::El(cross));
-    }
+        El::new("path").attr("class", "cross").attr("d", format!("M {a} {b} L {c} {d} M {c} {b} L {a} {d}"))
+    })));
     said(&mut body, El::new("text").attr("class", "name").attr("y", name_y).text(&n.label));
     said(&mut body, line("role", state_y, state, width, ROLE_PX));
     if !g.compact {

@@ -15,11 +15,22 @@ pub struct El {
     pub key: Option<String>,
 }
 
-/// An element's child: an element or text.
+/// An element's child: an element, text, or the slot of an optional part that is absent now.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Child {
     El(El),
     Text(String),
+    /// Nothing is drawn or written, but the place is kept: the page's diff matches children by
+    /// position, so a crown or a cross appearing does not shift (and re-patch) every part after
+    /// it, as an `if` in Yew's `html!` keeps an empty place.
+    Empty,
+}
+
+impl Child {
+    /// `el`, or its kept place when there is none.
+    pub fn slot(el: Option<El>) -> Child {
+        el.map_or(Child::Empty, Child::El)
+    }
 }
 
 impl El {
@@ -56,12 +67,10 @@ impl El {
         self
     }
 
-    /// With a child element where there is one.
-    pub fn child_if(self, child: Option<El>) -> El {
-        match child {
-            Some(child) => self.child(child),
-            None => self,
-        }
+    /// With a child element where there is one, its place kept where there is none.
+    pub fn child_if(mut self, child: Option<El>) -> El {
+        self.children.push(Child::slot(child));
+        self
     }
 
     /// With child elements.
@@ -121,7 +130,7 @@ impl El {
 
     fn write(&self, out: &mut String) {
         self.open(out, &[]);
-        if self.children.is_empty() {
+        if self.children.iter().all(|c| *c == Child::Empty) {
             out.push_str("/>");
         } else {
             out.push('>');
@@ -149,6 +158,7 @@ impl El {
             match child {
                 Child::El(el) => el.write(out),
                 Child::Text(text) => escape(text, false, out),
+                Child::Empty => {}
             }
         }
         out.push_str("</");
@@ -172,7 +182,7 @@ fn escape(text: &str, attribute: bool, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::El;
+    use super::{Child, El};
 
     #[test]
     fn markup_escapes_and_closes_empty_elements() {
@@ -181,12 +191,15 @@ mod tests {
             .child(El::new("circle").attr("r", 8.5))
             .child(El::new("text").text("x < y & z").title("t"))
             .attr_if("data-none", None::<&str>)
+            .child_if(None)
             .keyed("k");
         assert_eq!(
             el.markup(),
             "<g aria-label=\"a &quot;b&quot; &amp; &lt;c&gt;\"><circle r=\"8.5\"/><text>x &lt; y &amp; z<title>t</title></text></g>"
         );
         assert_eq!(el.key.as_deref(), Some("k"));
+        assert_eq!(el.children.last(), Some(&Child::Empty), "an absent part keeps its place");
+        assert_eq!(El::new("g").child_if(None).markup(), "<g/>", "and writes nothing");
         let set =
             El::new("svg").attr("class", "a").set("class", |c| format!("{c} b")).set("id", |_| "i".into());
         assert_eq!(set.markup(), "<svg class=\"a b\" id=\"i\"/>");

@@ -34,6 +34,7 @@ fn child(child: &Child) -> Html {
     match child {
         Child::El(el) => html(el),
         Child::Text(text) => VText::new(text.clone()).into(),
+        Child::Empty => Html::default(),
     }
 }
 

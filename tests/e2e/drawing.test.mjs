@@ -152,3 +152,28 @@ test("every message label drawn during a 20 s run is in the legend, with its mea
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a crown appearing changes nothing else of the node: its shape and name are the same elements after", async () => {
+  const { page, errors, context } = await open("?autoplay=0");
+  await page.locator("svg.cluster g.node text.name").first().waitFor();
+  assert.equal(await page.locator("svg.cluster .crown").count(), 0, "no leader yet");
+  // Each node's shape and name, marked: an element the page's diff replaces loses its mark.
+  const marked = await page.evaluate(() => {
+    const nodes = [...document.querySelectorAll("svg.cluster g.node")];
+    for (const node of nodes) {
+      for (const part of node.querySelectorAll(".shape, text.name")) part.dataset.mark = node.getAttribute("aria-label").split(" ")[1];
+    }
+    return nodes.length;
+  });
+  assert.ok(marked >= 3);
+  await page.keyboard.press(" ");
+  await waitForLeader(page);
+  const leader = await page.evaluate(() => {
+    const crowned = document.querySelector("svg.cluster .crown").closest("g.node");
+    const marks = [...crowned.querySelectorAll(".shape, text.name")].map((part) => part.dataset.mark ?? null);
+    return { name: crowned.getAttribute("aria-label").split(" ")[1], marks };
+  });
+  assert.deepEqual(leader.marks, [leader.name, leader.name], `the leader ${leader.name} kept its shape and name elements as its crown appeared`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
