@@ -3,6 +3,7 @@
 //! that walks them ([`driver`]). The simulation that runs it against ZooKeeper, the quorum and
 //! the brokers on one clock builds on these.
 
+pub mod copy;
 pub mod driver;
 pub mod state;
 pub mod zk_client;

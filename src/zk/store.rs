@@ -309,6 +309,11 @@ impl ZkStore {
         }
     }
 
+    /// The topics and partitions it holds.
+    pub fn topic_layout(&self) -> TopicLayout {
+        self.layout
+    }
+
     /// Request counters so far.
     pub fn stats(&self) -> ZkStats {
         self.stats
@@ -733,9 +738,16 @@ impl ZkStore {
 /// An ensemble of 4 topics of 2 partitions over 3 brokers, for tests.
 #[cfg(test)]
 pub(crate) fn test_store() -> ZkStore {
+    test_store_of(4, 2)
+}
+
+/// An ensemble of `topics` topics of `per_topic` partitions over 3 brokers (2 replicas each),
+/// for tests.
+#[cfg(test)]
+pub(crate) fn test_store_of(topics: u32, per_topic: u32) -> ZkStore {
     use crate::zk::column::ColumnBuilder;
     use crate::zk::partition::ReplicaAssignment;
-    let layout = TopicLayout::new(4, 2).expect("valid layout");
+    let layout = TopicLayout::new(topics, per_topic).expect("valid layout");
     let assignment = ReplicaAssignment::new(3, 2, 0);
     let mut states = ColumnBuilder::new();
     (0..layout.partitions()).for_each(|p| states.push(assignment.initial_state(p, 1)));
