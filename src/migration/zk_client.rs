@@ -6,7 +6,11 @@
 
 use std::fmt;
 
-use crate::zk::{WatchFired, ZkError, ZkOp, ZkStore, ZnodeData, ZnodePath};
+use crate::harness::Micros;
+use crate::zk::store::ZkRequestKind;
+use crate::zk::{BrokerSet, PartitionState, WatchFired, ZkError, ZkOp, ZkStore, ZnodeData, ZnodePath};
+
+use super::copy::MAX_IN_FLIGHT;
 
 use super::state::{OffsetAndEpoch, UNKNOWN_ZK_VERSION, ZkMigrationLeadershipState};
 
@@ -160,6 +164,44 @@ pub fn fenced_write(
     Ok((version, fired))
 }
 
+/// One partition's new state as the log has it, to be written to its `/state` znode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateWrite {
+    pub topic: u32,
+    pub partition: u32,
+    pub leader: i32,
+    pub leader_epoch: u32,
+    pub isr: BrokerSet,
+}
+
+/// `ZkTopicMigrationClient.updateTopicPartitions`: each partition's `/state` znode set (at any
+/// version) to the log's leader, leader epoch and ISR, stamped with the **KRaft** controller's
+/// epoch as its `controller_epoch` (`partitionStatePathAndData`), each write a fenced multi and
+/// the last one advancing `/migration`; all pipelined, `MAX_IN_FLIGHT` at once, from `start`.
+/// Returns the state with `/migration`'s new version and when the writes completed; a fenced
+/// (superseded or unclaimed) driver gets BADVERSION and writes nothing.
+pub fn update_partition_states(
+    zk: &mut ZkStore,
+    state: ZkMigrationLeadershipState,
+    writes: &[StateWrite],
+    start: Micros,
+) -> Result<(ZkMigrationLeadershipState, Micros), ZkError> {
+    let mut migration_version = state.migration_zk_version;
+    for (i, write) in writes.iter().enumerate() {
+        let data = ZnodeData::PartitionState(PartitionState {
+            controller_epoch: state.kraft_controller_epoch.max(0) as u32,
+            leader: write.leader,
+            leader_epoch: write.leader_epoch,
+            isr: write.isr,
+        });
+        let path = ZnodePath::PartitionState { topic: write.topic, partition: write.partition };
+        let op = ZkOp::SetData { path, data, version: None };
+        (migration_version, _) = fenced_write(zk, &state, op, i + 1 == writes.len())?;
+    }
+    let done = zk.submit(start, ZkRequestKind::Write, writes.len() as u64, MAX_IN_FLIGHT);
+    Ok((state.with_migration_zk_version(migration_version), done))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,5 +289,44 @@ mod tests {
             panic!("/migration");
         };
         assert_eq!(kraft_metadata_offset, 231);
+    }
+
+    #[test]
+    fn dual_written_states_carry_the_kraft_epoch_as_controller_epoch_and_advance_migration_once() {
+        let mut zk = ensemble();
+        let state = get_or_create_migration_state(&mut zk, kraft(3000, 2)).expect("created");
+        let state = claim_controller_leadership(&mut zk, state).expect("claimed").state;
+        let state =
+            set_migration_state(&mut zk, state.with_kraft_metadata(OffsetAndEpoch { offset: 40, epoch: 2 }))
+                .expect("written");
+        let before = zk.inspect(ZnodePath::Migration).unwrap().version;
+        let isr = BrokerSet::from_iter([0, 2]);
+        let writes: Vec<StateWrite> = (0..3)
+            .map(|i| StateWrite { topic: i / 2, partition: i % 2, leader: 2, leader_epoch: 7, isr })
+            .collect();
+        let ahead = state.with_kraft_metadata(OffsetAndEpoch { offset: 41, epoch: 2 });
+        let (after, done) = update_partition_states(&mut zk, ahead, &writes, 0).expect("written");
+        assert!(done > 0, "the writes take time");
+        let written = zk
+            .inspect(ZnodePath::PartitionState { topic: 1, partition: 0 })
+            .unwrap()
+            .partition_state()
+            .unwrap();
+        assert_eq!((written.leader, written.leader_epoch, written.isr), (2, 7, isr));
+        // /controller_epoch is 5 (the ZooKeeper controller's 4, bumped by the claim), yet the
+        // state znodes name controller epoch 2: the KRaft epoch (KAFKA-20488 after a rollback).
+        assert_eq!(written.controller_epoch, 2);
+        assert_eq!(
+            zk.inspect(ZnodePath::Migration).unwrap().version,
+            before + 1,
+            "/migration set once, by the last"
+        );
+        assert_eq!(after.migration_zk_version, (before + 1) as i32);
+        // A driver another KRaft leader superseded is fenced: nothing written.
+        claim_controller_leadership(&mut zk, after.with_new_kraft_controller(3001, 3)).expect("claimed");
+        let stale = [StateWrite { topic: 3, partition: 1, leader: 0, leader_epoch: 9, isr }];
+        assert!(update_partition_states(&mut zk, after, &stale, done).is_err());
+        let untouched = zk.inspect(ZnodePath::PartitionState { topic: 3, partition: 1 }).unwrap();
+        assert_eq!((untouched.version, untouched.partition_state().unwrap().leader_epoch), (0, 0));
     }
 }

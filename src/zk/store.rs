@@ -57,6 +57,16 @@ pub enum ZnodeData {
     },
 }
 
+impl ZnodeData {
+    /// The partition state, if this is a state znode's data.
+    pub fn partition_state_of(&self) -> Option<PartitionState> {
+        match self {
+            ZnodeData::PartitionState(state) => Some(*state),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for ZnodeData {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -110,10 +120,7 @@ impl Znode {
 
     /// The partition state, if this is a state znode.
     pub fn partition_state(&self) -> Option<PartitionState> {
-        match self.data {
-            ZnodeData::PartitionState(state) => Some(state),
-            _ => None,
-        }
+        self.data.partition_state_of()
     }
 }
 
@@ -583,7 +590,8 @@ impl ZkStore {
     /// ZooKeeper's `multi`: `ops` checked in order against the tree as the earlier ones leave it,
     /// then applied together, or none of them if one fails (its error returned). One write
     /// request, whether it succeeds or not.
-    /// Partition-state znodes are not written by a multi in this model. Returns the watches that
+    /// Topic and partition-state znodes are not created or deleted by one in this model. Returns
+    /// the watches that
     /// fired.
     pub(crate) fn multi(&mut self, ops: &[ZkOp]) -> Result<Vec<WatchFired>, ZkError> {
         self.stats.writes += 1;
@@ -596,7 +604,14 @@ impl ZkStore {
         };
         for op in ops {
             let path = op.path();
-            if matches!(path, ZnodePath::Topic(_) | ZnodePath::PartitionState { .. }) {
+            // Topic and partition-state znodes are checked and set here, never created or deleted.
+            let fixed = matches!(path, ZnodePath::Topic(_) | ZnodePath::PartitionState { .. });
+            let misfit = match op {
+                ZkOp::SetData { data, .. } => fixed && data.partition_state_of().is_none(),
+                ZkOp::Create { .. } | ZkOp::Delete { .. } => fixed,
+                ZkOp::Check { .. } => false,
+            };
+            if misfit {
                 return Err(ZkError::BadData(path));
             }
             let node = at(&staged, path);
@@ -809,7 +824,15 @@ mod tests {
         );
         assert!(zk.inspect(ZnodePath::Controller).is_some(), "its old owner's expiry no longer removes it");
         let state = ZnodePath::PartitionState { topic: 0, partition: 0 };
-        assert_eq!(zk.multi(&[ZkOp::Check { path: state, version: 0 }]), Err(ZkError::BadData(state)));
+        assert_eq!(
+            zk.multi(&[ZkOp::Check { path: state, version: 0 }]),
+            Ok(vec![]),
+            "a state znode is checked"
+        );
+        let misfit = ZkOp::SetData { path: state, data: ZnodeData::Empty, version: None };
+        assert_eq!(zk.multi(&[misfit]), Err(ZkError::BadData(state)), "a state znode holds a state");
+        let delete = ZkOp::Delete { path: state, version: None };
+        assert_eq!(zk.multi(&[delete]), Err(ZkError::BadData(state)), "but never deleted");
     }
 
     #[test]
