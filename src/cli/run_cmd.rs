@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
+use kraftscope::harness::format_time;
 use kraftscope::kafka_log::directory::write_files;
+use kraftscope::migration;
 use kraftscope::scenario::{Detail, ScenarioRun, ScriptError, catalog, script};
 
 use super::args::Args;
@@ -10,6 +12,9 @@ use super::args::Args;
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["scenario", "file", "seed", "notable", "write-log", "write-nodes"])?;
     let seed: u64 = args.get("seed", 1)?;
+    if let Some(scenario) = args.text("scenario").and_then(migration::scenarios::find) {
+        return run_migration(scenario, seed, args.has("notable"));
+    }
     let text = match (args.text("scenario"), args.text("file")) {
         (Some(name), None) => catalog::find(name).map_err(|e| e.to_string())?.to_string(),
         (None, Some(path)) => {
@@ -17,6 +22,8 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         }
         _ => {
             let names: Vec<&str> = catalog::SCENARIOS.iter().map(|(n, _)| *n).collect();
+            let migrations = migration::scenarios::SCENARIOS.iter().map(|s| s.id);
+            let names: Vec<&str> = names.into_iter().chain(migrations).collect();
             return Err(format!("give --scenario NAME or --file PATH (scenarios: {})", names.join(", ")));
         }
     };
@@ -37,6 +44,28 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         write_nodes(&run, Path::new(dir))?;
     }
     Ok(true)
+}
+
+/// A migration scenario (Kafka 3.9): its trace, then the invariants' verdict.
+fn run_migration(
+    scenario: &migration::scenarios::Scenario,
+    seed: u64,
+    notable: bool,
+) -> Result<bool, String> {
+    println!("# {}: {} (Kafka 3.9, seed {seed})", scenario.id, scenario.about);
+    let sim = scenario.run(seed).map_err(|e| format!("{}: {e}", scenario.id))?;
+    for line in sim.trace().iter().filter(|l| !notable || l.kind.notable()) {
+        println!("{:>12}  {}", format_time(line.at), line.kind);
+    }
+    let violations = sim.violations();
+    if !violations.is_empty() {
+        println!(
+            "{} invariant violations; reproduce: kraftscope run --scenario {} --seed {seed}",
+            violations.len(),
+            scenario.id
+        );
+    }
+    Ok(violations.is_empty())
 }
 
 /// Export every running node's directories as Kafka keeps them, one folder a node.

@@ -76,17 +76,20 @@ pub trait MigrationClient {
     fn read_broker_ids(&mut self) -> BTreeSet<i32>;
     /// Every broker a topic's assignment names (`iterateTopics` over the topic znodes).
     fn brokers_in_assignments(&mut self) -> BTreeSet<i32>;
-    /// The one-time copy: BeginTransaction, ZooKeeper's metadata read and appended in batches,
-    /// each waited on until committed, then `ZkMigrationStateRecord(MIGRATION)` and
-    /// EndTransaction (`MigrateMetadataEvent`); the log position after it, or why it failed.
-    fn migrate_metadata(&mut self) -> Result<OffsetAndEpoch, String>;
+    /// Start the one-time copy: BeginTransaction, ZooKeeper's metadata read and appended in
+    /// batches, each waited on until committed, then `ZkMigrationStateRecord(MIGRATION)` and
+    /// EndTransaction (`MigrateMetadataEvent`). Kafka's driver thread blocks in it; here the
+    /// simulation runs it on its clock and answers with [`MigrationDriver::on_copy_done`], the
+    /// driver taking no other event until then.
+    fn start_copy(&mut self, state: &ZkMigrationLeadershipState);
     /// The copy failed (`abortMigration`): the controller stops (a fatal fault), and the next
     /// leader aborts the open transaction.
     fn abort_migration(&mut self);
-    /// Reconcile ZooKeeper with the whole image (`KRaftMigrationZkWriter.handleSnapshot`).
-    fn write_image(&mut self, state: &ZkMigrationLeadershipState);
+    /// Reconcile ZooKeeper with the whole image (`KRaftMigrationZkWriter.handleSnapshot`); the
+    /// state with `/migration`'s version after the writes (`applyMigrationOperation`).
+    fn write_image(&mut self, state: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState;
     /// Write one committed change to ZooKeeper (`KRaftMigrationZkWriter.handleDelta`).
-    fn write_delta(&mut self, state: &ZkMigrationLeadershipState);
+    fn write_delta(&mut self, state: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState;
     /// Full UpdateMetadata, then full LeaderAndIsr, to every ZooKeeper-mode broker
     /// (`sendRPCsToBrokersFromMetadataImage`).
     fn send_full_rpcs(&mut self, zk_controller_epoch: i32);
@@ -120,6 +123,7 @@ pub enum DriverNote {
         zk_controller_epoch: i32,
     },
     ClaimFailed,
+    CopyStarted,
     Copied {
         to: OffsetAndEpoch,
     },
@@ -140,6 +144,45 @@ pub enum DriverNote {
     },
 }
 
+impl std::fmt::Display for DriverNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = |to: &OffsetAndEpoch| format!("offset {} (epoch {})", to.offset, to.epoch);
+        match self {
+            DriverNote::Transition { from, to } => write!(f, "{from} -> {to}"),
+            DriverNote::InvalidTransition { from, to } => {
+                write!(f, "refused: {from} -> {to} is not a valid change")
+            }
+            DriverNote::QuorumNotReady => write!(f, "waiting: not every controller is ready to migrate"),
+            DriverNote::BrokersNotReady { missing } if missing.is_empty() => {
+                write!(f, "waiting: no ZooKeeper-mode broker registered with KRaft yet")
+            }
+            DriverNote::BrokersNotReady { missing } => {
+                write!(f, "waiting: brokers {missing:?} not registered with KRaft as migrating")
+            }
+            DriverNote::NothingToMigrate { log } => {
+                write!(f, "nothing to migrate: the log says {}", log.name())
+            }
+            DriverNote::Claimed { zk_controller_epoch } => {
+                write!(f, "claimed /controller, /controller_epoch now {zk_controller_epoch}")
+            }
+            DriverNote::ClaimFailed => write!(f, "the claim of /controller failed; retried at the next poll"),
+            DriverNote::CopyStarted => {
+                write!(f, "copy started: BeginTransaction, then ZooKeeper read topic by topic")
+            }
+            DriverNote::Copied { to } => write!(f, "copy committed at {}; /migration records it", at(to)),
+            DriverNote::CopyFailed { why } => write!(f, "copy failed ({why}); aborting"),
+            DriverNote::ImageBehind { image, written } => {
+                write!(f, "waiting: the image is at {}, ZooKeeper was written to {}", at(image), at(written))
+            }
+            DriverNote::Reconciled => write!(f, "ZooKeeper reconciled with the image in full"),
+            DriverNote::PushedFullState { zk_controller_epoch } => {
+                write!(f, "full UpdateMetadata and LeaderAndIsr sent, controller epoch {zk_controller_epoch}")
+            }
+            DriverNote::DualWrote { to } => write!(f, "dual-wrote to ZooKeeper up to {}", at(to)),
+        }
+    }
+}
+
 /// What a published change did, and whether it wakes the driver to poll now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Published {
@@ -157,6 +200,8 @@ pub struct MigrationDriver {
     leader: LeaderAndEpoch,
     /// Polls since the last change of state.
     polls: u32,
+    /// Blocked in the copy until [`MigrationDriver::on_copy_done`].
+    copying: bool,
     rng: Rng,
 }
 
@@ -178,6 +223,7 @@ impl MigrationDriver {
             image: None,
             leader: LeaderAndEpoch { leader: None, epoch: -1 },
             polls: 0,
+            copying: false,
             rng,
         }
     }
@@ -240,11 +286,10 @@ impl MigrationDriver {
         if !self.leadership.initial_zk_migration_complete() || highest < self.leadership.kraft_metadata {
             return Published { notes, wake: false };
         }
-        if change.snapshot {
-            client.write_image(&self.leadership);
-        } else {
-            client.write_delta(&self.leadership);
-        }
+        self.leadership = match change.snapshot {
+            true => client.write_image(self.leadership),
+            false => client.write_delta(self.leadership),
+        };
         self.leadership = client.set_migration_state(self.leadership.with_kraft_metadata(highest));
         notes.push(DriverNote::DualWrote { to: highest });
         if change.snapshot {
@@ -343,20 +388,43 @@ impl MigrationDriver {
         self.transition(next, notes);
     }
 
-    /// `MigrateMetadataEvent`: the copy; `/migration` records where it ended. A failed copy is
-    /// aborted, which stops this controller.
+    /// `MigrateMetadataEvent`: the copy starts, and the driver waits for it.
     fn migrate(&mut self, client: &mut impl MigrationClient, notes: &mut Vec<DriverNote>) {
-        match client.migrate_metadata() {
+        if !self.copying {
+            self.copying = true;
+            client.start_copy(&self.leadership);
+            notes.push(DriverNote::CopyStarted);
+        }
+    }
+
+    /// The copy ended: `/migration` records where, and the reconcile follows; a failed copy is
+    /// aborted, which stops this controller.
+    pub fn on_copy_done(
+        &mut self,
+        result: Result<OffsetAndEpoch, String>,
+        client: &mut impl MigrationClient,
+    ) -> Vec<DriverNote> {
+        let mut notes = Vec::new();
+        if !std::mem::take(&mut self.copying) {
+            return notes;
+        }
+        match result {
             Ok(to) => {
                 notes.push(DriverNote::Copied { to });
                 self.leadership = client.set_migration_state(self.leadership.with_kraft_metadata(to));
-                self.transition(MigrationDriverState::SyncKraftToZk, notes);
+                self.transition(MigrationDriverState::SyncKraftToZk, &mut notes);
             }
             Err(why) => {
                 notes.push(DriverNote::CopyFailed { why });
                 client.abort_migration();
             }
         }
+        notes
+    }
+
+    /// Whether it is blocked in the copy.
+    pub fn copying(&self) -> bool {
+        self.copying
     }
 
     /// Whether the image holds everything ZooKeeper was written up to; noted if not.
@@ -374,7 +442,7 @@ impl MigrationDriver {
     /// ZooKeeper with it in full.
     fn sync(&mut self, client: &mut impl MigrationClient, notes: &mut Vec<DriverNote>) {
         if self.image_caught_up(notes) {
-            client.write_image(&self.leadership);
+            self.leadership = client.write_image(self.leadership);
             notes.push(DriverNote::Reconciled);
             self.transition(MigrationDriverState::KraftControllerToBrokerComm, notes);
         }
@@ -429,7 +497,6 @@ mod tests {
         migration_version: i32,
         controller_epoch: i32,
         claims_fail: u32,
-        copy_fails: bool,
         zk_brokers: BTreeSet<i32>,
         assigned: BTreeSet<i32>,
         calls: Vec<String>,
@@ -465,22 +532,19 @@ mod tests {
         fn brokers_in_assignments(&mut self) -> BTreeSet<i32> {
             self.assigned.clone()
         }
-        fn migrate_metadata(&mut self) -> Result<OffsetAndEpoch, String> {
+        fn start_copy(&mut self, _: &ZkMigrationLeadershipState) {
             self.calls.push("copy".into());
-            if self.copy_fails {
-                Err("the leader resigned".into())
-            } else {
-                Ok(OffsetAndEpoch { offset: 120, epoch: 1 })
-            }
         }
         fn abort_migration(&mut self) {
             self.calls.push("abort".into());
         }
-        fn write_image(&mut self, _: &ZkMigrationLeadershipState) {
+        fn write_image(&mut self, s: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState {
             self.calls.push("write image".into());
+            s
         }
-        fn write_delta(&mut self, _: &ZkMigrationLeadershipState) {
+        fn write_delta(&mut self, s: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState {
             self.calls.push("write delta".into());
+            s
         }
         fn send_full_rpcs(&mut self, epoch: i32) {
             self.calls.push(format!("full rpcs @{epoch}"));
@@ -541,8 +605,14 @@ mod tests {
         zk.claims_fail = 1;
         assert_eq!(poll_on(&mut driver, &mut zk, 10), [WaitForBrokers, BecomeController]);
         assert_eq!(driver.state(), BecomeController, "a failed claim is retried on the next poll");
-        // The copy ends at offset 120: SYNC waits for an image that holds it.
-        assert_eq!(poll_on(&mut driver, &mut zk, 10), [BecomeController, ZkMigration, SyncKraftToZk]);
+        // The copy starts; the driver waits in it, polls doing nothing, until it ends at offset
+        // 120. SYNC then waits for an image that holds it.
+        assert_eq!(poll_on(&mut driver, &mut zk, 10), [BecomeController, ZkMigration]);
+        assert!(driver.copying());
+        assert_eq!(driver.poll(&mut zk).notes, []);
+        let copied = driver.on_copy_done(Ok(OffsetAndEpoch { offset: 120, epoch: 1 }), &mut zk);
+        assert_eq!(copied[0], DriverNote::Copied { to: OffsetAndEpoch { offset: 120, epoch: 1 } });
+        assert_eq!(driver.state(), SyncKraftToZk);
         assert!(matches!(driver.poll(&mut zk).notes[..], [DriverNote::ImageBehind { .. }]));
         driver.on_metadata_update(image(ZkMigrationState::Migration, 120, &[0, 1, 2, 3]), NO_CHANGE, &mut zk);
         assert_eq!(
@@ -610,25 +680,22 @@ mod tests {
     #[test]
     fn a_failed_copy_is_aborted_and_the_next_leader_copies_again_from_the_brokers_check() {
         use MigrationDriverState::*;
-        let mut zk =
-            Fake { zk_brokers: [0].into(), assigned: [0].into(), copy_fails: true, ..Fake::default() };
+        let mut zk = Fake { zk_brokers: [0].into(), assigned: [0].into(), ..Fake::default() };
         let mut first = MigrationDriver::new(3000, Rng::new(4));
         first.on_controller_change(leader(3000, 1), &mut zk);
         first.on_metadata_update(image(ZkMigrationState::PreMigration, 3, &[0]), BROKERS, &mut zk);
         poll_on(&mut first, &mut zk, 10);
         assert_eq!(first.state(), ZkMigration);
+        let failed = first.on_copy_done(Err("the leader resigned".into()), &mut zk);
+        assert_eq!(failed, [DriverNote::CopyFailed { why: "the leader resigned".into() }]);
         assert_eq!(zk.calls.last().map(String::as_str), Some("abort"), "the copy failed and was aborted");
-        assert_eq!(first.poll(&mut zk).notes, [DriverNote::CopyFailed { why: "the leader resigned".into() }]);
         assert_eq!(zk.migration.map(|m| m.offset), Some(-1), "/migration names no copy");
-        zk.copy_fails = false;
         let mut second = MigrationDriver::new(3001, Rng::new(5));
         second.on_controller_change(leader(3001, 2), &mut zk);
         second.on_metadata_update(image(ZkMigrationState::PreMigration, 4, &[0]), BROKERS, &mut zk);
         let states = poll_on(&mut second, &mut zk, 10);
-        assert_eq!(
-            states,
-            [WaitForControllerQuorum, WaitForBrokers, BecomeController, ZkMigration, SyncKraftToZk]
-        );
+        assert_eq!(states, [WaitForControllerQuorum, WaitForBrokers, BecomeController, ZkMigration]);
+        assert_eq!(zk.calls.iter().filter(|c| *c == "copy").count(), 2, "copied again");
     }
 
     #[test]

@@ -8,5 +8,8 @@
 pub mod controller;
 pub mod copy;
 pub mod driver;
+pub mod log;
+pub mod scenarios;
+pub mod sim;
 pub mod state;
 pub mod zk_client;

@@ -380,6 +380,15 @@ impl ZkStore {
         }
     }
 
+    /// A clean close (a broker's controlled shutdown): the session ends at once, as an expiry
+    /// does; the watches its ephemeral znodes' deletion fired.
+    pub(crate) fn close_session(&mut self, session: SessionId) -> Vec<WatchFired> {
+        match self.expire(session) {
+            SessionStatus::Expired { fired, .. } => fired,
+            _ => Vec::new(),
+        }
+    }
+
     fn expire(&mut self, session: SessionId) -> SessionStatus {
         self.sessions.remove(&session);
         for watches in self.watches.values_mut() {

@@ -1,0 +1,180 @@
+//! The migration's scenarios: the whole road from ZooKeeper mode to KRaft as the operator walks
+//! it (Kafka 3.9's guide), and the faults along it, each a script of [`Action`]s on a
+//! [`MigrationSim`] that waits for what the operator would wait for.
+
+use crate::harness::{MS, Micros};
+
+use super::sim::{Action, ActionError, BrokerMode, MigrationConfig, MigrationSim, TraceKind};
+use super::state::MigrationDriverState;
+
+/// How long a scenario waits for a step before giving up (a run that never gets there).
+const PATIENCE: Micros = 600_000 * MS;
+
+/// A built-in scenario.
+pub struct Scenario {
+    pub id: &'static str,
+    pub about: &'static str,
+    config: fn() -> MigrationConfig,
+    script: fn(&mut MigrationSim) -> Result<(), ActionError>,
+}
+
+impl Scenario {
+    /// Runs it with `seed`; the simulation as it ended.
+    pub fn run(&self, seed: u64) -> Result<MigrationSim, ActionError> {
+        let mut sim = MigrationSim::new((self.config)(), seed).map_err(ActionError)?;
+        (self.script)(&mut sim)?;
+        Ok(sim)
+    }
+
+    /// Runs it with `seed` at `config`'s size (and checks).
+    pub fn run_with(&self, config: MigrationConfig, seed: u64) -> Result<MigrationSim, ActionError> {
+        let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;
+        (self.script)(&mut sim)?;
+        Ok(sim)
+    }
+}
+
+pub const SCENARIOS: [Scenario; 5] = [
+    Scenario {
+        id: "migration",
+        about: "the whole migration: controllers, brokers in migration mode, claim, copy, dual-write, brokers to KRaft, finalize",
+        config: MigrationConfig::small,
+        script: full_migration,
+    },
+    Scenario {
+        id: "migration-failover",
+        about: "the active KRaft controller dies in dual-write: re-claim, full reconcile, full push",
+        config: MigrationConfig::small,
+        script: failover_in_dual_write,
+    },
+    Scenario {
+        id: "migration-copy-failover",
+        about: "the active KRaft controller dies during the copy: the transaction aborted, the copy redone",
+        config: copy_sized,
+        script: failover_during_copy,
+    },
+    Scenario {
+        id: "migration-zk-down",
+        about: "ZooKeeper unreachable in dual-write: the write-behind lag grows, ZooKeeper-mode brokers starve",
+        config: MigrationConfig::small,
+        script: zookeeper_down,
+    },
+    Scenario {
+        id: "migration-rollback",
+        about: "a rollback before finalizing: back to a ZooKeeper-mode controller on the state dual-write kept",
+        config: MigrationConfig::small,
+        script: roll_back,
+    },
+];
+
+/// The scenario named `id`.
+pub fn find(id: &str) -> Option<&'static Scenario> {
+    SCENARIOS.iter().find(|s| s.id == id)
+}
+
+/// A cluster whose copy takes two batches (330 records), so a failover can land inside it.
+fn copy_sized() -> MigrationConfig {
+    MigrationConfig { topics: 30, partitions_per_topic: 10, ..MigrationConfig::small() }
+}
+
+fn wait(
+    sim: &mut MigrationSim,
+    what: &str,
+    done: impl FnMut(&MigrationSim) -> bool,
+) -> Result<(), ActionError> {
+    let limit = sim.now() + PATIENCE;
+    match sim.run_until_that(limit, done) {
+        true => Ok(()),
+        false => Err(ActionError(format!("waited {} s for {what}", PATIENCE / 1_000_000))),
+    }
+}
+
+fn pause(sim: &mut MigrationSim, ms: Micros) {
+    sim.run_until(sim.now() + ms * MS);
+}
+
+/// Provision the controllers, restart each broker in migration mode, and wait for dual-write.
+pub fn to_dual_write(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    provision_and_roll_brokers(sim)?;
+    wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))
+}
+
+/// Provision the controllers, then restart each broker in migration mode, one after another,
+/// each once it has registered with KRaft.
+fn provision_and_roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    sim.act(Action::ProvisionControllers)?;
+    wait(sim, "an active controller", |s| {
+        s.driver_state().is_some_and(|d| d >= MigrationDriverState::WaitForControllerQuorum)
+    })?;
+    for b in 0..sim.config().brokers {
+        sim.act(Action::BrokerToMigrationMode(b))?;
+        wait(sim, "the broker to register with KRaft", |s| {
+            s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: true })
+        })?;
+    }
+    Ok(())
+}
+
+fn full_migration(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    to_dual_write(sim)?;
+    pause(sim, 1_000);
+    for b in 0..sim.config().brokers {
+        sim.act(Action::BrokerToKraft(b))?;
+        wait(sim, "the broker back in KRaft mode", |s| {
+            s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: false })
+        })?;
+    }
+    sim.act(Action::Finalize)?;
+    wait(sim, "POST_MIGRATION", |s| s.trace().iter().any(|l| l.kind == TraceKind::MigrationOver))?;
+    pause(sim, 1_000);
+    // After finalizing there is no way back: the refusal goes in the trace.
+    if let Err(refused) = sim.act(Action::RollBack) {
+        sim.note_refusal(Action::RollBack, refused);
+    }
+    Ok(())
+}
+
+fn failover_in_dual_write(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    to_dual_write(sim)?;
+    sim.act(Action::KillBroker(1))?;
+    pause(sim, 12_000);
+    sim.act(Action::KillActiveController)?;
+    pause(sim, 100);
+    wait(sim, "dual-write again", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
+    pause(sim, 2_000);
+    Ok(())
+}
+
+fn failover_during_copy(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    provision_and_roll_brokers(sim)?;
+    wait(sim, "the copy's first batch", |s| {
+        s.trace().iter().any(|l| matches!(l.kind, TraceKind::CopyBatch { .. }))
+    })?;
+    pause(sim, 10);
+    sim.act(Action::KillActiveController)?;
+    pause(sim, 1);
+    wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
+    pause(sim, 1_000);
+    Ok(())
+}
+
+fn zookeeper_down(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    to_dual_write(sim)?;
+    sim.act(Action::BrokerToKraft(0))?;
+    wait(sim, "broker 0 in KRaft mode", |s| s.broker_mode(0) == Some(BrokerMode::Kraft))?;
+    pause(sim, 3_000);
+    sim.act(Action::ZkOutage { lasting: 30_000 * MS })?;
+    pause(sim, 1_000);
+    sim.act(Action::KillBroker(2))?;
+    pause(sim, 40_000);
+    Ok(())
+}
+
+fn roll_back(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    to_dual_write(sim)?;
+    sim.act(Action::KillBroker(1))?;
+    pause(sim, 12_000);
+    sim.act(Action::RollBack)?;
+    pause(sim, 10_000);
+    Ok(())
+}

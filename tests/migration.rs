@@ -1,0 +1,309 @@
+//! The migration's scenarios (Kafka 3.9) with their expected traces, and what each fault does
+//! that the trace alone does not show: who kept up while ZooKeeper was down, what a failover
+//! re-wrote, what the aborted copy left in the log, what a rollback finds in ZooKeeper.
+
+use kraftscope::harness::MS;
+use kraftscope::migration::driver::DriverNote;
+use kraftscope::migration::log::MetaRecord;
+use kraftscope::migration::scenarios::{self, SCENARIOS};
+use kraftscope::migration::sim::{Action, BrokerMode, MigrationConfig, MigrationSim, TraceKind, TraceLine};
+use kraftscope::migration::state::{MigrationDriverState, ZkMigrationState};
+use kraftscope::zk::{ZnodeData, ZnodePath};
+
+/// `kraftscope run --scenario migration --notable` up to dual-write, less the times: the start
+/// every scenario but the copy's failover shares (seed 1).
+const TO_DUAL_WRITE: [&str; 23] = [
+    "operator: provision the KRaft controllers in migration mode",
+    "controller 3002 leads epoch 1",
+    "controller 3002 activates: BeginTransaction, bootstrap records, ZkMigrationState(PRE_MIGRATION), EndTransaction",
+    "driver 3002: INACTIVE -> WAIT_FOR_CONTROLLER_QUORUM",
+    "operator: restart broker 0 in migration mode",
+    "driver 3002: WAIT_FOR_CONTROLLER_QUORUM -> WAIT_FOR_BROKERS",
+    "operator: restart broker 1 in migration mode",
+    "broker 3 wins /controller: ZooKeeper controller at epoch 2",
+    "operator: restart broker 2 in migration mode",
+    "operator: restart broker 3 in migration mode",
+    "broker 2 wins /controller: ZooKeeper controller at epoch 3",
+    "driver 3002: WAIT_FOR_BROKERS -> BECOME_CONTROLLER",
+    "driver 3002: claimed /controller, /controller_epoch now 4",
+    "driver 3002: BECOME_CONTROLLER -> ZK_MIGRATION",
+    "broker 2 hears /controller changed and resigns as ZooKeeper controller",
+    "driver 3002: copy started: BeginTransaction, then ZooKeeper read topic by topic",
+    "copy: a batch of 18 records appended, committed by 21669.584ms",
+    "driver 3002: copy committed at offset 34 (epoch 1); /migration records it",
+    "driver 3002: ZK_MIGRATION -> SYNC_KRAFT_TO_ZK",
+    "driver 3002: ZooKeeper reconciled with the image in full",
+    "driver 3002: SYNC_KRAFT_TO_ZK -> KRAFT_CONTROLLER_TO_BROKER_COMM",
+    "driver 3002: full UpdateMetadata and LeaderAndIsr sent, controller epoch 4",
+    "driver 3002: KRAFT_CONTROLLER_TO_BROKER_COMM -> DUAL_WRITE",
+];
+
+/// `kraftscope run --scenario migration --notable`, after dual-write, less the times.
+const MIGRATION: [&str; 9] = [
+    "operator: restart broker 0 as a KRaft broker",
+    "operator: restart broker 1 as a KRaft broker",
+    "operator: restart broker 2 as a KRaft broker",
+    "operator: restart broker 3 as a KRaft broker",
+    "operator: roll the controllers without the migration flag (finalize)",
+    "controller 3000 leads epoch 2",
+    "controller 3000 activates: ZkMigrationState(POST_MIGRATION)",
+    "POST_MIGRATION: ZooKeeper is no longer written; no rollback from here",
+    "operator: roll back: deprovision the controllers, delete /controller and /migration, roll the brokers to ZooKeeper mode: refused, the migration was finalized: ZooKeeper is no longer written, so it is behind the log for good",
+];
+
+/// `kraftscope run --scenario migration-failover --notable`, after dual-write, less the times.
+const MIGRATION_FAILOVER: [&str; 13] = [
+    "operator: kill broker 1",
+    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved",
+    "operator: kill the active KRaft controller",
+    "controller 3000 leads epoch 2",
+    "controller 3000 activates, writing nothing",
+    "driver 3000: INACTIVE -> WAIT_FOR_CONTROLLER_QUORUM",
+    "driver 3000: WAIT_FOR_CONTROLLER_QUORUM -> BECOME_CONTROLLER",
+    "driver 3000: claimed /controller, /controller_epoch now 5",
+    "driver 3000: BECOME_CONTROLLER -> SYNC_KRAFT_TO_ZK",
+    "driver 3000: ZooKeeper reconciled with the image in full",
+    "driver 3000: SYNC_KRAFT_TO_ZK -> KRAFT_CONTROLLER_TO_BROKER_COMM",
+    "driver 3000: full UpdateMetadata and LeaderAndIsr sent, controller epoch 5",
+    "driver 3000: KRAFT_CONTROLLER_TO_BROKER_COMM -> DUAL_WRITE",
+];
+
+/// `kraftscope run --scenario migration-copy-failover --notable`, whole, less the times.
+const MIGRATION_COPY_FAILOVER: [&str; 34] = [
+    "operator: provision the KRaft controllers in migration mode",
+    "controller 3001 leads epoch 1",
+    "controller 3001 activates: BeginTransaction, bootstrap records, ZkMigrationState(PRE_MIGRATION), EndTransaction",
+    "driver 3001: INACTIVE -> WAIT_FOR_CONTROLLER_QUORUM",
+    "operator: restart broker 0 in migration mode",
+    "driver 3001: WAIT_FOR_CONTROLLER_QUORUM -> WAIT_FOR_BROKERS",
+    "operator: restart broker 1 in migration mode",
+    "operator: restart broker 2 in migration mode",
+    "broker 1 wins /controller: ZooKeeper controller at epoch 2",
+    "operator: restart broker 3 in migration mode",
+    "driver 3001: WAIT_FOR_BROKERS -> BECOME_CONTROLLER",
+    "driver 3001: claimed /controller, /controller_epoch now 3",
+    "driver 3001: BECOME_CONTROLLER -> ZK_MIGRATION",
+    "broker 1 hears /controller changed and resigns as ZooKeeper controller",
+    "driver 3001: copy started: BeginTransaction, then ZooKeeper read topic by topic",
+    "copy: a batch of 209 records appended, committed by 21512.980ms",
+    "operator: kill the active KRaft controller",
+    "copy: lost with controller 3001",
+    "controller 3002 leads epoch 2",
+    "controller 3002 activates: AbortTransaction",
+    "driver 3002: INACTIVE -> WAIT_FOR_CONTROLLER_QUORUM",
+    "driver 3002: WAIT_FOR_CONTROLLER_QUORUM -> WAIT_FOR_BROKERS",
+    "driver 3002: WAIT_FOR_BROKERS -> BECOME_CONTROLLER",
+    "driver 3002: claimed /controller, /controller_epoch now 4",
+    "driver 3002: BECOME_CONTROLLER -> ZK_MIGRATION",
+    "driver 3002: copy started: BeginTransaction, then ZooKeeper read topic by topic",
+    "copy: a batch of 209 records appended, committed by 23623.945ms",
+    "copy: a batch of 121 records appended, committed by 23637.355ms",
+    "driver 3002: copy committed at offset 557 (epoch 2); /migration records it",
+    "driver 3002: ZK_MIGRATION -> SYNC_KRAFT_TO_ZK",
+    "driver 3002: ZooKeeper reconciled with the image in full",
+    "driver 3002: SYNC_KRAFT_TO_ZK -> KRAFT_CONTROLLER_TO_BROKER_COMM",
+    "driver 3002: full UpdateMetadata and LeaderAndIsr sent, controller epoch 4",
+    "driver 3002: KRAFT_CONTROLLER_TO_BROKER_COMM -> DUAL_WRITE",
+];
+
+/// `kraftscope run --scenario migration-zk-down --notable`, after dual-write, less the times.
+const MIGRATION_ZK_DOWN: [&str; 7] = [
+    "operator: restart broker 0 as a KRaft broker",
+    "operator: ZooKeeper unreachable for 30000 ms",
+    "ZooKeeper unreachable until 59681.964ms",
+    "operator: kill broker 2",
+    "driver 3002 blocks retrying ZooKeeper until 59681.964ms",
+    "broker 2 fenced (no heartbeat for 9 s), 3 leaders moved",
+    "ZooKeeper back; ZooKeeper is 10 records behind the log",
+];
+
+/// `kraftscope run --scenario migration-rollback --notable`, after dual-write, less the times.
+const MIGRATION_ROLLBACK: [&str; 4] = [
+    "operator: kill broker 1",
+    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved",
+    "operator: roll back: deprovision the controllers, delete /controller and /migration, roll the brokers to ZooKeeper mode",
+    "broker 0 wins /controller: ZooKeeper controller at epoch 5",
+];
+
+/// The scenario's notable lines, as `run --notable` prints them without their times.
+fn notable(id: &str, seed: u64) -> (MigrationSim, Vec<String>) {
+    let sim = scenarios::find(id).expect("a scenario").run(seed).expect("runs to its end");
+    let lines = sim.trace().iter().filter(|l| l.kind.notable()).map(|l| l.kind.to_string()).collect();
+    (sim, lines)
+}
+
+#[test]
+fn each_scenario_traces_as_expected() {
+    let (_, lines) = notable("migration-copy-failover", 1);
+    let reproduce = "reproduce with kraftscope run --scenario ID --notable";
+    assert_eq!(lines, MIGRATION_COPY_FAILOVER, "migration-copy-failover: {reproduce}");
+    for (id, expected) in [
+        ("migration", &MIGRATION[..]),
+        ("migration-failover", &MIGRATION_FAILOVER[..]),
+        ("migration-zk-down", &MIGRATION_ZK_DOWN[..]),
+        ("migration-rollback", &MIGRATION_ROLLBACK[..]),
+    ] {
+        let (_, lines) = notable(id, 1);
+        let (start, rest) = lines.split_at(TO_DUAL_WRITE.len().min(lines.len()));
+        assert_eq!(start, TO_DUAL_WRITE, "{id}: {reproduce}");
+        assert_eq!(rest, expected, "{id}: {reproduce}");
+    }
+}
+
+#[test]
+fn every_scenario_keeps_every_invariant_over_many_seeds() {
+    for scenario in &SCENARIOS {
+        for seed in 1..=30 {
+            let sim = scenario.run(seed).unwrap_or_else(|e| panic!("{} seed {seed}: {e}", scenario.id));
+            assert_eq!(
+                sim.violations(),
+                [],
+                "reproduce: kraftscope run --scenario {} --seed {seed}",
+                scenario.id
+            );
+        }
+    }
+}
+
+fn at_of(trace: &[TraceLine], found: impl Fn(&TraceKind) -> bool) -> Option<u64> {
+    trace.iter().find(|l| found(&l.kind)).map(|l| l.at)
+}
+
+#[test]
+fn with_zookeeper_down_the_kraft_broker_keeps_up_and_the_zookeeper_mode_brokers_starve() {
+    let (sim, _) = notable("migration-zk-down", 1);
+    let trace = sim.trace();
+    let back = at_of(trace, |k| matches!(k, TraceKind::ZkBack { .. })).expect("ZooKeeper came back");
+    let fenced =
+        at_of(trace, |k| matches!(k, TraceKind::BrokerFenced { broker: 2, .. })).expect("broker 2 fenced");
+    let kraft_at = trace
+        .iter()
+        .filter(|l| l.at >= fenced)
+        .find(|l| matches!(l.kind, TraceKind::Fetched { broker: 0, .. }));
+    let kraft_at = kraft_at.expect("the KRaft broker fetched the change").at;
+    assert!(kraft_at < fenced + 10 * MS, "the KRaft broker applied it at once");
+    let zk_mode = trace
+        .iter()
+        .filter(|l| l.at >= fenced)
+        .find(|l| matches!(l.kind, TraceKind::RpcApplied { full: false, .. }));
+    assert!(zk_mode.expect("the ZooKeeper-mode brokers got it").at >= back, "not before ZooKeeper was back");
+    let lag = trace.iter().find_map(|l| match l.kind {
+        TraceKind::ZkBack { lag } => Some(lag),
+        _ => None,
+    });
+    assert!(lag.is_some_and(|lag| lag > 0), "the write-behind lag grew: {lag:?}");
+    assert_eq!(sim.write_behind_lag(), Some(0), "and drained once ZooKeeper answered");
+}
+
+#[test]
+fn a_failover_in_dual_write_writes_nothing_until_the_reclaim_then_pushes_in_full_at_a_new_epoch() {
+    let (sim, _) = notable("migration-failover", 1);
+    let trace = sim.trace();
+    let killed = at_of(trace, |k| *k == TraceKind::Operator(Action::KillActiveController)).expect("killed");
+    let claim = trace.iter().filter(|l| l.at >= killed).find_map(|l| match l.kind {
+        TraceKind::Driver { note: DriverNote::Claimed { zk_controller_epoch }, .. } => {
+            Some((l.at, zk_controller_epoch))
+        }
+        _ => None,
+    });
+    let (claimed_at, epoch) = claim.expect("the new leader claimed /controller");
+    let wrote = trace.iter().any(|l| {
+        l.at > killed
+            && l.at < claimed_at
+            && matches!(l.kind, TraceKind::Driver { note: DriverNote::DualWrote { .. }, .. })
+    });
+    assert!(!wrote, "no dual-write between the failover and the re-claim");
+    let full = trace
+        .iter()
+        .filter(|l| l.at > claimed_at && matches!(l.kind, TraceKind::RpcApplied { full: true, .. }));
+    let epochs: Vec<u32> = full
+        .filter_map(|l| match l.kind {
+            TraceKind::RpcApplied { zk_epoch, .. } => Some(zk_epoch),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(epochs.len(), 3, "every live ZooKeeper-mode broker got the full state again");
+    assert!(epochs.iter().all(|e| *e as i32 == epoch), "at the claim's epoch {epoch}: {epochs:?}");
+    assert_eq!(sim.driver_state(), Some(MigrationDriverState::DualWrite));
+}
+
+#[test]
+fn a_failover_during_the_copy_aborts_its_transaction_and_the_copy_is_done_again_whole() {
+    let (sim, _) = notable("migration-copy-failover", 1);
+    let log = sim.log();
+    let records: Vec<&MetaRecord> = (0..log.len()).filter_map(|o| log.entry(o)).map(|e| &e.record).collect();
+    let begins =
+        records.iter().filter(|r| matches!(r, MetaRecord::BeginTransaction { name: "ZK Migration" })).count();
+    let aborts = records.iter().filter(|r| matches!(r, MetaRecord::AbortTransaction)).count();
+    assert_eq!((begins, aborts), (2, 1), "two copies, the first aborted");
+    let image = log.image();
+    assert_eq!(image.migration, ZkMigrationState::Migration);
+    assert_eq!(image.topics, 30, "each topic once: the aborted copy's records are not in the image");
+    assert!(image.partitions.iter().all(Option::is_some));
+}
+
+#[test]
+fn a_rollback_finds_in_zookeeper_what_dual_write_kept_and_a_new_zookeeper_controller_above_every_claim() {
+    let (sim, _) = notable("migration-rollback", 1);
+    let image = sim.log().image();
+    let zk = sim.zk();
+    let layout_partitions = sim.config().partitions();
+    for p in 0..layout_partitions {
+        let (topic, partition) =
+            (p / sim.config().partitions_per_topic, p % sim.config().partitions_per_topic);
+        let state = zk
+            .inspect(ZnodePath::PartitionState { topic, partition })
+            .and_then(|n| n.partition_state())
+            .expect("a state znode");
+        let kraft = image.partitions[p as usize].expect("copied");
+        assert_eq!(
+            (state.leader, state.leader_epoch, state.isr),
+            (kraft.leader, kraft.leader_epoch, kraft.isr),
+            "partition {p}"
+        );
+    }
+    assert!(zk.inspect(ZnodePath::Migration).is_none(), "/migration deleted");
+    let Some(ZnodeData::Controller { kraft_epoch: None, .. }) =
+        zk.inspect(ZnodePath::Controller).map(|n| n.data)
+    else {
+        panic!("a ZooKeeper-mode broker holds /controller");
+    };
+    for b in 0..sim.config().brokers {
+        assert_eq!(sim.broker_mode(b), Some(BrokerMode::Zk));
+    }
+}
+
+#[test]
+fn in_pre_migration_a_dead_broker_is_not_fenced_until_the_copy_commits() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 3).expect("a cluster");
+    sim.act(Action::ProvisionControllers).unwrap();
+    sim.run_until(5_000 * MS);
+    sim.act(Action::BrokerToMigrationMode(0)).unwrap();
+    sim.run_until(12_000 * MS);
+    sim.act(Action::KillBroker(0)).unwrap();
+    sim.run_until(30_000 * MS);
+    let refused = sim
+        .trace()
+        .iter()
+        .any(|l| matches!(l.kind, TraceKind::WriteRefused { log: ZkMigrationState::PreMigration, .. }));
+    assert!(refused, "maybeFenceStaleBroker refused while the log says PRE_MIGRATION");
+    assert!(!sim.trace().iter().any(|l| matches!(l.kind, TraceKind::BrokerFenced { .. })));
+    assert_eq!(sim.log_migration_state(), ZkMigrationState::PreMigration);
+    assert_eq!(sim.violations(), []);
+}
+
+#[test]
+fn the_operator_is_told_why_a_step_cannot_be_taken() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
+    for (action, why) in [
+        (Action::BrokerToKraft(0), "only a broker in migration mode"),
+        (Action::Finalize, "the copy has not committed"),
+        (Action::KillActiveController, "no KRaft controller is active"),
+        (Action::KillBroker(9), "no broker 9"),
+        (Action::ZkOutage { lasting: 0 }, "an outage lasts"),
+    ] {
+        let refused = sim.act(action).expect_err("refused");
+        assert!(refused.0.contains(why), "{action}: {refused}");
+    }
+    assert!(MigrationSim::new(MigrationConfig { brokers: 0, ..MigrationConfig::small() }, 1).is_err());
+}
