@@ -22,8 +22,10 @@ pub mod metadata;
 // Kafka's on-disk format of `__cluster_metadata`: batches, records, every metadata record type.
 pub mod kafka_log;
 // ZooKeeper mode, the baseline: znodes, sessions, watches and the controller that cold-loads.
-pub mod migration;
 pub mod zk;
+// The bridge release's migration from ZooKeeper mode to KRaft (KIP-866, Kafka 3.9): the driver,
+// the 3.9 controller's rules, and the two worlds run on one clock.
+pub mod migration;
 
 // The simulations and their checks.
 // The discrete-event simulator running quorum nodes on virtual time over a lossy network.

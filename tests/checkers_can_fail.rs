@@ -2,7 +2,9 @@
 //! (`--sabotage NAME`) that the seed sweep catches, and healthy code passes the same seeds.
 
 use kraftscope::invariants::names;
+use kraftscope::migration::sim::{MigrationSabotage, invariants as migration};
 use kraftscope::sweep::check::{SeedParams, catches, run_seed};
+use kraftscope::sweep::migration::{MigrationSeed, catches_in_migration, run_migration_seed};
 use kraftscope::sweep::sabotage::Sabotage;
 
 /// Each invariant, the sabotage that breaks it, and how many seeds the sweep may need.
@@ -31,6 +33,47 @@ const CAUGHT_BY: [(&str, &str, u64); 23] = [
     (names::ELECTED_BY_ITS_VOTERS, "leader-without-majority", 20),
     (names::ELECTED_BY_ITS_VOTERS, "votes-under-committed-set", 20),
 ];
+
+/// Each invariant of the migration (Kafka 3.9), the sabotage that breaks it, and how many seeds
+/// the sweep's migrations may need.
+const MIGRATION_CAUGHT_BY: [(&str, &str, u64); 3] = [
+    (migration::ZK_EQUALS_IMAGE, "dual-write-drops-a-partition", 40),
+    (migration::LEADER_EPOCHS_NEVER_GO_BACK, "copy-resets-leader-epochs", 10),
+    (migration::PREMIGRATION_WRITES, "fence-in-premigration", 200),
+];
+
+#[test]
+fn every_migration_invariant_is_broken_by_its_sabotage_and_caught_by_the_sweep() {
+    let mut missed = Vec::new();
+    for (invariant, sabotage, seeds) in MIGRATION_CAUGHT_BY {
+        let mut bugs = MigrationSabotage::default();
+        assert!(bugs.enable(sabotage), "known sabotage {sabotage}");
+        match (1..=seeds).find(|seed| catches_in_migration(&MigrationSeed::derive(*seed, bugs), invariant)) {
+            Some(seed) => println!("{invariant}: caught with --sabotage {sabotage} at seed {seed}"),
+            None => missed.push(format!("{invariant} (--sabotage {sabotage}, {seeds} seeds)")),
+        }
+    }
+    assert!(missed.is_empty(), "not caught: {missed:#?}");
+    for name in migration::ALL {
+        assert!(MIGRATION_CAUGHT_BY.iter().any(|(i, _, _)| *i == name), "{name} has no sabotage");
+    }
+    for (sabotage, _) in MigrationSabotage::NAMES {
+        assert!(
+            MIGRATION_CAUGHT_BY.iter().any(|(_, s, _)| *s == sabotage),
+            "--sabotage {sabotage} is not tested"
+        );
+    }
+}
+
+#[test]
+fn healthy_migrations_pass_the_same_seeds() {
+    for seed in 1..=200 {
+        let params = MigrationSeed::derive(seed, MigrationSabotage::default());
+        if let Err(failure) = run_migration_seed(&params) {
+            panic!("{params}: {failure} (reproduce: kraftscope check --seed {seed})");
+        }
+    }
+}
 
 /// The first seed in `1..=seeds` whose sweep, with `sabotage` on, reports `invariant`.
 fn first_catching_seed(invariant: &'static str, sabotage: &str, seeds: u64) -> Option<u64> {

@@ -6,8 +6,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use kraftscope::invariants::Violation;
+use kraftscope::migration::sim::MigrationSabotage;
 use kraftscope::sim::simulation::QuorumFormat;
 use kraftscope::sweep::check::{Failure, SeedParams, SeedReport, run_seed};
+use kraftscope::sweep::migration::{
+    MIGRATION_FINISHES, MigrationFailure, MigrationOutcome, MigrationSeed, run_migration_seed,
+};
 use kraftscope::sweep::sabotage::Sabotage;
 
 use super::args::Args;
@@ -18,9 +22,13 @@ const MAX_SEEDS: u64 = 10_000_000;
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&["seeds", "seed", "first-seed", "sabotage", "threads", "quiet"])?;
     let mut sabotage = Sabotage::default();
+    let mut migration = MigrationSabotage::default();
     if let Some(names) = args.text("sabotage") {
         for name in names.split(',') {
-            sabotage.enable(name).map_err(|e| e.to_string())?;
+            if !migration.enable(name) {
+                let names = MigrationSabotage::NAMES.map(|(n, _)| n).join(", ");
+                sabotage.enable(name).map_err(|e| format!("{e}; the migration's: {names}"))?;
+            }
         }
     }
     let seeds: Vec<u64> = match args.text("seed") {
@@ -37,12 +45,23 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     let threads = args.get("threads", std::thread::available_parallelism().map_or(1, |n| n.get()))?.max(1);
     let quiet = args.has("quiet");
     let started = std::time::Instant::now();
-    let results = sweep(&seeds, sabotage, threads);
+    let results = sweep(&seeds, (sabotage, migration), threads);
     let mut violations = 0;
     let (mut dynamic, mut changes, mut wipes, mut upgrades) = (0, 0, 0, 0);
-    for (params, result) in &results {
+    let (mut stranded, mut migration_violations) = (0, 0);
+    for (params, result, migration) in &results {
         if !quiet {
             println!("{params}");
+        }
+        match migration {
+            Ok(outcome) => stranded += u32::from(outcome.stranded),
+            Err(failure) => {
+                migration_violations += 1;
+                violations += 1;
+                if violations <= 3 {
+                    report_migration(params.seed, failure, args.text("sabotage"));
+                }
+            }
         }
         if params.cluster.format != QuorumFormat::Static {
             dynamic += 1;
@@ -64,6 +83,10 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         seeds.len()
     );
     println!(
+        "migrations from ZooKeeper mode (Kafka 3.9) in {} seeds: {migration_violations} broke an invariant; {stranded} stranded where 3.9 strands them (the copy committed, /migration not written: every later driver stays INACTIVE)",
+        seeds.len()
+    );
+    println!(
         "checked {} seeds: {violations} violations in {:.1} s on {threads} thread(s)",
         seeds.len(),
         started.elapsed().as_secs_f64()
@@ -71,9 +94,15 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     Ok(violations == 0)
 }
 
-type SeedResult = (SeedParams, Result<SeedReport, Box<Failure>>);
+type SeedResult =
+    (SeedParams, Result<SeedReport, Box<Failure>>, Result<MigrationOutcome, Box<MigrationFailure>>);
 
-fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
+/// Each seed runs a KRaft cluster under chaos, then migrates a ZooKeeper-mode cluster.
+fn sweep(
+    seeds: &[u64],
+    (sabotage, migration): (Sabotage, MigrationSabotage),
+    threads: usize,
+) -> Vec<SeedResult> {
     let next = AtomicU64::new(0);
     let results = Mutex::new(Vec::with_capacity(seeds.len()));
     std::thread::scope(|scope| {
@@ -84,14 +113,15 @@ fn sweep(seeds: &[u64], sabotage: Sabotage, threads: usize) -> Vec<SeedResult> {
                     let Some(&seed) = seeds.get(index) else { break };
                     let params = SeedParams::derive(seed, sabotage);
                     let result = run_guarded(&params, seeds.len() == 1);
-                    results.lock().expect("a sweep thread panicked").push((index, params, result));
+                    let migrated = migrate_guarded(&MigrationSeed::derive(seed, migration));
+                    results.lock().expect("a sweep thread panicked").push((index, params, result, migrated));
                 }
             });
         }
     });
     let mut results = results.into_inner().expect("a sweep thread panicked");
-    results.sort_by_key(|(index, _, _)| *index);
-    results.into_iter().map(|(_, p, r)| (p, r)).collect()
+    results.sort_by_key(|(index, _, _, _)| *index);
+    results.into_iter().map(|(_, p, r, m)| (p, r, m)).collect()
 }
 
 /// Run a seed, turning a panic inside the core into a reported failure.
@@ -108,6 +138,31 @@ fn run_guarded(params: &SeedParams, trace: bool) -> Result<SeedReport, Box<Failu
             Err(Box::new(Failure { violation, event: 0, at: 0, trace_tail: Vec::new() }))
         }
     }
+}
+
+/// A seed's migration, a panic in it reported as a failure.
+fn migrate_guarded(params: &MigrationSeed) -> Result<MigrationOutcome, Box<MigrationFailure>> {
+    catch_unwind(AssertUnwindSafe(|| run_migration_seed(params))).unwrap_or_else(|panic| {
+        let detail = panic.downcast_ref::<String>().cloned().unwrap_or_else(|| format!("{params}"));
+        Err(Box::new(MigrationFailure {
+            invariant: "no panic in the core",
+            detail,
+            at: 0,
+            trace_tail: Vec::new(),
+        }))
+    })
+}
+
+fn report_migration(seed: u64, failure: &MigrationFailure, sabotage: Option<&str>) {
+    let params = MigrationSeed::derive(seed, MigrationSabotage::default());
+    let kind = if failure.invariant == MIGRATION_FINISHES { "LIVENESS" } else { "VIOLATION" };
+    println!("{kind} in seed {seed}'s migration: {failure}");
+    println!("  swarm: {params}");
+    for line in &failure.trace_tail {
+        println!("  | {line}");
+    }
+    let sabotage = sabotage.map_or(String::new(), |s| format!(" --sabotage {s}"));
+    println!("  reproduce with: kraftscope check --seed {seed}{sabotage}");
 }
 
 fn report(params: &SeedParams, failure: &Failure, sabotage: Option<&str>) {

@@ -93,7 +93,8 @@ pub struct Image {
 /// What one publish changed (`MetadataDelta`): the partitions, whether brokers changed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Delta {
-    pub partitions: Vec<u32>,
+    /// Each partition changed, as the change left it (the image at this publish).
+    pub partitions: BTreeMap<u32, PartitionImage>,
     pub topics: bool,
     pub cluster: bool,
     /// A transaction ended: its records were applied all at once.
@@ -263,7 +264,7 @@ impl MetadataLog {
                 if let Some(slot) = image.partitions.get_mut(*index as usize) {
                     *slot = Some(*state);
                 }
-                delta.partitions.push(*index);
+                delta.partitions.insert(*index, *state);
                 delta.topics = true;
             }
             MetaRecord::MigrationState(state) => image.migration = *state,
@@ -286,14 +287,14 @@ mod tests {
         log.append(1, MetaRecord::BeginTransaction { name: "ZK Migration" }, 10);
         log.append(1, partition(0, 3), 20);
         let delta = log.commit_until(20).expect("published");
-        assert_eq!(delta.partitions, Vec::<u32>::new(), "held back inside the transaction");
+        assert!(delta.partitions.is_empty(), "held back inside the transaction");
         assert_eq!(log.image().partitions[0], None);
         assert_eq!(log.open_transaction(), Some(0));
         log.append(1, MetaRecord::MigrationState(ZkMigrationState::Migration), 30);
         log.append(1, MetaRecord::EndTransaction, 30);
         let delta = log.commit_until(30).expect("published");
         assert!(delta.transaction);
-        assert_eq!(delta.partitions, [0]);
+        assert_eq!(delta.partitions.keys().collect::<Vec<_>>(), [&0]);
         assert_eq!(log.image().migration, ZkMigrationState::Migration);
         assert_eq!(log.image().highest, OffsetAndEpoch { offset: 3, epoch: 1 });
 
@@ -308,7 +309,11 @@ mod tests {
         log.append(2, partition(0, 0), 60);
         let delta = log.commit_until(60).expect("published");
         assert_eq!(log.open_transaction(), None);
-        assert_eq!(delta.partitions, [0], "only the record after the abort");
+        assert_eq!(
+            delta.partitions.values().map(|p| p.leader_epoch).collect::<Vec<_>>(),
+            [0],
+            "only after the abort"
+        );
         assert_eq!(log.image().partitions[0].map(|p| p.leader_epoch), Some(0));
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::harness::{MS, Micros};
 
-use super::sim::{Action, ActionError, BrokerMode, MigrationConfig, MigrationSim, TraceKind};
+use super::sim::{Action, ActionError, MigrationConfig, MigrationSim, TraceKind};
 use super::state::MigrationDriverState;
 
 /// How long a scenario waits for a step before giving up (a run that never gets there).
@@ -161,7 +161,9 @@ fn failover_during_copy(sim: &mut MigrationSim) -> Result<(), ActionError> {
 fn zookeeper_down(sim: &mut MigrationSim) -> Result<(), ActionError> {
     to_dual_write(sim)?;
     sim.act(Action::BrokerToKraft(0))?;
-    wait(sim, "broker 0 in KRaft mode", |s| s.broker_mode(0) == Some(BrokerMode::Kraft))?;
+    wait(sim, "broker 0 in KRaft mode", |s| {
+        s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: 0, migrating: false })
+    })?;
     pause(sim, 3_000);
     sim.act(Action::ZkOutage { lasting: 30_000 * MS })?;
     pause(sim, 1_000);

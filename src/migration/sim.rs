@@ -65,6 +65,26 @@ pub struct MigrationSabotage {
     pub fence_in_premigration: bool,
 }
 
+impl MigrationSabotage {
+    /// The names accepted by `--sabotage`, each with what it breaks.
+    pub const NAMES: [(&'static str, &'static str); 3] = [
+        ("dual-write-drops-a-partition", "dual-write forgets the last partition of each change"),
+        ("copy-resets-leader-epochs", "the copy writes every leader epoch as 0"),
+        ("fence-in-premigration", "fence stale brokers while the log says PRE_MIGRATION"),
+    ];
+
+    /// Switch on the bug with this `--sabotage` name; false if it names none of these.
+    pub fn enable(&mut self, name: &str) -> bool {
+        match name {
+            "dual-write-drops-a-partition" => self.dual_write_drops_a_partition = true,
+            "copy-resets-leader-epochs" => self.copy_resets_leader_epochs = true,
+            "fence-in-premigration" => self.fence_in_premigration = true,
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// A cluster to migrate, and the costs it runs at.
 #[derive(Clone, Debug)]
 pub struct MigrationConfig {
@@ -729,11 +749,26 @@ impl MigrationSim {
         self.world.write_behind_lag()
     }
 
+    /// Kafka 3.9's dead end: the copy committed (the log says MIGRATION) but its controller
+    /// stopped before writing `/migration`, so every later leader's driver finds "an active
+    /// migration, but the ZK state does not" and stays INACTIVE
+    /// (`WaitForControllerQuorumEvent`): nothing is dual-written again.
+    pub fn stranded(&self) -> bool {
+        let recorded = matches!(
+            self.world.zk.inspect(ZnodePath::Migration).map(|n| n.data),
+            Some(ZnodeData::Migration { kraft_metadata_offset, .. }) if kraft_metadata_offset > 0
+        );
+        self.log_migration_state() == ZkMigrationState::Migration
+            && !recorded
+            && self.driver_state() == Some(MigrationDriverState::Inactive)
+    }
+
     /// The KRaft leader and its epoch.
     pub fn leader(&self) -> Option<(i32, i32)> {
         self.world.leader
     }
 
+    /// The mode a broker runs in (or, while a roll restarts it, the mode it comes back in).
     pub fn broker_mode(&self, broker: BrokerId) -> Option<BrokerMode> {
         self.world.brokers.get(broker as usize).map(|b| b.mode)
     }
@@ -767,6 +802,12 @@ impl MigrationSim {
     /// Notes in the trace an operator's step that was refused.
     pub fn note_refusal(&mut self, action: Action, refused: ActionError) {
         self.world.note(TraceKind::Refused { action, why: refused.0 });
+    }
+
+    /// Takes `action` at `at` (checked then: a refusal goes in the trace).
+    pub fn schedule(&mut self, at: Micros, action: Action) {
+        let at = at.max(self.world.now);
+        self.world.queue.push(at, Event::Operator(action));
     }
 
     /// Runs the next event; false when none is left.
@@ -908,6 +949,8 @@ impl MigrationSim {
         c.driver = None;
         c.inbox.clear();
         c.poll_generation += 1;
+        c.free_at = 0;
+        c.turn_scheduled = false;
         self.world.note(TraceKind::ControllerDown { id });
         if self.world.leader.is_some_and(|(leader, _)| leader == id) {
             self.world.leader = None;
@@ -931,6 +974,7 @@ impl MigrationSim {
             c.driver = Some(MigrationDriver::new(id, self.world.rng.fork()));
         }
         self.world.note(TraceKind::ControllerUp { id });
+        self.load_image(i);
         if let Some((leader, epoch)) = self.world.leader {
             self.give(i, DriverInput::LeaderChange(LeaderAndEpoch { leader: Some(leader), epoch }));
         } else if !self.world.queue.iter().any(|(_, e)| matches!(e, Event::Elect { .. })) {
@@ -997,12 +1041,7 @@ impl MigrationSim {
         if partitions > 0 || delta.transaction {
             self.world.note(TraceKind::Published { upto, partitions, transaction: delta.transaction });
         }
-        let image = self.world.log.image();
-        let entries: Rc<[(u32, i32, u32)]> = delta
-            .partitions
-            .iter()
-            .filter_map(|p| image.partitions[*p as usize].map(|s| (*p, s.leader, s.leader_epoch)))
-            .collect();
+        let entries = entries_of(&delta);
         let latency = self.world.config.costs.network_latency;
         for (id, broker) in self.world.brokers.iter().enumerate() {
             if broker.alive && broker.mode == BrokerMode::Kraft && !entries.is_empty() {
@@ -1019,6 +1058,15 @@ impl MigrationSim {
             if self.controllers[i].alive {
                 self.give(i, DriverInput::Publish(driver_image.clone(), change, delta.clone()));
             }
+        }
+    }
+
+    /// A starting controller's metadata loader publishes the committed image it read.
+    fn load_image(&mut self, i: usize) {
+        if self.world.log.high_watermark() > 0 {
+            let image = self.world.driver_image();
+            let change = MetadataChange { topics: true, cluster: true, snapshot: false };
+            self.give(i, DriverInput::Publish(image, change, Rc::new(Delta::default())));
         }
     }
 
@@ -1064,7 +1112,22 @@ impl MigrationSim {
             true => c.inbox.iter().position(|input| matches!(input, DriverInput::CopyDone(_))),
             false => (!c.inbox.is_empty()).then_some(0),
         };
-        let Some(input) = next.and_then(|at| c.inbox.remove(at)) else { return };
+        let Some(mut input) = next.and_then(|at| c.inbox.remove(at)) else { return };
+        // Changes published while the driver was busy are taken as one, with the latest image
+        // (Kafka's driver takes them one by one; ZooKeeper and the brokers end the same).
+        if let DriverInput::Publish(image, change, delta) = &mut input {
+            while let Some(at) = c.inbox.iter().position(|i| matches!(i, DriverInput::Publish(..))) {
+                let Some(DriverInput::Publish(later, more, newer)) = c.inbox.remove(at) else { break };
+                *image = later;
+                change.topics |= more.topics;
+                change.cluster |= more.cluster;
+                let merged = Rc::make_mut(delta);
+                merged.partitions.extend(newer.partitions.iter().map(|(p, s)| (*p, *s)));
+                merged.topics |= newer.topics;
+                merged.cluster |= newer.cluster;
+                merged.transaction |= newer.transaction;
+            }
+        }
         self.world.cursor = now;
         let mut poll_in = None;
         let notes = match input {
@@ -1305,6 +1368,7 @@ impl World {
         let broker = &mut self.brokers[b as usize];
         let was_alive = broker.alive;
         broker.alive = false;
+        broker.mode = mode;
         broker.heartbeats += 1;
         if let Some(session) = broker.session.take().filter(|_| clean) {
             let fired = self.zk.close_session(session);
@@ -1767,18 +1831,12 @@ impl MigrationClient for World {
 
     /// `handleDelta`: each partition the change touched written as the image now holds it.
     fn write_delta(&mut self, state: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState {
-        let mut changed = self.last_delta.partitions.clone();
-        changed.sort_unstable();
-        changed.dedup();
-        if self.config.sabotage.dual_write_drops_a_partition {
-            changed.pop();
-        }
-        let image = self.log.image();
         let layout = self.layout;
-        let writes: Vec<StateWrite> = changed
-            .iter()
-            .filter_map(|p| image.partitions[*p as usize].map(|kraft| state_write(layout, *p, kraft)))
-            .collect();
+        let mut writes: Vec<StateWrite> =
+            self.last_delta.partitions.iter().map(|(p, kraft)| state_write(layout, *p, *kraft)).collect();
+        if self.config.sabotage.dual_write_drops_a_partition {
+            writes.pop();
+        }
         self.write_states(state, &writes)
     }
 
@@ -1803,13 +1861,7 @@ impl MigrationClient for World {
                 self.send_rpc(b, rpc.clone(), self.cursor);
             }
         }
-        let image = self.log.image();
-        let entries: Rc<[(u32, i32, u32)]> = self
-            .last_delta
-            .partitions
-            .iter()
-            .filter_map(|p| image.partitions[*p as usize].map(|s| (*p, s.leader, s.leader_epoch)))
-            .collect();
+        let entries = entries_of(&self.last_delta);
         if !entries.is_empty() {
             self.propagate(false, entries, zk_controller_epoch);
         }
@@ -1864,6 +1916,11 @@ impl World {
             .map(|(id, _)| *id)
             .collect()
     }
+}
+
+/// A change's partitions as UpdateMetadata and a fetch carry them: leader and leader epoch.
+fn entries_of(delta: &Delta) -> Rc<[(u32, i32, u32)]> {
+    delta.partitions.iter().map(|(p, s)| (*p, s.leader, s.leader_epoch)).collect()
 }
 
 /// A record the copy read, as the log holds it.

@@ -7,3 +7,5 @@ pub mod sabotage;
 pub mod faults;
 // The sweep itself: one seed's cluster, faults and checks.
 pub mod check;
+// The migration from ZooKeeper mode (Kafka 3.9) under the swarm's faults.
+pub mod migration;
