@@ -11,6 +11,8 @@ const USAGE: &str = "usage:
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event
   kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
+      (the migration's scenarios: migration, migration-failover, migration-copy-failover,
+      migration-zk-down, migration-rollback)
   kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       play a scenario script and print its trace (every event, or state changes only);
       --write-log exports the committed metadata log and snapshots as Kafka's files in DIR;
@@ -22,6 +24,9 @@ const USAGE: &str = "usage:
       leaderless time after the leader dies, at each one-way link latency (ms)
   kraftscope failover [--partitions N,N,...] [--mode both|kraft|zk] [--kraft-roles both|dedicated|combined] [--zk-preset async|sync-2017] [--csv] [--detail] [--seed S]
       kill the active controller and measure metadata unavailability, KRaft against ZooKeeper mode
+  kraftscope migration [--partitions N,N,...] [--partitions-per-topic N] [--seed S]
+      migrate a ZooKeeper-mode cluster to KRaft (Kafka 3.9) at each size: how long the claim,
+      the copy, the reconcile and the first push take, and how long no controller acts
   kraftscope inspect PATH [--json]
       decode a real __cluster_metadata .log segment, .checkpoint snapshot or directory: batches,
       records, offsets, leader epochs, LeaderChange records, CRC failures, a count per record
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
         "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv", "detail"]).and_then(|a| cli::failover_cmd::run(&a)),
+        "migration" => Args::parse(rest, &[]).and_then(|a| cli::migration_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
         "render" => Args::parse(rest, &[]).and_then(|a| cli::render_cmd::run(&a)),
         "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),

@@ -307,3 +307,48 @@ fn the_operator_is_told_why_a_step_cannot_be_taken() {
     }
     assert!(MigrationSim::new(MigrationConfig { brokers: 0, ..MigrationConfig::small() }, 1).is_err());
 }
+
+/// README's migration table is `kraftscope migration`'s output at these sizes, but for the wall
+/// time (rewrite the rows with `kraftscope migration` after a change to the model or its costs).
+#[test]
+fn the_readme_phase_table_is_what_the_model_measures() {
+    use kraftscope::migration::phases;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
+    assert!(readme.contains(phases::Phases::HEAD), "README lacks the table's head");
+    for partitions in [1_000, 100_000] {
+        let row = phases::measure(phases::config(partitions, 1), 1).expect("migrates").row();
+        assert!(readme.contains(&format!("    {row} ")), "README lacks the row:\n{row}");
+    }
+}
+
+#[test]
+fn the_command_line_runs_the_scenarios_and_the_table_and_says_what_is_wrong() {
+    let kraftscope = |args: &[&str]| {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, _) = kraftscope(&["run", "--scenario", "migration-failover", "--notable"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("driver 3000: claimed /controller, /controller_epoch now 5"), "{out}");
+    let (code, out, _) = kraftscope(&["migration", "--partitions", "1000"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("      1000     1000    0.031"), "{out}");
+    for (args, says) in [
+        (&["migration", "--partitions", "0"][..], "--partitions: 1 to 2000000 each, not 0"),
+        (
+            &["migration", "--partitions-per-topic", "0"][..],
+            "--partitions-per-topic must be between 1 and 10000",
+        ),
+        (&["run", "--scenario", "migration-nope"][..], "the migration's: migration, migration-failover"),
+    ] {
+        let (code, _, err) = kraftscope(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

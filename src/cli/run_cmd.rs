@@ -16,7 +16,12 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         return run_migration(scenario, seed, args.has("notable"));
     }
     let text = match (args.text("scenario"), args.text("file")) {
-        (Some(name), None) => catalog::find(name).map_err(|e| e.to_string())?.to_string(),
+        (Some(name), None) => catalog::find(name)
+            .map_err(|e| {
+                let migrations: Vec<&str> = migration::scenarios::SCENARIOS.iter().map(|s| s.id).collect();
+                format!("{e}; the migration's: {}", migrations.join(", "))
+            })?
+            .to_string(),
         (None, Some(path)) => {
             std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
         }

@@ -9,6 +9,7 @@ pub mod controller;
 pub mod copy;
 pub mod driver;
 pub mod log;
+pub mod phases;
 pub mod scenarios;
 pub mod sim;
 pub mod state;

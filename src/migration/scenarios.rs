@@ -7,8 +7,9 @@ use crate::harness::{MS, Micros};
 use super::sim::{Action, ActionError, MigrationConfig, MigrationSim, TraceKind};
 use super::state::MigrationDriverState;
 
-/// How long a scenario waits for a step before giving up (a run that never gets there).
-const PATIENCE: Micros = 600_000 * MS;
+/// How long a scenario waits for a step before giving up (a run that never gets there): three
+/// simulated hours, for a copy of millions of topics takes many minutes.
+const PATIENCE: Micros = 3 * 3_600_000 * MS;
 
 /// A built-in scenario.
 pub struct Scenario {

@@ -27,7 +27,7 @@ use crate::zk::store::{SessionId, WatchFired, ZkRequestKind, ZkStore, ZnodeData}
 use crate::zk::{BrokerId, BrokerSet, ReplicaAssignment, SharedColumn, TopicLayout, ZkCosts, ZnodePath};
 
 use super::controller::{ActivationRecord, ControllerMigration, ControllerWrite, admits};
-use super::copy::{self, CopiedRecord};
+use super::copy::{self, CopiedRecord, CopyReport};
 use super::driver::{
     DriverImage, DriverNote, LeaderAndEpoch, MetadataChange, MigrationClient, MigrationDriver,
 };
@@ -590,6 +590,8 @@ struct World {
     zk_down: Option<(Micros, Micros)>,
     copying: Option<Copying>,
     next_copy: u64,
+    /// What the last copy read and how long it took.
+    last_copy: Option<CopyReport>,
     last_delta: Rc<Delta>,
     /// The brokers the active controller's propagator has sent the full state to.
     pushed_to: BrokerSet,
@@ -708,6 +710,7 @@ impl MigrationSim {
             zk_down: None,
             copying: None,
             next_copy: 0,
+            last_copy: None,
             last_delta: Rc::new(Delta::default()),
             pushed_to: BrokerSet::EMPTY,
             queue: EventQueue::default(),
@@ -761,6 +764,11 @@ impl MigrationSim {
         self.log_migration_state() == ZkMigrationState::Migration
             && !recorded
             && self.driver_state() == Some(MigrationDriverState::Inactive)
+    }
+
+    /// What the last copy read, its batches, and how long its reads and commits took.
+    pub fn last_copy(&self) -> Option<&CopyReport> {
+        self.world.last_copy.as_ref()
     }
 
     /// The KRaft leader and its epoch.
@@ -1718,11 +1726,12 @@ impl World {
 
     /// ZooKeeper's partition states, read as the copy and the reconcile read them
     /// (`iterateTopics`), from `start`; each batch handed to `batch` with when it was read.
-    fn read_topics(&mut self, mut batch: impl FnMut(Vec<CopiedRecord>, Micros) -> Micros) {
+    fn read_topics(&mut self, mut batch: impl FnMut(Vec<CopiedRecord>, Micros) -> Micros) -> CopyReport {
         self.wait_for_zookeeper();
         let start = self.cursor;
         let report = copy::migrate_topics(&mut self.zk, &self.assignment, start, &mut batch);
         self.cursor = report.done_at;
+        report
     }
 }
 
@@ -1788,10 +1797,11 @@ impl MigrationClient for World {
         let latency = self.config.commit_latency;
         let (layout, resets) = (self.layout, self.config.sabotage.copy_resets_leader_epochs);
         let mut batches: Vec<(Micros, Rc<[MetaRecord]>)> = Vec::new();
-        self.read_topics(|records, at| {
+        let report = self.read_topics(|records, at| {
             batches.push((at, records.into_iter().filter_map(|r| copied(r, layout, resets)).collect()));
             at + latency
         });
+        self.last_copy = Some(report);
         for (at, records) in batches {
             self.queue.push(at, Event::CopyBatch { copy: id, records });
         }

@@ -1,0 +1,148 @@
+//! How long each phase of a migration takes at a given size, and how long no controller acts:
+//! the whole migration ([`super::scenarios::to_dual_write`]) run without faults or checks, its
+//! phases read off the trace.
+//!
+//! "No controller acts" runs from the moment the ZooKeeper-mode controller resigns (the KRaft
+//! controller's claim of `/controller` fired its watch) until every ZooKeeper-mode broker has
+//! applied the KRaft controller's first full push: the ZooKeeper-mode controller is gone, the
+//! KRaft controller refuses ordinary writes until the copy commits and sends the brokers nothing
+//! until the push, so no leader election, ISR change or topic creation is handled in between.
+
+use crate::harness::{MS, Micros};
+
+use super::driver::DriverNote;
+use super::scenarios;
+use super::sim::{ActionError, MigrationConfig, MigrationSim, TraceKind};
+use super::state::MigrationDriverState;
+
+/// The phases of one migration, in simulated time. A driver's event is traced when it starts,
+/// so each phase runs from one event's start to the next's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phases {
+    pub partitions: u32,
+    pub topics: u32,
+    /// The driver's last check of the brokers (every topic znode read for the brokers its
+    /// assignments name), then its claim of `/controller` and its write of `/migration`.
+    pub claim: Micros,
+    /// The one-time copy: reading ZooKeeper, waiting for batches to commit, in all.
+    pub copy_reading: Micros,
+    pub copy_committing: Micros,
+    pub copy: Micros,
+    pub records: usize,
+    pub batches: usize,
+    /// SYNC_KRAFT_TO_ZK: ZooKeeper read again in full and reconciled.
+    pub reconcile: Micros,
+    /// From the first full push sent to every ZooKeeper-mode broker having applied it.
+    pub first_push: Micros,
+    /// From the ZooKeeper-mode controller's resignation to the first push applied everywhere.
+    pub no_controller: Micros,
+}
+
+/// The cluster `kraftscope migration` measures: 5 brokers, 3 controllers, `partitions` in topics
+/// of `per_topic` partitions, 3 replicas each, no checks.
+pub fn config(partitions: u32, per_topic: u32) -> MigrationConfig {
+    let per_topic = per_topic.clamp(1, partitions.max(1));
+    MigrationConfig {
+        brokers: 5,
+        topics: partitions.div_ceil(per_topic),
+        partitions_per_topic: per_topic,
+        checked: false,
+        ..MigrationConfig::small()
+    }
+}
+
+/// Migrates a cluster of `config` to dual-write and reads its phases off the trace.
+pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError> {
+    let (partitions, topics) = (config.partitions(), config.topics);
+    let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;
+    scenarios::to_dual_write(&mut sim)?;
+    // Until every ZooKeeper-mode broker has applied the first push.
+    let brokers = sim.config().brokers as usize;
+    let pushes_applied = |s: &MigrationSim| {
+        let trace = s.trace();
+        let pushed = trace.iter().rposition(|l| {
+            matches!(l.kind, TraceKind::Driver { note: DriverNote::PushedFullState { .. }, .. })
+        });
+        let after = pushed.map_or(&trace[..0], |at| &trace[at..]);
+        after.iter().filter(|l| matches!(l.kind, TraceKind::RpcApplied { full: true, .. })).count() >= brokers
+    };
+    let limit = sim.now() + 3_600_000 * MS;
+    if !sim.run_until_that(limit, pushes_applied) {
+        return Err(ActionError("the first push did not reach every broker within an hour".into()));
+    }
+    let trace = sim.trace();
+    let when = |found: &dyn Fn(&TraceKind) -> bool| trace.iter().find(|l| found(&l.kind)).map(|l| l.at);
+    let transition = |to: MigrationDriverState| move |k: &TraceKind| matches!(k, TraceKind::Driver { note: DriverNote::Transition { to: t, .. }, .. } if *t == to);
+    let missing = |what: &str| ActionError(format!("the trace has no {what}"));
+    let become_controller =
+        when(&transition(MigrationDriverState::BecomeController)).ok_or_else(|| missing("claim"))?;
+    let sync = when(&transition(MigrationDriverState::SyncKraftToZk)).ok_or_else(|| missing("reconcile"))?;
+    let pushed = when(&|k| matches!(k, TraceKind::Driver { note: DriverNote::PushedFullState { .. }, .. }))
+        .ok_or_else(|| missing("push"))?;
+    let applied = trace
+        .iter()
+        .filter(|l| l.at >= pushed && matches!(l.kind, TraceKind::RpcApplied { full: true, .. }))
+        .map(|l| l.at)
+        .max()
+        .ok_or_else(|| missing("applied push"))?;
+    let resigned = when(&|k| matches!(k, TraceKind::ZkControllerResigned { .. }))
+        .ok_or_else(|| missing("resignation"))?;
+    let copy_started = when(&|k| matches!(k, TraceKind::Driver { note: DriverNote::CopyStarted, .. }))
+        .ok_or_else(|| missing("copy"))?;
+    let report = sim.last_copy().ok_or_else(|| missing("copy"))?;
+    Ok(Phases {
+        partitions,
+        topics,
+        claim: copy_started - become_controller,
+        copy_reading: report.reading,
+        copy_committing: report.committing,
+        copy: sync - copy_started,
+        records: report.records,
+        batches: report.batches.len(),
+        reconcile: pushed - sync,
+        first_push: applied - pushed,
+        no_controller: applied - resigned,
+    })
+}
+
+impl Phases {
+    /// The table's head, column for column with [`Phases::row`].
+    pub const HEAD: &str = "partitions   topics    claim  copy: reads copy: commits       copy  reconcile  first push  no controller";
+
+    /// Its row of `kraftscope migration`'s table, in simulated seconds.
+    pub fn row(&self) -> String {
+        format!(
+            "{:>10} {:>8} {:>8} {:>12} {:>13} {:>10} {:>10} {:>11} {:>14}",
+            self.partitions,
+            self.topics,
+            seconds(self.claim),
+            seconds(self.copy_reading),
+            seconds(self.copy_committing),
+            seconds(self.copy),
+            seconds(self.reconcile),
+            seconds(self.first_push),
+            seconds(self.no_controller),
+        )
+    }
+}
+
+/// Seconds with three decimals.
+pub fn seconds(t: Micros) -> String {
+    format!("{}.{:03}", t / (1_000 * MS), t % (1_000 * MS) / MS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_reads_topic_by_topic_so_many_small_topics_cost_more_than_few_large_ones() {
+        let single = measure(config(2_000, 1), 1).expect("migrates");
+        let wide = measure(config(2_000, 100), 1).expect("migrates");
+        assert_eq!((single.partitions, wide.partitions), (2_000, 2_000));
+        assert!(single.copy_reading > 10 * wide.copy_reading, "{single:?} against {wide:?}");
+        assert!(single.no_controller >= single.copy + single.reconcile + single.first_push);
+        assert_eq!(single.records, 4_000, "a TopicRecord and a PartitionRecord each");
+        assert_eq!(single.batches, 20, "in batches of 200");
+    }
+}
