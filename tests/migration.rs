@@ -225,6 +225,10 @@ fn a_failover_in_dual_write_writes_nothing_until_the_reclaim_then_pushes_in_full
     assert_eq!(epochs.len(), 3, "every live ZooKeeper-mode broker got the full state again");
     assert!(epochs.iter().all(|e| *e as i32 == epoch), "at the claim's epoch {epoch}: {epochs:?}");
     assert_eq!(sim.driver_state(), Some(MigrationDriverState::DualWrite));
+    // The brokers in migration mode replicate the log as observers all along.
+    let end = sim.log().image().highest.offset;
+    assert_eq!(sim.broker_mode(0), Some(BrokerMode::Migrating));
+    assert_eq!(sim.broker_replicated(0), Some(end), "broker 0 holds the log to its end");
 }
 
 #[test]

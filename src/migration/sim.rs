@@ -502,6 +502,7 @@ enum Event {
     Fetch {
         broker: BrokerId,
         entries: Rc<[(u32, i32, u32)]>,
+        upto: i64,
     },
     Heartbeat {
         broker: BrokerId,
@@ -548,6 +549,8 @@ struct Broker {
     /// The highest leader epoch it ever saw per partition (for the invariant).
     seen: SharedColumn<u32>,
     zk_epoch: u32,
+    /// The last offset of the metadata log it replicated (as an observer), -1 for none.
+    replicated: i64,
     registered: bool,
     last_heartbeat: Micros,
     heartbeats: u64,
@@ -664,6 +667,7 @@ impl MigrationSim {
                 cache: caches.clone(),
                 seen: seen.clone(),
                 zk_epoch: FIRST_ZK_EPOCH,
+                replicated: -1,
                 registered: false,
                 last_heartbeat: 0,
                 heartbeats: 0,
@@ -781,6 +785,12 @@ impl MigrationSim {
         self.world.brokers.get(broker as usize).map(|b| b.mode)
     }
 
+    /// The last offset of the metadata log a broker has replicated (-1 for none): a broker in
+    /// migration mode or in KRaft mode fetches the log as an observer.
+    pub fn broker_replicated(&self, broker: BrokerId) -> Option<i64> {
+        self.world.brokers.get(broker as usize).map(|b| b.replicated)
+    }
+
     /// The leader epoch broker `broker` knows for partition `partition`.
     pub fn broker_leader_epoch(&self, broker: BrokerId, partition: u32) -> Option<u32> {
         let b = self.world.brokers.get(broker as usize)?;
@@ -878,7 +888,7 @@ impl MigrationSim {
             }
             Event::ZkWatch(fired) => self.world.on_zk_watch(fired),
             Event::Rpc { broker, rpc } => self.world.on_rpc(broker, &rpc),
-            Event::Fetch { broker, entries } => self.world.on_fetch(broker, &entries),
+            Event::Fetch { broker, entries, upto } => self.world.on_fetch(broker, &entries, upto),
             Event::Heartbeat { broker, generation } => self.world.on_heartbeat(broker, generation),
             Event::StaleCheck { broker, heartbeat } => self.world.on_stale_check(broker, heartbeat),
             Event::BrokerUp { broker, mode } => self.world.on_broker_up(broker, mode),
@@ -1051,12 +1061,14 @@ impl MigrationSim {
         }
         let entries = entries_of(&delta);
         let latency = self.world.config.costs.network_latency;
+        // Every broker with the quorum's address fetches the log as an observer: a KRaft broker
+        // applies it; a broker in migration mode only replicates it (its cache is fed by the
+        // controller's UpdateMetadata and LeaderAndIsr, `KafkaServer` 3.9).
         for (id, broker) in self.world.brokers.iter().enumerate() {
-            if broker.alive && broker.mode == BrokerMode::Kraft && !entries.is_empty() {
+            if broker.alive && broker.mode != BrokerMode::Zk {
                 let entries = entries.clone();
-                self.world
-                    .queue
-                    .push(self.world.now + latency, Event::Fetch { broker: id as BrokerId, entries });
+                let fetch = Event::Fetch { broker: id as BrokerId, entries, upto };
+                self.world.queue.push(self.world.now + latency, fetch);
             }
         }
         let change = MetadataChange { topics: delta.topics, cluster: delta.cluster, snapshot: false };
@@ -1490,12 +1502,14 @@ impl World {
                 };
                 self.send_rpc(b, Rc::new(Rpc { full: true, zk_epoch: epoch, entries }), self.now);
             }
-        } else {
-            let entries = self.image_entries();
-            let at = self.now + self.config.costs.network_latency;
-            self.queue.push(at, Event::Fetch { broker: b, entries });
         }
+        // With the quorum's address it fetches the whole log as an observer; a KRaft broker
+        // loads its image from it.
         if mode != BrokerMode::Zk {
+            let entries = if mode == BrokerMode::Kraft { self.image_entries() } else { Rc::from([]) };
+            let at = self.now + self.config.costs.network_latency;
+            let upto = self.log.image().highest.offset;
+            self.queue.push(at, Event::Fetch { broker: b, entries, upto });
             self.heartbeat_now(b);
         }
     }
@@ -1642,9 +1656,13 @@ impl World {
     }
 
     /// A KRaft broker applies what it fetched.
-    fn on_fetch(&mut self, b: BrokerId, entries: &[(u32, i32, u32)]) {
-        let broker = &self.brokers[b as usize];
-        if broker.alive && broker.mode == BrokerMode::Kraft {
+    fn on_fetch(&mut self, b: BrokerId, entries: &[(u32, i32, u32)], upto: i64) {
+        let broker = &mut self.brokers[b as usize];
+        if !broker.alive || broker.mode == BrokerMode::Zk {
+            return;
+        }
+        broker.replicated = broker.replicated.max(upto);
+        if broker.mode == BrokerMode::Kraft && !entries.is_empty() {
             self.apply_to_cache(b, entries);
             self.note(TraceKind::Fetched { broker: b, partitions: entries.len() });
         }
