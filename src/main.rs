@@ -12,7 +12,7 @@ const USAGE: &str = "usage:
       invariant after every event
   kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       (the migration's scenarios: migration, migration-failover, migration-copy-failover,
-      migration-zk-down, migration-rollback)
+      migration-zk-down, migration-rollback, migration-stranded)
   kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       play a scenario script and print its trace (every event, or state changes only);
       --write-log exports the committed metadata log and snapshots as Kafka's files in DIR;

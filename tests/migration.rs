@@ -10,9 +10,9 @@ use kraftscope::migration::sim::{Action, BrokerMode, MigrationConfig, MigrationS
 use kraftscope::migration::state::{MigrationDriverState, ZkMigrationState};
 use kraftscope::zk::{ZnodeData, ZnodePath};
 
-/// `kraftscope run --scenario migration --notable` up to dual-write, less the times: the start
-/// every scenario but the copy's failover shares (seed 1).
-const TO_DUAL_WRITE: [&str; 23] = [
+/// `kraftscope run --scenario migration --notable` up to the copy's first batch, less the times:
+/// the start every scenario but the copy's failover shares (seed 1).
+const TO_THE_COPY: [&str; 17] = [
     "operator: provision the KRaft controllers in migration mode",
     "controller 3002 leads epoch 1",
     "controller 3002 activates: BeginTransaction, bootstrap records, ZkMigrationState(PRE_MIGRATION), EndTransaction",
@@ -30,6 +30,10 @@ const TO_DUAL_WRITE: [&str; 23] = [
     "broker 2 hears /controller changed and resigns as ZooKeeper controller",
     "driver 3002: copy started: BeginTransaction, then ZooKeeper read topic by topic",
     "copy: a batch of 18 records appended, committed by 21669.584ms",
+];
+
+/// Then, up to dual-write, in every scenario that gets there without a fault.
+const TO_DUAL_WRITE: [&str; 6] = [
     "driver 3002: copy committed at offset 34 (epoch 1); /migration records it",
     "driver 3002: ZK_MIGRATION -> SYNC_KRAFT_TO_ZK",
     "driver 3002: ZooKeeper reconciled with the image in full",
@@ -125,6 +129,22 @@ const MIGRATION_ROLLBACK: [&str; 4] = [
     "broker 0 wins /controller: ZooKeeper controller at epoch 5",
 ];
 
+/// `kraftscope run --scenario migration-stranded --notable` after the copy's first batch, less the times.
+const MIGRATION_STRANDED: [&str; 12] = [
+    "operator: ZooKeeper unreachable for 10000 ms",
+    "ZooKeeper unreachable until 31669.584ms",
+    "driver 3002 blocks retrying ZooKeeper until 31669.584ms",
+    "operator: kill the active KRaft controller",
+    "controller 3000 leads epoch 2",
+    "controller 3000 activates, writing nothing",
+    "driver 3000 blocks retrying ZooKeeper until 31669.584ms",
+    "driver 3000 blocks retrying ZooKeeper until 31669.584ms",
+    "ZooKeeper back; /migration records no copy yet",
+    "driver 3000: INACTIVE -> WAIT_FOR_CONTROLLER_QUORUM",
+    "driver 3000: nothing to migrate: the log says MIGRATION",
+    "driver 3000: WAIT_FOR_CONTROLLER_QUORUM -> INACTIVE",
+];
+
 /// The scenario's notable lines, as `run --notable` prints them without their times.
 fn notable(id: &str, seed: u64) -> (MigrationSim, Vec<String>) {
     let sim = scenarios::find(id).expect("a scenario").run(seed).expect("runs to its end");
@@ -137,6 +157,10 @@ fn each_scenario_traces_as_expected() {
     let (_, lines) = notable("migration-copy-failover", 1);
     let reproduce = "reproduce with kraftscope run --scenario ID --notable";
     assert_eq!(lines, MIGRATION_COPY_FAILOVER, "migration-copy-failover: {reproduce}");
+    let (_, lines) = notable("migration-stranded", 1);
+    let (start, rest) = lines.split_at(TO_THE_COPY.len().min(lines.len()));
+    assert_eq!(start, TO_THE_COPY, "migration-stranded: {reproduce}");
+    assert_eq!(rest, MIGRATION_STRANDED, "migration-stranded: {reproduce}");
     for (id, expected) in [
         ("migration", &MIGRATION[..]),
         ("migration-failover", &MIGRATION_FAILOVER[..]),
@@ -144,8 +168,9 @@ fn each_scenario_traces_as_expected() {
         ("migration-rollback", &MIGRATION_ROLLBACK[..]),
     ] {
         let (_, lines) = notable(id, 1);
-        let (start, rest) = lines.split_at(TO_DUAL_WRITE.len().min(lines.len()));
-        assert_eq!(start, TO_DUAL_WRITE, "{id}: {reproduce}");
+        let start: Vec<&str> = TO_THE_COPY.iter().chain(&TO_DUAL_WRITE).copied().collect();
+        let (head, rest) = lines.split_at(start.len().min(lines.len()));
+        assert_eq!(head, start, "{id}: {reproduce}");
         assert_eq!(rest, expected, "{id}: {reproduce}");
     }
 }
@@ -188,7 +213,7 @@ fn with_zookeeper_down_the_kraft_broker_keeps_up_and_the_zookeeper_mode_brokers_
         .find(|l| matches!(l.kind, TraceKind::RpcApplied { full: false, .. }));
     assert!(zk_mode.expect("the ZooKeeper-mode brokers got it").at >= back, "not before ZooKeeper was back");
     let lag = trace.iter().find_map(|l| match l.kind {
-        TraceKind::ZkBack { lag } => Some(lag),
+        TraceKind::ZkBack { lag } => lag,
         _ => None,
     });
     assert!(lag.is_some_and(|lag| lag > 0), "the write-behind lag grew: {lag:?}");
@@ -355,4 +380,16 @@ fn the_command_line_runs_the_scenarios_and_the_table_and_says_what_is_wrong() {
         assert_eq!(code, Some(2), "{args:?}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn a_copy_committed_but_not_recorded_in_zookeeper_strands_the_migration_as_kafka_3_9_does() {
+    let (mut sim, _) = notable("migration-stranded", 1);
+    assert!(sim.stranded());
+    assert_eq!(sim.log_migration_state(), ZkMigrationState::Migration, "the log says the copy is done");
+    assert_eq!(sim.write_behind_lag(), None, "/migration says it is not");
+    // However long it runs, nothing is dual-written again: the driver stays INACTIVE.
+    sim.run_until(sim.now() + 600_000 * MS);
+    assert_eq!(sim.driver_state(), Some(MigrationDriverState::Inactive));
+    assert_eq!(sim.violations(), []);
 }

@@ -4,8 +4,9 @@
 
 use crate::harness::{MS, Micros};
 
+use super::log::MetaRecord;
 use super::sim::{Action, ActionError, MigrationConfig, MigrationSim, TraceKind};
-use super::state::MigrationDriverState;
+use super::state::{MigrationDriverState, ZkMigrationState};
 
 /// How long a scenario waits for a step before giving up (a run that never gets there): three
 /// simulated hours, for a copy of millions of topics takes many minutes.
@@ -35,7 +36,7 @@ impl Scenario {
     }
 }
 
-pub const SCENARIOS: [Scenario; 5] = [
+pub const SCENARIOS: [Scenario; 6] = [
     Scenario {
         id: "migration",
         about: "the whole migration: controllers, brokers in migration mode, claim, copy, dual-write, brokers to KRaft, finalize",
@@ -65,6 +66,12 @@ pub const SCENARIOS: [Scenario; 5] = [
         about: "a rollback before finalizing: back to a ZooKeeper-mode controller on the state dual-write kept",
         config: MigrationConfig::small,
         script: roll_back,
+    },
+    Scenario {
+        id: "migration-stranded",
+        about: "Kafka 3.9's dead end: the copy commits, ZooKeeper is down, the controller dies before writing /migration",
+        config: MigrationConfig::small,
+        script: stranded,
     },
 ];
 
@@ -179,5 +186,28 @@ fn roll_back(sim: &mut MigrationSim) -> Result<(), ActionError> {
     pause(sim, 12_000);
     sim.act(Action::RollBack)?;
     pause(sim, 10_000);
+    Ok(())
+}
+
+/// What the sweep found: the copy commits while ZooKeeper is unreachable, so the driver blocks
+/// before recording it in `/migration`, and its controller dies. Every later leader's driver
+/// reads MIGRATION in the log and no copy in `/migration`, and stays INACTIVE
+/// (`WaitForControllerQuorumEvent`: "an active migration, but the ZK state does not").
+fn stranded(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    provision_and_roll_brokers(sim)?;
+    // The copy's last read done, its `ZkMigrationStateRecord(MIGRATION)` appended, not yet
+    // committed: ZooKeeper goes away now.
+    wait(sim, "the copy's end appended", |s| {
+        let log = s.log();
+        log.len() > 1
+            && matches!(
+                log.entry(log.len() - 2).map(|e| &e.record),
+                Some(MetaRecord::MigrationState(ZkMigrationState::Migration))
+            )
+    })?;
+    sim.act(Action::ZkOutage { lasting: 10_000 * MS })?;
+    pause(sim, 1_000);
+    sim.act(Action::KillActiveController)?;
+    pause(sim, 30_000);
     Ok(())
 }

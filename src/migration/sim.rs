@@ -279,8 +279,10 @@ pub enum TraceKind {
     ZkDown {
         until: Micros,
     },
+    /// ZooKeeper answers again; how many records ZooKeeper is behind (none while `/migration`
+    /// records no copy).
     ZkBack {
-        lag: i64,
+        lag: Option<i64>,
     },
     DriverBlocked {
         id: i32,
@@ -419,9 +421,10 @@ impl fmt::Display for TraceKind {
                 write!(f, "broker {broker} (KRaft) applies {partitions} partitions fetched from the log")
             }
             TraceKind::ZkDown { until } => write!(f, "ZooKeeper unreachable until {}", format_time(*until)),
-            TraceKind::ZkBack { lag } => {
+            TraceKind::ZkBack { lag: Some(lag) } => {
                 write!(f, "ZooKeeper back; ZooKeeper is {lag} records behind the log")
             }
+            TraceKind::ZkBack { lag: None } => write!(f, "ZooKeeper back; /migration records no copy yet"),
             TraceKind::DriverBlocked { id, until } => {
                 write!(f, "driver {id} blocks retrying ZooKeeper until {}", format_time(*until))
             }
@@ -908,7 +911,7 @@ impl MigrationSim {
                 }
             }
             Event::ZkBack => {
-                let lag = self.world.write_behind_lag().unwrap_or(0);
+                let lag = self.world.write_behind_lag();
                 self.world.zk_down = None;
                 self.world.note(TraceKind::ZkBack { lag });
             }
