@@ -1877,10 +1877,11 @@ impl MigrationClient for World {
     }
 
     fn send_delta_rpcs(&mut self, zk_controller_epoch: i32) {
-        // A broker newly among the targets (registered, unfenced) gets the full state first
-        // (`MigrationPropagator.publishMetadata`, `calculateBrokerChanges`).
-        let fresh: Vec<BrokerId> =
-            self.rpc_targets().into_iter().filter(|b| !self.pushed_to.contains(*b)).collect();
+        // A broker newly among the targets (registered, unfenced: after a restart too) gets the
+        // full state first (`MigrationPropagator.publishMetadata`, `calculateBrokerChanges`).
+        let targets = self.rpc_targets();
+        self.pushed_to = self.pushed_to.intersection(targets.iter().copied().collect());
+        let fresh: Vec<BrokerId> = targets.into_iter().filter(|b| !self.pushed_to.contains(*b)).collect();
         if !fresh.is_empty() {
             let rpc = Rc::new(Rpc {
                 full: true,
