@@ -9,7 +9,8 @@ use cli::args::Args;
 const USAGE: &str = "usage:
   kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
-      invariant after every event
+      invariant after every event; each seed also migrates a ZooKeeper-mode cluster to KRaft
+      (Kafka 3.9) through controller deaths, ZooKeeper outages and broker deaths
   kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       (the migration's scenarios: migration, migration-failover, migration-copy-failover,
       migration-zk-down, migration-rollback, migration-stranded)

@@ -48,13 +48,15 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     let results = sweep(&seeds, (sabotage, migration), threads);
     let mut violations = 0;
     let (mut dynamic, mut changes, mut wipes, mut upgrades) = (0, 0, 0, 0);
-    let (mut stranded, mut migration_violations) = (0, 0);
-    for (params, result, migration) in &results {
+    let (mut stranded, mut migration_violations) = (Vec::new(), 0);
+    for (params, result, migrated) in &results {
         if !quiet {
             println!("{params}");
+            println!("{}", MigrationSeed::derive(params.seed, migration));
         }
-        match migration {
-            Ok(outcome) => stranded += u32::from(outcome.stranded),
+        match migrated {
+            Ok(outcome) if outcome.stranded => stranded.push(params.seed.to_string()),
+            Ok(_) => {}
             Err(failure) => {
                 migration_violations += 1;
                 violations += 1;
@@ -83,8 +85,14 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         seeds.len()
     );
     println!(
-        "migrations from ZooKeeper mode (Kafka 3.9) in {} seeds: {migration_violations} broke an invariant; {stranded} stranded where 3.9 strands them (the copy committed, /migration not written: every later driver stays INACTIVE)",
-        seeds.len()
+        "migrations from ZooKeeper mode (Kafka 3.9) in {} seeds: {migration_violations} broke an invariant; {} stranded where 3.9 strands them (the copy committed, /migration not written: every later driver stays INACTIVE){}",
+        seeds.len(),
+        stranded.len(),
+        match stranded.len() {
+            0 => String::new(),
+            1..=10 => format!(": seeds {}", stranded.join(", ")),
+            _ => format!(": seeds {}, ...", stranded[..10].join(", ")),
+        }
     );
     println!(
         "checked {} seeds: {violations} violations in {:.1} s on {threads} thread(s)",
