@@ -13,7 +13,9 @@
 //! - the ZooKeeper-mode controller is modelled until it resigns (it handles no change before the
 //!   claim); after a rollback its election and its first full push are modelled, not its work;
 //! - ZooKeeper holds topics and partition states only (no configs, ACLs, quotas or tokens), and a
-//!   ZooKeeper outage expires no session (the ensemble's new leader renews them).
+//!   ZooKeeper outage expires no session (the ensemble's new leader renews them);
+//! - changes published while the driver is busy are written as one, and a rollback is one step
+//!   (Kafka's guide rolls a broker already in KRaft mode back twice).
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
