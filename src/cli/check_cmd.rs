@@ -48,15 +48,19 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     let results = sweep(&seeds, (sabotage, migration), threads);
     let mut violations = 0;
     let (mut dynamic, mut changes, mut wipes, mut upgrades) = (0, 0, 0, 0);
-    let (mut stranded, mut migration_violations) = (Vec::new(), 0);
+    let (mut stranded, mut migration_violations, mut copies_lost) = (Vec::new(), 0, 0);
     for (params, result, migrated) in &results {
         if !quiet {
             println!("{params}");
             println!("{}", MigrationSeed::derive(params.seed, migration));
         }
         match migrated {
-            Ok(outcome) if outcome.stranded => stranded.push(params.seed.to_string()),
-            Ok(_) => {}
+            Ok(outcome) => {
+                copies_lost += outcome.copies_lost;
+                if outcome.stranded {
+                    stranded.push(params.seed.to_string());
+                }
+            }
             Err(failure) => {
                 migration_violations += 1;
                 violations += 1;
@@ -85,7 +89,7 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         seeds.len()
     );
     println!(
-        "migrations from ZooKeeper mode (Kafka 3.9) in {} seeds: {migration_violations} broke an invariant; {} stranded where 3.9 strands them (the copy committed, /migration not written: every later driver stays INACTIVE){}",
+        "migrations from ZooKeeper mode (Kafka 3.9) in {} seeds: {copies_lost} copies lost with their controller and redone; {migration_violations} broke an invariant; {} stranded where 3.9 strands them (the copy committed, /migration not written: every later driver stays INACTIVE){}",
         seeds.len(),
         stranded.len(),
         match stranded.len() {

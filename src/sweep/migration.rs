@@ -10,7 +10,7 @@ use std::fmt;
 
 use crate::harness::{MS, Micros, format_time};
 use crate::migration::sim::{Action, MigrationConfig, MigrationSabotage, MigrationSim, TraceKind};
-use crate::migration::state::MigrationDriverState;
+use crate::migration::state::{MigrationDriverState, ZkMigrationState};
 use crate::util::rng::Rng;
 
 /// The name of the liveness check: the migration gets to dual-write, and finishes.
@@ -24,6 +24,8 @@ pub struct MigrationFaults {
     pub controller_deaths: bool,
     pub zk_outages: bool,
     pub broker_deaths: bool,
+    /// The active controller killed while it copies (random faults seldom land in the copy).
+    pub copy_failover: bool,
 }
 
 /// How a seed's migration ends once it is in dual-write.
@@ -64,6 +66,7 @@ impl MigrationSeed {
             controller_deaths: rng.chance(0.5),
             zk_outages: rng.chance(0.5),
             broker_deaths: rng.chance(0.6),
+            copy_failover: false,
         };
         let fault_every = rng.range(2_000, 20_000) * MS;
         let max_faults = rng.range(1, 8) as u32;
@@ -72,6 +75,8 @@ impl MigrationSeed {
             1 => Ending::RollBack,
             _ => Ending::DualWrite,
         };
+        // Drawn last, so the seeds' other choices stay as they were before it.
+        let faults = MigrationFaults { copy_failover: rng.chance(0.25), ..faults };
         MigrationSeed { seed, config, faults, fault_every, max_faults, ending }
     }
 }
@@ -84,6 +89,7 @@ impl fmt::Display for MigrationSeed {
             (self.faults.controller_deaths, "controller-deaths"),
             (self.faults.zk_outages, "zk-outages"),
             (self.faults.broker_deaths, "broker-deaths"),
+            (self.faults.copy_failover, "copy-failover"),
         ] {
             if on {
                 faults.push(name);
@@ -127,6 +133,8 @@ impl fmt::Display for MigrationFailure {
 pub struct MigrationOutcome {
     /// It reached Kafka 3.9's dead end ([`MigrationSim::stranded`]) and stopped there.
     pub stranded: bool,
+    /// Copies lost with their controller (and so aborted and done again).
+    pub copies_lost: u32,
 }
 
 /// Runs one seed's migration: its first broken invariant, if any.
@@ -143,7 +151,11 @@ pub fn run_migration_seed(params: &MigrationSeed) -> Result<MigrationOutcome, Bo
         None => result.err().map(|why| (MIGRATION_FINISHES, why, sim.now())),
     };
     match failure {
-        None => Ok(MigrationOutcome { stranded }),
+        None => {
+            let copies_lost =
+                sim.trace().iter().filter(|l| matches!(l.kind, TraceKind::CopyLost { .. })).count();
+            Ok(MigrationOutcome { stranded, copies_lost: copies_lost as u32 })
+        }
         Some((invariant, detail, at)) => {
             let trace = sim.trace();
             let tail = trace.iter().filter(|l| l.at <= at).rev().take(40).collect::<Vec<_>>();
@@ -177,6 +189,16 @@ impl Chaos<'_> {
             self.run_until(sim, "a broker registered", |s| {
                 s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: true })
             })?;
+        }
+        // The active controller killed at a random moment of the copy's reads and batches.
+        if self.params.faults.copy_failover {
+            self.run_until(sim, "the copy", |s| {
+                s.last_copy().is_some() || s.log_migration_state() != ZkMigrationState::PreMigration
+            })?;
+            if let Some(reads_end) = sim.last_copy().map(|c| c.done_at).filter(|end| *end > sim.now()) {
+                let at = sim.now() + self.rng.below(reads_end - sim.now());
+                sim.schedule(at, Action::KillActiveController);
+            }
         }
         self.run_until(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
         self.run_for(sim, 20_000 * MS);
