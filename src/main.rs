@@ -13,7 +13,7 @@ const USAGE: &str = "usage:
       (Kafka 3.9) through controller deaths, ZooKeeper outages and broker deaths
   kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       (the migration's scenarios: migration, migration-failover, migration-copy-failover,
-      migration-zk-down, migration-rollback, migration-stranded)
+      migration-zk-down, migration-rollback, migration-rollback-hazard, migration-stranded)
   kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
       play a scenario script and print its trace (every event, or state changes only);
       --write-log exports the committed metadata log and snapshots as Kafka's files in DIR;

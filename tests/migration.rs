@@ -393,3 +393,26 @@ fn a_copy_committed_but_not_recorded_in_zookeeper_strands_the_migration_as_kafka
     assert_eq!(sim.driver_state(), Some(MigrationDriverState::Inactive));
     assert_eq!(sim.violations(), []);
 }
+
+#[test]
+fn a_rollback_after_more_kraft_elections_than_zookeeper_controllers_leaves_znodes_above_the_new_epoch() {
+    let (sim, lines) = notable("migration-rollback-hazard", 1);
+    let elected = sim.trace().iter().rev().find_map(|l| match l.kind {
+        TraceKind::ZkControllerElected { zk_epoch, above_epoch, .. } => Some((zk_epoch, above_epoch)),
+        _ => None,
+    });
+    let (zk_epoch, above) = elected.expect("a ZooKeeper-mode controller after the rollback");
+    let zk = sim.zk();
+    let stamped: Vec<u32> = (0..sim.config().partitions())
+        .filter_map(|p| {
+            let (topic, partition) =
+                (p / sim.config().partitions_per_topic, p % sim.config().partitions_per_topic);
+            zk.inspect(ZnodePath::PartitionState { topic, partition }).and_then(|n| n.partition_state())
+        })
+        .map(|s| s.controller_epoch)
+        .filter(|epoch| *epoch > zk_epoch)
+        .collect();
+    assert_eq!(stamped.len(), above, "the count the trace gives");
+    assert!(above > 0, "dual-write stamped the partitions it wrote: {lines:#?}");
+    assert!(stamped.iter().all(|e| *e == 7), "with the KRaft epoch, 7 after six failovers: {stamped:?}");
+}

@@ -36,7 +36,7 @@ impl Scenario {
     }
 }
 
-pub const SCENARIOS: [Scenario; 6] = [
+pub const SCENARIOS: [Scenario; 7] = [
     Scenario {
         id: "migration",
         about: "the whole migration: controllers, brokers in migration mode, claim, copy, dual-write, brokers to KRaft, finalize",
@@ -66,6 +66,12 @@ pub const SCENARIOS: [Scenario; 6] = [
         about: "a rollback before finalizing: back to a ZooKeeper-mode controller on the state dual-write kept",
         config: MigrationConfig::small,
         script: roll_back,
+    },
+    Scenario {
+        id: "migration-rollback-hazard",
+        about: "KAFKA-20488: a rollback after more KRaft elections than ZooKeeper controllers leaves state znodes above the new controller's epoch",
+        config: MigrationConfig::small,
+        script: rollback_hazard,
     },
     Scenario {
         id: "migration-stranded",
@@ -111,6 +117,12 @@ pub fn to_dual_write(sim: &mut MigrationSim) -> Result<(), ActionError> {
 /// each once it has registered with KRaft.
 fn provision_and_roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
     sim.act(Action::ProvisionControllers)?;
+    roll_brokers(sim)
+}
+
+/// Once a controller is active, restart each broker in migration mode, one after another, each
+/// once it has registered with KRaft.
+fn roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
     wait(sim, "an active controller", |s| {
         s.driver_state().is_some_and(|d| d >= MigrationDriverState::WaitForControllerQuorum)
     })?;
@@ -209,5 +221,27 @@ fn stranded(sim: &mut MigrationSim) -> Result<(), ActionError> {
     pause(sim, 1_000);
     sim.act(Action::KillActiveController)?;
     pause(sim, 30_000);
+    Ok(())
+}
+
+/// KAFKA-20488: dual-write stamps each state znode it writes with the KRaft epoch as its
+/// `controller_epoch` (`ZkTopicMigrationClient.partitionStatePathAndData`). A quorum that has had
+/// more elections than ZooKeeper has had controllers (here: the active controller killed six
+/// times before the brokers were ready, elections that claim nothing) leaves, after a rollback,
+/// state znodes above the new ZooKeeper controller's epoch; its elections of those partitions
+/// abort ("written by another controller"), leaving them offline.
+fn rollback_hazard(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    sim.act(Action::ProvisionControllers)?;
+    for _ in 0..6 {
+        wait(sim, "an active controller", |s| s.leader().is_some())?;
+        sim.act(Action::KillActiveController)?;
+        pause(sim, 1);
+    }
+    roll_brokers(sim)?;
+    wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
+    sim.act(Action::KillBroker(1))?;
+    pause(sim, 12_000);
+    sim.act(Action::RollBack)?;
+    pause(sim, 10_000);
     Ok(())
 }
