@@ -5,7 +5,7 @@
 use crate::harness::{MS, Micros};
 
 use super::log::MetaRecord;
-use super::sim::{Action, ActionError, MigrationConfig, MigrationSim, TraceKind};
+use super::sim::{Action, ActionError, BrokerMode, MigrationConfig, MigrationSim, TraceKind};
 use super::state::{MigrationDriverState, ZkMigrationState};
 
 /// How long a scenario waits for a step before giving up (a run that never gets there): three
@@ -129,7 +129,7 @@ fn roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
     for b in 0..sim.config().brokers {
         sim.act(Action::BrokerToMigrationMode(b))?;
         wait(sim, "the broker to register with KRaft", |s| {
-            s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: true })
+            s.registered_as(b) == Some(BrokerMode::Migrating)
         })?;
     }
     Ok(())
@@ -140,12 +140,10 @@ fn full_migration(sim: &mut MigrationSim) -> Result<(), ActionError> {
     pause(sim, 1_000);
     for b in 0..sim.config().brokers {
         sim.act(Action::BrokerToKraft(b))?;
-        wait(sim, "the broker back in KRaft mode", |s| {
-            s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: false })
-        })?;
+        wait(sim, "the broker back in KRaft mode", |s| s.registered_as(b) == Some(BrokerMode::Kraft))?;
     }
     sim.act(Action::Finalize)?;
-    wait(sim, "POST_MIGRATION", |s| s.trace().iter().any(|l| l.kind == TraceKind::MigrationOver))?;
+    wait(sim, "POST_MIGRATION", MigrationSim::finalized)?;
     pause(sim, 1_000);
     // After finalizing there is no way back: the refusal goes in the trace.
     if let Err(refused) = sim.act(Action::RollBack) {
@@ -181,9 +179,7 @@ fn failover_during_copy(sim: &mut MigrationSim) -> Result<(), ActionError> {
 fn zookeeper_down(sim: &mut MigrationSim) -> Result<(), ActionError> {
     to_dual_write(sim)?;
     sim.act(Action::BrokerToKraft(0))?;
-    wait(sim, "broker 0 in KRaft mode", |s| {
-        s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: 0, migrating: false })
-    })?;
+    wait(sim, "broker 0 in KRaft mode", |s| s.registered_as(0) == Some(BrokerMode::Kraft))?;
     pause(sim, 3_000);
     sim.act(Action::ZkOutage { lasting: 30_000 * MS })?;
     pause(sim, 1_000);

@@ -601,6 +601,8 @@ struct World {
     /// What the last copy read and how long it took.
     last_copy: Option<CopyReport>,
     last_delta: Rc<Delta>,
+    /// The latest commit time an [`Event::Commit`] is queued for (a batch's records share one).
+    commit_scheduled: Option<Micros>,
     /// The brokers the active controller's propagator has sent the full state to.
     pushed_to: BrokerSet,
     queue: EventQueue<Event>,
@@ -721,6 +723,7 @@ impl MigrationSim {
             next_copy: 0,
             last_copy: None,
             last_delta: Rc::new(Delta::default()),
+            commit_scheduled: None,
             pushed_to: BrokerSet::EMPTY,
             queue: EventQueue::default(),
             trace: Vec::new(),
@@ -783,6 +786,22 @@ impl MigrationSim {
     /// The KRaft leader and its epoch.
     pub fn leader(&self) -> Option<(i32, i32)> {
         self.world.leader
+    }
+
+    /// The mode a running broker registered with KRaft in (since it last started), if it has.
+    pub fn registered_as(&self, broker: BrokerId) -> Option<BrokerMode> {
+        let b = self.world.brokers.get(broker as usize)?;
+        (b.alive && b.registered).then_some(b.mode)
+    }
+
+    /// Whether the log says POST_MIGRATION: the controllers were rolled without the flag.
+    pub fn finalized(&self) -> bool {
+        self.world.finalized
+    }
+
+    /// The broker holding `/controller` as ZooKeeper-mode controller, if one does.
+    pub fn zk_controller(&self) -> Option<BrokerId> {
+        self.world.zk_controller
     }
 
     /// The mode a broker runs in (or, while a roll restarts it, the mode it comes back in).
@@ -938,8 +957,8 @@ impl MigrationSim {
                 let backoff = self.world.rng.below(ELECTION_BACKOFF_MAX);
                 self.world.queue.push(now + ELECTION_TIMEOUT + backoff, Event::Elect { after_epoch: 0 });
             }
-            Action::BrokerToMigrationMode(b) => self.world.restart_broker(b, BrokerMode::Migrating, true),
-            Action::BrokerToKraft(b) => self.world.restart_broker(b, BrokerMode::Kraft, true),
+            Action::BrokerToMigrationMode(b) => self.world.restart_broker(b, BrokerMode::Migrating),
+            Action::BrokerToKraft(b) => self.world.restart_broker(b, BrokerMode::Kraft),
             Action::RestartBroker(b) => {
                 let mode = self.world.brokers[b as usize].mode;
                 self.world.queue.push(now, Event::BrokerUp { broker: b, mode });
@@ -1233,7 +1252,7 @@ impl MigrationSim {
         }
         for b in 0..w.config.brokers {
             if w.brokers[b as usize].mode != BrokerMode::Zk {
-                w.restart_broker(b, BrokerMode::Zk, true);
+                w.restart_broker(b, BrokerMode::Zk);
             }
         }
         let at = w.now + w.config.restart + w.config.costs.network_latency;
@@ -1348,7 +1367,10 @@ impl World {
         }
         let commits_at = self.now.max(self.cursor) + self.config.commit_latency;
         let offset = self.log.append(epoch, record, commits_at);
-        self.queue.push(commits_at, Event::Commit);
+        if self.commit_scheduled != Some(commits_at) {
+            self.commit_scheduled = Some(commits_at);
+            self.queue.push(commits_at, Event::Commit);
+        }
         Some(offset)
     }
 
@@ -1389,19 +1411,21 @@ impl World {
         self.cursor = self.zk.submit(self.cursor, kind, count, self.config.costs.zk_max_in_flight_requests);
     }
 
-    fn restart_broker(&mut self, b: BrokerId, mode: BrokerMode, clean: bool) {
+    /// A roll: a clean shutdown (its ZooKeeper session closed at once), then a start in `mode`.
+    fn restart_broker(&mut self, b: BrokerId, mode: BrokerMode) {
         let broker = &mut self.brokers[b as usize];
         let was_alive = broker.alive;
         broker.alive = false;
         broker.mode = mode;
+        broker.registered = false;
         broker.heartbeats += 1;
-        if let Some(session) = broker.session.take().filter(|_| clean) {
+        if let Some(session) = broker.session.take() {
             let fired = self.zk.close_session(session);
             self.deliver_watches(fired);
             self.controller_gone(b, self.now);
         }
         if was_alive {
-            self.note(TraceKind::BrokerDown { broker: b, clean });
+            self.note(TraceKind::BrokerDown { broker: b, clean: true });
         }
         let at = self.now + self.config.restart;
         self.queue.push(at, Event::BrokerUp { broker: b, mode });
@@ -1433,10 +1457,7 @@ impl World {
             return;
         }
         let winner = live[self.rng.below(live.len() as u64) as usize];
-        let epoch = match self.zk.inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {
-            Some(ZnodeData::ControllerEpoch(e)) => e + 1,
-            _ => FIRST_ZK_EPOCH,
-        };
+        let epoch = self.zk_controller_epoch() + 1;
         let _ = self.zk.set_data(ZnodePath::ControllerEpoch, ZnodeData::ControllerEpoch(epoch), None);
         let data = ZnodeData::Controller { broker_id: winner, kraft_epoch: None };
         let session = self.brokers[winner as usize].session;
@@ -1501,10 +1522,7 @@ impl World {
             // from ZooKeeper (`onBrokerStartup`); after it, the KRaft controller's next push.
             if self.zk_controller.is_some() {
                 let entries = self.zk_entries();
-                let epoch = match self.zk.inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {
-                    Some(ZnodeData::ControllerEpoch(e)) => e,
-                    _ => FIRST_ZK_EPOCH,
-                };
+                let epoch = self.zk_controller_epoch();
                 self.send_rpc(b, Rc::new(Rpc { full: true, zk_epoch: epoch, entries }), self.now);
             }
         }
@@ -1516,6 +1534,14 @@ impl World {
             let upto = self.log.image().highest.offset;
             self.queue.push(at, Event::Fetch { broker: b, entries, upto });
             self.heartbeat_now(b);
+        }
+    }
+
+    /// `/controller_epoch` as it stands.
+    fn zk_controller_epoch(&self) -> u32 {
+        match self.zk.inspect(ZnodePath::ControllerEpoch).map(|n| n.data) {
+            Some(ZnodeData::ControllerEpoch(epoch)) => epoch,
+            _ => FIRST_ZK_EPOCH,
         }
     }
 

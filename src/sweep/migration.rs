@@ -9,7 +9,9 @@
 use std::fmt;
 
 use crate::harness::{MS, Micros, format_time};
-use crate::migration::sim::{Action, MigrationConfig, MigrationSabotage, MigrationSim, TraceKind};
+use crate::migration::sim::{
+    Action, BrokerMode, MigrationConfig, MigrationSabotage, MigrationSim, TraceKind,
+};
 use crate::migration::state::{MigrationDriverState, ZkMigrationState};
 use crate::util::rng::Rng;
 
@@ -187,7 +189,7 @@ impl Chaos<'_> {
         for b in 0..sim.config().brokers {
             sim.schedule(sim.now(), Action::BrokerToMigrationMode(b));
             self.run_until(sim, "a broker registered", |s| {
-                s.trace().iter().any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: true })
+                s.registered_as(b) == Some(BrokerMode::Migrating)
             })?;
         }
         // The active controller killed at a random moment of the copy's reads and batches.
@@ -207,22 +209,15 @@ impl Chaos<'_> {
                 for b in 0..sim.config().brokers {
                     sim.schedule(sim.now(), Action::BrokerToKraft(b));
                     self.run_until(sim, "a broker in KRaft mode", |s| {
-                        s.trace()
-                            .iter()
-                            .any(|l| l.kind == TraceKind::BrokerRegistered { broker: b, migrating: false })
+                        s.registered_as(b) == Some(BrokerMode::Kraft)
                     })?;
                 }
                 sim.schedule(sim.now(), Action::Finalize);
-                self.run_until(sim, "POST_MIGRATION", |s| {
-                    s.trace().iter().any(|l| l.kind == TraceKind::MigrationOver)
-                })?;
+                self.run_until(sim, "POST_MIGRATION", MigrationSim::finalized)?;
             }
             Ending::RollBack => {
                 sim.schedule(sim.now(), Action::RollBack);
-                self.run_until(sim, "a ZooKeeper-mode controller", |s| {
-                    s.trace().iter().any(|l| matches!(l.kind, TraceKind::ZkControllerElected { .. }))
-                        && s.zk().inspect(crate::zk::ZnodePath::Controller).is_some()
-                })?;
+                self.run_until(sim, "a ZooKeeper-mode controller", |s| s.zk_controller().is_some())?;
             }
             Ending::DualWrite => {}
         }
