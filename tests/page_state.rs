@@ -484,3 +484,31 @@ fn a_voter_change_refused_later_is_an_error_event_for_the_host_page() {
     );
     assert_eq!(page.status, errors[0], "the status line says the same");
 }
+
+/// #61 item 1: a refusal because no controller is active names its moment, reads as a refusal,
+/// and goes once a controller is active; the crown and the status line never disagree.
+#[test]
+fn a_refusal_about_the_active_controller_goes_when_one_is_elected() {
+    let mut page = page("?speed=1&partitions=1000");
+    page.reduce(Action::Key("k".into()));
+    assert!(page.session.sim().leader().is_none(), "no leader at 0 s");
+    assert_eq!(
+        page.status,
+        "Kill the active controller: refused at 0.000 s, no controller is active at this moment (no leader of the quorum)"
+    );
+    let mut frames = 0;
+    while page.session.active_controller().is_none() {
+        page.reduce(Action::Frame { elapsed: FRAME_MS });
+        let none = page.session.active_controller().is_none();
+        assert!(!none || !page.status.is_empty(), "the refusal stays while no controller is active");
+        frames += 1;
+        assert!(frames < 1_000, "a leader within 16 s at 1x");
+    }
+    assert_eq!(page.status, "", "a crowned leader and the refusal are never on screen together");
+    let leader = page.session.active_controller();
+    page.reduce(Action::Key("k".into()));
+    assert_eq!(page.status, "Killed the active controller");
+    play(&mut page, 1.0);
+    assert_ne!(page.session.active_controller(), leader);
+    assert_eq!(page.status, "Killed the active controller", "a done action stays");
+}

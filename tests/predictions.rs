@@ -141,8 +141,39 @@ fn a_split_vote_before_the_answer_is_explained() {
     let outcome = crash.outcome(1).unwrap();
     // With the page's seed both followers time out together and split epoch 2's vote.
     assert_eq!((outcome.answer, outcome.split_votes), (Answer::Number(3), 1));
-    assert!(crash.explain(&outcome).contains("Here a split vote came first"));
+    let explained = crash.explain(&outcome);
+    assert!(explained.contains("Here a split vote at epoch 2 came first"), "{explained}");
+    assert!(
+        explained.ends_with("one ran again, for epoch 3."),
+        "the verdict links the split to its answer: {explained}"
+    );
     let first = PREDICTIONS.iter().find(|p| p.story == "first-election").unwrap();
     let outcome = first.outcome(1).unwrap();
     assert_eq!((outcome.split_votes, first.explain(&outcome)), (0, first.why.to_string()));
+}
+
+/// #61 item 4: what the tour shows while a question is open (the title and the narration told
+/// so far) does not answer it; and the watch line, ticked before the verdict, names no epoch the
+/// verdict could contradict.
+#[test]
+fn the_narration_above_a_question_does_not_answer_it() {
+    for prediction in &PREDICTIONS {
+        let story = prediction.story();
+        let shown = format!("{} {}", story.title, story.told(true)).to_lowercase();
+        let giveaways: &[&str] = match prediction.ask {
+            Ask::Disrupts { .. } => &["step down", "steps down", "follows the leader", "disrupt", "depose"],
+            Ask::KeepsUpTo => &["truncat", "never committed", "diverging"],
+            Ask::FetchesFrom { .. } => &["only what", "missed", "fetches only", "rebuilds"],
+            Ask::LeaderAgain => &["no majority", "survive", "nobody leads", "no leader"],
+            Ask::NextEpoch => &["epoch 2", "epoch 3", "epoch 4"],
+            Ask::NextLeader => &["n1 ", "n2 ", "n3 "],
+        };
+        for phrase in giveaways {
+            assert!(!shown.contains(phrase), "{}: '{phrase}' is shown above its question: {shown}", story.id);
+        }
+        if prediction.ask == Ask::NextEpoch {
+            assert!(!story.watch.contains("epoch 2") && !story.watch.contains("epoch 3"), "{}", story.watch);
+        }
+        assert!(story.told(false).len() >= story.told(true).len(), "after the verdict the narration goes on");
+    }
 }

@@ -68,7 +68,10 @@ fn a_right_answer_plays_on_and_the_verdict_explains_the_split_vote() {
     assert_eq!(stage(&page), Stage::Watching);
     let (held, text) = verdict(&mut page);
     assert_eq!(held, Some(true));
-    assert!(text.starts_with("✓ Right: epoch 3.") && text.contains("a split vote came first"), "{text}");
+    assert!(
+        text.starts_with("✓ Right: epoch 3.") && text.contains("a split vote at epoch 2 came first"),
+        "{text}"
+    );
     assert_eq!(page.session.sim().leader().map(|l| l.epoch()), Some(3), "the cluster shows what it says");
 }
 

@@ -21,6 +21,7 @@ fn node(id: u32, voter: bool, role: Option<RoleKind>, epoch: u32, applied: u64) 
         log_start: 0,
         log_end: applied,
         high_watermark: None,
+        known_committed: 0,
         doomed_from: None,
         lifecycle: (!voter && role.is_some()).then_some("RUNNING"),
         applied_offset: applied,

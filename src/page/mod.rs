@@ -70,7 +70,8 @@ use crate::session::predictions;
 use crate::session::self_check::{CHECKS, CheckAnswers};
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
-use crate::session::{self, Session, WINDOW};
+use crate::session::{self, ActiveController, Session, WINDOW};
+use crate::util::format;
 #[cfg(feature = "full")]
 use crate::zk::Pain;
 
@@ -112,6 +113,9 @@ pub struct PageState {
     pub live: LiveView,
     /// The status line: what the last action did.
     pub status: String,
+    /// A refusal in the status line that speaks of the active controller (there was none), with
+    /// the active controller it saw: it goes as soon as that changes.
+    refusal: Option<(String, ActiveController)>,
     pub tab: Tab,
     /// The tour step shown (0-based).
     pub tour: Option<usize>,
@@ -171,6 +175,7 @@ impl PageState {
             session: Session::new(params.settings.clone()),
             live: LiveView::new(&params),
             status: String::new(),
+            refusal: None,
             tab: Tab::Cluster,
             tour: None,
             key_seen: None,
@@ -504,6 +509,7 @@ impl PageState {
     /// Tell the host page what changed, note the tour step's key moment,
     /// and refresh the event log.
     fn after_action(&mut self, refresh_log: bool, effects: &mut Vec<Effect>) {
+        self.expire_refusal();
         effects.extend(self.live.observe(&self.session).into_iter().map(Effect::Post));
         // A cluster step's moment is a time of the live timeline (a seek back unsees it); a race
         // step's is the race's own, reported by the failover view.
@@ -747,15 +753,33 @@ impl PageState {
         let _ = self.act_checked(action);
     }
 
-    /// Do `action`, saying so in the status line; the error says why it was refused.
+    /// Do `action`, saying so in the status line; a refusal names its moment and why. One that
+    /// speaks of the active controller goes when the active controller changes.
     fn act_checked(&mut self, action: session::Action) -> Result<(), session::ActError> {
-        let text = action.describe();
+        let (asked, done_text, at) = (action.request(), action.describe(), self.session.now());
         let done = self.session.act(action);
         self.status = match &done {
-            Ok(()) => text,
-            Err(error) => format!("{text} refused: {error}"),
+            Ok(()) => done_text,
+            Err(error) => format!("{asked}: refused at {}, {error}", format::seconds(at)),
+        };
+        self.refusal = match &done {
+            Err(error) if error.about_active_controller() => {
+                Some((self.status.clone(), self.session.active_controller()))
+            }
+            _ => None,
         };
         done
+    }
+
+    /// Clear a refusal about the active controller once there is another (or none any more).
+    fn expire_refusal(&mut self) {
+        let Some((text, seen)) = &self.refusal else { return };
+        if *text != self.status {
+            self.refusal = None;
+        } else if *seen != self.session.active_controller() {
+            self.status.clear();
+            self.refusal = None;
+        }
     }
 
     /// A host page's command, through the page's own paths (as the buttons and keys do).

@@ -48,7 +48,30 @@ pub enum Action {
 }
 
 impl Action {
-    /// How the action reads in the status line.
+    /// What the user asked for, as a request: how a refusal names it.
+    pub(crate) fn request(&self) -> String {
+        match self {
+            Action::Crash(n) => format!("Crash n{n}"),
+            Action::Restart(n) => format!("Restart n{n}"),
+            Action::Isolate(n) => format!("Isolate n{n}"),
+            Action::Cut(a, b) => format!("Cut n{a} from n{b}"),
+            Action::Heal => "Heal all links".into(),
+            Action::KillLeader => "Kill the active controller".into(),
+            Action::IsolateLeader => "Isolate the active controller".into(),
+            Action::Resign => "Make the leader resign".into(),
+            Action::CreateTopic { .. } => "Create a topic".into(),
+            Action::ShutDown(n) => format!("Shut n{n} down"),
+            Action::Network { .. } => "Change the network".into(),
+            Action::NewController => "Start a new controller".into(),
+            Action::AddVoter(n) => format!("Add n{n} to the voters"),
+            Action::RemoveVoter(n) => format!("Remove n{n} from the voters"),
+            Action::RemoveLeader => "Remove the active controller from the voters".into(),
+            Action::WipeDisk(n) => format!("Wipe n{n}'s disk"),
+            Action::UpgradeKRaftVersion => "Upgrade kraft.version to 1".into(),
+        }
+    }
+
+    /// How the action reads in the status line once done.
     pub(crate) fn describe(&self) -> String {
         match self {
             Action::Crash(n) => format!("Crashed n{n}"),

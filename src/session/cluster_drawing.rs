@@ -5,7 +5,7 @@
 
 use crate::quorum::{NodeId, RoleKind};
 
-use super::layout::{CUT_AT, Geometry, Layout, Point, point_along};
+use super::layout::{CUT_AT, Geometry, Layout, Point, Rect, point_along};
 use super::message_kinds::{message_kind, spoken};
 use super::picture::{
     BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LinkPicture, LogCell, Membership, MessagePicture,
@@ -13,7 +13,7 @@ use super::picture::{
 };
 use super::summary::Summary;
 use super::svg::{Child, El};
-use super::text_fit::{ROLE_PX, SMALL_PX, text_length};
+use super::text_fit::{ROLE_PX, SMALL_PX, text_length, text_width};
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
 const EPOCH_COLOURS: [&str; 7] =
@@ -41,14 +41,11 @@ pub fn cluster(picture: &ClusterPicture, layout: &Layout, reduced_motion: bool) 
                 .attr("aria-hidden", "true")
                 .children(picture.nodes.iter().filter_map(|n| timeout_arc(n, layout))),
         )
-        .child(
-            El::new("g").attr("class", "messages").children(
-                message_keys(&picture.messages)
-                    .into_iter()
-                    .zip(&picture.messages)
-                    .map(|(key, m)| message(key, m, layout, reduced_motion)),
-            ),
-        )
+        .child(El::new("g").attr("class", "messages").children(messages(
+            &picture.messages,
+            layout,
+            reduced_motion,
+        )))
         .child(El::new("g").attr("class", "nodes").children(picture.nodes.iter().filter_map(|n| {
             let centre = layout.centre(n.id)?;
             let broken = picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
@@ -170,7 +167,7 @@ pub fn timeout_arc(n: &NodePicture, layout: &Layout) -> Option<El> {
 
 /// A stable key per message, so that each dot keeps its element from frame to frame: sender,
 /// receiver, kind, and how many such messages came before it.
-pub fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
+fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
     messages
         .iter()
         .enumerate()
@@ -184,23 +181,122 @@ pub fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
         .collect()
 }
 
-/// A message on its link (with `reduced_motion`, at the middle of it unless lost), its kind and,
-/// in a regular drawing, its note beside it.
-pub fn message(key: String, m: &MessagePicture, layout: &Layout, reduced_motion: bool) -> El {
-    let note = m.note.as_ref().filter(|_| !layout.geometry.compact);
+/// The largest size the drawing gives a message's label and note, in drawing units (presenter
+/// mode's `.present .message-label`): boxes measured at it stay apart at every size.
+const LABEL_PX: f64 = 14.5;
+/// A message dot's radius with its halo.
+const DOT_R: f64 = 10.0;
+
+/// Where a message's label sits beside its dot: its offset from the dot's centre (the label's
+/// baseline; a note goes one line below) and whether it reads leftwards (`text-anchor: end`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelPlace {
+    pub dx: f64,
+    pub dy: f64,
+    pub leftwards: bool,
+}
+
+/// The places a label may take, in order of preference: right of its dot, left of it, then
+/// above and below on either side, then a line further out.
+const PLACES: [LabelPlace; 10] = [
+    LabelPlace { dx: 11.0, dy: 4.0, leftwards: false },
+    LabelPlace { dx: -11.0, dy: 4.0, leftwards: true },
+    LabelPlace { dx: 8.0, dy: -12.0, leftwards: false },
+    LabelPlace { dx: 8.0, dy: 22.0, leftwards: false },
+    LabelPlace { dx: -8.0, dy: -12.0, leftwards: true },
+    LabelPlace { dx: -8.0, dy: 22.0, leftwards: true },
+    LabelPlace { dx: 8.0, dy: -30.0, leftwards: false },
+    LabelPlace { dx: 8.0, dy: 40.0, leftwards: false },
+    LabelPlace { dx: -8.0, dy: -30.0, leftwards: true },
+    LabelPlace { dx: -8.0, dy: 40.0, leftwards: true },
+];
+
+/// Every message in flight, drawn under the nodes (a message leaving or reaching a node never
+/// covers its texts), each keyed so that its element persists from frame to frame. Labels are
+/// placed so that no two overlap each other or another message's dot: two labels drawn over
+/// each other read as a third message kind.
+pub fn messages(messages: &[MessagePicture], layout: &Layout, reduced_motion: bool) -> Vec<El> {
+    message_keys(messages)
+        .into_iter()
+        .zip(messages)
+        .zip(label_places(messages, layout, reduced_motion))
+        .map(|((key, m), (at, place))| message(key, m, layout, at, place))
+        .collect()
+}
+
+/// Where each message's dot is and where its label goes: the first place whose box overlaps
+/// no label placed before it and no other dot, else the one that overlaps least (another
+/// label counting ten times a dot).
+pub fn label_places(
+    messages: &[MessagePicture],
+    layout: &Layout,
+    reduced_motion: bool,
+) -> Vec<(Point, LabelPlace)> {
+    let at: Vec<Point> = messages.iter().map(|m| message_point(m, layout, reduced_motion)).collect();
+    let dots: Vec<Rect> = at.iter().map(|p| Rect::around(*p, DOT_R, DOT_R, DOT_R)).collect();
+    let mut taken: Vec<Rect> = Vec::new();
+    let placed: Vec<LabelPlace> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let boxes = PLACES.map(|place| label_box(m, layout, at[i], place));
+            let clash = |b: &Rect| {
+                let labels: f64 = taken.iter().map(|o| b.overlap(o)).sum();
+                let others = dots.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| b.overlap(d));
+                labels * 10.0 + others.sum::<f64>()
+            };
+            let best = (0..PLACES.len())
+                .min_by(|a, b| clash(&boxes[*a]).total_cmp(&clash(&boxes[*b])))
+                .expect("places to choose from");
+            taken.push(boxes[best]);
+            PLACES[best]
+        })
+        .collect();
+    at.into_iter().zip(placed).collect()
+}
+
+/// Where a message's dot is: along its link by its progress (with `reduced_motion`, at the
+/// middle unless lost).
+fn message_point(m: &MessagePicture, layout: &Layout, reduced_motion: bool) -> Point {
     let t = if reduced_motion && !m.lost { 0.5 } else { m.progress.clamp(0.0, 1.0) };
-    let Point { x, y } = point_along(&layout.route(m.from, m.to), t);
+    point_along(&layout.route(m.from, m.to), t)
+}
+
+/// The text a message's label shows beside its dot, in a regular drawing with its note.
+fn message_note<'a>(m: &'a MessagePicture, layout: &Layout) -> Option<&'a String> {
+    m.note.as_ref().filter(|_| !layout.geometry.compact)
+}
+
+/// The box a message's label (and note) takes at `place` beside its dot at `at`.
+pub fn label_box(m: &MessagePicture, layout: &Layout, at: Point, place: LabelPlace) -> Rect {
+    let width = |text: &str| text_width(text, LABEL_PX);
+    let label = message_kind(m.kind).label;
+    let note = message_note(m, layout);
+    let w = width(label).max(note.map_or(0.0, |n| width(n)));
+    let lines = if note.is_some() { 2.0 } else { 1.0 };
+    let left = if place.leftwards { at.x + place.dx - w } else { at.x + place.dx };
+    let top = at.y + place.dy - LABEL_PX * 0.8;
+    Rect { left, top, right: left + w, bottom: top + LABEL_PX * (lines * 1.1) }
+}
+
+/// A message on its link at `at`, its kind and, in a regular drawing, its note beside it, at
+/// `place`.
+fn message(key: String, m: &MessagePicture, layout: &Layout, at: Point, place: LabelPlace) -> El {
+    let note = message_note(m, layout);
+    let Point { x, y } = at;
     let kind = message_kind(m.kind);
     let (fill, stroke) = if kind.response { ("#fff", kind.colour) } else { (kind.colour, "#fff") };
+    let text = |class: &str, dy: f64| {
+        let class = if place.leftwards { format!("{class} leftwards") } else { class.to_string() };
+        El::new("text").attr("class", class).attr("x", place.dx).attr("y", place.dy + dy)
+    };
     let fall = El::new("g")
         .attr("class", "fall")
         .child(El::new("circle").attr("class", "halo").attr("r", "10"))
         .child(El::new("circle").attr("r", "8").attr("fill", fill).attr("stroke", stroke))
-        .child(El::new("text").attr("class", "message-label").attr("x", "11").attr("y", "4").text(kind.label))
+        .child(text("message-label", 0.0).text(kind.label))
         .text(" ")
-        .child_if(note.map(|note| {
-            El::new("text").attr("class", "message-note").attr("x", "11").attr("y", "15").text(note)
-        }))
+        .child_if(note.map(|note| text("message-note", 11.0).text(note)))
         .title(format!("{} = {}\n{}", kind.label, kind.meaning, m.text));
     El::new("g")
         .attr(
@@ -471,7 +567,11 @@ fn vote_text(n: &NodePicture) -> String {
 
 /// The line under a controller's log strip.
 fn log_text(n: &NodePicture) -> String {
-    let hw = n.high_watermark.map_or("unknown".to_string(), |h| h.to_string());
+    let hw = match n.high_watermark {
+        Some(hw) => hw.to_string(),
+        None if n.known_committed > 0 => format!("≥ {}", n.known_committed),
+        None => "unknown".to_string(),
+    };
     format!("log {}..{} · HW {hw}", n.log_start, n.log_end)
 }
 
@@ -486,7 +586,7 @@ fn shows_snapshot(n: &NodePicture, strip_cells: usize) -> bool {
 }
 
 /// What the line under a log strip means.
-const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it. \"unknown\" until this node learns it from the leader (a new leader first commits a record of its own epoch).";
+const HW_TITLE: &str = "log a..b: the offsets this node holds. HW (high watermark): records below it are committed, stored on a majority of the controllers; the bar in the strip marks it, and records this node knows are committed are drawn solid. \"unknown\" until this node learns it from the leader. A new leader learns its own only when a record of its epoch commits; until then \"≥ n\": the records it applied as a follower (below n) stay committed.";
 
 /// Where a node's strip is drawn: its cells, and the left edge, top and height of the strip.
 fn strip<'a>(n: &'a NodePicture, strip_cells: usize, g: &Geometry) -> (&'a [LogCell], f64, f64, f64) {
@@ -554,7 +654,8 @@ fn log_strip(n: &NodePicture, strip_cells: usize, g: &Geometry, flagged: Option<
             .attr("y", top + 12.0);
         strip = strip.child(snap.text("snap")).text(" ");
     }
-    strip = strip.children(cells_drawn(cells, (left, g.cell), top, height, (hw, n.doomed_from, flagged)));
+    let known = Some(n.known_committed);
+    strip = strip.children(cells_drawn(cells, (left, g.cell), top, height, (known, n.doomed_from, flagged)));
     strip = strip.child_if(hw_x.map(|x| bar(x, top - 3.0, top + height + 3.0)));
     if labelled {
         let offsets = El::new("text").attr("class", "tiny").attr("x", "0").attr("y", top + 28.0);
@@ -563,8 +664,8 @@ fn log_strip(n: &NodePicture, strip_cells: usize, g: &Geometry, flagged: Option<
     strip
 }
 
-/// Marks on a strip's cells: faded until below `done` (the high watermark, or a broker's applied
-/// offset), struck and flashing from `doomed` on, outlined red at `flagged` (named by a broken
+/// Marks on a strip's cells: faded until below `done` (what a controller knows is committed, or a
+/// broker's applied offset), struck and flashing from `doomed` on, outlined red at `flagged` (named by a broken
 /// invariant).
 type CellMarks = (Option<u64>, Option<u64>, Option<u64>);
 
@@ -597,7 +698,7 @@ fn cells_drawn(
                     " (about to be truncated: the leader answered DivergingEpoch, this log differs from here)"
                 }
                 (false, true) => "",
-                (false, false) => " (not committed yet)",
+                (false, false) => " (not known to be committed by this node yet)",
             };
             El::new("rect")
                 .attr("class", class)

@@ -161,7 +161,14 @@ pub struct Rect {
 }
 
 impl Rect {
-    fn around(c: Point, half_w: f64, above: f64, below: f64) -> Rect {
+    /// The area this box shares with `other` (0 when they are apart).
+    pub fn overlap(&self, other: &Rect) -> f64 {
+        let w = self.right.min(other.right) - self.left.max(other.left);
+        let h = self.bottom.min(other.bottom) - self.top.max(other.top);
+        if w > 0.0 && h > 0.0 { w * h } else { 0.0 }
+    }
+
+    pub(crate) fn around(c: Point, half_w: f64, above: f64, below: f64) -> Rect {
         Rect { left: c.x - half_w, top: c.y - above, right: c.x + half_w, bottom: c.y + below }
     }
 

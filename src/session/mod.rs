@@ -76,17 +76,19 @@ impl fmt::Display for ActError {
                 "this timeline already holds {MAX_ACTIONS} actions, the most one keeps; reset to start a new one"
             ),
             ActError::NoSuchNode(id) => write!(f, "there is no node n{id}"),
-            ActError::NoControllerToKill => write!(f, "there is no active controller to kill"),
-            ActError::NoControllerToIsolate => write!(f, "there is no active controller to isolate"),
+            ActError::NoControllerToKill | ActError::NoControllerToIsolate => {
+                write!(f, "no controller is active at this moment (no leader of the quorum)")
+            }
             ActError::NetworkOutOfRange => write!(f, "network settings out of range"),
             ActError::TooManyControllers => write!(
                 f,
                 "the page draws at most {} controllers: reset with fewer to add another",
                 Settings::MAX_VOTERS
             ),
-            ActError::NoControllerToRemove => {
-                write!(f, "there is no active controller to remove (RemoveRaftVoter goes to the leader)")
-            }
+            ActError::NoControllerToRemove => write!(
+                f,
+                "no controller is active at this moment (no leader of the quorum; RemoveRaftVoter goes to the leader)"
+            ),
             ActError::Refused(error) => fmt::Display::fmt(error, f),
         }
     }
@@ -94,11 +96,28 @@ impl fmt::Display for ActError {
 
 impl std::error::Error for ActError {}
 
+impl ActError {
+    /// Whether the refusal speaks of the active controller (there is none): it stops being
+    /// true as soon as one is elected.
+    pub fn about_active_controller(&self) -> bool {
+        matches!(
+            self,
+            ActError::NoControllerToKill
+                | ActError::NoControllerToIsolate
+                | ActError::NoControllerToRemove
+                | ActError::Refused(ActionError::NoLeader | ActionError::NoActiveController)
+        )
+    }
+}
+
 impl From<ActionError> for ActError {
     fn from(error: ActionError) -> Self {
         ActError::Refused(error)
     }
 }
+
+/// The active controller's node and epoch, if one is active.
+pub type ActiveController = Option<(NodeId, crate::quorum::Epoch)>;
 
 /// A broken invariant and when.
 #[derive(Clone, Debug, PartialEq)]
@@ -202,6 +221,13 @@ impl Session {
     /// The simulation.
     pub fn sim(&self) -> &Simulation {
         &self.sim
+    }
+
+    /// The active controller and its epoch: the running leader of the highest epoch, the one the
+    /// crown marks (`Simulation::leader`; in Kafka, the controller `QuorumController.claim` made
+    /// active when its node became the Raft leader).
+    pub fn active_controller(&self) -> ActiveController {
+        self.sim.leader().map(|leader| (leader.id(), leader.epoch()))
     }
 
     /// The current simulated time.

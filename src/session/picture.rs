@@ -49,6 +49,12 @@ pub struct NodePicture {
     pub log_start: u64,
     pub log_end: u64,
     pub high_watermark: Option<u64>,
+    /// Records below this offset are committed as far as this node knows: below its high
+    /// watermark, or already handed to its state machine. A new leader's high watermark is
+    /// unknown until a record of its own epoch commits (`LeaderState.highWatermark` starts
+    /// empty), yet the records it applied as a follower stay committed: a node applies only
+    /// what it learned is committed (`RaftClient.Listener.handleCommit`).
+    pub known_committed: u64,
     /// Records from this offset on are about to be truncated: a DivergingEpoch is on its way.
     pub doomed_from: Option<u64>,
     /// Broker lifecycle state, for brokers.
@@ -215,6 +221,7 @@ impl NodePicture {
             log_start: 0,
             log_end: 0,
             high_watermark: None,
+            known_committed: 0,
             doomed_from: None,
             lifecycle: None,
             combined: false,
@@ -601,6 +608,7 @@ fn node_picture(
         .map(|(name, deadline)| (name, deadline.saturating_sub(now) as f64 / timeout_full.max(1) as f64));
     (picture.cells, picture.log_start, picture.log_end) = latest_cells(node.log(), shown);
     picture.high_watermark = node.high_watermark();
+    picture.known_committed = node.high_watermark().unwrap_or(0).max(applied.applied_offset);
     picture.lifecycle = server.broker().map(|b| b.lifecycle().name());
     picture.applied_offset = applied.applied_offset;
     picture.lag = hw.map(|hw| hw.saturating_sub(applied.applied_offset));

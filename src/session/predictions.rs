@@ -62,6 +62,8 @@ pub struct Outcome {
     pub answer: Answer,
     pub at: Micros,
     pub split_votes: usize,
+    /// The first and last epoch whose vote split.
+    pub split_epochs: Option<(u32, u32)>,
 }
 
 /// The tour's questions, in tour order.
@@ -285,20 +287,23 @@ impl Prediction {
                 *candidates.entry(epoch).or_default() += 1;
             }
         }
-        let split_votes = candidates.values().filter(|&&n| n > 1).count();
-        Some(Outcome { answer, at, split_votes })
+        let split: Vec<u32> = candidates.iter().filter(|(_, n)| **n > 1).map(|(epoch, _)| *epoch).collect();
+        let split_epochs = split.first().zip(split.last()).map(|(a, b)| (*a, *b));
+        let split_votes = split.len();
+        Some(Outcome { answer, at, split_votes, split_epochs })
     }
 
     /// Why it went the way it went: the question's reason, and the split votes that came first.
     pub fn explain(&self, outcome: &Outcome) -> String {
-        let splits = match outcome.split_votes {
-            0 => return self.why.to_string(),
-            1 => "a split vote".to_string(),
-            n => format!("{n} split votes"),
+        let Some((first, last)) = outcome.split_epochs else { return self.why.to_string() };
+        let epochs = match outcome.split_votes {
+            1 => format!("a split vote at epoch {first}"),
+            n => format!("{n} split votes, at epochs {first} to {last}"),
         };
         format!(
-            "{} Here {splits} came first: two candidates ran for the same epoch at once, each voting for itself, and neither had a majority; after another random timeout one ran again, an epoch higher.",
-            self.why
+            "{} Here {epochs} came first: two candidates ran for the same epoch at once, each voting for itself, and neither had a majority; after another random timeout one ran again, for epoch {}.",
+            self.why,
+            last + 1
         )
     }
 }

@@ -49,6 +49,9 @@ pub struct Story {
     pub chapter: &'static str,
     pub title: &'static str,
     pub narration: &'static str,
+    /// What happens next, told after the step's question is answered (at once where it asks
+    /// none): the narration must not answer the question just below it.
+    pub outcome: &'static str,
     pub view: View,
     pub voters: u32,
     pub brokers: u32,
@@ -72,6 +75,7 @@ const CLUSTER: Story = Story {
     chapter: "",
     title: "",
     narration: "",
+    outcome: "",
     view: View::Cluster,
     voters: 3,
     brokers: 3,
@@ -144,14 +148,15 @@ pub const TOUR: [Story; 20] = [
         opens_at_ms: 3_000,
         ends_at_ms: 7_500,
         key: Some(KeyMoment::Epoch { from: 2 }),
-        watch: "the leader is killed; after the fetch timeout a follower runs for epoch 2",
+        watch: "the leader is killed; after the fetch timeout a follower runs for a higher epoch",
         ..CLUSTER
     },
     Story {
         id: "pre-vote",
         chapter: QUORUM,
-        title: "Pre-vote keeps a returning node from disrupting",
-        narration: "Controller n3 was cut off. Its fetches time out, so it asks the others whether they would vote for it, without bumping its epoch (KIP-996 pre-vote). Nobody answers, so its epoch stays where it was, and when it comes back it simply follows the leader again.",
+        title: "A controller cut off, with pre-vote",
+        narration: "Controller n3 was cut off. Its fetches time out, so it asks the others whether they would vote for it (KIP-996 pre-vote). Cut off, it hears no answer.",
+        outcome: "A pre-vote does not bump the epoch: n3's stays where it was, so when it comes back it simply follows the leader again. Pre-vote keeps a returning node from disrupting.",
         script: &[(3_000, Action::Isolate(3)), (13_000, Action::Heal)],
         opens_at_ms: 2_000,
         ends_at_ms: 16_000,
@@ -162,8 +167,9 @@ pub const TOUR: [Story; 20] = [
     Story {
         id: "no-pre-vote",
         chapter: QUORUM,
-        title: "Without pre-vote, the same node deposes a healthy leader",
-        narration: "The same cut, with pre-vote switched off: n3 becomes a candidate again and again, raising its epoch each time. When the links heal, its Vote request carries that higher epoch, the healthy leader steps down, and the cluster goes through an election it did not need.",
+        title: "The same cut, without pre-vote",
+        narration: "The same cut, with pre-vote switched off: n3 becomes a candidate again and again, raising its epoch each time.",
+        outcome: "When the links heal, its Vote request carries that higher epoch, the healthy leader steps down, and the cluster goes through an election it did not need.",
         pre_vote: false,
         script: &[(3_000, Action::Isolate(3)), (13_000, Action::Heal)],
         opens_at_ms: 2_000,
@@ -175,8 +181,9 @@ pub const TOUR: [Story; 20] = [
     Story {
         id: "divergence",
         chapter: QUORUM,
-        title: "A deposed leader truncates what was never committed",
-        narration: "The leader was cut off just before a topic was created: it appended the records, but no follower fetched them, so they were never committed. The others elected a new leader at a higher epoch. When the links heal, the old leader fetches from the new one with its last epoch; the answer is DivergingEpoch (the offset where its log and the leader's part), and it truncates the uncommitted records (struck through) before fetching the leader's.",
+        title: "A deposed leader comes back",
+        narration: "The leader was cut off just before a topic was created: it appended the records, but no follower fetched them. The others elected a new leader at a higher epoch.",
+        outcome: "When the links heal, the old leader fetches from the new one with its last epoch; the answer is DivergingEpoch (the offset where its log and the leader's part), and it truncates the records never committed (struck through) before fetching the leader's.",
         script: &[
             (3_000, Action::IsolateLeader),
             (3_001, Action::CreateTopic { partitions: 3, replication: 2 }),
@@ -203,8 +210,9 @@ pub const TOUR: [Story; 20] = [
     Story {
         id: "broker-restart",
         chapter: STREAM,
-        title: "A restart fetches only what is new",
-        narration: "Broker n101 crashed while another topic was created. It keeps its copy of the log on disk, so after the restart it rebuilds its image locally and fetches only the records it missed, instead of waiting for a full-state push.",
+        title: "A broker restarts from its disk",
+        narration: "Broker n101 crashed while another topic was created. It keeps its copy of the metadata log on disk.",
+        outcome: "After the restart it rebuilds its image from that copy and fetches only the records it missed, instead of waiting for a full-state push.",
         script: &[
             (4_000, Action::CreateTopic { partitions: 40, replication: 2 }),
             (5_000, Action::Crash(101)),
@@ -310,8 +318,9 @@ pub const TOUR: [Story; 20] = [
     Story {
         id: "odd-quorum",
         chapter: SIZING,
-        title: "Why an odd number: four voters survive no more than three",
-        narration: "A decision needs a majority of the voters: 2 of 3, 3 of 4, 3 of 5. So 3 voters survive one failure and 4 voters survive one failure too, with one more machine to run and one more to wait for. This quorum has 4 voters. The first leader was killed and the other three elected a new one (3 of 4 agreed). Now the second leader is killed: the two voters left are no majority, so their pre-votes fail and nobody leads until a third voter comes back. 5 voters would have survived this.",
+        title: "Why an odd number of voters",
+        narration: "A decision needs a majority of the voters: 2 of 3, 3 of 4, 3 of 5. This quorum has 4 voters. The first leader was killed and the other three elected a new one (3 of 4 agreed). Now the second leader is killed.",
+        outcome: "The two voters left are no majority, so their pre-votes fail and nobody leads until a third voter comes back. So 3 voters survive one failure and 4 voters survive one failure too, with one more machine to run and one more to wait for; 5 voters would have survived this.",
         voters: 4,
         script: &[(3_000, Action::KillLeader), (8_000, Action::KillLeader)],
         opens_at_ms: 7_500,
@@ -380,7 +389,16 @@ const KIOSK_WORD_MS: u64 = 300;
 impl Story {
     /// How long kiosk mode shows this step: time to look, plus time to read its narration.
     pub(crate) fn reading_ms(&self) -> u64 {
-        KIOSK_LOOK_MS + KIOSK_WORD_MS * self.narration.split_whitespace().count() as u64
+        KIOSK_LOOK_MS + KIOSK_WORD_MS * self.told(false).split_whitespace().count() as u64
+    }
+
+    /// The narration the tour shows: while its question is open (`asking`), only the set-up;
+    /// then what happened too.
+    pub fn told(&self, asking: bool) -> String {
+        match (asking, self.outcome) {
+            (true, _) | (false, "") => self.narration.to_string(),
+            (false, outcome) => format!("{} {outcome}", self.narration),
+        }
     }
 
     /// The settings the story runs with.
@@ -430,7 +448,7 @@ mod tests {
     #[test]
     fn longer_narrations_are_held_longer() {
         let (short, long) = (super::find("first-election").unwrap(), super::find("snapshot").unwrap());
-        assert!(short.narration.len() < long.narration.len());
+        assert!(short.told(false).len() < long.told(false).len());
         assert!(short.reading_ms() < long.reading_ms());
         for story in &TOUR {
             assert!((15_000..=40_000).contains(&story.reading_ms()), "{}: {}", story.id, story.reading_ms());

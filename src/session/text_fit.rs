@@ -30,8 +30,13 @@ fn advance_em(c: char) -> f64 {
 /// or None when it fits at every size the page draws it: the width it has at the usual size, at
 /// most `width`, so a larger font (a phone, a stage) squeezes it instead of running over.
 pub fn text_length(text: &str, width: f64, usual_px: f64) -> Option<f64> {
-    let ems: f64 = text.chars().map(advance_em).sum();
-    (ems * usual_px * LARGEST > width).then(|| (ems * usual_px).min(width))
+    let usual = text_width(text, usual_px);
+    (usual * LARGEST > width).then(|| usual.min(width))
+}
+
+/// How wide `text` is drawn at `px`, erring wide.
+pub fn text_width(text: &str, px: f64) -> f64 {
+    text.chars().map(advance_em).sum::<f64>() * px
 }
 
 #[cfg(test)]

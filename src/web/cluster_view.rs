@@ -5,9 +5,7 @@
 use yew::prelude::*;
 
 use crate::quorum::NodeId;
-use crate::session::cluster_drawing::{
-    epoch_marks_group, epochs_present, message, message_keys, svg, timeout_arc,
-};
+use crate::session::cluster_drawing::{epoch_marks_group, epochs_present, messages, svg, timeout_arc};
 use crate::session::layout::{Geometry, Layout};
 use crate::session::picture::{BrokenPicture, ClusterPicture, NodePicture};
 use crate::session::summary::summary;
@@ -70,8 +68,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
             <>
             <LinksView links={picture.links.clone()} cut={picture.cut_links.clone()} layout={layout.clone()} />
             <g class="timeouts" aria-hidden="true">{ for picture.nodes.iter().filter_map(|n| timeout_arc(n, &layout)).map(|arc| html(&arc)) }</g>
-            // Messages under the nodes: a message leaving or reaching a node never covers its texts.
-            <g class="messages">{ for message_keys(&picture.messages).into_iter().zip(&picture.messages).map(|(key, m)| html(&message(key, m, &layout, props.reduced_motion))) }</g>
+            <g class="messages">{ for messages(&picture.messages, &layout, props.reduced_motion).iter().map(html) }</g>
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
             if !geometry.compact { { html(&epoch_marks_group(&picture.nodes, &layout)) } }
             </>

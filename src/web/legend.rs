@@ -38,7 +38,7 @@ pub fn legend(props: &LegendProps) -> Html {
             }) }
             if props.epochs.is_empty() { <span class="legend-item">{ "no records yet" }</span> }
             </span>
-            <span class="legend-item">{ "faded = not committed yet · " }
+            <span class="legend-item">{ "faded = not known to be committed by this node yet · " }
                 <abbr title="high watermark: records below it are committed, stored on a majority of the controllers">{ "HW" }</abbr>
                 { " = high watermark, the dark bar in a strip: records left of it are committed · ✂ = cut link" }
             </span>

@@ -65,7 +65,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
                 <progress max={TOUR.len().to_string()} value={(step + 1).to_string()} aria-label="Tour progress"></progress>
             </div>
             <h2 id="tour-title">{ story.title }</h2>
-            <p class="narration">{ story.narration }</p>
+            <p class="narration">{ story.told(asking) }</p>
             { watch.unwrap_or_default() }
             if let Some(view) = props.question.clone() {
                 <PredictionPanel view={view} on={props.on.clone()} />
