@@ -10,14 +10,13 @@ mod phases;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::experiments::failover::{BROKERS, FailoverError, KraftFailover, KraftRoles, SnapshotBuilder};
+use crate::experiments::failover::{FailoverError, KraftFailover, KraftRoles, SnapshotBuilder, zk_cluster};
 use crate::harness::{MS, Micros};
 use crate::metadata::state::MetadataSnapshot;
 use crate::sim::Simulation;
 use crate::util::format;
 use crate::zk::{
-    FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterConfig, ZkClusterError, ZkCosts,
-    ZkFailoverReport,
+    FailoverPhase, PartitionGrid, ZkCluster, ZkClusterBuilder, ZkClusterError, ZkCosts, ZkFailoverReport,
 };
 
 pub use moment::RaceMoment;
@@ -102,9 +101,7 @@ impl FailoverRace {
     /// pipelined ZooKeeper reads, and its KRaft side's processes laid out as `roles`.
     pub fn with_roles(partitions: u64, seed: u64, roles: KraftRoles) -> Result<FailoverRace, RaceError> {
         let builder = SnapshotBuilder::new(partitions, roles)?;
-        let config =
-            ZkClusterConfig::single_partition_topics(partitions as u32, BROKERS, ZkCosts::async_reads());
-        let zk_builder = ZkClusterBuilder::new(config, seed)?;
+        let zk_builder = ZkClusterBuilder::new(zk_cluster(partitions, ZkCosts::async_reads()), seed)?;
         Ok(FailoverRace {
             partitions,
             seed,

@@ -143,3 +143,20 @@ fn leaving_the_tour_at_an_open_question_leaves_the_question() {
     page.reduce(Action::Select(1));
     assert_eq!(page.live.selected, Some(1), "a click selects again");
 }
+
+/// #61 item 11: a step that holds at its question stops the clock, and the label "skipping
+/// quiet stretches" goes with it (the page draws no further frame to clear it).
+#[test]
+fn a_step_held_at_its_question_is_not_labelled_skipping() {
+    for prediction in predictions::PREDICTIONS.iter().filter(|p| p.asks_at_ms > p.story().opens_at_ms) {
+        let mut page =
+            PageState::new(&format!("?tour={}", step_of(prediction.story)), "http://localhost/", false);
+        frames_until(&mut page, |p| stage(p) == Stage::Asking);
+        assert!(!page.live.playing, "{}: held", prediction.story);
+        assert!(
+            !page.live.skipping(),
+            "{}: held, yet labelled as skipping quiet stretches",
+            prediction.story
+        );
+    }
+}

@@ -497,3 +497,37 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
     settle(&mut page);
     assert_eq!(page.race.screen(false), healthy, "after R, the healthy clusters exactly as before the kill");
 }
+
+/// #61 item 7: the race describes one cluster both ways: the ZooKeeper side's topics are the
+/// KRaft brokers' topics, the measured spread says when it is not of this size, and the result
+/// names the parts of ZooKeeper mode's time the chart's caption speaks of.
+#[test]
+fn both_sides_describe_one_cluster_and_the_result_names_its_parts() {
+    let mut page = ready(5_400);
+    let screen = page.race.screen(false);
+    let zk_topics = screen.zk.as_ref().and_then(|z| z.picture.as_ref()).map(|p| p.znodes.topics);
+    let kraft = screen.kraft.as_ref().and_then(|k| k.picture.as_ref()).expect("the KRaft side drawn");
+    let broker = kraft.nodes.iter().find(|n| !n.voter && n.role.is_some()).expect("a running broker");
+    assert_eq!(zk_topics, Some(broker.topics as u64), "/brokers/topics and the brokers' images agree");
+    assert_eq!((broker.topics, broker.partitions), (6, 5_400), "topics of up to 1,000 partitions");
+    race(
+        &mut page,
+        RaceAction::Measured(
+            "partitions,kraft_ms,zk_ms,kraft_p99_ms\n1000,3000,9000,3600\n10000,3100,30000,3700\n".into(),
+        ),
+    );
+    let spread = page.race.screen(false).kraft.and_then(|k| k.spread).expect("the measured spread");
+    assert!(
+        spread.contains("not measured at 5,400; at 1,000 partitions, the nearest size measured,"),
+        "{spread}"
+    );
+    race(&mut page, RaceAction::Kill);
+    race(&mut page, RaceAction::SkipToEnd);
+    settle(&mut page);
+    let report = page.race.race().and_then(|r| r.zk_report()).expect("ZooKeeper mode finished").clone();
+    let headline = page.race.screen(false).headline.expect("a result");
+    for part in [report.controller_elected_after, report.cold_load, report.brokers_updated_after] {
+        let said = kraftscope::util::format::seconds(part);
+        assert!(headline.contains(&said), "the result names {said}: {headline}");
+    }
+}

@@ -103,7 +103,7 @@ fn a_failover_writes_what_kafka_2_4s_state_machines_write() {
 #[test]
 fn async_preset_matches_tencents_figures_at_1m_partitions() {
     let config = ZkClusterConfig {
-        topics: 10_000,
+        partitions: 1_000_000,
         partitions_per_topic: 100,
         ..ZkClusterConfig::single_partition_topics(1, 5, ZkCosts::async_reads())
     };

@@ -9,12 +9,14 @@ use crate::experiments::elections::Distribution;
 use crate::harness::{MS, Micros};
 use crate::metadata::record::MetadataRecord;
 use crate::metadata::state::{AppliedMetadata, MetadataDisk, MetadataSnapshot};
-use crate::metadata::synthetic::{dedicated_brokers, snapshot_record_count, snapshot_records};
+use crate::metadata::synthetic::{
+    PARTITIONS_PER_TOPIC, dedicated_brokers, snapshot_record_count, snapshot_records,
+};
 use crate::quorum::snapshot::SnapshotId;
 use crate::quorum::{NodeId, Record};
 use crate::sim::{ActionError, ClusterConfig, Simulation};
 use crate::util::broker_set::BrokerId;
-use crate::zk::{ZkClusterError, ZkCosts, ZkFailoverReport, measure_failover};
+use crate::zk::{ZkClusterConfig, ZkClusterError, ZkCosts, ZkFailoverReport, measure_failover_of};
 
 /// Brokers in both modes' clusters.
 pub const BROKERS: u32 = 5;
@@ -420,14 +422,23 @@ pub fn measure_kraft_failovers(
     Ok(KraftFailovers { recovery, leaderless_partitions, leaders_back })
 }
 
-/// ZooKeeper mode with `costs`: the new controller's cold load and full-state push.
+/// ZooKeeper mode with `costs`: the new controller's cold load and full-state push, of the
+/// cluster the KRaft side runs ([`zk_cluster`]).
 pub fn measure_zk_failover(
     partitions: u64,
     costs: &ZkCosts,
     seed: u64,
 ) -> Result<ZkFailoverReport, FailoverError> {
     check_partitions(partitions)?;
-    Ok(measure_failover(partitions, BROKERS, costs, seed)?)
+    Ok(measure_failover_of(zk_cluster(partitions, costs.clone()), seed)?)
+}
+
+/// The ZooKeeper-mode cluster of the same shape as the KRaft side's snapshot: [`BROKERS`]
+/// brokers and `partitions` (at most [`MAX_PARTITIONS`]) in topics of up to
+/// [`PARTITIONS_PER_TOPIC`], so both sides describe one cluster.
+pub fn zk_cluster(partitions: u64, costs: ZkCosts) -> ZkClusterConfig {
+    let partitions = partitions.min(MAX_PARTITIONS) as u32;
+    ZkClusterConfig::topics_of(partitions, PARTITIONS_PER_TOPIC as u32, BROKERS, costs)
 }
 
 fn check_partitions(partitions: u64) -> Result<(), FailoverError> {

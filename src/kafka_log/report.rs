@@ -1,5 +1,6 @@
 //! The sentences that describe a decoded log, shared by `kraftscope inspect` and the page.
 
+use crate::util::format::counted;
 use crate::util::small_map::SmallMap;
 
 use super::image::{Broker, LogImage, Topic};
@@ -19,14 +20,15 @@ pub fn offsets(first: Option<i64>, last: Option<i64>) -> String {
 pub fn totals(inspection: &Inspection) -> String {
     if inspection.first_offset.is_none() {
         return format!(
-            "{} records in {} batches (snapshots only, no log segment)",
-            inspection.records, inspection.batches
+            "{} in {} (snapshots only, no log segment)",
+            counted(inspection.records, "record"),
+            counted(inspection.batches, "batch")
         );
     }
     format!(
-        "{} records in {} batches, log {}",
-        inspection.records,
-        inspection.batches,
+        "{} in {}, log {}",
+        counted(inspection.records, "record"),
+        counted(inspection.batches, "batch"),
         offsets(inspection.first_offset, inspection.last_offset)
     )
 }
@@ -40,7 +42,7 @@ pub fn epochs(inspection: &Inspection, max: usize) -> String {
     let mut named: Vec<String> = spans
         .iter()
         .take(max)
-        .map(|e| format!("{} from offset {} ({} batches)", e.epoch, e.first_offset, e.batches))
+        .map(|e| format!("{} from offset {} ({})", e.epoch, e.first_offset, counted(e.batches, "batch")))
         .collect();
     if spans.len() > max {
         named.push(format!("and {} more", spans.len() - max));
@@ -72,9 +74,9 @@ pub fn topic(uuid: &str, topic: &Topic) -> String {
     let offline = led.remove(&-1).unwrap_or(0);
     let leaders: Vec<String> = led.iter().map(|(b, n)| format!("{n} on broker {b}")).collect();
     format!(
-        "{} ({uuid}): {} partitions, {offline} offline, leaders: {}",
+        "{} ({uuid}): {}, {offline} offline, leaders: {}",
         topic.name,
-        topic.partitions.len(),
+        counted(topic.partitions.len() as u64, "partition"),
         if leaders.is_empty() { "none".into() } else { leaders.join(", ") }
     )
 }
@@ -103,10 +105,10 @@ pub fn image_totals(image: &LogImage) -> String {
     let offline: usize =
         image.topics.values().map(|t| t.partitions.values().filter(|p| p.leader < 0).count()).sum();
     format!(
-        "{} brokers, {} topics, {} partitions ({offline} offline)",
-        image.brokers.len(),
-        image.topics.len(),
-        image.partition_count()
+        "{}, {}, {} ({offline} offline)",
+        counted(image.brokers.len() as u64, "broker"),
+        counted(image.topics.len() as u64, "topic"),
+        counted(image.partition_count() as u64, "partition")
     )
 }
 

@@ -103,8 +103,8 @@ pub fn migrate_topics(
         report.committing += done - *now;
         *now = done;
     };
-    let per_topic = layout.partitions_per_topic();
     for topic in 0..topics {
+        let per_topic = layout.partitions_in(topic);
         // visitTopic: the previous topic's records go to the buffer, then this one's config read.
         if buffer.len() >= MIN_BATCH_SIZE {
             flush(&mut buffer, &mut report, &mut now);

@@ -95,9 +95,11 @@ impl LiveView {
         }
     }
 
-    /// Whether the last frame skipped through a quiet stretch (the page labels it).
+    /// Whether the clock is skipping through a quiet stretch (the page labels it): the last
+    /// frame did, and the clock still runs (a frame that paused, at a question or a broken
+    /// invariant, is the last one drawn).
     pub fn skipping(&self) -> bool {
-        self.fast_forwarding
+        self.fast_forwarding && self.playing
     }
 
     /// A new action: no frame of it fast-forwards yet.

@@ -6,6 +6,7 @@
 
 use crate::session::cluster_drawing::StillStyle;
 use crate::session::svg::El;
+use crate::util::format;
 
 use super::log_reader::OpenedLog;
 use super::node_dirs::ClusterFiles;
@@ -53,10 +54,10 @@ pub fn strip(log: &OpenedLog) -> El {
         .attr(
             "aria-label",
             format!(
-                "{} epochs, {} LeaderChange records, {} voter-set changes",
-                log.bands.len(),
-                log.tick_count,
-                log.voter_tick_count
+                "{}, {}, {}",
+                format::counted(log.bands.len() as u64, "epoch"),
+                format::counted(log.tick_count as u64, "LeaderChange record"),
+                format::counted(log.voter_tick_count as u64, "voter-set change")
             ),
         )
         .children(bands)
@@ -79,7 +80,8 @@ pub fn position_line(log: &OpenedLog) -> String {
 
 /// The summary's epochs line: the epochs, the LeaderChange records and the first ones named.
 pub fn epochs_line(log: &OpenedLog) -> String {
-    let mut line = format!("{}; {} LeaderChange record(s)", log.epochs, log.leader_changes);
+    let mut line =
+        format!("{}; {}", log.epochs, format::counted(log.leader_changes as u64, "LeaderChange record"));
     for change in &log.changes_named {
         line.push_str("; ");
         line.push_str(change);

@@ -676,11 +676,11 @@ impl PageState {
                 self.start_over();
                 let roles = if self.live.form.combined { " (combined nodes)" } else { "" };
                 self.status = format!(
-                    "Reset: seed {}, {} controllers{roles} formatted {}, {} brokers",
+                    "Reset: seed {}, {}{roles} formatted {}, {}",
                     self.live.form.seed,
-                    self.live.form.voters,
+                    format::counted(u64::from(self.live.form.voters), "controller"),
                     self.live.form.quorum.name(),
-                    self.live.form.brokers
+                    format::counted(u64::from(self.live.form.brokers), "broker")
                 );
             }
             Err(error) => self.status = format!("Cannot reset: {error}"),

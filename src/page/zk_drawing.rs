@@ -184,8 +184,8 @@ fn znode_panel(p: &ZkPicture, g: &ZkGeometry, compact: bool) -> El {
         ("/controller", controller, z.controller.is_none()),
         ("/controller_epoch", z.controller_epoch.to_string(), false),
         ("/brokers/ids", format!("[{ids}]"), false),
-        ("/brokers/topics", format!("{} topics", format::count(z.topics)), false),
-        (".../partitions/*/state", format!("{} znodes", format::count(z.partition_states)), false),
+        ("/brokers/topics", format::counted(z.topics, "topic"), false),
+        (".../partitions/*/state", format::counted(z.partition_states, "znode"), false),
     ];
     let shown = if compact { &rows[..2] } else { &rows[..] };
     let (x, y) = g.znodes;

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use crate::harness::Micros;
 use crate::quorum::NodeId;
+use crate::util::format::counted;
 
 /// A user action on the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +84,7 @@ impl Action {
             Action::IsolateLeader => "Isolated the active controller".into(),
             Action::Resign => "The leader resigns (EndQuorumEpoch)".into(),
             Action::CreateTopic { partitions, replication } => {
-                format!("Created a topic: {partitions} partitions x{replication}")
+                format!("Created a topic: {} x{replication}", counted(u64::from(*partitions), "partition"))
             }
             Action::ShutDown(n) => format!("Controlled shutdown of n{n}"),
             Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {

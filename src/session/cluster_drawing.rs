@@ -4,6 +4,7 @@
 //! it redraws only when it changes, nodes made buttons); a still draws it whole, [`cluster`].
 
 use crate::quorum::{NodeId, RoleKind};
+use crate::util::format::counted;
 
 use super::layout::{CUT_AT, Geometry, Layout, Point, Rect, point_along};
 use super::message_kinds::{message_kind, spoken};
@@ -733,7 +734,7 @@ fn broker_texts(n: &NodePicture, role: &str) -> [String; 4] {
     [
         format!("{lifecycle}{fenced}"),
         format!("image @ {}{lag}", n.applied_offset),
-        format!("{} topics · {} partitions", n.topics, n.partitions),
+        format!("{} · {}", counted(n.topics as u64, "topic"), counted(n.partitions as u64, "partition")),
         format!("fetched {} · applied {}", n.log_end, n.applied_offset),
     ]
 }

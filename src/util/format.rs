@@ -19,6 +19,20 @@ pub fn speed(factor: f64) -> String {
     }
 }
 
+/// A count of things, with thousands separators and the noun in the plural unless there is one:
+/// `1 topic`, `2,000,000 partitions`, `3 batches`, `2 entries`.
+pub fn counted(n: u64, one: &str) -> String {
+    let noun = match () {
+        _ if n == 1 => one.to_string(),
+        _ if ["ch", "sh", "s", "x"].iter().any(|end| one.ends_with(end)) => format!("{one}es"),
+        _ if one.ends_with('y') && !one.ends_with("ay") && !one.ends_with("ey") => {
+            format!("{}ies", &one[..one.len() - 1])
+        }
+        _ => format!("{one}s"),
+    };
+    format!("{} {noun}", count(n))
+}
+
 /// A count with thousands separators: `2,000,000`.
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -34,7 +48,7 @@ pub fn count(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{count, seconds, speed};
+    use super::{count, counted, seconds, speed};
 
     #[test]
     fn formats_read_naturally() {
@@ -46,5 +60,12 @@ mod tests {
         assert_eq!(speed(20.0), "20×");
         assert_eq!(count(2_000_000), "2,000,000");
         assert_eq!(count(999), "999");
+        assert_eq!(counted(1, "topic"), "1 topic");
+        assert_eq!(counted(1_000_000, "partition"), "1,000,000 partitions");
+        assert_eq!(counted(1, "batch"), "1 batch");
+        assert_eq!(counted(3, "batch"), "3 batches");
+        assert_eq!(counted(0, "LeaderChange record"), "0 LeaderChange records");
+        assert_eq!(counted(2, "entry"), "2 entries");
+        assert_eq!(counted(2, "key"), "2 keys");
     }
 }

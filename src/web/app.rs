@@ -387,11 +387,13 @@ impl App {
 
     fn header(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let tab = |t: Tab, label: &str| {
+        // A phone shows each tab's short label (words of its name), so every tab stays in view.
+        let tab = |t: Tab, label: &'static str, short: &str| {
             let selected = self.state.tab == t;
             html! {
                 <button role="tab" aria-selected={selected.to_string()} class={classes!("tab", selected.then_some("active"))}
-                        onclick={link.callback(move |_| Msg::Do(Action::Tab(t)))}>{ label }</button>
+                        aria-label={label} onclick={link.callback(move |_| Msg::Do(Action::Tab(t)))}>
+                    <span class="long">{ label }</span><span class="short">{ short }</span></button>
             }
         };
         html! {
@@ -399,10 +401,10 @@ impl App {
                 <h1>{ "kraftscope" }</h1>
                 <p class="tagline">{ "Kafka's KRaft metadata quorum, simulated live: elections, epochs, fetch-by-offset, and failover against ZooKeeper mode." }</p>
                 <nav role="tablist" aria-label="Views">
-                    { tab(Tab::Cluster, "Live cluster") }
-                    { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper") }
-                    { tab(Tab::Pains, "ZooKeeper's other pains") }
-                    { tab(Tab::Log, "Open a metadata log") }
+                    { tab(Tab::Cluster, "Live cluster", "Live") }
+                    { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper", "Failover") }
+                    { tab(Tab::Pains, "ZooKeeper's other pains", "Pains") }
+                    { tab(Tab::Log, "Open a metadata log", "Log") }
                 </nav>
                 <div class="header-buttons">
                     if self.state.tour.is_none() {

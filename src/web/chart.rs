@@ -26,7 +26,7 @@ pub fn measured_panel(points: &[Point], marker: u64) -> Html {
         <section class="panel" aria-label="Measured unavailability">
             <h2>{ "Unavailability against partitions" }</h2>
             <Chart points={points.to_vec()} {marker} />
-            <p class="hint">{ "Measured by the same core (kraftscope failover --csv). ZooKeeper mode follows Kafka 2.4, its costs fitted to published figures: ~37 s to load 1,000,000 partitions plus ~40 s for brokers to apply them (async reads); ~60 s at 100,000 with the 2017 synchronous reads. How the push cost splits per entry, the write and network latencies are estimates (README: Sources). It models costs per request and per partition, not a real ZooKeeper." }</p>
+            <p class="hint">{ "Measured by the same core (kraftscope failover --csv), on the race's cluster: topics of up to 1,000 partitions, 5 brokers. ZooKeeper mode follows Kafka 2.4. Its read latency is fitted to Kafka PR #3765's ~59 s at 100,000 single-partition topics (2017, synchronous reads); its cold load and push to an estimate of ~37 s and ~40 s at 1,000,000 partitions (attributed to Tencent Cloud; we found no published measurement). A race's ZooKeeper time adds what those leave out: the session expiry before a new controller, and the ZooKeeper writes that move the killed broker's leaders (the result names each part). Write and network latencies are estimates (README: Sources); it models costs per request and per partition, not a real ZooKeeper." }</p>
         </section>
     }
 }

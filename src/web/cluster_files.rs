@@ -37,7 +37,7 @@ pub fn cluster_files(cluster: &ClusterFiles) -> Html {
                 </ol>
             }
             if cluster.skipped > 0 {
-                <p class="hint">{ format!("{} files of other partitions skipped (not metadata records).", cluster.skipped) }</p>
+                <p class="hint">{ format!("{} of other partitions skipped (not metadata records).", crate::util::format::counted(cluster.skipped as u64, "file")) }</p>
             }
         </div>
     }

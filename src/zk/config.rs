@@ -21,7 +21,8 @@ pub const MAX_PARTITIONS: u64 = 20_000_000;
 pub struct ZkClusterConfig {
     /// Number of brokers, ids `0..brokers`.
     pub brokers: u32,
-    pub topics: u32,
+    pub partitions: u32,
+    /// Partitions in every topic but the last, which holds the rest.
     pub partitions_per_topic: u32,
     pub replication_factor: u32,
     pub costs: ZkCosts,
@@ -33,10 +34,16 @@ impl ZkClusterConfig {
     /// `partitions` single-partition topics (the layout of Kafka PR #3765's measurement) with
     /// replication factor `min(3, brokers)`.
     pub fn single_partition_topics(partitions: u32, brokers: u32, costs: ZkCosts) -> Self {
+        ZkClusterConfig::topics_of(partitions, 1, brokers, costs)
+    }
+
+    /// `partitions` partitions in topics of `partitions_per_topic` (the last holding the rest)
+    /// with replication factor `min(3, brokers)`.
+    pub fn topics_of(partitions: u32, partitions_per_topic: u32, brokers: u32, costs: ZkCosts) -> Self {
         ZkClusterConfig {
             brokers,
-            topics: partitions,
-            partitions_per_topic: 1,
+            partitions,
+            partitions_per_topic,
             replication_factor: brokers.min(3),
             costs,
             chunk_partitions: DEFAULT_CHUNK_PARTITIONS,
@@ -57,8 +64,8 @@ impl ZkClusterConfig {
         if self.chunk_partitions == 0 {
             return Err(ZkClusterError::ZeroChunk);
         }
-        let partitions = u64::from(self.topics) * u64::from(self.partitions_per_topic);
-        TopicLayout::new(self.topics, self.partitions_per_topic)
+        let partitions = u64::from(self.partitions);
+        TopicLayout::up_to(self.partitions, self.partitions_per_topic)
             .filter(|_| partitions <= MAX_PARTITIONS)
             .ok_or(ZkClusterError::PartitionCount(partitions))
     }
@@ -133,7 +140,7 @@ mod tests {
         assert_eq!(none.validate(), Err(ZkClusterError::BrokerCount(0)));
         let rf = ZkClusterConfig { replication_factor: 4, ..ok.clone() };
         assert!(matches!(rf.validate(), Err(ZkClusterError::ReplicationFactor { .. })));
-        let huge = ZkClusterConfig { topics: u32::MAX, ..ok };
+        let huge = ZkClusterConfig { partitions: u32::MAX, ..ok };
         assert!(matches!(huge.validate(), Err(ZkClusterError::PartitionCount(_))));
     }
 }

@@ -316,8 +316,9 @@ impl ZkCluster {
             let _ = self.store.get_data(ZnodePath::Topic(topic), None);
         }
         let reads = u64::from(end - first);
+        let partitions = (first..end).map(|topic| u64::from(self.layout.partitions_in(topic))).sum();
         let chunk = ChunkDone::AssignmentsRead { topics: end - first };
-        self.load_chunk(start, epoch, reads, reads * u64::from(per_topic), chunk);
+        self.load_chunk(start, epoch, reads, partitions, chunk);
         if let Some(ControllerTask::Loading { pass: LoadPass::Assignments { next_topic }, .. }) =
             self.controller.as_mut().map(|c| &mut c.task)
         {

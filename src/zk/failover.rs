@@ -256,7 +256,7 @@ mod tests {
     #[test]
     fn the_load_reports_its_assignment_pass_before_its_state_pass() {
         let config = ZkClusterConfig {
-            topics: 400,
+            partitions: 20_000,
             partitions_per_topic: 50,
             ..ZkClusterConfig::single_partition_topics(20_000, 4, ZkCosts::async_reads())
         };

@@ -5,20 +5,32 @@ use std::fmt;
 
 use super::partition::BrokerId;
 
-/// Topics named `topic-<n>`, each with the same partition count; partition `p` of topic `t`
-/// has global index `t * partitions_per_topic + p`.
+/// Topics named `topic-<n>`, each with the same partition count but the last, which holds
+/// what is left; partition `p` of topic `t` has global index `t * partitions_per_topic + p`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopicLayout {
     topics: u32,
     partitions_per_topic: u32,
+    partitions: u32,
 }
 
 impl TopicLayout {
-    /// A layout, or `None` when it is empty-per-topic or exceeds `u32` partition indexes.
+    /// `topics` topics of `partitions_per_topic` partitions each, or `None` when it is
+    /// empty-per-topic or exceeds `u32` partition indexes.
     pub(crate) fn new(topics: u32, partitions_per_topic: u32) -> Option<TopicLayout> {
         let total = u64::from(topics) * u64::from(partitions_per_topic);
-        (partitions_per_topic > 0 && total <= u64::from(u32::MAX))
-            .then_some(TopicLayout { topics, partitions_per_topic })
+        TopicLayout::up_to(u32::try_from(total).ok()?, partitions_per_topic)
+            .filter(|layout| layout.topics == topics)
+    }
+
+    /// `partitions` partitions in topics of `partitions_per_topic` (the last one holding the
+    /// rest), or `None` when a topic would have none.
+    pub(crate) fn up_to(partitions: u32, partitions_per_topic: u32) -> Option<TopicLayout> {
+        (partitions_per_topic > 0).then(|| TopicLayout {
+            topics: partitions.div_ceil(partitions_per_topic),
+            partitions_per_topic,
+            partitions,
+        })
     }
 
     /// Number of topics.
@@ -26,19 +38,25 @@ impl TopicLayout {
         self.topics
     }
 
-    /// Partitions in each topic.
+    /// Partitions in every topic but the last (which may hold fewer).
     pub(crate) fn partitions_per_topic(&self) -> u32 {
         self.partitions_per_topic
     }
 
+    /// Partitions in `topic` (none past the last).
+    pub(crate) fn partitions_in(&self, topic: u32) -> u32 {
+        let before = u64::from(topic) * u64::from(self.partitions_per_topic);
+        (u64::from(self.partitions).saturating_sub(before)).min(u64::from(self.partitions_per_topic)) as u32
+    }
+
     /// Total number of partitions.
     pub(crate) fn partitions(&self) -> u32 {
-        self.topics * self.partitions_per_topic
+        self.partitions
     }
 
     /// Global index of a partition, if it exists.
     pub(crate) fn index(&self, topic: u32, partition: u32) -> Option<usize> {
-        (topic < self.topics && partition < self.partitions_per_topic)
+        (partition < self.partitions_in(topic))
             .then(|| topic as usize * self.partitions_per_topic as usize + partition as usize)
     }
 
@@ -130,6 +148,12 @@ mod tests {
     #[test]
     fn rejects_topics_without_partitions_and_index_overflow() {
         assert!(TopicLayout::new(5, 0).is_none());
+        let ragged = TopicLayout::up_to(2_500, 1_000).expect("valid layout");
+        assert_eq!((ragged.topics(), ragged.partitions(), ragged.partitions_in(2)), (3, 2_500, 500));
+        assert_eq!(
+            (ragged.index(2, 499), ragged.index(2, 500), ragged.index(3, 0)),
+            (Some(2_499), None, None)
+        );
         assert!(TopicLayout::new(u32::MAX, 2).is_none());
     }
 }

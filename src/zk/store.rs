@@ -415,7 +415,7 @@ impl ZkStore {
         match path {
             // Topic assignments are never rewritten (`setData` on them is refused): version 0.
             ZnodePath::Topic(topic) => (topic < self.layout.topics()).then(|| {
-                let partitions = self.layout.partitions_per_topic();
+                let partitions = self.layout.partitions_in(topic);
                 Znode::persistent(ZnodeData::TopicAssignment { partitions }, 0)
             }),
             ZnodePath::PartitionState { topic, partition } => {
@@ -491,7 +491,7 @@ impl ZkStore {
                 .map(|(p, _)| *p)
                 .collect(),
             ZnodePath::Topics => (0..self.layout.topics()).map(ZnodePath::Topic).collect(),
-            ZnodePath::Topic(topic) => (0..self.layout.partitions_per_topic())
+            ZnodePath::Topic(topic) => (0..self.layout.partitions_in(topic))
                 .map(|partition| ZnodePath::PartitionState { topic, partition })
                 .collect(),
             ZnodePath::IsrChangeNotifications => {

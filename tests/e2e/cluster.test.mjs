@@ -49,7 +49,7 @@ test("creating a topic shows it in every live broker's image", async () => {
   await page.getByRole("button", { name: "Create topic" }).click();
   await page.waitForFunction(() => {
     const images = [...document.querySelectorAll("svg.cluster g.node text.small")].map((t) => t.textContent).filter((t) => t.includes("partitions"));
-    return images.length === 3 && images.every((t) => t === "1 topics · 8 partitions");
+    return images.length === 3 && images.every((t) => t === "1 topic · 8 partitions");
   }, null, { timeout: 30_000 });
   await screenshot(page, "4-topic-created");
   assert.deepEqual(errors, []);

@@ -46,8 +46,8 @@ test("a dropped segment shows its records, last offset and epochs; scrubbing bac
   assert.match((await worker).url(), /\/log-worker\.js$/, "decoded in the log reader's worker");
   assert.equal(await data(page, ".log-opened", "records"), "4929");
   assert.equal(await data(page, ".log-opened", "lastOffset"), "4928");
-  assert.match(await page.locator("#log-totals").textContent(), /4929 records in 4814 batches, log offsets 0 to 4928/);
-  assert.match(await page.locator("#log-epochs").textContent(), /leader epochs: 1 from offset 0 \(4814 batches\); 1 LeaderChange record\(s\); leader 1 at offset 0 \(epoch 1\)/);
+  assert.match(await page.locator("#log-totals").textContent(), /4,929 records in 4,814 batches, log offsets 0 to 4928/);
+  assert.match(await page.locator("#log-epochs").textContent(), /leader epochs: 1 from offset 0 \(4,814 batches\); 1 LeaderChange record; leader 1 at offset 0 \(epoch 1\)/);
   assert.equal(await page.locator(".log-strip line.leader-change").count(), 1, "the LeaderChange is marked on the strip");
   console.log(`# opened the 353 KB segment in ${await data(page, ".log-opened", "openMs")} ms`);
 

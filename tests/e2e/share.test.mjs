@@ -48,7 +48,7 @@ test(`a shared link reopens the same whole-state fingerprint at ${POINTS} random
   }
   assert.ok(created, "a topic was created once the new controller was active");
   await page.waitForFunction(() => [...document.querySelectorAll("svg.cluster g.node text.small")]
-    .filter((t) => t.textContent.includes("1 topics")).length >= 2, null, { timeout: 30_000 });
+    .filter((t) => t.textContent.includes("1 topic ·")).length >= 2, null, { timeout: 30_000 });
   await page.getByRole("button", { name: "Pause" }).click();
   const horizon = Number(await page.locator("#scrubber").getAttribute("max"));
 

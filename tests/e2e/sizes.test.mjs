@@ -73,6 +73,9 @@ test("on a 375 x 667 phone: no sideways scroll (live cluster and race), Kill and
   for (const name of ["Kill active controller", "Pause"]) {
     assert.ok(await inViewport(page, page.getByRole("button", { name }).first()), `${name} is on the first screen`);
   }
+  for (const tab of await page.getByRole("tab").all()) {
+    assert.ok(await inViewport(page, tab), `the tab "${await tab.textContent()}" is in view, not past the edge`);
+  }
   const legend = page.locator(".legend");
   await legend.scrollIntoViewIfNeeded();
   assert.ok(await legend.isVisible(), "the legend can be scrolled to");

@@ -161,6 +161,15 @@ fn headline(race: &FailoverRace, compact: bool) -> Option<String> {
         return Some(format!("{headline}."));
     }
     let why = ": a standby controller already held the log; ZooKeeper mode had to read it all back and push it to every broker";
+    let phases = race.zk_report().map(|r| {
+        format!(
+            " ZooKeeper mode's time: {} until a broker won /controller, {} reading every znode back, then {} to ZooKeeper moving the killed broker's leaders and its replicas out of the ISRs; every broker had the new state after {}.",
+            format::seconds(r.controller_elected_after),
+            format::seconds(r.cold_load),
+            format::counted(r.znode_writes, "write"),
+            format::seconds(r.brokers_updated_after)
+        )
+    });
     let lead = race.zk_report().map(|r| {
         let kraft = race.kraft_leaderless_partitions();
         let kraft_for = race
@@ -174,7 +183,7 @@ fn headline(race: &FailoverRace, compact: bool) -> Option<String> {
             format::count(kraft)
         )
     });
-    Some(format!("{headline}{why}.{}", lead.unwrap_or_default()))
+    Some(format!("{headline}{why}.{}{}", phases.unwrap_or_default(), lead.unwrap_or_default()))
 }
 
 fn kraft_side(view: &RaceView, race: &FailoverRace, compact: bool) -> KraftSide {
@@ -185,9 +194,16 @@ fn kraft_side(view: &RaceView, race: &FailoverRace, compact: bool) -> KraftSide 
         format!("active controller n{id}, epoch {epoch}")
     });
     let spread = nearest(view.measured(), race.partitions()).map(|p| {
+        let size = match p.0 == race.partitions() {
+            true => format!("at {}", format::counted(p.0, "partition")),
+            false => format!(
+                "not measured at {}; at {}, the nearest size measured,",
+                format::count(race.partitions()),
+                format::counted(p.0, "partition")
+            ),
+        };
         format!(
-            "One seed's run. Over 21 seeds at {} partitions (kraftscope failover{}): p50 {:.2} s, p99 {:.2} s.",
-            format::count(p.0),
+            "One seed's run. Over 21 seeds {size} (kraftscope failover{}): p50 {:.2} s, p99 {:.2} s.",
             if combined { ", dedicated controllers" } else { "" },
             p.1,
             p.3
