@@ -5,7 +5,7 @@
 // covers: src/web/keys.rs src/web/focus.rs src/web/help.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, screenshot, waitForText } from "./browser.mjs";
+import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
 /** Where focus is: a short description, and whether a focus style is drawn (an outline of at
  *  least 2 px, or for a node of the drawing its highlighted shape). */
@@ -95,6 +95,9 @@ test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, 
   await page.keyboard.press("Enter");
   await page.locator('svg.cluster g.node:not(.role-down)[aria-label^="controller n1 "]').waitFor();
   await assertFocus(page, /button "Crash n1"/, "n1 restarted");
+  // K kills whichever controller is active: wait for one (n1 may have led, and its restart
+  // started an election, when K is refused and says so until a leader is elected).
+  await waitForLeader(page);
   await page.keyboard.press("k");
   await page.locator(".notice", { hasText: "Killed the active controller" }).waitFor();
   await assertFocus(page, /button "Crash n1"/, "K killed the active controller, focus unmoved");

@@ -89,3 +89,23 @@ test("on a 375 x 667 phone: no sideways scroll (live cluster and race), Kill and
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("presenter mode at 1024 x 768 (#61 item 10): the status line and Save picture never move the drawing; the legend reads at 14 px", async () => {
+  const { page, errors, context } = await open("?present=1", { viewport: { width: 1024, height: 768 } });
+  await waitForLeader(page);
+  await page.getByRole("button", { name: "Pause" }).click();
+  const where = () => page.evaluate(() => ({ top: document.querySelector("svg.cluster").getBoundingClientRect().top, scroll: scrollY }));
+  const before = await where();
+  await page.keyboard.press("k");
+  await page.locator("div.notice[role=status]").filter({ hasText: "Killed the active controller" }).waitFor();
+  assert.deepEqual(await where(), before, "the status line appeared without moving the drawing");
+  await page.keyboard.press("e");
+  await page.locator("#still-form").waitFor();
+  assert.deepEqual(await where(), before, "the Save picture form opened without scrolling the drawing away");
+  assert.ok(await inViewport(page, page.locator("#still-form")), "the form is on the screen");
+  const legend = await page.locator(".legend").evaluate((l) => parseFloat(getComputedStyle(l).fontSize));
+  assert.ok(legend >= 14, `the legend is ${legend} px`);
+  await screenshot(page, "presenter-status-and-still-form");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
