@@ -194,8 +194,10 @@ fn the_tour_moves_by_keys_and_buttons_and_sets_the_address() {
     let outcome = page.reduce(Action::Tour(Some(3)));
     assert!(outcome.effects.contains(&Effect::SetQuery("?tour=4".into())), "{:?}", outcome.effects);
     assert_eq!(page.tour, Some(3));
-    page.reduce(Action::Key("ArrowRight".into()));
+    let next = page.reduce(Action::Key("ArrowRight".into()));
     assert_eq!(page.tour, Some(4));
+    // #61 item 5: a step opens at the page's top, not where the step before was scrolled.
+    assert!(next.effects.contains(&Effect::ScrollToTop), "{:?}", next.effects);
     page.reduce(Action::Key("PageUp".into()));
     page.reduce(Action::Key("ArrowLeft".into()));
     assert_eq!(page.tour, Some(2));

@@ -177,6 +177,9 @@ pub enum Effect {
     /// Put this text on the clipboard.
     Copy(String),
     Fullscreen,
+    /// Scroll the page to its top: a tour step opens with its title, question, drawing and
+    /// buttons in view, whatever the step before left scrolled.
+    ScrollToTop,
     /// Keep the self-check answers in the browser (empty: forget them).
     StoreChecks(String),
     /// Tell the host page (and only it) about a change.

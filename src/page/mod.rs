@@ -660,6 +660,7 @@ impl PageState {
                 self.live.selected = None;
                 let present = if self.present { "&present=1" } else { "" };
                 effects.push(Effect::SetQuery(format!("?tour={}{present}", step + 1)));
+                effects.push(Effect::ScrollToTop);
                 self.status = format!("Tour step {} of {}: {}", step + 1, TOUR.len(), TOUR[step].title);
             }
             None => effects.push(Effect::SetQuery("?".into())),

@@ -312,6 +312,7 @@ impl App {
             Effect::Copy(text) => {
                 let _ = window.navigator().clipboard().write_text(&text);
             }
+            Effect::ScrollToTop => window.scroll_to_with_x_and_y(0.0, 0.0),
             Effect::Fullscreen => {
                 let _ = gloo::utils::document().document_element().map(|e| e.request_fullscreen());
             }

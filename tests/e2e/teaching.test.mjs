@@ -200,3 +200,24 @@ for (const [width, height] of [[1280, 720], [480, 320], [375, 667]]) {
     await context.close();
   });
 }
+
+test("at 1280 x 720 (#61 item 5): after a verdict Back and Next stay on the screen, and the next step opens at the top", async () => {
+  const { page, errors, context } = await open("?tour=4", { viewport: { width: 1280, height: 720 } });
+  await page.locator("#prediction-question").waitFor({ timeout: 60_000 });
+  await page.locator("#prediction .option").first().click();
+  await page.locator("#prediction-verdict").waitFor({ timeout: 60_000 });
+  const inView = (selector) => page.locator(selector).evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  });
+  assert.ok(await inView("#tour-next") && await inView("#tour-back"), "Back and Next are on the screen after the verdict");
+  await page.mouse.wheel(0, 2000);
+  await page.waitForFunction(() => scrollY > 0);
+  await page.locator("#tour-next").click();
+  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 20" }).waitFor();
+  await page.waitForFunction(() => scrollY === 0, null, { timeout: 5_000 });
+  assert.ok(await inView("#tour-title"), "the next step opens with its title in view");
+  await screenshot(page, "tour-after-verdict-1280x720");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
