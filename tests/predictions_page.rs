@@ -144,6 +144,21 @@ fn leaving_the_tour_at_an_open_question_leaves_the_question() {
     assert_eq!(page.live.selected, Some(1), "a click selects again");
 }
 
+/// #61 item 4: a step's narration tells what happened only with the verdict, neither while it
+/// plays toward its question nor while it asks.
+#[test]
+fn the_outcome_is_told_only_with_the_verdict() {
+    let mut page = PageState::new(&format!("?tour={}", step_of("pre-vote")), "http://localhost/", false);
+    assert_eq!(stage(&page), Stage::Ahead);
+    assert!(!stage(&page).tells_outcome(), "playing toward the question");
+    frames_until(&mut page, |p| stage(p) == Stage::Asking);
+    assert!(!stage(&page).tells_outcome(), "asking");
+    page.reduce(Action::Predict(Some(0)));
+    assert!(!stage(&page).tells_outcome(), "watching");
+    frames_until(&mut page, |p| matches!(stage(p), Stage::Verdict { .. }));
+    assert!(stage(&page).tells_outcome(), "with the verdict");
+}
+
 /// #61 item 11: a step that holds at its question stops the clock, and the label "skipping
 /// quiet stretches" goes with it (the page draws no further frame to clear it).
 #[test]

@@ -32,6 +32,14 @@ pub enum Stage {
     Verdict { held: Option<bool>, text: String },
 }
 
+impl Stage {
+    /// Whether the step's narration may tell what happened: only once the verdict is in (before
+    /// the question is asked, it would answer it).
+    pub fn tells_outcome(&self) -> bool {
+        matches!(self, Stage::Verdict { .. })
+    }
+}
+
 /// What the tour panel shows of the question.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuestionView {

@@ -63,22 +63,20 @@ pub fn tour_panel(props: &TourProps) -> Html {
                 <span class="chapter">{ story.chapter }</span>
                 <span id="tour-progress" class="progress-text">{ format!("Step {} of {}", step + 1, TOUR.len()) }</span>
                 <progress max={TOUR.len().to_string()} value={(step + 1).to_string()} aria-label="Tour progress"></progress>
-            </div>
-            // Back and Next first: a verdict or a long narration below never pushes them off the
-            // screen.
-            <div class="tour-buttons">
+                // Back and Next in the head: a verdict or a long narration below never pushes
+                // them off the screen.
                 <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
                 <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>
-                <button id="tour-replay" class="secondary" onclick={props.on.reform(|_| Action::ReplayStep)}>{ "Replay step" }</button>
             </div>
             <h2 id="tour-title">{ story.title }</h2>
-            <p class="narration">{ story.told(asking) }</p>
+            <p class="narration">{ story.told(props.question.as_ref().is_some_and(|q| !q.stage.tells_outcome())) }</p>
             { watch.unwrap_or_default() }
             if let Some(view) = props.question.clone() {
                 <PredictionPanel view={view} on={props.on.clone()} />
             }
             { props.children.clone() }
             <div class="tour-buttons">
+                <button id="tour-replay" class="secondary" onclick={props.on.reform(|_| Action::ReplayStep)}>{ "Replay step" }</button>
                 <a href={format!("?tour={}", step + 1)} class="deep-link">{ "Link to this step" }</a>
                 <button class="secondary" onclick={exit}>{ "Leave the tour" }</button>
             </div>
