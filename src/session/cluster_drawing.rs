@@ -182,9 +182,10 @@ fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
         .collect()
 }
 
-/// The largest size the drawing gives a message's label and note, in drawing units (presenter
-/// mode's `.present .message-label`): boxes measured at it stay apart at every size.
-const LABEL_PX: f64 = 14.5;
+/// The largest size the drawing gives a message's label and note, in drawing units (a compact
+/// drawing's `.message-label`; a stage zooms the whole drawing): boxes measured at it stay apart
+/// at every size.
+const LABEL_PX: f64 = 12.0;
 /// A message dot's radius with its halo.
 const DOT_R: f64 = 10.0;
 

@@ -17,16 +17,23 @@ const TURNS: usize = 8;
 const BROKER_GAP: f64 = 8.0;
 /// Below this width in user units (CSS pixels over the zoom), a drawing is compact.
 pub const COMPACT_BELOW: f64 = 560.0;
+/// The smallest type of a regular drawing, in units (CSS `.node .small`, `.epoch-mark`, ...); a
+/// compact one's is a unit larger.
+const SMALLEST_PX: f64 = 11.0;
+/// How far a regular drawing too narrow for its cluster is widened at a time.
+const WIDEN_STEP: f64 = 20.0;
 /// Most controllers a compact drawing draws.
 pub const COMPACT_RING: usize = 5;
 /// Presenter mode draws compact drawings this much larger, for a room.
 pub const STAGE_ZOOM: f64 = 1.3;
 
-/// The sizes a drawing is made of. A regular drawing is 1000 units wide, whatever its size on
-/// screen, with every detail; a compact one (a docs embed, a phone, one side of the race on a
-/// stage) is as many units wide as it has pixels over its zoom, so that its type keeps its size,
-/// and shows fewer details: a controller's name, role, epoch and vote, its log without labels;
-/// a broker's name and lifecycle.
+/// The sizes a drawing is made of. Every drawing is as many units wide as it has CSS pixels over
+/// its zoom, so that its type keeps its size (never drawn smaller than its CSS size, larger on a
+/// stage), up to 1000 units, past which it is scaled up. A regular drawing has every detail; a
+/// compact one (a docs embed, a phone, one side of the race on a stage) shows fewer: a
+/// controller's name, role, epoch and vote, its log without labels; a broker's name and
+/// lifecycle. A regular drawing too narrow for its cluster is widened until it fits (and is then
+/// scaled down to its frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Geometry {
     pub compact: bool,
@@ -64,7 +71,7 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The drawing with every detail, 1000 units wide.
+    /// The drawing with every detail, 1000 units wide (a still, or before the frame is measured).
     pub const REGULAR: Geometry = Geometry {
         compact: false,
         width: WIDTH,
@@ -80,10 +87,16 @@ impl Geometry {
         broker_half_h: 52.0,
         margin: 12.0,
         lane: 7.0,
-        strip_choices: &[14, 12, 10, 8],
+        strip_choices: &[14, 12, 10, 8, 6],
         narrower_labels: &[],
         ring_ry: (40.0, 260.0),
     };
+
+    /// The drawing with every detail, `width` units wide (at least `COMPACT_BELOW`, at most
+    /// `WIDTH`).
+    pub fn regular(width: f64) -> Geometry {
+        Geometry { width: width.clamp(COMPACT_BELOW, WIDTH).round(), ..Geometry::REGULAR }
+    }
 
     /// A compact drawing `width` units wide (at least 330).
     pub fn compact(width: f64) -> Geometry {
@@ -110,24 +123,32 @@ impl Geometry {
     }
 
     /// The geometry for a drawing of `controllers` `px` CSS pixels wide, at `zoom` (1, or
-    /// `STAGE_ZOOM` in presenter mode): compact below `COMPACT_BELOW` units, else regular.
-    /// Before the drawing is measured (`px` 0), regular; and regular for rings of more than
-    /// `COMPACT_RING` controllers, which a compact drawing cannot keep clear of each other's links.
+    /// `STAGE_ZOOM` in presenter mode): compact below `COMPACT_BELOW` units, else regular, as
+    /// many units wide as it has pixels over its zoom. Before the drawing is measured (`px` 0),
+    /// regular at `WIDTH`; and regular for rings of more than `COMPACT_RING` controllers, which a
+    /// compact drawing cannot keep clear of each other's links.
     pub fn for_width(px: f64, zoom: f64, controllers: usize) -> Geometry {
         let units = px / zoom;
-        if px > 0.0 && units < COMPACT_BELOW && controllers <= COMPACT_RING {
+        if px <= 0.0 {
+            Geometry::REGULAR
+        } else if units < COMPACT_BELOW && controllers <= COMPACT_RING {
             Geometry::compact(units)
         } else {
-            Geometry::REGULAR
+            Geometry::regular(units)
         }
     }
 
-    /// Horizontal radius of the controllers' ring.
-    fn ring_rx(&self, n: usize) -> f64 {
+    /// Horizontal radius of the controllers' ring for controllers `half_w` wide at the given
+    /// angles: a regular ring is 370 units (200 for two) where the drawing has room, narrower
+    /// where it has not.
+    fn ring_rx(&self, n: usize, half_w: f64, angles: &[f64]) -> f64 {
         let room = self.width / 2.0 - self.margin - self.label_half_w;
         match (self.compact, n) {
-            (false, 2) => 200.0,
-            (false, _) => 370.0,
+            (false, _) => {
+                let widest = angles.iter().map(|a| a.cos().abs()).fold(0.0, f64::max).max(0.01);
+                let fits = (self.width / 2.0 - self.margin - half_w) / widest;
+                fits.min(if n == 2 { 200.0 } else { 370.0 })
+            }
             (true, 2) => room.min(120.0),
             (true, _) => room,
         }
@@ -139,7 +160,8 @@ impl Geometry {
             let fits = ((self.width - 2.0 * self.margin) / (2.0 * self.broker_half_w + BROKER_GAP)) as usize;
             (fits.max(1), 2.0 * self.broker_half_w + 40.0)
         } else {
-            (6, 180.0)
+            let fits = ((self.width - 2.0 * self.margin) / (2.0 * self.broker_half_w + 34.0)) as usize;
+            (fits.clamp(1, 6), 180.0)
         }
     }
 }
@@ -251,7 +273,8 @@ pub struct Layout {
 impl Layout {
     /// Place `controllers` (voters) and `brokers`, each in the given order, at `geometry`.
     pub fn with(controllers: &[NodeId], brokers: &[NodeId], geometry: Geometry) -> Layout {
-        let (strip_cells, label_half_w, ring) = ring(controllers.len(), &geometry);
+        let (geometry, (strip_cells, label_half_w, ring)) =
+            fitted(controllers.len(), brokers.len(), geometry);
         let geometry = Geometry { label_half_w, ..geometry };
         let g = &geometry;
         let controllers: Vec<(NodeId, Point)> = controllers.iter().copied().zip(ring).collect();
@@ -265,6 +288,37 @@ impl Layout {
         let brokers: Vec<(NodeId, Point)> = brokers.iter().copied().zip(places).collect();
         let bottom = brokers.iter().map(|(_, c)| c.y + g.broker_half_h).fold(ring_bottom, f64::max);
         Layout { height: (bottom + g.margin).ceil(), strip_cells, geometry, controllers, brokers, corridor }
+    }
+
+    /// The layout for a frame `width` CSS pixels wide that shows at most `height` (0: not
+    /// measured yet; infinite: no limit), at `zoom`: as [`Geometry::for_width`] has it, unless a
+    /// regular drawing would be shrunk to fit and a compact one of the same width keeps its type
+    /// larger (a ring of four or five on a laptop: compact type is never shrunk as far).
+    pub fn for_frame(
+        controllers: &[NodeId],
+        brokers: &[NodeId],
+        width: f64,
+        height: f64,
+        zoom: f64,
+    ) -> Layout {
+        let layout = Layout::with(controllers, brokers, Geometry::for_width(width, zoom, controllers.len()));
+        if layout.geometry.compact || width <= 0.0 || height <= 0.0 || controllers.len() > COMPACT_RING {
+            return layout;
+        }
+        // A shrink of a few per cent goes unseen: a stage's regular drawing keeps its details.
+        let regular = layout.smallest_px(width, height);
+        if regular >= 0.97 * SMALLEST_PX * zoom {
+            return layout;
+        }
+        let compact = Layout::with(controllers, brokers, Geometry::compact(width / zoom));
+        if compact.smallest_px(width, height) > regular { compact } else { layout }
+    }
+
+    /// The drawing's smallest type in CSS pixels (CSS: 11 units in a regular drawing, 12 in a
+    /// compact one) once it is scaled to fit its `width` x `height` frame.
+    fn smallest_px(&self, width: f64, height: f64) -> f64 {
+        let fit = (width / self.geometry.width).min(height / self.height);
+        if self.geometry.compact { (SMALLEST_PX + 1.0) * fit } else { SMALLEST_PX * fit }
     }
 
     /// The centre of node `id`.
@@ -354,28 +408,64 @@ fn chord(a: Point, b: Point, radius: f64) -> Route {
 /// labels, and the way down from each circle to the brokers' corridor passes no other controller's strip; the
 /// ring is turned as needed. Rings of six or more (four or more in a compact drawing) that cannot
 /// keep the way down clear of every strip keep it clear of the circles.
-fn ring(n: usize, g: &Geometry) -> (usize, f64, Vec<Point>) {
+fn ring(n: usize, g: &Geometry) -> Ring {
+    clear_ring(n, g, true).or_else(|| clear_ring(n, g, false)).unwrap_or_else(|| {
+        let narrowest = g.narrower_labels.last().copied().unwrap_or(g.label_half_w);
+        let g = Geometry { label_half_w: narrowest, ..*g };
+        let cells = g.strip_choices[g.strip_choices.len() - 1];
+        (cells, narrowest, ring_at(n, g.ring_ry.1, 0, controller_half_width(cells, &g), &g))
+    })
+}
+
+/// A ring's strip cells, label half width and controller centres.
+type Ring = (usize, f64, Vec<Point>);
+
+/// The flattest clear ring, if there is one at `g`; `stems_avoid_strips` as in [`ring`].
+fn clear_ring(n: usize, g: &Geometry, stems_avoid_strips: bool) -> Option<Ring> {
     let labels = || std::iter::once(g.label_half_w).chain(g.narrower_labels.iter().copied());
-    for stems_avoid_strips in [true, false] {
-        let mut ry = g.ring_ry.0;
-        while ry <= g.ring_ry.1 {
-            for label_half_w in labels() {
-                let g = Geometry { label_half_w, ..*g };
-                for &cells in g.strip_choices {
-                    for turn in 0..TURNS {
-                        let places = ring_at(n, ry, turn, &g);
-                        if ring_is_clear(&places, cells, stems_avoid_strips, &g) {
-                            return (cells, label_half_w, places);
-                        }
+    let mut ry = g.ring_ry.0;
+    while ry <= g.ring_ry.1 {
+        for label_half_w in labels() {
+            let g = Geometry { label_half_w, ..*g };
+            for &cells in g.strip_choices {
+                for turn in 0..TURNS {
+                    let places = ring_at(n, ry, turn, controller_half_width(cells, &g), &g);
+                    if ring_is_clear(&places, cells, stems_avoid_strips, &g) {
+                        return Some((cells, label_half_w, places));
                     }
                 }
             }
-            ry += 5.0;
+        }
+        ry += 5.0;
+    }
+    None
+}
+
+/// The geometry `n` controllers and `m` brokers are drawn at, and their ring. A compact drawing
+/// keeps its width; a regular one narrower than `WIDTH` is widened until its ring is clear of
+/// every strip and its brokers keep room between them for the links that rise between them.
+fn fitted(n: usize, m: usize, mut g: Geometry) -> (Geometry, Ring) {
+    if !g.compact {
+        while g.width < WIDTH {
+            if let Some(ring) = clear_ring(n, &g, true).filter(|_| brokers_fit(m, &g)) {
+                return (g, ring);
+            }
+            g.width = (g.width + WIDEN_STEP).min(WIDTH);
         }
     }
-    let narrowest = labels().last().unwrap_or(g.label_half_w);
-    let g = Geometry { label_half_w: narrowest, ..*g };
-    (g.strip_choices[g.strip_choices.len() - 1], narrowest, ring_at(n, g.ring_ry.1, 0, &g))
+    (g, ring(n, &g))
+}
+
+/// Whether `m` brokers stand apart in a regular drawing at `g`: one row, or a first row with
+/// room for a link between two boxes.
+fn brokers_fit(m: usize, g: &Geometry) -> bool {
+    let (row, _) = g.row();
+    if m <= row {
+        return true;
+    }
+    let first = m.div_ceil(2) as f64;
+    let pitch = (g.width - 2.0 * (g.broker_half_w + g.margin)) / first;
+    pitch >= 2.0 * g.broker_half_w + 12.0
 }
 
 fn ring_is_clear(places: &[Point], cells: usize, stems_avoid_strips: bool, g: &Geometry) -> bool {
@@ -404,19 +494,19 @@ fn ring_is_clear(places: &[Point], cells: usize, stems_avoid_strips: bool, g: &G
     fits && apart && chords_clear && stems_clear
 }
 
-/// `n` controllers evenly spaced on an ellipse of vertical radius `ry`, the first at the top,
+/// `n` controllers `half_w` wide evenly spaced on an ellipse of vertical radius `ry`, the first at the top,
 /// turned by `turn` / `TURNS` of a step (so that no controller need stand right above another:
 /// the way down to the brokers stays free).
-fn ring_at(n: usize, ry: f64, turn: usize, g: &Geometry) -> Vec<Point> {
+fn ring_at(n: usize, ry: f64, turn: usize, half_w: f64, g: &Geometry) -> Vec<Point> {
     let top = g.margin + g.above;
     let middle = g.width / 2.0;
     if n <= 1 {
         return vec![Point { x: middle, y: top }; n];
     }
-    let rx = g.ring_rx(n);
     let step = std::f64::consts::TAU / n as f64;
     let start = -std::f64::consts::FRAC_PI_2 + step * turn as f64 / TURNS as f64;
     let angles: Vec<f64> = (0..n).map(|k| start + k as f64 * step).collect();
+    let rx = g.ring_rx(n, half_w, &angles);
     let highest = angles.iter().map(|a| a.sin()).fold(f64::INFINITY, f64::min);
     angles.iter().map(|a| Point { x: middle + rx * a.cos(), y: top + ry * (a.sin() - highest) }).collect()
 }
@@ -465,11 +555,17 @@ mod tests {
         Layout::with(&controllers, &brokers, geometry)
     }
 
-    /// Every cluster size, regular and compact: a phone or one side of the race in presenter
-    /// mode (about 360 units), a docs embed (470) and the narrowest compact drawing.
+    /// Every cluster size, regular and compact: a laptop's frame (560 to 1000 units), a phone or
+    /// one side of the race in presenter mode (about 360 units), a docs embed (470) and the
+    /// narrowest compact drawing.
     fn every_size() -> impl Iterator<Item = (usize, usize, Layout)> {
         let geometries = [
             Geometry::REGULAR,
+            Geometry::regular(560.0),
+            Geometry::regular(650.0),
+            Geometry::regular(780.0),
+            Geometry::regular(900.0),
+            Geometry::compact(900.0),
             Geometry::compact(330.0),
             Geometry::compact(360.0),
             Geometry::compact(470.0),
@@ -483,12 +579,37 @@ mod tests {
 
     #[test]
     fn a_drawing_is_compact_when_narrow_and_regular_before_it_is_measured() {
+        assert_eq!(Geometry::REGULAR.width, WIDTH);
         assert_eq!(Geometry::for_width(0.0, 1.0, 3), Geometry::REGULAR);
-        assert_eq!(Geometry::for_width(900.0, 1.0, 3), Geometry::REGULAR);
+        assert_eq!(Geometry::for_width(900.0, 1.0, 3), Geometry::regular(900.0), "as wide as its frame");
+        assert_eq!(Geometry::for_width(1800.0, 1.0, 3), Geometry::REGULAR, "at most 1000 units, scaled up");
         assert_eq!(Geometry::for_width(470.0, 1.0, 3), Geometry::compact(470.0));
         assert_eq!(Geometry::for_width(650.0, STAGE_ZOOM, 5), Geometry::compact(500.0));
-        assert_eq!(Geometry::for_width(470.0, 1.0, 6), Geometry::REGULAR, "six controllers: regular");
+        assert_eq!(
+            Geometry::for_width(1040.0, STAGE_ZOOM, 5),
+            Geometry::regular(800.0),
+            "type 1.3 times larger on a stage"
+        );
+        assert_eq!(Geometry::for_width(470.0, 1.0, 6), Geometry::regular(560.0), "six controllers: regular");
         assert_eq!(Geometry::compact(200.0).width, 330.0, "never narrower than 330 units");
+    }
+
+    #[test]
+    fn a_drawing_keeps_its_type_at_its_css_size_where_its_frame_lets_it() {
+        let ids = |n: NodeId, from: NodeId| (from..from + n).collect::<Vec<NodeId>>();
+        // The live cluster at 1280 x 720: a 905 px frame, 480 px high.
+        let three = Layout::for_frame(&ids(3, 1), &ids(3, 101), 905.0, 480.0, 1.0);
+        assert_eq!(three.geometry, Geometry::regular(905.0), "as many units as pixels");
+        assert!(three.height <= 480.0, "and no taller than its frame: {}", three.height);
+        // Four voters at 1024 x 768 (a 650 px frame, 528 high): regular would shrink to fit.
+        let regular = Layout::with(&ids(4, 1), &ids(3, 101), Geometry::regular(650.0));
+        assert!(regular.height > 528.0, "regular is {} high", regular.height);
+        let four = Layout::for_frame(&ids(4, 1), &ids(3, 101), 650.0, 528.0, 1.0);
+        assert!(four.geometry.compact && four.height <= 528.0, "compact instead: {:?}", four.geometry);
+        // Seven have no compact drawing; no limit on the height (the race) keeps it regular.
+        assert!(!Layout::for_frame(&ids(7, 1), &ids(3, 101), 650.0, 300.0, 1.0).geometry.compact);
+        assert!(!Layout::for_frame(&ids(4, 1), &ids(3, 101), 650.0, f64::INFINITY, 1.0).geometry.compact);
+        assert_eq!(Layout::for_frame(&ids(4, 1), &ids(3, 101), 0.0, 0.0, 1.0).geometry, Geometry::REGULAR);
     }
 
     #[test]

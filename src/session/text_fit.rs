@@ -2,12 +2,13 @@
 //! the box it belongs to (a broker's offsets grow to seven digits in the failover race) is given
 //! a `textLength`, which the browser squeezes it into.
 
-/// How much larger the drawing's text gets than its usual size (CSS: presenter mode draws
-/// `.node .small`, 10.5 px, at 14.5 px).
-const LARGEST: f64 = 14.5 / 10.5;
+/// How much larger the drawing's text gets than its usual size, in drawing units (CSS: a phone
+/// draws a regular drawing's `.node .small`, 11 px, at 13 px; a stage zooms the whole drawing,
+/// boxes with their text).
+const LARGEST: f64 = 13.0 / 11.0;
 /// The usual size of a node's small text (CSS `.node .small`) and of its role (`.node .role`,
 /// bold and spaced, so wider than its 11 px).
-pub const SMALL_PX: f64 = 10.5;
+pub const SMALL_PX: f64 = 11.0;
 pub const ROLE_PX: f64 = 12.0;
 
 /// A glyph's advance in ems, after DejaVu Sans (the widest of the fonts `system-ui` falls back
@@ -46,7 +47,7 @@ mod tests {
     #[test]
     fn short_text_is_left_alone_and_long_text_never_exceeds_its_box() {
         assert_eq!(text_length("RUNNING", 120.0, SMALL_PX), None, "fits at every size");
-        let near = text_length("image @ 12 · lag 0", 120.0, SMALL_PX).expect("over the box at 14.5 px");
+        let near = text_length("image @ 12 · lag 0", 105.0, SMALL_PX).expect("over the box at 13 px");
         assert!((90.0..110.0).contains(&near), "kept at its usual width, not stretched: {near}");
         assert_eq!(
             text_length("fetched 1001047 · applied 1001047", 120.0, SMALL_PX),

@@ -140,7 +140,7 @@ fn kraft_side(side: KraftSide, layout: Layout) -> Html {
             <p class="side-caption">{ side.caption }</p>
             if !side.chips.is_empty() { { chips(&side.chips, "KRaft") } }
             if let Some(picture) = side.picture {
-                <ClusterView {picture} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} />
+                <ClusterView {picture} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} fit={false} />
             }
             <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.compact} />
         </section>

@@ -122,7 +122,8 @@ export function matrix(views, known) {
         await page.setViewportSize(viewport);
         await page.goto(new URL(`?${extra}${view.query}`, baseUrl).href);
         await view.ready(page, size);
-        const stage = extra.startsWith("present") || view.query.includes("class=1");
+        // A stage: presenter mode, or class mode on a screen a room looks at (not a phone).
+        const stage = extra.startsWith("present") || (view.query.includes("class=1") && viewport.width >= 768);
         const m = await page.evaluate(measure, size.includes("embed") ? [] : view.promised ?? []);
         const limit = stage ? STAGE_MIN_PX : MIN_PX;
         const wrong = [];

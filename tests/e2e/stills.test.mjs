@@ -54,10 +54,14 @@ function firstDifference(a, b) {
   return { at: i, file: around(a), page: around(b) };
 }
 
+/** A window whose live drawing is 1000 units wide, as a still's is (a narrower frame draws it
+ *  as many units wide as it has pixels). */
+const WIDE = { width: 1440, height: 900 };
+
 for (const [scenario, seed] of [["leader-crash", 3], ["divergence", 5], ["broker-restart", 2]]) {
   test(`kraftscope render draws ${scenario} as the page draws it at the same moment`, async () => {
     const still = render(["--scenario", scenario, "--seed", String(seed)]);
-    const { page, errors, context } = await open(`?scenario=${scenario}&seed=${seed}&autoplay=0`);
+    const { page, errors, context } = await open(`?scenario=${scenario}&seed=${seed}&autoplay=0`, { viewport: WIDE });
     await page.locator("svg.cluster .node").first().waitFor();
     const onScreen = await page.evaluate(canonical, []);
     const fromFile = await page.evaluate(canonical, [still]);
