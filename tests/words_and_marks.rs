@@ -65,7 +65,7 @@ fn a_new_leader_draws_what_it_knows_is_committed_solid() {
 fn message_labels_never_overlap() {
     for geometry in [Geometry::REGULAR, Geometry::compact(360.0)] {
         let mut session = Session::new(Settings { voters: 5, brokers: 6, ..Settings::default() });
-        let mut checked = 0;
+        let (mut checked, mut dropped) = (0, 0);
         for tick in 1..=1_500u64 {
             session.advance_to(tick * 20 * MS, usize::MAX);
             if tick % 200 == 0 {
@@ -81,8 +81,9 @@ fn message_labels_never_overlap() {
                 .messages
                 .iter()
                 .zip(&places)
-                .map(|(m, (at, place))| label_box(m, &layout, *at, *place))
+                .filter_map(|(m, (at, place))| place.map(|place| label_box(m, &layout, *at, place)))
                 .collect();
+            dropped += places.len() - boxes.len();
             for (i, a) in boxes.iter().enumerate() {
                 for (j, b) in boxes.iter().enumerate().skip(i + 1) {
                     assert_eq!(
@@ -95,8 +96,20 @@ fn message_labels_never_overlap() {
                     );
                 }
             }
-            checked += boxes.len();
+            checked += places.len();
+            let covered: Vec<_> = voters.iter().chain(&brokers).flat_map(|n| layout.covered(*n)).collect();
+            for b in &boxes {
+                assert!(
+                    covered.iter().all(|c| b.overlap(c) == 0.0),
+                    "at {} us a label lies over a node: {b:?}",
+                    session.now()
+                );
+            }
         }
         assert!(checked > 2_000, "the run drew messages to check: {checked}");
+        // A label that cannot keep clear is left out: few are (1 in 25; 1 in 8 in a phone's
+        // crowded drawing of eleven nodes).
+        let most = if geometry.compact { checked / 8 } else { checked / 25 };
+        assert!(dropped <= most, "{dropped} of {checked} labels left out ({} wide)", geometry.width);
     }
 }

@@ -8,24 +8,39 @@ use crate::session::svg::El;
 use crate::util::format;
 use crate::zk::PartitionGrid;
 
-const WIDTH: f64 = 1000.0;
+use crate::session::layout::WIDTH;
+
+/// The narrowest grid, in units.
+const NARROWEST: f64 = 200.0;
 const COLUMNS: u32 = 100;
+/// A row of cells' height in a grid `WIDTH` units wide; a narrower grid's rows are lower in
+/// proportion (cells have no text), so the grid keeps its shape.
 const CELL_H: f64 = 9.0;
 const BAND_H: f64 = 9.0;
 const LABEL_W: f64 = 48.0;
 
-/// The grid of one side: `side` is "kraft" or "zk" (it keeps the cell pattern's id unique),
-/// `band_prefix` names each band's owner ("n" for n101, "b" for b2), and a `compact` grid has no
-/// per-broker bands.
-pub fn grid_drawing(g: &PartitionGrid, side: &'static str, band_prefix: &str, compact: bool) -> El {
+/// The grid of one side, `width` units wide (from 300 to `WIDTH`: as many as its frame has CSS
+/// pixels, so its labels keep their size; a still's is `WIDTH`): `side` is "kraft" or "zk" (it
+/// keeps the cell pattern's id unique), `band_prefix` names each band's owner ("n" for n101, "b"
+/// for b2), and a `compact` grid has no per-broker bands.
+pub fn grid_drawing(
+    g: &PartitionGrid,
+    side: &'static str,
+    band_prefix: &str,
+    compact: bool,
+    width: f64,
+) -> El {
+    let width = width.clamp(NARROWEST, WIDTH).round();
     let columns = g.cells.clamp(1, COLUMNS);
     let rows = g.cells.div_ceil(columns).max(1);
-    let cell_w = (WIDTH - LABEL_W) / f64::from(columns);
+    // Never lower in all than one row at `WIDTH`: room for the label beside it.
+    let cell_h = (CELL_H * width / WIDTH).max(CELL_H / f64::from(rows));
+    let cell_w = (width - LABEL_W) / f64::from(columns);
     let pushed = g.pushed_to_all().min(g.loaded);
     let bands: &[(u32, u32)] = if compact { &[] } else { &g.pushed };
-    let grid_h = f64::from(rows) * CELL_H;
+    let grid_h = f64::from(rows) * cell_h;
     let height = grid_h + (bands.len() + 1) as f64 * (BAND_H + 3.0) + 4.0;
-    let band_w = WIDTH - LABEL_W;
+    let band_w = width - LABEL_W;
     let served_w = band_w * (1.0 - g.leaderless as f64 / g.partitions.max(1) as f64);
     let pattern = format!("cells-{side}");
     let runs = (0..rows).flat_map(|row| {
@@ -62,30 +77,30 @@ pub fn grid_drawing(g: &PartitionGrid, side: &'static str, band_prefix: &str, co
         El::new("rect")
             .attr("class", class)
             .attr("x", format!("{:.2}", LABEL_W + f64::from(start) * cell_w))
-            .attr("y", f64::from(row) * CELL_H)
+            .attr("y", format!("{:.2}", f64::from(row) * cell_h))
             .attr("width", format!("{:.2}", f64::from(len) * cell_w))
-            .attr("height", CELL_H)
+            .attr("height", format!("{cell_h:.2}"))
     });
     let band_rows = bands.iter().enumerate().map(|(i, (id, cells))| {
         let y = lead_y + (i + 1) as f64 * (BAND_H + 3.0);
-        let fresh = (WIDTH - LABEL_W) * f64::from(*cells) / f64::from(g.cells.max(1));
+        let fresh = (width - LABEL_W) * f64::from(*cells) / f64::from(g.cells.max(1));
         El::new("g")
             .attr("class", "band")
             .attr("data-broker", id)
             .attr("data-fresh-cells", cells)
             .child(label_text(y + BAND_H - 1.0, format!("{band_prefix}{id}")))
-            .child(run("run stale", LABEL_W.to_string(), y, (WIDTH - LABEL_W).to_string()))
+            .child(run("run stale", LABEL_W.to_string(), y, (width - LABEL_W).to_string()))
             .child(run("run pushed", LABEL_W.to_string(), y, format!("{fresh:.2}")))
     });
     let edge = El::new("rect")
         .attr("class", "cell-edge")
         .attr("width", format!("{cell_w:.3}"))
-        .attr("height", CELL_H);
+        .attr("height", format!("{cell_h:.2}"));
     let defs = El::new("defs").child(
         El::new("pattern")
             .attr("id", &pattern)
             .attr("width", format!("{cell_w:.3}"))
-            .attr("height", CELL_H)
+            .attr("height", format!("{cell_h:.2}"))
             .attr("patternUnits", "userSpaceOnUse")
             .attr("x", LABEL_W)
             .child(edge),
@@ -103,7 +118,7 @@ pub fn grid_drawing(g: &PartitionGrid, side: &'static str, band_prefix: &str, co
         ));
     El::new("svg")
         .attr("class", format!("partition-grid {side}"))
-        .attr("viewBox", format!("0 0 {WIDTH} {height:.0}"))
+        .attr("viewBox", format!("0 0 {width} {height:.0}"))
         .attr("role", "img")
         .attr("aria-label", &label)
         .attr("data-cells", g.cells)
@@ -113,7 +128,7 @@ pub fn grid_drawing(g: &PartitionGrid, side: &'static str, band_prefix: &str, co
         .attr("data-partitions", g.partitions)
         .title(label)
         .child(defs)
-        .child(label_text(CELL_H + 1.0, "ctrl".into()))
+        .child(label_text(grid_h.min(CELL_H) + 1.0, "ctrl".into()))
         .children(cells)
         .child(
             El::new("rect")
@@ -125,4 +140,39 @@ pub fn grid_drawing(g: &PartitionGrid, side: &'static str, band_prefix: &str, co
         )
         .child(lead)
         .children(band_rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The width of the drawing and the right edge of its lead band.
+    fn edges(drawing: &El) -> (String, f64) {
+        let xml = drawing.markup();
+        let view_box =
+            xml.split("viewBox=\"").nth(1).and_then(|v| v.split('"').next()).unwrap_or("").to_string();
+        let leaderless = xml.split("class=\"run leaderless\"").nth(1).unwrap_or("");
+        let number = |name: &str| -> f64 {
+            leaderless
+                .split(&format!("{name}=\""))
+                .nth(1)
+                .and_then(|v| v.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(f64::NAN)
+        };
+        (view_box, number("x") + number("width"))
+    }
+
+    #[test]
+    fn a_grid_is_as_many_units_wide_as_it_is_asked_and_fills_them() {
+        let grid = PartitionGrid::empty(100_000, 200);
+        for (asked, drawn) in [(600.0, "600"), (1000.0, "1000"), (1800.0, "1000"), (120.0, "200")] {
+            let (view_box, right) = edges(&grid_drawing(&grid, "kraft", "n", false, asked));
+            assert!(view_box.starts_with(&format!("0 0 {drawn} ")), "asked {asked}: {view_box}");
+            assert!(
+                (right - drawn.parse::<f64>().unwrap()).abs() < 0.01,
+                "asked {asked}: the band ends at {right}"
+            );
+        }
+    }
 }

@@ -1,11 +1,11 @@
 //! Where the ZooKeeper-mode drawing puts things. Regular: 1000 units wide with every detail (the
 //! ensemble's servers and session timeout, the znode panel, each broker's session and cache in
-//! words). Compact (a phone, one side of the race on a stage, the pains' scenes in a narrow
-//! frame): as many units wide as the frame has CSS pixels over its zoom, so that its type keeps
+//! words), in a frame wide enough to keep its type at 11 px. Compact (a phone, one side of the
+//! race, the pains' scenes in a narrower frame): as many units wide as the frame has CSS pixels over its zoom, so that its type keeps
 //! its size, with the names and states only, the brokers in as many rows as they need.
 //! Pure geometry, tested natively; `web/zk_view.rs` draws what this module places.
 
-use crate::session::layout::{COMPACT_BELOW, WIDTH};
+use crate::session::layout::WIDTH;
 
 /// A box by its centre and half sizes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +46,9 @@ const MARGIN: f64 = 6.0;
 const GAP: f64 = 8.0;
 /// Narrowest compact drawing.
 const COMPACT_MIN: f64 = 300.0;
+/// The narrowest frame, in units, that draws the regular drawing: its 1000 units scaled to it
+/// keep 14-unit type at 11 px.
+pub const REGULAR_FROM: f64 = WIDTH * 11.0 / 14.0;
 
 impl ZkGeometry {
     /// The drawing with every detail, 1000 units wide, the brokers in one row.
@@ -95,11 +98,13 @@ impl ZkGeometry {
         }
     }
 
-    /// The geometry for `brokers` in a frame `px` CSS pixels wide at `zoom`: compact below
-    /// [`COMPACT_BELOW`] units, else regular (and regular until the frame is measured).
+    /// The geometry for `brokers` in a frame `px` CSS pixels wide at `zoom`: regular where its
+    /// smallest type (14 units, CSS `.tiny-note`, `.zk-server .small`) scaled to the frame stays
+    /// at 11 px or more ([`REGULAR_FROM`] units), compact in a narrower frame (and regular until
+    /// the frame is measured).
     pub fn for_width(px: f64, zoom: f64, brokers: usize) -> ZkGeometry {
         let units = px / zoom;
-        if px > 0.0 && units < COMPACT_BELOW {
+        if px > 0.0 && units < REGULAR_FROM {
             ZkGeometry::compact(units, brokers)
         } else {
             ZkGeometry::regular(brokers)
@@ -155,7 +160,7 @@ mod tests {
 
     #[test]
     fn compact_brokers_fit_the_width_in_rows_without_overlapping_each_other_or_the_ensemble() {
-        for width in [300.0, 339.0, 377.0, 460.0, 559.0] {
+        for width in [300.0, 339.0, 377.0, 460.0, 559.0, 700.0, 785.0] {
             for brokers in 1..=8 {
                 let g = ZkGeometry::for_width(width, 1.0, brokers);
                 assert!(g.compact && g.width == width.floor());
@@ -194,6 +199,11 @@ mod tests {
         assert!(!ZkGeometry::for_width(0.0, 1.0, 5).compact, "not measured yet");
         assert!(!ZkGeometry::for_width(1200.0, 1.0, 5).compact);
         assert!(ZkGeometry::for_width(700.0, 1.3, 5).compact, "a stage zooms a 700 px frame to 538 units");
+        assert!(
+            ZkGeometry::for_width(700.0, 1.0, 5).compact,
+            "700 units would shrink 14-unit type to 9.8 px"
+        );
+        assert!(!ZkGeometry::for_width(800.0, 1.0, 5).compact, "800 units keep it at 11.2 px");
         let regular = ZkGeometry::regular(5);
         assert_eq!(regular.broker(0).x, 100.0, "five brokers spread over 1000 units");
         assert_eq!(regular.broker_anchor(2), (500.0, 350.0));

@@ -227,31 +227,33 @@ pub fn messages(messages: &[MessagePicture], layout: &Layout, reduced_motion: bo
 }
 
 /// Where each message's dot is and where its label goes: the first place whose box overlaps
-/// no label placed before it and no other dot, else the one that overlaps least (another
-/// label counting ten times a dot).
+/// no label placed before it, no node (its shape would hide the label; its log strip would read
+/// through it) and no other dot, else the one that overlaps least (dots alone). A label that
+/// cannot keep off every other label and node is left out (None): its dot keeps its colour,
+/// ring and tooltip.
 pub fn label_places(
     messages: &[MessagePicture],
     layout: &Layout,
     reduced_motion: bool,
-) -> Vec<(Point, LabelPlace)> {
+) -> Vec<(Point, Option<LabelPlace>)> {
     let at: Vec<Point> = messages.iter().map(|m| message_point(m, layout, reduced_motion)).collect();
     let dots: Vec<Rect> = at.iter().map(|p| Rect::around(*p, DOT_R, DOT_R, DOT_R)).collect();
+    let covered: Vec<Rect> = layout.nodes().flat_map(|n| layout.covered(n)).collect();
     let mut taken: Vec<Rect> = Vec::new();
-    let placed: Vec<LabelPlace> = messages
+    let placed: Vec<Option<LabelPlace>> = messages
         .iter()
         .enumerate()
         .map(|(i, m)| {
             let boxes = PLACES.map(|place| label_box(m, layout, at[i], place));
-            let clash = |b: &Rect| {
-                let labels: f64 = taken.iter().map(|o| b.overlap(o)).sum();
-                let others = dots.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| b.overlap(d));
-                labels * 10.0 + others.sum::<f64>()
+            let dots_under = |b: &Rect| -> f64 {
+                dots.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| b.overlap(d)).sum()
             };
+            let clear = |b: &Rect| taken.iter().chain(&covered).all(|o| b.overlap(o) == 0.0);
             let best = (0..PLACES.len())
-                .min_by(|a, b| clash(&boxes[*a]).total_cmp(&clash(&boxes[*b])))
-                .expect("places to choose from");
+                .filter(|p| clear(&boxes[*p]))
+                .min_by(|a, b| dots_under(&boxes[*a]).total_cmp(&dots_under(&boxes[*b])))?;
             taken.push(boxes[best]);
-            PLACES[best]
+            Some(PLACES[best])
         })
         .collect();
     at.into_iter().zip(placed).collect()
@@ -282,13 +284,13 @@ pub fn label_box(m: &MessagePicture, layout: &Layout, at: Point, place: LabelPla
 }
 
 /// A message on its link at `at`, its kind and, in a regular drawing, its note beside it, at
-/// `place`.
-fn message(key: String, m: &MessagePicture, layout: &Layout, at: Point, place: LabelPlace) -> El {
+/// `place` (none: the dot alone).
+fn message(key: String, m: &MessagePicture, layout: &Layout, at: Point, place: Option<LabelPlace>) -> El {
     let note = message_note(m, layout);
     let Point { x, y } = at;
     let kind = message_kind(m.kind);
     let (fill, stroke) = if kind.response { ("#fff", kind.colour) } else { (kind.colour, "#fff") };
-    let text = |class: &str, dy: f64| {
+    let text = |place: LabelPlace, class: &str, dy: f64| {
         let class = if place.leftwards { format!("{class} leftwards") } else { class.to_string() };
         El::new("text").attr("class", class).attr("x", place.dx).attr("y", place.dy + dy)
     };
@@ -296,9 +298,9 @@ fn message(key: String, m: &MessagePicture, layout: &Layout, at: Point, place: L
         .attr("class", "fall")
         .child(El::new("circle").attr("class", "halo").attr("r", "10"))
         .child(El::new("circle").attr("r", "8").attr("fill", fill).attr("stroke", stroke))
-        .child(text("message-label", 0.0).text(kind.label))
+        .child_if(place.map(|place| text(place, "message-label", 0.0).text(kind.label)))
         .text(" ")
-        .child_if(note.map(|note| text("message-note", 11.0).text(note)))
+        .child_if(place.zip(note).map(|(place, note)| text(place, "message-note", 11.0).text(note)))
         .title(format!("{} = {}\n{}", kind.label, kind.meaning, m.text));
     El::new("g")
         .attr(

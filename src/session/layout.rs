@@ -16,7 +16,7 @@ const TURNS: usize = 8;
 /// Least room between two brokers of a compact row.
 const BROKER_GAP: f64 = 8.0;
 /// Below this width in user units (CSS pixels over the zoom), a drawing is compact.
-pub const COMPACT_BELOW: f64 = 560.0;
+const COMPACT_BELOW: f64 = 560.0;
 /// The smallest type of a regular drawing, in units (CSS `.node .small`, `.epoch-mark`, ...); a
 /// compact one's is a unit larger.
 const SMALLEST_PX: f64 = 11.0;
@@ -350,6 +350,27 @@ impl Layout {
         } else {
             Rect::around(c, g.broker_half_w, g.broker_half_h, g.broker_half_h)
         })
+    }
+
+    /// What a node draws that a message's label must not cover: its shape, and a controller's
+    /// vote line over it and log strip with the line under it.
+    pub fn covered(&self, id: NodeId) -> Vec<Rect> {
+        let (Some(c), Some(shape)) = (self.centre(id), self.shape_box(id)) else { return Vec::new() };
+        if !self.is_controller(id) {
+            return vec![shape];
+        }
+        let g = &self.geometry;
+        let half_w = controller_half_width(self.strip_cells, g);
+        vec![
+            shape,
+            Rect {
+                left: c.x - g.label_half_w,
+                top: c.y - g.above,
+                right: c.x + g.label_half_w,
+                bottom: c.y - g.radius,
+            },
+            Rect { left: c.x - half_w, top: c.y + g.strip_top, right: c.x + half_w, bottom: c.y + g.below },
+        ]
     }
 
     /// Every node, controllers first.

@@ -6,10 +6,11 @@ use yew::prelude::*;
 
 use crate::quorum::NodeId;
 use crate::session::cluster_drawing::{epoch_marks_group, epochs_present, messages, svg, timeout_arc};
-use crate::session::layout::{Geometry, Layout};
+use crate::session::layout::{COMPACT_RING, Geometry, Layout, WIDTH};
 use crate::session::picture::{BrokenPicture, ClusterPicture, NodePicture};
 use crate::session::summary::summary;
 
+use super::frame_size::use_frame_size;
 use super::legend::Legend;
 use super::links_view::LinksView;
 use super::node_view::NodeView;
@@ -33,8 +34,9 @@ pub struct ClusterViewProps {
     /// How many times the window was resized: when it changes, the drawing measures its frame
     /// again.
     pub resizes: u32,
-    /// A regular drawing as many units wide as its frame (the live cluster); false keeps it
-    /// `WIDTH` units wide and scaled, as the race's still draws it (compact where narrow).
+    /// A regular drawing as many units wide as its frame (the live cluster); false draws it
+    /// only where the frame is `WIDTH` units or wider, as the race's still draws it, and compact
+    /// in any narrower frame (the race's sides).
     #[prop_or(true)]
     pub fit: bool,
 }
@@ -42,26 +44,16 @@ pub struct ClusterViewProps {
 #[function_component(ClusterView)]
 pub fn cluster_view(props: &ClusterViewProps) -> Html {
     let picture = &props.picture;
-    // The frame's width and the drawing's greatest height (CSS `max-height`), read once they are
-    // on screen (the drawing is then drawn again to fit) and again after each resize, never each
-    // frame (a read after the DOM changed would force a layout); regular until they are read.
-    let frame = use_node_ref();
-    let measured = use_state_eq(|| (0.0, 0.0));
-    {
-        let (frame, measured) = (frame.clone(), measured.clone());
-        use_effect_with(props.resizes, move |_| {
-            if let Some(element) = frame.cast::<web_sys::Element>() {
-                measured.set((f64::from(element.client_width()), greatest_height(&element)));
-            }
-        });
-    }
+    let (frame, (width, height)) = use_frame_size(props.resizes);
     let (voters, brokers) = picture.ids();
-    let (width, height) = *measured;
     let (zoom, fit) = (props.zoom, props.fit);
     let layout = use_memo(
         (voters, brokers, width.to_bits(), height.to_bits(), zoom.to_bits(), fit),
         |(voters, brokers, ..)| match Geometry::for_width(width, zoom, voters.len()) {
             g if fit || g.compact => Layout::for_frame(voters, brokers, width, height, zoom),
+            g if g.width < WIDTH && voters.len() <= COMPACT_RING => {
+                Layout::with(voters, brokers, Geometry::compact(width / zoom))
+            }
             _ => Layout::with(voters, brokers, Geometry::REGULAR),
         },
     );
@@ -91,22 +83,6 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         </div>
         if props.legend { <Legend epochs={epochs_present(picture)} /> }
         </>
-    }
-}
-
-/// The greatest height the page's CSS gives the drawing in `frame`, in CSS pixels: infinite
-/// where it sets none, 0 before the drawing is there.
-fn greatest_height(frame: &web_sys::Element) -> f64 {
-    let max_height = frame
-        .first_element_child()
-        .and_then(|drawing| web_sys::window()?.get_computed_style(&drawing).ok().flatten())
-        .and_then(|style| style.get_property_value("max-height").ok());
-    // JavaScript's parseFloat ("480px" is 480, "none" NaN): Rust's float parsing would weigh
-    // 17 KB on the first screen.
-    match max_height.map(|value| js_sys::parse_float(&value)) {
-        Some(px) if px.is_finite() => px,
-        Some(_) => f64::INFINITY,
-        None => 0.0,
     }
 }
 

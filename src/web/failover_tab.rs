@@ -142,7 +142,7 @@ fn kraft_side(side: KraftSide, layout: Layout) -> Html {
             if let Some(picture) = side.picture {
                 <ClusterView {picture} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} fit={false} />
             }
-            <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.compact} />
+            <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.compact} zoom={layout.zoom} resizes={layout.resizes} />
         </section>
     }
 }
@@ -161,7 +161,7 @@ fn zk_side(side: ZkSide, layout: Layout) -> Html {
             if let Some(picture) = side.picture {
                 <ZkView {picture} compact={layout.compact} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
             }
-            <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.compact} />
+            <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.compact} zoom={layout.zoom} resizes={layout.resizes} />
         </section>
     }
 }

@@ -20,6 +20,7 @@ mod focus;
 #[cfg(feature = "full")]
 mod folder_drop;
 mod frame_clock;
+mod frame_size;
 mod help;
 mod host;
 mod invariants_panel;

@@ -2,8 +2,10 @@
 
 use yew::prelude::*;
 
-use super::svg_html::html;
+use super::frame_size::use_frame_size;
+use super::svg_html::html_ref;
 use crate::page::grid_drawing::grid_drawing;
+use crate::session::layout::WIDTH;
 use crate::zk::PartitionGrid;
 
 #[derive(Properties, PartialEq)]
@@ -15,9 +17,16 @@ pub struct GridProps {
     pub band_prefix: &'static str,
     /// One line: no per-broker bands.
     pub compact: bool,
+    /// How much larger than its CSS pixels the grid's labels are: 1, or more on a stage.
+    pub zoom: f64,
+    /// How many times the window was resized: when it changes, the grid measures its frame again.
+    pub resizes: u32,
 }
 
+/// The grid as many units wide as its frame has pixels over the zoom (1000 until measured).
 #[function_component(PartitionGridView)]
 pub fn partition_grid(props: &GridProps) -> Html {
-    html(&grid_drawing(&props.grid, props.side, props.band_prefix, props.compact))
+    let (frame, (width, _)) = use_frame_size(props.resizes);
+    let units = if width > 0.0 { width / props.zoom } else { WIDTH };
+    html_ref(&grid_drawing(&props.grid, props.side, props.band_prefix, props.compact, units), frame)
 }

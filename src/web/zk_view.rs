@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::frame_size::use_frame_size;
 use super::svg_html::html_ref;
 use crate::page::zk_drawing::zk_drawing;
 use crate::page::zk_layout::ZkGeometry;
@@ -28,16 +29,8 @@ pub struct ZkViewProps {
 #[function_component(ZkView)]
 pub fn zk_view(props: &ZkViewProps) -> Html {
     let p = &props.picture;
-    // The drawing's width inside its border, read once it is on screen and after each resize
-    // (as the KRaft drawing's): regular until it is read.
-    let frame = use_node_ref();
-    let measured = use_mut_ref(|| (u32::MAX, 0.0));
-    if measured.borrow().0 != props.resizes
-        && let Some(element) = frame.cast::<web_sys::Element>()
-    {
-        *measured.borrow_mut() = (props.resizes, f64::from(element.client_width()));
-    }
-    let g = ZkGeometry::for_width(measured.borrow().1, props.zoom, p.brokers.len());
+    let (frame, (width, _)) = use_frame_size(props.resizes);
+    let g = ZkGeometry::for_width(width, props.zoom, p.brokers.len());
     html! {
         <div class="svg-wrap">{ html_ref(&zk_drawing(p, &g, props.compact, props.reduced_motion), frame) }</div>
     }

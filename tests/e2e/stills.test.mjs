@@ -57,6 +57,14 @@ function firstDifference(a, b) {
 /** A window whose live drawing is 1000 units wide, as a still's is (a narrower frame draws it
  *  as many units wide as it has pixels). */
 const WIDE = { width: 1440, height: 900 };
+/** A window whose race sides are each over 1000 px wide, so that they draw what a still draws:
+ *  2400 px, and the page not held to its usual greatest width. */
+const RACE_WIDE = { width: 2400, height: 1300 };
+const UNBOUNDED = [() => document.addEventListener("DOMContentLoaded", () => {
+  const style = document.createElement("style");
+  style.textContent = ".page { max-width: none; }";
+  document.head.append(style);
+})];
 
 for (const [scenario, seed] of [["leader-crash", 3], ["divergence", 5], ["broker-restart", 2]]) {
   test(`kraftscope render draws ${scenario} as the page draws it at the same moment`, async () => {
@@ -170,7 +178,7 @@ function drawingsOf([markup, names]) {
 }
 
 test("the race's still holds the very drawings the page shows: KRaft's, ZooKeeper mode's and both grids", async () => {
-  const { page, errors, context } = await open("?scenario=failover&partitions=100000&seed=4&t=20000&autoplay=0");
+  const { page, errors, context } = await open("?scenario=failover&partitions=100000&seed=4&t=20000&autoplay=0", { viewport: RACE_WIDE }, UNBOUNDED);
   await page.locator("#zk-stopwatch", { hasText: "20.000 s" }).waitFor({ timeout: 120_000 });
   const names = ["cluster", "zk-cluster", "partition-grid.kraft", "partition-grid.zk"];
   const onScreen = await page.evaluate(drawingsOf, [null, names]);
@@ -195,7 +203,7 @@ async function saveWithTheButton(page, what) {
 }
 
 test("on the pains, the still holds the page's ZooKeeper drawing and tables, and Save gives render --view pains' file", async () => {
-  const { page, errors, context } = await open("?scenario=zk-liveness&t=9000", { acceptDownloads: true });
+  const { page, errors, context } = await open("?scenario=zk-liveness&t=9000", { acceptDownloads: true, viewport: WIDE });
   await page.locator(".pains-tab svg.zk-cluster").waitFor();
   assert.equal(await page.locator("#pain-clock").textContent(), "9.000 s (simulated)", "paused at the moment linked");
   const still = render(["--view", "pains", "--scenario", "zk-liveness", "--at", "9000"]);

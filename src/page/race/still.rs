@@ -3,7 +3,7 @@
 //! `session::cluster_drawing`, `page::zk_drawing`, `page::grid_drawing`) and its caption under.
 
 use crate::session::cluster_drawing::{StillStyle, cluster};
-use crate::session::layout::{Geometry, Layout};
+use crate::session::layout::{Geometry, Layout, WIDTH};
 use crate::session::svg::El;
 
 use super::super::grid_drawing::grid_drawing;
@@ -38,7 +38,7 @@ pub fn race_still(screen: &RaceScreen, style: &StillStyle) -> Option<El> {
         &kraft.stopwatch,
         &kraft.leader,
         kraft_drawing,
-        grid_drawing(&kraft.grid, "kraft", "n", false),
+        grid_drawing(&kraft.grid, "kraft", "n", false, WIDTH),
         &kraft.caption,
     );
     let right = side(
@@ -47,7 +47,7 @@ pub fn race_still(screen: &RaceScreen, style: &StillStyle) -> Option<El> {
         &zk.stopwatch,
         &zk.summary,
         zk_drawing,
-        grid_drawing(&zk.grid, "zk", "b", false),
+        grid_drawing(&zk.grid, "zk", "b", false, WIDTH),
         &zk.caption,
     );
     let label = format!("The failover race: {}", screen.stage);

@@ -1,0 +1,39 @@
+//! How large a drawing's frame is: its width, and the greatest height the page's CSS gives the
+//! drawing in it (`max-height`), read once the frame is on screen (the drawing is then drawn
+//! again to fit) and again after each resize, never each frame (a read after the DOM changed
+//! would force a layout). The cluster drawing, the ZooKeeper-mode drawing and the partition
+//! grids size themselves by it.
+
+use yew::prelude::*;
+
+/// The frame's node (to put on the element whose width counts) and its size in CSS pixels:
+/// (0, 0) until it is read; an infinite height where the CSS sets none.
+#[hook]
+pub fn use_frame_size(resizes: u32) -> (NodeRef, (f64, f64)) {
+    let frame = use_node_ref();
+    let measured = use_state_eq(|| (0.0, 0.0));
+    {
+        let (frame, measured) = (frame.clone(), measured.clone());
+        use_effect_with(resizes, move |_| {
+            if let Some(element) = frame.cast::<web_sys::Element>() {
+                measured.set((f64::from(element.client_width()), greatest_height(&element)));
+            }
+        });
+    }
+    (frame, *measured)
+}
+
+/// The greatest height the page's CSS gives the drawing in `frame` (or `frame` itself where it
+/// is the drawing), in CSS pixels: infinite where it sets none.
+fn greatest_height(frame: &web_sys::Element) -> f64 {
+    let drawing = frame.first_element_child().unwrap_or_else(|| frame.clone());
+    let max_height = web_sys::window()
+        .and_then(|window| window.get_computed_style(&drawing).ok().flatten())
+        .and_then(|style| style.get_property_value("max-height").ok());
+    // JavaScript's parseFloat ("480px" is 480, "none" NaN): Rust's float parsing would weigh
+    // 17 KB on the first screen.
+    match max_height.map(|value| js_sys::parse_float(&value)) {
+        Some(px) if px.is_finite() => px,
+        _ => f64::INFINITY,
+    }
+}
