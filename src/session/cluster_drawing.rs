@@ -300,7 +300,7 @@ fn message(key: String, m: &MessagePicture, layout: &Layout, at: Point, place: O
         .child(El::new("circle").attr("r", "8").attr("fill", fill).attr("stroke", stroke))
         .child_if(place.map(|place| text(place, "message-label", 0.0).text(kind.label)))
         .text(" ")
-        .child_if(place.zip(note).map(|(place, note)| text(place, "message-note", 11.0).text(note)))
+        .child_if(place.zip(note).map(|(place, note)| text(place, "message-note", 13.0).text(note)))
         .title(format!("{} = {}\n{}", kind.label, kind.meaning, m.text));
     El::new("g")
         .attr(
