@@ -122,6 +122,8 @@ export function matrix(views, known) {
         await page.setViewportSize(viewport);
         await page.goto(new URL(`?${extra}${view.query}`, baseUrl).href);
         await view.ready(page, size);
+        // The drawings measure their frames after their first render and are drawn again to fit.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         // A stage: presenter mode, or class mode on a screen a room looks at (not a phone).
         const stage = extra.startsWith("present") || (view.query.includes("class=1") && viewport.width >= 768);
         const m = await page.evaluate(measure, size.includes("embed") ? [] : view.promised ?? []);
