@@ -70,7 +70,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
         <>
         if let Some(broken) = &picture.broken { { broken_banner(broken) } }
         if props.interactive { <p class="visually-hidden cluster-summary" role="status">{ spoken }</p> }
-        <div class="svg-wrap" ref={frame}>
+        <div class="svg-wrap" ref={frame} data-fitted={(width > 0.0).to_string()}>
         { html_with(&svg(&layout, &now), html! {
             <>
             <LinksView links={picture.links.clone()} cut={picture.cut_links.clone()} layout={layout.clone()} />

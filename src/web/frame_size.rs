@@ -9,6 +9,8 @@ use yew::prelude::*;
 /// The frame's node (to put on the element whose width counts) and its size in CSS pixels:
 /// (0, 0) until it is read; an infinite height where the CSS sets none. A frame read while
 /// hidden (0 wide: a view not shown yet) is read again after each render until it shows.
+/// Each drawing marks its frame `data-fitted="false"` while it is drawn for an unread width, so
+/// the browser tests wait for the drawing that fits.
 #[hook]
 pub fn use_frame_size(resizes: u32) -> (NodeRef, (f64, f64)) {
     let frame = use_node_ref();

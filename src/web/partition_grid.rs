@@ -28,5 +28,6 @@ pub struct GridProps {
 pub fn partition_grid(props: &GridProps) -> Html {
     let (frame, (width, _)) = use_frame_size(props.resizes);
     let units = if width > 0.0 { width / props.zoom } else { WIDTH };
-    html_ref(&grid_drawing(&props.grid, props.side, props.band_prefix, props.compact, units), frame)
+    let drawing = grid_drawing(&props.grid, props.side, props.band_prefix, props.compact, units);
+    html_ref(&drawing.attr("data-fitted", width > 0.0), frame)
 }

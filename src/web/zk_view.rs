@@ -32,6 +32,6 @@ pub fn zk_view(props: &ZkViewProps) -> Html {
     let (frame, (width, _)) = use_frame_size(props.resizes);
     let g = ZkGeometry::for_width(width, props.zoom, p.brokers.len());
     html! {
-        <div class="svg-wrap">{ html_ref(&zk_drawing(p, &g, props.compact, props.reduced_motion), frame) }</div>
+        <div class="svg-wrap">{ html_ref(&zk_drawing(p, &g, props.compact, props.reduced_motion).attr("data-fitted", width > 0.0), frame) }</div>
     }
 }

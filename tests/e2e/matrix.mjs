@@ -122,7 +122,10 @@ export function matrix(views, known) {
         await page.setViewportSize(viewport);
         await page.goto(new URL(`?${extra}${view.query}`, baseUrl).href);
         await view.ready(page, size);
-        // The drawings measure their frames after their first render and are drawn again to fit.
+        // The drawings measure their frames after their first render and are drawn again to fit;
+        // a drawing shown but drawn for an unread frame says so (`data-fitted="false"`).
+        const fitted = () => ![...document.querySelectorAll('[data-fitted="false"]')].some((e) => e.getClientRects().length > 0);
+        await page.waitForFunction(fitted, null, { timeout: 10_000 });
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         // A stage: presenter mode, or class mode on a screen a room looks at (not a phone).
         const stage = extra.startsWith("present") || (view.query.includes("class=1") && viewport.width >= 768);
