@@ -6,6 +6,7 @@ use kraftscope::quorum::RoleKind;
 use kraftscope::session::cluster_drawing::{cluster, label_box, label_places};
 use kraftscope::session::layout::{Geometry, Layout};
 use kraftscope::session::picture::{ClusterPicture, session_picture};
+use kraftscope::session::text_fit::{SMALL_PX, text_width};
 use kraftscope::session::{Action, Session, Settings};
 
 /// The offsets a node's strip draws faded ("not known to be committed by this node yet").
@@ -111,5 +112,46 @@ fn message_labels_never_overlap() {
         // crowded drawing of eleven nodes).
         let most = if geometry.compact { checked / 8 } else { checked / 25 };
         assert!(dropped <= most, "{dropped} of {checked} labels left out ({} wide)", geometry.width);
+    }
+}
+
+/// #61 item 6 (seen in the race at 100,000 partitions): the line under a controller's strip
+/// ("log 100116..100116 · HW ≥ 100116") stays inside the drawing, moving inward near its edges.
+#[test]
+fn a_log_line_stays_inside_its_drawing() {
+    let mut session = Session::new(Settings::default());
+    session.advance_to(3_000 * MS, usize::MAX);
+    let mut picture = session_picture(&session, false);
+    for n in picture.nodes.iter_mut().filter(|n| n.voter) {
+        (n.log_start, n.log_end, n.high_watermark, n.known_committed) =
+            (1_000_116, 1_000_116, None, 1_000_116);
+    }
+    let (voters, brokers) = picture.ids();
+    for width in [400.0, 590.0, 1000.0] {
+        let layout = Layout::with(&voters, &brokers, Geometry::regular(width));
+        let markup = cluster(&picture, &layout, true).markup();
+        let mut lines = 0;
+        for node in markup.split("<g class=\"node").skip(1) {
+            let Some(line) = node.split("<text class=\"tiny\" x=\"").nth(1).filter(|l| l.contains(">log "))
+            else {
+                continue;
+            };
+            let centre: f64 =
+                node.split("translate(").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let x: f64 = line.split('"').next().unwrap().parse().unwrap();
+            let text = line.split('>').nth(1).unwrap().split('<').next().unwrap();
+            let squeezed = line
+                .split("textLength=\"")
+                .nth(1)
+                .map(|l| l.split('"').next().unwrap().parse::<f64>().unwrap());
+            let half = squeezed.unwrap_or(text_width(text, SMALL_PX) * 13.0 / 11.0) / 2.0;
+            let (left, right) = (centre + x - half, centre + x + half);
+            assert!(
+                left >= -0.5 && right <= layout.geometry.width + 0.5,
+                "{width} wide: \"{text}\" spans {left:.0}..{right:.0}"
+            );
+            lines += 1;
+        }
+        assert_eq!(lines, voters.len(), "every controller's line checked");
     }
 }

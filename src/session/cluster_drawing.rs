@@ -14,7 +14,7 @@ use super::picture::{
 };
 use super::summary::Summary;
 use super::svg::{Child, El};
-use super::text_fit::{ROLE_PX, SMALL_PX, text_length, text_width};
+use super::text_fit::{ROLE_PX, SMALL_PX, placed_within, text_length, text_width};
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
 const EPOCH_COLOURS: [&str; 7] =
@@ -186,6 +186,8 @@ fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
 /// drawing's `.message-label`; a stage zooms the whole drawing): boxes measured at it stay apart
 /// at every size.
 const LABEL_PX: f64 = 12.0;
+/// How far a node's lines keep from the drawing's edges.
+const EDGE: f64 = 4.0;
 /// A message dot's radius with its halo.
 const DOT_R: f64 = 10.0;
 
@@ -418,7 +420,8 @@ pub fn node(
         class,
         transform: format!("translate({x} {y})"),
         name,
-        body: node_body(n, role, strip_cells, g, broken),
+        // The drawing's edges, seen from the node: its lines keep between them.
+        body: node_body(n, role, strip_cells, g, broken, (EDGE - x, g.width - EDGE - x)),
     }
 }
 
@@ -430,9 +433,11 @@ fn node_body(
     strip_cells: usize,
     g: &Geometry,
     broken: Option<&BrokenPicture>,
+    room: (f64, f64),
 ) -> Vec<Child> {
     let flagged = broken.and_then(|b| b.culprits.offset);
-    let mut body = if n.voter { controller(n, role, strip_cells, g, flagged) } else { broker(n, role, g) };
+    let mut body =
+        if n.voter { controller(n, role, strip_cells, g, flagged, room) } else { broker(n, role, g) };
     if let Some(b) = broken {
         let (x, y) = if n.voter {
             (-g.radius, 12.0 - g.radius)
@@ -475,6 +480,7 @@ fn controller(
     strip_cells: usize,
     g: &Geometry,
     flagged: Option<u64>,
+    room: (f64, f64),
 ) -> Vec<Child> {
     let r = g.radius;
     let scale = format!("scale({})", r / 40.0);
@@ -526,7 +532,7 @@ fn controller(
         }
         said(&mut body, over);
     }
-    body.push(Child::El(log_strip(n, strip_cells, g, flagged)));
+    body.push(Child::El(log_strip(n, strip_cells, g, flagged, room)));
     body
 }
 
@@ -628,8 +634,14 @@ fn bar(x: f64, y1: f64, y2: f64) -> El {
 }
 
 /// A controller's log strip: its snapshot box, its records and its high watermark; in a regular
-/// drawing, labelled.
-fn log_strip(n: &NodePicture, strip_cells: usize, g: &Geometry, flagged: Option<u64>) -> El {
+/// drawing, labelled, the offsets' line kept within `room` (the drawing's edges, from the node).
+fn log_strip(
+    n: &NodePicture,
+    strip_cells: usize,
+    g: &Geometry,
+    flagged: Option<u64>,
+    room: (f64, f64),
+) -> El {
     let (cells, left, top, height) = strip(n, strip_cells, g);
     let hw = n.high_watermark;
     let first = strip_start(n, strip_cells);
@@ -662,8 +674,12 @@ fn log_strip(n: &NodePicture, strip_cells: usize, g: &Geometry, flagged: Option<
     strip = strip.children(cells_drawn(cells, (left, g.cell), top, height, (known, n.doomed_from, flagged)));
     strip = strip.child_if(hw_x.map(|x| bar(x, top - 3.0, top + height + 3.0)));
     if labelled {
-        let offsets = El::new("text").attr("class", "tiny").attr("x", "0").attr("y", top + 28.0);
-        strip = strip.child(offsets.text(log_text(n)).title(HW_TITLE)).text(" ");
+        let text = log_text(n);
+        let x = placed_within(&text, SMALL_PX, room);
+        let offsets =
+            El::new("text").attr("class", "tiny").attr("x", format!("{x:.0}")).attr("y", top + 28.0);
+        let offsets = offsets.fit(&text, room.1 - room.0, SMALL_PX);
+        strip = strip.child(offsets.text(text).title(HW_TITLE)).text(" ");
     }
     strip
 }
