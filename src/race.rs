@@ -22,6 +22,9 @@ use crate::zk::{
 pub use moment::RaceMoment;
 pub use phases::{kraft_phase, zk_phase};
 
+/// Either side's state in one line while the two clusters are being built.
+pub const BUILDING: &str = "building the cluster, nothing killed yet";
+
 /// ZooKeeper-mode time the cluster runs steadily before the kill.
 const ZK_WARM_UP: Micros = 2_000 * MS;
 /// KRaft's steady time before the kill is run one event at a time (at millions of partitions
@@ -262,6 +265,11 @@ impl FailoverRace {
         self.zk.as_ref().map(ZkCluster::failover_progress)
     }
 
+    /// Whether the two clusters are still being built (nothing to draw yet).
+    pub fn preparing(&self) -> bool {
+        matches!(self.stage(), RaceStage::Preparing { .. })
+    }
+
     /// How long after the kill the race stands, once killed.
     pub(crate) fn elapsed(&self) -> Option<Micros> {
         match self.stage() {
@@ -274,6 +282,7 @@ impl FailoverRace {
     /// from: before the kill (and after a run again) every cache holds the controller's state.
     pub fn zk_summary(&self) -> String {
         match (self.elapsed(), self.zk_report()) {
+            _ if self.preparing() => BUILDING.to_string(),
             (None, _) => "every broker's cache holds the controller's state".to_string(),
             (Some(_), None) => "not every broker has the new state yet".to_string(),
             (Some(_), Some(report)) => {

@@ -5,10 +5,10 @@
 use kraftscope::experiments::failover::{BROKERS, KraftRoles};
 use kraftscope::harness::{MS, Micros};
 use kraftscope::page::race::request::HEALTHY_HOLD_MS;
-use kraftscope::page::race::{Playback, RaceScreen};
+use kraftscope::page::race::{Playback, RaceFrame, RaceScreen};
 use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
 use kraftscope::quorum::RoleKind;
-use kraftscope::race::RaceStage;
+use kraftscope::race::{BUILDING, RaceStage};
 use kraftscope::session::host::{Command, HostEvent};
 use kraftscope::zk::FailoverPhase;
 
@@ -165,6 +165,10 @@ fn the_slider_builds_a_race_of_the_size_it_shows() {
     assert_eq!(page.race.partitions(), 1_900);
     assert_eq!(page.race.race().map(|r| r.partitions()), Some(1_900));
     assert!(matches!(stage(&page), Some(RaceStage::Preparing { .. })) && !page.race.playing());
+    // #61 item 8: while nothing is drawn, neither side claims an election or a cache state.
+    let building = page.race.screen(RaceFrame::Page);
+    let (kraft, zk) = (building.kraft.unwrap(), building.zk.unwrap());
+    assert_eq!((kraft.leader.as_str(), zk.summary.as_str()), (BUILDING, BUILDING));
     race(&mut page, RaceAction::Partitions(9.0));
     assert_eq!(page.race.partitions(), 2_000_000, "the slider stops at its end");
 }
@@ -408,7 +412,7 @@ fn drawn_leader(screen: &RaceScreen) -> Option<u32> {
 #[test]
 fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_and_after_run_again() {
     let mut page = ready(10_000);
-    let healthy = page.race.screen(false);
+    let healthy = page.race.screen(RaceFrame::Page);
     let (kraft, zk) = (healthy.kraft.clone().unwrap(), healthy.zk.clone().unwrap());
     assert!(healthy.controls.prepared && !healthy.controls.running && healthy.headline.is_none());
     assert_eq!(
@@ -423,7 +427,7 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
 
     race(&mut page, RaceAction::Kill);
     race(&mut page, RaceAction::TogglePlay);
-    let killed = page.race.screen(false);
+    let killed = page.race.screen(RaceFrame::Page);
     let (kraft, zk) = (killed.kraft.unwrap(), killed.zk.unwrap());
     assert_eq!(killed.stage, "0.000 s since the kill (simulated)");
     assert_eq!((killed.controls.running, killed.controls.play_label), (true, "Play"));
@@ -434,10 +438,10 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
         "{}",
         zk.caption
     );
-    assert_eq!(drawn_leader(&page.race.screen(false)), None, "no crown on the KRaft side");
+    assert_eq!(drawn_leader(&page.race.screen(RaceFrame::Page)), None, "no crown on the KRaft side");
 
     seek_until(&mut page, |r| r.kraft_recovered_after().is_some());
-    let back = page.race.screen(false);
+    let back = page.race.screen(RaceFrame::Page);
     let kraft = back.kraft.clone().unwrap();
     let recovered = page.race.race().unwrap().kraft_recovered_after().unwrap();
     assert_eq!(kraft.stopwatch, kraftscope::util::format::seconds(recovered), "the KRaft stopwatch stops");
@@ -456,7 +460,7 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
         &mut page,
         |r| matches!(r.zk_phase(), Some(FailoverPhase::LoadingFromZk { read, .. }) if read > 0),
     );
-    let loading = page.race.screen(false);
+    let loading = page.race.screen(RaceFrame::Page);
     let zk = loading.zk.unwrap();
     assert!(
         zk.caption.starts_with("Cold load: the new controller reads every partition's state"),
@@ -473,7 +477,7 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
 
     race(&mut page, RaceAction::SkipToEnd);
     settle(&mut page);
-    let done = page.race.screen(false);
+    let done = page.race.screen(RaceFrame::Page);
     let zk = done.zk.unwrap();
     let report = page.race.race().unwrap().zk_report().unwrap();
     assert_eq!(zk.stopwatch, kraftscope::util::format::seconds(report.brokers_updated_after));
@@ -485,9 +489,12 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
             && headline.contains("Partitions without a leader meanwhile"),
         "{headline}"
     );
-    let compact = page.race.screen(true);
-    assert_eq!(compact.caption, "10,000 partitions, both controllers killed: KRaft (top) vs ZooKeeper mode");
+    let compact = page.race.screen(RaceFrame::Embed);
+    assert_eq!(compact.caption, "10,000 partitions: both active controllers killed");
     assert!(compact.headline.unwrap().len() < headline.len(), "an embed's headline is the result alone");
+    let (stage, embed) = (page.race.screen(RaceFrame::Stage), page.race.screen(RaceFrame::Embed));
+    assert_eq!(stage.headline, embed.headline, "on a stage too, so the drawings stay in view (#61 item 8)");
+    assert!(stage.kraft.unwrap().chips.is_empty(), "a stage draws the clusters");
     assert!(
         !compact.kraft.unwrap().chips.is_empty() && done.kraft.unwrap().chips.is_empty(),
         "chips only embedded"
@@ -495,7 +502,11 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
 
     race(&mut page, RaceAction::RunAgain);
     settle(&mut page);
-    assert_eq!(page.race.screen(false), healthy, "after R, the healthy clusters exactly as before the kill");
+    assert_eq!(
+        page.race.screen(RaceFrame::Page),
+        healthy,
+        "after R, the healthy clusters exactly as before the kill"
+    );
 }
 
 /// #61 item 7: the race describes one cluster both ways: the ZooKeeper side's topics are the
@@ -504,7 +515,7 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
 #[test]
 fn both_sides_describe_one_cluster_and_the_result_names_its_parts() {
     let mut page = ready(5_400);
-    let screen = page.race.screen(false);
+    let screen = page.race.screen(RaceFrame::Page);
     let zk_topics = screen.zk.as_ref().and_then(|z| z.picture.as_ref()).map(|p| p.znodes.topics);
     let kraft = screen.kraft.as_ref().and_then(|k| k.picture.as_ref()).expect("the KRaft side drawn");
     let broker = kraft.nodes.iter().find(|n| !n.voter && n.role.is_some()).expect("a running broker");
@@ -516,7 +527,7 @@ fn both_sides_describe_one_cluster_and_the_result_names_its_parts() {
             "partitions,kraft_ms,zk_ms,kraft_p99_ms\n1000,3000,9000,3600\n10000,3100,30000,3700\n".into(),
         ),
     );
-    let spread = page.race.screen(false).kraft.and_then(|k| k.spread).expect("the measured spread");
+    let spread = page.race.screen(RaceFrame::Page).kraft.and_then(|k| k.spread).expect("the measured spread");
     assert!(
         spread.contains("not measured at 5,400; at 1,000 partitions, the nearest size measured,"),
         "{spread}"
@@ -525,7 +536,7 @@ fn both_sides_describe_one_cluster_and_the_result_names_its_parts() {
     race(&mut page, RaceAction::SkipToEnd);
     settle(&mut page);
     let report = page.race.race().and_then(|r| r.zk_report()).expect("ZooKeeper mode finished").clone();
-    let headline = page.race.screen(false).headline.expect("a result");
+    let headline = page.race.screen(RaceFrame::Page).headline.expect("a result");
     for part in [report.controller_elected_after, report.cold_load, report.brokers_updated_after] {
         let said = kraftscope::util::format::seconds(part);
         assert!(headline.contains(&said), "the result names {said}: {headline}");

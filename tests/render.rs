@@ -123,7 +123,7 @@ fn race_screen(query: &str) -> kraftscope::page::race::RaceScreen {
     while page.race.busy() {
         page.reduce(kraftscope::page::Action::Frame { elapsed: 1_000.0 / 60.0 });
     }
-    page.race.screen(false)
+    page.race.screen(kraftscope::page::race::RaceFrame::Page)
 }
 
 #[test]

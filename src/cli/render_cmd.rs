@@ -3,6 +3,7 @@
 
 use kraftscope::harness::MS;
 #[cfg(feature = "full")]
+use kraftscope::page::race::RaceFrame;
 use kraftscope::page::race::still::race_still;
 #[cfg(feature = "full")]
 use kraftscope::page::{Action, PageState};
@@ -185,7 +186,7 @@ fn race_at(args: &Args, seed: u64, style: &StillStyle) -> Result<(El, String), S
     while page.race.busy() {
         page.reduce(Action::Frame { elapsed: 1_000.0 / 60.0 });
     }
-    let screen = page.race.screen(false);
+    let screen = page.race.screen(RaceFrame::Page);
     let what = format!("the race of {} partitions: {}", format::count(partitions), screen.stage);
     let drawing = race_still(&screen, style).ok_or("the race did not start")?;
     Ok((drawing, what))

@@ -20,7 +20,7 @@ pub use action::{RaceAction, RaceEffect};
 pub use measured::Point;
 pub use question::{RaceQuestion, RaceQuestionView};
 pub use request::RaceRequest;
-pub use screen::RaceScreen;
+pub use screen::{RaceFrame, RaceScreen};
 pub use speed_choice::Playback;
 
 use super::clock::Clock;

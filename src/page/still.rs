@@ -101,7 +101,8 @@ impl StillForm {
     /// moment since the kill; `None` while the race is being built (nothing to draw yet).
     #[cfg(feature = "full")]
     pub fn race_still(&self, race: &super::RaceView, seed: u64) -> Option<Still> {
-        let drawing = super::race::still::race_still(&race.screen(false), &self.style)?;
+        let drawing =
+            super::race::still::race_still(&race.screen(super::race::RaceFrame::Page), &self.style)?;
         let moment = match race.race().and_then(crate::race::FailoverRace::elapsed) {
             Some(elapsed) => format!("{}ms", elapsed / MS),
             None => "before-the-kill".to_string(),

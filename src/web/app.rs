@@ -32,6 +32,8 @@ use super::still_form::StillFormView;
 use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::harness::MS;
+#[cfg(feature = "full")]
+use crate::page::race::RaceFrame;
 use crate::page::{Action, Effect, PageState, Tab};
 #[cfg(feature = "full")]
 use crate::page::{MetadataLogAction, RaceAction};
@@ -234,7 +236,11 @@ impl App {
             _ => failover_tab(
                 &state.race,
                 Layout {
-                    compact: state.params.embed,
+                    frame: match (state.params.embed, state.present) {
+                        (true, _) => RaceFrame::Embed,
+                        (false, true) => RaceFrame::Stage,
+                        (false, false) => RaceFrame::Page,
+                    },
                     controls: state.params.controls,
                     reduced_motion: state.reduced_motion,
                     resizes: self.resizes,

@@ -15,16 +15,16 @@ use crate::experiments::failover::KraftRoles;
 use crate::harness::MS;
 use crate::page::race::screen::{KraftSide, RaceControls, ZkSide};
 use crate::page::race::size::{MAX_EXP, MIN_EXP};
-use crate::page::race::{Playback, RaceView};
+use crate::page::race::{Playback, RaceFrame, RaceView};
 use crate::page::{Action, RaceAction, StillAction, StillForm};
 use crate::session::params::Controls as ControlLevel;
 use crate::util::{float, format};
 
-/// How the race is laid out: embedded (no chart, no legend, a one-line caption and a compact
+/// How the race is laid out: where (embedded: no chart, no legend, a one-line caption and a compact
 /// stacked layout), which controls show, and whether motion is reduced.
 #[derive(Clone, Copy)]
 pub struct Layout {
-    pub compact: bool,
+    pub frame: RaceFrame,
     pub controls: ControlLevel,
     pub reduced_motion: bool,
     /// How many times the window was resized, for the drawings to measure their frames again.
@@ -41,11 +41,12 @@ pub fn failover_tab(
     still: Option<&StillForm>,
     on: &Callback<Action>,
 ) -> Html {
-    let screen = view.screen(layout.compact);
-    let full = layout.controls == ControlLevel::Full && !layout.compact;
+    let screen = view.screen(layout.frame);
+    let compact = layout.frame == RaceFrame::Embed;
+    let full = layout.controls == ControlLevel::Full && !compact;
     html! {
-        <main class={classes!("failover-tab", layout.compact.then_some("compact"))}>
-            if layout.compact { <p class="race-caption">{ &screen.caption }</p> }
+        <main class={classes!("failover-tab", compact.then_some("compact"))}>
+            if compact { <p class="race-caption">{ &screen.caption }</p> }
             if layout.controls != ControlLevel::None { { controls(&screen.controls, &screen.stage, full, on) } }
             if let Some(form) = still { <StillFormView form={form.clone()} of="race" on={on.clone()} /> }
             if let Some(headline) = &screen.headline { <p id="race-headline" class="race-headline">{ headline }</p> }
@@ -53,9 +54,9 @@ pub fn failover_tab(
                 if let Some(side) = screen.kraft { { kraft_side(side, layout) } }
                 if let Some(side) = screen.zk { { zk_side(side, layout) } }
             </div>
-            if !layout.compact {
+            if !compact {
                 <RaceLegend />
-                { measured_panel(view.measured(), screen.controls.partitions) }
+                { measured_panel(view.measured(), screen.controls.partitions, layout.resizes) }
             }
         </main>
     }
@@ -142,7 +143,7 @@ fn kraft_side(side: KraftSide, layout: Layout) -> Html {
             if let Some(picture) = side.picture {
                 <ClusterView {picture} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} fit={false} />
             }
-            <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.compact} zoom={layout.zoom} resizes={layout.resizes} />
+            <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.frame == RaceFrame::Embed} zoom={layout.zoom} resizes={layout.resizes} />
         </section>
     }
 }
@@ -159,9 +160,9 @@ fn zk_side(side: ZkSide, layout: Layout) -> Html {
             <p class="side-caption">{ side.caption }</p>
             if !side.chips.is_empty() { { chips(&side.chips, "ZooKeeper mode") } }
             if let Some(picture) = side.picture {
-                <ZkView {picture} compact={layout.compact} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
+                <ZkView {picture} compact={layout.frame == RaceFrame::Embed} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
             }
-            <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.compact} zoom={layout.zoom} resizes={layout.resizes} />
+            <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.frame == RaceFrame::Embed} zoom={layout.zoom} resizes={layout.resizes} />
         </section>
     }
 }

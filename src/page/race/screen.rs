@@ -8,13 +8,23 @@ use crate::experiments::failover::KraftRoles;
 use crate::harness::MS;
 use crate::page::chips::{Chip, kraft_chips, zk_chips};
 use crate::quorum::{QuorumConfig, RoleKind};
-use crate::race::{FailoverRace, RaceStage, kraft_phase, zk_phase};
+use crate::race::{BUILDING, FailoverRace, RaceStage, kraft_phase, zk_phase};
 use crate::session::picture::{ClusterPicture, picture};
 use crate::util::format;
 use crate::zk::{FailoverPhase, PartitionGrid, ZkPicture};
 
 /// Most cells a partition grid has.
 pub const GRID_CELLS: u32 = 2_000;
+
+/// Where the race is shown: the page, a stage (presenter mode) or an embed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceFrame {
+    Page,
+    /// Presenter mode: the headline is the result alone, so the drawings stay in view.
+    Stage,
+    /// An iframe: a one-line caption, the nodes as chips, the headline the result alone.
+    Embed,
+}
 
 /// The failover view as drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,14 +97,15 @@ pub struct ZkSide {
 }
 
 impl RaceView {
-    /// What the view draws now; `compact` for an embed (a caption, chips, a shorter headline).
-    pub fn screen(&self, compact: bool) -> RaceScreen {
+    /// What the view draws now in `frame`.
+    pub fn screen(&self, frame: RaceFrame) -> RaceScreen {
         let race = self.race();
+        let compact = frame == RaceFrame::Embed;
         RaceScreen {
             caption: caption(self),
             controls: controls(self),
             stage: stage(self),
-            headline: race.and_then(|race| headline(race, compact)),
+            headline: race.and_then(|race| headline(race, frame != RaceFrame::Page)),
             kraft: race.map(|race| kraft_side(self, race, compact)),
             zk: race.map(|race| zk_side(race, compact)),
         }
@@ -103,11 +114,13 @@ impl RaceView {
 
 fn caption(view: &RaceView) -> String {
     let size = view.race().map_or(String::new(), |r| format::count(r.partitions()));
-    let kraft = match view.roles() {
-        KraftRoles::Combined => "KRaft, combined nodes (top)",
-        KraftRoles::Dedicated { .. } => "KRaft (top)",
-    };
-    format!("{size} partitions, both controllers killed: {kraft} vs ZooKeeper mode")
+    // The panels below name their sides; an embed's one line is left for what differs.
+    match view.roles() {
+        KraftRoles::Combined => {
+            format!("{size} partitions, KRaft on combined nodes: both active controllers killed")
+        }
+        KraftRoles::Dedicated { .. } => format!("{size} partitions: both active controllers killed"),
+    }
 }
 
 fn controls(view: &RaceView) -> RaceControls {
@@ -155,9 +168,9 @@ fn stage(view: &RaceView) -> String {
 }
 
 /// The result, once both sides are back; in full, why, and how long partitions were leaderless.
-fn headline(race: &FailoverRace, compact: bool) -> Option<String> {
+fn headline(race: &FailoverRace, short: bool) -> Option<String> {
     let headline = race.headline()?;
-    if compact {
+    if short {
         return Some(format!("{headline}."));
     }
     let why = ": a standby controller already held the log; ZooKeeper mode had to read it all back and push it to every broker";
@@ -190,9 +203,11 @@ fn kraft_side(view: &RaceView, race: &FailoverRace, compact: bool) -> KraftSide 
     let combined = race.roles() == KraftRoles::Combined;
     let shown = race.kraft_recovered_after().unwrap_or(race.elapsed().unwrap_or(0));
     let picture = race.kraft_sim().map(|sim| picture(sim, &[], QuorumConfig::default().fetch_timeout, None));
-    let leader = race.kraft_leader().map_or("no active controller: electing".to_string(), |(id, epoch)| {
-        format!("active controller n{id}, epoch {epoch}")
-    });
+    let leader = match race.kraft_leader() {
+        _ if race.preparing() => BUILDING.to_string(),
+        Some((id, epoch)) => format!("active controller n{id}, epoch {epoch}"),
+        None => "no active controller: electing".to_string(),
+    };
     let spread = nearest(view.measured(), race.partitions()).map(|p| {
         let size = match p.0 == race.partitions() {
             true => format!("at {}", format::counted(p.0, "partition")),
