@@ -4,6 +4,7 @@
 use kraftscope::harness::MS;
 #[cfg(feature = "full")]
 use kraftscope::page::race::RaceFrame;
+#[cfg(feature = "full")]
 use kraftscope::page::race::still::race_still;
 #[cfg(feature = "full")]
 use kraftscope::page::{Action, PageState};
