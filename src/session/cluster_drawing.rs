@@ -42,11 +42,7 @@ pub fn cluster(picture: &ClusterPicture, layout: &Layout, reduced_motion: bool) 
                 .attr("aria-hidden", "true")
                 .children(picture.nodes.iter().filter_map(|n| timeout_arc(n, layout))),
         )
-        .child(El::new("g").attr("class", "messages").children(messages(
-            &picture.messages,
-            layout,
-            reduced_motion,
-        )))
+        .child(El::new("g").attr("class", "messages").children(messages(picture, layout, reduced_motion)))
         .child(El::new("g").attr("class", "nodes").children(picture.nodes.iter().filter_map(|n| {
             let centre = layout.centre(n.id)?;
             let broken = picture.broken.as_ref().filter(|b| b.culprits.nodes.contains(&n.id));
@@ -188,6 +184,8 @@ fn message_keys(messages: &[MessagePicture]) -> Vec<String> {
 const LABEL_PX: f64 = 12.0;
 /// How far a node's lines keep from the drawing's edges.
 const EDGE: f64 = 4.0;
+/// How far under the top of a controller's strip its offsets line sits (its baseline).
+const LOG_LINE_DY: f64 = 28.0;
 /// A message dot's radius with its halo.
 const DOT_R: f64 = 10.0;
 
@@ -219,28 +217,30 @@ const PLACES: [LabelPlace; 10] = [
 /// covers its texts), each keyed so that its element persists from frame to frame. Labels are
 /// placed so that no two overlap each other or another message's dot: two labels drawn over
 /// each other read as a third message kind.
-pub fn messages(messages: &[MessagePicture], layout: &Layout, reduced_motion: bool) -> Vec<El> {
+pub fn messages(picture: &ClusterPicture, layout: &Layout, reduced_motion: bool) -> Vec<El> {
+    let messages = &picture.messages;
     message_keys(messages)
         .into_iter()
         .zip(messages)
-        .zip(label_places(messages, layout, reduced_motion))
+        .zip(label_places(picture, layout, reduced_motion))
         .map(|((key, m), (at, place))| message(key, m, layout, at, place))
         .collect()
 }
 
 /// Where each message's dot is and where its label goes: the first place whose box overlaps
-/// no label placed before it, no node (its shape would hide the label; its log strip would read
-/// through it) and no other dot, else the one that overlaps least (dots alone). A label that
-/// cannot keep off every other label and node is left out (None): its dot keeps its colour,
-/// ring and tooltip.
+/// no label placed before it, no node (its shape would hide the label; its log strip and the
+/// line under it would read through it) and no other dot, else the one that overlaps least
+/// (dots alone). A label that cannot keep off every other label and node is left out (None):
+/// its dot keeps its colour, ring and tooltip.
 pub fn label_places(
-    messages: &[MessagePicture],
+    picture: &ClusterPicture,
     layout: &Layout,
     reduced_motion: bool,
 ) -> Vec<(Point, Option<LabelPlace>)> {
+    let messages = &picture.messages;
     let at: Vec<Point> = messages.iter().map(|m| message_point(m, layout, reduced_motion)).collect();
     let dots: Vec<Rect> = at.iter().map(|p| Rect::around(*p, DOT_R, DOT_R, DOT_R)).collect();
-    let covered: Vec<Rect> = layout.nodes().flat_map(|n| layout.covered(n)).collect();
+    let covered = covered(picture, layout);
     let mut taken: Vec<Rect> = Vec::new();
     let placed: Vec<Option<LabelPlace>> = messages
         .iter()
@@ -259,6 +259,16 @@ pub fn label_places(
         })
         .collect();
     at.into_iter().zip(placed).collect()
+}
+
+/// What the nodes draw that a message's label must not cover: their shapes, a controller's
+/// vote line, log strip and the offsets line under it (as wide as its offsets make it).
+pub fn covered(picture: &ClusterPicture, layout: &Layout) -> Vec<Rect> {
+    layout
+        .nodes()
+        .flat_map(|n| layout.covered(n))
+        .chain(picture.nodes.iter().filter_map(|n| log_line_box(n, layout)))
+        .collect()
 }
 
 /// Where a message's dot is: along its link by its progress (with `reduced_motion`, at the
@@ -420,8 +430,7 @@ pub fn node(
         class,
         transform: format!("translate({x} {y})"),
         name,
-        // The drawing's edges, seen from the node: its lines keep between them.
-        body: node_body(n, role, strip_cells, g, broken, (EDGE - x, g.width - EDGE - x)),
+        body: node_body(n, role, strip_cells, g, broken, room(centre, g)),
     }
 }
 
@@ -585,6 +594,31 @@ fn log_text(n: &NodePicture) -> String {
     format!("log {}..{} · HW {hw}", n.log_start, n.log_end)
 }
 
+/// A controller's offsets line: its text, where it is centred from the node within `room`, and
+/// its half width.
+fn log_line(n: &NodePicture, room: (f64, f64)) -> (String, f64, f64) {
+    let text = log_text(n);
+    let (x, half) = placed_within(&text, SMALL_PX, room);
+    (text, x, half)
+}
+
+/// The box a regular drawing's offsets line takes under a controller's strip.
+fn log_line_box(n: &NodePicture, layout: &Layout) -> Option<Rect> {
+    let g = &layout.geometry;
+    if !n.voter || g.compact {
+        return None;
+    }
+    let c = layout.centre(n.id)?;
+    let (_, x, half) = log_line(n, room(c, g));
+    let y = c.y + g.strip_top + LOG_LINE_DY;
+    Some(Rect { left: c.x + x - half, top: y - SMALL_PX, right: c.x + x + half, bottom: y + 4.0 })
+}
+
+/// The drawing's edges, seen from a node at `centre`: its lines keep between them.
+fn room(centre: Point, g: &Geometry) -> (f64, f64) {
+    (EDGE - centre.x, g.width - EDGE - centre.x)
+}
+
 /// The first record of a controller's strip, if shown.
 fn strip_start(n: &NodePicture, strip_cells: usize) -> u64 {
     n.cells[n.cells.len().saturating_sub(strip_cells)..].first().map_or(n.log_end, |c| c.offset)
@@ -674,10 +708,9 @@ fn log_strip(
     strip = strip.children(cells_drawn(cells, (left, g.cell), top, height, (known, n.doomed_from, flagged)));
     strip = strip.child_if(hw_x.map(|x| bar(x, top - 3.0, top + height + 3.0)));
     if labelled {
-        let text = log_text(n);
-        let x = placed_within(&text, SMALL_PX, room);
+        let (text, x, _) = log_line(n, room);
         let offsets =
-            El::new("text").attr("class", "tiny").attr("x", format!("{x:.0}")).attr("y", top + 28.0);
+            El::new("text").attr("class", "tiny").attr("x", format!("{x:.0}")).attr("y", top + LOG_LINE_DY);
         let offsets = offsets.fit(&text, room.1 - room.0, SMALL_PX);
         strip = strip.child(offsets.text(text).title(HW_TITLE)).text(" ");
     }

@@ -35,15 +35,15 @@ pub fn text_length(text: &str, width: f64, usual_px: f64) -> Option<f64> {
     (usual * LARGEST > width).then(|| usual.min(width))
 }
 
-/// Where to centre `text`, drawn at `px`: as near 0 as keeps it between `lo` and `hi` (a line
-/// under a node near the drawing's edge moves inward); the middle where it is wider than that
-/// (`text_length` then squeezes it).
-pub fn placed_within(text: &str, px: f64, (lo, hi): (f64, f64)) -> f64 {
+/// Where to centre `text`, drawn at `px`, and its half width, erring wide: as near 0 as keeps it
+/// between `lo` and `hi` (a line under a node near the drawing's edge moves inward); the middle
+/// where it is wider than that (`text_length` then squeezes it to that width).
+pub fn placed_within(text: &str, px: f64, (lo, hi): (f64, f64)) -> (f64, f64) {
     let half = text_width(text, px) * LARGEST / 2.0;
     if 2.0 * half >= hi - lo {
-        return (lo + hi) / 2.0;
+        return ((lo + hi) / 2.0, (hi - lo) / 2.0);
     }
-    0.0f64.max(lo + half).min(hi - half)
+    (0.0f64.max(lo + half).min(hi - half), half)
 }
 
 /// How wide `text` is drawn at `px`, erring wide.

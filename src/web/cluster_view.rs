@@ -75,7 +75,7 @@ pub fn cluster_view(props: &ClusterViewProps) -> Html {
             <>
             <LinksView links={picture.links.clone()} cut={picture.cut_links.clone()} layout={layout.clone()} />
             <g class="timeouts" aria-hidden="true">{ for picture.nodes.iter().filter_map(|n| timeout_arc(n, &layout)).map(|arc| html(&arc)) }</g>
-            <g class="messages">{ for messages(&picture.messages, &layout, props.reduced_motion).iter().map(html) }</g>
+            <g class="messages">{ for messages(picture, &layout, props.reduced_motion).iter().map(html) }</g>
             <g class="nodes">{ for picture.nodes.iter().map(|n| node(n, &layout, props)) }</g>
             if !geometry.compact { { html(&epoch_marks_group(&picture.nodes, &layout)) } }
             </>
