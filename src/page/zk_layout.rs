@@ -48,7 +48,7 @@ const GAP: f64 = 8.0;
 const COMPACT_MIN: f64 = 300.0;
 /// The narrowest frame, in units, that draws the regular drawing: its 1000 units scaled to it
 /// keep 14-unit type at 11 px.
-pub const REGULAR_FROM: f64 = WIDTH * 11.0 / 14.0;
+const REGULAR_FROM: f64 = WIDTH * 11.0 / 14.0;
 
 impl ZkGeometry {
     /// The drawing with every detail, 1000 units wide, the brokers in one row.
@@ -100,7 +100,7 @@ impl ZkGeometry {
 
     /// The geometry for `brokers` in a frame `px` CSS pixels wide at `zoom`: regular where its
     /// smallest type (14 units, CSS `.tiny-note`, `.zk-server .small`) scaled to the frame stays
-    /// at 11 px or more ([`REGULAR_FROM`] units), compact in a narrower frame (and regular until
+    /// at 11 px or more (`REGULAR_FROM` units), compact in a narrower frame (and regular until
     /// the frame is measured).
     pub fn for_width(px: f64, zoom: f64, brokers: usize) -> ZkGeometry {
         let units = px / zoom;

@@ -33,6 +33,13 @@ pub struct Layout {
     pub zoom: f64,
 }
 
+impl Layout {
+    /// Embedded: the compact stacked layout.
+    fn embedded(&self) -> bool {
+        self.frame == RaceFrame::Embed
+    }
+}
+
 /// The failover view of `view`, with the "Save picture" form when `still` is open; its controls
 /// send `on` the race's actions.
 pub fn failover_tab(
@@ -42,7 +49,7 @@ pub fn failover_tab(
     on: &Callback<Action>,
 ) -> Html {
     let screen = view.screen(layout.frame);
-    let compact = layout.frame == RaceFrame::Embed;
+    let compact = layout.embedded();
     let full = layout.controls == ControlLevel::Full && !compact;
     html! {
         <main class={classes!("failover-tab", compact.then_some("compact"))}>
@@ -143,7 +150,7 @@ fn kraft_side(side: KraftSide, layout: Layout) -> Html {
             if let Some(picture) = side.picture {
                 <ClusterView {picture} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} fit={false} />
             }
-            <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.frame == RaceFrame::Embed} zoom={layout.zoom} resizes={layout.resizes} />
+            <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.embedded()} zoom={layout.zoom} resizes={layout.resizes} />
         </section>
     }
 }
@@ -160,9 +167,9 @@ fn zk_side(side: ZkSide, layout: Layout) -> Html {
             <p class="side-caption">{ side.caption }</p>
             if !side.chips.is_empty() { { chips(&side.chips, "ZooKeeper mode") } }
             if let Some(picture) = side.picture {
-                <ZkView {picture} compact={layout.frame == RaceFrame::Embed} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
+                <ZkView {picture} compact={layout.embedded()} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
             }
-            <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.frame == RaceFrame::Embed} zoom={layout.zoom} resizes={layout.resizes} />
+            <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.embedded()} zoom={layout.zoom} resizes={layout.resizes} />
         </section>
     }
 }
