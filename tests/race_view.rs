@@ -483,17 +483,26 @@ fn the_screen_says_and_draws_each_moment_healthy_killed_loading_each_side_back_a
     assert_eq!(zk.stopwatch, kraftscope::util::format::seconds(report.brokers_updated_after));
     assert_eq!(zk.caption, "Back: every live broker holds the new controller's state.");
     assert_eq!(done.stage, "Both sides recovered.");
-    let headline = done.headline.unwrap();
+    let (headline, why) = (done.headline.unwrap(), done.why.unwrap());
     assert!(
-        headline.contains("ZooKeeper mode had to read it all back")
-            && headline.contains("Partitions without a leader meanwhile"),
+        headline.starts_with("KRaft's controller was back") && headline.ends_with("sooner."),
         "{headline}"
+    );
+    assert!(
+        why.contains("ZooKeeper mode had to read it all back")
+            && why.contains("Partitions without a leader meanwhile"),
+        "{why}"
     );
     let compact = page.race.screen(RaceFrame::Embed);
     assert_eq!(compact.caption, "10,000 partitions: both active controllers killed");
-    assert!(compact.headline.unwrap().len() < headline.len(), "an embed's headline is the result alone");
+    assert_eq!(compact.headline, Some(headline), "the result in one line, in every frame");
+    assert_eq!(compact.why, None, "an embed's headline is the result alone");
     let (stage, embed) = (page.race.screen(RaceFrame::Stage), page.race.screen(RaceFrame::Embed));
-    assert_eq!(stage.headline, embed.headline, "on a stage too, so the drawings stay in view (#61 item 8)");
+    assert_eq!(
+        (stage.headline, stage.why),
+        (embed.headline, None),
+        "on a stage too, so the drawings stay in view (#61 item 8)"
+    );
     assert!(stage.kraft.unwrap().chips.is_empty(), "a stage draws the clusters");
     assert!(
         !compact.kraft.unwrap().chips.is_empty() && done.kraft.unwrap().chips.is_empty(),
@@ -536,9 +545,9 @@ fn both_sides_describe_one_cluster_and_the_result_names_its_parts() {
     race(&mut page, RaceAction::SkipToEnd);
     settle(&mut page);
     let report = page.race.race().and_then(|r| r.zk_report()).expect("ZooKeeper mode finished").clone();
-    let headline = page.race.screen(RaceFrame::Page).headline.expect("a result");
+    let why = page.race.screen(RaceFrame::Page).why.expect("a result");
     for part in [report.controller_elected_after, report.cold_load, report.brokers_updated_after] {
         let said = kraftscope::util::format::seconds(part);
-        assert!(headline.contains(&said), "the result names {said}: {headline}");
+        assert!(why.contains(&said), "the result names {said}: {why}");
     }
 }

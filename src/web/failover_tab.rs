@@ -58,6 +58,7 @@ pub fn failover_tab(
             if let Some(form) = still { <StillFormView form={form.clone()} of="race" on={on.clone()} /> }
             if let Some(headline) = &screen.headline { <p id="race-headline" class="race-headline">{ headline }</p> }
             <div class="race">
+                if let Some(why) = &screen.why { <p id="race-why" class="race-why">{ why }</p> }
                 if let Some(side) = screen.kraft { { kraft_side(side, layout) } }
                 if let Some(side) = screen.zk { { zk_side(side, layout) } }
             </div>

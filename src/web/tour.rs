@@ -65,8 +65,10 @@ pub fn tour_panel(props: &TourProps) -> Html {
                 <progress max={TOUR.len().to_string()} value={(step + 1).to_string()} aria-label="Tour progress"></progress>
                 // Back and Next in the head: a verdict or a long narration below never pushes
                 // them off the screen.
-                <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
-                <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>
+                <span class="tour-nav">
+                    <button id="tour-back" disabled={back.is_none()} onclick={back.unwrap_or_default()} title="Left arrow / Page Up">{ "Back" }</button>
+                    <button id="tour-next" disabled={next.is_none()} onclick={next.unwrap_or_default()} title="Right arrow / Page Down">{ "Next" }</button>
+                </span>
             </div>
             <h2 id="tour-title">{ story.title }</h2>
             <p class="narration">{ story.told(props.question.as_ref().is_some_and(|q| !q.stage.tells_outcome())) }</p>

@@ -116,8 +116,9 @@ test("the failover tab draws both clusters; K, Space, S and R act on the race; t
   const headline = await text(page, "#race-headline");
   const ratio = Number(/KRaft's controller was back (\d+)× sooner/.exec(headline)?.[1]);
   assert.ok(Math.abs(ratio - zk / kraft) < 1, `headline "${headline}" against ${zk} s / ${kraft} s`);
-  const without = /without a leader meanwhile: ([\d,]+) on the ZooKeeper side for ([\d.]+) s, 0 on the KRaft side/.exec(headline);
-  assert.ok(without, `the headline names partition availability too: "${headline}"`);
+  const why = await text(page, "#race-why");
+  const without = /without a leader meanwhile: ([\d,]+) on the ZooKeeper side for ([\d.]+) s, 0 on the KRaft side/.exec(why);
+  assert.ok(without, `the result names partition availability too: "${why}"`);
   assert.equal(Number(without[1].replaceAll(",", "")), orphaned.leaderless, "the partitions counted at the kill");
   assert.deepEqual(errors, []);
   await context.close();
@@ -145,9 +146,9 @@ test("like for like: with combined KRaft nodes the killed one's partitions are d
   }
   assert.equal((await lead(page, "kraft")).leaderless, 0, "fenced and moved at the end");
   assertLeadDrawn(await lead(page, "kraft"), "KRaft side at the end");
-  const headline = await text(page, "#race-headline");
-  const both = /on the ZooKeeper side for ([\d.]+) s, ([\d,]+) for ([\d.]+) s on the KRaft side/.exec(headline);
-  assert.ok(both, `the headline times both sides' partitions: "${headline}"`);
+  const why = await text(page, "#race-why");
+  const both = /on the ZooKeeper side for ([\d.]+) s, ([\d,]+) for ([\d.]+) s on the KRaft side/.exec(why);
+  assert.ok(both, `the result times both sides' partitions: "${why}"`);
   assert.equal(Number(both[2].replaceAll(",", "")), orphaned.leaderless);
   assert.ok(Number(both[3]) > 9, `a broker session (9 s) at least: ${both[3]} s`);
   await screenshot(page, "failover-combined-1280x720-end");

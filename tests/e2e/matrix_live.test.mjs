@@ -14,11 +14,6 @@ const QUESTION = ["#prediction-question", "svg.cluster", "#tour-next"];
 const KNOWN = {
   "class-mode @ 480x320-embed": "#61 item 9: a 320 px frame shrinks the compact ring to 10.9 px",
   "tour-17-sizing @ 480x320-embed": "#61 item 9: a 320 px frame shrinks a compact ring of four to 8.7 px",
-  "tour-4-quorum @ 375x667": "#61 item 5: on a phone the drawing comes after the narration and its question",
-  "tour-9-stream @ 375x667": "#61 item 5: on a phone the drawing comes after the narration and its question",
-  "tour-11-snapshots @ 375x667": "#61 item 5: on a phone the drawing comes after the narration",
-  "tour-12-lifecycle @ 375x667": "#61 item 5: on a phone the drawing comes after the narration",
-  "tour-17-sizing @ 375x667": "#61 item 5: on a phone the drawing comes after the narration and its question",
 };
 
 matrix([

@@ -22,11 +22,6 @@ const STOPWATCHES = ["#kraft-stopwatch", "#zk-stopwatch"];
 
 // Cells over the limits today, each with the item of #61 that fixes it.
 const KNOWN = {
-  "race-before @ 375x667": "#61 item 5: on a phone the ZooKeeper stopwatch is below the first screen",
-  "race-during @ 375x667": "#61 item 5: on a phone the ZooKeeper stopwatch is below the first screen",
-  "race-after @ 375x667": "#61 item 5: on a phone the stopwatches and headline are below the first screen",
-  "race-during @ 768x1024": "#61 item 5: on a tablet the ZooKeeper stopwatch is below the first screen",
-  "race-after @ 768x1024": "#61 item 5: on a tablet the ZooKeeper stopwatch is below the first screen",
 };
 
 matrix([

@@ -36,6 +36,10 @@ pub struct RaceScreen {
     pub stage: String,
     /// Who was back first and by how much, once both are back.
     pub headline: Option<String>,
+    /// On a page, with the headline: why, each of ZooKeeper mode's phases and how long partitions
+    /// were leaderless. Apart from the headline so a phone can show the result and both
+    /// stopwatches on its first screen and this after them.
+    pub why: Option<String>,
     pub kraft: Option<KraftSide>,
     pub zk: Option<ZkSide>,
 }
@@ -105,7 +109,8 @@ impl RaceView {
             caption: caption(self),
             controls: controls(self),
             stage: stage(self),
-            headline: race.and_then(|race| headline(race, frame != RaceFrame::Page)),
+            headline: race.and_then(|race| race.headline()).map(|headline| format!("{headline}.")),
+            why: race.filter(|_| frame == RaceFrame::Page).and_then(why),
             kraft: race.map(|race| kraft_side(self, race, compact)),
             zk: race.map(|race| zk_side(race, compact)),
         }
@@ -167,13 +172,11 @@ fn stage(view: &RaceView) -> String {
     }
 }
 
-/// The result, once both sides are back; in full, why, and how long partitions were leaderless.
-fn headline(race: &FailoverRace, short: bool) -> Option<String> {
-    let headline = race.headline()?;
-    if short {
-        return Some(format!("{headline}."));
-    }
-    let why = ": a standby controller already held the log; ZooKeeper mode had to read it all back and push it to every broker";
+/// Once both sides are back, why the result is what it is, and how long partitions were
+/// leaderless.
+fn why(race: &FailoverRace) -> Option<String> {
+    race.headline()?;
+    let why = "A standby controller already held the log; ZooKeeper mode had to read it all back and push it to every broker";
     let phases = race.zk_report().map(|r| {
         format!(
             " ZooKeeper mode's time: {} until a broker won /controller, {} reading every znode back, then {} to ZooKeeper moving the killed broker's leaders and its replicas out of the ISRs; every broker had the new state after {}.",
@@ -196,7 +199,7 @@ fn headline(race: &FailoverRace, short: bool) -> Option<String> {
             format::count(kraft)
         )
     });
-    Some(format!("{headline}{why}.{}{}", phases.unwrap_or_default(), lead.unwrap_or_default()))
+    Some(format!("{why}.{}{}", phases.unwrap_or_default(), lead.unwrap_or_default()))
 }
 
 fn kraft_side(view: &RaceView, race: &FailoverRace, compact: bool) -> KraftSide {
