@@ -1,8 +1,7 @@
 // The readability matrix (#61): every view at every size a person uses it at, measured as
 // rendered. Per view and size it prints the smallest text, the texts that overlap, the texts cut
-// by their box and whether what the view promises is on the first screen, and it fails over the
-// limits. Cells that fail today are listed in KNOWN with the item of #61 that fixes them; a
-// listed cell that passes is printed, to be taken off the list.
+// by their box and whether what the view promises is on the first screen, and it fails on any
+// cell over the limits.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { freshContext, baseUrl, screenshot } from "./browser.mjs";
@@ -111,8 +110,8 @@ function measure(promised) {
 }
 
 /** One test per view: each size opened in turn (one browser context per kind of device, so the
- *  page's files load once), measured, printed, and checked against the limits and `known`. */
-export function matrix(views, known) {
+ *  page's files load once), measured, printed, and checked against the limits. */
+export function matrix(views) {
   for (const view of views) {
     test(`readability matrix: ${view.name} at every size`, async () => {
       const failures = [];
@@ -145,8 +144,7 @@ export function matrix(views, known) {
         const cell = `${view.name} @ ${size}`;
         console.log(`${cell.padEnd(40)} ${String(m.count).padStart(4)} texts, smallest ${m.smallest.px.toFixed(1)} px; ${wrong.length ? wrong.join(" | ") : "ok"}`);
         await screenshot(page, `matrix-${view.name}-${size}`);
-        if (wrong.length && !known[cell]) failures.push(`${cell}: ${wrong.join(" | ")}`);
-        if (!wrong.length && known[cell]) console.log(`${cell} passes: take it off the known list (${known[cell]})`);
+        if (wrong.length) failures.push(`${cell}: ${wrong.join(" | ")}`);
         await page.close();
       }
       for (const context of contexts.values()) await context.close();

@@ -10,12 +10,6 @@ const asking = async (page) => {
 };
 const QUESTION = ["#prediction-question", "svg.cluster", "#tour-next"];
 
-// Cells over the limits today, each with the item of #61 that fixes it.
-const KNOWN = {
-  "class-mode @ 480x320-embed": "#61 item 9: a 320 px frame shrinks the compact ring to 10.9 px",
-  "tour-17-sizing @ 480x320-embed": "#61 item 9: a 320 px frame shrinks a compact ring of four to 8.7 px",
-};
-
 matrix([
   { name: "live", query: "t=8000&autoplay=0", ready: drawn, promised: ["svg.cluster"] },
   { name: "class-mode", query: "class=1&tour=4", ready: (page) => page.locator("#prediction-question").waitFor({ timeout: 60_000 }) },
@@ -24,4 +18,4 @@ matrix([
   { name: "tour-11-snapshots", query: "tour=11", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
   { name: "tour-12-lifecycle", query: "tour=12", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
   { name: "tour-17-sizing", query: "tour=17", ready: asking, promised: QUESTION },
-], KNOWN);
+]);
