@@ -52,7 +52,9 @@ fn session_text(timeout: Micros) -> (String, &'static str) {
 /// The whole drawing in geometry `g`; `compact` (an embed) shrinks the znode panel to two lines;
 /// with `reduced_motion`, requests sit still at the middle of their link. The brokers and the
 /// messages in flight are each a group of their own, so that a message sent or delivered does
-/// not shift what is drawn before it in the page's diff.
+/// not shift what is drawn before it in the page's diff; the messages are drawn under the
+/// brokers, as the KRaft drawing draws them under its nodes, so a ping leaving a broker never
+/// covers its name.
 pub fn zk_drawing(p: &ZkPicture, g: &ZkGeometry, compact: bool, reduced_motion: bool) -> El {
     let links = p.brokers.iter().map(|b| {
         let ((x1, y1), (x2, y2)) = (endpoint(g, p, Endpoint::Broker(b.id)), g.ensemble_anchor());
@@ -76,8 +78,8 @@ pub fn zk_drawing(p: &ZkPicture, g: &ZkGeometry, compact: bool, reduced_motion: 
         .child(El::new("g").attr("class", "links").children(links))
         .child(ensemble(p, g))
         .child(znodes)
-        .child(El::new("g").attr("class", "zk-brokers").children(p.brokers.iter().enumerate().map(|(i, b)| broker(b, p, g, i))))
         .child(El::new("g").attr("class", "zk-messages").children(p.messages.iter().map(|m| message(m, p, g, reduced_motion))))
+        .child(El::new("g").attr("class", "zk-brokers").children(p.brokers.iter().enumerate().map(|(i, b)| broker(b, p, g, i))))
 }
 
 /// A server's or a broker's box: `2 half_w` by `2 half_h` round its centre, corners of radius `rx`.
@@ -359,4 +361,33 @@ fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -
         ),
     };
     dot.title(&m.text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::zk_drawing;
+    use crate::harness::MS;
+    use crate::page::zk_layout::ZkGeometry;
+    use crate::zk::{ZkCluster, ZkClusterConfig, ZkCosts, ZkMessageKind};
+
+    /// A session ping leaves from a broker's top edge, where its name is: drawn under the
+    /// brokers (their boxes are opaque), it never covers the name.
+    #[test]
+    fn messages_in_flight_are_drawn_under_the_brokers() {
+        let config = ZkClusterConfig::single_partition_topics(100, 5, ZkCosts::async_reads());
+        let mut zk = ZkCluster::new(config, 1).expect("valid cluster");
+        let mut now = 0;
+        let picture = loop {
+            now += 50 * MS;
+            zk.run_until(now);
+            let picture = zk.picture();
+            if picture.messages.iter().any(|m| m.kind == ZkMessageKind::Ping) {
+                break picture;
+            }
+            assert!(now < 60_000 * MS, "no session ping in a minute");
+        };
+        let markup = zk_drawing(&picture, &ZkGeometry::for_width(1000.0, 1.0, 5), false, false).markup();
+        let at = |class: &str| markup.find(&format!("class=\"{class}\"")).expect(class);
+        assert!(at("zk-messages") < at("zk-brokers"), "the messages group comes before the brokers'");
+    }
 }
