@@ -75,3 +75,18 @@ fn a_link_that_asked_for_the_full_page_is_not_handed_over_again() {
         ]
     );
 }
+
+/// Session files come with the full page (reading one back is about 8 KiB of the first screen
+/// gzipped): the first screen's panel hands the exact session over, the panel open.
+#[test]
+fn session_files_hand_the_exact_session_to_the_full_page_with_the_panel_open() {
+    let mut page = page("?seed=9&speed=1&controls=full");
+    for _ in 0..300 {
+        page.reduce(Action::Frame { elapsed: 1_000.0 / 60.0 });
+    }
+    page.reduce(Action::Key("k".into()));
+    let share = PageParams::share_query(&page.session);
+    let (query, params) = handed_over(&page.reduce(Action::SessionFiles).effects);
+    assert!(query.starts_with(&format!("{share}&tab=cluster&")), "{query}");
+    assert!(params.files && params.speed == 1.0, "{query}");
+}

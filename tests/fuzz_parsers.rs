@@ -152,7 +152,7 @@ fn check_query(query: &str) -> PageParams {
     params
 }
 
-const KEYS: [&str; 27] = [
+const KEYS: [&str; 28] = [
     "seed",
     "voters",
     "controllers",
@@ -178,6 +178,7 @@ const KEYS: [&str; 27] = [
     "origins",
     "kiosk",
     "hold",
+    "files",
     "",
     "colour",
 ];

@@ -129,6 +129,15 @@ fn bad_host_api_and_kiosk_parameters_are_named() {
 }
 
 #[test]
+fn the_session_file_panel_is_opened_by_its_link_and_a_bad_value_named() {
+    assert!(PageParams::parse("?files=1").0.files);
+    assert!(!PageParams::parse("").0.files);
+    let (params, notice) = one_notice("files=later");
+    assert_eq!(notice, "files: 'later' is not 0 or 1");
+    assert!(!params.files);
+}
+
+#[test]
 fn the_quorum_format_is_read_and_a_bad_one_named() {
     use kraftscope::sim::simulation::QuorumFormat;
     assert_eq!(PageParams::parse("").0.settings.quorum, QuorumFormat::InitialControllers);

@@ -8,6 +8,7 @@ use crate::quorum::NodeId;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent};
 pub use crate::session::params::Tab;
+#[cfg(feature = "full")]
 use crate::session::session_file::SessionFile;
 use crate::session::{self, ActError, SeekError, Settings, WINDOW};
 #[cfg(feature = "full")]
@@ -99,12 +100,19 @@ pub enum Action {
     #[cfg(feature = "full")]
     DownloadLog,
     /// Save the session as a file with this name and these notes.
+    #[cfg(feature = "full")]
     SaveFile {
         name: String,
         notes: String,
     },
     /// Open a session file (or say what was wrong with it).
+    #[cfg(feature = "full")]
     OpenFile(Result<SessionFile, String>),
+    /// Save or open a session file: the first screen's build hands the session to the full
+    /// page, which carries the session-file panel (its reading of files is about 8 KiB of the
+    /// first screen gzipped).
+    #[cfg(not(feature = "full"))]
+    SessionFiles,
     /// One of the failover race's controls.
     #[cfg(feature = "full")]
     Race(RaceAction),
@@ -199,6 +207,7 @@ pub enum Effect {
     #[cfg(feature = "full")]
     ReadLog(LogRequest),
     /// Offer this session file as a download.
+    #[cfg(feature = "full")]
     Download(SessionFile),
     /// Save a picture of the view shown (the exporter, `www/still.js`, loads now); its
     /// outcome comes back as [`Action::Report`].

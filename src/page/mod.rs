@@ -68,6 +68,7 @@ use crate::session::params::PageParams;
 #[cfg(feature = "full")]
 use crate::session::predictions;
 use crate::session::self_check::{CHECKS, CheckAnswers};
+#[cfg(feature = "full")]
 use crate::session::session_file::SessionFile;
 use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, ActiveController, Session, WINDOW};
@@ -88,18 +89,19 @@ fn allowed_while_reopening(action: &Action) -> bool {
             | Action::Act(_)
             | Action::Key(_)
             | Action::Host(_)
-            | Action::SaveFile { .. }
-    ) && !acts_on_a_later_view(action)
+    ) && !takes_the_session_away(action)
 }
 
+/// Saving the session or its metadata log, or handing it to the full page, which would take it
+/// as it is before it has reopened.
 #[cfg(feature = "full")]
-fn acts_on_a_later_view(action: &Action) -> bool {
-    matches!(action, Action::DownloadLog)
+fn takes_the_session_away(action: &Action) -> bool {
+    matches!(action, Action::DownloadLog | Action::SaveFile { .. })
 }
 
 #[cfg(not(feature = "full"))]
-fn acts_on_a_later_view(_: &Action) -> bool {
-    false
+fn takes_the_session_away(action: &Action) -> bool {
+    matches!(action, Action::SessionFiles)
 }
 
 /// Everything the page shows that is not the DOM itself.
@@ -439,12 +441,16 @@ impl PageState {
                 self.status = "Kiosk mode stopped: the tour is yours to drive.".into();
                 effects.push(Effect::KioskStop);
             }
+            #[cfg(feature = "full")]
             Action::SaveFile { name, notes } => {
                 let file = SessionFile::of(&self.session, self.tour, &name, &notes);
                 self.status = format!("Saved {}", file.file_name());
                 effects.push(Effect::Download(file));
             }
+            #[cfg(feature = "full")]
             Action::OpenFile(file) => self.open_file(file),
+            #[cfg(not(feature = "full"))]
+            Action::SessionFiles => effects.push(Effect::OpenFullPage(self.full_page_query() + "&files=1")),
             #[cfg(feature = "full")]
             Action::DownloadLog => effects.push(Effect::DownloadLog),
             #[cfg(feature = "full")]
@@ -836,6 +842,7 @@ impl PageState {
     }
 
     /// Open a session file: it replaces the session like a shared link.
+    #[cfg(feature = "full")]
     fn open_file(&mut self, file: Result<SessionFile, String>) {
         let mut params = self.params.clone();
         match file.and_then(|file| file.apply_to(&mut params).map(|tour| (file, tour))) {

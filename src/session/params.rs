@@ -68,6 +68,9 @@ pub struct PageParams {
     /// Whether the link asks for the full page (`full=1`): the first screen's wasm never
     /// hands over such a link again (index.html loads the full page for it).
     pub full: bool,
+    /// Open the session-file panel (`files=1`): saving and opening session files comes with the
+    /// full page, which the first screen hands over to for them.
+    pub files: bool,
     /// Playback speed factor.
     pub speed: f64,
     /// Play quiet stretches faster below 1x ([`crate::page::pacing`]); `skip=0` turns it off.
@@ -110,6 +113,7 @@ impl Default for PageParams {
             tour: None,
             tab: None,
             full: false,
+            files: false,
             speed: DEFAULT_SPEED,
             skip_quiet: true,
             autoplay: true,
@@ -288,6 +292,7 @@ impl PageParams {
                 })?)
             }
             "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
+            "files" => self.files = flag(value).ok_or_else(|| format!("files: '{value}' is not 0 or 1"))?,
             "speed" => {
                 let speed = crate::util::float::parse(value).filter(|s| s.is_finite());
                 self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {

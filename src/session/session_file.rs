@@ -168,6 +168,7 @@ impl SessionFile {
     }
 
     /// A file name from the session's name: its ASCII letters (lower-case) and digits, dashes between.
+    #[cfg(feature = "full")]
     pub(crate) fn file_name(&self) -> String {
         let lower = self.name.to_ascii_lowercase();
         let words: Vec<&str> =

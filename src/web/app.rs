@@ -27,7 +27,7 @@ use super::pains_tab::PainsTab;
 use super::phone_question::PhoneQuestion;
 #[cfg(feature = "full")]
 use super::race_question::RaceQuestion;
-use super::session_files::{self, SessionFiles};
+use super::session_files::SessionFiles;
 use super::still_form::StillFormView;
 use super::timeline::Timeline;
 use super::tour::TourPanel;
@@ -355,8 +355,9 @@ impl App {
                 let report = super::download::save_cluster_log(self.state.session.sim());
                 ctx.link().send_message(Msg::Do(Action::Report(report)));
             }
+            #[cfg(feature = "full")]
             Effect::Download(file) => {
-                if let Err(error) = session_files::download(&file) {
+                if let Err(error) = super::session_files::download(&file) {
                     ctx.link()
                         .send_message(Msg::Do(Action::Report(format!("Cannot save the session: {error}"))));
                 }
@@ -472,7 +473,7 @@ impl App {
                         <Controls selected={selected} quorum={quorum} form={state.live.form.clone()} network={network} topic={state.live.topic}
                                   nodes={sim.node_ids().collect::<Vec<_>>()} on={on.clone()} />
                         <InvariantsPanel violation={state.session.violation().cloned()} events={sim.events_processed()} />
-                        <SessionFiles on={on.clone()} />
+                        <SessionFiles on={on.clone()} open={state.params.files} />
                     </aside>
                 }
             </main>

@@ -1,24 +1,53 @@
 //! Saving and opening session files: a name and notes, a Download button (the page builds the
 //! file; a Blob behind an object URL saves it) and a file input that reads one back. JSON goes
-//! through `JSON.parse`/`JSON.stringify` and serde-wasm-bindgen.
+//! through `JSON.parse`/`JSON.stringify` and serde-wasm-bindgen. The full page's: the first
+//! screen's build shows the panel with one button, which hands the session to the full page
+//! with the panel open.
 
+#[cfg(feature = "full")]
 use std::cell::RefCell;
 
+#[cfg(feature = "full")]
 use gloo::file::callbacks::FileReader;
+#[cfg(feature = "full")]
 use gloo::file::{Blob, ObjectUrl};
+#[cfg(feature = "full")]
 use serde::Serialize;
+#[cfg(feature = "full")]
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+#[cfg(feature = "full")]
 use super::host::js_error;
 use crate::page::Action;
+#[cfg(feature = "full")]
 use crate::session::session_file::{Header, SessionFile};
 
 #[derive(Properties, PartialEq)]
 pub struct SessionFilesProps {
     pub on: Callback<Action>,
+    /// Open at once (`files=1`: the first screen handed the session over for its files).
+    #[prop_or_default]
+    pub open: bool,
 }
 
+const WHAT: &str =
+    "Save the whole session (settings, seed, every action, this moment) as a file, or open one.";
+
+/// The first screen's panel: its button opens the full page at this moment, the panel open.
+#[cfg(not(feature = "full"))]
+#[function_component(SessionFiles)]
+pub fn session_files(props: &SessionFilesProps) -> Html {
+    html! {
+        <details class="panel session-files" open={props.open}>
+            <summary>{ "Session file" }</summary>
+            <p class="hint">{ WHAT }{ " They come with the rest of the page, which opens at this moment." }</p>
+            <button id="session-files-load" onclick={props.on.reform(|_: MouseEvent| Action::SessionFiles)}>{ "Save or open a session file…" }</button>
+        </details>
+    }
+}
+
+#[cfg(feature = "full")]
 #[function_component(SessionFiles)]
 pub fn session_files(props: &SessionFilesProps) -> Html {
     let name = use_state(String::new);
@@ -59,9 +88,9 @@ pub fn session_files(props: &SessionFilesProps) -> Html {
         })
     };
     html! {
-        <details class="panel session-files">
+        <details class="panel session-files" open={props.open}>
             <summary>{ "Session file" }</summary>
-            <p class="hint">{ "Save the whole session (settings, seed, every action, this moment) as a file, or open one." }</p>
+            <p class="hint">{ WHAT }</p>
             <label>{ "Name " }<input id="session-name" type="text" maxlength="200" value={(*name).clone()} oninput={on_name} /></label>
             <label>{ "Notes " }<textarea id="session-notes" rows="3" maxlength="20000" value={(*notes).clone()} oninput={on_notes} /></label>
             <div class="row">
@@ -75,6 +104,7 @@ pub fn session_files(props: &SessionFilesProps) -> Html {
 }
 
 /// Read a session file's text: JSON, a session file of this version, every field well-typed.
+#[cfg(feature = "full")]
 fn parse(text: &str) -> Result<SessionFile, String> {
     let value = js_sys::JSON::parse(text).map_err(|_| "the file is not JSON".to_string())?;
     let header: Header = serde_wasm_bindgen::from_value(value.clone())
@@ -83,12 +113,14 @@ fn parse(text: &str) -> Result<SessionFile, String> {
     serde_wasm_bindgen::from_value(value).map_err(|e| js_error(&e))
 }
 
+#[cfg(feature = "full")]
 thread_local! {
     /// The last download's object URL, kept until the next one so the browser can finish.
     static LAST_DOWNLOAD: RefCell<Option<ObjectUrl>> = const { RefCell::new(None) };
 }
 
 /// Save `file` as `<name>.json` through a Blob and an object URL.
+#[cfg(feature = "full")]
 pub fn download(file: &SessionFile) -> Result<(), String> {
     let value = file
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())

@@ -1,6 +1,7 @@
 // Session files: a session saved as a file (after a kill, a created topic and a few single
 // steps) and opened in a fresh browser context reopens the same whole-state fingerprint; a
-// damaged file is refused with a notice naming the field.
+// damaged file is refused with a notice naming the field. The first screen hands the session
+// to the full page for them, at the same state.
 // covers: src/web/session_files.rs src/web/download.rs src/session
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,7 +22,13 @@ test("an exported session file reopens the same state in a fresh context", async
   await page.locator(".page[data-fingerprint]").waitFor();
   const saved = await fingerprint(page);
 
+  // The first screen's panel hands the session to the full page, which opens at this moment
+  // with the panel open.
   await page.locator("details.session-files summary").click();
+  await page.locator("#session-files-load").click();
+  await page.locator("details.session-files[open] #session-name").waitFor({ timeout: 60_000 });
+  assert.match(page.url(), /files=1/);
+  await page.locator(`.page[data-fingerprint="${saved}"]`).waitFor({ timeout: 30_000 });
   await page.locator("#session-name").fill("Leader crash, seed 5");
   await page.locator("#session-notes").fill("Point at the epoch going up.");
   const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#session-save").click()]);
@@ -37,10 +44,10 @@ test("an exported session file reopens the same state in a fresh context", async
   await screenshot(page, "session-file-saved");
   await context.close();
 
-  // A fresh context, another seed, playing: opening the file replaces it all.
-  const reader = await open("?seed=99&speed=1");
+  // A fresh context, another seed, playing, the panel open by its link: opening the file
+  // replaces it all.
+  const reader = await open("?seed=99&speed=1&files=1");
   await waitForLeader(reader.page);
-  await reader.page.locator("details.session-files summary").click();
   await reader.page.locator("#session-open").setInputFiles(file);
   await reader.page.locator(`.page[data-fingerprint="${saved}"]`).waitFor({ timeout: 30_000 });
   assert.match(await reader.page.locator("div.notice[role=status]").textContent(), /Opened the session file 'Leader crash, seed 5'/);
