@@ -551,3 +551,30 @@ fn both_sides_describe_one_cluster_and_the_result_names_its_parts() {
         assert!(why.contains(&said), "the result names {said}: {why}");
     }
 }
+
+/// #61 item 8: a 1024 x 768 stage has no room for the drawings and the grids at 14 px, so G (or
+/// its button) shows each side's partition grid, with its lead band, in place of its drawing,
+/// and back; on the live cluster G is still the leader's resignation.
+#[test]
+fn g_shows_the_partitions_in_place_of_the_drawings_and_back() {
+    let mut page = ready(1_000);
+    assert!(!page.race.grids_first());
+    assert_eq!(page.race.screen(RaceFrame::Stage).controls.grids_label, "Show the partitions");
+    assert!(page.reduce(Action::Key("g".into())).effects.is_empty());
+    assert!(page.race.grids_first(), "G on the race shows the grids first");
+    assert_eq!(page.race.screen(RaceFrame::Stage).controls.grids_label, "Show the clusters");
+    let screen = page.race.screen(RaceFrame::Stage);
+    assert!(screen.kraft.unwrap().picture.is_some(), "a still still draws the clusters");
+    race(&mut page, RaceAction::ToggleGrids);
+    assert!(!page.race.grids_first(), "and back");
+
+    let mut live = PageState::new("?seed=1", "http://localhost/", false);
+    for _ in 0..300 {
+        live.reduce(Action::Frame { elapsed: FRAME_MS });
+    }
+    let leader = live.session.sim().running_nodes().find(|n| n.role() == RoleKind::Leader).map(|n| n.id());
+    assert!(leader.is_some(), "a leader after 5 s");
+    live.reduce(Action::Key("g".into()));
+    assert!(!live.race.grids_first(), "the live cluster's G is not the race's");
+    assert_eq!(live.session.actions().len(), 1, "the leader resigned");
+}

@@ -1007,6 +1007,7 @@ impl PageState {
                 "s" | "S" => RaceAction::Step,
                 "k" | "K" => RaceAction::Kill,
                 "w" | "W" => RaceAction::Predict(false),
+                "g" | "G" => RaceAction::ToggleGrids,
                 _ => RaceAction::RunAgain,
             };
             let told = self.race.reduce(action);
@@ -1042,5 +1043,5 @@ impl PageState {
 
 /// Keys that play the failover race (or the pain) while its view is shown.
 pub fn is_race_key(key: &str) -> bool {
-    matches!(key, " " | "s" | "S" | "k" | "K" | "r" | "R")
+    matches!(key, " " | "s" | "S" | "k" | "K" | "r" | "R" | "g" | "G")
 }

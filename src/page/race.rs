@@ -66,6 +66,8 @@ pub struct RaceView {
     finish_told: bool,
     /// The tour step's question: the race holds before the kill until it is answered.
     question: Option<RaceQuestion>,
+    /// Each side shows its partition grid in place of its drawing.
+    grids_first: bool,
 }
 
 /// A race of `partitions` partitions with its KRaft side laid out as `roles`, in its preparing
@@ -97,7 +99,13 @@ impl RaceView {
             measured: Vec::new(),
             finish_told: false,
             question: None,
+            grids_first: false,
         }
+    }
+
+    /// Whether each side shows its partition grid in place of its drawing.
+    pub fn grids_first(&self) -> bool {
+        self.grids_first
     }
 
     /// The race the page asked for last.
@@ -243,6 +251,7 @@ impl RaceView {
                 }
             }
             RaceAction::Predict(guess) => self.predict(guess),
+            RaceAction::ToggleGrids => self.grids_first = !self.grids_first,
         }
         self.told()
     }

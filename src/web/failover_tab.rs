@@ -59,8 +59,8 @@ pub fn failover_tab(
             if let Some(headline) = &screen.headline { <p id="race-headline" class="race-headline">{ headline }</p> }
             <div class="race">
                 if let Some(why) = &screen.why { <p id="race-why" class="race-why">{ why }</p> }
-                if let Some(side) = screen.kraft { { kraft_side(side, layout) } }
-                if let Some(side) = screen.zk { { zk_side(side, layout) } }
+                if let Some(side) = screen.kraft { { kraft_side(side, layout, view.grids_first()) } }
+                if let Some(side) = screen.zk { { zk_side(side, layout, view.grids_first()) } }
             </div>
             if !compact {
                 <RaceLegend />
@@ -111,6 +111,7 @@ fn controls(c: &RaceControls, stage: &str, full: bool, on: &Callback<Action>) ->
                 <button id="run-again" disabled={!c.running} title="R" onclick={send(RaceAction::RunAgain)}>{ "Run again" }</button>
                 if full {
                     <button id="skip-to-end" disabled={!c.running} onclick={send(RaceAction::SkipToEnd)}>{ "Skip to the end" }</button>
+                    <button id="race-grids" class="secondary" title="G" disabled={!c.prepared} onclick={send(RaceAction::ToggleGrids)}>{ c.grids_label }</button>
                     <button id="still" class="secondary" title="E" disabled={!c.prepared} onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
                 }
                 <span id="race-pace" class={classes!("pace", c.pace.is_none().then_some("idle"))} aria-live="off">{ c.pace.clone().unwrap_or_default() }</span>
@@ -136,7 +137,9 @@ fn controls(c: &RaceControls, stage: &str, full: bool, on: &Callback<Action>) ->
     }
 }
 
-fn kraft_side(side: KraftSide, layout: Layout) -> Html {
+/// A side of the race: its head, caption, nodes (chips in an embed) and drawing, then its
+/// partition grid; with `grids_first`, the grid in place of the drawing.
+fn kraft_side(side: KraftSide, layout: Layout, grids_first: bool) -> Html {
     html! {
         <section class="panel side-kraft" aria-label="KRaft">
             <p class="visually-hidden" role="status" id="kraft-phase">{ side.phase }</p>
@@ -148,7 +151,7 @@ fn kraft_side(side: KraftSide, layout: Layout) -> Html {
             </div>
             <p class="side-caption">{ side.caption }</p>
             if !side.chips.is_empty() { { chips(&side.chips, "KRaft") } }
-            if let Some(picture) = side.picture {
+            if let Some(picture) = side.picture.filter(|_| !grids_first) {
                 <ClusterView {picture} selected={None::<u32>} on_select={Callback::noop()} reduced_motion={layout.reduced_motion} legend={false} interactive={false} resizes={layout.resizes} zoom={layout.zoom} fit={false} />
             }
             <PartitionGridView grid={side.grid} side="kraft" band_prefix="n" compact={layout.embedded()} zoom={layout.zoom} resizes={layout.resizes} />
@@ -156,7 +159,7 @@ fn kraft_side(side: KraftSide, layout: Layout) -> Html {
     }
 }
 
-fn zk_side(side: ZkSide, layout: Layout) -> Html {
+fn zk_side(side: ZkSide, layout: Layout, grids_first: bool) -> Html {
     html! {
         <section class="panel side-zk" aria-label="ZooKeeper mode">
             <p class="visually-hidden" role="status" id="zk-phase">{ side.phase }</p>
@@ -167,7 +170,7 @@ fn zk_side(side: ZkSide, layout: Layout) -> Html {
             </div>
             <p class="side-caption">{ side.caption }</p>
             if !side.chips.is_empty() { { chips(&side.chips, "ZooKeeper mode") } }
-            if let Some(picture) = side.picture {
+            if let Some(picture) = side.picture.filter(|_| !grids_first) {
                 <ZkView {picture} compact={layout.embedded()} reduced_motion={layout.reduced_motion} zoom={layout.zoom} resizes={layout.resizes} />
             }
             <PartitionGridView grid={side.grid} side="zk" band_prefix="b" compact={layout.embedded()} zoom={layout.zoom} resizes={layout.resizes} />

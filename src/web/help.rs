@@ -16,7 +16,7 @@ pub const SHORTCUTS: [(&str, &str); 15] = [
     ("K", "kill the active controller"),
     ("X", "partition a node: isolate the selected node, or a follower"),
     ("H", "heal every link"),
-    ("G", "the leader resigns gracefully"),
+    ("G", "the leader resigns gracefully; in the race, each side's partitions in place of its drawing"),
     ("R", "reset to the start (same seed: the demo repeats exactly)"),
     ("P", "presenter mode (large type)"),
     ("F", "full screen"),

@@ -253,3 +253,25 @@ test("mid-race at 1024 x 768 (a projector)", async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("on a 1024 x 768 stage G shows both sides' partition grids and lead bands on the first screen, and the clusters again", async () => {
+  const { page, errors, context } = await open("?present=1&scenario=failover&partitions=100000&t=60000", { viewport: { width: 1024, height: 768 } });
+  await page.locator("#race-headline").waitFor({ timeout: 120_000 });
+  const inView = (selector) => page.locator(selector).evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1;
+  });
+  assert.equal(await inView("svg.partition-grid.zk"), false, "with the drawings the grids are below the first screen");
+  await page.keyboard.press("g");
+  await page.locator("#race-grids", { hasText: "Show the clusters" }).waitFor();
+  assert.equal(await page.locator(".failover-tab svg.cluster, .failover-tab svg.zk-cluster").count(), 0, "no drawing");
+  for (const side of ["kraft", "zk"]) {
+    assert.ok(await inView(`svg.partition-grid.${side}`), `the ${side} grid and its lead band are on the first screen`);
+  }
+  assert.ok(await inView("#kraft-stopwatch") && await inView("#zk-stopwatch") && await inView("#race-headline"));
+  await screenshot(page, "failover-1024x768-presenter-grids");
+  await page.locator("#race-grids").click();
+  await page.locator(".failover-tab svg.zk-cluster").waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -32,6 +32,9 @@ pub enum RaceAction {
     Predict(bool),
     /// The measured curve's CSV text (empty when it could not be fetched).
     Measured(String),
+    /// Each side's partition grid in place of its drawing, or its drawing again (G): a screen
+    /// too short for both (a 1024 x 768 stage) shows the grids and lead bands on demand.
+    ToggleGrids,
 }
 
 /// What the race tells the page.

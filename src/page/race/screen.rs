@@ -57,6 +57,9 @@ pub struct RaceControls {
     pub running: bool,
     pub finished: bool,
     pub play_label: &'static str,
+    /// What the G button shows next: the partitions (each side's grid in place of its
+    /// drawing) or the clusters again.
+    pub grids_label: &'static str,
     /// The fixed playback speed chosen (none: the sports replay).
     pub fixed: Option<f64>,
     /// The pace's label while not at real time ("time-lapse 40x").
@@ -142,6 +145,7 @@ fn controls(view: &RaceView) -> RaceControls {
         running: matches!(stage, Some(RaceStage::Running { .. })),
         finished: view.race().is_some_and(FailoverRace::finished),
         play_label: if view.playing() { "Pause" } else { "Play" },
+        grids_label: if view.grids_first() { "Show the clusters" } else { "Show the partitions" },
         fixed: view.playback().fixed(),
         pace: view.shown_speed().filter(|s| *s != 1.0).map(crate::harness::playback::speed_label),
         elapsed_ms: elapsed / MS,
