@@ -416,3 +416,45 @@ fn a_rollback_after_more_kraft_elections_than_zookeeper_controllers_leaves_znode
     assert!(above > 0, "dual-write stamped the partitions it wrote: {lines:#?}");
     assert!(stamped.iter().all(|e| *e == 7), "with the KRaft epoch, 7 after six failovers: {stamped:?}");
 }
+
+/// #62 item 1: while ZooKeeper-mode brokers may still register (the controllers' migration flag,
+/// until finalizing), every ISR shrink bumps the leader epoch too, for their sake
+/// (`PartitionChangeBuilder.triggerLeaderEpochBumpForIsrShrinkIfNeeded`, `zkMigrationEnabled`
+/// from `ClusterControlManager.zkRegistrationAllowed`, Kafka 3.9). A follower fenced in
+/// dual-write: each partition it was in sync for has its leader epoch bumped in the log, in its
+/// state znode and in every ZooKeeper-mode broker's cache.
+#[test]
+fn an_isr_shrink_in_dual_write_bumps_the_leader_epoch_in_kraft_zookeeper_and_the_caches() {
+    let config = MigrationConfig::small();
+    let mut sim = MigrationSim::new(config.clone(), 1).expect("a migration");
+    scenarios::to_dual_write(&mut sim).expect("dual-write");
+    let before: Vec<_> = sim.log().image().partitions.clone();
+    sim.act(Action::KillBroker(1)).expect("kill broker 1");
+    sim.run_until(sim.now() + 14_000 * MS);
+    let image = &sim.log().image().partitions;
+    let mut shrunk = 0;
+    for (p, (was, now)) in before.iter().zip(image).enumerate() {
+        let (Some(was), Some(now)) = (was, now) else { continue };
+        if !was.isr.contains(1) || was.leader == 1 || was.isr.len() == 1 {
+            continue;
+        }
+        shrunk += 1;
+        assert!(!now.isr.contains(1), "partition {p}: broker 1 left its ISR");
+        assert_eq!(now.leader_epoch, was.leader_epoch + 1, "partition {p}: KRaft's leader epoch");
+        let (topic, partition) =
+            (p as u32 / config.partitions_per_topic, p as u32 % config.partitions_per_topic);
+        let znode = sim
+            .zk()
+            .inspect(ZnodePath::PartitionState { topic, partition })
+            .and_then(|n| n.partition_state());
+        assert_eq!(znode.map(|s| s.leader_epoch), Some(now.leader_epoch), "partition {p}: its state znode");
+        for b in [0, 2, 3] {
+            assert_eq!(
+                sim.broker_leader_epoch(b, p as u32),
+                Some(now.leader_epoch),
+                "partition {p}: broker {b}'s cache"
+            );
+        }
+    }
+    assert!(shrunk > 0, "broker 1 followed some partitions");
+}

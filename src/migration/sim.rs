@@ -1635,6 +1635,9 @@ impl World {
             .filter(|(id, r)| !r.fenced && **id != b)
             .map(|(id, _)| *id)
             .collect();
+        // `ClusterControlManager.zkRegistrationAllowed`: the controllers' migration flag (and a
+        // metadata.version that migrates), until they are rolled without it to finalize.
+        let zk_registration_allowed = !self.finalized;
         let mut moved = 0;
         for p in 0..self.layout.partitions() {
             let Some(state) = self.log.image().partitions[p as usize] else { continue };
@@ -1648,6 +1651,11 @@ impl World {
                 next.leader = leader.map_or(NO_LEADER, |r| r as i32);
                 next.leader_epoch = state.leader_epoch + 1;
                 moved += 1;
+            } else if zk_registration_allowed && isr != state.isr {
+                // `PartitionChangeBuilder.triggerLeaderEpochBumpForIsrShrinkIfNeeded`: while
+                // ZooKeeper-mode brokers may still register, an ISR shrink bumps the leader epoch
+                // too, for their sake (their replica managers need it).
+                next.leader_epoch = state.leader_epoch + 1;
             }
             self.append(
                 ControllerWrite::MaybeFenceStaleBroker,
