@@ -458,3 +458,50 @@ fn an_isr_shrink_in_dual_write_bumps_the_leader_epoch_in_kraft_zookeeper_and_the
     }
     assert!(shrunk > 0, "broker 1 followed some partitions");
 }
+
+/// #62 item 2: a broker that unfences gives every partition without a leader one, from its ISR
+/// (`ReplicationControlManager.handleBrokerUnfenced`: `generateLeaderAndIsrUpdates` over
+/// `partitionsWithNoLeader`, Kafka 3.9). Three of four brokers die in dual-write: the partitions
+/// they alone held are left without a leader, the last of them still in their ISR; when that
+/// broker comes back and unfences, it leads them again, in the log, ZooKeeper and the caches.
+#[test]
+fn an_unfenced_broker_leads_again_the_partitions_left_without_a_leader() {
+    let config = MigrationConfig::small();
+    let mut sim = MigrationSim::new(config.clone(), 1).expect("a migration");
+    scenarios::to_dual_write(&mut sim).expect("dual-write");
+    for b in [1, 2, 3] {
+        sim.act(Action::KillBroker(b)).expect("kill");
+        sim.run_until(sim.now() + 12_000 * MS);
+    }
+    let partitions = &sim.log().image().partitions;
+    let leaderless: Vec<(usize, u32)> = partitions
+        .iter()
+        .enumerate()
+        .filter_map(|(p, s)| s.filter(|s| s.leader == -1).map(|s| (p, s.leader_epoch)))
+        .collect();
+    assert!(!leaderless.is_empty(), "the partitions brokers 1 to 3 alone held have no leader");
+    assert!(
+        leaderless.iter().all(|(p, _)| partitions[*p].unwrap().isr.contains(3)),
+        "the last one fenced stays in their ISR"
+    );
+    sim.act(Action::RestartBroker(3)).expect("restart broker 3");
+    sim.run_until(sim.now() + 20_000 * MS);
+    let unfenced = sim.trace().iter().any(|l| matches!(l.kind, TraceKind::BrokerUnfenced { broker: 3, .. }));
+    assert!(unfenced, "broker 3 unfenced");
+    for (p, epoch) in leaderless {
+        let now = sim.log().image().partitions[p].unwrap();
+        assert_eq!((now.leader, now.leader_epoch), (3, epoch + 1), "partition {p} led again by broker 3");
+        let (topic, partition) =
+            (p as u32 / config.partitions_per_topic, p as u32 % config.partitions_per_topic);
+        let znode = sim
+            .zk()
+            .inspect(ZnodePath::PartitionState { topic, partition })
+            .and_then(|n| n.partition_state());
+        assert_eq!(
+            znode.map(|s| (s.leader, s.leader_epoch)),
+            Some((3, epoch + 1)),
+            "partition {p}: its state znode"
+        );
+        assert_eq!(sim.broker_leader_epoch(0, p as u32), Some(epoch + 1), "partition {p}: broker 0's cache");
+    }
+}

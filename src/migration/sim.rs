@@ -245,6 +245,8 @@ pub enum TraceKind {
     },
     BrokerUnfenced {
         broker: BrokerId,
+        /// Partitions without a leader that got one with the unfence.
+        leaders_elected: u32,
     },
     BrokerFenced {
         broker: BrokerId,
@@ -389,7 +391,14 @@ impl fmt::Display for TraceKind {
             TraceKind::WriteRefused { write, log } => {
                 write!(f, "{write:?} refused: NOT_CONTROLLER while the log says {}", log.name())
             }
-            TraceKind::BrokerUnfenced { broker } => write!(f, "broker {broker} unfenced"),
+            TraceKind::BrokerUnfenced { broker, leaders_elected: 0 } => write!(f, "broker {broker} unfenced"),
+            TraceKind::BrokerUnfenced { broker, leaders_elected } => {
+                write!(
+                    f,
+                    "broker {broker} unfenced, {} elected",
+                    crate::util::format::counted(u64::from(*leaders_elected), "leader")
+                )
+            }
             TraceKind::BrokerFenced { broker, leaders_moved } => {
                 write!(f, "broker {broker} fenced (no heartbeat for 9 s), {leaders_moved} leaders moved")
             }
@@ -1608,8 +1617,53 @@ impl World {
                 )
                 .is_some()
         {
-            self.note(TraceKind::BrokerUnfenced { broker: b });
+            let leaders_elected = self.elect_leaderless(b);
+            self.note(TraceKind::BrokerUnfenced { broker: b, leaders_elected });
         }
+    }
+
+    /// With `unfenced`'s unfence, a leader for every partition without one
+    /// (`ReplicationControlManager.handleBrokerUnfenced`: `generateLeaderAndIsrUpdates` over
+    /// `partitionsWithNoLeader`): a clean election, the first replica in sync and active, which
+    /// bumps the leader and partition epochs. The unfenced broker counts as active, as
+    /// `brokerToAdd` does there, the image still showing it fenced. Returns how many got one.
+    fn elect_leaderless(&mut self, unfenced: BrokerId) -> u32 {
+        let active: BrokerSet = self
+            .log
+            .image()
+            .brokers
+            .iter()
+            .filter(|(id, r)| !r.fenced || **id == unfenced)
+            .map(|(id, _)| *id)
+            .collect();
+        let mut elected = 0;
+        for p in 0..self.layout.partitions() {
+            let Some(state) = self.log.image().partitions[p as usize] else { continue };
+            if state.leader != NO_LEADER {
+                continue;
+            }
+            let Some(leader) =
+                self.assignment.replicas(p).find(|r| state.isr.contains(*r) && active.contains(*r))
+            else {
+                continue;
+            };
+            let next = PartitionImage {
+                leader: leader as i32,
+                leader_epoch: state.leader_epoch + 1,
+                partition_epoch: state.partition_epoch + 1,
+                ..state
+            };
+            if self
+                .append(
+                    ControllerWrite::ProcessBrokerHeartbeat,
+                    MetaRecord::Partition { index: p, state: next },
+                )
+                .is_some()
+            {
+                elected += 1;
+            }
+        }
+        elected
     }
 
     /// `maybeFenceStaleBroker`: no heartbeat for `broker.session.timeout.ms`, so the broker is
