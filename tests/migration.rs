@@ -505,3 +505,29 @@ fn an_unfenced_broker_leads_again_the_partitions_left_without_a_leader() {
         assert_eq!(sim.broker_leader_epoch(0, p as u32), Some(epoch + 1), "partition {p}: broker 0's cache");
     }
 }
+
+/// #62 item 5 (registration): once the controllers are rolled without the migration flag, a
+/// broker still in migration mode (ZooKeeper mode) is refused, as Kafka 3.9's
+/// `ClusterControlManager.registerBroker` refuses it ("Controller does not support registering
+/// ZK brokers.": `zkRegistrationAllowed` is false).
+#[test]
+fn after_finalizing_a_broker_in_migration_mode_cannot_register() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a migration");
+    scenarios::to_dual_write(&mut sim).expect("dual-write");
+    for b in [0, 1, 2] {
+        sim.act(Action::BrokerToKraft(b)).expect("to KRaft");
+        sim.run_until(sim.now() + 10_000 * MS);
+    }
+    sim.act(Action::Finalize).expect("finalize");
+    sim.run_until(sim.now() + 20_000 * MS);
+    assert!(sim.finalized());
+    sim.act(Action::KillBroker(3)).expect("kill broker 3");
+    sim.run_until(sim.now() + 1_000 * MS);
+    sim.act(Action::RestartBroker(3)).expect("restart broker 3, still in migration mode");
+    sim.run_until(sim.now() + 20_000 * MS);
+    let refused = sim.trace().iter().any(|l| {
+        matches!(&l.kind, TraceKind::RegistrationRefused { broker: 3, why } if why == "Controller does not support registering ZK brokers.")
+    });
+    assert!(refused, "broker 3's registration refused");
+    assert_eq!(sim.broker_mode(3), Some(BrokerMode::Migrating));
+}

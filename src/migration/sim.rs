@@ -1594,8 +1594,13 @@ impl World {
         }
         let migrating = broker.mode == BrokerMode::Migrating;
         if !broker.registered {
-            let rules =
-                ControllerMigration { enabled: true, version_migrates: true, version_has_transactions: true };
+            // `ClusterControlManager.zkRegistrationAllowed`: the controllers' migration flag, gone
+            // once they are rolled without it to finalize.
+            let rules = ControllerMigration {
+                enabled: !self.finalized,
+                version_migrates: true,
+                version_has_transactions: true,
+            };
             if let Err(why) = rules.admits_registration(migrating, self.appended_migration) {
                 self.note(TraceKind::RegistrationRefused { broker: b, why: why.to_string() });
                 return;
