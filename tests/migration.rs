@@ -8,7 +8,7 @@ use kraftscope::migration::log::MetaRecord;
 use kraftscope::migration::scenarios::{self, SCENARIOS};
 use kraftscope::migration::sim::{Action, BrokerMode, MigrationConfig, MigrationSim, TraceKind, TraceLine};
 use kraftscope::migration::state::{MigrationDriverState, ZkMigrationState};
-use kraftscope::zk::{ZnodeData, ZnodePath};
+use kraftscope::zk::{PartitionState, ZnodeData, ZnodePath};
 
 /// `kraftscope run --scenario migration --notable` up to the copy's first batch, less the times:
 /// the start every scenario but the copy's failover shares (seed 1).
@@ -190,6 +190,13 @@ fn every_scenario_keeps_every_invariant_over_many_seeds() {
     }
 }
 
+/// Partition `p`'s state znode (`/brokers/topics/<topic>/partitions/<partition>/state`), if any.
+fn state_znode(sim: &MigrationSim, p: u32) -> Option<PartitionState> {
+    let per_topic = sim.config().partitions_per_topic;
+    let (topic, partition) = (p / per_topic, p % per_topic);
+    sim.zk().inspect(ZnodePath::PartitionState { topic, partition }).and_then(|n| n.partition_state())
+}
+
 fn at_of(trace: &[TraceLine], found: impl Fn(&TraceKind) -> bool) -> Option<u64> {
     trace.iter().find(|l| found(&l.kind)).map(|l| l.at)
 }
@@ -276,14 +283,8 @@ fn a_rollback_finds_in_zookeeper_what_dual_write_kept_and_a_new_zookeeper_contro
     let (sim, _) = notable("migration-rollback", 1);
     let image = sim.log().image();
     let zk = sim.zk();
-    let layout_partitions = sim.config().partitions();
-    for p in 0..layout_partitions {
-        let (topic, partition) =
-            (p / sim.config().partitions_per_topic, p % sim.config().partitions_per_topic);
-        let state = zk
-            .inspect(ZnodePath::PartitionState { topic, partition })
-            .and_then(|n| n.partition_state())
-            .expect("a state znode");
+    for p in 0..sim.config().partitions() {
+        let state = state_znode(&sim, p).expect("a state znode");
         let kraft = image.partitions[p as usize].expect("copied");
         assert_eq!(
             (state.leader, state.leader_epoch, state.isr),
@@ -402,13 +403,8 @@ fn a_rollback_after_more_kraft_elections_than_zookeeper_controllers_leaves_znode
         _ => None,
     });
     let (zk_epoch, above) = elected.expect("a ZooKeeper-mode controller after the rollback");
-    let zk = sim.zk();
     let stamped: Vec<u32> = (0..sim.config().partitions())
-        .filter_map(|p| {
-            let (topic, partition) =
-                (p / sim.config().partitions_per_topic, p % sim.config().partitions_per_topic);
-            zk.inspect(ZnodePath::PartitionState { topic, partition }).and_then(|n| n.partition_state())
-        })
+        .filter_map(|p| state_znode(&sim, p))
         .map(|s| s.controller_epoch)
         .filter(|epoch| *epoch > zk_epoch)
         .collect();
@@ -441,12 +437,7 @@ fn an_isr_shrink_in_dual_write_bumps_the_leader_epoch_in_kraft_zookeeper_and_the
         shrunk += 1;
         assert!(!now.isr.contains(1), "partition {p}: broker 1 left its ISR");
         assert_eq!(now.leader_epoch, was.leader_epoch + 1, "partition {p}: KRaft's leader epoch");
-        let (topic, partition) =
-            (p as u32 / config.partitions_per_topic, p as u32 % config.partitions_per_topic);
-        let znode = sim
-            .zk()
-            .inspect(ZnodePath::PartitionState { topic, partition })
-            .and_then(|n| n.partition_state());
+        let znode = state_znode(&sim, p as u32);
         assert_eq!(znode.map(|s| s.leader_epoch), Some(now.leader_epoch), "partition {p}: its state znode");
         for b in [0, 2, 3] {
             assert_eq!(
@@ -491,12 +482,7 @@ fn an_unfenced_broker_leads_again_the_partitions_left_without_a_leader() {
     for (p, epoch) in leaderless {
         let now = sim.log().image().partitions[p].unwrap();
         assert_eq!((now.leader, now.leader_epoch), (3, epoch + 1), "partition {p} led again by broker 3");
-        let (topic, partition) =
-            (p as u32 / config.partitions_per_topic, p as u32 % config.partitions_per_topic);
-        let znode = sim
-            .zk()
-            .inspect(ZnodePath::PartitionState { topic, partition })
-            .and_then(|n| n.partition_state());
+        let znode = state_znode(&sim, p as u32);
         assert_eq!(
             znode.map(|s| (s.leader, s.leader_epoch)),
             Some((3, epoch + 1)),
