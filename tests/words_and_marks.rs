@@ -4,7 +4,7 @@
 use kraftscope::harness::MS;
 use kraftscope::quorum::RoleKind;
 use kraftscope::session::cluster_drawing::{cluster, covered, label_box, label_places};
-use kraftscope::session::layout::{Geometry, Layout};
+use kraftscope::session::layout::{Geometry, Layout, Rect};
 use kraftscope::session::picture::{ClusterPicture, session_picture};
 use kraftscope::session::text_fit::{SMALL_PX, text_width};
 use kraftscope::session::{Action, Session, Settings};
@@ -112,6 +112,22 @@ fn message_labels_never_overlap() {
                     "at {} us a label lies over a node: {b:?}",
                     session.now()
                 );
+                // Where a compact drawing writes a controller's role and epoch: under its circle
+                // (seen in presenter mode at 1024 x 768: "FR" over "follower").
+                for &id in &voters {
+                    let (g, c) = (&layout.geometry, layout.centre(id).unwrap());
+                    let lines = Rect {
+                        left: c.x - g.label_half_w,
+                        top: c.y + g.radius,
+                        right: c.x + g.label_half_w,
+                        bottom: c.y + g.radius + 30.0,
+                    };
+                    assert!(
+                        !g.compact || b.overlap(&lines) == 0.0,
+                        "at {} us a label lies over n{id}'s role or epoch: {b:?}",
+                        session.now()
+                    );
+                }
             }
         }
         assert!(checked > 2_000, "the run drew messages to check: {checked}");

@@ -353,7 +353,8 @@ impl Layout {
     }
 
     /// What a node draws that a message's label must not cover: its shape, and a controller's
-    /// vote line over it and log strip with the line under it.
+    /// vote line over it and log strip with the line under it (a compact drawing writes its role
+    /// and epoch lines between the circle and the strip).
     pub fn covered(&self, id: NodeId) -> Vec<Rect> {
         let (Some(c), Some(shape)) = (self.centre(id), self.shape_box(id)) else { return Vec::new() };
         if !self.is_controller(id) {
@@ -369,7 +370,12 @@ impl Layout {
                 right: c.x + g.label_half_w,
                 bottom: c.y - g.radius,
             },
-            Rect { left: c.x - half_w, top: c.y + g.strip_top, right: c.x + half_w, bottom: c.y + g.below },
+            Rect {
+                left: c.x - half_w.max(g.label_half_w),
+                top: c.y + if g.compact { g.radius } else { g.strip_top },
+                right: c.x + half_w.max(g.label_half_w),
+                bottom: c.y + g.below,
+            },
         ]
     }
 
