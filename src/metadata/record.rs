@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::quorum::record::mix;
 use crate::util::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
+use crate::util::hash::{self, mix};
 
 /// Brokers (observers) have node ids from here up; bit `id - FIRST_BROKER_ID` of a
 /// [`BrokerSet`] stands for broker `id`.
@@ -248,7 +248,7 @@ impl MetadataRecord {
 
     /// A stable fingerprint of the record's content.
     pub(crate) fn fingerprint(&self) -> u64 {
-        let text_hash = |t: &str| t.bytes().fold(0u64, |h, b| mix(h ^ u64::from(b)));
+        let text_hash = |t: &str| hash::text(0, t);
         let body = match self {
             MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
                 mix(u64::from(*broker_id) ^ broker_epoch << 20) ^ mix(*incarnation)

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use crate::quorum::applied::AppliedState;
 use crate::quorum::disk::Disk;
 use crate::quorum::log::Log;
-use crate::quorum::record::mix;
 use crate::quorum::snapshot::Snapshot;
 use crate::quorum::{Message, Node, Outbox, Payload, StateMachine};
+use crate::util::hash::mix;
 
 use super::image::{MetadataImage, RejectedRecord};
 use super::record::MetadataRecord;

@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use super::record::{Record, mix};
+use super::record::Record;
 use super::state_machine::StateMachine;
 use super::voters::{KRaftVersion, VoterSet};
 use super::{Epoch, Offset};
+use crate::util::hash::mix;
 
 /// The result of applying the committed log up to (not including) `applied_offset`.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::NodeId;
 use super::state_machine::Payload;
 use super::voters::{KRaftVersion, VoterSet};
+use crate::util::hash::mix;
 
 /// The body of a LeaderChange control record.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,13 +69,6 @@ impl<P: Payload> Record<P> {
             Record::Data(payload) => payload.kind(),
         }
     }
-}
-
-/// A 64-bit mixing function (the SplitMix64 finaliser).
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl<P: fmt::Display> fmt::Display for Record<P> {

@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::NodeId;
-use super::record::mix;
+use crate::util::hash::mix;
 
 /// A metadata log directory's `directory.id` (a random UUID in Kafka's `meta.properties`; 64
 /// bits here, derived from the node id and how many times its disk was formatted).

@@ -69,8 +69,7 @@ pub fn fingerprint(name: &str, seed: u64) -> Result<String, ScriptError> {
     let outputs = run_script(catalog::find(name)?, seed, Detail::Full)?;
     let lines = outputs.iter().flatten();
     let (count, hash) = lines.fold((0u64, 0u64), |(count, hash), line| {
-        let line_hash = line.bytes().fold(hash, |h, b| crate::quorum::record::mix(h ^ u64::from(b)));
-        (count + 1, crate::quorum::record::mix(line_hash ^ count))
+        (count + 1, crate::util::hash::mix(crate::util::hash::text(hash, line) ^ count))
     });
     Ok(format!("{count} lines, {hash:016x}"))
 }

@@ -9,8 +9,8 @@
 
 use std::fmt::{self, Write};
 
-use crate::quorum::record::mix;
 use crate::sim::Simulation;
+use crate::util::hash::TextHash;
 
 /// A readable summary of the state and a 64-bit hash of all of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,21 +21,11 @@ pub struct Fingerprint {
     pub hash: u64,
 }
 
-/// A running hash of formatted text.
-struct Hasher(u64);
-
-impl Write for Hasher {
-    fn write_str(&mut self, text: &str) -> fmt::Result {
-        self.0 = text.bytes().fold(self.0, |h, b| mix(h ^ u64::from(b)));
-        Ok(())
-    }
-}
-
 impl Fingerprint {
     /// The fingerprint of `sim` as it is now.
     pub(crate) fn of(sim: &Simulation) -> Fingerprint {
         let mut summary = format!("{} us, {} events", sim.now(), sim.events_processed());
-        let mut hasher = Hasher(0);
+        let mut hasher = TextHash(0);
         let _ = write!(hasher, "{summary}");
         for id in sim.node_ids() {
             match sim.server(id) {

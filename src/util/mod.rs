@@ -10,6 +10,8 @@ pub mod float;
 pub mod small_map;
 // Sets of brokers as one bitmask: ISRs and replica sets, for millions of partitions.
 pub mod broker_set;
+// The one hash of fingerprints, of numbers and of text.
+pub mod hash;
 // Numbers and times as the page and the command line print them.
 pub mod format;
 // The page's stylesheet minified as it is served (and embedded in stills).
