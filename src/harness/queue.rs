@@ -8,7 +8,7 @@ use crate::harness::Micros;
 
 /// The heap holds only (time, sequence, slot); events themselves sit still in a slab, so the
 /// heap's sifting moves 24 bytes instead of whole messages.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Key {
     at: Reverse<Micros>,
     seq: Reverse<u64>,
@@ -16,7 +16,7 @@ struct Key {
 }
 
 /// A min-queue of events by (time, insertion order).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Key>,
     slab: Vec<Option<E>>,

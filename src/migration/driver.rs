@@ -191,6 +191,7 @@ pub struct Published {
 }
 
 /// The driver on one controller.
+#[derive(Clone, Debug)]
 pub struct MigrationDriver {
     node_id: i32,
     state: MigrationDriverState,

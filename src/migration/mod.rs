@@ -13,4 +13,5 @@ pub mod phases;
 pub mod scenarios;
 pub mod sim;
 pub mod state;
+pub mod timeline;
 pub mod zk_client;

@@ -28,6 +28,11 @@ impl Scenario {
         Ok(sim)
     }
 
+    /// The cluster it runs on.
+    pub fn config(&self) -> MigrationConfig {
+        (self.config)()
+    }
+
     /// Runs it with `seed` at `config`'s size (and checks).
     pub fn run_with(&self, config: MigrationConfig, seed: u64) -> Result<MigrationSim, ActionError> {
         let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;

@@ -18,7 +18,7 @@
 //!   (Kafka's guide rolls a broker already in KRaft mode back twice).
 
 use std::collections::{BTreeSet, VecDeque};
-use std::fmt;
+use std::fmt::{self, Write};
 use std::rc::Rc;
 
 use crate::harness::{EventQueue, MS, Micros, format_time};
@@ -478,12 +478,14 @@ pub mod invariants {
 
 /// UpdateMetadata and LeaderAndIsr from the KRaft controller to a ZooKeeper-mode broker
 /// (`MigrationPropagator`): each partition's leader and leader epoch.
+#[derive(Clone, Debug)]
 struct Rpc {
     full: bool,
     zk_epoch: u32,
     entries: Rc<[(u32, i32, u32)]>,
 }
 
+#[derive(Clone, Debug)]
 enum Event {
     Operator(Action),
     Commit,
@@ -547,6 +549,7 @@ enum Event {
 }
 
 /// What a driver is told, in its queue's order.
+#[derive(Clone, Debug)]
 enum DriverInput {
     LeaderChange(LeaderAndEpoch),
     Publish(DriverImage, MetadataChange, Rc<Delta>),
@@ -554,6 +557,7 @@ enum DriverInput {
     CopyDone(Result<OffsetAndEpoch, String>),
 }
 
+#[derive(Clone, Debug)]
 struct Broker {
     mode: BrokerMode,
     alive: bool,
@@ -571,6 +575,7 @@ struct Broker {
     busy_until: Micros,
 }
 
+#[derive(Clone, Debug)]
 struct Controller {
     id: i32,
     alive: bool,
@@ -583,12 +588,14 @@ struct Controller {
 }
 
 /// The copy under way: which one, for which leader.
+#[derive(Clone, Debug)]
 struct Copying {
     id: u64,
     leader: i32,
 }
 
 /// Everything but the drivers: what a driver's calls reach.
+#[derive(Clone, Debug)]
 struct World {
     config: MigrationConfig,
     layout: TopicLayout,
@@ -622,10 +629,35 @@ struct World {
     rolled_back: bool,
 }
 
-/// The migration simulation.
+/// The migration simulation. A clone is a checkpoint: it runs on exactly as the original does
+/// (see [`super::timeline`]).
+#[derive(Clone, Debug)]
 pub struct MigrationSim {
     world: World,
     controllers: Vec<Controller>,
+    /// Events run so far: with the clock, the exact moment of the run.
+    events: u64,
+    /// The operator's inputs so far, where each came, for a replay to give them again.
+    inputs: Vec<Input>,
+}
+
+/// An operator's input to a run and the moment it came: after `events` events, at `at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub events: u64,
+    pub at: Micros,
+    pub what: InputKind,
+}
+
+/// What the operator did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// [`MigrationSim::act`], admitted.
+    Act(Action),
+    /// [`MigrationSim::schedule`]: the action at a later time.
+    Schedule(Micros, Action),
+    /// [`MigrationSim::note_refusal`].
+    Refusal(Action, ActionError),
 }
 
 /// Why an action cannot be taken now.
@@ -741,7 +773,7 @@ impl MigrationSim {
             finalized: false,
             rolled_back: false,
         };
-        Ok(MigrationSim { world, controllers })
+        Ok(MigrationSim { world, controllers, events: 0, inputs: Vec::new() })
     }
 
     pub fn now(&self) -> Micros {
@@ -845,6 +877,7 @@ impl MigrationSim {
     /// Takes `action` now: checked at once (an error changes nothing), then run as the next event.
     pub fn act(&mut self, action: Action) -> Result<(), ActionError> {
         self.world.admissible(action)?;
+        self.record(InputKind::Act(action));
         let now = self.world.now;
         self.world.queue.push(now, Event::Operator(action));
         Ok(())
@@ -852,19 +885,74 @@ impl MigrationSim {
 
     /// Notes in the trace an operator's step that was refused.
     pub fn note_refusal(&mut self, action: Action, refused: ActionError) {
+        self.record(InputKind::Refusal(action, refused.clone()));
         self.world.note(TraceKind::Refused { action, why: refused.0 });
     }
 
     /// Takes `action` at `at` (checked then: a refusal goes in the trace).
     pub fn schedule(&mut self, at: Micros, action: Action) {
+        self.record(InputKind::Schedule(at, action));
         let at = at.max(self.world.now);
         self.world.queue.push(at, Event::Operator(action));
+    }
+
+    fn record(&mut self, what: InputKind) {
+        self.inputs.push(Input { events: self.events, at: self.world.now, what });
+    }
+
+    /// The operator's inputs so far, in order.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+
+    /// Events run so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Runs on to `until` as the run that took `inputs` did: each input given again at its
+    /// moment (after as many events, at its time), the events up to `until` run, the clock set
+    /// there. From a fresh simulation, or from a clone of one on that road, it reaches what that
+    /// run held at `until`.
+    pub fn replay(&mut self, inputs: &[Input], until: Micros) {
+        loop {
+            let next = inputs.get(self.inputs.len()).filter(|i| i.at <= until);
+            match next {
+                Some(input) if input.events == self.events => {
+                    self.world.now = self.world.now.max(input.at);
+                    match input.what.clone() {
+                        InputKind::Act(action) => {
+                            if let Err(refused) = self.act(action) {
+                                self.note_refusal(action, refused);
+                            }
+                        }
+                        InputKind::Schedule(at, action) => self.schedule(at, action),
+                        InputKind::Refusal(action, refused) => self.note_refusal(action, refused),
+                    }
+                }
+                _ if self.world.queue.peek_time().is_some_and(|at| at <= until) => {
+                    self.step();
+                }
+                _ => break,
+            }
+        }
+        self.world.now = self.world.now.max(until);
+    }
+
+    /// A 64-bit hash of the whole state (every field of the world, the controllers and their
+    /// drivers, the event queue and the random generators): two runs at the same moment agree
+    /// on it only if they agree on everything.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hash = crate::util::hash::TextHash(self.events);
+        let _ = write!(hash, "{:?}{:?}", self.world, self.controllers);
+        hash.0
     }
 
     /// Runs the next event; false when none is left.
     pub fn step(&mut self) -> bool {
         let Some((at, event)) = self.world.queue.pop() else { return false };
         self.world.now = at;
+        self.events += 1;
         self.handle(event);
         true
     }

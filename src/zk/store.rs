@@ -261,6 +261,7 @@ struct Session {
 }
 
 /// The ensemble's data tree, sessions, watches and request queue.
+#[derive(Clone, Debug)]
 pub struct ZkStore {
     layout: TopicLayout,
     read_latency: Micros,

@@ -1,0 +1,51 @@
+//! #62 item 6: a migration the page can scrub. Every scenario, recorded once, reaches any moment
+//! by seeking (forwards and back, from the nearest copy) exactly as playing from the start
+//! reaches it, and playing its recorded inputs again gives the scripted run itself.
+
+use kraftscope::harness::Micros;
+use kraftscope::migration::scenarios::SCENARIOS;
+use kraftscope::migration::sim::MigrationSim;
+use kraftscope::migration::timeline::{EVERY, Timeline};
+use kraftscope::util::rng::Rng;
+
+#[test]
+fn seeking_equals_playing_for_every_scenario() {
+    for scenario in &SCENARIOS {
+        for seed in [1, 7, 42] {
+            let again = format!("cargo test --test migration_timeline  # {} seed {seed}", scenario.id);
+            let run = scenario.run(seed).unwrap();
+            let mut timeline = Timeline::record(scenario, scenario.config(), seed).unwrap();
+            assert_eq!(timeline.end(), run.now(), "{again}");
+            assert_eq!(timeline.sim().trace(), run.trace(), "{again}: the replay's trace");
+            assert_eq!(timeline.sim().fingerprint(), run.fingerprint(), "{again}: the replay's end");
+            assert!(!run.inputs().is_empty() && timeline.end() > 4 * EVERY, "{again}: a run to scrub");
+
+            // Moments at random, some on a copy's own time and some at the very end, visited
+            // in random order (so most seeks go back or jump ahead).
+            let mut rng = Rng::new(seed);
+            let mut moments: Vec<Micros> = (0..12).map(|_| rng.below(timeline.end() + 1)).collect();
+            moments.extend([0, EVERY, 3 * EVERY, timeline.end(), timeline.end() - 1]);
+            let mut played = MigrationSim::new(scenario.config(), seed).unwrap();
+            let mut ascending = moments.clone();
+            ascending.sort_unstable();
+            ascending.dedup();
+            let expected: Vec<(Micros, u64, u64)> = ascending
+                .iter()
+                .map(|&t| {
+                    played.replay(run.inputs(), t);
+                    (t, played.events(), played.fingerprint())
+                })
+                .collect();
+            for &t in &moments {
+                timeline.seek(t);
+                let (_, events, fingerprint) = expected.iter().find(|e| e.0 == t).unwrap();
+                assert_eq!(timeline.sim().now(), t, "{again}");
+                assert_eq!(
+                    (timeline.sim().events(), timeline.sim().fingerprint()),
+                    (*events, *fingerprint),
+                    "{again}: seeking to {t} us differs from playing to it"
+                );
+            }
+        }
+    }
+}
