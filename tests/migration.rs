@@ -52,7 +52,7 @@ const MIGRATION: [&str; 9] = [
     "controller 3000 leads epoch 2",
     "controller 3000 activates: ZkMigrationState(POST_MIGRATION)",
     "POST_MIGRATION: ZooKeeper is no longer written; no rollback from here",
-    "operator: roll back: deprovision the controllers, delete /controller and /migration, roll the brokers to ZooKeeper mode: refused, the migration was finalized: ZooKeeper is no longer written, so it is behind the log for good",
+    "operator: roll back: deprovision the controllers, delete /controller and /migration: refused, the migration was finalized: ZooKeeper is no longer written, so it is behind the log for good",
 ];
 
 /// `kraftscope run --scenario migration-failover --notable`, after dual-write, less the times.
@@ -121,12 +121,20 @@ const MIGRATION_ZK_DOWN: [&str; 7] = [
     "ZooKeeper back; ZooKeeper is 10 records behind the log",
 ];
 
-/// `kraftscope run --scenario migration-rollback --notable`, after dual-write, less the times.
-const MIGRATION_ROLLBACK: [&str; 4] = [
+/// `kraftscope run --scenario migration-rollback --notable`, after dual-write, less the times:
+/// a broker in migration mode is elected at once, then the brokers roll one at a time (and each
+/// restart of the ZooKeeper-mode controller's broker moves it).
+const MIGRATION_ROLLBACK: [&str; 10] = [
     "operator: kill broker 1",
     "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved",
-    "operator: roll back: deprovision the controllers, delete /controller and /migration, roll the brokers to ZooKeeper mode",
+    "operator: roll back: deprovision the controllers, delete /controller and /migration",
     "broker 0 wins /controller: ZooKeeper controller at epoch 5",
+    "operator: restart broker 0 in ZooKeeper mode, the migration flag removed",
+    "broker 2 wins /controller: ZooKeeper controller at epoch 6",
+    "operator: restart broker 1 in ZooKeeper mode, the migration flag removed",
+    "operator: restart broker 2 in ZooKeeper mode, the migration flag removed",
+    "broker 0 wins /controller: ZooKeeper controller at epoch 7",
+    "operator: restart broker 3 in ZooKeeper mode, the migration flag removed",
 ];
 
 /// `kraftscope run --scenario migration-stranded --notable` after the copy's first batch, less the times.
@@ -278,6 +286,41 @@ fn a_failover_during_the_copy_aborts_its_transaction_and_the_copy_is_done_again_
     assert!(image.partitions.iter().all(Option::is_some));
 }
 
+/// #62 item 4: deleting `/controller` fires the migration-mode brokers' watch and one is elected
+/// at once (`ControllerChangeHandler.handleDeletion`, `Reelect`), before any broker restarts;
+/// then the brokers roll one at a time, never two down at once.
+#[test]
+fn a_rollback_elects_a_zookeeper_controller_at_once_then_rolls_the_brokers_one_at_a_time() {
+    for id in ["migration-rollback", "migration-rollback-hazard"] {
+        let (sim, _) = notable(id, 1);
+        let trace = sim.trace();
+        let rollback = at_of(trace, |k| matches!(k, TraceKind::Operator(Action::RollBack))).unwrap();
+        // The first line after the rollback that `found` matches: its place in the trace and time.
+        let after = |found: &dyn Fn(&TraceKind) -> bool| {
+            trace.iter().enumerate().find(|(_, l)| l.at >= rollback && found(&l.kind)).map(|(i, l)| (i, l.at))
+        };
+        let elected = after(&|k| matches!(k, TraceKind::ZkControllerElected { .. })).unwrap();
+        let restarted = after(&|k| matches!(k, TraceKind::BrokerDown { clean: true, .. })).unwrap();
+        assert!(
+            elected < restarted,
+            "{id}: elected (line, us) {elected:?}, a broker restarted {restarted:?}"
+        );
+        assert!(elected.1 - rollback <= MS, "{id}: elected one watch delivery after the deletion");
+        let mut rolling: Vec<u32> = Vec::new();
+        for line in trace.iter().filter(|l| l.at >= rollback) {
+            match line.kind {
+                TraceKind::Operator(Action::BrokerToZkMode(b)) => {
+                    assert!(rolling.is_empty(), "{id}: broker {b} restarted while {rolling:?} restart");
+                    rolling.push(b);
+                }
+                TraceKind::BrokerUp { broker, .. } => rolling.retain(|b| *b != broker),
+                _ => {}
+            }
+        }
+        assert!(rolling.is_empty(), "{id}: every broker back");
+    }
+}
+
 #[test]
 fn a_rollback_finds_in_zookeeper_what_dual_write_kept_and_a_new_zookeeper_controller_above_every_claim() {
     let (sim, _) = notable("migration-rollback", 1);
@@ -336,6 +379,25 @@ fn the_operator_is_told_why_a_step_cannot_be_taken() {
         assert!(refused.0.contains(why), "{action}: {refused}");
     }
     assert!(MigrationSim::new(MigrationConfig { brokers: 0, ..MigrationConfig::small() }, 1).is_err());
+}
+
+/// Kafka 3.9's guide from KRaft mode: the brokers go back to migration mode first, while the
+/// controllers run (a KRaft-mode broker needs them); only then the controllers go.
+#[test]
+fn a_rollback_waits_for_every_broker_to_leave_kraft_mode() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
+    scenarios::to_dual_write(&mut sim).unwrap();
+    assert!(sim.act(Action::BrokerToZkMode(0)).unwrap_err().0.contains("only after the rollback"));
+    sim.act(Action::BrokerToKraft(0)).unwrap();
+    sim.run_until_that(sim.now() + 60_000 * MS, |s| s.registered_as(0) == Some(BrokerMode::Kraft));
+    let refused = sim.act(Action::RollBack).unwrap_err();
+    assert!(refused.0.contains("broker 0 runs in KRaft mode"), "{refused}");
+    sim.act(Action::BrokerToMigrationMode(0)).unwrap();
+    sim.run_until_that(sim.now() + 60_000 * MS, |s| s.registered_as(0) == Some(BrokerMode::Migrating));
+    sim.act(Action::RollBack).unwrap();
+    sim.run_until_that(sim.now() + 1_000 * MS, |s| s.zk_controller().is_some());
+    assert!(sim.zk_controller().is_some(), "a broker in migration mode elected");
+    assert!(sim.violations().is_empty(), "{:?}", sim.violations());
 }
 
 /// README's migration table is `kraftscope migration`'s output at these sizes, but for the wall

@@ -197,8 +197,20 @@ fn roll_back(sim: &mut MigrationSim) -> Result<(), ActionError> {
     to_dual_write(sim)?;
     sim.act(Action::KillBroker(1))?;
     pause(sim, 12_000);
+    roll_back_and_roll_brokers(sim)
+}
+
+/// Kafka 3.9's guide from migration mode: deprovision the controllers and delete `/controller`
+/// and `/migration` (a broker is elected ZooKeeper-mode controller at once), then restart each
+/// broker in ZooKeeper mode, one after another, each once it is back.
+fn roll_back_and_roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
     sim.act(Action::RollBack)?;
-    pause(sim, 10_000);
+    wait(sim, "a ZooKeeper-mode controller", |s| s.zk_controller().is_some())?;
+    for b in 0..sim.config().brokers {
+        sim.act(Action::BrokerToZkMode(b))?;
+        wait(sim, "the broker back in ZooKeeper mode", |s| s.running_in(b) == Some(BrokerMode::Zk))?;
+    }
+    pause(sim, 2_000);
     Ok(())
 }
 
@@ -242,7 +254,5 @@ fn rollback_hazard(sim: &mut MigrationSim) -> Result<(), ActionError> {
     wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
     sim.act(Action::KillBroker(1))?;
     pause(sim, 12_000);
-    sim.act(Action::RollBack)?;
-    pause(sim, 10_000);
-    Ok(())
+    roll_back_and_roll_brokers(sim)
 }

@@ -14,8 +14,7 @@
 //!   claim); after a rollback its election and its first full push are modelled, not its work;
 //! - ZooKeeper holds topics and partition states only (no configs, ACLs, quotas or tokens), and a
 //!   ZooKeeper outage expires no session (the ensemble's new leader renews them);
-//! - changes published while the driver is busy are written as one, and a rollback is one step
-//!   (Kafka's guide rolls a broker already in KRaft mode back twice).
+//! - changes published while the driver is busy are written as one.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt::{self, Write};
@@ -143,9 +142,13 @@ pub enum Action {
     BrokerToKraft(BrokerId),
     /// Roll the controllers without the migration flag.
     Finalize,
-    /// Kafka's documented rollback: brokers back to ZooKeeper mode, the controllers gone,
-    /// `/controller` and `/migration` deleted.
+    /// Kafka's documented rollback, once no broker runs in KRaft mode (the guide's first roll
+    /// restarts each in migration mode): the controllers deprovisioned, then `/controller` and
+    /// `/migration` deleted, so that a broker in migration mode is elected ZooKeeper-mode
+    /// controller at once. The brokers are then rolled with [`Action::BrokerToZkMode`].
     RollBack,
+    /// After a rollback, restart a broker without the migration flag (the guide's last roll).
+    BrokerToZkMode(BrokerId),
     /// The active KRaft controller's process dies (restarted `restart` later).
     KillActiveController,
     /// The ensemble is unreachable for this long.
@@ -163,10 +166,12 @@ impl fmt::Display for Action {
             Action::BrokerToMigrationMode(b) => write!(f, "restart broker {b} in migration mode"),
             Action::BrokerToKraft(b) => write!(f, "restart broker {b} as a KRaft broker"),
             Action::Finalize => write!(f, "roll the controllers without the migration flag (finalize)"),
-            Action::RollBack => write!(
-                f,
-                "roll back: deprovision the controllers, delete /controller and /migration, roll the brokers to ZooKeeper mode"
-            ),
+            Action::RollBack => {
+                write!(f, "roll back: deprovision the controllers, delete /controller and /migration")
+            }
+            Action::BrokerToZkMode(b) => {
+                write!(f, "restart broker {b} in ZooKeeper mode, the migration flag removed")
+            }
             Action::KillActiveController => write!(f, "kill the active KRaft controller"),
             Action::ZkOutage { lasting } => write!(f, "ZooKeeper unreachable for {} ms", lasting / MS),
             Action::KillBroker(b) => write!(f, "kill broker {b}"),
@@ -845,6 +850,12 @@ impl MigrationSim {
         self.world.zk_controller
     }
 
+    /// The mode a running broker runs in (`None` while it is down).
+    pub fn running_in(&self, broker: BrokerId) -> Option<BrokerMode> {
+        let b = self.world.brokers.get(broker as usize)?;
+        b.alive.then_some(b.mode)
+    }
+
     /// The mode a broker runs in (or, while a roll restarts it, the mode it comes back in).
     pub fn broker_mode(&self, broker: BrokerId) -> Option<BrokerMode> {
         self.world.brokers.get(broker as usize).map(|b| b.mode)
@@ -1055,6 +1066,7 @@ impl MigrationSim {
                 self.world.queue.push(now + ELECTION_TIMEOUT + backoff, Event::Elect { after_epoch: 0 });
             }
             Action::BrokerToMigrationMode(b) => self.world.restart_broker(b, BrokerMode::Migrating),
+            Action::BrokerToZkMode(b) => self.world.restart_broker(b, BrokerMode::Zk),
             Action::BrokerToKraft(b) => self.world.restart_broker(b, BrokerMode::Kraft),
             Action::RestartBroker(b) => {
                 let mode = self.world.brokers[b as usize].mode;
@@ -1347,12 +1359,11 @@ impl MigrationSim {
         for znode in [ZnodePath::Controller, ZnodePath::Migration] {
             let _ = w.zk.delete(znode, None);
         }
-        for b in 0..w.config.brokers {
-            if w.brokers[b as usize].mode != BrokerMode::Zk {
-                w.restart_broker(b, BrokerMode::Zk);
-            }
-        }
-        let at = w.now + w.config.restart + w.config.costs.network_latency;
+        // Every broker in migration mode runs Kafka's ZooKeeper controller code (`KafkaServer`
+        // starts `KafkaController` whatever the flag) and watches `/controller`: its deletion
+        // fires `ControllerChangeHandler.handleDeletion`, `Reelect`, and `elect()` races to
+        // create it, one watch delivery later.
+        let at = w.now + w.config.costs.network_latency;
         w.queue.push(at, Event::ZkElection);
     }
 }
@@ -1408,15 +1419,27 @@ impl World {
             })
         };
         let refuse = |why: &str| Err(ActionError(why.to_string()));
-        if self.rolled_back && !matches!(action, Action::KillBroker(_) | Action::RestartBroker(_)) {
+        let after_rollback =
+            matches!(action, Action::KillBroker(_) | Action::RestartBroker(_) | Action::BrokerToZkMode(_));
+        if self.rolled_back && !after_rollback {
             return refuse("the cluster was rolled back to ZooKeeper mode");
         }
+        let in_kraft_mode = self.brokers.iter().position(|b| b.mode == BrokerMode::Kraft);
         match action {
             Action::ProvisionControllers if self.epoch > 0 || !self.log.is_empty() => {
                 refuse("the controllers are already provisioned")
             }
-            Action::BrokerToMigrationMode(b) if broker(b)?.mode != BrokerMode::Zk => {
-                refuse("that broker is not in ZooKeeper mode")
+            Action::BrokerToMigrationMode(b) if broker(b)?.mode == BrokerMode::Migrating => {
+                refuse("that broker is already in migration mode")
+            }
+            Action::BrokerToMigrationMode(_) if self.finalized => {
+                refuse("the migration was finalized: a broker goes back to migration mode only before")
+            }
+            Action::BrokerToZkMode(_) if !self.rolled_back => {
+                refuse("a broker leaves migration mode only after the rollback deleted /controller")
+            }
+            Action::BrokerToZkMode(b) if broker(b)?.mode == BrokerMode::Zk => {
+                refuse("that broker is already in ZooKeeper mode")
             }
             Action::BrokerToKraft(b) if broker(b)?.mode != BrokerMode::Migrating => {
                 refuse("only a broker in migration mode moves to KRaft mode")
@@ -1431,6 +1454,9 @@ impl World {
             Action::RollBack if self.finalized => refuse(
                 "the migration was finalized: ZooKeeper is no longer written, so it is behind the log for good",
             ),
+            Action::RollBack if let Some(b) = in_kraft_mode => Err(ActionError(format!(
+                "broker {b} runs in KRaft mode: restart it in migration mode first, while the controllers run"
+            ))),
             Action::KillActiveController if self.leader.is_none() => refuse("no KRaft controller is active"),
             Action::ZkOutage { .. } if self.zk_down.is_some() => refuse("ZooKeeper is already unreachable"),
             Action::ZkOutage { lasting } if lasting == 0 || lasting > 3_600_000 * MS => {

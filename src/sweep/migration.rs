@@ -218,6 +218,12 @@ impl Chaos<'_> {
             Ending::RollBack => {
                 sim.schedule(sim.now(), Action::RollBack);
                 self.run_until(sim, "a ZooKeeper-mode controller", |s| s.zk_controller().is_some())?;
+                for b in 0..sim.config().brokers {
+                    sim.schedule(sim.now(), Action::BrokerToZkMode(b));
+                    self.run_until(sim, "a broker in ZooKeeper mode", |s| {
+                        s.running_in(b) == Some(BrokerMode::Zk)
+                    })?;
+                }
             }
             Ending::DualWrite => {}
         }
