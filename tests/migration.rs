@@ -579,3 +579,93 @@ fn after_finalizing_a_broker_in_migration_mode_cannot_register() {
     assert!(refused, "broker 3's registration refused");
     assert_eq!(sim.broker_mode(3), Some(BrokerMode::Migrating));
 }
+
+/// A partition's state znode's version: ZooKeeper's partition epoch (`TopicPartitionStateZNode`
+/// decodes it from the znode's stat).
+fn zk_partition_epoch(sim: &MigrationSim, p: u32) -> u32 {
+    let per_topic = sim.config().partitions_per_topic;
+    let (topic, partition) = (p / per_topic, p % per_topic);
+    sim.zk().inspect(ZnodePath::PartitionState { topic, partition }).expect("a state znode").version
+}
+
+/// `/migration`'s version: one more for every batch dual-write ends, and for each offset it records.
+fn migration_version(sim: &MigrationSim) -> u32 {
+    sim.zk().inspect(ZnodePath::Migration).expect("/migration").version
+}
+
+/// #62 item 3: dual-write hands each topic's changed partitions to its own
+/// `updateTopicPartitions` (`KRaftMigrationZkWriter.handleTopicsDelta`), each batch ending with
+/// its own `/migration` write, then the driver records the offset there once more.
+#[test]
+fn dual_write_writes_a_change_topic_by_topic() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
+    scenarios::to_dual_write(&mut sim).unwrap();
+    sim.run_until(sim.now() + 2_000 * MS);
+    let (before, lines) = (migration_version(&sim), sim.trace().len());
+    let epochs: Vec<u32> = (0..sim.config().partitions()).map(|p| zk_partition_epoch(&sim, p)).collect();
+    sim.act(Action::KillBroker(1)).unwrap();
+    let wrote = |s: &MigrationSim| {
+        s.trace()[lines..].iter().any(|l| matches!(l.kind, TraceKind::ZkStatesWritten { .. }))
+    };
+    assert!(sim.run_until_that(sim.now() + 20_000 * MS, wrote), "the fence dual-written");
+    sim.run_until(sim.now() + 1_000 * MS);
+    let changed: Vec<u32> = (0..sim.config().partitions())
+        .filter(|p| zk_partition_epoch(&sim, *p) != epochs[*p as usize])
+        .collect();
+    let per_topic = sim.config().partitions_per_topic;
+    let mut topics: Vec<u32> = changed.iter().map(|p| p / per_topic).collect();
+    topics.dedup();
+    assert!(topics.len() > 1 && changed.len() > topics.len(), "a change over several topics: {changed:?}");
+    assert_eq!(
+        migration_version(&sim),
+        before + topics.len() as u32 + 1,
+        "one /migration write per topic, then the offset"
+    );
+    let written = sim.trace()[lines..].iter().find_map(|l| match l.kind {
+        TraceKind::ZkStatesWritten { partitions, batches, .. } => Some((partitions, batches)),
+        _ => None,
+    });
+    assert_eq!(written, Some((changed.len(), topics.len())));
+}
+
+/// #62 item 3 (the reconcile): changes to one partition published while the driver is busy are
+/// written to ZooKeeper as one, so its state znode's version (ZooKeeper's partition epoch) falls
+/// behind KRaft's partition epoch. The next leader's reconcile (`handleTopicsSnapshot`) compares
+/// whole registrations (`PartitionRegistration.equals`) and writes exactly those partitions again
+/// (each write adds one to the version; the JSON carries no partition epoch, so the lag shrinks
+/// by one per reconcile, as in Kafka).
+#[test]
+fn a_reconcile_writes_again_a_partition_whose_epoch_zookeeper_lags() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
+    scenarios::to_dual_write(&mut sim).unwrap();
+    // ZooKeeper away: the first fence's write blocks the driver; the next two fences are
+    // published while it waits, and written as one.
+    sim.act(Action::ZkOutage { lasting: 30_000 * MS }).unwrap();
+    sim.act(Action::KillBroker(0)).unwrap();
+    sim.run_until(sim.now() + 1_000 * MS);
+    sim.act(Action::KillBroker(1)).unwrap();
+    sim.act(Action::KillBroker(2)).unwrap();
+    sim.run_until(sim.now() + 40_000 * MS);
+    let partitions = sim.config().partitions();
+    let kraft_epoch =
+        |s: &MigrationSim, p: u32| s.log().image().partitions[p as usize].unwrap().partition_epoch;
+    let before: Vec<u32> = (0..partitions).map(|p| zk_partition_epoch(&sim, p)).collect();
+    let lagging: Vec<u32> = (0..partitions).filter(|p| before[*p as usize] < kraft_epoch(&sim, *p)).collect();
+    assert!(!lagging.is_empty(), "a partition changed more than once in one write");
+    let lines = sim.trace().len();
+    sim.act(Action::KillActiveController).unwrap();
+    sim.run_until(sim.now() + 1_000 * MS);
+    sim.run_until_that(sim.now() + 60_000 * MS, |s| {
+        s.driver_state() == Some(MigrationDriverState::DualWrite)
+    });
+    let written = sim.trace()[lines..].iter().find_map(|l| match l.kind {
+        TraceKind::ZkStatesWritten { partitions, .. } => Some(partitions),
+        _ => None,
+    });
+    assert_eq!(written, Some(lagging.len()), "the reconcile writes the lagging partitions");
+    for p in 0..partitions {
+        let once = u32::from(lagging.contains(&p));
+        assert_eq!(zk_partition_epoch(&sim, p), before[p as usize] + once, "partition {p}'s znode version");
+    }
+    assert!(sim.violations().is_empty(), "{:?}", sim.violations());
+}

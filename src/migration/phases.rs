@@ -7,12 +7,16 @@
 //! applied the KRaft controller's first full push: the ZooKeeper-mode controller is gone, the
 //! KRaft controller refuses ordinary writes until the copy commits and sends the brokers nothing
 //! until the push, so no leader election, ISR change or topic creation is handled in between.
+//!
+//! Then one change in dual-write: a broker dies and is fenced, moving the leaders it held and
+//! shrinking the ISRs it was in, and the change is written to ZooKeeper topic by topic (one
+//! `updateTopicPartitions` batch per topic it touched, each waited on).
 
 use crate::harness::{MS, Micros};
 
 use super::driver::DriverNote;
 use super::scenarios;
-use super::sim::{ActionError, MigrationConfig, MigrationSim, TraceKind};
+use super::sim::{Action, ActionError, MigrationConfig, MigrationSim, TraceKind};
 use super::state::MigrationDriverState;
 
 /// The phases of one migration, in simulated time. A driver's event is traced when it starts,
@@ -36,6 +40,10 @@ pub struct Phases {
     pub first_push: Micros,
     /// From the ZooKeeper-mode controller's resignation to the first push applied everywhere.
     pub no_controller: Micros,
+    /// A broker fenced in dual-write: its change's per-topic batches, and the time from the
+    /// fence to the last batch written.
+    pub fence_batches: usize,
+    pub fence_written: Micros,
 }
 
 /// The cluster `kraftscope migration` measures: 5 brokers, 3 controllers, `partitions` in topics
@@ -89,7 +97,8 @@ pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError
         .ok_or_else(|| missing("resignation"))?;
     let copy_started = when(&|k| matches!(k, TraceKind::Driver { note: DriverNote::CopyStarted, .. }))
         .ok_or_else(|| missing("copy"))?;
-    let report = sim.last_copy().ok_or_else(|| missing("copy"))?;
+    let report = sim.last_copy().ok_or_else(|| missing("copy"))?.clone();
+    let (fenced, fence_batches, written) = fence_in_dual_write(&mut sim)?;
     Ok(Phases {
         partitions,
         topics,
@@ -102,17 +111,45 @@ pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError
         reconcile: pushed - sync,
         first_push: applied - pushed,
         no_controller: applied - resigned,
+        fence_batches,
+        fence_written: written - fenced,
     })
+}
+
+/// Kills broker 0 and waits until its fence is written to ZooKeeper: when it was fenced, in how
+/// many batches its change was written, and when the last was done.
+fn fence_in_dual_write(sim: &mut MigrationSim) -> Result<(Micros, usize, Micros), ActionError> {
+    let lines = sim.trace().len();
+    sim.act(Action::KillBroker(0))?;
+    let written = |s: &MigrationSim| {
+        s.trace()[lines..].iter().any(|l| matches!(l.kind, TraceKind::ZkStatesWritten { .. }))
+    };
+    let limit = sim.now() + 3_600_000 * MS;
+    if !sim.run_until_that(limit, written) {
+        return Err(ActionError(
+            "a fenced broker's change was not written to ZooKeeper within an hour".into(),
+        ));
+    }
+    let after = &sim.trace()[lines..];
+    let fenced = after.iter().find(|l| matches!(l.kind, TraceKind::BrokerFenced { .. })).map(|l| l.at);
+    let batches = after.iter().find_map(|l| match l.kind {
+        TraceKind::ZkStatesWritten { batches, done, .. } => Some((batches, done)),
+        _ => None,
+    });
+    match (fenced, batches) {
+        (Some(fenced), Some((batches, done))) => Ok((fenced, batches, done)),
+        _ => Err(ActionError("the trace has no fence written to ZooKeeper".into())),
+    }
 }
 
 impl Phases {
     /// The table's head, column for column with [`Phases::row`].
-    pub const HEAD: &str = "partitions   topics    claim  copy: reads copy: commits       copy  reconcile  first push  no controller";
+    pub const HEAD: &str = "partitions   topics    claim  copy: reads copy: commits       copy  reconcile  first push  no controller  fence: batches  written";
 
     /// Its row of `kraftscope migration`'s table, in simulated seconds.
     pub fn row(&self) -> String {
         format!(
-            "{:>10} {:>8} {:>8} {:>12} {:>13} {:>10} {:>10} {:>11} {:>14}",
+            "{:>10} {:>8} {:>8} {:>12} {:>13} {:>10} {:>10} {:>11} {:>14} {:>15} {:>8}",
             self.partitions,
             self.topics,
             seconds(self.claim),
@@ -122,6 +159,8 @@ impl Phases {
             seconds(self.reconcile),
             seconds(self.first_push),
             seconds(self.no_controller),
+            self.fence_batches,
+            seconds(self.fence_written),
         )
     }
 }
@@ -144,5 +183,9 @@ mod tests {
         assert!(single.no_controller >= single.copy + single.reconcile + single.first_push);
         assert_eq!(single.records, 4_000, "a TopicRecord and a PartitionRecord each");
         assert_eq!(single.batches, 20, "in batches of 200");
+        // Dual-write goes topic by topic too: the fence of one broker of five touches most
+        // single-partition topics, and at most 20 topics of 100.
+        assert!(single.fence_batches > 1_000 && wide.fence_batches <= 20, "{single:?} against {wide:?}");
+        assert!(single.fence_written > 5 * wide.fence_written, "{single:?} against {wide:?}");
     }
 }

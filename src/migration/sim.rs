@@ -297,6 +297,13 @@ pub enum TraceKind {
         id: i32,
         until: Micros,
     },
+    /// Partition states written to ZooKeeper in dual-write or a reconcile, in one batch per
+    /// topic (`updateTopicPartitions`), each waited on: the last done at `done`.
+    ZkStatesWritten {
+        partitions: usize,
+        batches: usize,
+        done: Micros,
+    },
     /// A ZooKeeper-mode broker won `/controller` (after its holder stopped, or after a rollback).
     ZkControllerElected {
         broker: BrokerId,
@@ -444,6 +451,13 @@ impl fmt::Display for TraceKind {
             TraceKind::DriverBlocked { id, until } => {
                 write!(f, "driver {id} blocks retrying ZooKeeper until {}", format_time(*until))
             }
+            TraceKind::ZkStatesWritten { partitions, batches, done } => write!(
+                f,
+                "ZooKeeper: {} written in {}, done at {}",
+                crate::util::format::counted(*partitions as u64, "partition state"),
+                crate::util::format::counted(*batches as u64, "per-topic batch"),
+                format_time(*done)
+            ),
             TraceKind::ZkControllerElected { broker, zk_epoch, above_epoch } => {
                 write!(f, "broker {broker} wins /controller: ZooKeeper controller at epoch {zk_epoch}")?;
                 match above_epoch {
@@ -2044,15 +2058,18 @@ impl MigrationClient for World {
         }
     }
 
-    /// `handleSnapshot`: ZooKeeper read again in full (`iterateTopics`), and each partition
-    /// whose state differs from the image written.
+    /// `handleTopicsSnapshot`: ZooKeeper read again in full (`iterateTopics`), and each
+    /// partition whose registration differs from the image's written: the whole registration
+    /// compared (`PartitionRegistration.equals`), the partition epoch (in ZooKeeper, the state
+    /// znode's version) included, so a partition whose changes were written fewer times than
+    /// KRaft made them is written again.
     fn write_image(&mut self, state: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState {
         let layout = self.layout;
-        let mut in_zk: Vec<(u32, i32, u32, BrokerSet)> = Vec::new();
+        let mut in_zk: Vec<(u32, PartitionImage)> = Vec::new();
         self.read_topics(|records, at| {
             for record in records {
                 if let Some(MetaRecord::Partition { index, state }) = copied(record, layout, false) {
-                    in_zk.push((index, state.leader, state.leader_epoch, state.isr));
+                    in_zk.push((index, state));
                 }
             }
             at
@@ -2060,10 +2077,9 @@ impl MigrationClient for World {
         let image = self.log.image();
         let writes: Vec<StateWrite> = in_zk
             .iter()
-            .filter_map(|&(p, leader, epoch, isr)| {
+            .filter_map(|&(p, zk)| {
                 let kraft = image.partitions[p as usize]?;
-                ((kraft.leader, kraft.leader_epoch, kraft.isr) != (leader, epoch, isr))
-                    .then(|| state_write(layout, p, kraft))
+                (kraft != zk).then(|| state_write(layout, p, kraft))
             })
             .collect();
         self.write_states(state, &writes)
@@ -2110,24 +2126,30 @@ impl MigrationClient for World {
 }
 
 impl World {
-    /// Fenced writes of partition states (`updateTopicPartitions`), the state with `/migration`'s
-    /// new version; a fenced driver writes nothing.
+    /// Fenced writes of partition states, topic by topic: `KRaftMigrationZkWriter` hands each
+    /// topic's changed partitions to its own `updateTopicPartitions` (`handleTopicsDelta`,
+    /// `handleTopicsSnapshot`), a batch whose last write advances `/migration`, waited on before
+    /// the next. The state with `/migration`'s new version; a fenced driver writes nothing more.
     fn write_states(
         &mut self,
-        state: ZkMigrationLeadershipState,
+        mut state: ZkMigrationLeadershipState,
         writes: &[StateWrite],
     ) -> ZkMigrationLeadershipState {
-        if writes.is_empty() {
-            return state;
-        }
-        self.wait_for_zookeeper();
-        match zk_client::update_partition_states(&mut self.zk, state, writes, self.cursor) {
-            Ok((state, done)) => {
-                self.cursor = done;
-                state
+        let (mut partitions, mut batches) = (0, 0);
+        for topic in writes.chunk_by(|a, b| a.topic == b.topic) {
+            self.wait_for_zookeeper();
+            match zk_client::update_partition_states(&mut self.zk, state, topic, self.cursor) {
+                Ok((next, done)) => {
+                    (self.cursor, state) = (done, next);
+                    (partitions, batches) = (partitions + topic.len(), batches + 1);
+                }
+                Err(_) => break,
             }
-            Err(_) => state,
         }
+        if batches > 0 {
+            self.note(TraceKind::ZkStatesWritten { partitions, batches, done: self.cursor });
+        }
+        state
     }
 
     /// `MigrationPropagator`: to each ZooKeeper-mode broker registered with KRaft and unfenced.
