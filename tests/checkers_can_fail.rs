@@ -36,10 +36,11 @@ const CAUGHT_BY: [(&str, &str, u64); 23] = [
 
 /// Each invariant of the migration (Kafka 3.9), the sabotage that breaks it, and how many seeds
 /// the sweep's migrations may need.
-const MIGRATION_CAUGHT_BY: [(&str, &str, u64); 3] = [
+const MIGRATION_CAUGHT_BY: [(&str, &str, u64); 4] = [
     (migration::ZK_EQUALS_IMAGE, "dual-write-drops-a-partition", 40),
     (migration::LEADER_EPOCHS_NEVER_GO_BACK, "copy-resets-leader-epochs", 10),
     (migration::PREMIGRATION_WRITES, "fence-in-premigration", 200),
+    (migration::ISR_CHANGES_RAISE_LEADER_EPOCHS, "isr-shrink-keeps-leader-epoch", 40),
 ];
 
 #[test]

@@ -8,6 +8,7 @@ use kraftscope::migration::log::MetaRecord;
 use kraftscope::migration::scenarios::{self, SCENARIOS};
 use kraftscope::migration::sim::{Action, BrokerMode, MigrationConfig, MigrationSim, TraceKind, TraceLine};
 use kraftscope::migration::state::{MigrationDriverState, ZkMigrationState};
+use kraftscope::migration::timeline::Timeline;
 use kraftscope::zk::{PartitionState, ZnodeData, ZnodePath};
 
 /// `kraftscope run --scenario migration --notable` up to the copy's first batch, less the times:
@@ -56,9 +57,10 @@ const MIGRATION: [&str; 9] = [
 ];
 
 /// `kraftscope run --scenario migration-failover --notable`, after dual-write, less the times.
-const MIGRATION_FAILOVER: [&str; 13] = [
+const MIGRATION_FAILOVER: [&str; 14] = [
     "operator: kill broker 1",
-    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved",
+    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved, 6 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 30656.334ms",
     "operator: kill the active KRaft controller",
     "controller 3000 leads epoch 2",
     "controller 3000 activates, writing nothing",
@@ -111,22 +113,24 @@ const MIGRATION_COPY_FAILOVER: [&str; 34] = [
 ];
 
 /// `kraftscope run --scenario migration-zk-down --notable`, after dual-write, less the times.
-const MIGRATION_ZK_DOWN: [&str; 7] = [
+const MIGRATION_ZK_DOWN: [&str; 8] = [
     "operator: restart broker 0 as a KRaft broker",
     "operator: ZooKeeper unreachable for 30000 ms",
     "ZooKeeper unreachable until 59681.964ms",
     "operator: kill broker 2",
     "driver 3002 blocks retrying ZooKeeper until 59681.964ms",
-    "broker 2 fenced (no heartbeat for 9 s), 3 leaders moved",
+    "broker 2 fenced (no heartbeat for 9 s), 3 leaders moved, 6 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
     "ZooKeeper back; ZooKeeper is 10 records behind the log",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 59687.964ms",
 ];
 
 /// `kraftscope run --scenario migration-rollback --notable`, after dual-write, less the times:
 /// a broker in migration mode is elected at once, then the brokers roll one at a time (and each
 /// restart of the ZooKeeper-mode controller's broker moves it).
-const MIGRATION_ROLLBACK: [&str; 10] = [
+const MIGRATION_ROLLBACK: [&str; 11] = [
     "operator: kill broker 1",
-    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved",
+    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved, 6 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 30656.334ms",
     "operator: roll back: deprovision the controllers, delete /controller and /migration",
     "broker 0 wins /controller: ZooKeeper controller at epoch 5",
     "operator: restart broker 0 in ZooKeeper mode, the migration flag removed",
@@ -135,6 +139,32 @@ const MIGRATION_ROLLBACK: [&str; 10] = [
     "operator: restart broker 2 in ZooKeeper mode, the migration flag removed",
     "broker 0 wins /controller: ZooKeeper controller at epoch 7",
     "operator: restart broker 3 in ZooKeeper mode, the migration flag removed",
+];
+
+/// `kraftscope run --scenario migration-isr-shrink --notable`, after dual-write, less the times:
+/// the fence raises the leader epoch of the ISRs broker 1 leaves, and dual-write writes the
+/// change topic by topic.
+const MIGRATION_ISR_SHRINK: [&str; 3] = [
+    "operator: kill broker 1",
+    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved, 6 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 30656.334ms",
+];
+
+/// `kraftscope run --scenario migration-unfence --notable`, after dual-write, less the times:
+/// the partitions broker 3 was the last to hold get no leader, then it leads them again.
+const MIGRATION_UNFENCE: [&str; 12] = [
+    "operator: kill broker 1",
+    "broker 1 fenced (no heartbeat for 9 s), 3 leaders moved, 6 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 30656.334ms",
+    "operator: kill broker 2",
+    "broker 2 fenced (no heartbeat for 9 s), 6 leaders moved, 3 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 41656.334ms",
+    "operator: kill broker 3",
+    "broker 3 fenced (no heartbeat for 9 s), 9 leaders moved (3 to none: no other replica in the ISR is alive)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 54656.334ms",
+    "operator: restart broker 3",
+    "broker 3 unfenced, 3 leaders elected",
+    "ZooKeeper: 3 partition states written in 3 per-topic batches, done at 59689.964ms",
 ];
 
 /// `kraftscope run --scenario migration-stranded --notable` after the copy's first batch, less the times.
@@ -174,6 +204,8 @@ fn each_scenario_traces_as_expected() {
         ("migration-failover", &MIGRATION_FAILOVER[..]),
         ("migration-zk-down", &MIGRATION_ZK_DOWN[..]),
         ("migration-rollback", &MIGRATION_ROLLBACK[..]),
+        ("migration-isr-shrink", &MIGRATION_ISR_SHRINK[..]),
+        ("migration-unfence", &MIGRATION_UNFENCE[..]),
     ] {
         let (_, lines) = notable(id, 1);
         let start: Vec<&str> = TO_THE_COPY.iter().chain(&TO_DUAL_WRITE).copied().collect();
@@ -483,12 +515,13 @@ fn a_rollback_after_more_kraft_elections_than_zookeeper_controllers_leaves_znode
 /// state znode and in every ZooKeeper-mode broker's cache.
 #[test]
 fn an_isr_shrink_in_dual_write_bumps_the_leader_epoch_in_kraft_zookeeper_and_the_caches() {
-    let config = MigrationConfig::small();
-    let mut sim = MigrationSim::new(config.clone(), 1).expect("a migration");
-    scenarios::to_dual_write(&mut sim).expect("dual-write");
-    let before: Vec<_> = sim.log().image().partitions.clone();
-    sim.act(Action::KillBroker(1)).expect("kill broker 1");
-    sim.run_until(sim.now() + 14_000 * MS);
+    let scenario = scenarios::find("migration-isr-shrink").unwrap();
+    let mut timeline = Timeline::record(scenario, scenario.config(), 1).expect("a migration");
+    let killed = at_of(timeline.sim().trace(), |k| matches!(k, TraceKind::Operator(Action::KillBroker(1))));
+    timeline.seek(killed.expect("broker 1 killed") - 1);
+    let before: Vec<_> = timeline.sim().log().image().partitions.clone();
+    timeline.seek(timeline.end());
+    let sim = timeline.sim();
     let image = &sim.log().image().partitions;
     let mut shrunk = 0;
     for (p, (was, now)) in before.iter().zip(image).enumerate() {
@@ -499,7 +532,7 @@ fn an_isr_shrink_in_dual_write_bumps_the_leader_epoch_in_kraft_zookeeper_and_the
         shrunk += 1;
         assert!(!now.isr.contains(1), "partition {p}: broker 1 left its ISR");
         assert_eq!(now.leader_epoch, was.leader_epoch + 1, "partition {p}: KRaft's leader epoch");
-        let znode = state_znode(&sim, p as u32);
+        let znode = state_znode(sim, p as u32);
         assert_eq!(znode.map(|s| s.leader_epoch), Some(now.leader_epoch), "partition {p}: its state znode");
         for b in [0, 2, 3] {
             assert_eq!(
@@ -519,14 +552,12 @@ fn an_isr_shrink_in_dual_write_bumps_the_leader_epoch_in_kraft_zookeeper_and_the
 /// broker comes back and unfences, it leads them again, in the log, ZooKeeper and the caches.
 #[test]
 fn an_unfenced_broker_leads_again_the_partitions_left_without_a_leader() {
-    let config = MigrationConfig::small();
-    let mut sim = MigrationSim::new(config.clone(), 1).expect("a migration");
-    scenarios::to_dual_write(&mut sim).expect("dual-write");
-    for b in [1, 2, 3] {
-        sim.act(Action::KillBroker(b)).expect("kill");
-        sim.run_until(sim.now() + 12_000 * MS);
-    }
-    let partitions = &sim.log().image().partitions;
+    let scenario = scenarios::find("migration-unfence").unwrap();
+    let mut timeline = Timeline::record(scenario, scenario.config(), 1).expect("a migration");
+    let restarted =
+        at_of(timeline.sim().trace(), |k| matches!(k, TraceKind::Operator(Action::RestartBroker(3))));
+    timeline.seek(restarted.expect("broker 3 restarted") - 1);
+    let partitions = &timeline.sim().log().image().partitions;
     let leaderless: Vec<(usize, u32)> = partitions
         .iter()
         .enumerate()
@@ -537,14 +568,14 @@ fn an_unfenced_broker_leads_again_the_partitions_left_without_a_leader() {
         leaderless.iter().all(|(p, _)| partitions[*p].unwrap().isr.contains(3)),
         "the last one fenced stays in their ISR"
     );
-    sim.act(Action::RestartBroker(3)).expect("restart broker 3");
-    sim.run_until(sim.now() + 20_000 * MS);
+    timeline.seek(timeline.end());
+    let sim = timeline.sim();
     let unfenced = sim.trace().iter().any(|l| matches!(l.kind, TraceKind::BrokerUnfenced { broker: 3, .. }));
     assert!(unfenced, "broker 3 unfenced");
     for (p, epoch) in leaderless {
         let now = sim.log().image().partitions[p].unwrap();
         assert_eq!((now.leader, now.leader_epoch), (3, epoch + 1), "partition {p} led again by broker 3");
-        let znode = state_znode(&sim, p as u32);
+        let znode = state_znode(sim, p as u32);
         assert_eq!(
             znode.map(|s| (s.leader, s.leader_epoch)),
             Some((3, epoch + 1)),

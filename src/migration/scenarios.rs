@@ -41,7 +41,7 @@ impl Scenario {
     }
 }
 
-pub const SCENARIOS: [Scenario; 7] = [
+pub const SCENARIOS: [Scenario; 9] = [
     Scenario {
         id: "migration",
         about: "the whole migration: controllers, brokers in migration mode, claim, copy, dual-write, brokers to KRaft, finalize",
@@ -53,6 +53,18 @@ pub const SCENARIOS: [Scenario; 7] = [
         about: "the active KRaft controller dies in dual-write: re-claim, full reconcile, full push",
         config: MigrationConfig::small,
         script: failover_in_dual_write,
+    },
+    Scenario {
+        id: "migration-isr-shrink",
+        about: "a broker fenced in dual-write: the ISRs it leaves get a higher leader epoch, in the log, ZooKeeper and every broker's cache",
+        config: MigrationConfig::small,
+        script: isr_shrink,
+    },
+    Scenario {
+        id: "migration-unfence",
+        about: "three of four brokers die in dual-write, leaving partitions without a leader; the last one back unfences and leads them again",
+        config: MigrationConfig::small,
+        script: unfence,
     },
     Scenario {
         id: "migration-copy-failover",
@@ -165,6 +177,32 @@ fn failover_in_dual_write(sim: &mut MigrationSim) -> Result<(), ActionError> {
     pause(sim, 100);
     wait(sim, "dual-write again", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
     pause(sim, 2_000);
+    Ok(())
+}
+
+/// A broker dies in dual-write; once fenced, the partitions it led get new leaders and the ISRs
+/// it followed in shrink, each with a higher leader epoch while ZooKeeper-mode brokers may
+/// register (`PartitionChangeBuilder.triggerLeaderEpochBumpForIsrShrinkIfNeeded`), written to
+/// ZooKeeper topic by topic and sent to the brokers.
+fn isr_shrink(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    to_dual_write(sim)?;
+    pause(sim, 1_000);
+    sim.act(Action::KillBroker(1))?;
+    pause(sim, 12_000);
+    Ok(())
+}
+
+/// Brokers 1, 2 and 3 die in turn in dual-write: the partitions whose ISR held only them are
+/// left without a leader, broker 3 (fenced last) still in their ISR. When it starts again and
+/// unfences, `ReplicationControlManager.handleBrokerUnfenced` elects it leader of each.
+fn unfence(sim: &mut MigrationSim) -> Result<(), ActionError> {
+    to_dual_write(sim)?;
+    for b in [1, 2, 3] {
+        sim.act(Action::KillBroker(b))?;
+        pause(sim, 12_000);
+    }
+    sim.act(Action::RestartBroker(3))?;
+    pause(sim, 20_000);
     Ok(())
 }
 

@@ -64,14 +64,18 @@ pub struct MigrationSabotage {
     pub copy_resets_leader_epochs: bool,
     /// `maybeFenceStaleBroker` runs in PRE_MIGRATION (the write gate lets it through).
     pub fence_in_premigration: bool,
+    /// An ISR shrink keeps the leader epoch while ZooKeeper-mode brokers may register (Kafka
+    /// 3.9 before `triggerLeaderEpochBumpForIsrShrinkIfNeeded`, and this model before #62).
+    pub isr_shrink_keeps_leader_epoch: bool,
 }
 
 impl MigrationSabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 3] = [
+    pub const NAMES: [(&'static str, &'static str); 4] = [
         ("dual-write-drops-a-partition", "dual-write forgets the last partition of each change"),
         ("copy-resets-leader-epochs", "the copy writes every leader epoch as 0"),
         ("fence-in-premigration", "fence stale brokers while the log says PRE_MIGRATION"),
+        ("isr-shrink-keeps-leader-epoch", "an ISR shrink in migration keeps the partition's leader epoch"),
     ];
 
     /// Switch on the bug with this `--sabotage` name; false if it names none of these.
@@ -80,6 +84,7 @@ impl MigrationSabotage {
             "dual-write-drops-a-partition" => self.dual_write_drops_a_partition = true,
             "copy-resets-leader-epochs" => self.copy_resets_leader_epochs = true,
             "fence-in-premigration" => self.fence_in_premigration = true,
+            "isr-shrink-keeps-leader-epoch" => self.isr_shrink_keeps_leader_epoch = true,
             _ => return false,
         }
         true
@@ -256,6 +261,10 @@ pub enum TraceKind {
     BrokerFenced {
         broker: BrokerId,
         leaders_moved: usize,
+        /// Of those, the partitions left without a leader (no other live replica in the ISR).
+        leaderless: usize,
+        /// ISRs it left with their leader kept, whose leader epoch went up.
+        isr_bumps: usize,
     },
     CopyBatch {
         records: usize,
@@ -345,8 +354,10 @@ impl TraceKind {
             | TraceKind::ZkBack { .. }
             | TraceKind::DriverBlocked { .. }
             | TraceKind::RpcRejected { .. }
+            | TraceKind::ZkStatesWritten { .. }
             | TraceKind::MigrationOver
             | TraceKind::Violation { .. } => true,
+            TraceKind::BrokerUnfenced { leaders_elected, .. } => *leaders_elected > 0,
             _ => false,
         }
     }
@@ -411,8 +422,19 @@ impl fmt::Display for TraceKind {
                     crate::util::format::counted(u64::from(*leaders_elected), "leader")
                 )
             }
-            TraceKind::BrokerFenced { broker, leaders_moved } => {
-                write!(f, "broker {broker} fenced (no heartbeat for 9 s), {leaders_moved} leaders moved")
+            TraceKind::BrokerFenced { broker, leaders_moved, leaderless, isr_bumps } => {
+                write!(f, "broker {broker} fenced (no heartbeat for 9 s), {leaders_moved} leaders moved")?;
+                if *leaderless > 0 {
+                    write!(f, " ({leaderless} to none: no other replica in the ISR is alive)")?;
+                }
+                if *isr_bumps > 0 {
+                    write!(
+                        f,
+                        ", {} shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+                        crate::util::format::counted(*isr_bumps as u64, "ISR")
+                    )?;
+                }
+                Ok(())
             }
             TraceKind::CopyBatch { records, committed_by } => {
                 write!(
@@ -492,7 +514,13 @@ pub mod invariants {
     pub const ZK_EQUALS_IMAGE: &str = "zk-equals-image";
     pub const LEADER_EPOCHS_NEVER_GO_BACK: &str = "leader-epochs-never-go-back";
     pub const PREMIGRATION_WRITES: &str = "premigration-writes";
-    pub const ALL: [&str; 3] = [ZK_EQUALS_IMAGE, LEADER_EPOCHS_NEVER_GO_BACK, PREMIGRATION_WRITES];
+    /// While brokers may register in ZooKeeper mode, dual-write never changes a partition's ISR
+    /// in ZooKeeper without raising its leader epoch: a ZooKeeper-mode broker ignores a
+    /// LeaderAndIsr whose leader epoch is not higher than the one it has, so its leader epoch
+    /// would lag the ISR it must act on.
+    pub const ISR_CHANGES_RAISE_LEADER_EPOCHS: &str = "isr-changes-raise-leader-epochs";
+    pub const ALL: [&str; 4] =
+        [ZK_EQUALS_IMAGE, LEADER_EPOCHS_NEVER_GO_BACK, PREMIGRATION_WRITES, ISR_CHANGES_RAISE_LEADER_EPOCHS];
 }
 
 /// UpdateMetadata and LeaderAndIsr from the KRaft controller to a ZooKeeper-mode broker
@@ -1825,7 +1853,8 @@ impl World {
         // `ClusterControlManager.zkRegistrationAllowed`: the controllers' migration flag (and a
         // metadata.version that migrates), until they are rolled without it to finalize.
         let zk_registration_allowed = !self.finalized;
-        let mut moved = 0;
+        let (mut moved, mut leaderless, mut isr_bumps) = (0, 0, 0);
+        let keeps_epoch = self.config.sabotage.isr_shrink_keeps_leader_epoch;
         for p in 0..self.layout.partitions() {
             let Some(state) = self.log.image().partitions[p as usize] else { continue };
             if !state.isr.contains(b) {
@@ -1838,18 +1867,20 @@ impl World {
                 next.leader = leader.map_or(NO_LEADER, |r| r as i32);
                 next.leader_epoch = state.leader_epoch + 1;
                 moved += 1;
-            } else if zk_registration_allowed && isr != state.isr {
+                leaderless += usize::from(leader.is_none());
+            } else if zk_registration_allowed && isr != state.isr && !keeps_epoch {
                 // `PartitionChangeBuilder.triggerLeaderEpochBumpForIsrShrinkIfNeeded`: while
                 // ZooKeeper-mode brokers may still register, an ISR shrink bumps the leader epoch
                 // too, for their sake (their replica managers need it).
                 next.leader_epoch = state.leader_epoch + 1;
+                isr_bumps += 1;
             }
             self.append(
                 ControllerWrite::MaybeFenceStaleBroker,
                 MetaRecord::Partition { index: p, state: next },
             );
         }
-        self.note(TraceKind::BrokerFenced { broker: b, leaders_moved: moved });
+        self.note(TraceKind::BrokerFenced { broker: b, leaders_moved: moved, leaderless, isr_bumps });
     }
 
     fn send_rpc(&mut self, b: BrokerId, rpc: Rc<Rpc>, sent_at: Micros) {
@@ -1914,6 +1945,27 @@ impl World {
                     "broker {b} ({mode}) saw partition {p}'s leader epoch go from {seen} back to {epoch}"
                 ),
             );
+        }
+    }
+
+    /// Before dual-write writes partition states, while brokers may register in ZooKeeper mode:
+    /// none changes a partition's ISR in ZooKeeper without raising its leader epoch.
+    fn check_isr_changes_raise_leader_epochs(&mut self, writes: &[StateWrite]) {
+        if !self.config.checked || self.finalized {
+            return;
+        }
+        let lags = writes.iter().find_map(|w| {
+            let path = ZnodePath::PartitionState { topic: w.topic, partition: w.partition };
+            let zk = self.zk.inspect(path)?.partition_state()?;
+            (w.isr != zk.isr && w.leader_epoch <= zk.leader_epoch).then(|| {
+                format!(
+                    "topic {} partition {}: ISR {} -> {} written at leader epoch {} (ZooKeeper had {})",
+                    w.topic, w.partition, zk.isr, w.isr, w.leader_epoch, zk.leader_epoch
+                )
+            })
+        });
+        if let Some(detail) = lags {
+            self.violation(invariants::ISR_CHANGES_RAISE_LEADER_EPOCHS, detail);
         }
     }
 
@@ -2135,6 +2187,7 @@ impl World {
         mut state: ZkMigrationLeadershipState,
         writes: &[StateWrite],
     ) -> ZkMigrationLeadershipState {
+        self.check_isr_changes_raise_leader_epochs(writes);
         let (mut partitions, mut batches) = (0, 0);
         for topic in writes.chunk_by(|a, b| a.topic == b.topic) {
             self.wait_for_zookeeper();
