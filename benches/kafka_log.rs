@@ -43,6 +43,8 @@ fn hundred_megabytes() -> (Vec<u8>, u64) {
             broker_id: id,
             broker_epoch: u64::from(id),
             incarnation: u64::from(id),
+            fenced: true,
+            in_controlled_shutdown: false,
         }));
         batch.push(to_payload(&MetadataRecord::UnfenceBroker { broker_id: id, broker_epoch: u64::from(id) }));
     }

@@ -78,4 +78,19 @@ fn a_retried_registration_of_the_same_process_keeps_its_epoch() {
     assert!(!refused, "the same incarnation is not a duplicate");
     let broker = sim.server(101).and_then(|s| s.broker()).unwrap();
     assert_eq!(broker.broker_epoch(), first, "the retry kept the first attempt's epoch");
+    // Kafka 4.3.1 amends: a second RegisterBrokerRecord, with the same epoch.
+    use kraftscope::metadata::record::MetadataRecord;
+    use kraftscope::metadata::state::MetadataEntry;
+    use kraftscope::quorum::record::Record;
+    let log = sim.leader().unwrap().log();
+    let epochs: Vec<u64> = (log.start_offset()..log.end_offset())
+        .filter_map(|o| match &log.get(o)?.record {
+            Record::Data(MetadataEntry::Record(record)) => match **record {
+                MetadataRecord::RegisterBroker { broker_id: 101, broker_epoch, .. } => Some(broker_epoch),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(epochs, vec![first.unwrap(); 2], "the registration, then its amendment");
 }

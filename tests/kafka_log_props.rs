@@ -133,9 +133,17 @@ fn simulation_record() -> impl Strategy<Value = MetadataRecord> {
     let name = "[a-z][a-z0-9._-]{0,11}";
     let ids = prop::collection::vec(broker(), 0..5);
     prop_oneof![
-        (broker(), epoch.clone(), any::<u64>()).prop_map(|(broker_id, broker_epoch, incarnation)| {
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation }
-        }),
+        (broker(), epoch.clone(), any::<u64>(), any::<(bool, bool)>()).prop_map(
+            |(broker_id, broker_epoch, incarnation, (fenced, in_controlled_shutdown))| {
+                MetadataRecord::RegisterBroker {
+                    broker_id,
+                    broker_epoch,
+                    incarnation,
+                    fenced,
+                    in_controlled_shutdown,
+                }
+            }
+        ),
         (broker(), epoch.clone()).prop_map(|(broker_id, broker_epoch)| MetadataRecord::UnregisterBroker {
             broker_id,
             broker_epoch

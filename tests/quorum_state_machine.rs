@@ -307,3 +307,29 @@ fn only_valid_fetches_keep_a_leader_past_check_quorum() {
     assert!(answers.contains(&"DivergingEpoch"), "the fetches diverged: {answers:?}");
     assert_eq!(leader.role(), RoleKind::Resigned, "no credit from invalid fetches: check quorum expired");
 }
+
+/// UpdateRaftVoter is a leader-only request: its epoch is checked first
+/// (`KafkaRaftClient.validateLeaderOnlyRequest`, 4.3.1). An older epoch is FENCED_LEADER_EPOCH,
+/// a newer one UNKNOWN_LEADER_EPOCH, and the current one at a follower NOT_LEADER_OR_FOLLOWER.
+#[test]
+fn update_raft_voter_names_a_stale_or_a_future_epoch() {
+    use kraftscope::quorum::reconfig::ReconfigError;
+    let mut cluster = Cluster::new(11);
+    cluster.run_until(3_000 * MS);
+    let (id, epoch) = cluster.leader().map(|l| (l.id(), l.epoch())).expect("a leader after 3 s");
+    let follower = [1, 2, 3].into_iter().find(|n| *n != id).expect("a follower");
+    let now = cluster.now + MS;
+    let mut answer = |to: NodeId, from: NodeId, current_leader_epoch: u32| {
+        let update =
+            Message::UpdateRaftVoter { current_leader_epoch, voter_dir: 7, kraft_min: 0, kraft_max: 1 };
+        let mut out = Outbox::default();
+        cluster.nodes.get_mut(&to).expect("a voter").handle(now, from, update, &mut out);
+        out.sends.into_iter().find_map(|e| match e.message {
+            Message::UpdateRaftVoterResponse { error, .. } => Some(error),
+            _ => None,
+        })
+    };
+    assert_eq!(answer(id, follower, epoch - 1), Some(Some(ReconfigError::FencedLeaderEpoch)));
+    assert_eq!(answer(id, follower, epoch + 1), Some(Some(ReconfigError::UnknownLeaderEpoch)));
+    assert_eq!(answer(follower, id, epoch), Some(Some(ReconfigError::NotLeaderOrFollower)));
+}

@@ -77,11 +77,19 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
         v.with(id, Value::Int32(broker_id as i32)).with(epoch, Value::Int64(broker_epoch as i64))
     };
     metadata(api_key, |v| match record {
-        MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
+        MetadataRecord::RegisterBroker {
+            broker_id,
+            broker_epoch,
+            incarnation,
+            fenced,
+            in_controlled_shutdown,
+        } => {
             let mut uuid = [0u8; 16];
             uuid[8..].copy_from_slice(&incarnation.to_be_bytes());
             broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
                 .with("IncarnationId", Value::Uuid(uuid))
+                .with("Fenced", Value::Bool(*fenced))
+                .with("InControlledShutdown", Value::Bool(*in_controlled_shutdown))
         }
         MetadataRecord::UnregisterBroker { broker_id, broker_epoch } => {
             broker(v, "BrokerId", "BrokerEpoch", *broker_id, *broker_epoch)
@@ -320,20 +328,13 @@ impl SimulationMapper {
                 let low =
                     |uuid: [u8; 16]| u64::from_be_bytes(uuid[8..].try_into().expect("8 bytes of a UUID"));
                 let incarnation = v.uuid("IncarnationId").map_or(0, low);
-                let mut records =
-                    vec![MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation }];
-                if v.flag("Fenced") == Some(false) {
-                    records.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });
-                }
-                if v.flag("InControlledShutdown") == Some(true) {
-                    records.push(MetadataRecord::BrokerRegistrationChange {
-                        broker_id,
-                        broker_epoch,
-                        fenced: None,
-                        in_controlled_shutdown: Some(true),
-                    });
-                }
-                records
+                vec![MetadataRecord::RegisterBroker {
+                    broker_id,
+                    broker_epoch,
+                    incarnation,
+                    fenced: v.flag("Fenced").unwrap_or(true),
+                    in_controlled_shutdown: v.flag("InControlledShutdown").unwrap_or(false),
+                }]
             }
             1 => vec![MetadataRecord::UnregisterBroker {
                 broker_id: broker_id(int("BrokerId")?)?,

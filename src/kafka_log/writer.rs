@@ -125,6 +125,8 @@ pub(crate) fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
             broker_id,
             broker_epoch,
             incarnation: broker.incarnation,
+            fenced: true,
+            in_controlled_shutdown: false,
         });
         if !broker.fenced {
             records.push(MetadataRecord::UnfenceBroker { broker_id, broker_epoch });

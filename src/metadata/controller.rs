@@ -340,16 +340,17 @@ impl Controller {
         }
     }
 
-    /// BrokerRegistration (`ClusterControlManager.registerBroker`): while the registered
-    /// incarnation's session is valid (a heartbeat within `broker.session.timeout.ms`), another
-    /// incarnation is refused with DUPLICATE_BROKER_REGISTRATION and retries; the same
-    /// incarnation (a retry of one start) keeps its epoch and fenced state ("amending"; the
-    /// simulation's registration carries nothing to amend, so it writes no record). A new
-    /// incarnation replaces the old registration and stays fenced until caught up; the broker
-    /// epoch is the offset of its RegisterBrokerRecord. Before it, the old incarnation's
-    /// partitions are handled as `ReplicationControlManager.handleBrokerShutdown` does: as a
-    /// fencing after a clean shutdown (the previous epoch it sends is the registered one), else,
-    /// with ELR on, as an unclean shutdown that takes it out of every ISR and ELR.
+    /// BrokerRegistration (`ClusterControlManager.registerBroker`, Kafka 4.3.1): while the
+    /// registered incarnation's session is valid (a heartbeat within `broker.session.timeout.ms`),
+    /// another incarnation is refused with DUPLICATE_BROKER_REGISTRATION and retries; the same
+    /// incarnation (a retry of one start) amends its registration: a RegisterBrokerRecord with
+    /// the same epoch, fenced and controlled-shutdown states. A new incarnation replaces the old
+    /// registration and stays fenced until caught up; its broker epoch is the offset the
+    /// request's batch starts at (`QuorumController.registerBroker` passes
+    /// `offsetControl.nextWriteOffset()`). In that batch, before the RegisterBrokerRecord, the old
+    /// incarnation's partitions are handled as `ReplicationControlManager.handleBrokerShutdown`
+    /// does: as a fencing after a clean shutdown (the previous epoch it sends is the registered
+    /// one), else, with ELR on, as an unclean shutdown that takes it out of every ISR and ELR.
     fn register(
         &mut self,
         node: &MetadataNode,
@@ -363,9 +364,18 @@ impl Controller {
         let Some(active) = &mut self.active else {
             return (Ok(Vec::new()), answer(Err(RpcError::NotController)));
         };
-        if let Some(existing) = active.image.brokers().get(&broker_id) {
+        if let Some(existing) = active.image.brokers().get(&broker_id).copied() {
             if existing.incarnation == incarnation {
-                return (Ok(Vec::new()), answer(Ok(existing.epoch)));
+                let amend = MetadataRecord::RegisterBroker {
+                    broker_id,
+                    broker_epoch: existing.epoch,
+                    incarnation,
+                    fenced: existing.fenced,
+                    in_controlled_shutdown: existing.in_controlled_shutdown,
+                };
+                let mut staged = Staged::new(&mut active.image);
+                staged.push(amend);
+                return (staged.finish(), answer(Ok(existing.epoch)));
             }
             let contact = active.sessions.get(&broker_id).and_then(|s| s.last_contact);
             if contact.is_some_and(|t| now <= t + timeout) {
@@ -380,8 +390,14 @@ impl Controller {
             let moves = records_for_shutdown(staged.image, broker_id, clean, self.config.sabotage);
             staged.extend(moves);
         }
-        let broker_epoch = node.next_offset().unwrap_or_default() + staged.records.len() as Offset;
-        staged.push(MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation });
+        let broker_epoch = node.next_offset().unwrap_or_default();
+        staged.push(MetadataRecord::RegisterBroker {
+            broker_id,
+            broker_epoch,
+            incarnation,
+            fenced: true,
+            in_controlled_shutdown: false,
+        });
         (staged.finish(), answer(Ok(broker_epoch)))
     }
 

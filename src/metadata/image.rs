@@ -102,12 +102,18 @@ impl MetadataImage {
     /// Apply one record as a delta; a record that does not fit the image is an error.
     pub fn apply(&mut self, record: &MetadataRecord) -> Result<(), ApplyError> {
         match record {
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
+            MetadataRecord::RegisterBroker {
+                broker_id,
+                broker_epoch,
+                incarnation,
+                fenced,
+                in_controlled_shutdown,
+            } => {
                 let registration = BrokerRegistration {
                     epoch: *broker_epoch,
                     incarnation: *incarnation,
-                    fenced: true,
-                    in_controlled_shutdown: false,
+                    fenced: *fenced,
+                    in_controlled_shutdown: *in_controlled_shutdown,
                 };
                 self.brokers.insert(*broker_id, registration);
             }

@@ -132,10 +132,15 @@ pub struct ConfigRecord {
 #[derive(Clone, Debug, PartialEq)]
 pub enum MetadataRecord {
     /// `incarnation` is the broker process's incarnation id (`IncarnationId`), new at each start.
+    /// A new registration is fenced; one amended by a retry of the same start keeps the
+    /// registration's fenced and controlled-shutdown states (`RegisterBrokerRecord`'s `Fenced`
+    /// and `InControlledShutdown`).
     RegisterBroker {
         broker_id: BrokerId,
         broker_epoch: u64,
         incarnation: u64,
+        fenced: bool,
+        in_controlled_shutdown: bool,
     },
     UnregisterBroker {
         broker_id: BrokerId,
@@ -250,8 +255,16 @@ impl MetadataRecord {
     pub(crate) fn fingerprint(&self) -> u64 {
         let text_hash = |t: &str| hash::text(0, t);
         let body = match self {
-            MetadataRecord::RegisterBroker { broker_id, broker_epoch, incarnation } => {
-                mix(u64::from(*broker_id) ^ broker_epoch << 20) ^ mix(*incarnation)
+            MetadataRecord::RegisterBroker {
+                broker_id,
+                broker_epoch,
+                incarnation,
+                fenced,
+                in_controlled_shutdown,
+            } => {
+                // A new registration (fenced, not shutting down) adds nothing for its flags.
+                let flags = u64::from(!fenced) << 1 | u64::from(*in_controlled_shutdown) << 2;
+                mix(u64::from(*broker_id) ^ broker_epoch << 20) ^ mix(*incarnation) ^ flags
             }
             MetadataRecord::UnregisterBroker { broker_id, broker_epoch }
             | MetadataRecord::FenceBroker { broker_id, broker_epoch }

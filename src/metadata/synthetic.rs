@@ -29,6 +29,8 @@ pub fn snapshot_records(partitions: u64, ids: &[BrokerId]) -> impl Iterator<Item
                 broker_id,
                 broker_epoch: 0,
                 incarnation: incarnation(broker_id, 0),
+                fenced: true,
+                in_controlled_shutdown: false,
             },
             MetadataRecord::UnfenceBroker { broker_id, broker_epoch: 0 },
         ]

@@ -79,6 +79,10 @@ pub enum ReconfigError {
     /// NOT_LEADER_OR_FOLLOWER: the receiver does not lead (or stopped leading before the change
     /// finished).
     NotLeaderOrFollower,
+    /// FENCED_LEADER_EPOCH: a leader-only request for an epoch older than the receiver's.
+    FencedLeaderEpoch,
+    /// UNKNOWN_LEADER_EPOCH: a leader-only request for an epoch newer than the receiver's.
+    UnknownLeaderEpoch,
     /// INVALID_REQUEST: no directory id, or the new voter does not support the cluster's
     /// `kraft.version`.
     InvalidRequest,
@@ -96,6 +100,8 @@ impl ReconfigError {
             ReconfigError::DuplicateVoter(_) => "DUPLICATE_VOTER",
             ReconfigError::VoterNotFound(_) => "VOTER_NOT_FOUND",
             ReconfigError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            ReconfigError::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
+            ReconfigError::UnknownLeaderEpoch => "UNKNOWN_LEADER_EPOCH",
             ReconfigError::InvalidRequest => "INVALID_REQUEST",
             ReconfigError::InvalidUpdateVersion => "INVALID_UPDATE_VERSION",
         }
@@ -124,6 +130,8 @@ impl ReconfigError {
                 format!("no voter is {key}, or it is the last voter, which cannot be removed")
             }
             ReconfigError::NotLeaderOrFollower => "the node asked does not lead the quorum".into(),
+            ReconfigError::FencedLeaderEpoch => "the request named an epoch older than the node's".into(),
+            ReconfigError::UnknownLeaderEpoch => "the request named an epoch newer than the node's".into(),
             ReconfigError::InvalidRequest => {
                 "the new controller has no directory id or does not support the cluster's kraft.version".into()
             }
@@ -381,7 +389,12 @@ impl<S: StateMachine> Node<S> {
     /// watermark, or while the last VotersRecord is uncommitted; else the entry is updated, in
     /// memory at kraft.version 0 (matched by id only) or by a VotersRecord at 1 (matched by id
     /// and directory), and answered at once, with no commit to wait for. An accepted request
-    /// counts for check quorum like a fetch (`updateCheckQuorumForFollowingVoter`).
+    /// counts for check quorum like a fetch (`updateCheckQuorumForFollowingVoter`). Its epoch is
+    /// checked first, as for every leader-only request (`KafkaRaftClient.validateLeaderOnlyRequest`):
+    /// an older one is FENCED_LEADER_EPOCH, a newer one UNKNOWN_LEADER_EPOCH, the node's own on a
+    /// node that does not lead NOT_LEADER_OR_FOLLOWER. Kafka 4.3.1 answers without trying the
+    /// voter's endpoint first: KAFKA-20661 (an ApiVersions round to it before the answer) landed
+    /// on trunk after 4.3.1 and is not in its history.
     pub(super) fn on_update_voter(
         &mut self,
         now: Micros,
@@ -390,10 +403,10 @@ impl<S: StateMachine> Node<S> {
         range: (KRaftVersion, KRaftVersion),
         out: &mut Outbox<S>,
     ) {
-        let answer = if leader_epoch == self.epoch {
-            self.update_voter(now, voter, range, out)
-        } else {
-            Err(ReconfigError::NotLeaderOrFollower)
+        let answer = match leader_epoch.cmp(&self.epoch) {
+            std::cmp::Ordering::Less => Err(ReconfigError::FencedLeaderEpoch),
+            std::cmp::Ordering::Greater => Err(ReconfigError::UnknownLeaderEpoch),
+            std::cmp::Ordering::Equal => self.update_voter(now, voter, range, out),
         };
         if self.role.kind() == RoleKind::Leader && leader_epoch == self.epoch {
             out.note(self.id, NoteKind::VoterUpdated { voter, answer });
