@@ -49,3 +49,58 @@ fn seeking_equals_playing_for_every_scenario() {
         }
     }
 }
+
+/// An operator's step or fault taken at a moment forks the timeline there: what was recorded
+/// after it is forgotten, it plays on past the old end taking copies, and seeking anywhere in
+/// the new timeline still equals playing its inputs from the start.
+#[test]
+fn an_action_forks_the_timeline_and_seeking_still_equals_playing() {
+    use kraftscope::migration::scenarios;
+    use kraftscope::migration::sim::Action;
+    for (id, action) in
+        [("migration", Action::KillActiveController), ("migration-zk-down", Action::KillBroker(3))]
+    {
+        let scenario = scenarios::find(id).unwrap();
+        let mut timeline = Timeline::record(scenario, scenario.config(), 7).unwrap();
+        let (recorded_end, fork) = (timeline.end(), timeline.end() / 2 + 123);
+        timeline.seek(fork);
+        timeline.act(action).unwrap_or_else(|e| panic!("{id}: {action} at {fork} us: {e}"));
+        assert_eq!(timeline.end(), fork, "{id}: the timeline ends where it forked");
+        assert_eq!(
+            timeline.inputs().last().map(|i| (i.at, &i.what)),
+            Some((fork, &kraftscope::migration::sim::InputKind::Act(action)))
+        );
+        let later = recorded_end + 30 * EVERY + 77;
+        timeline.play_to(later);
+        assert_eq!(timeline.end(), later);
+        let inputs = timeline.inputs().to_vec();
+        let mut played = MigrationSim::new(scenario.config(), 7).unwrap();
+        let mut rng = Rng::new(3);
+        let mut moments: Vec<Micros> = (0..10).map(|_| rng.below(later + 1)).collect();
+        moments.extend([fork, fork - 1, fork + 1, later]);
+        let mut ascending = moments.clone();
+        ascending.sort_unstable();
+        ascending.dedup();
+        let expected: Vec<(Micros, u64)> = ascending
+            .iter()
+            .map(|&t| {
+                played.replay(&inputs, t);
+                (t, played.fingerprint())
+            })
+            .collect();
+        for &t in &moments {
+            timeline.seek(t);
+            let (_, fingerprint) = expected.iter().find(|e| e.0 == t).unwrap();
+            assert_eq!(
+                timeline.sim().fingerprint(),
+                *fingerprint,
+                "{id}: seeking to {t} us in the forked timeline"
+            );
+        }
+        // A refused step changes nothing.
+        timeline.seek(later);
+        let before = timeline.sim().fingerprint();
+        assert!(timeline.act(Action::ProvisionControllers).is_err());
+        assert_eq!((timeline.end(), timeline.sim().fingerprint()), (later, before));
+    }
+}

@@ -75,13 +75,19 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             }
             pains_at(args, &style)?
         }
+        "migration" => {
+            if args.has("partitions") || args.has("kraft-roles") {
+                return Err("--partitions and --kraft-roles are the race's: give --view race".into());
+            }
+            migration_at(args, seed, &style)?
+        }
         "log" => {
             if args.has("scenario") || args.has("partitions") || args.has("kraft-roles") {
                 return Err("the log view draws the files given: give --files PATH[,PATH...] alone".into());
             }
             log_at(args, &style)?
         }
-        other => return Err(format!("--view: '{other}' is not cluster, race, pains or log")),
+        other => return Err(format!("--view: '{other}' is not cluster, race, pains, migration or log")),
     };
     let svg = drawing.document(&minify(STYLE));
     match args.text("out") {
@@ -134,6 +140,48 @@ fn log_at(args: &Args, style: &StillStyle) -> Result<(El, String), String> {
     }
     let what = format!("the log after {} of {} records", log.position, log.len);
     Ok((log_still(&log, style), what))
+}
+
+/// A build without the page's later views has no migration to draw.
+#[cfg(not(feature = "full"))]
+fn migration_at(_: &Args, _: u64, _: &StillStyle) -> Result<(El, String), String> {
+    Err("this build has no migration view (built without the `full` feature)".into())
+}
+
+/// Migration scenario `--scenario` (`migration` without it) with `seed`, `--at` ms into it (its
+/// end without it), and what it shows.
+#[cfg(feature = "full")]
+fn migration_at(args: &Args, seed: u64, style: &StillStyle) -> Result<(El, String), String> {
+    use kraftscope::migration::picture::MigrationPicture;
+    use kraftscope::migration::scenarios::{self, SCENARIOS};
+    use kraftscope::migration::timeline::Timeline;
+    use kraftscope::page::migration_drawing::migration_still;
+
+    let name = args.text("scenario").unwrap_or("migration");
+    let scenario = scenarios::find(name).ok_or_else(|| {
+        let names: Vec<&str> = SCENARIOS.iter().map(|s| s.id).collect();
+        format!("--scenario: '{name}' is not a migration scenario ({})", names.join(", "))
+    })?;
+    let mut timeline = Timeline::record(scenario, scenario.config(), seed).map_err(|e| e.to_string())?;
+    let end_ms = timeline.end() / MS;
+    let at: u64 = args.get("at", end_ms)?;
+    if at > end_ms {
+        return Err(format!("--at: {at} ms is past the end of {name}, which runs {end_ms} ms"));
+    }
+    timeline.seek(at * MS);
+    let sim = timeline.sim();
+    let mut events: Vec<String> = sim
+        .trace()
+        .iter()
+        .rev()
+        .filter(|l| l.kind.notable())
+        .take(6)
+        .map(|l| format!("{} {}", format::seconds(l.at), l.kind))
+        .collect();
+    events.reverse();
+    let picture = MigrationPicture::of(sim);
+    let what = format!("{name} at {}: {}", format::seconds(sim.now()), picture.state_word());
+    Ok((migration_still(&picture, &events, style, sim.now()), what))
 }
 
 /// A build without the page's later views has no pains to draw.

@@ -10,6 +10,7 @@ pub mod copy;
 pub mod driver;
 pub mod log;
 pub mod phases;
+pub mod picture;
 pub mod scenarios;
 pub mod sim;
 pub mod state;

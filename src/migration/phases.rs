@@ -64,20 +64,13 @@ pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError
     let (partitions, topics) = (config.partitions(), config.topics);
     let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;
     scenarios::to_dual_write(&mut sim)?;
-    // Until every ZooKeeper-mode broker has applied the first push.
-    let brokers = sim.config().brokers as usize;
-    let pushes_applied = |s: &MigrationSim| {
-        let trace = s.trace();
-        let pushed = trace.iter().rposition(|l| {
-            matches!(l.kind, TraceKind::Driver { note: DriverNote::PushedFullState { .. }, .. })
-        });
-        let after = pushed.map_or(&trace[..0], |at| &trace[at..]);
-        after.iter().filter(|l| matches!(l.kind, TraceKind::RpcApplied { full: true, .. })).count() >= brokers
-    };
     let limit = sim.now() + 3_600_000 * MS;
-    if !sim.run_until_that(limit, pushes_applied) {
+    if !sim.run_until_that(limit, |s| no_controller(s).is_some_and(|(_, until)| until.is_some())) {
         return Err(ActionError("the first push did not reach every broker within an hour".into()));
     }
+    let Some((resigned, Some(applied))) = no_controller(&sim) else {
+        return Err(ActionError("the trace has no resignation and applied push".into()));
+    };
     let trace = sim.trace();
     let when = |found: &dyn Fn(&TraceKind) -> bool| trace.iter().find(|l| found(&l.kind)).map(|l| l.at);
     let transition = |to: MigrationDriverState| move |k: &TraceKind| matches!(k, TraceKind::Driver { note: DriverNote::Transition { to: t, .. }, .. } if *t == to);
@@ -87,14 +80,6 @@ pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError
     let sync = when(&transition(MigrationDriverState::SyncKraftToZk)).ok_or_else(|| missing("reconcile"))?;
     let pushed = when(&|k| matches!(k, TraceKind::Driver { note: DriverNote::PushedFullState { .. }, .. }))
         .ok_or_else(|| missing("push"))?;
-    let applied = trace
-        .iter()
-        .filter(|l| l.at >= pushed && matches!(l.kind, TraceKind::RpcApplied { full: true, .. }))
-        .map(|l| l.at)
-        .max()
-        .ok_or_else(|| missing("applied push"))?;
-    let resigned = when(&|k| matches!(k, TraceKind::ZkControllerResigned { .. }))
-        .ok_or_else(|| missing("resignation"))?;
     let copy_started = when(&|k| matches!(k, TraceKind::Driver { note: DriverNote::CopyStarted, .. }))
         .ok_or_else(|| missing("copy"))?;
     let report = sim.last_copy().ok_or_else(|| missing("copy"))?.clone();
@@ -114,6 +99,27 @@ pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError
         fence_batches,
         fence_written: written - fenced,
     })
+}
+
+/// How long no controller acts in `sim`: from the ZooKeeper-mode controller's resignation (the
+/// KRaft claim fired its watch) until every ZooKeeper-mode broker applied the KRaft controller's
+/// first full push after it (`None` for the end until then; nothing before the resignation).
+pub fn no_controller(sim: &MigrationSim) -> Option<(Micros, Option<Micros>)> {
+    let trace = sim.trace();
+    let resigned = trace.iter().position(|l| matches!(l.kind, TraceKind::ZkControllerResigned { .. }))?;
+    let pushed = trace[resigned..]
+        .iter()
+        .position(|l| matches!(l.kind, TraceKind::Driver { note: DriverNote::PushedFullState { .. }, .. }))
+        .map(|at| resigned + at);
+    let applied: Vec<Micros> = pushed.map_or(Vec::new(), |at| {
+        let full = |l: &&crate::migration::sim::TraceLine| {
+            matches!(l.kind, TraceKind::RpcApplied { full: true, .. })
+        };
+        trace[at..].iter().filter(full).map(|l| l.at).collect()
+    });
+    let until =
+        (applied.len() >= sim.config().brokers as usize).then(|| applied.iter().copied().max()).flatten();
+    Some((trace[resigned].at, until))
 }
 
 /// Kills broker 0 and waits until its fence is written to ZooKeeper: when it was fenced, in how

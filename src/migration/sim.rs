@@ -892,6 +892,32 @@ impl MigrationSim {
         self.world.zk_controller
     }
 
+    /// The KRaft controllers' ids, each with whether it runs.
+    pub fn controllers(&self) -> impl Iterator<Item = (i32, bool)> + '_ {
+        self.controllers.iter().map(|c| (c.id, c.alive))
+    }
+
+    /// The quorum's epoch (0 before its first election).
+    pub fn kraft_epoch(&self) -> i32 {
+        self.world.epoch
+    }
+
+    /// Until when ZooKeeper is unreachable, while it is.
+    pub fn zk_down_until(&self) -> Option<Micros> {
+        let now = self.world.now;
+        self.world.zk_down.filter(|(from, until)| *from <= now && now < *until).map(|(_, until)| until)
+    }
+
+    /// Whether the operator rolled the cluster back to ZooKeeper mode.
+    pub fn rolled_back(&self) -> bool {
+        self.world.rolled_back
+    }
+
+    /// Whether a broker holds a ZooKeeper session.
+    pub fn has_zk_session(&self, broker: BrokerId) -> bool {
+        self.world.brokers.get(broker as usize).is_some_and(|b| b.session.is_some())
+    }
+
     /// The mode a running broker runs in (`None` while it is down).
     pub fn running_in(&self, broker: BrokerId) -> Option<BrokerMode> {
         let b = self.world.brokers.get(broker as usize)?;

@@ -1,12 +1,14 @@
 //! A migration the page can scrub: a scenario's run recorded once (its inputs and where it
 //! ends), with a copy of the whole simulation every [`EVERY`] of simulated time along it, so
 //! that going to any moment, forwards or back, restores the nearest copy before it and replays
-//! less than [`EVERY`] (as the live session's checkpoints do).
+//! less than [`EVERY`] (as the live session's checkpoints do). It plays on past the recorded
+//! end, taking copies as it goes, and an operator's step or fault taken at any moment forks it
+//! there: what was recorded after that moment is forgotten.
 
 use crate::harness::{MS, Micros};
 
 use super::scenarios::Scenario;
-use super::sim::{ActionError, Input, MigrationConfig, MigrationSim};
+use super::sim::{Action, ActionError, Input, MigrationConfig, MigrationSim};
 
 /// Simulated time between two copies: the most a seek replays.
 pub const EVERY: Micros = 2_000 * MS;
@@ -14,6 +16,7 @@ pub const EVERY: Micros = 2_000 * MS;
 /// One recorded run of a migration and its copies.
 pub struct Timeline {
     inputs: Vec<Input>,
+    /// The furthest moment reached.
     end: Micros,
     /// Copies at 0, [`EVERY`], 2 x [`EVERY`], ... up to the end.
     checkpoints: Vec<MigrationSim>,
@@ -35,6 +38,39 @@ impl Timeline {
         }
         sim.replay(&inputs, end);
         Ok(Timeline { inputs, end, checkpoints, at: sim })
+    }
+
+    /// Plays on to `t` past the end, taking copies on the way (a `t` within the timeline is a
+    /// seek).
+    pub fn play_to(&mut self, t: Micros) {
+        if t <= self.end {
+            return self.seek(t);
+        }
+        self.seek(self.end);
+        while let Some(next) = Some(self.checkpoints.len() as Micros * EVERY).filter(|at| *at <= t) {
+            self.at.replay(&self.inputs, next);
+            self.checkpoints.push(self.at.clone());
+        }
+        self.at.replay(&self.inputs, t);
+        self.end = t;
+    }
+
+    /// The operator's `action` (a step or a fault) now: what the timeline held after this
+    /// moment is forgotten, and the action is its last input. A refusal changes nothing.
+    pub fn act(&mut self, action: Action) -> Result<(), ActionError> {
+        self.at.act(action)?;
+        let now = self.at.now();
+        let given = self.at.inputs().len();
+        self.inputs.truncate(given - 1);
+        self.inputs.push(self.at.inputs()[given - 1].clone());
+        self.checkpoints.truncate((now / EVERY) as usize + 1);
+        self.end = now;
+        Ok(())
+    }
+
+    /// The inputs of the timeline, in order.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
     }
 
     /// Where the run ends.
