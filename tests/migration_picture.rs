@@ -64,7 +64,12 @@ fn in_dual_write_the_picture_shows_both_controllers_the_copy_done_and_every_link
     // Both sides' epochs side by side, in the two titles.
     assert!(markup.contains(&format!(">ZooKeeper · controller epoch {}<", p.zk.controller_epoch)));
     assert!(markup.contains(&format!(">KRaft quorum · leader epoch {}<", p.kraft_epoch)));
-    assert!(markup.contains(&format!("/controller: c{} (KRaft, kraftControllerEpoch {})", leader.id, p.kraft_epoch)));
+    assert!(
+        markup.contains(&format!(
+            "/controller: c{} (KRaft, kraftControllerEpoch {})",
+            leader.id, p.kraft_epoch
+        ))
+    );
 }
 
 #[test]

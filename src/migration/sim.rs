@@ -962,6 +962,11 @@ impl MigrationSim {
         Ok(())
     }
 
+    /// Whether `action` would be taken now, or why not (what [`MigrationSim::act`] answers).
+    pub fn check(&self, action: Action) -> Result<(), ActionError> {
+        self.world.admissible(action)
+    }
+
     /// Notes in the trace an operator's step that was refused.
     pub fn note_refusal(&mut self, action: Action, refused: ActionError) {
         self.record(InputKind::Refusal(action, refused.clone()));

@@ -23,6 +23,8 @@ pub mod log_reader;
 #[cfg(feature = "full")]
 pub mod metadata_log;
 #[cfg(feature = "full")]
+pub mod migration;
+#[cfg(feature = "full")]
 pub mod migration_drawing;
 #[cfg(any(feature = "full", feature = "log-worker"))]
 pub mod node_dirs;
