@@ -158,7 +158,7 @@ fn a_race_still_shows_both_sides_as_the_page_does_that_long_after_the_kill() {
 #[test]
 fn bad_race_input_is_refused_with_a_clear_message() {
     for (args, says) in [
-        (&["--view", "pie"][..], "--view: 'pie' is not cluster, race, pains or log"),
+        (&["--view", "pie"][..], "--view: 'pie' is not cluster, race, pains, migration or log"),
         (&["--view", "race", "--scenario", "failover"][..], "--scenario is the cluster's"),
         (&["--scenario", "leader-crash", "--partitions", "10"][..], "give --view race"),
         (&["--view", "race", "--partitions", "many"][..], "--partitions: 'many' is not a valid value"),

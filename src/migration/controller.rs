@@ -53,7 +53,7 @@ impl ControllerWrite {
 
     /// Whether it carries `RUNS_IN_PREMIGRATION`: only activation, the no-op record, broker and
     /// controller registrations, heartbeats and the copy itself.
-    pub fn runs_in_premigration(self) -> bool {
+    pub(crate) fn runs_in_premigration(self) -> bool {
         matches!(
             self,
             ControllerWrite::CompleteActivation
@@ -70,7 +70,7 @@ impl ControllerWrite {
 /// `ControllerWriteEvent.run`: while the log says PRE_MIGRATION, a write without
 /// `RUNS_IN_PREMIGRATION` is answered NOT_CONTROLLER (`newPreMigrationException`), so clients
 /// retry until the copy commits; no topic is created, no ISR changed, no broker fenced.
-pub fn admits(write: ControllerWrite, log: ZkMigrationState) -> bool {
+pub(crate) fn admits(write: ControllerWrite, log: ZkMigrationState) -> bool {
     log != ZkMigrationState::PreMigration || write.runs_in_premigration()
 }
 
@@ -108,7 +108,7 @@ pub struct ControllerMigration {
 impl ControllerMigration {
     /// `ClusterControlManager.registerBroker`'s migration checks, for a broker that says whether
     /// it is a ZooKeeper-mode broker in migration mode (`IsMigratingZkBroker`).
-    pub fn admits_registration(
+    pub(crate) fn admits_registration(
         &self,
         migrating_zk_broker: bool,
         log: ZkMigrationState,
@@ -126,7 +126,7 @@ impl ControllerMigration {
     /// whether the log is empty, where an unfinished metadata transaction began (if one did), and
     /// the migration state the log holds. `Err` is a controller that cannot activate (Kafka
     /// throws, a fatal fault).
-    pub fn activation(
+    pub(crate) fn activation(
         &self,
         empty_log: bool,
         open_transaction: Option<i64>,

@@ -60,7 +60,7 @@ pub struct CopyReport {
 
 /// Read every topic of `zk` (replicas placed by `assignment`) starting at `start`, handing each
 /// batch to `commit`, which answers when it committed.
-pub fn migrate_topics(
+pub(crate) fn migrate_topics(
     zk: &mut ZkStore,
     assignment: &ReplicaAssignment,
     start: Micros,

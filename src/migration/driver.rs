@@ -229,18 +229,20 @@ impl MigrationDriver {
         }
     }
 
-    pub fn state(&self) -> MigrationDriverState {
+    pub(crate) fn state(&self) -> MigrationDriverState {
         self.state
     }
 
-    pub fn leadership(&self) -> &ZkMigrationLeadershipState {
+    /// What the driver knows of ZooKeeper and of its progress (its tests look at it).
+    #[cfg(test)]
+    fn leadership(&self) -> &ZkMigrationLeadershipState {
         &self.leadership
     }
 
     /// The KRaft leader changed (`onControllerChange`, then `KRaftLeaderEvent`): a driver that
     /// leads re-reads `/migration` and starts over from the quorum check, having forgotten its
     /// claim; one that does not goes INACTIVE.
-    pub fn on_controller_change(
+    pub(crate) fn on_controller_change(
         &mut self,
         leader: LeaderAndEpoch,
         client: &mut impl MigrationClient,
@@ -269,7 +271,7 @@ impl MigrationDriver {
     /// written to ZooKeeper, `/migration` advanced, then the RPCs to the ZooKeeper-mode brokers
     /// (in that order: commit, ZooKeeper, brokers). Before dual-write, a change of brokers wakes
     /// the driver (a registration may be what it waits for).
-    pub fn on_metadata_update(
+    pub(crate) fn on_metadata_update(
         &mut self,
         image: DriverImage,
         change: MetadataChange,
@@ -302,7 +304,7 @@ impl MigrationDriver {
     }
 
     /// The driver's poll (`PollEvent`): the current state's event, then when to poll again.
-    pub fn poll(&mut self, client: &mut impl MigrationClient) -> Step {
+    pub(crate) fn poll(&mut self, client: &mut impl MigrationClient) -> Step {
         use MigrationDriverState::*;
         let before = self.state;
         let mut notes = Vec::new();
@@ -400,7 +402,7 @@ impl MigrationDriver {
 
     /// The copy ended: `/migration` records where, and the reconcile follows; a failed copy is
     /// aborted, which stops this controller.
-    pub fn on_copy_done(
+    pub(crate) fn on_copy_done(
         &mut self,
         result: Result<OffsetAndEpoch, String>,
         client: &mut impl MigrationClient,
@@ -424,7 +426,7 @@ impl MigrationDriver {
     }
 
     /// Whether it is blocked in the copy.
-    pub fn copying(&self) -> bool {
+    pub(crate) fn copying(&self) -> bool {
         self.copying
     }
 

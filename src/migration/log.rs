@@ -147,7 +147,7 @@ impl MetadataLog {
         self.entries.len()
     }
 
-    pub fn high_watermark(&self) -> usize {
+    pub(crate) fn high_watermark(&self) -> usize {
         self.high_watermark
     }
 
@@ -160,7 +160,7 @@ impl MetadataLog {
     }
 
     /// Where an unfinished transaction began (`OffsetControlManager.transactionStartOffset`).
-    pub fn open_transaction(&self) -> Option<i64> {
+    pub(crate) fn open_transaction(&self) -> Option<i64> {
         self.open_transaction.map(|at| at as i64)
     }
 
@@ -173,7 +173,7 @@ impl MetadataLog {
     }
 
     /// Appends `record` in `epoch`, to commit at `commits_at`; its offset.
-    pub fn append(&mut self, epoch: i32, record: MetaRecord, commits_at: Micros) -> usize {
+    pub(crate) fn append(&mut self, epoch: i32, record: MetaRecord, commits_at: Micros) -> usize {
         match record {
             MetaRecord::BeginTransaction { .. } => self.open_transaction = Some(self.entries.len()),
             MetaRecord::EndTransaction | MetaRecord::AbortTransaction => self.open_transaction = None,
@@ -184,7 +184,7 @@ impl MetadataLog {
     }
 
     /// A new leader: what was not committed is gone, and so is the transaction it opened.
-    pub fn truncate_uncommitted(&mut self) -> usize {
+    pub(crate) fn truncate_uncommitted(&mut self) -> usize {
         let dropped = self.entries.len() - self.high_watermark;
         self.entries.truncate(self.high_watermark);
         self.open_transaction = None;
@@ -202,7 +202,7 @@ impl MetadataLog {
 
     /// Commits every record due by `now` and applies what is committed; what changed, or `None`
     /// when nothing was published.
-    pub fn commit_until(&mut self, now: Micros) -> Option<Delta> {
+    pub(crate) fn commit_until(&mut self, now: Micros) -> Option<Delta> {
         while self.entries.get(self.high_watermark).is_some_and(|e| e.commits_at <= now) {
             self.high_watermark += 1;
         }

@@ -104,7 +104,7 @@ pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError
 /// How long no controller acts in `sim`: from the ZooKeeper-mode controller's resignation (the
 /// KRaft claim fired its watch) until every ZooKeeper-mode broker applied the KRaft controller's
 /// first full push after it (`None` for the end until then; nothing before the resignation).
-pub fn no_controller(sim: &MigrationSim) -> Option<(Micros, Option<Micros>)> {
+pub(crate) fn no_controller(sim: &MigrationSim) -> Option<(Micros, Option<Micros>)> {
     let trace = sim.trace();
     let resigned = trace.iter().position(|l| matches!(l.kind, TraceKind::ZkControllerResigned { .. }))?;
     let pushed = trace[resigned..]
@@ -172,7 +172,7 @@ impl Phases {
 }
 
 /// Seconds with three decimals.
-pub fn seconds(t: Micros) -> String {
+pub(crate) fn seconds(t: Micros) -> String {
     format!("{}.{:03}", t / (1_000 * MS), t % (1_000 * MS) / MS)
 }
 

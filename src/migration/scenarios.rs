@@ -34,7 +34,7 @@ impl Scenario {
     }
 
     /// Runs it with `seed` at `config`'s size (and checks).
-    pub fn run_with(&self, config: MigrationConfig, seed: u64) -> Result<MigrationSim, ActionError> {
+    pub(crate) fn run_with(&self, config: MigrationConfig, seed: u64) -> Result<MigrationSim, ActionError> {
         let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;
         (self.script)(&mut sim)?;
         Ok(sim)

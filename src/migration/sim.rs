@@ -867,12 +867,12 @@ impl MigrationSim {
     }
 
     /// What the last copy read, its batches, and how long its reads and commits took.
-    pub fn last_copy(&self) -> Option<&CopyReport> {
+    pub(crate) fn last_copy(&self) -> Option<&CopyReport> {
         self.world.last_copy.as_ref()
     }
 
     /// The KRaft leader and its epoch.
-    pub fn leader(&self) -> Option<(i32, i32)> {
+    pub(crate) fn leader(&self) -> Option<(i32, i32)> {
         self.world.leader
     }
 
@@ -893,33 +893,33 @@ impl MigrationSim {
     }
 
     /// The KRaft controllers' ids, each with whether it runs.
-    pub fn controllers(&self) -> impl Iterator<Item = (i32, bool)> + '_ {
+    pub(crate) fn controllers(&self) -> impl Iterator<Item = (i32, bool)> + '_ {
         self.controllers.iter().map(|c| (c.id, c.alive))
     }
 
     /// The quorum's epoch (0 before its first election).
-    pub fn kraft_epoch(&self) -> i32 {
+    pub(crate) fn kraft_epoch(&self) -> i32 {
         self.world.epoch
     }
 
     /// Until when ZooKeeper is unreachable, while it is.
-    pub fn zk_down_until(&self) -> Option<Micros> {
+    pub(crate) fn zk_down_until(&self) -> Option<Micros> {
         let now = self.world.now;
         self.world.zk_down.filter(|(from, until)| *from <= now && now < *until).map(|(_, until)| until)
     }
 
     /// Whether the operator rolled the cluster back to ZooKeeper mode.
-    pub fn rolled_back(&self) -> bool {
+    pub(crate) fn rolled_back(&self) -> bool {
         self.world.rolled_back
     }
 
     /// Whether a broker holds a ZooKeeper session.
-    pub fn has_zk_session(&self, broker: BrokerId) -> bool {
+    pub(crate) fn has_zk_session(&self, broker: BrokerId) -> bool {
         self.world.brokers.get(broker as usize).is_some_and(|b| b.session.is_some())
     }
 
     /// The mode a running broker runs in (`None` while it is down).
-    pub fn running_in(&self, broker: BrokerId) -> Option<BrokerMode> {
+    pub(crate) fn running_in(&self, broker: BrokerId) -> Option<BrokerMode> {
         let b = self.world.brokers.get(broker as usize)?;
         b.alive.then_some(b.mode)
     }
@@ -968,13 +968,13 @@ impl MigrationSim {
     }
 
     /// Notes in the trace an operator's step that was refused.
-    pub fn note_refusal(&mut self, action: Action, refused: ActionError) {
+    pub(crate) fn note_refusal(&mut self, action: Action, refused: ActionError) {
         self.record(InputKind::Refusal(action, refused.clone()));
         self.world.note(TraceKind::Refused { action, why: refused.0 });
     }
 
     /// Takes `action` at `at` (checked then: a refusal goes in the trace).
-    pub fn schedule(&mut self, at: Micros, action: Action) {
+    pub(crate) fn schedule(&mut self, at: Micros, action: Action) {
         self.record(InputKind::Schedule(at, action));
         let at = at.max(self.world.now);
         self.world.queue.push(at, Event::Operator(action));
@@ -1033,7 +1033,7 @@ impl MigrationSim {
     }
 
     /// Runs the next event; false when none is left.
-    pub fn step(&mut self) -> bool {
+    pub(crate) fn step(&mut self) -> bool {
         let Some((at, event)) = self.world.queue.pop() else { return false };
         self.world.now = at;
         self.events += 1;

@@ -58,7 +58,7 @@ impl MigrationDriverState {
 
     /// Whether committed changes are written to ZooKeeper and pushed to its brokers in this state
     /// (`MigrationDriverState.allowDualWrite`): only from the first full push on.
-    pub fn allow_dual_write(self) -> bool {
+    pub(crate) fn allow_dual_write(self) -> bool {
         matches!(self, MigrationDriverState::KraftControllerToBrokerComm | MigrationDriverState::DualWrite)
     }
 
@@ -66,7 +66,7 @@ impl MigrationDriverState {
     /// staying is allowed; every state but UNINITIALIZED may fall back to INACTIVE; otherwise only
     /// forward along the migration, BECOME_CONTROLLER reached from the quorum check directly when
     /// the log already says MIGRATION, and SYNC_KRAFT_TO_ZK from it when the copy is done.
-    pub fn is_valid_state_change(self, to: MigrationDriverState) -> bool {
+    pub(crate) fn is_valid_state_change(self, to: MigrationDriverState) -> bool {
         use MigrationDriverState::*;
         if self == to {
             return true;
@@ -113,7 +113,7 @@ pub enum ZkMigrationState {
 
 impl ZkMigrationState {
     /// The byte the record carries.
-    pub fn value(self) -> u8 {
+    pub(crate) fn value(self) -> u8 {
         match self {
             ZkMigrationState::None => 0,
             ZkMigrationState::Migration => 1,
@@ -137,7 +137,7 @@ impl ZkMigrationState {
     }
 
     /// What the state means for the cluster whose log holds it, in a few words.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             ZkMigrationState::None => "a KRaft cluster from the start",
             ZkMigrationState::PreMigration => {
@@ -160,12 +160,6 @@ impl ZkMigrationState {
             ZkMigrationState::PostMigration => "POST_MIGRATION",
             ZkMigrationState::Zk => "ZK",
         }
-    }
-
-    /// Whether a migration is under way (`ZkMigrationState.inProgress`): the metadata version
-    /// cannot change then.
-    pub fn in_progress(self) -> bool {
-        matches!(self, ZkMigrationState::PreMigration | ZkMigrationState::Migration)
     }
 }
 
@@ -208,18 +202,18 @@ impl ZkMigrationLeadershipState {
 
     /// Whether the one-time copy has committed (`initialZkMigrationComplete`: `/migration`
     /// names a log offset).
-    pub fn initial_zk_migration_complete(&self) -> bool {
+    pub(crate) fn initial_zk_migration_complete(&self) -> bool {
         self.kraft_metadata.offset > 0
     }
 
     /// Working for another KRaft controller (`withNewKRaftController`).
-    pub fn with_new_kraft_controller(self, id: i32, epoch: i32) -> Self {
+    pub(crate) fn with_new_kraft_controller(self, id: i32, epoch: i32) -> Self {
         ZkMigrationLeadershipState { kraft_controller_id: id, kraft_controller_epoch: epoch, ..self }
     }
 
     /// Forgetting the ZooKeeper controller epoch claimed (`withUnknownZkController`): nothing is
     /// written to ZooKeeper until the next claim.
-    pub fn with_unknown_zk_controller(self) -> Self {
+    pub(crate) fn with_unknown_zk_controller(self) -> Self {
         ZkMigrationLeadershipState {
             zk_controller_epoch: Self::EMPTY.zk_controller_epoch,
             zk_controller_epoch_zk_version: Self::EMPTY.zk_controller_epoch_zk_version,
@@ -228,7 +222,7 @@ impl ZkMigrationLeadershipState {
     }
 
     /// With the ZooKeeper controller epoch claimed and its znode's version (`withZkController`).
-    pub fn with_zk_controller(self, epoch: i32, zk_version: i32) -> Self {
+    pub(crate) fn with_zk_controller(self, epoch: i32, zk_version: i32) -> Self {
         ZkMigrationLeadershipState {
             zk_controller_epoch: epoch,
             zk_controller_epoch_zk_version: zk_version,
@@ -237,12 +231,12 @@ impl ZkMigrationLeadershipState {
     }
 
     /// With the log written to ZooKeeper up to `at` (`withKRaftMetadataOffsetAndEpoch`).
-    pub fn with_kraft_metadata(self, at: OffsetAndEpoch) -> Self {
+    pub(crate) fn with_kraft_metadata(self, at: OffsetAndEpoch) -> Self {
         ZkMigrationLeadershipState { kraft_metadata: at, ..self }
     }
 
     /// With `/migration`'s version (`withMigrationZkVersion`).
-    pub fn with_migration_zk_version(self, version: i32) -> Self {
+    pub(crate) fn with_migration_zk_version(self, version: i32) -> Self {
         ZkMigrationLeadershipState { migration_zk_version: version, ..self }
     }
 }
@@ -292,8 +286,6 @@ mod tests {
         }
         assert_eq!(ZkMigrationState::of(5), None);
         assert_eq!(ZkMigrationState::of(-1), None);
-        let in_progress: Vec<&str> = states.iter().filter(|s| s.in_progress()).map(|s| s.name()).collect();
-        assert_eq!(in_progress, ["PRE_MIGRATION", "MIGRATION"]);
     }
 
     #[test]

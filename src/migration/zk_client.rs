@@ -51,7 +51,7 @@ pub struct Claimed {
 /// created **persistent** naming the KRaft controller (so no broker's election can take it
 /// back). The state then carries the new epoch and `/controller_epoch`'s version
 /// (`ZkMigrationClient.claimControllerLeadership`).
-pub fn claim_controller_leadership(
+pub(crate) fn claim_controller_leadership(
     zk: &mut ZkStore,
     state: ZkMigrationLeadershipState,
 ) -> Result<Claimed, ClaimRefused> {
@@ -95,7 +95,7 @@ fn migration_data(state: &ZkMigrationLeadershipState) -> ZnodeData {
 
 /// `KafkaZkClient.getOrCreateMigrationState`: `/migration` as read (where the copy and the
 /// dual-writes got to, and the znode's version), or created from `initial` at version 0.
-pub fn get_or_create_migration_state(
+pub(crate) fn get_or_create_migration_state(
     zk: &mut ZkStore,
     initial: ZkMigrationLeadershipState,
 ) -> Result<ZkMigrationLeadershipState, ZkError> {
@@ -125,7 +125,7 @@ pub fn get_or_create_migration_state(
 
 /// `KafkaZkClient.updateMigrationState`: `/migration` written at the version `state` holds (-1:
 /// whatever it is, as the driver writes it right after a claim), and the state with the new one.
-pub fn set_migration_state(
+pub(crate) fn set_migration_state(
     zk: &mut ZkStore,
     state: ZkMigrationLeadershipState,
 ) -> Result<ZkMigrationLeadershipState, ZkError> {
@@ -139,7 +139,7 @@ pub fn set_migration_state(
 /// last write of a batch, `last`, set to `state`) at its version, then `op`. Returns `/migration`'s
 /// version after it and the watches that fired; a driver that has not claimed (an unknown
 /// version) or whose claim another took over is refused with BADVERSION.
-pub fn fenced_write(
+pub(crate) fn fenced_write(
     zk: &mut ZkStore,
     state: &ZkMigrationLeadershipState,
     op: ZkOp,
@@ -180,7 +180,7 @@ pub struct StateWrite {
 /// the last one advancing `/migration`; all pipelined, `MAX_IN_FLIGHT` at once, from `start`.
 /// Returns the state with `/migration`'s new version and when the writes completed; a fenced
 /// (superseded or unclaimed) driver gets BADVERSION and writes nothing.
-pub fn update_partition_states(
+pub(crate) fn update_partition_states(
     zk: &mut ZkStore,
     state: ZkMigrationLeadershipState,
     writes: &[StateWrite],
