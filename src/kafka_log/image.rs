@@ -8,7 +8,7 @@ use std::fmt;
 use crate::util::small_map::SmallMap;
 
 use super::value::{Value, uuid_text};
-use crate::migration::state::ZkMigrationState;
+use crate::metadata::zk_migration::ZkMigrationState;
 
 /// A registered broker.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

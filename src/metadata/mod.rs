@@ -12,3 +12,4 @@ pub mod record;
 pub mod rpc;
 pub mod state;
 pub mod synthetic;
+pub mod zk_migration;
