@@ -261,12 +261,9 @@ fn links(p: &MigrationPicture) -> El {
                 let (x, y) = (cx - 22.0, cy - 20.0);
                 let d =
                     format!("M {x:.0} {y:.0} L {x:.0} {DUAL_WRITE_Y:.0} L {:.0} {DUAL_WRITE_Y:.0}", zx + zw);
-                group.child(
-                    El::new("path")
-                        .attr("class", "mig-link dual-write")
-                        .attr("d", d)
-                        .title("the KRaft leader writes to ZooKeeper"),
-                )
+                group.child(El::new("path").attr("class", "mig-link dual-write").attr("d", d).title(
+                    "the KRaft leader works on ZooKeeper: its claim, the copy's reads, then dual-write",
+                ))
             }
             _ => group,
         };
