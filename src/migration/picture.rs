@@ -14,16 +14,8 @@ use super::sim::{BrokerMode, MigrationSim, TraceKind};
 use super::state::{MigrationDriverState, ZkMigrationState};
 
 /// The driver's states a migration walks, in order (`MigrationDriverState`), as the row of
-/// steps shows them.
-pub const STEPS: [MigrationDriverState; 7] = [
-    MigrationDriverState::WaitForControllerQuorum,
-    MigrationDriverState::WaitForBrokers,
-    MigrationDriverState::BecomeController,
-    MigrationDriverState::ZkMigration,
-    MigrationDriverState::SyncKraftToZk,
-    MigrationDriverState::KraftControllerToBrokerComm,
-    MigrationDriverState::DualWrite,
-];
+/// steps shows them: every state after UNINITIALIZED and INACTIVE.
+pub const STEPS: &[MigrationDriverState] = MigrationDriverState::ALL.split_at(2).1;
 
 /// Who holds `/controller`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
