@@ -49,7 +49,7 @@ const MIGRATION: [&str; 9] = [
     "operator: restart broker 1 as a KRaft broker",
     "operator: restart broker 2 as a KRaft broker",
     "operator: restart broker 3 as a KRaft broker",
-    "operator: roll the controllers without the migration flag (finalize)",
+    "operator: finalize: roll the controllers without the migration flag",
     "controller 3000 leads epoch 2",
     "controller 3000 activates: ZkMigrationState(POST_MIGRATION)",
     "POST_MIGRATION: ZooKeeper is no longer written; no rollback from here",

@@ -54,7 +54,10 @@ fn in_dual_write_the_picture_shows_both_controllers_the_copy_done_and_every_link
     assert!(p.links.contains(&Link::DualWrite));
     let lines = standing_lines(&p);
     assert_eq!(lines[0], "The log says MIGRATION (ZkMigrationStateRecord)");
-    assert!(lines.iter().any(|l| l.starts_with("No controller has acted for ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("No controller has acted for the ZooKeeper-mode brokers for ")),
+        "{lines:?}"
+    );
 
     let markup = migration_drawing(&p).markup();
     assert_eq!(markup.matches("mig-step current").count(), 1, "one step lit");

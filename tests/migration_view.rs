@@ -47,18 +47,22 @@ fn a_step_out_of_order_is_refused_with_what_kafka_waits_for() {
     let mut state = MigrationState::new("migration", 1).unwrap();
     state.reduce(MigrationAction::Seek(0));
     let view = state.view();
-    let to_kraft = view.steps.iter().find(|b| b.action == Action::BrokerToKraft(0)).unwrap();
+    let buttons = || view.steps.iter().flat_map(|group| &group.buttons);
+    let to_kraft = buttons().find(|b| b.action == Action::BrokerToKraft(0)).unwrap();
     assert!(to_kraft.refused.as_deref().is_some_and(|r| r.contains("only a broker in migration mode")));
-    assert!(view.steps.iter().any(|b| b.action == Action::Finalize && b.refused.is_some()));
+    assert!(buttons().any(|b| b.action == Action::Finalize && b.refused.is_some()));
     state.reduce(MigrationAction::Operator(Action::Finalize));
     let refusal = state.view().refusal.expect("a refusal");
     assert!(refusal.contains("refused") && refusal.contains("the copy has not committed"), "{refusal}");
     // The order of the steps is Kafka's: provision, migration mode, KRaft mode, finalize.
-    let order: Vec<String> = view.steps.iter().map(|b| b.label.clone()).collect();
+    let order: Vec<String> = buttons().map(|b| b.label.clone()).collect();
     let at = |prefix: &str| order.iter().position(|l| l.starts_with(prefix)).unwrap();
     assert!(at("provision") < at("restart broker 0 in migration mode"));
     assert!(at("restart broker 3 in migration mode") < at("restart broker 0 as a KRaft broker"));
-    assert!(at("restart broker 3 as a KRaft broker") < at("roll the controllers without the migration flag"));
+    assert!(
+        at("restart broker 3 as a KRaft broker")
+            < at("finalize: roll the controllers without the migration flag")
+    );
 }
 
 #[test]

@@ -430,7 +430,7 @@ fn the_paused_live_cluster_stays_put_while_other_views_play() {
 fn a_link_names_the_view_to_open_on_the_live_session() {
     let mut live = with_leader();
     let Effect::Copy(link) = live.reduce(Action::Share).effects.remove(0) else { panic!("a link") };
-    for tab in [Tab::Failover, Tab::Pains, Tab::Log, Tab::Cluster] {
+    for tab in Tab::ALL {
         let opened = page(&format!("{}&tab={}&full=1", link.split_once('?').unwrap().1, tab.name()));
         assert!(opened.notices.is_empty(), "{:?}", opened.notices);
         assert_eq!(opened.tab, tab);
@@ -440,7 +440,7 @@ fn a_link_names_the_view_to_open_on_the_live_session() {
     assert_eq!(bad.tab, Tab::Cluster);
     assert_eq!(
         bad.notices,
-        ["tab: 'chart' is not cluster, failover, pains or log; opening the live cluster"]
+        ["tab: 'chart' is not one of cluster, failover, pains, migration, log; opening the live cluster"]
     );
 }
 

@@ -152,36 +152,19 @@ fn migration_at(_: &Args, _: u64, _: &StillStyle) -> Result<(El, String), String
 /// end without it), and what it shows.
 #[cfg(feature = "full")]
 fn migration_at(args: &Args, seed: u64, style: &StillStyle) -> Result<(El, String), String> {
-    use kraftscope::migration::picture::MigrationPicture;
-    use kraftscope::migration::scenarios::{self, SCENARIOS};
-    use kraftscope::migration::timeline::Timeline;
-    use kraftscope::page::migration_drawing::migration_still;
+    use kraftscope::page::migration::MigrationState;
 
     let name = args.text("scenario").unwrap_or("migration");
-    let scenario = scenarios::find(name).ok_or_else(|| {
-        let names: Vec<&str> = SCENARIOS.iter().map(|s| s.id).collect();
-        format!("--scenario: '{name}' is not a migration scenario ({})", names.join(", "))
-    })?;
-    let mut timeline = Timeline::record(scenario, scenario.config(), seed).map_err(|e| e.to_string())?;
-    let end_ms = timeline.end() / MS;
-    let at: u64 = args.get("at", end_ms)?;
-    if at > end_ms {
-        return Err(format!("--at: {at} ms is past the end of {name}, which runs {end_ms} ms"));
+    let at = args.text("at").map(|_| args.get::<u64>("at", 0)).transpose()?;
+    let asked = at.map_or(u64::MAX, |ms| ms.saturating_mul(MS));
+    let (state, notices) =
+        MigrationState::open(name, seed, &[], Some(asked), false).map_err(|e| format!("--{e}"))?;
+    if let Some(problem) = notices.first().filter(|_| at.is_some()) {
+        return Err(format!("--at: {}", problem.trim_start_matches("t: ")));
     }
-    timeline.seek(at * MS);
-    let sim = timeline.sim();
-    let mut events: Vec<String> = sim
-        .trace()
-        .iter()
-        .rev()
-        .filter(|l| l.kind.notable())
-        .take(6)
-        .map(|l| format!("{} {}", format::seconds(l.at), l.kind))
-        .collect();
-    events.reverse();
-    let picture = MigrationPicture::of(sim);
-    let what = format!("{name} at {}: {}", format::seconds(sim.now()), picture.state_word());
-    Ok((migration_still(&picture, &events, style, sim.now()), what))
+    let view = state.view();
+    let what = format!("{name} at {}: {}", format::seconds(view.now), view.picture.state_word());
+    Ok((view.still(style), what))
 }
 
 /// A build without the page's later views has no pains to draw.

@@ -41,57 +41,71 @@ impl Scenario {
     }
 }
 
+/// The scenarios' names, without their code: the page's links are read by a build that does
+/// not carry the migration.
+pub const IDS: [&str; 9] = [
+    "migration",
+    "migration-failover",
+    "migration-isr-shrink",
+    "migration-unfence",
+    "migration-copy-failover",
+    "migration-zk-down",
+    "migration-rollback",
+    "migration-rollback-hazard",
+    "migration-stranded",
+];
+
 pub const SCENARIOS: [Scenario; 9] = [
     Scenario {
-        id: "migration",
+        id: IDS[0],
         about: "the whole migration: controllers, brokers in migration mode, claim, copy, dual-write, brokers to KRaft, finalize",
         config: MigrationConfig::small,
         script: full_migration,
     },
     Scenario {
-        id: "migration-failover",
+        id: IDS[1],
         about: "the active KRaft controller dies in dual-write: re-claim, full reconcile, full push",
         config: MigrationConfig::small,
         script: failover_in_dual_write,
     },
     Scenario {
-        id: "migration-isr-shrink",
+        id: IDS[2],
         about: "a broker fenced in dual-write: the ISRs it leaves get a higher leader epoch, in the log, ZooKeeper and every broker's cache",
         config: MigrationConfig::small,
         script: isr_shrink,
     },
     Scenario {
-        id: "migration-unfence",
+        id: IDS[3],
         about: "three of four brokers die in dual-write, leaving partitions without a leader; the last one back unfences and leads them again",
         config: MigrationConfig::small,
         script: unfence,
     },
     Scenario {
-        id: "migration-copy-failover",
+        id: IDS[4],
         about: "the active KRaft controller dies during the copy: the transaction aborted, the copy redone",
         config: copy_sized,
         script: failover_during_copy,
     },
     Scenario {
-        id: "migration-zk-down",
+        id: IDS[5],
         about: "ZooKeeper unreachable in dual-write: the write-behind lag grows, ZooKeeper-mode brokers starve",
         config: MigrationConfig::small,
         script: zookeeper_down,
     },
     Scenario {
-        id: "migration-rollback",
+        id: IDS[6],
         about: "a rollback before finalizing: back to a ZooKeeper-mode controller on the state dual-write kept",
         config: MigrationConfig::small,
         script: roll_back,
     },
     Scenario {
-        id: "migration-rollback-hazard",
+        id: IDS[7],
         about: "KAFKA-20488: a rollback after more KRaft elections than ZooKeeper controllers leaves state znodes above the new controller's epoch",
         config: MigrationConfig::small,
         script: rollback_hazard,
     },
     Scenario {
-        id: "migration-stranded",
+        id: IDS[8],
         about: "Kafka 3.9's dead end: the copy commits, ZooKeeper is down, the controller dies before writing /migration",
         config: MigrationConfig::small,
         script: stranded,

@@ -96,6 +96,12 @@ pub enum Action {
     /// Play, pause, step or replay the pain shown.
     #[cfg(feature = "full")]
     Pains(PainsAction),
+    /// Show a migration scenario from its start, by its id.
+    #[cfg(feature = "full")]
+    Migration(&'static str),
+    /// Play, pause, step, seek, or take an operator's step or a fault in the migration shown.
+    #[cfg(feature = "full")]
+    Migrating(super::migration::MigrationAction),
     /// Save the live cluster's metadata log as Kafka's files.
     #[cfg(feature = "full")]
     DownloadLog,
@@ -133,6 +139,9 @@ pub enum CommandError {
     PainShown,
     /// The failover race is shown: it takes only [`RACE_COMMANDS`] (and the openers).
     RaceShown,
+    /// A migration is shown: it takes only load-scenario and tour-step.
+    #[cfg(feature = "full")]
+    MigrationShown,
     /// A seek more than [`WINDOW`] past the furthest moment the timeline reached.
     SeekTooFar { asked: Micros, horizon: Micros },
     /// The session refused the seek.
@@ -146,6 +155,11 @@ impl fmt::Display for CommandError {
             CommandError::PainShown => write!(
                 f,
                 "a ZooKeeper pain is shown: it takes load-scenario and tour-step; load a cluster scenario or tour step first"
+            ),
+            #[cfg(feature = "full")]
+            CommandError::MigrationShown => write!(
+                f,
+                "a migration is shown: it takes load-scenario and tour-step; load a cluster scenario or tour step first"
             ),
             CommandError::RaceShown => write!(
                 f,

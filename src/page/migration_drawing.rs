@@ -300,9 +300,13 @@ pub fn standing_lines(p: &MigrationPicture) -> Vec<String> {
             copy.records, copy.records_total, copy.batches, copy.batches_total
         ));
     }
+    // A KRaft leader may be drawn meanwhile: it leads the quorum, not yet the brokers.
     if let Some((for_how_long, over)) = p.no_controller {
-        let verb = if over { "acted for" } else { "has acted for" };
-        lines.push(format!("No controller {verb} {}", format::seconds(for_how_long)));
+        let time = format::seconds(for_how_long);
+        lines.push(match over {
+            false => format!("No controller has acted for the ZooKeeper-mode brokers for {time} (since /controller was claimed)"),
+            true => format!("The ZooKeeper-mode brokers went {time} without a controller (from the claim to the KRaft controller's first push)"),
+        });
     }
     if let Some(lag) = p.lag.filter(|lag| *lag > 0) {
         lines.push(format!("ZooKeeper is {} behind the log", format::counted(lag as u64, "record")));

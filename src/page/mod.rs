@@ -14,6 +14,7 @@ pub mod chips;
 pub mod clock;
 #[cfg(feature = "full")]
 pub mod grid_drawing;
+mod later;
 pub mod live;
 #[cfg(feature = "full")]
 pub mod log_drawing;
@@ -45,9 +46,6 @@ pub mod still_sheet;
 pub mod zk_drawing;
 #[cfg(feature = "full")]
 pub mod zk_layout;
-
-#[cfg(feature = "full")]
-use crate::experiments::failover::KraftRoles;
 
 pub use action::{Action, CommandError, Effect, Outcome, Tab};
 pub use clock::Clock;
@@ -147,6 +145,9 @@ pub struct PageState {
     /// The pains view: the pain shown and how far it has played.
     #[cfg(feature = "full")]
     pub pains: PainsState,
+    /// The migration view's scenario as it plays, once the view was opened.
+    #[cfg(feature = "full")]
+    pub migration: Option<migration::MigrationState>,
     /// The query string the page was opened with: the full page keeps its embedding parameters.
     #[cfg(not(feature = "full"))]
     search: String,
@@ -197,6 +198,8 @@ impl PageState {
             metadata_log: MetadataLogView::default(),
             #[cfg(feature = "full")]
             pains: PainsState::new(Pain::StaleCache),
+            #[cfg(feature = "full")]
+            migration: None,
             #[cfg(not(feature = "full"))]
             search: search.to_string(),
             present: params.present || params.class,
@@ -248,7 +251,14 @@ impl PageState {
         if tab == Tab::Pains && self.tab != Tab::Pains {
             self.pains.start(self.pains.pain());
         }
+        #[cfg(feature = "full")]
+        if tab == Tab::Migration && self.migration.is_none() {
+            self.open_migration(crate::migration::scenarios::IDS[0], &[], None, true);
+        }
         self.still_open &= self.tab == tab;
+        if self.tab != tab {
+            self.share = None;
+        }
         self.tab = tab;
     }
 
@@ -326,17 +336,6 @@ impl PageState {
         (self.live.playing && self.tab == Tab::Cluster)
             || self.live.reopening.is_some()
             || self.later_view_animating()
-    }
-
-    /// Whether the pain shown plays, or the failover race has work to do.
-    #[cfg(feature = "full")]
-    fn later_view_animating(&self) -> bool {
-        (self.pains.playing() && self.tab == Tab::Pains) || self.race.busy()
-    }
-
-    #[cfg(not(feature = "full"))]
-    fn later_view_animating(&self) -> bool {
-        false
     }
 
     /// The self-check of the chapter the tour step shown ends, if it ends one.
@@ -471,6 +470,10 @@ impl PageState {
                 self.tab = Tab::Pains;
             }
             #[cfg(feature = "full")]
+            Action::Migration(id) => self.open_migration(id, &[], None, true),
+            #[cfg(feature = "full")]
+            Action::Migrating(action) => self.migrating(action),
+            #[cfg(feature = "full")]
             Action::RaceFromLog(partitions) => {
                 self.race.open(RaceRequest::idle(partitions));
                 self.tab = Tab::Failover;
@@ -489,31 +492,6 @@ impl PageState {
         effects.extend(self.opened_view(Some(shown_before)));
         self.after_action(!race_frame && (refresh_log || !self.live.playing), &mut effects);
         Outcome { handled: true, effects }
-    }
-
-    /// The race or the pain shown by a tour step reached the step's key moment, `at` after the
-    /// kill (or the pain's start).
-    #[cfg(feature = "full")]
-    fn view_key_seen(&mut self, at: Micros) {
-        let shown = match self.story().map(|story| story.view) {
-            Some(View::Failover) => self.tab == Tab::Failover,
-            Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pains.pain() == pain,
-            _ => false,
-        };
-        if shown && self.key_seen.is_none() {
-            self.key_seen = Some(at);
-        }
-    }
-
-    /// What the race told: its end goes to the host page, its key moment to the tour panel.
-    #[cfg(feature = "full")]
-    fn race_told(&mut self, told: Vec<RaceEffect>, effects: &mut Vec<Effect>) {
-        for effect in told {
-            match effect {
-                RaceEffect::Post(event) => effects.push(Effect::Post(event)),
-                RaceEffect::KeyMoment(at) => self.view_key_seen(at),
-            }
-        }
     }
 
     /// Tell the host page what changed, note the tour step's key moment,
@@ -552,6 +530,8 @@ impl PageState {
     fn start_over(&mut self) {
         match self.params.scenario.and_then(stories::find) {
             Some(story) => self.load_story(story),
+            #[cfg(feature = "full")]
+            None if let Some(id) = self.params.scenario => self.load_migration(id),
             None => {
                 self.session = self.params.begin_session(self.live.form.clone());
                 self.tab = Tab::Cluster;
@@ -716,6 +696,13 @@ impl PageState {
             }
             return;
         }
+        #[cfg(feature = "full")]
+        if self.tab == Tab::Migration {
+            if let Some(migration) = self.migration.as_mut() {
+                migration.frame(elapsed);
+            }
+            return;
+        }
         // The live cluster plays only when shown and playing (the race's frames are not its own).
         if !(self.live.playing && self.tab == Tab::Cluster) {
             return;
@@ -803,6 +790,10 @@ impl PageState {
         if self.tab == Tab::Pains && !opens {
             return Err(CommandError::PainShown);
         }
+        #[cfg(feature = "full")]
+        if self.tab == Tab::Migration && !opens {
+            return Err(CommandError::MigrationShown);
+        }
         if let Some(action) = command.action() {
             return Ok(self.act_checked(action)?);
         }
@@ -831,17 +822,6 @@ impl PageState {
             Command::TourStep { step } => self.go_to_step(Some(step - 1), effects),
             _ => {}
         }
-        Ok(())
-    }
-
-    /// The failover race takes the commands that apply to it, through its own controls' paths.
-    #[cfg(feature = "full")]
-    fn command_race(&mut self, command: Command, effects: &mut Vec<Effect>) -> Result<(), CommandError> {
-        if !command.applies_to_race() {
-            return Err(CommandError::RaceShown);
-        }
-        let told = self.race.obey(&command);
-        self.race_told(told, effects);
         Ok(())
     }
 
@@ -875,43 +855,6 @@ impl PageState {
         Effect::Copy(url)
     }
 
-    /// A link to the race's moment (its size; the time since the kill) or to the pain shown.
-    #[cfg(feature = "full")]
-    fn later_view_query(&self) -> Option<String> {
-        Some(match self.tab {
-            Tab::Cluster | Tab::Log => return None,
-            Tab::Failover => {
-                let roles = match self.race.roles() {
-                    KraftRoles::DEDICATED => String::new(),
-                    roles => format!("&kraft-roles={}", roles.name()),
-                };
-                // The moment since the kill as a still; before the kill, the healthy clusters.
-                let moment = match self.race.elapsed() {
-                    Some(elapsed) => format!("&t={}", elapsed / MS),
-                    None => "&autoplay=0".to_string(),
-                };
-                format!(
-                    "scenario=failover&partitions={}&seed={}{roles}{moment}",
-                    self.race.request().partitions,
-                    self.params.settings.seed
-                )
-            }
-            Tab::Pains => {
-                let pains = self.pains.view();
-                match pains.playing {
-                    true => format!("scenario={}", pains.pain.id()),
-                    false => format!("scenario={}&t={}", pains.pain.id(), pains.now / MS),
-                }
-            }
-        })
-    }
-
-    /// The first screen's build shares the live cluster only (another view hands over).
-    #[cfg(not(feature = "full"))]
-    fn later_view_query(&self) -> Option<String> {
-        None
-    }
-
     /// Whether the view shown can be saved as a picture: the live cluster, the failover race and
     /// the pains always; the metadata log view once files are opened in it.
     fn stills_here(&self) -> bool {
@@ -919,6 +862,8 @@ impl PageState {
             Tab::Cluster => true,
             #[cfg(feature = "full")]
             Tab::Failover | Tab::Pains => true,
+            #[cfg(feature = "full")]
+            Tab::Migration => self.migration.is_some(),
             #[cfg(feature = "full")]
             Tab::Log => self.metadata_log.opened().is_some(),
             #[cfg(not(feature = "full"))]
@@ -942,6 +887,8 @@ impl PageState {
                     Tab::Failover => form.race_still(&self.race, self.params.settings.seed),
                     #[cfg(feature = "full")]
                     Tab::Pains => Some(form.pains_still(&self.pains.view())),
+                    #[cfg(feature = "full")]
+                    Tab::Migration => self.migration.as_ref().map(|m| form.migration_still(&m.view())),
                     #[cfg(feature = "full")]
                     Tab::Log => self.metadata_log.opened().map(|log| form.log_still(log)),
                     _ => Some(form.still(&self.session, self.params.scenario, self.reduced_motion)),
@@ -998,35 +945,6 @@ impl PageState {
             _ => return false,
         }
         true
-    }
-
-    /// The keys of the race and the pains while one is shown: `Some(whether the key was used)`,
-    /// or `None` for the live cluster's keys.
-    #[cfg(feature = "full")]
-    fn later_view_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> Option<bool> {
-        let watch = matches!(key, "w" | "W") && self.race.asking();
-        if self.tab == Tab::Failover && (is_race_key(key) || watch) {
-            let action = match key {
-                " " => RaceAction::TogglePlay,
-                "s" | "S" => RaceAction::Step,
-                "k" | "K" => RaceAction::Kill,
-                "w" | "W" => RaceAction::Predict(false),
-                "g" | "G" => RaceAction::ToggleGrids,
-                _ => RaceAction::RunAgain,
-            };
-            let told = self.race.reduce(action);
-            self.race_told(told, effects);
-            return Some(true);
-        }
-        if self.tab == Tab::Pains
-            && let Some(action) = PainsAction::for_key(key)
-        {
-            if let Some(at) = self.pains.reduce(action) {
-                self.view_key_seen(at);
-            }
-            return Some(true);
-        }
-        (self.tab == Tab::Pains && is_race_key(key)).then_some(false)
     }
 
     /// Isolate the selected node, or else a follower controller.

@@ -117,6 +117,12 @@ impl StillForm {
         self.file(view.still(&self.style), format!("{}-{}ms", view.pain.id(), view.now / MS))
     }
 
+    /// The migration shown (`MigrationView::still`), named after its scenario and moment.
+    #[cfg(feature = "full")]
+    pub fn migration_still(&self, view: &super::migration::MigrationView) -> Still {
+        self.file(view.still(&self.style), format!("{}-{}ms", view.scenario, view.now / MS))
+    }
+
     /// The picture of the opened metadata log (`log_drawing::log_still`), named after where its
     /// image stands.
     #[cfg(feature = "full")]

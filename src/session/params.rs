@@ -4,8 +4,11 @@
 
 use crate::experiments::failover::KraftRoles;
 use crate::harness::{MS, Micros};
+#[cfg(feature = "full")]
+use crate::migration::sim::Action as MigrationStep;
 use crate::sim::simulation::QuorumFormat;
 use crate::sweep::sabotage::Sabotage;
+use crate::util::format;
 
 use super::Session;
 use super::action::RecordedAction;
@@ -33,10 +36,13 @@ pub enum Tab {
     Log,
     /// ZooKeeper mode's other pains, beside what KRaft does.
     Pains,
+    /// A ZooKeeper-mode cluster migrated to KRaft (Kafka 3.9).
+    Migration,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 4] = [Tab::Cluster, Tab::Failover, Tab::Pains, Tab::Log];
+    /// The views in the header's order.
+    pub const ALL: [Tab; 5] = [Tab::Cluster, Tab::Failover, Tab::Pains, Tab::Migration, Tab::Log];
 
     /// Its name in a URL.
     pub fn name(self) -> &'static str {
@@ -44,7 +50,19 @@ impl Tab {
             Tab::Cluster => "cluster",
             Tab::Failover => "failover",
             Tab::Pains => "pains",
+            Tab::Migration => "migration",
             Tab::Log => "log",
+        }
+    }
+
+    /// Its tab's label in the header, and the short one a phone shows.
+    pub fn label(self) -> (&'static str, &'static str) {
+        match self {
+            Tab::Cluster => ("Live cluster", "Live"),
+            Tab::Failover => ("Failover: KRaft vs ZooKeeper", "Failover"),
+            Tab::Pains => ("ZooKeeper's other pains", "Pains"),
+            Tab::Migration => ("Migration to KRaft", "Migration"),
+            Tab::Log => ("Open a metadata log", "Log"),
         }
     }
 
@@ -58,8 +76,12 @@ impl Tab {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageParams {
     pub settings: Settings,
-    /// A built-in scenario (`failover` opens the race).
+    /// A built-in scenario (`failover` opens the race, `migration...` the migration view).
     pub scenario: Option<&'static str>,
+    /// The viewer's own steps and faults in a shared migration (`ops=`), each at its moment
+    /// (read by the full page only: the first screen's build hands such a link over as it is).
+    #[cfg(feature = "full")]
+    pub ops: Vec<(Micros, MigrationStep)>,
     /// A tour step, 1-based.
     pub tour: Option<usize>,
     /// The view to open on the live session (`tab=`): how the first screen hands a view it
@@ -110,6 +132,8 @@ impl Default for PageParams {
         PageParams {
             settings: Settings { snapshot_bytes: PAGE_SNAPSHOT_BYTES, ..Settings::default() },
             scenario: None,
+            #[cfg(feature = "full")]
+            ops: Vec::new(),
             tour: None,
             tab: None,
             full: false,
@@ -179,6 +203,28 @@ fn decode(text: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The migration scenario named `value`. The first screen's build knows none: index.html loads
+/// the full page for a link to one (`cargo xtask dist` writes their names there).
+#[cfg(feature = "full")]
+pub fn migration_scenario(value: &str) -> Option<&'static str> {
+    crate::migration::scenarios::IDS.into_iter().find(|id| *id == value)
+}
+
+#[cfg(not(feature = "full"))]
+pub fn migration_scenario(_: &str) -> Option<&'static str> {
+    None
+}
+
+#[cfg(feature = "full")]
+fn migration_scenario_ids() -> [&'static str; 9] {
+    crate::migration::scenarios::IDS
+}
+
+#[cfg(not(feature = "full"))]
+fn migration_scenario_ids() -> [&'static str; 0] {
+    []
 }
 
 fn flag(value: &str) -> Option<bool> {
@@ -276,19 +322,40 @@ impl PageParams {
                 self.settings.sabotage = sabotage;
             }
             "scenario" => {
-                self.scenario = Some(stories::find(value).map(|s| s.id).ok_or_else(|| {
-                    format!(
-                        "scenario: '{value}' is unknown (known: {}); opening the live cluster",
-                        stories::ids().join(", ")
-                    )
+                let story = stories::find(value).map(|s| s.id);
+                self.scenario = Some(story.or_else(|| migration_scenario(value)).ok_or_else(|| {
+                    let mut known = stories::ids();
+                    known.extend(migration_scenario_ids());
+                    format!("scenario: '{value}' is unknown (known: {}); opening the live cluster", known.join(", "))
                 })?)
+            }
+            #[cfg(feature = "full")]
+            "ops" => {
+                let bad = |op: &str| {
+                    format!("ops: '{op}' is not a moment and a step like 30000.125:kill-controller; ignoring the shared steps")
+                };
+                let ops: Result<Vec<_>, String> = value
+                    .split('~')
+                    .filter(|op| !op.is_empty())
+                    .map(|op| {
+                        let (at, code) = op.split_once(':').ok_or_else(|| bad(op))?;
+                        let at = format::parse_exact_ms(at).filter(|at| *at <= MAX_AT).ok_or_else(|| bad(op))?;
+                        Ok((at, MigrationStep::from_code(code).ok_or_else(|| bad(op))?))
+                    })
+                    .collect();
+                let ops = ops?;
+                if ops.windows(2).any(|w| w[0].0 > w[1].0) {
+                    return Err("ops: they are out of order (is the link damaged?); ignoring the shared steps".into());
+                }
+                self.ops = ops;
             }
             "tour" => {
                 self.tour = Some(within(number("a step number")?, 1, stories::TOUR.len() as u64)? as usize)
             }
             "tab" => {
                 self.tab = Some(Tab::ALL.into_iter().find(|tab| tab.name() == value).ok_or_else(|| {
-                    format!("tab: '{value}' is not cluster, failover, pains or log; opening the live cluster")
+                    let names: Vec<&str> = Tab::ALL.iter().map(|tab| tab.name()).collect();
+                    format!("tab: '{value}' is not one of {}; opening the live cluster", names.join(", "))
                 })?)
             }
             "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
@@ -330,7 +397,15 @@ impl PageParams {
                     )
                 })?
             }
-            "t" => self.at = Some(within(number("a time in ms")?, 0, MAX_AT / MS)? * MS),
+            "t" => {
+                let at = format::parse_exact_ms(value).ok_or_else(|| {
+                    format!("t: '{value}' is not a time in ms (like 4000 or 4000.125); opening at the start")
+                })?;
+                if at > MAX_AT {
+                    return Err(format!("t: {value} ms is later than {} ms; opening at the start", MAX_AT / MS));
+                }
+                self.at = Some(at);
+            }
             "at" => {
                 let bad = || {
                     format!(

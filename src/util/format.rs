@@ -6,6 +6,25 @@ pub fn seconds(t: u64) -> String {
     format!("{}.{:03} s", t / 1_000_000, (t / 1_000) % 1_000)
 }
 
+/// Simulated time in microseconds as exact milliseconds for a link: `30000`, `30000.125`.
+pub fn exact_ms(t: u64) -> String {
+    match t % 1_000 {
+        0 => (t / 1_000).to_string(),
+        us => format!("{}.{}", t / 1_000, format!("{us:03}").trim_end_matches('0')),
+    }
+}
+
+/// The microseconds [`exact_ms`] wrote (at most three decimals).
+pub fn parse_exact_ms(text: &str) -> Option<u64> {
+    let (ms, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if ms.is_empty() || !digits(ms) || fraction.len() > 3 || !digits(fraction) || text.ends_with('.') {
+        return None;
+    }
+    let us = format!("{fraction:0<3}").parse::<u64>().ok()?;
+    ms.parse::<u64>().ok()?.checked_mul(1_000)?.checked_add(us)
+}
+
 /// A speed factor: `0.1×`, `1×`, `20×`, and the slowest slow motion `0.0004×`.
 pub fn speed(factor: f64) -> String {
     if factor >= 1.0 {
@@ -48,6 +67,17 @@ pub fn count(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn exact_milliseconds_read_back_to_the_microsecond() {
+        for t in [0, 1, 999, 1_000, 30_000_125, 30_000_100, 86_400_000_000] {
+            assert_eq!(super::parse_exact_ms(&super::exact_ms(t)), Some(t), "{}", super::exact_ms(t));
+        }
+        assert_eq!(super::exact_ms(30_000_100), "30000.1");
+        for bad in ["", ".5", "5.", "1.2345", "-1", "1e3", "99999999999999999999"] {
+            assert_eq!(super::parse_exact_ms(bad), None, "{bad}");
+        }
+    }
+
     use super::{count, counted, seconds, speed};
 
     #[test]

@@ -23,6 +23,8 @@ use super::log_reader::LogReaderWorker;
 #[cfg(feature = "full")]
 use super::log_tab::log_tab;
 #[cfg(feature = "full")]
+use super::migration_tab::MigrationTab;
+#[cfg(feature = "full")]
 use super::pains_tab::PainsTab;
 use super::phone_question::PhoneQuestion;
 #[cfg(feature = "full")]
@@ -205,10 +207,8 @@ impl Component for App {
                 }
                 if let Some(phone) = &state.phone {
                     <PhoneQuestion view={phone.view(state.session.now())} on={self.on.clone()} />
-                } else if state.tab == Tab::Cluster {
-                    { self.cluster_tab() }
                 } else {
-                    { self.later_view() }
+                    { self.view_shown() }
                 }
                 { self.class_question() }
                 if state.help { <HelpOverlay on_close={link.callback(|_| Msg::Do(Action::Help(false)))} /> }
@@ -218,22 +218,25 @@ impl Component for App {
 }
 
 impl App {
-    /// The race, the pains or the log reader.
+    /// The view of the tab shown (every tab is drawn here: a tab left out does not compile).
     #[cfg(feature = "full")]
-    fn later_view(&self) -> Html {
+    fn view_shown(&self) -> Html {
         let state = &self.state;
+        let still = state.still_open.then(|| state.still.clone());
         match state.tab {
+            Tab::Cluster => self.cluster_tab(),
             Tab::Pains => html! {
                 <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} zoom={zoom(state.present)} resizes={self.resizes}
-                          stills={!state.params.embed} still={state.still_open.then(|| state.still.clone())} />
+                          stills={!state.params.embed} still={still} />
             },
-            Tab::Log => log_tab(
-                &state.metadata_log,
-                !state.params.embed,
-                state.still_open.then_some(&state.still),
-                &self.on,
-            ),
-            _ => failover_tab(
+            Tab::Migration => match &state.migration {
+                Some(migration) => html! {
+                    <MigrationTab view={migration.view()} on={self.on.clone()} stills={!state.params.embed} still={still} share={state.share.clone()} />
+                },
+                None => html! { <main class="migration-tab"><p role="alert">{ &state.status }</p></main> },
+            },
+            Tab::Log => log_tab(&state.metadata_log, !state.params.embed, still.as_ref(), &self.on),
+            Tab::Failover => failover_tab(
                 &state.race,
                 Layout {
                     frame: match (state.params.embed, state.present) {
@@ -246,7 +249,7 @@ impl App {
                     resizes: self.resizes,
                     zoom: zoom(state.present),
                 },
-                state.still_open.then_some(&state.still),
+                still.as_ref(),
                 &self.on,
             ),
         }
@@ -302,8 +305,11 @@ impl App {
     /// The first screen's build draws the live cluster only: another view is loading with the
     /// full page (index.html shows its progress).
     #[cfg(not(feature = "full"))]
-    fn later_view(&self) -> Html {
-        html! { <main class="loading-view"><p>{ "Loading this view…" }</p></main> }
+    fn view_shown(&self) -> Html {
+        match self.state.tab {
+            Tab::Cluster => self.cluster_tab(),
+            _ => html! { <main class="loading-view"><p>{ "Loading this view…" }</p></main> },
+        }
     }
 
     /// Carry out what the page asked the browser to do; how a save went comes back as an action.
@@ -396,7 +402,8 @@ impl App {
     fn header(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         // A phone shows each tab's short label (words of its name), so every tab stays in view.
-        let tab = |t: Tab, label: &'static str, short: &str| {
+        let tab = |t: Tab| {
+            let (label, short) = t.label();
             let selected = self.state.tab == t;
             html! {
                 <button role="tab" aria-selected={selected.to_string()} class={classes!("tab", selected.then_some("active"))}
@@ -409,10 +416,7 @@ impl App {
                 <h1>{ "kraftscope" }</h1>
                 <p class="tagline">{ "Kafka's KRaft metadata quorum, simulated live: elections, epochs, fetch-by-offset, and failover against ZooKeeper mode." }</p>
                 <nav role="tablist" aria-label="Views">
-                    { tab(Tab::Cluster, "Live cluster", "Live") }
-                    { tab(Tab::Failover, "Failover: KRaft vs ZooKeeper", "Failover") }
-                    { tab(Tab::Pains, "ZooKeeper's other pains", "Pains") }
-                    { tab(Tab::Log, "Open a metadata log", "Log") }
+                    { for Tab::ALL.into_iter().map(tab) }
                 </nav>
                 <div class="header-buttons">
                     if self.state.tour.is_none() {

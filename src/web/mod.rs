@@ -34,6 +34,8 @@ mod log_drop;
 mod log_reader;
 #[cfg(feature = "full")]
 mod log_tab;
+#[cfg(feature = "full")]
+mod migration_tab;
 mod node_view;
 mod on_screen;
 #[cfg(feature = "full")]

@@ -130,7 +130,7 @@ fn build_part(part: &Part, dist: &Path) -> Result<usize> {
 const LATER_VIEWS_LINE: &str = "const LATER = ";
 
 /// index.html with its list of the links the first screen's build does not draw (scenarios,
-/// tour steps and tabs of views it is without, from the Rust that decides it) and the full
+/// the migration's among them, tour steps and tabs of views it is without, from the Rust that decides it) and the full
 /// page's wasm size (its loading progress), so such a link loads the full page at once.
 fn with_later_views(index: &str, full_page_bytes: usize) -> Result<String> {
     use kraftscope::session::params::Tab;
@@ -138,7 +138,14 @@ fn with_later_views(index: &str, full_page_bytes: usize) -> Result<String> {
     let later = |tab: Tab| !tab.on_first_screen();
     let quoted =
         |items: Vec<String>| items.iter().map(|item| format!("\"{item}\"")).collect::<Vec<_>>().join(",");
-    let scenarios = TOUR.iter().filter(|s| later(s.view.tab())).map(|s| s.id.to_string()).collect();
+    let migrations = kraftscope::migration::scenarios::IDS.iter().filter(|_| later(Tab::Migration));
+    let scenarios = TOUR
+        .iter()
+        .filter(|s| later(s.view.tab()))
+        .map(|s| s.id)
+        .chain(migrations.copied())
+        .map(str::to_string)
+        .collect();
     let steps = (1..=TOUR.len()).filter(|step| later(TOUR[step - 1].view.tab())).map(|step| step.to_string());
     let tabs = Tab::ALL.into_iter().filter(|tab| later(*tab)).map(|tab| tab.name().to_string()).collect();
     let line = format!(

@@ -112,13 +112,59 @@ pub enum Action {
     RestartBroker(BrokerId),
 }
 
+impl Action {
+    /// Its short name in a link (`ops=` of a shared migration): `provision`, `migrate-0`,
+    /// `kraft-0`, `finalize`, `rollback`, `zk-mode-0`, `kill-controller`, `zk-outage-30000`,
+    /// `kill-0`, `restart-0`.
+    pub fn code(&self) -> String {
+        match self {
+            Action::ProvisionControllers => "provision".into(),
+            Action::BrokerToMigrationMode(b) => format!("migrate-{b}"),
+            Action::BrokerToKraft(b) => format!("kraft-{b}"),
+            Action::Finalize => "finalize".into(),
+            Action::RollBack => "rollback".into(),
+            Action::BrokerToZkMode(b) => format!("zk-mode-{b}"),
+            Action::KillActiveController => "kill-controller".into(),
+            Action::ZkOutage { lasting } => format!("zk-outage-{}", lasting / MS),
+            Action::KillBroker(b) => format!("kill-{b}"),
+            Action::RestartBroker(b) => format!("restart-{b}"),
+        }
+    }
+
+    /// The action [`Action::code`] names.
+    pub fn from_code(code: &str) -> Option<Action> {
+        let numbered = |prefix: &str| code.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
+        Some(match code {
+            "provision" => Action::ProvisionControllers,
+            "finalize" => Action::Finalize,
+            "rollback" => Action::RollBack,
+            "kill-controller" => Action::KillActiveController,
+            _ => {
+                if let Some(ms) = numbered("zk-outage-") {
+                    Action::ZkOutage { lasting: Micros::from(ms) * MS }
+                } else if let Some(b) = numbered("migrate-") {
+                    Action::BrokerToMigrationMode(b)
+                } else if let Some(b) = numbered("kraft-") {
+                    Action::BrokerToKraft(b)
+                } else if let Some(b) = numbered("zk-mode-") {
+                    Action::BrokerToZkMode(b)
+                } else if let Some(b) = numbered("kill-") {
+                    Action::KillBroker(b)
+                } else {
+                    Action::RestartBroker(numbered("restart-")?)
+                }
+            }
+        })
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::ProvisionControllers => write!(f, "provision the KRaft controllers in migration mode"),
             Action::BrokerToMigrationMode(b) => write!(f, "restart broker {b} in migration mode"),
             Action::BrokerToKraft(b) => write!(f, "restart broker {b} as a KRaft broker"),
-            Action::Finalize => write!(f, "roll the controllers without the migration flag (finalize)"),
+            Action::Finalize => write!(f, "finalize: roll the controllers without the migration flag"),
             Action::RollBack => {
                 write!(f, "roll back: deprovision the controllers, delete /controller and /migration")
             }

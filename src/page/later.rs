@@ -1,0 +1,200 @@
+//! The page's later views as the page state sees them (the failover race, the pains, the
+//! migration): whether they animate, their keys, their links, what they tell the tour and how
+//! the host page's commands reach them. The first screen's build has none of them.
+
+#[cfg(feature = "full")]
+use crate::experiments::failover::KraftRoles;
+#[cfg(feature = "full")]
+use crate::harness::{MS, Micros};
+#[cfg(feature = "full")]
+use crate::migration::scenarios::IDS as MIGRATIONS;
+#[cfg(feature = "full")]
+use crate::migration::sim::Action as MigrationStep;
+#[cfg(feature = "full")]
+use crate::session::host::Command;
+#[cfg(feature = "full")]
+use crate::session::stories::View;
+
+use super::PageState;
+#[cfg(feature = "full")]
+use super::migration::{MigrationAction, MigrationState};
+#[cfg(feature = "full")]
+use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, Tab, is_race_key};
+
+impl PageState {
+    /// Whether the pain or the migration shown plays, or the failover race has work to do.
+    #[cfg(feature = "full")]
+    pub(super) fn later_view_animating(&self) -> bool {
+        let migrating = self.migration.as_ref().is_some_and(MigrationState::playing);
+        (self.pains.playing() && self.tab == Tab::Pains)
+            || (migrating && self.tab == Tab::Migration)
+            || self.race.busy()
+    }
+
+    #[cfg(not(feature = "full"))]
+    pub(super) fn later_view_animating(&self) -> bool {
+        false
+    }
+
+    /// The race or the pain shown by a tour step reached the step's key moment, `at` after the
+    /// kill (or the pain's start).
+    #[cfg(feature = "full")]
+    pub(super) fn view_key_seen(&mut self, at: Micros) {
+        let shown = match self.story().map(|story| story.view) {
+            Some(View::Failover) => self.tab == Tab::Failover,
+            Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pains.pain() == pain,
+            _ => false,
+        };
+        if shown && self.key_seen.is_none() {
+            self.key_seen = Some(at);
+        }
+    }
+
+    /// What the race told: its end goes to the host page, its key moment to the tour panel.
+    #[cfg(feature = "full")]
+    pub(super) fn race_told(&mut self, told: Vec<RaceEffect>, effects: &mut Vec<Effect>) {
+        for effect in told {
+            match effect {
+                RaceEffect::Post(event) => effects.push(Effect::Post(event)),
+                RaceEffect::KeyMoment(at) => self.view_key_seen(at),
+            }
+        }
+    }
+
+    /// The failover race takes the commands that apply to it, through its own controls' paths.
+    #[cfg(feature = "full")]
+    pub(super) fn command_race(
+        &mut self,
+        command: Command,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), CommandError> {
+        if !command.applies_to_race() {
+            return Err(CommandError::RaceShown);
+        }
+        let told = self.race.obey(&command);
+        self.race_told(told, effects);
+        Ok(())
+    }
+
+    /// A link to the race's moment (its size; the time since the kill), to the pain shown, or to
+    /// the migration's moment.
+    #[cfg(feature = "full")]
+    pub(super) fn later_view_query(&self) -> Option<String> {
+        Some(match self.tab {
+            Tab::Cluster | Tab::Log => return None,
+            Tab::Failover => {
+                let roles = match self.race.roles() {
+                    KraftRoles::DEDICATED => String::new(),
+                    roles => format!("&kraft-roles={}", roles.name()),
+                };
+                // The moment since the kill as a still; before the kill, the healthy clusters.
+                let moment = match self.race.elapsed() {
+                    Some(elapsed) => format!("&t={}", elapsed / MS),
+                    None => "&autoplay=0".to_string(),
+                };
+                format!(
+                    "scenario=failover&partitions={}&seed={}{roles}{moment}",
+                    self.race.request().partitions,
+                    self.params.settings.seed
+                )
+            }
+            Tab::Migration => return self.migration.as_ref().map(MigrationState::share_query),
+            Tab::Pains => {
+                let pains = self.pains.view();
+                match pains.playing {
+                    true => format!("scenario={}", pains.pain.id()),
+                    false => format!("scenario={}&t={}", pains.pain.id(), pains.now / MS),
+                }
+            }
+        })
+    }
+
+    /// The first screen's build shares the live cluster only (another view hands over).
+    #[cfg(not(feature = "full"))]
+    pub(super) fn later_view_query(&self) -> Option<String> {
+        None
+    }
+
+    /// The keys of the race, the pains and the migration while one is shown: `Some(whether the
+    /// key was used)`, or `None` for the page's keys.
+    #[cfg(feature = "full")]
+    pub(super) fn later_view_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> Option<bool> {
+        let watch = matches!(key, "w" | "W") && self.race.asking();
+        if self.tab == Tab::Failover && (is_race_key(key) || watch) {
+            let action = match key {
+                " " => RaceAction::TogglePlay,
+                "s" | "S" => RaceAction::Step,
+                "k" | "K" => RaceAction::Kill,
+                "w" | "W" => RaceAction::Predict(false),
+                "g" | "G" => RaceAction::ToggleGrids,
+                _ => RaceAction::RunAgain,
+            };
+            let told = self.race.reduce(action);
+            self.race_told(told, effects);
+            return Some(true);
+        }
+        if self.tab == Tab::Pains
+            && let Some(action) = PainsAction::for_key(key)
+        {
+            if let Some(at) = self.pains.reduce(action) {
+                self.view_key_seen(at);
+            }
+            return Some(true);
+        }
+        if self.tab == Tab::Migration {
+            if let Some(action) = MigrationAction::for_key(key) {
+                self.migrating(action);
+                return Some(true);
+            }
+            if matches!(key, "r" | "R") {
+                self.replay_migration();
+                return Some(true);
+            }
+            // The live cluster's other keys would act on a cluster not shown.
+            return matches!(key, "g" | "G" | "h" | "H" | "x" | "X").then_some(false);
+        }
+        (self.tab == Tab::Pains && is_race_key(key)).then_some(false)
+    }
+
+    /// Show migration scenario `id` as a link asks for it (the viewer's `ops` taken, paused
+    /// `at`), with the page's seed; what the link asked that cannot be is said in the notices.
+    #[cfg(feature = "full")]
+    pub(super) fn open_migration(
+        &mut self,
+        id: &str,
+        ops: &[(Micros, MigrationStep)],
+        at: Option<Micros>,
+        autoplay: bool,
+    ) {
+        match MigrationState::open(id, self.params.settings.seed, ops, at, autoplay) {
+            Ok((state, notices)) => {
+                self.migration = Some(state);
+                self.notices.extend(notices);
+            }
+            Err(error) => self.status = format!("Cannot open the migration: {error}"),
+        }
+        self.tab = Tab::Migration;
+    }
+
+    /// Open the migration scenario `id` the page's link asks for.
+    #[cfg(feature = "full")]
+    pub(super) fn load_migration(&mut self, id: &str) {
+        let (ops, at, autoplay) = (self.params.ops.clone(), self.params.at, self.params.autoplay);
+        self.open_migration(id, &ops, at, autoplay);
+    }
+
+    /// The migration shown from its start as recorded (the viewer's own steps forgotten).
+    #[cfg(feature = "full")]
+    fn replay_migration(&mut self) {
+        let id = self.migration.as_ref().map_or(MIGRATIONS[0], |m| m.scenario().0);
+        self.open_migration(id, &[], None, true);
+    }
+
+    /// One of the viewer's actions on the migration shown.
+    #[cfg(feature = "full")]
+    pub(super) fn migrating(&mut self, action: MigrationAction) {
+        if let Some(migration) = self.migration.as_mut() {
+            migration.reduce(action);
+        }
+    }
+}
