@@ -61,7 +61,7 @@ impl Tab {
             Tab::Cluster => ("Live cluster", "Live"),
             Tab::Failover => ("Failover: KRaft vs ZooKeeper", "Failover"),
             Tab::Pains => ("ZooKeeper's other pains", "Pains"),
-            Tab::Migration => ("Migration to KRaft", "Migration"),
+            Tab::Migration => ("Migration", "Migration"),
             Tab::Log => ("Open a metadata log", "Log"),
         }
     }

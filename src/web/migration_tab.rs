@@ -81,7 +81,7 @@ fn group(group: &ButtonGroup, on: &Callback<Action>) -> Html {
     html! {
         <div class="mig-group" role="group" aria-label={group.title}>
             <span class="mig-group-title">{ group.title }</span>
-            { for group.buttons.iter().map(|button| {
+            <span class="mig-buttons">{ for group.buttons.iter().map(|button| {
                 let action = button.action;
                 let title = match &button.refused {
                     Some(why) => format!("{}: refused now, {why}", button.label),
@@ -94,7 +94,7 @@ fn group(group: &ButtonGroup, on: &Callback<Action>) -> Html {
                         { &button.short }
                     </button>
                 }
-            }) }
+            }) }</span>
         </div>
     }
 }
