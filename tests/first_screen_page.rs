@@ -5,6 +5,7 @@
 #![cfg(not(feature = "full"))]
 
 use kraftscope::page::{Action, Effect, PageState, Tab};
+use kraftscope::session::host::Command;
 use kraftscope::session::params::PageParams;
 use kraftscope::session::stories::{TOUR, View};
 
@@ -30,7 +31,7 @@ fn opening_another_view_hands_the_live_session_to_the_full_page_exactly() {
     page.reduce(Action::Key("k".into()));
     page.reduce(Action::TogglePlay);
     let share = PageParams::share_query(&page.session);
-    for tab in [Tab::Failover, Tab::Pains, Tab::Log] {
+    for tab in Tab::ALL.into_iter().filter(|tab| !tab.on_first_screen()) {
         let (query, params) = handed_over(&page.reduce(Action::Tab(tab)).effects);
         assert!(query.starts_with(&format!("{share}&tab={}&", tab.name())), "{query}");
         assert_eq!(params.tab, Some(tab));
@@ -89,4 +90,14 @@ fn session_files_hand_the_exact_session_to_the_full_page_with_the_panel_open() {
     let (query, params) = handed_over(&page.reduce(Action::SessionFiles).effects);
     assert!(query.starts_with(&format!("{share}&tab=cluster&")), "{query}");
     assert!(params.files && params.speed == 1.0, "{query}");
+}
+
+#[test]
+fn a_host_page_loading_a_migration_hands_it_to_the_full_page_with_the_seed() {
+    let mut page = page("?seed=9&embed=1&origins=https://docs.example");
+    let outcome = page.reduce(Action::Host(Command::LoadScenario { scenario: "migration-zk-down".into() }));
+    let (query, params) = handed_over(&outcome.effects);
+    assert!(query.starts_with("scenario=migration-zk-down&seed=9&"), "{query}");
+    assert_eq!((params.scenario, params.settings.seed), (Some("migration-zk-down"), 9));
+    assert!(params.embed && query.contains("&origins=https://docs.example"), "{query}");
 }

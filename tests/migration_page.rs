@@ -7,6 +7,7 @@ use kraftscope::migration::sim::{Action as Step, BrokerMode};
 use kraftscope::migration::state::MigrationDriverState;
 use kraftscope::page::migration::MigrationAction;
 use kraftscope::page::{Action, Effect, PageState, StillAction, Tab};
+use kraftscope::session::host::{Command, HostEvent};
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 
@@ -174,4 +175,65 @@ fn from_dual_write_the_viewer_rolls_the_brokers_into_kraft_and_finalizes_by_the_
     }
     let standing = view(&page).standing.join(" ");
     assert!(standing.contains("ZooKeeper is no longer written"), "{standing}");
+}
+
+/// The error events a host command posted.
+fn host_errors(page: &mut PageState, command: Command) -> Vec<String> {
+    let outcome = page.reduce(Action::Host(command));
+    outcome
+        .effects
+        .into_iter()
+        .filter_map(|effect| match effect {
+            Effect::Post(HostEvent::Error { error }) => Some(error),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_host_page_loads_a_migration_takes_its_steps_and_hears_kafkas_refusals() {
+    let mut page = page("?origins=https://docs.example");
+    assert!(
+        host_errors(&mut page, Command::LoadScenario { scenario: "migration-rollback".into() }).is_empty()
+    );
+    assert_eq!(page.tab, Tab::Migration);
+    assert_eq!(page.migration.as_ref().unwrap().scenario().0, "migration-rollback");
+    assert!(host_errors(&mut page, Command::Pause).is_empty());
+    assert!(!page.animating());
+    let refused = host_errors(&mut page, Command::MigrationStep { action: Step::BrokerToKraft(0) });
+    assert_eq!(refused.len(), 1);
+    assert!(
+        refused[0].starts_with("migration-step: ") && refused[0].contains("only a broker in migration mode"),
+        "{refused:?}"
+    );
+    assert!(host_errors(&mut page, Command::MigrationStep { action: Step::ProvisionControllers }).is_empty());
+    assert_eq!(page.migration.as_ref().unwrap().view().refusal, None);
+    let end = page.migration.as_ref().unwrap().end() / MS;
+    let far = host_errors(&mut page, Command::Seek { ms: end + 1 });
+    assert!(far.len() == 1 && far[0].contains("past the end of the migration shown"), "{far:?}");
+    assert!(host_errors(&mut page, Command::Seek { ms: end }).is_empty());
+    assert_eq!(page.migration.as_ref().unwrap().view().now, end * MS);
+    let other = host_errors(&mut page, Command::Crash { node: 1 });
+    assert!(other.len() == 1 && other[0].contains("play, pause, step, seek and migration-step"), "{other:?}");
+    assert!(host_errors(&mut page, Command::Play).is_empty());
+    assert!(page.animating(), "the host's own step forked the run: it plays on past the recorded end");
+}
+
+#[test]
+fn the_chips_name_every_node_with_its_state_in_words() {
+    let page = page("?scenario=migration&t=30000");
+    let view = page.migration.as_ref().unwrap().view();
+    let chips: Vec<String> = view.chips.iter().map(|c| format!("{} {}", c.name, c.state)).collect();
+    assert_eq!(chips.len(), 1 + 3 + 4, "ZooKeeper, three controllers, four brokers: {chips:?}");
+    assert_eq!(chips[0], format!("ZooKeeper controller epoch {}", view.picture.zk.controller_epoch));
+    let leader = view.picture.controllers.iter().find(|c| c.leader).expect("a KRaft leader in dual-write");
+    assert!(
+        chips.contains(&format!("c{} leader epoch {}", leader.id, view.picture.kraft_epoch)),
+        "{chips:?}"
+    );
+    assert!(view.chips.iter().filter(|c| c.class == "role-leader").count() == 1, "{chips:?}");
+    for b in &view.picture.brokers {
+        let chip = chips.iter().find(|c| c.starts_with(&format!("b{} ", b.id))).unwrap();
+        assert_eq!(chip.contains("down"), !b.alive, "{chip}");
+    }
 }

@@ -5,6 +5,8 @@ use std::fmt;
 
 use crate::harness::{MS, Micros};
 use crate::quorum::NodeId;
+#[cfg(feature = "full")]
+use crate::session::host::command::MIGRATION_COMMANDS;
 use crate::session::host::command::RACE_COMMANDS;
 use crate::session::host::{Command, HostEvent};
 pub use crate::session::params::Tab;
@@ -139,9 +141,15 @@ pub enum CommandError {
     PainShown,
     /// The failover race is shown: it takes only [`RACE_COMMANDS`] (and the openers).
     RaceShown,
-    /// A migration is shown: it takes only load-scenario and tour-step.
+    /// A migration is shown: it takes only [`MIGRATION_COMMANDS`] (and the openers).
     #[cfg(feature = "full")]
     MigrationShown,
+    /// The migration's step was refused, with Kafka's words (or what it waits for).
+    #[cfg(feature = "full")]
+    MigrationRefused(String),
+    /// A seek past where the migration shown ends (it plays on past it only once forked).
+    #[cfg(feature = "full")]
+    MigrationEnds { asked: Micros, end: Micros },
     /// A seek more than [`WINDOW`] past the furthest moment the timeline reached.
     SeekTooFar { asked: Micros, horizon: Micros },
     /// The session refused the seek.
@@ -159,7 +167,16 @@ impl fmt::Display for CommandError {
             #[cfg(feature = "full")]
             CommandError::MigrationShown => write!(
                 f,
-                "a migration is shown: it takes load-scenario and tour-step; load a cluster scenario or tour step first"
+                "a migration is shown: it takes {MIGRATION_COMMANDS}; load a cluster scenario or tour step first"
+            ),
+            #[cfg(feature = "full")]
+            CommandError::MigrationRefused(why) => write!(f, "migration-step: {why}"),
+            #[cfg(feature = "full")]
+            CommandError::MigrationEnds { asked, end } => write!(
+                f,
+                "seek: {} is past the end of the migration shown ({})",
+                crate::util::format::seconds(*asked),
+                crate::util::format::seconds(*end)
             ),
             CommandError::RaceShown => write!(
                 f,

@@ -1,6 +1,7 @@
-//! The race and the pains in a frame too short for their drawings (a 480 x 320 docs embed): the
+//! The race, the pains and the migration in a frame too short for their drawings (a 480 x 320 docs embed): the
 //! nodes as a row of chips, each its name and its state in words at the page's own type size.
 
+use crate::migration::picture::MigrationPicture;
 use crate::quorum::RoleKind;
 use crate::session::picture::ClusterPicture;
 use crate::zk::ZkPicture;
@@ -66,6 +67,37 @@ pub(crate) fn zk_chips(picture: &ZkPicture) -> Vec<Chip> {
         Chip { name: format!("b{}", b.id), state, class }
     });
     std::iter::once(holder).chain(brokers).collect()
+}
+
+/// The migration: ZooKeeper (its controller epoch, or down), a chip per KRaft controller (the
+/// leader with its epoch), and a chip per broker (its mode, and fenced or down).
+pub(crate) fn migration_chips(picture: &MigrationPicture) -> Vec<Chip> {
+    use super::migration_drawing::{broker_state, mode_words};
+    let zk = match picture.zk.down_until {
+        Some(_) => Chip { name: "ZooKeeper".into(), state: "unreachable".into(), class: "role-down" },
+        None => Chip {
+            name: "ZooKeeper".into(),
+            state: format!("controller epoch {}", picture.zk.controller_epoch),
+            class: "role-follower",
+        },
+    };
+    let controllers = picture.controllers.iter().map(|c| {
+        let (state, class) = match (c.alive, c.leader) {
+            (false, _) => ("down".to_string(), "role-down"),
+            (true, true) => (format!("leader epoch {}", picture.kraft_epoch), "role-leader"),
+            (true, false) => ("follower".to_string(), "role-follower"),
+        };
+        Chip { name: format!("c{}", c.id), state, class }
+    });
+    let brokers = picture.brokers.iter().map(|b| {
+        let state = match broker_state(b) {
+            "" => mode_words(b.mode).to_string(),
+            doing => format!("{}, {doing}", mode_words(b.mode)),
+        };
+        let class = if b.alive { "role-follower" } else { "role-down" };
+        Chip { name: format!("b{}", b.id), state, class }
+    });
+    std::iter::once(zk).chain(controllers).chain(brokers).collect()
 }
 
 #[cfg(test)]

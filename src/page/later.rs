@@ -1,6 +1,7 @@
 //! The page's later views as the page state sees them (the failover race, the pains, the
 //! migration): whether they animate, their keys, their links, what they tell the tour and how
-//! the host page's commands reach them. The first screen's build has none of them.
+//! the host page's commands reach them. The first screen's build has none of them: it hands
+//! a migration's link over to the full page.
 
 #[cfg(feature = "full")]
 use crate::experiments::failover::KraftRoles;
@@ -15,11 +16,11 @@ use crate::session::host::Command;
 #[cfg(feature = "full")]
 use crate::session::stories::View;
 
-use super::PageState;
 #[cfg(feature = "full")]
 use super::migration::{MigrationAction, MigrationState};
 #[cfg(feature = "full")]
-use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, Tab, is_race_key};
+use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, is_race_key};
+use super::{PageState, Tab};
 
 impl PageState {
     /// Whether the pain or the migration shown plays, or the failover race has work to do.
@@ -59,6 +60,30 @@ impl PageState {
                 RaceEffect::KeyMoment(at) => self.view_key_seen(at),
             }
         }
+    }
+
+    /// The migration takes the commands that apply to it, through its own controls' paths; a
+    /// step Kafka refuses is an error with its words.
+    #[cfg(feature = "full")]
+    pub(super) fn command_migration(&mut self, command: Command) -> Result<(), CommandError> {
+        let migration = self.migration.as_mut().ok_or(CommandError::MigrationShown)?;
+        let action = match command {
+            Command::Play | Command::Pause => {
+                if migration.playing() != (command == Command::Play) {
+                    migration.reduce(MigrationAction::TogglePlay);
+                }
+                return Ok(());
+            }
+            Command::Step => MigrationAction::Step,
+            Command::Seek { ms } if ms * MS > migration.end() => {
+                return Err(CommandError::MigrationEnds { asked: ms * MS, end: migration.end() });
+            }
+            Command::Seek { ms } => MigrationAction::Seek(ms * MS),
+            Command::MigrationStep { action } => MigrationAction::Operator(action),
+            _ => return Err(CommandError::MigrationShown),
+        };
+        migration.reduce(action);
+        migration.refused().map_or(Ok(()), |why| Err(CommandError::MigrationRefused(why.to_string())))
     }
 
     /// The failover race takes the commands that apply to it, through its own controls' paths.
@@ -181,6 +206,13 @@ impl PageState {
     pub(super) fn load_migration(&mut self, id: &str) {
         let (ops, at, autoplay) = (self.params.ops.clone(), self.params.at, self.params.autoplay);
         self.open_migration(id, &ops, at, autoplay);
+    }
+
+    /// The first screen's build shows the view's tab only (a host page's `load-scenario`): the
+    /// full page takes over at the scenario's link.
+    #[cfg(not(feature = "full"))]
+    pub(super) fn load_migration(&mut self, _: &str) {
+        self.tab = Tab::Migration;
     }
 
     /// The migration shown from its start as recorded (the viewer's own steps forgotten).

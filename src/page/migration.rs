@@ -11,6 +11,7 @@ use crate::migration::sim::Action;
 use crate::migration::timeline::Timeline;
 use crate::util::format;
 
+use super::chips::{Chip, migration_chips};
 use super::migration_drawing::{migration_still, standing_lines};
 use crate::session::cluster_drawing::StillStyle;
 use crate::session::svg::El;
@@ -113,6 +114,8 @@ pub struct MigrationView {
     /// The pace's label while playing.
     pub pace: Option<String>,
     pub picture: MigrationPicture,
+    /// The nodes as chips, where the drawing would be too small to read.
+    pub chips: Vec<Chip>,
     pub standing: Vec<String>,
     /// The latest notable events, oldest first, each with its time.
     pub events: Vec<String>,
@@ -238,6 +241,16 @@ impl MigrationState {
         self.playing
     }
 
+    /// Where its timeline ends (so far).
+    pub fn end(&self) -> Micros {
+        self.timeline.end()
+    }
+
+    /// Why the viewer's last step was refused, if it was.
+    pub fn refused(&self) -> Option<&str> {
+        self.refusal.as_deref()
+    }
+
     fn now(&self) -> Micros {
         self.timeline.sim().now()
     }
@@ -358,6 +371,7 @@ impl MigrationState {
             playing: self.playing,
             pace: self.playing.then(|| speed_label(self.pace().speed)),
             standing: std::iter::once(picture.standing()).chain(standing_lines(&picture)).collect(),
+            chips: migration_chips(&picture),
             picture,
             events,
             steps,

@@ -170,12 +170,23 @@ fn controllers(p: &MigrationPicture) -> El {
     group
 }
 
-/// A broker's mode as its box says it.
-fn mode_words(mode: BrokerMode) -> &'static str {
+/// A broker's mode as its box (and its chip) says it.
+pub(crate) fn mode_words(mode: BrokerMode) -> &'static str {
     match mode {
         BrokerMode::Zk => "ZooKeeper mode",
         BrokerMode::Migrating => "ZooKeeper + migration",
         BrokerMode::Kraft => "KRaft mode",
+    }
+}
+
+/// What a broker is doing beside its mode, in words (none for a plain ZooKeeper-mode broker).
+pub(crate) fn broker_state(b: &BrokerPart) -> &'static str {
+    match (b.alive, b.zk_controller, b.registered, b.fenced) {
+        (false, ..) => "down",
+        (true, true, ..) => "ZooKeeper controller",
+        (true, false, true, true) => "registered, fenced",
+        (true, false, true, false) => "registered with KRaft",
+        (true, false, false, _) => "",
     }
 }
 
@@ -186,13 +197,7 @@ fn broker(b: &BrokerPart, i: usize, n: usize) -> El {
         BrokerMode::Migrating => "migrating",
         BrokerMode::Kraft => "kraft",
     };
-    let state = match (b.alive, b.zk_controller, b.registered, b.fenced) {
-        (false, ..) => "down",
-        (true, true, ..) => "ZooKeeper controller",
-        (true, false, true, true) => "registered, fenced",
-        (true, false, true, false) => "registered with KRaft",
-        (true, false, false, _) => "",
-    };
+    let state = broker_state(b);
     let cx = x + w / 2.0;
     El::new("g")
         .attr("class", format!("mig-broker {mode}{}", if b.alive { "" } else { " down" }))

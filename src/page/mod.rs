@@ -301,6 +301,10 @@ impl PageState {
         let mut query = match (self.tour, self.story().filter(later), scenario) {
             (Some(step), Some(_), _) => format!("tour={}", step + 1),
             (None, _, Some(story)) => format!("scenario={}", story.id),
+            // A migration a host page loaded: its scenario, with the page's seed.
+            (None, _, None) if let Some(id) = self.params.scenario.filter(|_| self.tab == Tab::Migration) => {
+                format!("scenario={id}&seed={}", self.params.settings.seed)
+            }
             _ => format!("{}&tab={}", PageParams::share_query(&self.session), self.tab.name()),
         };
         const KEPT: [&str; 7] = ["embed", "controls", "skip", "partitions", "kraft-roles", "origins", "hold"];
@@ -530,7 +534,6 @@ impl PageState {
     fn start_over(&mut self) {
         match self.params.scenario.and_then(stories::find) {
             Some(story) => self.load_story(story),
-            #[cfg(feature = "full")]
             None if let Some(id) = self.params.scenario => self.load_migration(id),
             None => {
                 self.session = self.params.begin_session(self.live.form.clone());
@@ -792,7 +795,7 @@ impl PageState {
         }
         #[cfg(feature = "full")]
         if self.tab == Tab::Migration && !opens {
-            return Err(CommandError::MigrationShown);
+            return self.command_migration(command);
         }
         if let Some(action) = command.action() {
             return Ok(self.act_checked(action)?);
@@ -815,7 +818,10 @@ impl PageState {
                 self.live.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP)
             }
             Command::LoadScenario { scenario } => {
-                self.params.scenario = stories::find(&scenario).map(|s| s.id);
+                let migration = || crate::session::params::migration_scenario(&scenario);
+                self.params.scenario = stories::find(&scenario).map(|s| s.id).or_else(migration);
+                #[cfg(feature = "full")]
+                self.params.ops.clear();
                 self.tour = None;
                 self.start_over();
             }

@@ -205,26 +205,17 @@ fn decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The migration scenario named `value`. The first screen's build knows none: index.html loads
-/// the full page for a link to one (`cargo xtask dist` writes their names there).
-#[cfg(feature = "full")]
+/// The migration scenario named `value` (the first screen's build knows their names, to hand
+/// such a link or a host page's `load-scenario` over to the full page).
 pub fn migration_scenario(value: &str) -> Option<&'static str> {
     crate::migration::scenarios::IDS.into_iter().find(|id| *id == value)
 }
 
-#[cfg(not(feature = "full"))]
-pub fn migration_scenario(_: &str) -> Option<&'static str> {
-    None
-}
-
-#[cfg(feature = "full")]
-fn migration_scenario_ids() -> [&'static str; 9] {
-    crate::migration::scenarios::IDS
-}
-
-#[cfg(not(feature = "full"))]
-fn migration_scenario_ids() -> [&'static str; 0] {
-    []
+/// Every scenario id a link or a host page may name: the tour's steps, then the migration's.
+pub fn scenario_ids() -> Vec<&'static str> {
+    let mut ids = stories::ids();
+    ids.extend(crate::migration::scenarios::IDS);
+    ids
 }
 
 fn flag(value: &str) -> Option<bool> {
@@ -324,9 +315,10 @@ impl PageParams {
             "scenario" => {
                 let story = stories::find(value).map(|s| s.id);
                 self.scenario = Some(story.or_else(|| migration_scenario(value)).ok_or_else(|| {
-                    let mut known = stories::ids();
-                    known.extend(migration_scenario_ids());
-                    format!("scenario: '{value}' is unknown (known: {}); opening the live cluster", known.join(", "))
+                    format!(
+                        "scenario: '{value}' is unknown (known: {}); opening the live cluster",
+                        scenario_ids().join(", ")
+                    )
                 })?)
             }
             #[cfg(feature = "full")]

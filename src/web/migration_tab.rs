@@ -7,6 +7,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::chips::chips;
 use super::still_form::StillFormView;
 use super::svg_html;
 use crate::harness::MS;
@@ -109,7 +110,10 @@ pub fn migration_tab(props: &MigrationProps) -> Html {
             { controls(view, props.stills, props.share.as_ref(), on) }
             if let Some(form) = &props.still { <StillFormView form={form.clone()} of="migration" on={on.clone()} /> }
             <div class="mig-main">
-                <figure class="panel mig-figure">{ svg_html::html(&migration_drawing(&view.picture)) }</figure>
+                <figure class="panel mig-figure">
+                    { chips(&view.chips, "The migration") }
+                    { svg_html::html(&migration_drawing(&view.picture)) }
+                </figure>
                 <section class="panel mig-standing" aria-label="Where the migration stands">
                     <ul id="mig-standing">{ for view.standing.iter().map(|line| html! { <li>{ line }</li> }) }</ul>
                     <h2>{ "Latest events" }</h2>

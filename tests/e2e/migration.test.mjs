@@ -75,3 +75,28 @@ test("a link shared at a paused moment after a fault reopens the same state; key
   await again.context.close();
   await context.close();
 });
+
+test("embedded at 480 x 320, the migration shows its nodes as chips and where it stands, never scrolling, no text under 11 px", async () => {
+  const { page, errors, context } = await open("?scenario=migration&embed=1&t=30000", { viewport: { width: 480, height: 320 } });
+  await page.locator(".migration-tab .race-chips .chip").first().waitFor();
+  assert.equal(await page.locator("svg.migration").isVisible(), false, "chips, not a drawing too small to read");
+  const chips = await page.locator(".migration-tab .race-chips .chip").allTextContents();
+  assert.ok(chips.some((c) => /^ZooKeeper controller epoch \d+/.test(c)), `${chips}`);
+  assert.ok(chips.some((c) => /^c\d+ leader epoch \d+/.test(c)), `${chips}`);
+  assert.match(await standing(page), /DUAL_WRITE/);
+  const [scrollWidth, scrollHeight, innerWidth, innerHeight] = await page.evaluate(() => [
+    document.documentElement.scrollWidth, document.documentElement.scrollHeight, window.innerWidth, window.innerHeight]);
+  assert.ok(scrollWidth <= innerWidth && scrollHeight <= innerHeight, `${scrollWidth} x ${scrollHeight} in ${innerWidth} x ${innerHeight}`);
+  const smallest = await page.evaluate(() => {
+    let min = Infinity;
+    for (const el of document.querySelectorAll(".migration-tab *")) {
+      const shown = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (shown && el.getClientRects().length) min = Math.min(min, parseFloat(getComputedStyle(el).fontSize));
+    }
+    return min;
+  });
+  assert.ok(smallest >= 11, `smallest text ${smallest} px`);
+  await screenshot(page, "migration-480x320-embed");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -3,8 +3,10 @@
 
 use serde::Deserialize;
 
+#[cfg(feature = "full")]
+use crate::migration::sim::Action as MigrationStep;
 use crate::quorum::NodeId;
-use crate::session::params::{MAX_SPEED, MIN_SPEED};
+use crate::session::params::{MAX_SPEED, MIN_SPEED, migration_scenario, scenario_ids};
 use crate::session::stories::{self, TOUR};
 use crate::session::{Action, LINK_LIMIT};
 
@@ -59,6 +61,12 @@ pub enum Command {
     TourStep {
         step: usize,
     },
+    /// An operator's step or a fault in the migration shown, by its link name (`kraft-0`,
+    /// `finalize`, `kill-controller`, ...: [`MigrationStep::code`]).
+    #[cfg(feature = "full")]
+    MigrationStep {
+        action: MigrationStep,
+    },
 }
 
 /// A command message as it arrives: its name and every field any command may carry. Read as a
@@ -72,13 +80,17 @@ pub struct Message {
     pub speed: Option<f64>,
     pub scenario: Option<String>,
     pub step: Option<usize>,
+    /// A migration step's link name (`migration-step`).
+    pub action: Option<String>,
 }
 
 /// The commands the failover race takes, as an error names them.
 pub const RACE_COMMANDS: &str = "play, pause, step, seek and kill-leader";
+/// The commands the migration takes, as an error names them.
+pub const MIGRATION_COMMANDS: &str = "play, pause, step, seek and migration-step";
 
 /// Every command's name, as the `command` field gives it.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "play",
     "pause",
     "step",
@@ -97,6 +109,7 @@ pub const NAMES: [&str; 18] = [
     "set-speed",
     "load-scenario",
     "tour-step",
+    "migration-step",
 ];
 
 impl Message {
@@ -127,6 +140,21 @@ impl Message {
                 Command::LoadScenario { scenario: self.scenario.clone().ok_or_else(|| missing("scenario"))? }
             }
             "tour-step" => Command::TourStep { step: self.step.ok_or_else(|| missing("step"))? },
+            #[cfg(feature = "full")]
+            "migration-step" => {
+                let code = self.action.as_deref().ok_or_else(|| missing("action"))?;
+                let action = MigrationStep::from_code(code).ok_or_else(|| {
+                    format!("migration-step: '{code}' is not a step (provision, migrate-N, kraft-N, finalize, rollback, zk-mode-N, kill-controller, zk-outage-MS, kill-N, restart-N)")
+                })?;
+                Command::MigrationStep { action }
+            }
+            #[cfg(not(feature = "full"))]
+            "migration-step" => {
+                return Err(
+                    "migration-step: the migration comes with the full page; load a migration scenario first"
+                        .into(),
+                );
+            }
             _ => return Err(format!("'{name}' is not a command (known: {})", NAMES.join(", "))),
         };
         command.validate()
@@ -144,15 +172,32 @@ impl Command {
             Command::SetSpeed { speed } if !(MIN_SPEED..=MAX_SPEED).contains(speed) => {
                 Err(format!("set-speed: speed {speed} is outside {MIN_SPEED} to {MAX_SPEED}"))
             }
-            Command::LoadScenario { scenario } if stories::find(scenario).is_none() => Err(format!(
-                "load-scenario: '{scenario}' is not a scenario (known: {})",
-                stories::ids().join(", ")
-            )),
+            Command::LoadScenario { scenario }
+                if stories::find(scenario).is_none() && migration_scenario(scenario).is_none() =>
+            {
+                Err(format!(
+                    "load-scenario: '{scenario}' is not a scenario (known: {})",
+                    scenario_ids().join(", ")
+                ))
+            }
             Command::TourStep { step } if !(1..=TOUR.len()).contains(step) => {
                 Err(format!("tour-step: step {step} is outside 1 to {}", TOUR.len()))
             }
             _ => Ok(self),
         }
+    }
+
+    /// Whether the migration takes this command (its own steps, and playback).
+    #[cfg(feature = "full")]
+    pub fn applies_to_migration(&self) -> bool {
+        matches!(
+            self,
+            Command::Play
+                | Command::Pause
+                | Command::Step
+                | Command::Seek { .. }
+                | Command::MigrationStep { .. }
+        )
     }
 
     /// Whether the failover race takes this command (it has no single nodes to act on).
@@ -214,6 +259,14 @@ mod tests {
                 Command::LoadScenario { scenario: "failover".into() },
             ),
             (r#"{"command":"tour-step","step":12}"#, Command::TourStep { step: 12 }),
+            (
+                r#"{"command":"load-scenario","scenario":"migration-stranded"}"#,
+                Command::LoadScenario { scenario: "migration-stranded".into() },
+            ),
+            (
+                r#"{"command":"migration-step","action":"kraft-2"}"#,
+                Command::MigrationStep { action: crate::migration::sim::Action::BrokerToKraft(2) },
+            ),
         ] {
             assert_eq!(read(json), Ok(command), "{json}");
         }
