@@ -417,8 +417,7 @@ fn the_operator_is_told_why_a_step_cannot_be_taken() {
 /// controllers run (a KRaft-mode broker needs them); only then the controllers go.
 #[test]
 fn a_rollback_waits_for_every_broker_to_leave_kraft_mode() {
-    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
-    scenarios::to_dual_write(&mut sim).unwrap();
+    let mut sim = scenarios::run_to_dual_write(MigrationConfig::small(), 1).expect("dual-write");
     assert!(sim.act(Action::BrokerToZkMode(0)).unwrap_err().0.contains("only after the rollback"));
     sim.act(Action::BrokerToKraft(0)).unwrap();
     sim.run_until_that(sim.now() + 60_000 * MS, |s| s.registered_as(0) == Some(BrokerMode::Kraft));
@@ -591,8 +590,7 @@ fn an_unfenced_broker_leads_again_the_partitions_left_without_a_leader() {
 /// ZK brokers.": `zkRegistrationAllowed` is false).
 #[test]
 fn after_finalizing_a_broker_in_migration_mode_cannot_register() {
-    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a migration");
-    scenarios::to_dual_write(&mut sim).expect("dual-write");
+    let mut sim = scenarios::run_to_dual_write(MigrationConfig::small(), 1).expect("dual-write");
     for b in [0, 1, 2] {
         sim.act(Action::BrokerToKraft(b)).expect("to KRaft");
         sim.run_until(sim.now() + 10_000 * MS);
@@ -629,8 +627,7 @@ fn migration_version(sim: &MigrationSim) -> u32 {
 /// its own `/migration` write, then the driver records the offset there once more.
 #[test]
 fn dual_write_writes_a_change_topic_by_topic() {
-    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
-    scenarios::to_dual_write(&mut sim).unwrap();
+    let mut sim = scenarios::run_to_dual_write(MigrationConfig::small(), 1).expect("dual-write");
     sim.run_until(sim.now() + 2_000 * MS);
     let (before, lines) = (migration_version(&sim), sim.trace().len());
     let epochs: Vec<u32> = (0..sim.config().partitions()).map(|p| zk_partition_epoch(&sim, p)).collect();
@@ -667,8 +664,7 @@ fn dual_write_writes_a_change_topic_by_topic() {
 /// by one per reconcile, as in Kafka).
 #[test]
 fn a_reconcile_writes_again_a_partition_whose_epoch_zookeeper_lags() {
-    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
-    scenarios::to_dual_write(&mut sim).unwrap();
+    let mut sim = scenarios::run_to_dual_write(MigrationConfig::small(), 1).expect("dual-write");
     // ZooKeeper away: the first fence's write blocks the driver; the next two fences are
     // published while it waits, and written as one.
     sim.act(Action::ZkOutage { lasting: 30_000 * MS }).unwrap();

@@ -71,7 +71,7 @@ fn a_link_taken_at_a_paused_moment_after_the_viewers_own_steps_reopens_the_same_
     let link = shared(&mut first);
     assert!(link.starts_with("scenario=migration-failover&seed=5&ops="), "{link}");
     assert!(link.contains(":zk-outage-30000~") && link.contains(":kill-2&t="), "{link}");
-    let fingerprint = first.migration.as_ref().unwrap().view().fingerprint.expect("paused");
+    let fingerprint = first.migration.as_ref().unwrap().view().fingerprint.clone().expect("paused");
 
     let mut second = page(&format!("?{link}"));
     assert!(second.notices.is_empty(), "{:?}", second.notices);
@@ -84,7 +84,7 @@ fn a_link_taken_at_a_paused_moment_after_the_viewers_own_steps_reopens_the_same_
 fn keys_play_step_seek_and_act_on_the_migration_shown_only() {
     let mut page = page("?scenario=migration&autoplay=0");
     assert!(!page.animating(), "autoplay=0 opens paused at the start");
-    let view = |page: &PageState| page.migration.as_ref().unwrap().view();
+    let view = |page: &PageState| page.migration.as_ref().unwrap().view().clone();
     assert_eq!(view(&page).now, 0);
     page.reduce(Action::Key("s".into()));
     let stepped = view(&page).now;
@@ -144,7 +144,7 @@ fn the_stranded_migration_ends_saying_why_in_words() {
 #[test]
 fn from_dual_write_the_viewer_rolls_the_brokers_into_kraft_and_finalizes_by_the_buttons() {
     let mut page = page("?scenario=migration");
-    let view = |page: &PageState| page.migration.as_ref().unwrap().view();
+    let view = |page: &PageState| page.migration.as_ref().unwrap().view().clone();
     while view(&page).picture.driver != Some(MigrationDriverState::DualWrite) {
         frames(&mut page, 1);
     }
@@ -236,4 +236,41 @@ fn the_chips_name_every_node_with_its_state_in_words() {
         let chip = chips.iter().find(|c| c.starts_with(&format!("b{} ", b.id))).unwrap();
         assert_eq!(chip.contains("down"), !b.alive, "{chip}");
     }
+}
+
+/// A link may size the migration (`partitions=`): a large cluster's run is recorded a slice a
+/// frame while the view says how far it has got, then plays with its copy sped up (a burst
+/// plays within 15 s), and its share link keeps the size. Above the most it runs, a notice.
+#[test]
+fn a_sized_link_records_a_large_migration_over_frames_then_plays_it() {
+    let mut large = page("?scenario=migration&partitions=100000");
+    assert!(large.migration.is_none(), "still recording");
+    let progress = large.recording.as_ref().expect("recording").progress();
+    assert!(progress.contains("100,000 partitions"), "{progress}");
+    assert!(large.animating(), "frames record it");
+    let mut recorded = 0;
+    while large.recording.is_some() {
+        frames(&mut large, 1);
+        recorded += 1;
+        assert!(
+            recorded < 1_000,
+            "still recording after {recorded} frames: {}",
+            large.recording.as_ref().unwrap().progress()
+        );
+    }
+    assert!(recorded > 20, "{recorded} frames");
+    let mut played = 0;
+    while large.migration.as_ref().unwrap().view().picture.driver != Some(MigrationDriverState::DualWrite) {
+        frames(&mut large, 1);
+        played += 1;
+        assert!(played < 60 * 60, "not in dual-write after {played} frames");
+    }
+    assert!(played > 10 * 60, "{played} frames: the copy of 100,000 partitions flashed by");
+    let copy = large.migration.as_ref().unwrap().view().picture.copy.expect("the copy's progress");
+    assert!(copy.records == copy.records_total && copy.records_total > 100_000, "{copy:?}");
+    large.reduce(Action::Key(" ".into()));
+    assert!(shared(&mut large).contains("&partitions=100000"));
+
+    let capped = page("?scenario=migration&partitions=300000");
+    assert!(capped.notices.iter().any(|n| n.contains("at most 200,000 partitions")), "{:?}", capped.notices);
 }

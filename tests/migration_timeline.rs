@@ -4,8 +4,9 @@
 
 use kraftscope::harness::Micros;
 use kraftscope::migration::scenarios::SCENARIOS;
+use kraftscope::migration::sim::MigrationConfig;
 use kraftscope::migration::sim::MigrationSim;
-use kraftscope::migration::timeline::{EVERY, Timeline};
+use kraftscope::migration::timeline::{COPIED_PARTITIONS, EVERY, Recording, Timeline};
 use kraftscope::util::rng::Rng;
 
 #[test]
@@ -103,4 +104,47 @@ fn an_action_forks_the_timeline_and_seeking_still_equals_playing() {
         assert!(timeline.act(Action::ProvisionControllers).is_err());
         assert_eq!((timeline.end(), timeline.sim().fingerprint()), (later, before));
     }
+}
+
+/// A run recorded in slices of a few events (as the page records a large cluster's, a slice a
+/// frame) is the run recorded at once: the same end, trace and state.
+#[test]
+fn recording_in_slices_equals_recording_at_once() {
+    for scenario in &SCENARIOS {
+        let again = format!("cargo test --test migration_timeline recording_in_slices  # {}", scenario.id);
+        let whole = Timeline::record(scenario, scenario.config(), 3).unwrap();
+        let mut recording = Recording::new(scenario, scenario.config(), 3).unwrap();
+        let mut rng = Rng::new(3);
+        let mut slices = 0;
+        let mut seen = (0, None);
+        while !recording.advance(&mut (1 + rng.below(40))).unwrap() {
+            slices += 1;
+            let progress = recording.progress();
+            assert!(progress >= seen || progress.1 > seen.1, "{again}: progress goes back");
+            seen = progress;
+        }
+        assert!(slices > 10, "{again}: {slices} slices");
+        let sliced = recording.finish().expect("recorded");
+        assert_eq!(sliced.end(), whole.end(), "{again}");
+        assert_eq!(sliced.sim().trace(), whole.sim().trace(), "{again}");
+        assert_eq!(sliced.sim().fingerprint(), whole.sim().fingerprint(), "{again}");
+    }
+}
+
+/// A large cluster's run keeps fewer copies, further apart (each holds the whole cluster), and
+/// seeking in it still equals playing.
+#[test]
+fn a_large_cluster_keeps_fewer_copies() {
+    let scenario = &SCENARIOS[0];
+    let config =
+        MigrationConfig { topics: 25_000, partitions_per_topic: 2, checked: false, ..scenario.config() };
+    let copies = COPIED_PARTITIONS / 50_000;
+    let mut timeline = Timeline::record(scenario, config.clone(), 5).unwrap();
+    assert!(timeline.every() > EVERY, "{} us apart", timeline.every());
+    assert_eq!(timeline.every(), timeline.end().div_ceil(copies));
+    let t = timeline.end() * 2 / 3;
+    let mut played = MigrationSim::new(config, 5).unwrap();
+    played.replay(timeline.inputs(), t);
+    timeline.seek(t);
+    assert_eq!(timeline.sim().fingerprint(), played.fingerprint());
 }

@@ -5,9 +5,10 @@
 /// Where the metadata log says the migration stands (`ZkMigrationState`, the value of the
 /// `ZkMigrationStateRecord`, apiKey 21; PRE_MIGRATION and MIGRATION were swapped in 3.5 for
 /// 3.4's sake, hence the values).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ZkMigrationState {
     /// A KRaft cluster that never was a ZooKeeper one.
+    #[default]
     None,
     /// The controllers are provisioned in migration mode; the copy has not committed.
     PreMigration,

@@ -62,8 +62,7 @@ pub fn config(partitions: u32, per_topic: u32) -> MigrationConfig {
 /// Migrates a cluster of `config` to dual-write and reads its phases off the trace.
 pub fn measure(config: MigrationConfig, seed: u64) -> Result<Phases, ActionError> {
     let (partitions, topics) = (config.partitions(), config.topics);
-    let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;
-    scenarios::to_dual_write(&mut sim)?;
+    let mut sim = scenarios::run_to_dual_write(config, seed)?;
     let limit = sim.now() + 3_600_000 * MS;
     if !sim.run_until_that(limit, |s| no_controller(s).is_some_and(|(_, until)| until.is_some())) {
         return Err(ActionError("the first push did not reach every broker within an hour".into()));

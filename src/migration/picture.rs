@@ -18,9 +18,10 @@ use super::state::{MigrationDriverState, ZkMigrationState};
 pub const STEPS: &[MigrationDriverState] = MigrationDriverState::ALL.split_at(2).1;
 
 /// Who holds `/controller`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ControllerZnode {
     /// Nobody: a broker's election is due.
+    #[default]
     Free,
     /// A ZooKeeper-mode broker, as ZooKeeper-mode controller.
     Broker(BrokerId),
@@ -29,7 +30,7 @@ pub enum ControllerZnode {
 }
 
 /// The znodes the migration turns on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ZkPart {
     pub controller: ControllerZnode,
     /// `/controller_epoch`.
@@ -89,7 +90,7 @@ pub struct CopyProgress {
 }
 
 /// A migration at one moment, as drawn.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MigrationPicture {
     pub now: Micros,
     pub zk: ZkPart,

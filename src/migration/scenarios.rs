@@ -17,15 +17,14 @@ pub struct Scenario {
     pub id: &'static str,
     pub about: &'static str,
     config: fn() -> MigrationConfig,
-    script: fn(&mut MigrationSim) -> Result<(), ActionError>,
+    /// Its script for a cluster: the operator's steps and faults, and what each waits for.
+    script: fn(&MigrationConfig) -> Vec<Step>,
 }
 
 impl Scenario {
     /// Runs it with `seed`; the simulation as it ended.
     pub fn run(&self, seed: u64) -> Result<MigrationSim, ActionError> {
-        let mut sim = MigrationSim::new((self.config)(), seed).map_err(ActionError)?;
-        (self.script)(&mut sim)?;
-        Ok(sim)
+        self.run_with(self.config(), seed)
     }
 
     /// The cluster it runs on.
@@ -33,11 +32,101 @@ impl Scenario {
         (self.config)()
     }
 
-    /// Runs it with `seed` at `config`'s size (and checks).
+    /// Runs it with `seed` at `config`'s size.
     pub(crate) fn run_with(&self, config: MigrationConfig, seed: u64) -> Result<MigrationSim, ActionError> {
-        let mut sim = MigrationSim::new(config, seed).map_err(ActionError)?;
-        (self.script)(&mut sim)?;
-        Ok(sim)
+        ScriptRun::new(self, config, seed)?.run_out()
+    }
+}
+
+/// A cluster of `config` with `seed` migrated to dual-write, the controllers provisioned and the
+/// brokers rolled in migration mode as the operator does it.
+pub fn run_to_dual_write(config: MigrationConfig, seed: u64) -> Result<MigrationSim, ActionError> {
+    ScriptRun::of(to_dual_write(&config), config, seed)?.run_out()
+}
+
+/// One step of a scenario's script.
+pub(crate) enum Step {
+    /// An operator's step or a fault; a refusal ends the run with an error.
+    Act(Action),
+    /// A step Kafka refuses at this point: the refusal goes in the trace.
+    Refused(Action),
+    /// Wait for what the operator would wait for (at most [`PATIENCE`]).
+    Wait(&'static str, Box<dyn Fn(&MigrationSim) -> bool>),
+    /// Let this much simulated time pass.
+    Pause(Micros),
+}
+
+/// A scenario's run, in slices (a large cluster's run takes longer than a frame).
+pub struct ScriptRun {
+    steps: Vec<Step>,
+    /// The step under way.
+    next: usize,
+    /// Where the wait or the pause under way ends.
+    limit: Option<Micros>,
+    sim: MigrationSim,
+}
+
+impl ScriptRun {
+    /// `scenario` with `seed` at `config`'s size, at its start.
+    pub fn new(scenario: &Scenario, config: MigrationConfig, seed: u64) -> Result<ScriptRun, ActionError> {
+        ScriptRun::of((scenario.script)(&config), config, seed)
+    }
+
+    fn of(steps: Vec<Step>, config: MigrationConfig, seed: u64) -> Result<ScriptRun, ActionError> {
+        let sim = MigrationSim::new(config, seed).map_err(ActionError)?;
+        Ok(ScriptRun { steps, next: 0, limit: None, sim })
+    }
+
+    /// Runs on, at most `budget` events (what it runs is taken from it): whether the script
+    /// has ended. Called again, it goes on where it stopped.
+    pub fn advance(&mut self, budget: &mut u64) -> Result<bool, ActionError> {
+        while let Some(step) = self.steps.get(self.next) {
+            match step {
+                Step::Act(action) => self.sim.act(*action)?,
+                Step::Refused(action) => {
+                    if let Err(refused) = self.sim.act(*action) {
+                        self.sim.note_refusal(*action, refused);
+                    }
+                }
+                Step::Wait(what, done) => {
+                    let limit = *self.limit.get_or_insert(self.sim.now() + PATIENCE);
+                    match self.sim.run_some(limit, done.as_ref(), budget) {
+                        None => return Ok(false),
+                        Some(false) => {
+                            let waited = PATIENCE / 1_000_000;
+                            return Err(ActionError(format!("waited {waited} s for {what}")));
+                        }
+                        Some(true) => {}
+                    }
+                }
+                Step::Pause(span) => {
+                    let until = *self.limit.get_or_insert(self.sim.now() + span);
+                    if self.sim.run_some(until, &|_| false, budget).is_none() {
+                        return Ok(false);
+                    }
+                }
+            }
+            self.limit = None;
+            self.next += 1;
+        }
+        Ok(true)
+    }
+
+    /// Runs the whole script; the simulation as it ended.
+    fn run_out(mut self) -> Result<MigrationSim, ActionError> {
+        let mut unlimited = u64::MAX;
+        self.advance(&mut unlimited)?;
+        Ok(self.sim)
+    }
+
+    /// The simulation as far as it has run.
+    pub fn sim(&self) -> &MigrationSim {
+        &self.sim
+    }
+
+    /// The simulation, once the script has ended.
+    pub fn into_sim(self) -> MigrationSim {
+        self.sim
     }
 }
 
@@ -122,171 +211,175 @@ fn copy_sized() -> MigrationConfig {
     MigrationConfig { topics: 30, partitions_per_topic: 10, ..MigrationConfig::small() }
 }
 
-fn wait(
-    sim: &mut MigrationSim,
-    what: &str,
-    done: impl FnMut(&MigrationSim) -> bool,
-) -> Result<(), ActionError> {
-    let limit = sim.now() + PATIENCE;
-    match sim.run_until_that(limit, done) {
-        true => Ok(()),
-        false => Err(ActionError(format!("waited {} s for {what}", PATIENCE / 1_000_000))),
-    }
+fn wait(what: &'static str, done: impl Fn(&MigrationSim) -> bool + 'static) -> Step {
+    Step::Wait(what, Box::new(done))
 }
 
-fn pause(sim: &mut MigrationSim, ms: Micros) {
-    sim.run_until(sim.now() + ms * MS);
+fn pause(ms: Micros) -> Step {
+    Step::Pause(ms * MS)
 }
 
 /// Provision the controllers, restart each broker in migration mode, and wait for dual-write.
-pub fn to_dual_write(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    provision_and_roll_brokers(sim)?;
-    wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))
+fn to_dual_write(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = provision_and_roll_brokers(config);
+    steps.push(wait("dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite)));
+    steps
 }
 
 /// Provision the controllers, then restart each broker in migration mode, one after another,
 /// each once it has registered with KRaft.
-fn provision_and_roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    sim.act(Action::ProvisionControllers)?;
-    roll_brokers(sim)
+fn provision_and_roll_brokers(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = vec![Step::Act(Action::ProvisionControllers)];
+    steps.extend(roll_brokers(config));
+    steps
 }
 
 /// Once a controller is active, restart each broker in migration mode, one after another, each
 /// once it has registered with KRaft.
-fn roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    wait(sim, "an active controller", |s| {
+fn roll_brokers(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = vec![wait("an active controller", |s| {
         s.driver_state().is_some_and(|d| d >= MigrationDriverState::WaitForControllerQuorum)
-    })?;
-    for b in 0..sim.config().brokers {
-        sim.act(Action::BrokerToMigrationMode(b))?;
-        wait(sim, "the broker to register with KRaft", |s| {
+    })];
+    for b in 0..config.brokers {
+        steps.push(Step::Act(Action::BrokerToMigrationMode(b)));
+        steps.push(wait("the broker to register with KRaft", move |s| {
             s.registered_as(b) == Some(BrokerMode::Migrating)
-        })?;
+        }));
     }
-    Ok(())
+    steps
 }
 
-fn full_migration(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    to_dual_write(sim)?;
-    pause(sim, 1_000);
-    for b in 0..sim.config().brokers {
-        sim.act(Action::BrokerToKraft(b))?;
-        wait(sim, "the broker back in KRaft mode", |s| s.registered_as(b) == Some(BrokerMode::Kraft))?;
+fn full_migration(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
+    steps.push(pause(1_000));
+    for b in 0..config.brokers {
+        steps.push(Step::Act(Action::BrokerToKraft(b)));
+        steps.push(wait("the broker back in KRaft mode", move |s| {
+            s.registered_as(b) == Some(BrokerMode::Kraft)
+        }));
     }
-    sim.act(Action::Finalize)?;
-    wait(sim, "POST_MIGRATION", MigrationSim::finalized)?;
-    pause(sim, 1_000);
-    // After finalizing there is no way back: the refusal goes in the trace.
-    if let Err(refused) = sim.act(Action::RollBack) {
-        sim.note_refusal(Action::RollBack, refused);
-    }
-    Ok(())
+    steps.extend([
+        Step::Act(Action::Finalize),
+        wait("POST_MIGRATION", MigrationSim::finalized),
+        pause(1_000),
+        // After finalizing there is no way back: the refusal goes in the trace.
+        Step::Refused(Action::RollBack),
+    ]);
+    steps
 }
 
-fn failover_in_dual_write(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    to_dual_write(sim)?;
-    sim.act(Action::KillBroker(1))?;
-    pause(sim, 12_000);
-    sim.act(Action::KillActiveController)?;
-    pause(sim, 100);
-    wait(sim, "dual-write again", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
-    pause(sim, 2_000);
-    Ok(())
+fn failover_in_dual_write(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
+    steps.extend([
+        Step::Act(Action::KillBroker(1)),
+        pause(12_000),
+        Step::Act(Action::KillActiveController),
+        pause(100),
+        wait("dual-write again", |s| s.driver_state() == Some(MigrationDriverState::DualWrite)),
+        pause(2_000),
+    ]);
+    steps
 }
 
 /// A broker dies in dual-write; once fenced, the partitions it led get new leaders and the ISRs
 /// it followed in shrink, each with a higher leader epoch while ZooKeeper-mode brokers may
 /// register (`PartitionChangeBuilder.triggerLeaderEpochBumpForIsrShrinkIfNeeded`), written to
 /// ZooKeeper topic by topic and sent to the brokers.
-fn isr_shrink(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    to_dual_write(sim)?;
-    pause(sim, 1_000);
-    sim.act(Action::KillBroker(1))?;
-    pause(sim, 12_000);
-    Ok(())
+fn isr_shrink(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
+    steps.extend([pause(1_000), Step::Act(Action::KillBroker(1)), pause(12_000)]);
+    steps
 }
 
 /// Brokers 1, 2 and 3 die in turn in dual-write: the partitions whose ISR held only them are
 /// left without a leader, broker 3 (fenced last) still in their ISR. When it starts again and
 /// unfences, `ReplicationControlManager.handleBrokerUnfenced` elects it leader of each.
-fn unfence(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    to_dual_write(sim)?;
+fn unfence(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
     for b in [1, 2, 3] {
-        sim.act(Action::KillBroker(b))?;
-        pause(sim, 12_000);
+        steps.extend([Step::Act(Action::KillBroker(b)), pause(12_000)]);
     }
-    sim.act(Action::RestartBroker(3))?;
-    pause(sim, 20_000);
-    Ok(())
+    steps.extend([Step::Act(Action::RestartBroker(3)), pause(20_000)]);
+    steps
 }
 
-fn failover_during_copy(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    provision_and_roll_brokers(sim)?;
-    wait(sim, "the copy's first batch", |s| {
-        s.trace().iter().any(|l| matches!(l.kind, TraceKind::CopyBatch { .. }))
-    })?;
-    pause(sim, 10);
-    sim.act(Action::KillActiveController)?;
-    pause(sim, 1);
-    wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
-    pause(sim, 1_000);
-    Ok(())
+fn failover_during_copy(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = provision_and_roll_brokers(config);
+    steps.extend([
+        wait("the copy's first batch", |s| {
+            s.trace().iter().any(|l| matches!(l.kind, TraceKind::CopyBatch { .. }))
+        }),
+        pause(10),
+        Step::Act(Action::KillActiveController),
+        pause(1),
+        wait("dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite)),
+        pause(1_000),
+    ]);
+    steps
 }
 
-fn zookeeper_down(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    to_dual_write(sim)?;
-    sim.act(Action::BrokerToKraft(0))?;
-    wait(sim, "broker 0 in KRaft mode", |s| s.registered_as(0) == Some(BrokerMode::Kraft))?;
-    pause(sim, 3_000);
-    sim.act(Action::ZkOutage { lasting: 30_000 * MS })?;
-    pause(sim, 1_000);
-    sim.act(Action::KillBroker(2))?;
-    pause(sim, 40_000);
-    Ok(())
+fn zookeeper_down(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
+    steps.extend([
+        Step::Act(Action::BrokerToKraft(0)),
+        wait("broker 0 in KRaft mode", |s| s.registered_as(0) == Some(BrokerMode::Kraft)),
+        pause(3_000),
+        Step::Act(Action::ZkOutage { lasting: 30_000 * MS }),
+        pause(1_000),
+        Step::Act(Action::KillBroker(2)),
+        pause(40_000),
+    ]);
+    steps
 }
 
-fn roll_back(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    to_dual_write(sim)?;
-    sim.act(Action::KillBroker(1))?;
-    pause(sim, 12_000);
-    roll_back_and_roll_brokers(sim)
+fn roll_back(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
+    steps.extend([Step::Act(Action::KillBroker(1)), pause(12_000)]);
+    steps.extend(roll_back_and_roll_brokers(config));
+    steps
 }
 
 /// Kafka 3.9's guide from migration mode: deprovision the controllers and delete `/controller`
 /// and `/migration` (a broker is elected ZooKeeper-mode controller at once), then restart each
 /// broker in ZooKeeper mode, one after another, each once it is back.
-fn roll_back_and_roll_brokers(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    sim.act(Action::RollBack)?;
-    wait(sim, "a ZooKeeper-mode controller", |s| s.zk_controller().is_some())?;
-    for b in 0..sim.config().brokers {
-        sim.act(Action::BrokerToZkMode(b))?;
-        wait(sim, "the broker back in ZooKeeper mode", |s| s.running_in(b) == Some(BrokerMode::Zk))?;
+fn roll_back_and_roll_brokers(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = vec![
+        Step::Act(Action::RollBack),
+        wait("a ZooKeeper-mode controller", |s| s.zk_controller().is_some()),
+    ];
+    for b in 0..config.brokers {
+        steps.push(Step::Act(Action::BrokerToZkMode(b)));
+        steps.push(wait("the broker back in ZooKeeper mode", move |s| {
+            s.running_in(b) == Some(BrokerMode::Zk)
+        }));
     }
-    pause(sim, 2_000);
-    Ok(())
+    steps.push(pause(2_000));
+    steps
 }
 
 /// What the sweep found: the copy commits while ZooKeeper is unreachable, so the driver blocks
 /// before recording it in `/migration`, and its controller dies. Every later leader's driver
 /// reads MIGRATION in the log and no copy in `/migration`, and stays INACTIVE
 /// (`WaitForControllerQuorumEvent`: "an active migration, but the ZK state does not").
-fn stranded(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    provision_and_roll_brokers(sim)?;
-    // The copy's last read done, its `ZkMigrationStateRecord(MIGRATION)` appended, not yet
-    // committed: ZooKeeper goes away now.
-    wait(sim, "the copy's end appended", |s| {
-        let log = s.log();
-        log.len() > 1
-            && matches!(
-                log.entry(log.len() - 2).map(|e| &e.record),
-                Some(MetaRecord::MigrationState(ZkMigrationState::Migration))
-            )
-    })?;
-    sim.act(Action::ZkOutage { lasting: 10_000 * MS })?;
-    pause(sim, 1_000);
-    sim.act(Action::KillActiveController)?;
-    pause(sim, 30_000);
-    Ok(())
+fn stranded(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = provision_and_roll_brokers(config);
+    steps.extend([
+        // The copy's last read done, its `ZkMigrationStateRecord(MIGRATION)` appended, not yet
+        // committed: ZooKeeper goes away now.
+        wait("the copy's end appended", |s| {
+            let log = s.log();
+            log.len() > 1
+                && matches!(
+                    log.entry(log.len() - 2).map(|e| &e.record),
+                    Some(MetaRecord::MigrationState(ZkMigrationState::Migration))
+                )
+        }),
+        Step::Act(Action::ZkOutage { lasting: 10_000 * MS }),
+        pause(1_000),
+        Step::Act(Action::KillActiveController),
+        pause(30_000),
+    ]);
+    steps
 }
 
 /// KAFKA-20488: dual-write stamps each state znode it writes with the KRaft epoch as its
@@ -295,16 +388,21 @@ fn stranded(sim: &mut MigrationSim) -> Result<(), ActionError> {
 /// times before the brokers were ready, elections that claim nothing) leaves, after a rollback,
 /// state znodes above the new ZooKeeper controller's epoch; its elections of those partitions
 /// abort ("written by another controller"), leaving them offline.
-fn rollback_hazard(sim: &mut MigrationSim) -> Result<(), ActionError> {
-    sim.act(Action::ProvisionControllers)?;
+fn rollback_hazard(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = vec![Step::Act(Action::ProvisionControllers)];
     for _ in 0..6 {
-        wait(sim, "an active controller", |s| s.leader().is_some())?;
-        sim.act(Action::KillActiveController)?;
-        pause(sim, 1);
+        steps.extend([
+            wait("an active controller", |s| s.leader().is_some()),
+            Step::Act(Action::KillActiveController),
+            pause(1),
+        ]);
     }
-    roll_brokers(sim)?;
-    wait(sim, "dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite))?;
-    sim.act(Action::KillBroker(1))?;
-    pause(sim, 12_000);
-    roll_back_and_roll_brokers(sim)
+    steps.extend(roll_brokers(config));
+    steps.extend([
+        wait("dual-write", |s| s.driver_state() == Some(MigrationDriverState::DualWrite)),
+        Step::Act(Action::KillBroker(1)),
+        pause(12_000),
+    ]);
+    steps.extend(roll_back_and_roll_brokers(config));
+    steps
 }

@@ -144,6 +144,9 @@ pub enum CommandError {
     /// A migration is shown: it takes only [`MIGRATION_COMMANDS`] (and the openers).
     #[cfg(feature = "full")]
     MigrationShown,
+    /// The migration asked for is still being recorded.
+    #[cfg(feature = "full")]
+    MigrationRecording,
     /// The migration's step was refused, with Kafka's words (or what it waits for).
     #[cfg(feature = "full")]
     MigrationRefused(String),
@@ -169,6 +172,13 @@ impl fmt::Display for CommandError {
                 f,
                 "a migration is shown: it takes {MIGRATION_COMMANDS}; load a cluster scenario or tour step first"
             ),
+            #[cfg(feature = "full")]
+            CommandError::MigrationRecording => {
+                write!(
+                    f,
+                    "the migration asked for is still being recorded (a large cluster takes some seconds); try again"
+                )
+            }
             #[cfg(feature = "full")]
             CommandError::MigrationRefused(why) => write!(f, "migration-step: {why}"),
             #[cfg(feature = "full")]

@@ -17,7 +17,7 @@ use crate::session::host::Command;
 use crate::session::stories::View;
 
 #[cfg(feature = "full")]
-use super::migration::{MigrationAction, MigrationState};
+use super::migration::{MigrationAction, MigrationState, PreparingMigration};
 #[cfg(feature = "full")]
 use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, is_race_key};
 use super::{PageState, Tab};
@@ -26,7 +26,8 @@ impl PageState {
     /// Whether the pain or the migration shown plays, or the failover race has work to do.
     #[cfg(feature = "full")]
     pub(super) fn later_view_animating(&self) -> bool {
-        let migrating = self.migration.as_ref().is_some_and(MigrationState::playing);
+        let migrating =
+            self.recording.is_some() || self.migration.as_ref().is_some_and(MigrationState::playing);
         (self.pains.playing() && self.tab == Tab::Pains)
             || (migrating && self.tab == Tab::Migration)
             || self.race.busy()
@@ -66,6 +67,9 @@ impl PageState {
     /// step Kafka refuses is an error with its words.
     #[cfg(feature = "full")]
     pub(super) fn command_migration(&mut self, command: Command) -> Result<(), CommandError> {
+        if self.recording.is_some() {
+            return Err(CommandError::MigrationRecording);
+        }
         let migration = self.migration.as_mut().ok_or(CommandError::MigrationShown)?;
         let action = match command {
             Command::Play | Command::Pause => {
@@ -191,14 +195,40 @@ impl PageState {
         at: Option<Micros>,
         autoplay: bool,
     ) {
-        match MigrationState::open(id, self.params.settings.seed, ops, at, autoplay) {
+        let (seed, partitions) =
+            (self.params.settings.seed, self.params.sized.then_some(self.params.partitions));
+        match PreparingMigration::new(id, seed, partitions, ops, at, autoplay) {
+            Ok((preparing, notices)) => {
+                self.notices.extend(notices);
+                self.recording = Some(preparing);
+                self.record_migration();
+            }
+            Err(error) => self.status = format!("Cannot open the migration: {error}"),
+        }
+        self.tab = Tab::Migration;
+    }
+
+    /// Records a frame's slice more of the migration being recorded; once it is done, it is
+    /// shown.
+    #[cfg(feature = "full")]
+    pub(super) fn record_migration(&mut self) {
+        let Some(preparing) = self.recording.as_mut() else { return };
+        let done = preparing.advance(preparing.slice());
+        if done == Ok(false) {
+            return;
+        }
+        let opened = match (done, self.recording.take()) {
+            (Ok(_), Some(preparing)) => preparing.finish(),
+            (Err(error), _) => Err(error),
+            (Ok(_), None) => return,
+        };
+        match opened {
             Ok((state, notices)) => {
                 self.migration = Some(state);
                 self.notices.extend(notices);
             }
             Err(error) => self.status = format!("Cannot open the migration: {error}"),
         }
-        self.tab = Tab::Migration;
     }
 
     /// Open the migration scenario `id` the page's link asks for.

@@ -7,8 +7,8 @@ use crate::harness::playback::{Pace, WAIT_SPEED, speed_label};
 use crate::harness::{MS, Micros};
 use crate::migration::picture::MigrationPicture;
 use crate::migration::scenarios::{self, SCENARIOS, Scenario};
-use crate::migration::sim::Action;
-use crate::migration::timeline::Timeline;
+use crate::migration::sim::{Action, MigrationConfig};
+use crate::migration::timeline::{Recording, Timeline};
 use crate::util::format;
 
 use super::chips::{Chip, migration_chips};
@@ -28,11 +28,23 @@ const BURST_GAP: Micros = 200 * MS;
 /// Slow motion starts this long before a burst and lasts this long after it.
 const BURST_LEAD: Micros = 2 * MS;
 const BURST_TAIL: Micros = 10 * MS;
+/// A burst plays for at most this many real milliseconds: faster than [`BURST_SPEED`] if it is
+/// long (a large cluster's copy is a burst of half a minute).
+const LONGEST_BURST_MS: f64 = 15_000.0;
 /// How far past its recorded end a link may take a migration the viewer forked (a link asking
 /// more would keep the page busy for minutes).
 pub const PAST_END: Micros = 600_000 * MS;
 /// How long ZooKeeper is away for the view's fault.
 pub const OUTAGE: Micros = 30_000 * MS;
+/// The most partitions a migration link may ask for (`partitions=`): the recorded run and its
+/// copies are held in the page's memory.
+pub const MAX_PARTITIONS: u64 = 200_000;
+/// The largest cluster whose fingerprint is shown while paused (it hashes the whole state:
+/// on 100,000 partitions, longer than a frame).
+pub const FINGERPRINTED: u32 = 10_000;
+/// Events times partitions a frame records of a migration not yet recorded: a scenario's own
+/// cluster records within the first frame, 100,000 partitions 100 events a frame.
+const RECORD_WORK: u64 = 10_000_000;
 
 /// What the viewer can do to the migration shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,11 +89,110 @@ pub struct MigrationState {
     /// The viewer acted: the play goes on past the recorded end.
     forked: bool,
     /// The stretches of the recorded run played in slow motion.
-    bursts: Vec<(Micros, Micros)>,
+    bursts: Vec<Burst>,
     /// Why the viewer's last step was refused, until the next action.
     refusal: Option<String>,
     /// The viewer's steps and faults on the timeline, each at its moment (a share link's `ops=`).
     ops: Vec<(Micros, Action)>,
+    /// The partitions a link asked for (`None`: the scenario's own cluster).
+    partitions: Option<u32>,
+    /// What it draws now, computed once a change.
+    view: MigrationView,
+}
+
+/// A migration being recorded before it can play (a large cluster's run takes many frames), and
+/// how its link asked to open it.
+pub struct PreparingMigration {
+    scenario: &'static Scenario,
+    seed: u64,
+    partitions: Option<u32>,
+    recording: Recording,
+    ops: Vec<(Micros, Action)>,
+    at: Option<Micros>,
+    autoplay: bool,
+}
+
+impl PreparingMigration {
+    /// Scenario `id` with `seed`, on `partitions` if a link asks for them (at most
+    /// [`MAX_PARTITIONS`]), to open with the viewer's `ops` taken and paused `at` (playing
+    /// from the start without it, unless `autoplay` is off); a size it cannot run, in a notice.
+    pub fn new(
+        id: &str,
+        seed: u64,
+        partitions: Option<u64>,
+        ops: &[(Micros, Action)],
+        at: Option<Micros>,
+        autoplay: bool,
+    ) -> Result<(PreparingMigration, Vec<String>), String> {
+        let scenario = scenarios::find(id).ok_or_else(|| {
+            let ids: Vec<&str> = SCENARIOS.iter().map(|s| s.id).collect();
+            format!("scenario: '{id}' is not a migration scenario ({})", ids.join(", "))
+        })?;
+        let mut notices = Vec::new();
+        if let Some(asked) = partitions.filter(|p| *p > MAX_PARTITIONS) {
+            notices.push(format!(
+                "partitions: the migration runs on at most {} partitions, not {}; opening it on {0}",
+                format::count(MAX_PARTITIONS),
+                format::count(asked)
+            ));
+        }
+        let partitions = partitions.map(|p| p.min(MAX_PARTITIONS) as u32);
+        let config = sized(scenario.config(), partitions);
+        let recording = Recording::new(scenario, config, seed).map_err(|e| e.to_string())?;
+        let preparing =
+            PreparingMigration { scenario, seed, partitions, recording, ops: ops.to_vec(), at, autoplay };
+        Ok((preparing, notices))
+    }
+
+    /// The events a frame records: fewer on a larger cluster, whose events cost more.
+    pub fn slice(&self) -> u64 {
+        let partitions = sized(self.scenario.config(), self.partitions).partitions();
+        (RECORD_WORK / u64::from(partitions).max(1)).max(20)
+    }
+
+    /// Records on, at most `budget` events: whether it is done.
+    pub fn advance(&mut self, budget: u64) -> Result<bool, String> {
+        self.recording.advance(&mut { budget }).map_err(|e| e.to_string())
+    }
+
+    /// How far the recording has got, in words.
+    pub fn progress(&self) -> String {
+        let size = format::count(u64::from(sized(self.scenario.config(), self.partitions).partitions()));
+        match self.recording.progress() {
+            (run, None) => format!(
+                "Running {} on {size} partitions: {} of the migration simulated…",
+                self.scenario.id,
+                format::seconds(run)
+            ),
+            (done, Some(end)) => format!(
+                "Playing {} on {size} partitions again for the scrubber: {} of {}…",
+                self.scenario.id,
+                format::seconds(done),
+                format::seconds(end)
+            ),
+        }
+    }
+
+    /// The migration, opened as its link asked, once [`PreparingMigration::advance`] is done;
+    /// what the link asked that cannot be, in the notices.
+    pub fn finish(self) -> Result<(MigrationState, Vec<String>), String> {
+        let timeline = self.recording.finish().ok_or("the recording has not ended")?;
+        let mut state = MigrationState::recorded(self.scenario, self.seed, self.partitions, timeline);
+        let notices = state.take(&self.ops, self.at, self.autoplay);
+        state.refresh();
+        Ok((state, notices))
+    }
+}
+
+/// `config` on `partitions` (in topics of its size), unchecked (the sweep checks the invariants
+/// after every event; here that would cost more than the run).
+fn sized(config: MigrationConfig, partitions: Option<u32>) -> MigrationConfig {
+    match partitions {
+        Some(p) => {
+            MigrationConfig { topics: p.div_ceil(config.partitions_per_topic), checked: false, ..config }
+        }
+        None => config,
+    }
 }
 
 /// An operator's step or a fault the view offers, and whether it can be taken now.
@@ -97,14 +208,14 @@ pub struct OperatorButton {
 }
 
 /// One of the operator's steps (its buttons: one, or one a broker), or the faults.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ButtonGroup {
     pub title: &'static str,
     pub buttons: Vec<OperatorButton>,
 }
 
 /// What the migration view draws, computed from the state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MigrationView {
     pub scenario: &'static str,
     pub about: &'static str,
@@ -130,14 +241,34 @@ pub struct MigrationView {
 impl MigrationState {
     /// Scenario `id` with `seed`, recorded, at its start and playing.
     pub fn new(id: &str, seed: u64) -> Result<MigrationState, String> {
-        let scenario = scenarios::find(id).ok_or_else(|| {
-            let ids: Vec<&str> = SCENARIOS.iter().map(|s| s.id).collect();
-            format!("scenario: '{id}' is not a migration scenario ({})", ids.join(", "))
-        })?;
-        let mut timeline = Timeline::record(scenario, scenario.config(), seed).map_err(|e| e.to_string())?;
+        MigrationState::open(id, seed, &[], None, true).map(|(state, _)| state)
+    }
+
+    /// Scenario `id` with `seed` as a link opens it, recorded at once: the viewer's `ops` taken
+    /// at their moments, then paused `at` (playing from the start without it, unless `autoplay`
+    /// is off). A step refused or a moment past the end is said in the notices returned; the
+    /// rest is kept.
+    pub fn open(
+        id: &str,
+        seed: u64,
+        ops: &[(Micros, Action)],
+        at: Option<Micros>,
+        autoplay: bool,
+    ) -> Result<(MigrationState, Vec<String>), String> {
+        let (mut preparing, _) = PreparingMigration::new(id, seed, None, ops, at, autoplay)?;
+        preparing.advance(u64::MAX)?;
+        preparing.finish()
+    }
+
+    fn recorded(
+        scenario: &'static Scenario,
+        seed: u64,
+        partitions: Option<u32>,
+        mut timeline: Timeline,
+    ) -> MigrationState {
         let bursts = bursts(&timeline);
         timeline.seek(0);
-        Ok(MigrationState {
+        MigrationState {
             scenario,
             seed,
             timeline,
@@ -146,20 +277,16 @@ impl MigrationState {
             bursts,
             refusal: None,
             ops: Vec::new(),
-        })
+            partitions,
+            // Drawn once the link's steps are taken ([`PreparingMigration::finish`]).
+            view: MigrationView::default(),
+        }
     }
 
-    /// Scenario `id` with `seed` as a link opens it: the viewer's `ops` taken at their moments,
-    /// then paused `at` (playing from the start without it, unless `autoplay` is off). A step
-    /// refused or a moment past the end is said in the notices returned; the rest is kept.
-    pub fn open(
-        id: &str,
-        seed: u64,
-        ops: &[(Micros, Action)],
-        at: Option<Micros>,
-        autoplay: bool,
-    ) -> Result<(MigrationState, Vec<String>), String> {
-        let mut state = MigrationState::new(id, seed)?;
+    /// The viewer's `ops` taken at their moments, then paused `at` (or from the start, playing
+    /// unless `autoplay` is off); what cannot be, in words.
+    fn take(&mut self, ops: &[(Micros, Action)], at: Option<Micros>, autoplay: bool) -> Vec<String> {
+        let id = self.scenario.id;
         let mut notices = Vec::new();
         let reachable = |state: &MigrationState, t: Micros, what: &str| {
             let furthest = state.timeline.end() + PAST_END;
@@ -173,48 +300,51 @@ impl MigrationState {
             })
         };
         for (t, op) in ops {
-            if let Err(far) = reachable(&state, *t, "ops") {
+            if let Err(far) = reachable(self, *t, "ops") {
                 notices.push(format!("{far}; the steps from there on are not taken"));
                 break;
             }
-            state.timeline.play_to(*t);
-            state.reduce(MigrationAction::Operator(*op));
-            if let Some(refusal) = state.refusal.take() {
+            self.timeline.play_to(*t);
+            self.reduce(MigrationAction::Operator(*op));
+            if let Some(refusal) = self.refusal.take() {
                 notices.push(format!("ops: at {}, {refusal}", format::seconds(*t)));
             }
         }
-        let end = state.timeline.end();
+        let end = self.timeline.end();
         match at {
-            Some(t) if !state.forked && t > end => {
+            Some(t) if !self.forked && t > end => {
                 notices.push(format!(
                     "t: {} is past the end of {id}, which runs {}; opening at its end",
                     format::seconds(t),
                     format::seconds(end)
                 ));
-                state.reduce(MigrationAction::Seek(end));
+                self.reduce(MigrationAction::Seek(end));
             }
-            Some(t) => match reachable(&state, t, "t") {
+            Some(t) => match reachable(self, t, "t") {
                 Ok(t) => {
-                    state.timeline.play_to(t);
-                    state.playing = false;
+                    self.timeline.play_to(t);
+                    self.playing = false;
                 }
                 Err(far) => {
                     notices.push(format!("{far}; opening at the end"));
-                    state.reduce(MigrationAction::Seek(end));
+                    self.reduce(MigrationAction::Seek(end));
                 }
             },
             None => {
-                state.timeline.seek(0);
-                state.playing = autoplay;
+                self.timeline.seek(0);
+                self.playing = autoplay;
             }
         }
-        Ok((state, notices))
+        notices
     }
 
     /// The query string of a link that reopens this moment: the scenario, the seed, the viewer's
     /// steps and (paused) the moment, to the microsecond.
     pub fn share_query(&self) -> String {
         let mut query = format!("scenario={}&seed={}", self.scenario.id, self.seed);
+        if let Some(partitions) = self.partitions {
+            query.push_str(&format!("&partitions={partitions}"));
+        }
         if !self.ops.is_empty() {
             let ops: Vec<String> =
                 self.ops.iter().map(|(t, op)| format!("{}:{}", format::exact_ms(*t), op.code())).collect();
@@ -259,9 +389,9 @@ impl MigrationState {
     /// skipping the next burst's start.
     fn pace(&self) -> Pace {
         let now = self.now();
-        match self.bursts.iter().find(|(_, to)| *to > now) {
-            Some((from, to)) if *from <= now => Pace { speed: BURST_SPEED, until: Some(*to) },
-            Some((from, _)) => Pace { speed: WAIT_SPEED, until: Some(*from) },
+        match self.bursts.iter().find(|b| b.to > now) {
+            Some(b) if b.from <= now => Pace { speed: b.speed, until: Some(b.to) },
+            Some(b) => Pace { speed: WAIT_SPEED, until: Some(b.from) },
             None => Pace { speed: WAIT_SPEED, until: None },
         }
     }
@@ -291,17 +421,19 @@ impl MigrationState {
                     self.ops.retain(|(t, _)| *t <= now);
                     self.ops.push((now, step));
                     self.forked = true;
-                    self.bursts.retain(|(from, _)| *from < self.timeline.end());
+                    self.bursts.retain(|b| b.from < self.timeline.end());
                 }
                 Err(refused) => self.refusal = Some(format!("{step}: refused, {refused}")),
             },
         }
+        self.refresh();
     }
 
     /// An animation frame `real_ms` after the previous one: plays on while playing.
     pub fn frame(&mut self, real_ms: f64) {
         if self.playing {
             self.play(real_ms);
+            self.refresh();
         }
     }
 
@@ -320,7 +452,16 @@ impl MigrationState {
     }
 
     /// What the view draws now.
-    pub fn view(&self) -> MigrationView {
+    pub fn view(&self) -> &MigrationView {
+        &self.view
+    }
+
+    fn refresh(&mut self) {
+        self.view = self.drawn();
+    }
+
+    /// What the view draws, computed.
+    fn drawn(&self) -> MigrationView {
         let sim = self.timeline.sim();
         let picture = MigrationPicture::of(sim);
         let mut events: Vec<String> = sim
@@ -377,7 +518,8 @@ impl MigrationState {
             steps,
             faults,
             refusal: self.refusal.clone(),
-            fingerprint: (!self.playing).then(|| self.fingerprint()),
+            fingerprint: (!self.playing && sim.config().partitions() <= FINGERPRINTED)
+                .then(|| self.fingerprint()),
         }
     }
 }
@@ -391,8 +533,8 @@ impl MigrationView {
 }
 
 /// The stretches of the recorded run around its notable moments (a broker starting in a mode
-/// counts too), each played in slow motion.
-fn bursts(timeline: &Timeline) -> Vec<(Micros, Micros)> {
+/// counts too), each played in slow motion (a long one faster, within [`LONGEST_BURST_MS`]).
+fn bursts(timeline: &Timeline) -> Vec<Burst> {
     let mut bursts: Vec<(Micros, Micros)> = Vec::new();
     let moments = timeline.sim().trace().iter().filter(|l| l.kind.notable()).map(|l| l.at);
     for at in moments {
@@ -401,5 +543,17 @@ fn bursts(timeline: &Timeline) -> Vec<(Micros, Micros)> {
             _ => bursts.push((at, at)),
         }
     }
-    bursts.into_iter().map(|(from, to)| (from.saturating_sub(BURST_LEAD), to + BURST_TAIL)).collect()
+    let burst = |(from, to): (Micros, Micros)| {
+        let (from, to) = (from.saturating_sub(BURST_LEAD), to + BURST_TAIL);
+        let speed = BURST_SPEED.max((to - from) as f64 / MS as f64 / LONGEST_BURST_MS);
+        Burst { from, to, speed }
+    };
+    bursts.into_iter().map(burst).collect()
+}
+
+/// A stretch of the recorded run played in slow motion, at its speed.
+struct Burst {
+    from: Micros,
+    to: Micros,
+    speed: f64,
 }

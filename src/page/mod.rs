@@ -148,6 +148,9 @@ pub struct PageState {
     /// The migration view's scenario as it plays, once the view was opened.
     #[cfg(feature = "full")]
     pub migration: Option<migration::MigrationState>,
+    /// The migration being recorded, a slice a frame, before it replaces the one shown.
+    #[cfg(feature = "full")]
+    pub recording: Option<migration::PreparingMigration>,
     /// The query string the page was opened with: the full page keeps its embedding parameters.
     #[cfg(not(feature = "full"))]
     search: String,
@@ -200,6 +203,8 @@ impl PageState {
             pains: PainsState::new(Pain::StaleCache),
             #[cfg(feature = "full")]
             migration: None,
+            #[cfg(feature = "full")]
+            recording: None,
             #[cfg(not(feature = "full"))]
             search: search.to_string(),
             present: params.present || params.class,
@@ -701,7 +706,8 @@ impl PageState {
         }
         #[cfg(feature = "full")]
         if self.tab == Tab::Migration {
-            if let Some(migration) = self.migration.as_mut() {
+            self.record_migration();
+            if let Some(migration) = self.migration.as_mut().filter(|_| self.recording.is_none()) {
                 migration.frame(elapsed);
             }
             return;
@@ -894,7 +900,7 @@ impl PageState {
                     #[cfg(feature = "full")]
                     Tab::Pains => Some(form.pains_still(&self.pains.view())),
                     #[cfg(feature = "full")]
-                    Tab::Migration => self.migration.as_ref().map(|m| form.migration_still(&m.view())),
+                    Tab::Migration => self.migration.as_ref().map(|m| form.migration_still(m.view())),
                     #[cfg(feature = "full")]
                     Tab::Log => self.metadata_log.opened().map(|log| form.log_still(log)),
                     _ => Some(form.still(&self.session, self.params.scenario, self.reduced_motion)),

@@ -101,8 +101,10 @@ pub struct PageParams {
     pub controls: Controls,
     pub embed: bool,
     pub present: bool,
-    /// Partition count of the failover race.
+    /// Partition count of the failover race (and of the migration, if the link names it).
     pub partitions: u64,
+    /// The link names a partition count.
+    pub sized: bool,
     /// How the race's KRaft side is laid out (`kraft-roles=dedicated|combined`).
     pub kraft_roles: KraftRoles,
     /// Shared actions to replay, and the moment to open at: a time, and (from a shared link)
@@ -145,6 +147,7 @@ impl Default for PageParams {
             embed: false,
             present: false,
             partitions: 1_000_000,
+            sized: false,
             kraft_roles: KraftRoles::DEDICATED,
             actions: Vec::new(),
             at: None,
@@ -380,7 +383,8 @@ impl PageParams {
                 }
             }
             "partitions" => {
-                self.partitions = within(number("a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?
+                self.partitions = within(number("a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?;
+                self.sized = true
             }
             "kraft-roles" => {
                 self.kraft_roles = KraftRoles::from_name(value).ok_or_else(|| {

@@ -237,12 +237,12 @@ impl Chaos<'_> {
         &mut self,
         sim: &mut MigrationSim,
         what: &str,
-        mut done: impl FnMut(&MigrationSim) -> bool,
+        done: impl Fn(&MigrationSim) -> bool,
     ) -> Result<(), String> {
         while self.injected < self.params.max_faults && self.any_fault() {
             let next =
                 sim.now() + self.rng.range(self.params.fault_every / 2, self.params.fault_every * 3 / 2);
-            if sim.run_until_that(next, &mut done) {
+            if sim.run_until_that(next, &done) {
                 return Ok(());
             }
             self.inject(sim);

@@ -229,11 +229,16 @@ impl App {
                 <PainsTab view={state.pains.view()} reduced_motion={state.reduced_motion} on={self.on.clone()} zoom={zoom(state.present)} resizes={self.resizes}
                           stills={!state.params.embed} still={still} />
             },
-            Tab::Migration => match &state.migration {
-                Some(migration) => html! {
-                    <MigrationTab view={migration.view()} on={self.on.clone()} stills={!state.params.embed} still={still} share={state.share.clone()} />
+            Tab::Migration => match (&state.recording, &state.migration) {
+                (Some(recording), _) => html! {
+                    <main class="migration-tab"><p id="mig-recording" role="status">{ recording.progress() }</p></main>
                 },
-                None => html! { <main class="migration-tab"><p role="alert">{ &state.status }</p></main> },
+                (None, Some(migration)) => html! {
+                    <MigrationTab view={migration.view().clone()} on={self.on.clone()} stills={!state.params.embed} still={still} share={state.share.clone()} />
+                },
+                (None, None) => {
+                    html! { <main class="migration-tab"><p role="alert">{ &state.status }</p></main> }
+                }
             },
             Tab::Log => log_tab(&state.metadata_log, !state.params.embed, still.as_ref(), &self.on),
             Tab::Failover => failover_tab(

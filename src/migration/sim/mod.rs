@@ -541,6 +541,13 @@ impl MigrationSim {
     /// there. From a fresh simulation, or from a clone of one on that road, it reaches what that
     /// run held at `until`.
     pub fn replay(&mut self, inputs: &[Input], until: Micros) {
+        let mut unlimited = u64::MAX;
+        self.replay_some(inputs, until, &mut unlimited);
+    }
+
+    /// [`MigrationSim::replay`] in slices: at most `budget` events (what it runs is taken
+    /// from it); whether it reached `until`. Called again, it goes on where it stopped.
+    pub fn replay_some(&mut self, inputs: &[Input], until: Micros, budget: &mut u64) -> bool {
         loop {
             let next = inputs.get(self.inputs.len()).filter(|i| i.at <= until);
             match next {
@@ -556,13 +563,16 @@ impl MigrationSim {
                         InputKind::Refusal(action, refused) => self.note_refusal(action, refused),
                     }
                 }
+                _ if *budget == 0 => return false,
                 _ if self.world.queue.peek_time().is_some_and(|at| at <= until) => {
+                    *budget -= 1;
                     self.step();
                 }
                 _ => break,
             }
         }
         self.world.now = self.world.now.max(until);
+        true
     }
 
     /// A 64-bit hash of the whole state (every field of the world, the controllers and their
@@ -592,15 +602,32 @@ impl MigrationSim {
     }
 
     /// Runs until `done` holds (checked after each event), at most until `limit`; whether it held.
-    pub fn run_until_that(&mut self, limit: Micros, mut done: impl FnMut(&MigrationSim) -> bool) -> bool {
+    pub fn run_until_that(&mut self, limit: Micros, done: impl Fn(&MigrationSim) -> bool) -> bool {
+        let mut unlimited = u64::MAX;
+        self.run_some(limit, &done, &mut unlimited) == Some(true)
+    }
+
+    /// [`MigrationSim::run_until_that`] in slices: at most `budget` events (what it runs is
+    /// taken from it); whether `done` held once it ends, `None` while it has not. Called again,
+    /// it goes on where it stopped.
+    pub fn run_some(
+        &mut self,
+        limit: Micros,
+        done: &dyn Fn(&MigrationSim) -> bool,
+        budget: &mut u64,
+    ) -> Option<bool> {
         while !done(self) {
             if self.world.queue.peek_time().is_none_or(|at| at > limit) {
                 self.world.now = self.world.now.max(limit);
-                return done(self);
+                return Some(done(self));
             }
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
             self.step();
         }
-        true
+        Some(true)
     }
 
     fn controller(&self, id: i32) -> Option<&Controller> {
