@@ -4,6 +4,8 @@
 //     pace and at 1x
 //   - a 2,000,000-partition failover race with both clusters drawn: the longest task while it
 //     prepares, p95 work per frame while it plays, the longest task while it skips to the end
+//   - a 100,000-partition migration (`?scenario=migration&partitions=100000`): the longest task
+//     while its run is recorded, and while it plays from the claim through the copy to dual-write
 //   - callbacks and timers firing while paused and while the tab is hidden
 //   - the first screen's weight (index.html and what it loads, gzipped) against its budget, and
 //     the parts loaded later, as xtask/src/first_screen.rs measures them
@@ -61,6 +63,26 @@ const percentile = (values, p) => {
 };
 const reset = (page) => page.evaluate(() => { Object.assign(window.__bench, { frames: [], scripts: [], callbacks: 0, timers: 0, longTasks: [] }); });
 const read = (page) => page.evaluate(() => window.__bench);
+
+const longTasks = (tasks) => (tasks.length ? tasks.map((d) => d.toFixed(0)).join(", ") + " ms" : "none");
+
+/** The 100,000-partition migration's long tasks while it is recorded and while it plays. */
+async function migration100k(context, url) {
+  const page = await context.newPage();
+  await page.goto(new URL("?scenario=migration&partitions=100000", url).href);
+  await page.locator("#mig-recording").waitFor({ timeout: 60_000 });
+  await reset(page);
+  const started = Date.now();
+  await page.locator("#mig-play").waitFor({ timeout: 120_000 });
+  const recording = await read(page);
+  console.log(`100,000-partition migration: recorded in ${Date.now() - started} ms over ${recording.frames.length} frames; longest frame task ${Math.max(0, ...recording.scripts).toFixed(1)} ms; long tasks (>50 ms): ${longTasks(recording.longTasks)} (target: none)`);
+  await reset(page);
+  const playing = Date.now();
+  await page.waitForFunction(() => /DUAL_WRITE/.test(document.querySelector("#mig-standing")?.textContent ?? ""), null, { timeout: 180_000 });
+  const played = await read(page);
+  console.log(`  played to dual-write in ${Date.now() - playing} ms, ${played.frames.length} frames: page work per frame p95 ${percentile(played.scripts, 0.95).toFixed(1)} ms, longest ${Math.max(0, ...played.scripts).toFixed(1)} ms; long tasks (>50 ms): ${longTasks(played.longTasks)} (target: none)`);
+  await page.close();
+}
 
 const browser = await chromium.launch({ executablePath, headless: true, args: FLAGS });
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -185,6 +207,10 @@ const skipping = await read(race);
 console.log(`  skipped to the end, ${skipping.frames.length} frames: page work per frame p95 ${percentile(skipping.scripts, 0.95).toFixed(1)} ms, longest ${Math.max(0, ...skipping.scripts).toFixed(1)} ms; long tasks (>50 ms): ${skipping.longTasks.length ? skipping.longTasks.map((d) => d.toFixed(0)).join(", ") + " ms" : "none"} (target: none)`);
 console.log(`  2,000,000-partition race: preparation ${preparation} ms (before ${before.racePreparationMs} ms); longest frame task while skipping ${Math.max(0, ...skipping.frames).toFixed(1)} ms (before ${before.raceLongestFrameMs} ms)`);
 await race.close();
+
+// The 100,000-partition migration: recorded a slice a frame, then played through the claim and
+// the copy to dual-write.
+await migration100k(context, baseUrl);
 
 // The first screen's weight, as xtask measured it (KRAFTSCOPE_WEIGHTS: "name=bytes,...;name=bytes,..."
 // for the first screen, then the parts loaded later), beside the wasm + js + css of before.
