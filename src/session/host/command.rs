@@ -81,6 +81,7 @@ pub struct Message {
     pub scenario: Option<String>,
     pub step: Option<usize>,
     /// A migration step's link name (`migration-step`).
+    #[cfg(feature = "full")]
     pub action: Option<String>,
 }
 
@@ -149,12 +150,7 @@ impl Message {
                 Command::MigrationStep { action }
             }
             #[cfg(not(feature = "full"))]
-            "migration-step" => {
-                return Err(
-                    "migration-step: the migration comes with the full page; load a migration scenario first"
-                        .into(),
-                );
-            }
+            "migration-step" => return Err("migration-step: load a migration scenario first".into()),
             _ => return Err(format!("'{name}' is not a command (known: {})", NAMES.join(", "))),
         };
         command.validate()
