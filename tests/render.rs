@@ -264,12 +264,12 @@ fn opened(path: &str, at: usize) -> kraftscope::page::log_reader::OpenedLog {
 fn a_log_still_is_the_pages_drawing_of_the_files_opened_there() {
     use kraftscope::page::log_drawing::log_still;
     use kraftscope::session::cluster_drawing::StillStyle;
-    use kraftscope::util::css::minify;
+    use kraftscope::util::css::still_sheet;
 
     let svg = svg_of(&["--view", "log", "--files", SEGMENT, "--at", "4000", "--theme", "dark"]);
     let log = opened(SEGMENT, 4_000);
     let style = StillStyle { dark: true, caption: String::new() };
-    let expected = log_still(&log, &style).document(&minify(include_str!("../www/style.css")));
+    let expected = log_still(&log, &style).document(&still_sheet());
     assert_eq!(svg, expected, "the page's still of the same files, byte for byte");
     assert!(svg.contains(">After 4000 of 4929 records: offset 3999"), "where the image stands");
     assert!(svg.contains("class=\"log-strip\""), "the page's strip");

@@ -1,11 +1,14 @@
 // The still exporter, loaded only when a picture is saved. web/still_export.rs hands it the SVG
-// file the page made, less its stylesheet: the served style.css goes between `head` and `tail`
-// (as `kraftscope render` embeds it). Keeps the SVG, or draws it centred on a canvas of the
+// file the page made, less its stylesheet: the served style.css and later.css go between `head`
+// and `tail` (as `kraftscope render` embeds them). Keeps the SVG, or draws it centred on a canvas of the
 // slide's size (PNG), then offers the file as a download. Resolves to the file's size in bytes.
 export async function save({ head, tail, name, width, height, background }) {
-  const response = await fetch("style.css");
-  if (!response.ok) throw new Error(`the stylesheet did not load (${response.status})`);
-  const css = await response.text();
+  const sheets = await Promise.all(["style.css", "later.css"].map(async (name) => {
+    const response = await fetch(name);
+    if (!response.ok) throw new Error(`the stylesheet ${name} did not load (${response.status})`);
+    return response.text();
+  }));
+  const css = sheets.join("");
   // Inside the file's CDATA section; the Rust side escapes this, the stylesheet never has it.
   if (css.includes("]]>")) throw new Error("the stylesheet holds ]]>, which would end its section");
   const svg = new Blob([head, css, tail], { type: "image/svg+xml" });

@@ -13,16 +13,13 @@ use kraftscope::session::picture::session_picture;
 use kraftscope::session::stories::{self, View};
 use kraftscope::session::svg::El;
 use kraftscope::session::{LINK_LIMIT, Session};
-use kraftscope::util::css::minify;
+use kraftscope::util::css::still_sheet;
 #[cfg(feature = "full")]
 use kraftscope::util::format;
 #[cfg(feature = "full")]
 use kraftscope::zk::pains::Pain;
 
 use super::args::Args;
-
-/// The page's stylesheet (minified as served): a still looks as the drawing does on screen.
-const STYLE: &str = include_str!("../../www/style.css");
 
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
     args.only(&[
@@ -89,7 +86,7 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         }
         other => return Err(format!("--view: '{other}' is not cluster, race, pains, migration or log")),
     };
-    let svg = drawing.document(&minify(STYLE));
+    let svg = drawing.document(&still_sheet());
     match args.text("out") {
         Some(path) => {
             std::fs::write(path, &svg).map_err(|e| format!("cannot write {path}: {e}"))?;

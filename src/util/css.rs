@@ -1,6 +1,12 @@
 //! The page's stylesheet as it is served: `cargo xtask dist` writes it so, and `kraftscope
 //! render` embeds it so in a still, as the page's export does.
 
+/// The stylesheet a still embeds, as the page serves it: `www/style.css`, then `www/later.css`,
+/// each minified. A still looks as the drawing does on screen.
+pub fn still_sheet() -> String {
+    minify(include_str!("../../www/style.css")) + &minify(include_str!("../../www/later.css"))
+}
+
 /// The stylesheet without comments and without the whitespace its syntax does not need (about
 /// 0.9 KiB of the first screen gzipped). Whitespace is collapsed to one space, then dropped only
 /// next to `{`, `}`, `;` and after `:` and `,`, which never changes a selector's meaning (a

@@ -98,8 +98,9 @@ pub fn dist() -> Result<PathBuf> {
     let index = fs::read_to_string(root().join("index.html"))?;
     fs::write(dist.join("index.html"), with_later_views(&index, full_page_bytes)?)?;
     copy_dir(&root().join("www"), &dist)?;
-    let css = dist.join("style.css");
-    fs::write(&css, kraftscope::util::css::minify(&fs::read_to_string(&css)?))?;
+    for css in ["style.css", "later.css"].map(|name| dist.join(name)) {
+        fs::write(&css, kraftscope::util::css::minify(&fs::read_to_string(&css)?))?;
+    }
     fs::write(dist.join("failover.csv"), failover_csv()?)?;
     write_service_worker(&dist)?;
     report_sizes(&dist)?;
