@@ -21,11 +21,13 @@ const HEIGHT: f64 = 440.0;
 const STEP_Y: f64 = 8.0;
 const STEP_H: f64 = 44.0;
 /// The ZooKeeper ensemble's box.
-const ZK: (f64, f64, f64, f64) = (12.0, 70.0, 420.0, 150.0);
+const ZK: (f64, f64, f64, f64) = (12.0, 70.0, 455.0, 150.0);
+/// Where the controllers' row starts, right of ZooKeeper's box.
+const CONTROLLERS_X: f64 = 500.0;
 /// The controllers' row: its title's baseline, the circles' centre line and radius.
 const CONTROLLER_TITLE_Y: f64 = 92.0;
-const CONTROLLER_Y: f64 = 175.0;
-const CONTROLLER_R: f64 = 30.0;
+const CONTROLLER_Y: f64 = 180.0;
+const CONTROLLER_R: f64 = 40.0;
 /// Where the dual-write link runs, between the controllers' title and their circles.
 const DUAL_WRITE_Y: f64 = 122.0;
 /// The brokers' row: top and height of a box.
@@ -117,7 +119,7 @@ fn ensemble(p: &MigrationPicture) -> El {
 
 /// The centre of controller `i` of `n`.
 fn controller_centre(i: usize, n: usize) -> (f64, f64) {
-    let left = 470.0;
+    let left = CONTROLLERS_X;
     let step = ((WIDTH - 40.0 - left) / n.max(1) as f64).min(110.0);
     (left + step * (i as f64 + 0.5), CONTROLLER_Y)
 }
@@ -138,7 +140,7 @@ fn controllers(p: &MigrationPicture) -> El {
     };
     let mut group = El::new("g").attr("class", "mig-controllers").child(text(
         "mig-title",
-        470.0,
+        CONTROLLERS_X,
         CONTROLLER_TITLE_Y,
         title,
     ));
@@ -154,11 +156,7 @@ fn controllers(p: &MigrationPicture) -> El {
             .attr("transform", format!("translate({cx:.0} {cy:.0})"))
             .child(El::new("circle").attr("r", CONTROLLER_R));
         if c.leader {
-            node = node.child(
-                El::new("path")
-                    .attr("class", "crown")
-                    .attr("d", "M -12 -34 L -12 -44 L -6 -39 L 0 -47 L 6 -39 L 12 -44 L 12 -34 Z"),
-            );
+            node = node.child(El::new("path").attr("class", "crown").attr("d", crown(CONTROLLER_R)));
         }
         group = group.child(node.child(text("mig-name", 0.0, 5.0, format!("c{}", c.id))).child(text(
             "mig-role",
@@ -168,6 +166,12 @@ fn controllers(p: &MigrationPicture) -> El {
         )));
     }
     group
+}
+
+/// The leader's crown, on a circle of radius `r`.
+fn crown(r: f64) -> String {
+    let [base, side, dip, peak] = [r + 4.0, r + 14.0, r + 9.0, r + 17.0];
+    format!("M -12 -{base} L -12 -{side} L -6 -{dip} L 0 -{peak} L 6 -{dip} L 12 -{side} L 12 -{base} Z")
 }
 
 /// A broker's mode as its box (and its chip) says it.
