@@ -43,6 +43,7 @@ fn controls(view: &MigrationView, stills: bool, share: Option<&String>, on: &Cal
         Action::Migrating(MigrationAction::Seek((ms * MS as f64) as u64))
     });
     let ended = !view.playing && view.now >= view.end;
+    let scenario = view.scenario;
     html! {
         <section class="panel race-controls mig-controls" aria-label="Which migration, and playback">
             <label>{ "Scenario " }
@@ -56,7 +57,7 @@ fn controls(view: &MigrationView, stills: bool, share: Option<&String>, on: &Cal
                     { if view.playing { "Pause" } else { "Play" } }
                 </button>
                 <button onclick={send(MigrationAction::Step)} title="S">{ "Step" }</button>
-                <button class="secondary" onclick={on.reform(|_: MouseEvent| Action::Key("r".into()))} title="R">{ "Replay" }</button>
+                <button class="secondary" onclick={on.reform(move |_: MouseEvent| Action::Migration(scenario))} title="R">{ "Replay" }</button>
                 <button id="share" class="secondary" onclick={on.reform(|_: MouseEvent| Action::Share)}>{ "Share" }</button>
                 if stills {
                     <button id="still" class="secondary" title="E" onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>

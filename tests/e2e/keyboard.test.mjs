@@ -1,8 +1,9 @@
 // The page by keyboard alone: start the tour and step through it, kill and restart nodes, scrub
 // the timeline, run the failover race, open and close the shortcuts overlay, with no pointer.
 // At every stop the test asserts where focus is and that it is visibly marked; at the end, Tab
-// goes all the way round the page and back (no trap).
-// covers: src/web/keys.rs src/web/focus.rs src/web/help.rs
+// goes all the way round the page and back (no trap). The migration view too: its scenario,
+// playback, scrubber and the operator's steps by keyboard.
+// covers: src/web/keys.rs src/web/focus.rs src/web/help.rs src/web/migration_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
@@ -49,6 +50,20 @@ async function tabTo(page, expected, step, { back = false, max = 80 } = {}) {
     if (expected.test(now.what)) return now;
   }
   assert.fail(`${step}: no ${expected} within ${max} presses of ${back ? "Shift+Tab" : "Tab"}`);
+}
+
+/** No trap: Tab goes round the whole page and comes back to where it started; the stops passed. */
+async function roundTrip(page) {
+  const start = (await focusNow(page)).what;
+  let stops = 0;
+  for (;;) {
+    await page.keyboard.press("Tab");
+    stops += 1;
+    const now = await focusNow(page);
+    if (now.what === start) break;
+    assert.ok(stops < 150, `Tab never came back to ${start} (stuck at ${now.what})`);
+  }
+  return stops;
 }
 
 test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, focus visible at every stop, no trap", async () => {
@@ -158,17 +173,34 @@ test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, 
   assert.match(await page.locator("#race-headline").textContent(), /sooner|same time/);
   assert.match(await page.locator("#zk-phase").textContent(), /ZooKeeper mode: back/);
 
-  // No trap: Tab goes round the whole page and comes back to where it started.
-  const start = (await focusNow(page)).what;
-  let stops = 0;
-  for (;;) {
-    await page.keyboard.press("Tab");
-    stops += 1;
-    const now = await focusNow(page);
-    if (now.what === start) break;
-    assert.ok(stops < 150, `Tab never came back to ${start} (stuck at ${now.what})`);
-  }
-  assert.ok(stops > 10, `the round trip passed ${stops} stops`);
+  assert.ok((await roundTrip(page)) > 10, "the round trip passes more than 10 stops");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the migration by keyboard alone: scenario, play, scrubber, an operator's step Kafka refuses; focus visible, no trap", async () => {
+  const { page, errors, context } = await open("?scenario=migration&t=30000");
+  await page.locator("#mig-play").waitFor();
+  await tabTo(page, /select#mig-scenario/, "reach the scenario list");
+  await tabTo(page, /button#mig-play "Play"/, "reach Play");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "#mig-play", "Pause");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "#mig-play", "Play");
+  await assertFocus(page, /button#mig-play "Play"/, "paused again, focus where it was");
+  const before = await page.locator("#mig-clock").textContent();
+  await tabTo(page, /input#mig-scrub/, "reach the scrubber");
+  for (let i = 0; i < 5; i += 1) await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((was) => document.querySelector("#mig-clock").textContent !== was, before);
+  await assertFocus(page, /input#mig-scrub/, "the scrubber moved the clock, focus kept");
+  // In dual-write the controllers run already: provisioning them is refused, and says why.
+  await tabTo(page, /button "provision the KRaft controllers in migration mode"/, "reach step 1's button");
+  await page.keyboard.press("Enter");
+  await page.locator("#mig-refusal", { hasText: /refused/ }).waitFor();
+  await assertFocus(page, /button "provision the KRaft controllers/, "the refusal said, focus kept");
+
+  assert.ok((await roundTrip(page)) > 20, "the round trip passes more than 20 stops");
+  await screenshot(page, "migration-keyboard");
   assert.deepEqual(errors, []);
   await context.close();
 });
