@@ -217,12 +217,8 @@ impl PageState {
         if done == Ok(false) {
             return;
         }
-        let opened = match (done, self.recording.take()) {
-            (Ok(_), Some(preparing)) => preparing.finish(),
-            (Err(error), _) => Err(error),
-            (Ok(_), None) => return,
-        };
-        match opened {
+        let Some(preparing) = self.recording.take() else { return };
+        match done.and_then(|_| preparing.finish()) {
             Ok((state, notices)) => {
                 self.migration = Some(state);
                 self.notices.extend(notices);

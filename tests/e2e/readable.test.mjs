@@ -5,7 +5,7 @@
 // race's and the pains' drawings too, and the race embed's chips. And
 // nothing covers the drawing: no node under the sticky transport bar, no label over another
 // node's, messages under the nodes, a tour step's table on the first screen.
-// covers: www/style.css src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs src/web/zk_view.rs src/page/zk_layout.rs src/web/failover_tab.rs src/web/pains_tab.rs
+// covers: www/style.css www/later.css src/page/migration_drawing.rs src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs src/web/zk_view.rs src/page/zk_layout.rs src/web/failover_tab.rs src/web/pains_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";
@@ -16,7 +16,7 @@ const drawnTexts = (page, selector) => page.evaluate((selector) =>
     .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0)
     .map((t) => ({
       text: t.textContent.trim().slice(0, 30),
-      name: t.classList.contains("name"),
+      name: t.matches(".name, .mig-name"),
       px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
     })), selector);
 
@@ -210,3 +210,25 @@ for (const scenario of ["zk-stale-cache", "zk-liveness", "zk-watch-storm"]) {
     await context.close();
   });
 }
+
+test("presenter mode at 1024 x 768, the migration: names 20 px, other drawn text 14 px, the drawing above the fold, one header row", async () => {
+  const { page, errors, context } = await open("?present=1&scenario=migration&t=30000", { viewport: { width: 1024, height: 768 } });
+  await page.locator("svg.migration .mig-controller").first().waitFor();
+  const texts = await drawnTexts(page, "svg.migration");
+  assert.ok(texts.filter((t) => t.name).length >= 7, `controllers and brokers named: ${texts.length} texts`);
+  assert.deepEqual(under(texts.filter((t) => t.name), 20), [], "names under 20 px");
+  assert.deepEqual(under(texts.filter((t) => !t.name), 14), [], "other drawn texts under 14 px");
+  const drawing = await page.locator("svg.migration").boundingBox();
+  assert.ok(drawing.y + drawing.height <= 768, `the drawing ends at ${drawing.y + drawing.height} px, below the fold`);
+  const rows = await page.locator("header button").evaluateAll((buttons) => new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top))).size);
+  assert.equal(rows, 1, "the header's buttons in one row");
+  // Each controller's name inside its circle.
+  const inside = await page.locator("svg.migration .mig-controller").evaluateAll((nodes) => nodes.every((g) => {
+    const [c, t] = [g.querySelector("circle").getBoundingClientRect(), g.querySelector(".mig-name").getBoundingClientRect()];
+    return t.left >= c.left && t.right <= c.right;
+  }));
+  assert.ok(inside, "a controller's name runs past its circle");
+  await screenshot(page, "migration-presenter-1024x768");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
