@@ -77,7 +77,9 @@ fn a_phone_link_to_a_step_without_a_question_opens_with_a_notice() {
     let page = PageState::new("?ask=snapshot", BASE, false);
     assert!(page.phone.is_none());
     assert!(
-        page.notices.iter().any(|n| n.starts_with("ask: 'snapshot' is not a tour step with a question")),
+        page.notices
+            .iter()
+            .any(|n| n.starts_with("ask: 'snapshot' is not a tour step with a question a phone can show")),
         "{:?}",
         page.notices
     );

@@ -274,3 +274,15 @@ fn a_sized_link_records_a_large_migration_over_frames_then_plays_it() {
     let capped = page("?scenario=migration&partitions=300000");
     assert!(capped.notices.iter().any(|n| n.contains("at most 200,000 partitions")), "{:?}", capped.notices);
 }
+
+/// A bridge release tour step's id as a scenario link opens its migration scenario as that
+/// scenario's own link does: from its start, playing, with no question to hold at (the question
+/// is the tour's).
+#[test]
+fn a_bridge_step_named_as_a_scenario_opens_its_migration_without_the_question() {
+    let linked = page("?scenario=bridge-stranded");
+    let migration = linked.migration.as_ref().expect("the migration");
+    assert_eq!(migration.scenario().0, "migration-stranded");
+    assert!(migration.playing() && migration.question().is_none());
+    assert_eq!(migration.view().now, 0);
+}

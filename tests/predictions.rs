@@ -1,12 +1,17 @@
 //! The tour's predictions: each expected answer, read from the step's trace, is what the step
 //! then plays, seen in the cluster's state rather than in the trace; the answer is among the
-//! options offered; and a change of seed moves the expected answer and the play together.
+//! options offered; and a change of seed moves the expected answer and the play together. The
+//! bridge release chapter's questions are checked the same way against the migration's state.
 
 use std::collections::BTreeSet;
 
 use kraftscope::harness::{MS, Micros};
+use kraftscope::migration;
+use kraftscope::migration::picture::{ControllerZnode, MigrationPicture};
+use kraftscope::migration::sim::{BrokerMode, MigrationSim};
 use kraftscope::quorum::RoleKind;
 use kraftscope::session::Session;
+use kraftscope::session::migration_predictions::{MIGRATION_PREDICTIONS, MigrationAsk, MigrationPrediction};
 use kraftscope::session::predictions::{Answer, Ask, PREDICTIONS, Prediction};
 use kraftscope::session::stories;
 
@@ -176,4 +181,94 @@ fn the_narration_above_a_question_does_not_answer_it() {
         }
         assert!(story.told(false).len() >= story.told(true).len(), "after the verdict the narration goes on");
     }
+}
+
+/// The migration at simulated time `t` of `prediction`'s scenario run with `seed`: the run's
+/// inputs replayed on a fresh simulation.
+fn migration_at(prediction: &MigrationPrediction, seed: u64, t: Micros) -> MigrationSim {
+    let scenario = migration::scenarios::find(prediction.script().scenario).unwrap();
+    let run = scenario.run(seed).unwrap();
+    let mut sim = MigrationSim::new(scenario.config(), seed).unwrap();
+    sim.replay(run.inputs(), t);
+    sim
+}
+
+/// The bridge release chapter: each answer, read from the scenario's trace, is among the options
+/// offered and is what the migration's state then shows; the chapter's lessons hold with
+/// several seeds.
+#[test]
+fn each_migration_answer_is_among_its_options_and_what_the_state_shows() {
+    for prediction in &MIGRATION_PREDICTIONS {
+        for seed in [1, 2, 3] {
+            let scenario = migration::scenarios::find(prediction.script().scenario).unwrap();
+            let run = scenario.run(seed).unwrap();
+            let asks_at = prediction.script().opens_at(run.trace()).expect("the moment comes");
+            let asking = migration_at(prediction, seed, asks_at);
+            let outcome = prediction.outcome(run.trace(), &asking).expect("the trace answers it");
+            let id = format!("{} seed {seed}", prediction.story);
+            assert!(
+                outcome.options.contains(&outcome.answer),
+                "{id}: {} among {:?}",
+                outcome.answer,
+                outcome.options
+            );
+            assert!(outcome.at > asks_at, "{id}: answered after it asks");
+            let then = MigrationPicture::of(&migration_at(prediction, seed, outcome.at));
+            let before = MigrationPicture::of(&asking);
+            match prediction.ask {
+                MigrationAsk::MetadataFrom { broker } => {
+                    assert!(
+                        outcome.answer.ends_with("from the KRaft controller"),
+                        "{id}: {}",
+                        outcome.answer
+                    );
+                    let b = then.brokers.iter().find(|b| b.id == broker).unwrap();
+                    assert!(
+                        b.alive && b.mode == BrokerMode::Migrating,
+                        "{id}: still a ZooKeeper-mode broker"
+                    );
+                    assert!(
+                        matches!(then.zk.controller, ControllerZnode::Kraft { .. }),
+                        "{id}: KRaft holds /controller"
+                    );
+                }
+                MigrationAsk::NextDriver => {
+                    assert!(outcome.answer.starts_with("nothing"), "{id}: {}", outcome.answer);
+                    let end = MigrationPicture::of(&run);
+                    assert!(
+                        end.stranded && end.copy.is_none_or(|c| c.batches > 0),
+                        "{id}: stranded at the end"
+                    );
+                }
+                MigrationAsk::NextZkEpoch => {
+                    let epoch = before.zk.controller_epoch + 1;
+                    assert!(
+                        outcome.answer.starts_with(&format!("epoch {epoch}, one above")),
+                        "{id}: {}",
+                        outcome.answer
+                    );
+                    assert_eq!(then.zk.controller_epoch, epoch, "{id}: ZooKeeper holds it");
+                }
+                MigrationAsk::StatesAboveItsEpoch => {
+                    assert_eq!(outcome.answer, "yes", "{id}");
+                    assert!(
+                        i64::from(before.kraft_epoch) > i64::from(then.zk.controller_epoch),
+                        "{id}: the KRaft epoch is higher"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The plain rollback's new controller finds no state above its epoch: the hazard step's "yes"
+/// comes from its quorum's many elections, not from every rollback.
+#[test]
+fn a_rollback_without_many_elections_finds_no_state_above_its_epoch() {
+    let hazard = MIGRATION_PREDICTIONS.iter().find(|p| p.ask == MigrationAsk::StatesAboveItsEpoch).unwrap();
+    let plain = MigrationPrediction { story: "bridge-rollback", ..*hazard };
+    let run = migration::scenarios::find("migration-rollback").unwrap().run(1).unwrap();
+    let asks_at = plain.script().opens_at(run.trace()).unwrap();
+    let outcome = plain.outcome(run.trace(), &migration_at(&plain, 1, asks_at)).unwrap();
+    assert_eq!(outcome.answer, "no");
 }

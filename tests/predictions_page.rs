@@ -3,7 +3,7 @@
 //! plays on without an answer; once the moment has played the verdict says whether it held.
 
 use kraftscope::harness::Micros;
-use kraftscope::page::{Action, PageState, Stage};
+use kraftscope::page::{Action, PageState, Stage, Tab};
 use kraftscope::session::predictions;
 use kraftscope::session::stories::TOUR;
 
@@ -174,4 +174,55 @@ fn a_step_held_at_its_question_is_not_labelled_skipping() {
             prediction.story
         );
     }
+}
+
+/// The bridge release chapter on the page: a step opens its migration held at the question; a
+/// key answers it and the migration plays on to the verdict, which ticks the step's moment off.
+#[test]
+fn a_migration_step_holds_at_its_question_and_a_key_answers_it() {
+    for (id, key, held) in [("bridge-dual-write", "1", true), ("bridge-stranded", "2", false)] {
+        let mut page = PageState::new(&format!("?tour={}", step_of(id)), "http://localhost/", false);
+        assert_eq!(page.tab, Tab::Migration, "{id}");
+        let migration = page.migration.as_ref().expect("the step's migration");
+        let view = migration.question().expect("a question");
+        assert_eq!((view.stage, view.options.len(), migration.playing()), (Stage::Asking, 3, false), "{id}");
+        let asked_at = migration.view().picture.now;
+        for _ in 0..60 {
+            page.reduce(Action::Frame { elapsed: FRAME_MS });
+        }
+        assert_eq!(
+            page.migration.as_ref().unwrap().view().picture.now,
+            asked_at,
+            "{id}: holds at the question"
+        );
+        page.reduce(Action::Key(key.into()));
+        let migration = page.migration.as_ref().unwrap();
+        assert!(migration.playing(), "{id}: an answer plays on");
+        assert_eq!(migration.question().unwrap().stage, Stage::Watching);
+        let mut frames = 0;
+        while page.key_seen.is_none() {
+            assert!(frames < 60 * 60, "{id}: no verdict after a minute of frames");
+            page.reduce(Action::Frame { elapsed: FRAME_MS });
+            frames += 1;
+        }
+        let Stage::Verdict { held: said, text } = page.migration.as_ref().unwrap().question().unwrap().stage
+        else {
+            panic!("{id}: the verdict shows once the answer has played");
+        };
+        assert_eq!(said, Some(held), "{id}: {text}");
+        assert!(text.starts_with(if held { "✓ Right" } else { "✗ You said" }), "{id}: {text}");
+    }
+}
+
+#[test]
+fn space_on_a_migration_question_just_watches_and_kiosk_mode_never_holds() {
+    let step = step_of("bridge-rollback");
+    let mut page = PageState::new(&format!("?tour={step}"), "http://localhost/", false);
+    assert!(page.migration.as_ref().unwrap().asking());
+    page.reduce(Action::Key(" ".into()));
+    let migration = page.migration.as_ref().unwrap();
+    assert!(migration.playing() && !migration.asking(), "Space plays on without an answer");
+    let kiosk = PageState::new(&format!("?tour={step}&kiosk=1"), "http://localhost/", false);
+    let migration = kiosk.migration.as_ref().unwrap();
+    assert!(migration.playing() && !migration.asking(), "kiosk mode plays on from the question");
 }

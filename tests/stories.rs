@@ -2,6 +2,7 @@
 //! narration describes, the same way every time.
 
 use kraftscope::harness::MS;
+use kraftscope::migration::scenarios;
 use kraftscope::quorum::{Message, RoleKind};
 use kraftscope::session::Session;
 use kraftscope::session::stories::{TOUR, View, find};
@@ -99,6 +100,14 @@ fn every_story_is_deterministic_and_failover_stories_name_a_race_and_pain_storie
                     zk.run_until(pain.moments().1).iter().map(ToString::to_string).collect::<Vec<_>>()
                 };
                 assert_eq!(trace(pain), trace(pain), "{}", story.id);
+            }
+            View::Migration => {
+                let script = story.migration.expect("a migration story names its scenario");
+                let opens = || {
+                    let run = scenarios::find(script.scenario).expect("a scenario").run(5).expect("it runs");
+                    script.opens_at(run.trace())
+                };
+                assert!(opens().is_some() && opens() == opens() && story.race.is_none(), "{}", story.id);
             }
         }
     }

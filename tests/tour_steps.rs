@@ -255,3 +255,33 @@ fn each_pain_step_plays_its_key_moment_within_a_few_seconds() {
         );
     }
 }
+
+/// Real milliseconds of the migration view's playback, through the page's frames, from a
+/// migration step's question (skipped) until the page ticks its moment (the answer) off.
+fn migration_wall_ms_to_key_moment(step: usize) -> f64 {
+    let story = &TOUR[step];
+    let mut page = PageState::new(&format!("?tour={}", step + 1), "http://localhost/", false);
+    assert_eq!(page.tab, Tab::Migration, "{} opens the migration view", story.id);
+    assert!(page.migration.as_ref().is_some_and(|m| m.asking()), "{} opens at its question", story.id);
+    assert_eq!(page.key_seen, None, "{}: its moment is not there when it opens", story.id);
+    page.reduce(Action::Predict(None));
+    frames_until_key_moment(&mut page, story.id, |page| page.migration.as_ref().is_some_and(|m| m.playing()))
+}
+
+#[test]
+fn each_migration_step_plays_its_answer_within_a_few_seconds() {
+    let steps: Vec<usize> =
+        TOUR.iter().enumerate().filter(|(_, s)| s.view == View::Migration).map(|(step, _)| step).collect();
+    assert!(steps.len() >= 3, "the tour has the bridge release's chapter");
+    for step in steps {
+        let wall = migration_wall_ms_to_key_moment(step);
+        println!("step {} {}: {:.1} s", step + 1, TOUR[step].id, wall / 1_000.0);
+        // The scene is there for as long as the question holds: the answer may come at once.
+        assert!(
+            wall <= MOST_WALL_MS,
+            "step {} ({}): answer after {wall:.0} ms of play, want at most {MOST_WALL_MS}",
+            step + 1,
+            TOUR[step].id
+        );
+    }
+}

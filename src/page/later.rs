@@ -14,12 +14,12 @@ use crate::migration::sim::Action as MigrationStep;
 #[cfg(feature = "full")]
 use crate::session::host::Command;
 #[cfg(feature = "full")]
-use crate::session::stories::View;
+use crate::session::stories::{Story, View};
 
 #[cfg(feature = "full")]
 use super::migration::{MigrationAction, MigrationState, PreparingMigration};
 #[cfg(feature = "full")]
-use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, is_race_key};
+use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, is_race_key, prediction_key};
 use super::{PageState, Tab};
 
 impl PageState {
@@ -45,6 +45,7 @@ impl PageState {
         let shown = match self.story().map(|story| story.view) {
             Some(View::Failover) => self.tab == Tab::Failover,
             Some(View::Pain(pain)) => self.tab == Tab::Pains && self.pains.pain() == pain,
+            Some(View::Migration) => self.tab == Tab::Migration,
             _ => false,
         };
         if shown && self.key_seen.is_none() {
@@ -171,6 +172,11 @@ impl PageState {
             return Some(true);
         }
         if self.tab == Tab::Migration {
+            let asking = self.migration.as_ref().is_some_and(MigrationState::asking);
+            if let Some(answer) = prediction_key(key).filter(|_| asking) {
+                self.migrating(MigrationAction::Predict(answer));
+                return Some(true);
+            }
             if let Some(action) = MigrationAction::for_key(key) {
                 self.migrating(action);
                 return Some(true);
@@ -225,6 +231,22 @@ impl PageState {
             }
             Err(error) => self.status = format!("Cannot open the migration: {error}"),
         }
+    }
+
+    /// Tour step `story`'s migration, paused at its question with the page's seed (in kiosk
+    /// mode, playing on from there); as a scenario link, its migration scenario as that link
+    /// opens it.
+    #[cfg(feature = "full")]
+    pub(super) fn open_migration_step(&mut self, story: &Story) {
+        if let Some(script) = story.migration.filter(|_| self.tour.is_none()) {
+            return self.load_migration(script.scenario);
+        }
+        self.recording = None;
+        match MigrationState::for_step(story, self.params.settings.seed, self.kiosk) {
+            Ok(state) => self.migration = Some(state),
+            Err(error) => self.status = format!("Cannot open the migration: {error}"),
+        }
+        self.tab = Tab::Migration;
     }
 
     /// Open the migration scenario `id` the page's link asks for.

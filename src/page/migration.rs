@@ -13,7 +13,10 @@ use crate::util::format;
 
 use super::chips::{Chip, migration_chips};
 use super::migration_drawing::{migration_still, standing_lines};
+use super::question::{Question, QuestionView};
 use crate::session::cluster_drawing::StillStyle;
+use crate::session::migration_predictions;
+use crate::session::stories::Story;
 use crate::session::svg::El;
 
 /// Latest events shown.
@@ -59,6 +62,9 @@ pub enum MigrationAction {
     Operator(Action),
     /// Go back or forward this much simulated time, pausing.
     Nudge(i64),
+    /// Answer the tour step's question with this option (0-based), or (`None`) just watch;
+    /// either plays on.
+    Predict(Option<usize>),
 }
 
 /// Simulated time the `,` and `.` keys go back and forward.
@@ -96,6 +102,8 @@ pub struct MigrationState {
     ops: Vec<(Micros, Action)>,
     /// The partitions a link asked for (`None`: the scenario's own cluster).
     partitions: Option<u32>,
+    /// A tour step's question: the play holds at it until it is answered or skipped.
+    question: Option<Question>,
     /// What it draws now, computed once a change.
     view: MigrationView,
 }
@@ -260,6 +268,38 @@ impl MigrationState {
         preparing.finish()
     }
 
+    /// Tour step `story`'s migration with `seed`, paused at the step's moment with its
+    /// question (its answer read from the scenario's own run); `skipped` (kiosk mode), playing
+    /// on from there instead.
+    pub fn for_step(story: &Story, seed: u64, skipped: bool) -> Result<MigrationState, String> {
+        let script = story.migration.ok_or_else(|| format!("{} shows no migration", story.id))?;
+        let scenario = scenarios::find(script.scenario)
+            .ok_or_else(|| format!("{}: no migration scenario {}", story.id, script.scenario))?;
+        let run = scenario.run(seed).map_err(|refused| format!("{}: {refused}", story.id))?;
+        let opens_at = script
+            .opens_at(run.trace())
+            .ok_or_else(|| format!("{}: its moment never comes with seed {seed}", story.id))?;
+        let (mut state, _) = MigrationState::open(script.scenario, seed, &[], Some(opens_at), false)?;
+        state.question = migration_predictions::for_story(story.id).and_then(|prediction| {
+            let outcome = prediction.outcome(run.trace(), state.timeline.sim())?;
+            let mut question = Question::asked(
+                story.id,
+                prediction.question,
+                outcome.asks_at,
+                outcome.options,
+                (outcome.answer, outcome.at),
+                prediction.why.to_string(),
+            );
+            if skipped {
+                question.skip();
+            }
+            Some(question)
+        });
+        state.playing = !state.asking();
+        state.refresh();
+        Ok(state)
+    }
+
     fn recorded(
         scenario: &'static Scenario,
         seed: u64,
@@ -278,6 +318,7 @@ impl MigrationState {
             refusal: None,
             ops: Vec::new(),
             partitions,
+            question: None,
             // Drawn once the link's steps are taken ([`PreparingMigration::finish`]).
             view: MigrationView::default(),
         }
@@ -400,9 +441,12 @@ impl MigrationState {
     pub fn reduce(&mut self, action: MigrationAction) {
         self.refusal = None;
         match action {
+            // Playing on from an open question is choosing to just watch.
+            MigrationAction::TogglePlay if self.asking() => self.predict(None),
             MigrationAction::TogglePlay => {
                 self.playing = !self.playing && (self.forked || self.now() < self.timeline.end());
             }
+            MigrationAction::Predict(answer) => self.predict(answer),
             MigrationAction::Step => {
                 self.playing = false;
                 self.play(STEP_MS);
@@ -418,6 +462,10 @@ impl MigrationState {
             MigrationAction::Operator(step) => match self.timeline.act(step) {
                 Ok(()) => {
                     let now = self.now();
+                    // The question was about the recorded run, which this step leaves.
+                    if self.question.as_ref().is_some_and(|q| q.answer_seen(now).is_none()) {
+                        self.question = None;
+                    }
                     self.ops.retain(|(t, _)| *t <= now);
                     self.ops.push((now, step));
                     self.forked = true;
@@ -437,10 +485,42 @@ impl MigrationState {
         }
     }
 
-    /// Play `real_ms` at the pace; a recorded run stops at its end, a forked one plays on.
+    /// Answer the open question with option `answer`, or (`None`) just watch; either plays on.
+    fn predict(&mut self, answer: Option<usize>) {
+        let now = self.now();
+        let Some(question) = self.question.as_mut() else { return };
+        let answered = match answer {
+            Some(index) => question.answer(index, now),
+            None => {
+                question.skip();
+                true
+            }
+        };
+        self.playing |= answered;
+    }
+
+    /// Whether a tour step's question is open: the play holds there.
+    pub fn asking(&self) -> bool {
+        self.question.as_ref().is_some_and(|q| q.is_asking(self.now()))
+    }
+
+    /// The tour step's question as the tour panel shows it now.
+    pub fn question(&self) -> Option<QuestionView> {
+        self.question.as_ref().map(|q| q.view(self.now()))
+    }
+
+    /// When the tour step's answer played, once the play has reached it.
+    pub fn answer_seen(&self) -> Option<Micros> {
+        self.question.as_ref().and_then(|q| q.answer_seen(self.now()))
+    }
+
+    /// Play `real_ms` at the pace, holding at an open question; a recorded run stops at its
+    /// end, a forked one plays on.
     fn play(&mut self, real_ms: f64) {
         let now = self.now();
+        let hold = self.question.as_ref().and_then(Question::hold_at).filter(|at| *at >= now);
         let to = now + self.pace().step(now, real_ms);
+        let to = hold.map_or(to, |at| to.min(at));
         if self.forked {
             self.timeline.play_to(to);
         } else {
@@ -448,6 +528,9 @@ impl MigrationState {
             if self.now() >= self.timeline.end() {
                 self.playing = false;
             }
+        }
+        if self.asking() {
+            self.playing = false;
         }
     }
 

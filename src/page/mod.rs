@@ -603,6 +603,8 @@ impl PageState {
                 self.tab = Tab::Failover;
             }
             #[cfg(feature = "full")]
+            (View::Migration, _) => self.open_migration_step(story),
+            #[cfg(feature = "full")]
             (View::Pain(pain), _) => {
                 // A scenario link plays it from its start; with `t=` or `at=` it opens paused
                 // that far into it, with `autoplay=0` paused at its start.
@@ -709,6 +711,9 @@ impl PageState {
             self.record_migration();
             if let Some(migration) = self.migration.as_mut().filter(|_| self.recording.is_none()) {
                 migration.frame(elapsed);
+                if let Some(at) = migration.answer_seen() {
+                    self.view_key_seen(at);
+                }
             }
             return;
         }
@@ -742,6 +747,10 @@ impl PageState {
 
     /// Answer the open question with option `answer`, or (`None`) just watch; either plays on.
     fn predict(&mut self, answer: Option<usize>) {
+        #[cfg(feature = "full")]
+        if self.tab == Tab::Migration {
+            return self.migrating(migration::MigrationAction::Predict(answer));
+        }
         let now = self.session.now();
         let Some(question) = self.question.as_mut() else { return };
         let answered = match answer {
@@ -931,10 +940,7 @@ impl PageState {
         }
         match key {
             " " => self.toggle_play(),
-            "w" | "W" if self.asking() => self.predict(None),
-            digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") if self.asking() => {
-                self.predict(digit.parse::<usize>().ok().map(|n| n - 1))
-            }
+            _ if let Some(answer) = prediction_key(key).filter(|_| self.asking()) => self.predict(answer),
             "s" | "S" => {
                 self.live.playing = false;
                 self.session.step();
@@ -972,6 +978,17 @@ impl PageState {
             Some(id) => self.act(session::Action::Isolate(id)),
             None => self.status = "No node to partition: select one first".into(),
         }
+    }
+}
+
+/// The key that answers an open question: a digit, its option (0-based); W, just watch.
+pub(crate) fn prediction_key(key: &str) -> Option<Option<usize>> {
+    match key {
+        "w" | "W" => Some(None),
+        digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
+            Some(digit.parse::<usize>().ok().map(|n| n - 1))
+        }
+        _ => None,
     }
 }
 

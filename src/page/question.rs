@@ -4,16 +4,29 @@
 
 use crate::harness::Micros;
 use crate::quorum::NodeId;
-use crate::session::predictions::{self, Answer, Ask, Outcome, Prediction};
+use crate::session::predictions::{self, Answer, Ask};
 use crate::session::stories::Story;
 
-/// A tour step's question and what the viewer did with it.
+/// A tour step's question and what the viewer did with it. It holds what it asks and what the
+/// step then played in words, so a question about the live cluster and one about the migration
+/// (`crate::session::migration_predictions`) are held, answered and judged alike.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
-    prediction: &'static Prediction,
-    options: Vec<Answer>,
-    outcome: Outcome,
-    given: Option<Answer>,
+    /// The tour step (story id) it belongs to.
+    story: &'static str,
+    text: &'static str,
+    asks_at: Micros,
+    /// Each option's label.
+    options: Vec<String>,
+    /// The node each option names, where a click on the node answers it.
+    nodes: Vec<NodeId>,
+    /// What the step played: its label, whether it is among the options, and when it was seen.
+    answer: String,
+    answered_at: Micros,
+    /// Why it went that way: said with the verdict.
+    why: String,
+    /// The option given, by index.
+    given: Option<usize>,
     skipped: bool,
     /// A phone shows the answer when its reader asks, not when a moment plays.
     revealed: bool,
@@ -58,40 +71,88 @@ impl Question {
         let prediction = predictions::for_story(story.id)?;
         let outcome = prediction.outcome(seed)?;
         let options = prediction.options(&prediction.asking(seed));
-        Some(Question { prediction, options, outcome, given: None, skipped, revealed: false })
+        let nodes = match prediction.ask {
+            Ask::NextLeader => options
+                .iter()
+                .filter_map(|a| match a {
+                    Answer::Node(id) => Some(*id),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut question = Question::asked(
+            prediction.story,
+            prediction.question,
+            prediction.asks_at(),
+            options.iter().map(|a| a.label(prediction.ask)).collect(),
+            (outcome.answer.label(prediction.ask), outcome.at),
+            prediction.explain(&outcome),
+        );
+        question.nodes = nodes;
+        question.skipped = skipped;
+        Some(question)
+    }
+
+    /// A question asked at `asks_at` with these options; `answer`, the label of what the step
+    /// then played and when; `why`, said with the verdict.
+    pub(crate) fn asked(
+        story: &'static str,
+        text: &'static str,
+        asks_at: Micros,
+        options: Vec<String>,
+        answer: (String, Micros),
+        why: String,
+    ) -> Question {
+        let (answer, answered_at) = answer;
+        Question {
+            story,
+            text,
+            asks_at,
+            options,
+            nodes: Vec::new(),
+            answer,
+            answered_at,
+            why,
+            given: None,
+            skipped: false,
+            revealed: false,
+        }
     }
 
     /// Where playback holds: the asking moment, until the question is answered or skipped.
-    pub(super) fn hold_at(&self) -> Option<Micros> {
-        (self.given.is_none() && !self.skipped).then(|| self.prediction.asks_at())
+    pub(crate) fn hold_at(&self) -> Option<Micros> {
+        self.open().then_some(self.asks_at)
+    }
+
+    /// Neither answered nor skipped.
+    fn open(&self) -> bool {
+        self.given.is_none() && !self.skipped
     }
 
     /// Answer with option `index`; false if there is none (or the question is not open).
-    pub(super) fn answer(&mut self, index: usize, now: Micros) -> bool {
+    pub(crate) fn answer(&mut self, index: usize, now: Micros) -> bool {
         let open = self.is_asking(now);
-        match self.options.get(index) {
-            Some(answer) if open => {
-                self.given = Some(*answer);
-                true
-            }
-            _ => false,
+        if open && index < self.options.len() {
+            self.given = Some(index);
         }
+        open && index < self.options.len()
     }
 
     /// A click on node `id` answers a question about a node while it is open.
     pub(super) fn answer_node(&mut self, id: NodeId, now: Micros) -> bool {
-        let index = self.options.iter().position(|a| *a == Answer::Node(id));
+        let index = self.nodes.iter().position(|n| *n == id);
         index.is_some_and(|i| self.answer(i, now))
     }
 
-    pub(super) fn skip(&mut self) {
+    pub(crate) fn skip(&mut self) {
         self.skipped = true;
     }
 
     /// A phone's reader picks option `index` (again and again, until the answer is shown).
     pub(super) fn choose(&mut self, index: usize) {
-        if !self.revealed {
-            self.given = self.options.get(index).copied().or(self.given);
+        if !self.revealed && index < self.options.len() {
+            self.given = Some(index);
         }
     }
 
@@ -102,52 +163,56 @@ impl Question {
 
     /// The link a phone opens the question with: the same step and seed, so the same answer.
     pub fn phone_link(&self, base_url: &str, seed: u64) -> String {
-        format!("{base_url}?ask={}&seed={seed}", self.prediction.story)
+        format!("{base_url}?ask={}&seed={seed}", self.story)
     }
 
     /// Whether the question is open at `now` (the step holds there): what the page asks every
     /// frame, without wording a verdict.
     pub fn is_asking(&self, now: Micros) -> bool {
-        !self.verdict_due(now) && self.given.is_none() && !self.skipped && now >= self.prediction.asks_at()
+        !self.verdict_due(now) && self.open() && now >= self.asks_at
     }
 
     /// Whether the verdict shows at `now`: revealed (a phone), or the answer has played and the
     /// question is answered, skipped or passed.
     fn verdict_due(&self, now: Micros) -> bool {
-        let open = self.given.is_none() && !self.skipped;
-        self.revealed || (now >= self.outcome.at && (!open || now > self.prediction.asks_at()))
+        self.revealed || (self.answer_seen(now).is_some() && (!self.open() || now > self.asks_at))
+    }
+
+    /// When the answer played, if it has by `now`.
+    pub(crate) fn answer_seen(&self, now: Micros) -> Option<Micros> {
+        (now >= self.answered_at).then_some(self.answered_at)
     }
 
     /// Where the question stands at `now`.
     pub fn stage(&self, now: Micros) -> Stage {
-        let ask = self.prediction.ask;
-        let open = self.given.is_none() && !self.skipped;
         if self.verdict_due(now) {
-            let actual = self.outcome.answer.label(ask);
-            let (held, said) = match self.given {
-                Some(given) if given == self.outcome.answer => (Some(true), format!("✓ Right: {actual}.")),
-                Some(given) => (Some(false), format!("✗ You said {}; it was {actual}.", given.label(ask))),
+            let actual = &self.answer;
+            let given = self.given.map(|i| &self.options[i]);
+            let (held, said) = match given {
+                Some(given) if given == actual => (Some(true), format!("✓ Right: {actual}.")),
+                Some(given) => (Some(false), format!("✗ You said {given}; it was {actual}.")),
                 None => (None, format!("The answer: {actual}.")),
             };
-            return Stage::Verdict {
-                held,
-                text: format!("{said} {}", self.prediction.explain(&self.outcome)),
-            };
+            return Stage::Verdict { held, text: format!("{said} {}", self.why) };
         }
-        match now >= self.prediction.asks_at() {
+        match now >= self.asks_at {
             false => Stage::Ahead,
-            true if open => Stage::Asking,
+            true if self.open() => Stage::Asking,
             true => Stage::Watching,
         }
     }
 
     /// What the tour panel shows at `now`.
     pub fn view(&self, now: Micros) -> QuestionView {
-        let ask = self.prediction.ask;
         QuestionView {
-            text: self.prediction.question,
-            options: self.options.iter().map(|a| (a.label(ask), Some(*a) == self.given)).collect(),
-            by_node: ask == Ask::NextLeader,
+            text: self.text,
+            options: self
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, label)| (label.clone(), Some(i) == self.given))
+                .collect(),
+            by_node: !self.nodes.is_empty(),
             stage: self.stage(now),
         }
     }

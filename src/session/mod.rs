@@ -11,6 +11,7 @@ pub mod host;
 pub mod key_moment;
 pub mod layout;
 pub mod message_kinds;
+pub mod migration_predictions;
 pub mod params;
 pub mod picture;
 pub mod predictions;

@@ -461,7 +461,7 @@ impl PageParams {
             "ask" => {
                 self.ask = Some(super::predictions::for_story(value).map(|p| p.story).ok_or_else(|| {
                     let asking: Vec<&str> = super::predictions::PREDICTIONS.iter().map(|p| p.story).collect();
-                    format!("ask: '{value}' is not a tour step with a question ({}); opening the live cluster", asking.join(", "))
+                    format!("ask: '{value}' is not a tour step with a question a phone can show ({}); opening the live cluster", asking.join(", "))
                 })?)
             }
             "hold" => {

@@ -22,7 +22,7 @@ pub struct CheckQuestion {
 }
 
 /// Every chapter's questions, in tour order.
-pub const CHECKS: [CheckQuestion; 24] = [
+pub const CHECKS: [CheckQuestion; 27] = [
     CheckQuestion {
         id: "kip500-what",
         chapter: stories::ZK_ERA,
@@ -315,6 +315,45 @@ pub const CHECKS: [CheckQuestion; 24] = [
         explanation: "The old entry still counts toward the majority and can never answer, so it is removed first.",
         shows: "replace-disk",
     },
+    CheckQuestion {
+        id: "bridge-dual-write",
+        chapter: stories::BRIDGE,
+        question: "In dual-write, where is a metadata change written?",
+        options: &[
+            "To ZooKeeper, then copied into the log",
+            "To the log first; the KRaft controller then writes it to ZooKeeper too",
+            "To the log only: ZooKeeper is read-only from the claim on",
+        ],
+        correct: 1,
+        explanation: "The log is the truth once the copy is committed; ZooKeeper is kept up to date behind it, so that a rollback finds the whole state there.",
+        shows: "bridge-dual-write",
+    },
+    CheckQuestion {
+        id: "bridge-stranded",
+        chapter: stories::BRIDGE,
+        question: "What tells a new KRaft controller that the copy of ZooKeeper is done?",
+        options: &[
+            "The log's ZkMigrationStateRecord alone",
+            "The log's ZkMigrationStateRecord and the copy's offset in /migration, which must agree",
+            "Counting the topics on both sides",
+        ],
+        correct: 1,
+        explanation: "With MIGRATION in the log but no offset in /migration, Kafka 3.9's driver finds nothing it can do and stays INACTIVE.",
+        shows: "bridge-stranded",
+    },
+    CheckQuestion {
+        id: "bridge-rollback",
+        chapter: stories::BRIDGE,
+        question: "When can a migration be rolled back to ZooKeeper mode?",
+        options: &[
+            "At any time, even after finalizing",
+            "Until it is finalized: until then dual-write keeps ZooKeeper whole",
+            "Only before the copy",
+        ],
+        correct: 1,
+        explanation: "Finalizing stops the writes to ZooKeeper, so it falls behind for good; before that, a rollback finds the whole state there.",
+        shows: "bridge-rollback",
+    },
 ];
 
 /// The chapter tour step `step` (0-based) ends, if it is a chapter's last step.
@@ -374,6 +413,7 @@ impl CheckAnswers {
 mod tests {
     use super::CHECKS;
     use crate::harness::MS;
+    use crate::migration::scenarios;
     use crate::session::stories::{self, View};
 
     /// Each answer links a step whose moment happens: a cluster step's key moment is in its
@@ -396,6 +436,16 @@ mod tests {
                 }
                 View::Failover => assert!(story.race.is_some(), "{}", q.id),
                 View::Pain(_) => {}
+                View::Migration => {
+                    let script = story.migration.expect("a migration step names its scenario");
+                    let run = scenarios::find(script.scenario).expect("a scenario").run(1).expect("it runs");
+                    assert!(
+                        script.opens_at(run.trace()).is_some(),
+                        "{}: {} reaches its moment",
+                        q.id,
+                        story.id
+                    );
+                }
             }
         }
     }

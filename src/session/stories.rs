@@ -1,7 +1,12 @@
 //! Scripted moments of the simulation, each a deterministic state with a short narration: the
 //! guided tour's steps and the scenarios a URL can open (`?scenario=leader-crash`, `?tour=4`).
 
-use crate::harness::MS;
+use crate::harness::{MS, Micros};
+use crate::migration::driver::DriverNote;
+use crate::migration::sim::{
+    Action as MigrationStep, TraceKind as MigrationTrace, TraceLine as MigrationLine,
+};
+use crate::migration::state::MigrationDriverState;
 use crate::quorum::RoleKind;
 use crate::race::RaceMoment;
 use crate::zk::Pain;
@@ -19,6 +24,8 @@ pub enum View {
     Failover,
     /// One of ZooKeeper mode's other pains, beside what KRaft does.
     Pain(Pain),
+    /// A migration of the bridge release ([`Story::migration`] says which, and where).
+    Migration,
 }
 
 impl View {
@@ -28,6 +35,7 @@ impl View {
             View::Cluster => Tab::Cluster,
             View::Failover => Tab::Failover,
             View::Pain(_) => Tab::Pains,
+            View::Migration => Tab::Migration,
         }
     }
 }
@@ -40,6 +48,48 @@ pub struct RaceScript {
     pub partitions: u64,
     pub tour_opens_after_kill_ms: u64,
     pub key: RaceMoment,
+}
+
+/// A migration scenario for the guided tour, and the moment the step opens at: just before the
+/// first line of the scenario's trace that `opens_before` names, read from the run (a moment's
+/// time depends on the seed's elections).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MigrationScript {
+    pub scenario: &'static str,
+    pub opens_before: MigrationMoment,
+}
+
+/// A moment of a migration's trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MigrationMoment {
+    /// The driver goes to claim `/controller` (`WAIT_FOR_BROKERS` to `BECOME_CONTROLLER`).
+    Claim,
+    /// The operator takes this step, or causes this fault.
+    Operator(MigrationStep),
+}
+
+impl MigrationMoment {
+    /// Whether trace line `kind` is this moment.
+    fn is(self, kind: &MigrationTrace) -> bool {
+        match (self, kind) {
+            (MigrationMoment::Claim, MigrationTrace::Driver { note, .. }) => {
+                matches!(note, DriverNote::Transition { to: MigrationDriverState::BecomeController, .. })
+            }
+            (MigrationMoment::Operator(step), MigrationTrace::Operator(taken)) => step == *taken,
+            _ => false,
+        }
+    }
+}
+
+/// How long before its moment a migration step opens.
+const BEFORE_THE_MOMENT: Micros = MS;
+
+impl MigrationScript {
+    /// The moment the step opens at in a run that traced `trace`, if the moment came.
+    pub fn opens_at(&self, trace: &[MigrationLine]) -> Option<Micros> {
+        let moment = trace.iter().find(|line| self.opens_before.is(&line.kind))?;
+        Some(moment.at.saturating_sub(BEFORE_THE_MOMENT))
+    }
 }
 
 /// One scripted moment.
@@ -68,6 +118,7 @@ pub struct Story {
     pub key: Option<KeyMoment>,
     pub watch: &'static str,
     pub race: Option<RaceScript>,
+    pub migration: Option<MigrationScript>,
 }
 
 const CLUSTER: Story = Story {
@@ -87,6 +138,7 @@ const CLUSTER: Story = Story {
     key: None,
     watch: "",
     race: None,
+    migration: None,
 };
 
 pub(crate) const ZK_ERA: &str = "The ZooKeeper era";
@@ -97,9 +149,10 @@ pub(crate) const SNAPSHOTS: &str = "Snapshots";
 pub(crate) const LIFECYCLE: &str = "Broker lifecycle and fencing";
 pub(crate) const PAINS: &str = "ZooKeeper's other pains, and KRaft's answer";
 pub(crate) const SIZING: &str = "Sizing the quorum";
+pub(crate) const BRIDGE: &str = "The bridge release";
 
 /// The guided tour, in order.
-pub const TOUR: [Story; 20] = [
+pub const TOUR: [Story; 24] = [
     Story {
         id: "zk-cold-load",
         chapter: ZK_ERA,
@@ -367,6 +420,59 @@ pub const TOUR: [Story; 20] = [
         ends_at_ms: 8_000,
         key: Some(KeyMoment::Resigned),
         watch: "the leader removes itself: it leads until the removal commits, then resigns",
+        ..CLUSTER
+    },
+    Story {
+        id: "bridge-dual-write",
+        chapter: BRIDGE,
+        title: "The bridge release: one controller for both worlds",
+        narration: "Kafka 3.4 to 3.9 move a running ZooKeeper-mode cluster to KRaft (KIP-866), and 4.0 removed ZooKeeper. The operator has started three KRaft controllers with the migration flag and restarted each broker in migration mode: every broker has registered with the quorum but still runs in ZooKeeper mode, and one of them is still ZooKeeper's controller. The active KRaft controller's migration driver is about to claim /controller.",
+        outcome: "It writes /controller with a higher /controller_epoch, and the ZooKeeper-mode controller resigns. It copies ZooKeeper into the log in one transaction, reconciles ZooKeeper with the log, and pushes the full state to every broker: dual-write, each change committed to the log first and then written to ZooKeeper.",
+        view: View::Migration,
+        migration: Some(MigrationScript { scenario: "migration", opens_before: MigrationMoment::Claim }),
+        watch: "the driver claims /controller, copies ZooKeeper into the log and pushes to the brokers",
+        ..CLUSTER
+    },
+    Story {
+        id: "bridge-stranded",
+        chapter: BRIDGE,
+        title: "A copy that /migration never recorded",
+        narration: "Another migration, at its copy. The copy is committed: the log's ZkMigrationStateRecord says MIGRATION. But ZooKeeper became unreachable before the driver could write the copy's offset to /migration, and the driver keeps retrying. Now the active KRaft controller is killed, and another is elected while ZooKeeper is still away.",
+        outcome: "ZooKeeper comes back, and the new driver finds nothing it can act on: the driver stays INACTIVE, nobody writes ZooKeeper or sends the ZooKeeper-mode brokers anything, and Kafka 3.9 cannot leave this state without an operator.",
+        view: View::Migration,
+        migration: Some(MigrationScript {
+            scenario: "migration-stranded",
+            opens_before: MigrationMoment::Operator(MigrationStep::KillActiveController),
+        }),
+        watch: "the controller dies; ZooKeeper comes back; the new driver reads the log and /migration",
+        ..CLUSTER
+    },
+    Story {
+        id: "bridge-rollback",
+        chapter: BRIDGE,
+        title: "Rolling back before finalizing",
+        narration: "A migration in dual-write, not finalized: every change went to the log and to ZooKeeper, so ZooKeeper still holds the whole state. The operator rolls back as Kafka 3.9's guide says: the KRaft controllers are stopped, then /controller and /migration deleted, so that the brokers, still in migration mode, race for /controller again.",
+        outcome: "The winner loads the state dual-write kept in ZooKeeper and pushes it to the brokers; then each broker is restarted without the migration flag. After finalizing this road is closed: ZooKeeper is no longer written.",
+        view: View::Migration,
+        migration: Some(MigrationScript {
+            scenario: "migration-rollback",
+            opens_before: MigrationMoment::Operator(MigrationStep::RollBack),
+        }),
+        watch: "the controllers go, /controller is deleted, and a broker becomes ZooKeeper's controller",
+        ..CLUSTER
+    },
+    Story {
+        id: "bridge-rollback-hazard",
+        chapter: BRIDGE,
+        title: "A rollback after many KRaft elections",
+        narration: "The same rollback, but this quorum went through more elections than ZooKeeper ever had controllers: it leads a higher epoch than the one in /controller_epoch. In dual-write a broker was fenced and the KRaft controller rewrote the state znodes of the partitions it held.",
+        outcome: "Those partitions' leader elections would now abort, leaving them offline until their znodes are repaired by hand.",
+        view: View::Migration,
+        migration: Some(MigrationScript {
+            scenario: "migration-rollback-hazard",
+            opens_before: MigrationMoment::Operator(MigrationStep::RollBack),
+        }),
+        watch: "a broker becomes ZooKeeper's controller and reads the partition state znodes",
         ..CLUSTER
     },
 ];

@@ -36,7 +36,7 @@ use super::tour::TourPanel;
 use crate::harness::MS;
 #[cfg(feature = "full")]
 use crate::page::race::RaceFrame;
-use crate::page::{Action, Effect, PageState, Tab};
+use crate::page::{Action, Effect, PageState, QuestionView, Tab};
 #[cfg(feature = "full")]
 use crate::page::{MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
@@ -201,7 +201,7 @@ impl Component for App {
                     </div>
                 }
                 if let Some(step) = state.tour.filter(|_| state.tab != Tab::Cluster) {
-                    <TourPanel step={step} key_seen={state.key_seen} self_check={state.self_check()} asking={self.view_asking()} on={self.on.clone()}>
+                    <TourPanel step={step} key_seen={state.key_seen} question={self.view_tour_question()} self_check={state.self_check()} asking={self.view_asking()} on={self.on.clone()}>
                         { self.view_question() }
                     </TourPanel>
                 }
@@ -277,10 +277,21 @@ impl App {
         }
     }
 
+    /// The question the view shown asks in the tour panel's own frame: the migration's.
+    #[cfg(feature = "full")]
+    fn view_tour_question(&self) -> Option<QuestionView> {
+        self.state.migration.as_ref().filter(|_| self.state.tab == Tab::Migration).and_then(|m| m.question())
+    }
+
     /// The first screen's build draws no later view, nor its question.
     #[cfg(not(feature = "full"))]
     fn view_asking(&self) -> bool {
         false
+    }
+
+    #[cfg(not(feature = "full"))]
+    fn view_tour_question(&self) -> Option<QuestionView> {
+        None
     }
 
     #[cfg(not(feature = "full"))]

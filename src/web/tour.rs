@@ -22,7 +22,8 @@ pub struct TourProps {
     pub question: Option<QuestionView>,
     /// The chapter's self-check, on its last step.
     pub self_check: Option<SelfCheckView>,
-    /// A question the view shown asks (the failover race's), and whether it is open.
+    /// A question the view shown asks in a frame of its own (the failover race's), and whether
+    /// it is open.
     #[prop_or_default]
     pub children: Html,
     #[prop_or_default]
@@ -44,7 +45,7 @@ pub fn tour_panel(props: &TourProps) -> Html {
             let when = match story.view {
                 View::Cluster => format!("at {}", format::seconds(at)),
                 View::Failover => format!("{} after the kill", format::seconds(at)),
-                View::Pain(_) => format!("at {}", format::seconds(at)),
+                View::Pain(_) | View::Migration => format!("at {}", format::seconds(at)),
             };
             html! { <p id="tour-watch" class="watch seen">{ format!("✓ Seen {when}: {}", story.watch) }</p> }
         }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { assertNoViolations } from "./axe.mjs";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 20;
+const TOUR_STEPS = 24;
 const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true };
 const EMBED = { viewport: { width: 480, height: 320 } };
 

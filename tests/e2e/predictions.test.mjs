@@ -1,8 +1,9 @@
 // Predict, then watch: a tour step holds at its question; a click on a node, a button or a digit
 // key answers it and the moment plays; "Just watch" plays on without an answer; the verdict
 // names what happened, as the drawing shows it, in the tour panel's live region. The failover
-// race's step holds before the kill for a prediction on a slider.
-// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/session/predictions.rs
+// race's step holds before the kill for a prediction on a slider; a bridge release step holds its
+// migration at its question.
+// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/session/predictions.rs src/session/migration_predictions.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";
@@ -111,6 +112,27 @@ test("the race's question: W just watches and the race plays on", async () => {
   await page.locator("#tour-watch.seen").waitFor({ timeout: 120_000 });
   assert.match(await page.locator("#race-play").textContent(), /Pause/, "the race plays on");
   assert.equal(await page.locator("#race-guess").count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a bridge release step holds its migration at the question; a digit answers it and the verdict matches the drawing", async () => {
+  const { page, errors, context } = await open("?tour=21");
+  await page.locator("#prediction .options").waitFor({ timeout: 60_000 });
+  await page.locator(".migration-tab").waitFor();
+  assert.match(await page.locator("#prediction-question").textContent(), /where does broker 1, still in ZooKeeper mode, get its metadata from\?/);
+  assert.equal(await page.locator("#tour-watch").count(), 0, "what to watch for, which would answer it, waits");
+  const clock = await page.locator("#mig-clock").textContent();
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator("#mig-clock").textContent(), clock, "the migration holds while the question is open");
+  await screenshot(page, "prediction-migration-asked");
+  await page.keyboard.press("1");
+  const said = await verdict(page);
+  assert.ok(said.startsWith("✓ Right: UpdateMetadata and LeaderAndIsr from the KRaft controller."), said);
+  await page.locator("#tour-watch.seen").waitFor();
+  const driver = await page.locator(".migration-tab").getAttribute("data-driver");
+  assert.match(driver, /KRAFT_CONTROLLER_TO_BROKER_COMM|DUAL_WRITE/, "the KRaft controller talks to the brokers");
+  await screenshot(page, "prediction-migration-verdict");
   assert.deepEqual(errors, []);
   await context.close();
 });

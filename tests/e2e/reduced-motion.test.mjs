@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 20;
+const TOUR_STEPS = 24;
 
 /** Positions of the dots of the cold load's batches of requests, and running animations. (Single
  *  requests such as session pings come and go between two samples, so they are left out.) */
@@ -71,6 +71,8 @@ async function tourAnimations(reducedMotion, untilAnimating = false) {
       // Step 10 asks first (which side is back first): just watch.
       if (await page.locator("#race-guess").count()) await page.locator("#prediction-skip").click();
       await page.locator("#kraft-phase", { hasText: /won the vote|back/ }).waitFor({ state: "attached", timeout: 60_000 });
+    } else if (await page.locator(".migration-tab").count()) {
+      await page.locator(".mig-figure svg").waitFor();
     } else {
       await page.locator("svg.cluster g.node").first().waitFor();
     }

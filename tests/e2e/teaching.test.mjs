@@ -5,14 +5,21 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 20;
+const TOUR_STEPS = 24;
 
-/** What a tour step shows: its title and either the moment it opened at or the race's size. */
+/** What a tour step shows: its title and either the moment it opened at, the race's size or the
+ *  migration's scenario and moment. */
 async function stepState(page) {
   const title = await page.locator("#tour-title").textContent();
   const progress = await page.locator("#tour-progress").textContent();
   if (await page.locator(".pains-tab").count()) {
     return { title, progress, pain: await page.locator(".pains-tab").getAttribute("data-pain") };
+  }
+  if (await page.locator(".migration-tab").count()) {
+    // A migration step opens paused at its question, at a moment read from its scenario's run.
+    const clock = await page.locator("#mig-clock").textContent();
+    const scenario = await page.locator(".migration-tab").getAttribute("data-scenario");
+    return { title, progress, scenario, clock, asking: await page.locator("#prediction .options").count() };
   }
   if (!(await page.locator(".failover-tab").count())) {
     // A cluster step opens playing, before its key moment: the timeline's end is fixed, the
@@ -214,7 +221,7 @@ test("at 1280 x 720 (#61 item 5): after a verdict Back and Next stay on the scre
   await page.mouse.wheel(0, 2000);
   await page.waitForFunction(() => scrollY > 0);
   await page.locator("#tour-next").click();
-  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 20" }).waitFor();
+  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 24" }).waitFor();
   await page.waitForFunction(() => scrollY === 0, null, { timeout: 5_000 });
   assert.ok(await inView("#tour-title"), "the next step opens with its title in view");
   await screenshot(page, "tour-after-verdict-1280x720");
