@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::stories::{self, TOUR};
+use super::stories::{self, TOUR, later_words};
 
 /// One question of a chapter's self-check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,40 +318,48 @@ pub const CHECKS: [CheckQuestion; 27] = [
     CheckQuestion {
         id: "bridge-dual-write",
         chapter: stories::BRIDGE,
-        question: "In dual-write, where is a metadata change written?",
+        question: later_words!("In dual-write, where is a metadata change written?"),
         options: &[
-            "To ZooKeeper, then copied into the log",
-            "To the log first; the KRaft controller then writes it to ZooKeeper too",
-            "To the log only: ZooKeeper is read-only from the claim on",
+            later_words!("To ZooKeeper, then copied into the log"),
+            later_words!("To the log first; the KRaft controller then writes it to ZooKeeper too"),
+            later_words!("To the log only: ZooKeeper is read-only from the claim on"),
         ],
         correct: 1,
-        explanation: "The log is the truth once the copy is committed; ZooKeeper is kept up to date behind it, so that a rollback finds the whole state there.",
+        explanation: later_words!(
+            "The log is the truth once the copy is committed; ZooKeeper is kept up to date behind it, so that a rollback finds the whole state there."
+        ),
         shows: "bridge-dual-write",
     },
     CheckQuestion {
         id: "bridge-stranded",
         chapter: stories::BRIDGE,
-        question: "What tells a new KRaft controller that the copy of ZooKeeper is done?",
+        question: later_words!("What tells a new KRaft controller that the copy of ZooKeeper is done?"),
         options: &[
-            "The log's ZkMigrationStateRecord alone",
-            "The log's ZkMigrationStateRecord and the copy's offset in /migration, which must agree",
-            "Counting the topics on both sides",
+            later_words!("The log's ZkMigrationStateRecord alone"),
+            later_words!(
+                "The log's ZkMigrationStateRecord and the copy's offset in /migration, which must agree"
+            ),
+            later_words!("Counting the topics on both sides"),
         ],
         correct: 1,
-        explanation: "With MIGRATION in the log but no offset in /migration, Kafka 3.9's driver finds nothing it can do and stays INACTIVE.",
+        explanation: later_words!(
+            "With MIGRATION in the log but no offset in /migration, Kafka 3.9's driver finds nothing it can do and stays INACTIVE."
+        ),
         shows: "bridge-stranded",
     },
     CheckQuestion {
         id: "bridge-rollback",
         chapter: stories::BRIDGE,
-        question: "When can a migration be rolled back to ZooKeeper mode?",
+        question: later_words!("When can a migration be rolled back to ZooKeeper mode?"),
         options: &[
-            "At any time, even after finalizing",
-            "Until it is finalized: until then dual-write keeps ZooKeeper whole",
-            "Only before the copy",
+            later_words!("At any time, even after finalizing"),
+            later_words!("Until it is finalized: until then dual-write keeps ZooKeeper whole"),
+            later_words!("Only before the copy"),
         ],
         correct: 1,
-        explanation: "Finalizing stops the writes to ZooKeeper, so it falls behind for good; before that, a rollback finds the whole state there.",
+        explanation: later_words!(
+            "Finalizing stops the writes to ZooKeeper, so it falls behind for good; before that, a rollback finds the whole state there."
+        ),
         shows: "bridge-rollback",
     },
 ];

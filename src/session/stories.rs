@@ -40,6 +40,23 @@ impl View {
     }
 }
 
+/// Words only the full page shows: a step of a view the first screen's build does not carry
+/// hands over to the full page before its narration is drawn, so that build leaves them out
+/// (the bridge release chapter's, which would otherwise weigh on the first screen).
+#[cfg(feature = "full")]
+macro_rules! later_words {
+    ($words:expr) => {
+        $words
+    };
+}
+#[cfg(not(feature = "full"))]
+macro_rules! later_words {
+    ($words:expr) => {
+        ""
+    };
+}
+pub(crate) use later_words;
+
 /// A failover race: its partition count; and, for the guided tour, the moment it is about and
 /// how long after the kill the step opens it, a few seconds of the race's pacing before that
 /// moment, to play on from there. (A scenario link opens the race at its start.)
@@ -426,53 +443,75 @@ pub const TOUR: [Story; 24] = [
         id: "bridge-dual-write",
         chapter: BRIDGE,
         title: "The bridge release: one controller for both worlds",
-        narration: "Kafka 3.4 to 3.9 move a running ZooKeeper-mode cluster to KRaft (KIP-866), and 4.0 removed ZooKeeper. The operator has started three KRaft controllers with the migration flag and restarted each broker in migration mode: every broker has registered with the quorum but still runs in ZooKeeper mode, and one of them is still ZooKeeper's controller. The active KRaft controller's migration driver is about to claim /controller.",
-        outcome: "It writes /controller with a higher /controller_epoch, and the ZooKeeper-mode controller resigns. It copies ZooKeeper into the log in one transaction, reconciles ZooKeeper with the log, and pushes the full state to every broker: dual-write, each change committed to the log first and then written to ZooKeeper.",
+        narration: later_words!(
+            "Kafka 3.4 to 3.9 move a running ZooKeeper-mode cluster to KRaft (KIP-866), and 4.0 removed ZooKeeper. The operator has started three KRaft controllers with the migration flag and restarted each broker in migration mode: every broker has registered with the quorum but still runs in ZooKeeper mode, and one of them is still ZooKeeper's controller. The active KRaft controller's migration driver is about to claim /controller."
+        ),
+        outcome: later_words!(
+            "It writes /controller with a higher /controller_epoch, and the ZooKeeper-mode controller resigns. It copies ZooKeeper into the log in one transaction, reconciles ZooKeeper with the log, and pushes the full state to every broker: dual-write, each change committed to the log first and then written to ZooKeeper."
+        ),
         view: View::Migration,
         migration: Some(MigrationScript { scenario: "migration", opens_before: MigrationMoment::Claim }),
-        watch: "the driver claims /controller, copies ZooKeeper into the log and pushes to the brokers",
+        watch: later_words!(
+            "the driver claims /controller, copies ZooKeeper into the log and pushes to the brokers"
+        ),
         ..CLUSTER
     },
     Story {
         id: "bridge-stranded",
         chapter: BRIDGE,
         title: "A copy that /migration never recorded",
-        narration: "Another migration, at its copy. The copy is committed: the log's ZkMigrationStateRecord says MIGRATION. But ZooKeeper became unreachable before the driver could write the copy's offset to /migration, and the driver keeps retrying. Now the active KRaft controller is killed, and another is elected while ZooKeeper is still away.",
-        outcome: "ZooKeeper comes back, and the new driver finds nothing it can act on: the driver stays INACTIVE, nobody writes ZooKeeper or sends the ZooKeeper-mode brokers anything, and Kafka 3.9 cannot leave this state without an operator.",
+        narration: later_words!(
+            "Another migration, at its copy. The copy is committed: the log's ZkMigrationStateRecord says MIGRATION. But ZooKeeper became unreachable before the driver could write the copy's offset to /migration, and the driver keeps retrying. Now the active KRaft controller is killed, and another is elected while ZooKeeper is still away."
+        ),
+        outcome: later_words!(
+            "ZooKeeper comes back, and the new driver finds nothing it can act on: the driver stays INACTIVE, nobody writes ZooKeeper or sends the ZooKeeper-mode brokers anything, and Kafka 3.9 cannot leave this state without an operator."
+        ),
         view: View::Migration,
         migration: Some(MigrationScript {
             scenario: "migration-stranded",
             opens_before: MigrationMoment::Operator(MigrationStep::KillActiveController),
         }),
-        watch: "the controller dies; ZooKeeper comes back; the new driver reads the log and /migration",
+        watch: later_words!(
+            "the controller dies; ZooKeeper comes back; the new driver reads the log and /migration"
+        ),
         ..CLUSTER
     },
     Story {
         id: "bridge-rollback",
         chapter: BRIDGE,
         title: "Rolling back before finalizing",
-        narration: "A migration in dual-write, not finalized: every change went to the log and to ZooKeeper, so ZooKeeper still holds the whole state. The operator rolls back as Kafka 3.9's guide says: the KRaft controllers are stopped, then /controller and /migration deleted, so that the brokers, still in migration mode, race for /controller again.",
-        outcome: "The winner loads the state dual-write kept in ZooKeeper and pushes it to the brokers; then each broker is restarted without the migration flag. After finalizing this road is closed: ZooKeeper is no longer written.",
+        narration: later_words!(
+            "A migration in dual-write, not finalized: every change went to the log and to ZooKeeper, so ZooKeeper still holds the whole state. The operator rolls back as Kafka 3.9's guide says: the KRaft controllers are stopped, then /controller and /migration deleted, so that the brokers, still in migration mode, race for /controller again."
+        ),
+        outcome: later_words!(
+            "The winner loads the state dual-write kept in ZooKeeper and pushes it to the brokers; then each broker is restarted without the migration flag. After finalizing this road is closed: ZooKeeper is no longer written."
+        ),
         view: View::Migration,
         migration: Some(MigrationScript {
             scenario: "migration-rollback",
             opens_before: MigrationMoment::Operator(MigrationStep::RollBack),
         }),
-        watch: "the controllers go, /controller is deleted, and a broker becomes ZooKeeper's controller",
+        watch: later_words!(
+            "the controllers go, /controller is deleted, and a broker becomes ZooKeeper's controller"
+        ),
         ..CLUSTER
     },
     Story {
         id: "bridge-rollback-hazard",
         chapter: BRIDGE,
         title: "A rollback after many KRaft elections",
-        narration: "The same rollback, but this quorum went through more elections than ZooKeeper ever had controllers: it leads a higher epoch than the one in /controller_epoch. In dual-write a broker was fenced and the KRaft controller rewrote the state znodes of the partitions it held.",
-        outcome: "Those partitions' leader elections would now abort, leaving them offline until their znodes are repaired by hand.",
+        narration: later_words!(
+            "The same rollback, but this quorum went through more elections than ZooKeeper ever had controllers: it leads a higher epoch than the one in /controller_epoch. In dual-write a broker was fenced and the KRaft controller rewrote the state znodes of the partitions it held."
+        ),
+        outcome: later_words!(
+            "Those partitions' leader elections would now abort, leaving them offline until their znodes are repaired by hand."
+        ),
         view: View::Migration,
         migration: Some(MigrationScript {
             scenario: "migration-rollback-hazard",
             opens_before: MigrationMoment::Operator(MigrationStep::RollBack),
         }),
-        watch: "a broker becomes ZooKeeper's controller and reads the partition state znodes",
+        watch: later_words!("a broker becomes ZooKeeper's controller and reads the partition state znodes"),
         ..CLUSTER
     },
 ];

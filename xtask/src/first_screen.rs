@@ -32,7 +32,7 @@ const LOADED_LATER: &[(&str, &str)] = &[
     ("kraftscope-log.js", "the log reader's glue, imported by log-worker.js"),
     ("kraftscope-log_bg.wasm", "the log reader's wasm (the decoder alone), with kraftscope-log.js"),
     ("failover.csv", "fetched by web/app.rs when the failover tab opens (Effect::FetchMeasured)"),
-    ("later.css", "the later views' styles (the migration's), linked by index.html with the full page"),
+    ("later.css", "the later views' styles (the pains', class mode's, the migration's), linked by index.html with the full page"),
     (
         "still.js",
         "the still exporter (SVG and PNG), imported by index.html's kraftscopeStill when a picture is saved \
