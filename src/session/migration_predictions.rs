@@ -79,7 +79,7 @@ pub const MIGRATION_PREDICTIONS: [MigrationPrediction; 4] = [
     },
     MigrationPrediction {
         story: "bridge-rollback-hazard",
-        question: "ZooKeeper's new controller will take epoch 5. Will it find partition states written at a controller epoch above its own?",
+        question: "After the rollback, will ZooKeeper's new controller find partition states written at a controller epoch above its own?",
         ask: MigrationAsk::StatesAboveItsEpoch,
         why: "Dual-write stamps each partition state znode with the KRaft quorum's epoch as its controller_epoch (ZkTopicMigrationClient.partitionStatePathAndData), and after many KRaft elections that is above the new ZooKeeper controller's epoch. Its PartitionStateMachine then refuses those states as written by a newer controller and aborts their elections: KAFKA-20488.",
     },
