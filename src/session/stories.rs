@@ -461,7 +461,7 @@ pub const TOUR: [Story; 24] = [
         chapter: BRIDGE,
         title: "A copy that /migration never recorded",
         narration: later_words!(
-            "Another migration, at its copy. The copy is committed: the log's ZkMigrationStateRecord says MIGRATION. But ZooKeeper became unreachable before the driver could write the copy's offset to /migration, and the driver keeps retrying. Now the active KRaft controller is killed, and another is elected while ZooKeeper is still away."
+            "Another migration, at its copy. The copy is committed: the log's ZkMigrationStateRecord says MIGRATION. But ZooKeeper became unreachable before the driver could write the copy's offset to /migration, and the driver keeps retrying. The active KRaft controller is about to be killed, and another will be elected while ZooKeeper is still away."
         ),
         outcome: later_words!(
             "ZooKeeper comes back, and the new driver finds nothing it can act on: the driver stays INACTIVE, nobody writes ZooKeeper or sends the ZooKeeper-mode brokers anything, and Kafka 3.9 cannot leave this state without an operator."
@@ -481,7 +481,7 @@ pub const TOUR: [Story; 24] = [
         chapter: BRIDGE,
         title: "Rolling back before finalizing",
         narration: later_words!(
-            "A migration in dual-write, not finalized: every change went to the log and to ZooKeeper, so ZooKeeper still holds the whole state. The operator rolls back as Kafka 3.9's guide says: the KRaft controllers are stopped, then /controller and /migration deleted, so that the brokers, still in migration mode, race for /controller again."
+            "A migration in dual-write, not finalized: every change went to the log and to ZooKeeper, so ZooKeeper still holds the whole state. The operator is about to roll back as Kafka 3.9's guide says: the KRaft controllers stopped, then /controller and /migration deleted, so that the brokers, still in migration mode, race for /controller again."
         ),
         outcome: later_words!(
             "The winner loads the state dual-write kept in ZooKeeper and pushes it to the brokers; then each broker is restarted without the migration flag. After finalizing this road is closed: ZooKeeper is no longer written."
@@ -501,7 +501,7 @@ pub const TOUR: [Story; 24] = [
         chapter: BRIDGE,
         title: "A rollback after many KRaft elections",
         narration: later_words!(
-            "The same rollback, but this quorum went through more elections than ZooKeeper ever had controllers: it leads a higher epoch than the one in /controller_epoch. In dual-write a broker was fenced and the KRaft controller rewrote the state znodes of the partitions it held."
+            "The same rollback is about to happen, but this quorum went through more elections than ZooKeeper ever had controllers: it leads a higher epoch than the one in /controller_epoch. In dual-write a broker was fenced and the KRaft controller rewrote the state znodes of the partitions it held."
         ),
         outcome: later_words!(
             "Those partitions' leader elections would now abort, leaving them offline until their znodes are repaired by hand."
