@@ -488,15 +488,9 @@ impl MigrationState {
     /// Answer the open question with option `answer`, or (`None`) just watch; either plays on.
     fn predict(&mut self, answer: Option<usize>) {
         let now = self.now();
-        let Some(question) = self.question.as_mut() else { return };
-        let answered = match answer {
-            Some(index) => question.answer(index, now),
-            None => {
-                question.skip();
-                true
-            }
-        };
-        self.playing |= answered;
+        if let Some(question) = self.question.as_mut() {
+            self.playing |= question.respond(answer, now);
+        }
     }
 
     /// Whether a tour step's question is open: the play holds there.

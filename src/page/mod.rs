@@ -752,16 +752,8 @@ impl PageState {
             return self.migrating(migration::MigrationAction::Predict(answer));
         }
         let now = self.session.now();
-        let Some(question) = self.question.as_mut() else { return };
-        let answered = match answer {
-            Some(index) => question.answer(index, now),
-            None => {
-                question.skip();
-                true
-            }
-        };
-        if answered {
-            self.live.playing = true;
+        if let Some(question) = self.question.as_mut() {
+            self.live.playing |= question.respond(answer, now);
         }
     }
 

@@ -149,6 +149,18 @@ impl Question {
         self.skipped = true;
     }
 
+    /// The viewer's response at `now`: option `answer`, or (`None`) just watch. Returns whether
+    /// the step plays on (an answer the question cannot take leaves it held).
+    pub(crate) fn respond(&mut self, answer: Option<usize>, now: Micros) -> bool {
+        match answer {
+            Some(index) => self.answer(index, now),
+            None => {
+                self.skip();
+                true
+            }
+        }
+    }
+
     /// A phone's reader picks option `index` (again and again, until the answer is shown).
     pub(super) fn choose(&mut self, index: usize) {
         if !self.revealed && index < self.options.len() {
