@@ -15,7 +15,7 @@
 
 use crate::harness::Micros;
 use crate::zk::ZnodePath;
-use crate::zk::partition::{BrokerId, BrokerSet, ReplicaAssignment};
+use crate::zk::partition::{BrokerSet, ReplicaAssignment};
 use crate::zk::store::{ZkRequestKind, ZkStore};
 
 /// `zookeeper.metadata.migration.min.batch.size` (default 200): the fewest records a batch
@@ -27,13 +27,15 @@ pub const MAX_IN_FLIGHT: u32 = 10;
 /// A record the copy writes, in ZooKeeper's terms (broker ids as ZooKeeper has them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CopiedRecord {
-    /// `TopicRecord`: the topic's name and (here) its index for an id.
-    Topic { topic: u32, name: String },
+    /// `TopicRecord`: (here) the topic's index for its id and its name (`topic-N`).
+    Topic { topic: u32 },
     /// `PartitionRecord` from the partition's `/state` znode.
     Partition {
         topic: u32,
         partition: u32,
-        replicas: Vec<BrokerId>,
+        /// The assignment's replicas (a set: its order, the preferred leader first, is the
+        /// assignment's), kept without allocating, as a copy reads a million of them.
+        replicas: BrokerSet,
         isr: BrokerSet,
         leader: i32,
         leader_epoch: u32,
@@ -109,14 +111,14 @@ pub(crate) fn migrate_topics(
         if buffer.len() >= MIN_BATCH_SIZE {
             flush(&mut buffer, &mut report, &mut now);
         }
-        buffer.push(CopiedRecord::Topic { topic, name: format!("topic-{topic}") });
+        buffer.push(CopiedRecord::Topic { topic });
         zk.count_absent_reads(1);
         read(zk, &mut report, &mut now, 1, 1);
         // getTopicPartitionStates: this topic's state znodes, pipelined.
         for partition in 0..per_topic {
             let index = layout.index(topic, partition).unwrap_or_default() as u32;
-            let replicas: Vec<BrokerId> = assignment.replicas(index).collect();
-            report.brokers = report.brokers.union(assignment.replica_set(index));
+            let replicas = assignment.replica_set(index);
+            report.brokers = report.brokers.union(replicas);
             let node = zk.get_data(ZnodePath::PartitionState { topic, partition }, None).ok();
             let record = match node.and_then(|n| n.partition_state().map(|s| (s, n.version))) {
                 Some((state, version)) => CopiedRecord::Partition {
@@ -132,8 +134,8 @@ pub(crate) fn migrate_topics(
                 None => CopiedRecord::Partition {
                     topic,
                     partition,
-                    leader: replicas.first().map_or(-1, |b| *b as i32),
-                    isr: assignment.replica_set(index),
+                    leader: assignment.replicas(index).next().map_or(-1, |b| b as i32),
+                    isr: replicas,
                     replicas,
                     leader_epoch: 0,
                     partition_epoch: 0,
@@ -174,7 +176,7 @@ mod tests {
         });
         assert_eq!((report.records, report.batches.clone()), (12, vec![12]));
         let first: Vec<&CopiedRecord> = committed[0].iter().take(3).collect();
-        assert!(matches!(first[0], CopiedRecord::Topic { topic: 0, name } if name == "topic-0"));
+        assert!(matches!(first[0], CopiedRecord::Topic { topic: 0 }));
         assert!(matches!(first[1], CopiedRecord::Partition { topic: 0, partition: 0, leader: 0, .. }));
         assert!(matches!(first[2], CopiedRecord::Partition { topic: 0, partition: 1, leader: 1, .. }));
         assert_eq!(report.brokers, BrokerSet::from_iter([0, 1, 2]));
