@@ -9,6 +9,7 @@
 //! watermark is truncated). The Raft protocol itself is the 4.3.1 model's (`crate::quorum`).
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use crate::harness::Micros;
 use crate::zk::BrokerSet;
@@ -94,11 +95,77 @@ pub struct Image {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Delta {
     /// Each partition changed, as the change left it (the image at this publish).
-    pub partitions: BTreeMap<u32, PartitionImage>,
+    pub partitions: PartitionChanges,
     pub topics: bool,
     pub cluster: bool,
     /// A transaction ended: its records were applied all at once.
     pub transaction: bool,
+}
+
+/// The partitions a publish changed, each as the change left it, in index order: a sorted list
+/// rather than a map, as a copy's delta holds every partition (a million of them) and the driver
+/// clones and merges it. It prints as a map does.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct PartitionChanges(Vec<(u32, PartitionImage)>);
+
+impl PartitionChanges {
+    /// Partition `index` changed to `state` (a later change of it wins once settled).
+    fn record(&mut self, index: u32, state: PartitionImage) {
+        self.0.push((index, state));
+    }
+
+    /// In index order, each partition's last change kept.
+    fn settle(&mut self) {
+        if self.0.is_sorted_by(|a, b| a.0 < b.0) {
+            return;
+        }
+        // A stable sort keeps each partition's changes in the order they came.
+        self.0.sort_by_key(|(index, _)| *index);
+        let mut settled: Vec<(u32, PartitionImage)> = Vec::with_capacity(self.0.len());
+        for (index, state) in self.0.drain(..) {
+            match settled.last_mut() {
+                Some(last) if last.0 == index => last.1 = state,
+                _ => settled.push((index, state)),
+            }
+        }
+        self.0 = settled;
+    }
+
+    /// `newer`'s changes over these: where both changed a partition, `newer`'s state.
+    pub fn merge(&mut self, newer: &PartitionChanges) {
+        let (old, new) = (&self.0, &newer.0);
+        let mut merged = Vec::with_capacity(old.len() + new.len());
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() && j < new.len() {
+            match old[i].0.cmp(&new[j].0) {
+                std::cmp::Ordering::Less => (merged.push(old[i]), i += 1),
+                std::cmp::Ordering::Greater => (merged.push(new[j]), j += 1),
+                std::cmp::Ordering::Equal => (merged.push(new[j]), (i, j) = (i + 1, j + 1)),
+            };
+        }
+        merged.extend_from_slice(&old[i..]);
+        merged.extend_from_slice(&new[j..]);
+        self.0 = merged;
+    }
+
+    /// Each partition changed and its state, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, PartitionImage)> + '_ {
+        self.0.iter().copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for PartitionChanges {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.0.iter().map(|(index, state)| (index, state))).finish()
+    }
 }
 
 /// The log as the active controller has it.
@@ -232,6 +299,7 @@ impl MetadataLog {
             let epoch = self.entries[offset].epoch;
             self.image.highest = OffsetAndEpoch { offset: offset as i64, epoch };
         }
+        delta.partitions.settle();
         Some(delta)
     }
 
@@ -264,7 +332,7 @@ impl MetadataLog {
                 if let Some(slot) = image.partitions.get_mut(*index as usize) {
                     *slot = Some(*state);
                 }
-                delta.partitions.insert(*index, *state);
+                delta.partitions.record(*index, *state);
                 delta.topics = true;
             }
             MetaRecord::MigrationState(state) => image.migration = *state,
@@ -294,7 +362,7 @@ mod tests {
         log.append(1, MetaRecord::EndTransaction, 30);
         let delta = log.commit_until(30).expect("published");
         assert!(delta.transaction);
-        assert_eq!(delta.partitions.keys().collect::<Vec<_>>(), [&0]);
+        assert_eq!(delta.partitions.iter().map(|(index, _)| index).collect::<Vec<_>>(), [0]);
         assert_eq!(log.image().migration, ZkMigrationState::Migration);
         assert_eq!(log.image().highest, OffsetAndEpoch { offset: 3, epoch: 1 });
 
@@ -310,10 +378,36 @@ mod tests {
         let delta = log.commit_until(60).expect("published");
         assert_eq!(log.open_transaction(), None);
         assert_eq!(
-            delta.partitions.values().map(|p| p.leader_epoch).collect::<Vec<_>>(),
+            delta.partitions.iter().map(|(_, p)| p.leader_epoch).collect::<Vec<_>>(),
             [0],
             "only after the abort"
         );
         assert_eq!(log.image().partitions[0].map(|p| p.leader_epoch), Some(0));
+    }
+
+    #[test]
+    fn partition_changes_keep_each_last_change_in_index_order_and_merge_newer_over_older() {
+        let state = |leader_epoch| PartitionImage {
+            leader: 0,
+            leader_epoch,
+            isr: BrokerSet::EMPTY,
+            partition_epoch: 0,
+        };
+        let mut changes = PartitionChanges::default();
+        for (index, epoch) in [(3, 1), (1, 1), (3, 2)] {
+            changes.record(index, state(epoch));
+        }
+        changes.settle();
+        let epochs = |c: &PartitionChanges| c.iter().map(|(i, s)| (i, s.leader_epoch)).collect::<Vec<_>>();
+        assert_eq!(epochs(&changes), [(1, 1), (3, 2)]);
+        let mut newer = PartitionChanges::default();
+        for (index, epoch) in [(2, 5), (3, 5), (9, 5)] {
+            newer.record(index, state(epoch));
+        }
+        changes.merge(&newer);
+        assert_eq!(epochs(&changes), [(1, 1), (2, 5), (3, 5), (9, 5)]);
+        // It prints as the map it replaced did (the whole-state fingerprint hashes that text).
+        let map: BTreeMap<u32, PartitionImage> = changes.iter().collect();
+        assert_eq!(format!("{changes:?}"), format!("{map:?}"));
     }
 }

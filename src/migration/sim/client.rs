@@ -113,7 +113,7 @@ impl MigrationClient for World {
     fn write_delta(&mut self, state: ZkMigrationLeadershipState) -> ZkMigrationLeadershipState {
         let layout = self.layout;
         let mut writes: Vec<StateWrite> =
-            self.last_delta.partitions.iter().map(|(p, kraft)| state_write(layout, *p, *kraft)).collect();
+            self.last_delta.partitions.iter().map(|(p, kraft)| state_write(layout, p, kraft)).collect();
         if self.config.sabotage.dual_write_drops_a_partition {
             writes.pop();
         }
@@ -208,7 +208,7 @@ impl World {
 
 /// A change's partitions as UpdateMetadata and a fetch carry them: leader and leader epoch.
 pub(super) fn entries_of(delta: &Delta) -> Rc<[(u32, i32, u32)]> {
-    delta.partitions.iter().map(|(p, s)| (*p, s.leader, s.leader_epoch)).collect()
+    delta.partitions.iter().map(|(p, s)| (p, s.leader, s.leader_epoch)).collect()
 }
 
 /// A record the copy read, as the log holds it.

@@ -850,7 +850,7 @@ impl MigrationSim {
                 change.topics |= more.topics;
                 change.cluster |= more.cluster;
                 let merged = Rc::make_mut(delta);
-                merged.partitions.extend(newer.partitions.iter().map(|(p, s)| (*p, *s)));
+                merged.partitions.merge(&newer.partitions);
                 merged.topics |= newer.topics;
                 merged.cluster |= newer.cluster;
                 merged.transaction |= newer.transaction;
