@@ -18,6 +18,10 @@ pub const EVERY: Micros = 2_000 * MS;
 pub const COPIED_PARTITIONS: u64 = 1_000_000;
 /// The fewest copies a recorded run keeps.
 const FEWEST_COPIES: u64 = 4;
+/// What taking a copy costs of a slice's budget, in events: on a large cluster, where a slice is
+/// a hundred events, a copy ends its slice (it clones the whole cluster, as long as those events
+/// take); a small cluster's slices hardly notice.
+const COPY_WEIGHT: u64 = 100;
 
 /// One recorded run of a migration and its copies.
 pub struct Timeline {
@@ -65,6 +69,7 @@ impl Recording {
             let sim = MigrationSim::new(config, self.seed).map_err(ActionError)?;
             let checkpoints = vec![sim.clone()];
             self.stage = Stage::Copies(Box::new(Timeline { inputs, end, every, checkpoints, at: sim }));
+            *budget = budget.saturating_sub(COPY_WEIGHT);
         }
         let Stage::Copies(timeline) = &mut self.stage else { return Ok(false) };
         loop {
@@ -77,6 +82,7 @@ impl Recording {
                 return Ok(true);
             }
             timeline.checkpoints.push(timeline.at.clone());
+            *budget = budget.saturating_sub(COPY_WEIGHT);
         }
     }
 
