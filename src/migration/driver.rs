@@ -216,7 +216,7 @@ pub struct Step {
 
 impl MigrationDriver {
     /// The driver of controller `node_id`, its poll jitter drawn from `rng`.
-    pub fn new(node_id: i32, rng: Rng) -> MigrationDriver {
+    pub(crate) fn new(node_id: i32, rng: Rng) -> MigrationDriver {
         MigrationDriver {
             node_id,
             state: MigrationDriverState::Uninitialized,

@@ -132,7 +132,7 @@ impl PartitionChanges {
     }
 
     /// `newer`'s changes over these: where both changed a partition, `newer`'s state.
-    pub fn merge(&mut self, newer: &PartitionChanges) {
+    pub(crate) fn merge(&mut self, newer: &PartitionChanges) {
         let (old, new) = (&self.0, &newer.0);
         let mut merged = Vec::with_capacity(old.len() + new.len());
         let (mut i, mut j) = (0, 0);
@@ -149,16 +149,12 @@ impl PartitionChanges {
     }
 
     /// Each partition changed and its state, in index order.
-    pub fn iter(&self) -> impl Iterator<Item = (u32, PartitionImage)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, PartitionImage)> + '_ {
         self.0.iter().copied()
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
 }
 
@@ -187,7 +183,7 @@ pub struct MetadataLog {
 
 impl MetadataLog {
     /// An empty log for a cluster of `partitions` partitions.
-    pub fn new(partitions: u32) -> MetadataLog {
+    pub(crate) fn new(partitions: u32) -> MetadataLog {
         MetadataLog {
             entries: Vec::new(),
             high_watermark: 0,
@@ -229,14 +225,6 @@ impl MetadataLog {
     /// Where an unfinished transaction began (`OffsetControlManager.transactionStartOffset`).
     pub(crate) fn open_transaction(&self) -> Option<i64> {
         self.open_transaction.map(|at| at as i64)
-    }
-
-    /// The last appended record's offset and epoch.
-    pub fn end(&self) -> OffsetAndEpoch {
-        match self.entries.last() {
-            Some(last) => OffsetAndEpoch { offset: self.entries.len() as i64 - 1, epoch: last.epoch },
-            None => OffsetAndEpoch { offset: -1, epoch: -1 },
-        }
     }
 
     /// Appends `record` in `epoch`, to commit at `commits_at`; its offset.
@@ -355,7 +343,7 @@ mod tests {
         log.append(1, MetaRecord::BeginTransaction { name: "ZK Migration" }, 10);
         log.append(1, partition(0, 3), 20);
         let delta = log.commit_until(20).expect("published");
-        assert!(delta.partitions.is_empty(), "held back inside the transaction");
+        assert!(delta.partitions.len() == 0, "held back inside the transaction");
         assert_eq!(log.image().partitions[0], None);
         assert_eq!(log.open_transaction(), Some(0));
         log.append(1, MetaRecord::MigrationState(ZkMigrationState::Migration), 30);

@@ -68,7 +68,11 @@ pub struct ScriptRun {
 
 impl ScriptRun {
     /// `scenario` with `seed` at `config`'s size, at its start.
-    pub fn new(scenario: &Scenario, config: MigrationConfig, seed: u64) -> Result<ScriptRun, ActionError> {
+    pub(crate) fn new(
+        scenario: &Scenario,
+        config: MigrationConfig,
+        seed: u64,
+    ) -> Result<ScriptRun, ActionError> {
         ScriptRun::of((scenario.script)(&config), config, seed)
     }
 
@@ -79,7 +83,7 @@ impl ScriptRun {
 
     /// Runs on, at most `budget` events (what it runs is taken from it): whether the script
     /// has ended. Called again, it goes on where it stopped.
-    pub fn advance(&mut self, budget: &mut u64) -> Result<bool, ActionError> {
+    pub(crate) fn advance(&mut self, budget: &mut u64) -> Result<bool, ActionError> {
         while let Some(step) = self.steps.get(self.next) {
             match step {
                 Step::Act(action) => self.sim.act(*action)?,
@@ -120,13 +124,8 @@ impl ScriptRun {
     }
 
     /// The simulation as far as it has run.
-    pub fn sim(&self) -> &MigrationSim {
+    pub(crate) fn sim(&self) -> &MigrationSim {
         &self.sim
-    }
-
-    /// The simulation, once the script has ended.
-    pub fn into_sim(self) -> MigrationSim {
-        self.sim
     }
 }
 

@@ -44,7 +44,7 @@ impl MigrationDriverState {
     ];
 
     /// Kafka's name of the state.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             MigrationDriverState::Uninitialized => "UNINITIALIZED",
             MigrationDriverState::Inactive => "INACTIVE",

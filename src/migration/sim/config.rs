@@ -116,7 +116,8 @@ impl Action {
     /// Its short name in a link (`ops=` of a shared migration): `provision`, `migrate-0`,
     /// `kraft-0`, `finalize`, `rollback`, `zk-mode-0`, `kill-controller`, `zk-outage-30000`,
     /// `kill-0`, `restart-0`.
-    pub fn code(&self) -> String {
+    #[cfg(feature = "full")]
+    pub(crate) fn code(&self) -> String {
         match self {
             Action::ProvisionControllers => "provision".into(),
             Action::BrokerToMigrationMode(b) => format!("migrate-{b}"),
@@ -132,7 +133,8 @@ impl Action {
     }
 
     /// The action [`Action::code`] names.
-    pub fn from_code(code: &str) -> Option<Action> {
+    #[cfg(feature = "full")]
+    pub(crate) fn from_code(code: &str) -> Option<Action> {
         let numbered = |prefix: &str| code.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
         Some(match code {
             "provision" => Action::ProvisionControllers,

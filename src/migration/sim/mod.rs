@@ -505,7 +505,8 @@ impl MigrationSim {
     }
 
     /// Whether `action` would be taken now, or why not (what [`MigrationSim::act`] answers).
-    pub fn check(&self, action: Action) -> Result<(), ActionError> {
+    #[cfg(feature = "full")]
+    pub(crate) fn check(&self, action: Action) -> Result<(), ActionError> {
         self.world.admissible(action)
     }
 
@@ -547,7 +548,7 @@ impl MigrationSim {
 
     /// [`MigrationSim::replay`] in slices: at most `budget` events (what it runs is taken
     /// from it); whether it reached `until`. Called again, it goes on where it stopped.
-    pub fn replay_some(&mut self, inputs: &[Input], until: Micros, budget: &mut u64) -> bool {
+    pub(crate) fn replay_some(&mut self, inputs: &[Input], until: Micros, budget: &mut u64) -> bool {
         loop {
             let next = inputs.get(self.inputs.len()).filter(|i| i.at <= until);
             match next {
@@ -610,7 +611,7 @@ impl MigrationSim {
     /// [`MigrationSim::run_until_that`] in slices: at most `budget` events (what it runs is
     /// taken from it); whether `done` held once it ends, `None` while it has not. Called again,
     /// it goes on where it stopped.
-    pub fn run_some(
+    pub(crate) fn run_some(
         &mut self,
         limit: Micros,
         done: &dyn Fn(&MigrationSim) -> bool,
