@@ -43,9 +43,21 @@ pub mod experiments;
 // The side-by-side failover the page animates, both clusters on one clock.
 pub mod race;
 
-// The page.
-// The page's live, replayable session: the cluster, the user's actions, the picture drawn.
+// The session and the log reader.
+// The page's live, replayable session: the cluster, the user's actions, the picture to draw.
 pub mod session;
+// The metadata-log reader: Kafka files and nodes' directories opened, summed up and replayed
+// (the page's later views, and its Web Worker).
+#[cfg(any(feature = "full", feature = "log-worker"))]
+pub mod log_reader;
+
+// The drawing.
+// Every SVG tree the page and the stills draw: the KRaft cluster, ZooKeeper mode, the grid, the
+// migration, the still sheet, with their layouts and text fitting. It knows the session's
+// pictures and nothing of the page.
+pub mod drawing;
+
+// The page.
 // The page without the DOM: a reducer from actions to state and effects, tested natively.
 pub mod page;
 

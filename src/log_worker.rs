@@ -1,13 +1,13 @@
 //! The metadata-log reader's Web Worker (wasm32 with the `log-worker` feature): its own wasm,
 //! loaded by `www/log-worker.js` when the page first opens a log, that decodes the files and
 //! keeps their timeline off the page's thread, answering each request with the view of the log
-//! ([`crate::page::log_reader`]).
+//! ([`crate::log_reader`]).
 
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::page::log_reader::{LogReader, LogRequest, OpenedLog};
+use crate::log_reader::{LogReader, LogRequest, OpenedLog};
 
 thread_local! {
     static READER: RefCell<LogReader> = RefCell::new(LogReader::default());

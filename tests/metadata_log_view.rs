@@ -2,7 +2,7 @@
 //! zone reads them, its requests answered by the log reader (natively here; in the page, the same
 //! code in a Web Worker), then scrubbed, checked on the log and image it shows.
 
-use kraftscope::page::log_reader::{LogReader, LogRequest, OpenedLog};
+use kraftscope::log_reader::{LogReader, LogRequest, OpenedLog};
 use kraftscope::page::{Action, Effect, MetadataLogAction, PageState, Tab};
 
 const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
@@ -177,9 +177,9 @@ fn voter_set_changes_are_marked_on_the_timeline() {
 
 #[test]
 fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stands() {
+    use kraftscope::drawing::cluster::StillStyle;
+    use kraftscope::drawing::log::log_still;
     use kraftscope::page::StillAction;
-    use kraftscope::page::log_drawing::log_still;
-    use kraftscope::session::cluster_drawing::StillStyle;
 
     let mut tab = log_tab();
     assert!(!tab.page.reduce(Action::Key("e".into())).handled, "nothing to picture before a log is open");

@@ -1,14 +1,14 @@
 //! #64, first step: what a drawing of the migration shows at a moment, read from the
 //! simulation (`migration::picture`), and the drawing and still made of it
-//! (`page::migration_drawing`, `kraftscope render --view migration`).
+//! (`drawing::migration`, `kraftscope render --view migration`).
 
+use kraftscope::drawing::migration::{migration_drawing, standing_lines};
 use kraftscope::harness::MS;
 use kraftscope::migration::picture::{ControllerZnode, Link, MigrationPicture};
 use kraftscope::migration::scenarios;
 use kraftscope::migration::sim::{BrokerMode, MigrationSim, TraceKind};
 use kraftscope::migration::state::{MigrationDriverState, ZkMigrationState};
 use kraftscope::migration::timeline::Timeline;
-use kraftscope::page::migration_drawing::{migration_drawing, standing_lines};
 
 /// Scenario `id` (seed 1) recorded, standing at its end.
 fn recorded(id: &str) -> Timeline {

@@ -306,7 +306,7 @@ fn inspect_reads_nodes_directories_as_the_independent_reader_does() {
 /// disagreements that name it, the new leader leading, the brokers observers.
 #[test]
 fn the_files_draw_the_cluster_with_each_disagreement_marked() {
-    use kraftscope::page::node_dirs::ClusterFiles;
+    use kraftscope::log_reader::node_dirs::ClusterFiles;
     let (sim, old, new_id, new_epoch) = cut_off_leader();
     let drawn = ClusterFiles::of(&exported(&sim));
     let find = |name: String| {
@@ -342,7 +342,7 @@ fn the_files_draw_the_cluster_with_each_disagreement_marked() {
 /// log; a lone log still opens as before, with no cluster.
 #[test]
 fn the_log_reader_opens_nodes_directories_as_a_cluster() {
-    use kraftscope::page::log_reader::{LogReader, LogRequest};
+    use kraftscope::log_reader::{LogReader, LogRequest};
     let (sim, _, new_id, _) = cut_off_leader();
     let files = exported(&sim);
     let opened = LogReader::default().answer(LogRequest::Open(files.clone())).unwrap();

@@ -1,5 +1,5 @@
 //! `kraftscope render` writes a scenario's cluster at a moment as an SVG of its own: the
-//! page's drawing (`session::cluster_drawing`) and stylesheet, deterministic, bad input refused
+//! page's drawing (`drawing::cluster`) and stylesheet, deterministic, bad input refused
 //! with a clear message.
 
 use std::process::{Command, Output};
@@ -252,8 +252,8 @@ fn bad_pains_input_is_refused_with_a_clear_message() {
 const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 
 /// The files at `path` opened by the page's reader, its image after `at` records.
-fn opened(path: &str, at: usize) -> kraftscope::page::log_reader::OpenedLog {
-    use kraftscope::page::log_reader::{LogReader, LogRequest};
+fn opened(path: &str, at: usize) -> kraftscope::log_reader::OpenedLog {
+    use kraftscope::log_reader::{LogReader, LogRequest};
     let files = kraftscope::kafka_log::directory::read_tree(&[std::path::Path::new(path)]).unwrap();
     let mut reader = LogReader::default();
     reader.answer(LogRequest::Open(files)).unwrap();
@@ -262,8 +262,8 @@ fn opened(path: &str, at: usize) -> kraftscope::page::log_reader::OpenedLog {
 
 #[test]
 fn a_log_still_is_the_pages_drawing_of_the_files_opened_there() {
-    use kraftscope::page::log_drawing::log_still;
-    use kraftscope::session::cluster_drawing::StillStyle;
+    use kraftscope::drawing::cluster::StillStyle;
+    use kraftscope::drawing::log::log_still;
     use kraftscope::util::css::still_sheet;
 
     let svg = svg_of(&["--view", "log", "--files", SEGMENT, "--at", "4000", "--theme", "dark"]);

@@ -2,9 +2,9 @@
 //! only, its choices name the file and size the image, and Save hands the browser the still of
 //! the session as it is now: the drawing `kraftscope render` writes for the same moment.
 
+use kraftscope::drawing::cluster::{StillStyle, still};
 use kraftscope::harness::MS;
 use kraftscope::page::{Action, Effect, PageState, Still, StillAction, StillFormat, Tab};
-use kraftscope::session::cluster_drawing::{StillStyle, still};
 use kraftscope::session::picture::session_picture;
 use kraftscope::session::stories;
 

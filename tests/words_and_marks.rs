@@ -1,12 +1,12 @@
 //! One meaning per word and mark (#61): what the drawing marks and what the page's words say
 //! come from the same state, so they never contradict each other.
 
+use kraftscope::drawing::cluster::{cluster, covered, label_box, label_places};
+use kraftscope::drawing::layout::{Geometry, Layout, Rect};
+use kraftscope::drawing::text_fit::{SMALL_PX, text_width};
 use kraftscope::harness::MS;
 use kraftscope::quorum::RoleKind;
-use kraftscope::session::cluster_drawing::{cluster, covered, label_box, label_places};
-use kraftscope::session::layout::{Geometry, Layout, Rect};
 use kraftscope::session::picture::{ClusterPicture, session_picture};
-use kraftscope::session::text_fit::{SMALL_PX, text_width};
 use kraftscope::session::{Action, Session, Settings};
 
 /// The offsets a node's strip draws faded ("not known to be committed by this node yet").

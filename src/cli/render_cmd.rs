@@ -1,6 +1,8 @@
 //! `kraftscope render`: a still of a scenario's cluster at a moment, as an SVG file: the same
 //! drawing code and stylesheet the page draws with, the same file its "Save picture" saves.
 
+use kraftscope::drawing::cluster::{CAPTION_MAX, StillStyle, still};
+use kraftscope::drawing::svg::El;
 use kraftscope::harness::MS;
 #[cfg(feature = "full")]
 use kraftscope::page::race::RaceFrame;
@@ -8,10 +10,8 @@ use kraftscope::page::race::RaceFrame;
 use kraftscope::page::race::still::race_still;
 #[cfg(feature = "full")]
 use kraftscope::page::{Action, PageState};
-use kraftscope::session::cluster_drawing::{CAPTION_MAX, StillStyle, still};
 use kraftscope::session::picture::session_picture;
 use kraftscope::session::stories::{self, View};
-use kraftscope::session::svg::El;
 use kraftscope::session::{LINK_LIMIT, Session};
 use kraftscope::util::css::still_sheet;
 #[cfg(feature = "full")]
@@ -114,10 +114,10 @@ fn log_at(_: &Args, _: &StillStyle) -> Result<(El, String), String> {
 /// shows. Files are named as given, as the page names them below the folder picked.
 #[cfg(feature = "full")]
 fn log_at(args: &Args, style: &StillStyle) -> Result<(El, String), String> {
+    use kraftscope::drawing::log::log_still;
     use kraftscope::kafka_log::directory::read_tree;
+    use kraftscope::log_reader::LogReader;
     use kraftscope::page::LogRequest;
-    use kraftscope::page::log_drawing::log_still;
-    use kraftscope::page::log_reader::LogReader;
 
     let paths =
         args.text("files").ok_or("give --files PATH[,PATH...] (a log's files, or nodes' directories)")?;

@@ -18,13 +18,13 @@ use crate::zk::Pain;
 
 use super::log_filter::LogFilter;
 #[cfg(feature = "full")]
-use super::log_reader::LogRequest;
-#[cfg(feature = "full")]
 use super::metadata_log::MetadataLogAction;
 #[cfg(feature = "full")]
 use super::pains::PainsAction;
 #[cfg(feature = "full")]
 use super::race::RaceAction;
+#[cfg(feature = "full")]
+use crate::log_reader::LogRequest;
 
 /// Everything the viewer (or the animation frame loop) can do to the page.
 #[derive(Clone, Debug, PartialEq)]

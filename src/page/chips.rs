@@ -72,7 +72,7 @@ pub(crate) fn zk_chips(picture: &ZkPicture) -> Vec<Chip> {
 /// The migration: ZooKeeper (its controller epoch, or down), a chip per KRaft controller (the
 /// leader with its epoch), and a chip per broker (its mode, and fenced or down).
 pub(crate) fn migration_chips(picture: &MigrationPicture) -> Vec<Chip> {
-    use super::migration_drawing::{broker_state, mode_words};
+    use crate::drawing::migration::{broker_state, mode_words};
     let zk = match picture.zk.down_until {
         Some(_) => Chip { name: "ZooKeeper".into(), state: "unreachable".into(), class: "role-down" },
         None => Chip {

@@ -1,6 +1,6 @@
 //! The "Open a metadata log" view's state: the files being read (their bytes arrive one
 //! [`MetadataLogAction::Read`] each), then decoded by the log reader (a Web Worker in the page,
-//! [`super::log_reader::LogReader`]), the opened log as the reader last described it, how long opening
+//! [`crate::log_reader::LogReader`]), the opened log as the reader last described it, how long opening
 //! took, what went wrong, and whether files are dragged over the drop zone.
 
 pub mod action;
@@ -8,7 +8,7 @@ pub mod action;
 pub use action::MetadataLogAction;
 
 use super::clock::Clock;
-use super::log_reader::{LogRequest, OpenedLog};
+use crate::log_reader::{LogRequest, OpenedLog};
 
 /// The metadata log view.
 #[derive(Default)]

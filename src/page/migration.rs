@@ -12,12 +12,12 @@ use crate::migration::timeline::{Recording, Timeline};
 use crate::util::format;
 
 use super::chips::{Chip, migration_chips};
-use super::migration_drawing::{migration_still, standing_lines};
 use super::question::{Question, QuestionView};
-use crate::session::cluster_drawing::StillStyle;
+use crate::drawing::cluster::StillStyle;
+use crate::drawing::migration::{migration_still, standing_lines};
+use crate::drawing::svg::El;
 use crate::session::migration_predictions;
 use crate::session::stories::Story;
-use crate::session::svg::El;
 
 /// Latest events shown.
 pub const EVENTS_SHOWN: usize = 6;

@@ -12,23 +12,13 @@ pub mod action;
 #[cfg(feature = "full")]
 pub mod chips;
 pub mod clock;
-#[cfg(feature = "full")]
-pub mod grid_drawing;
 mod later;
 pub mod live;
-#[cfg(feature = "full")]
-pub mod log_drawing;
 pub mod log_filter;
-#[cfg(any(feature = "full", feature = "log-worker"))]
-pub mod log_reader;
 #[cfg(feature = "full")]
 pub mod metadata_log;
 #[cfg(feature = "full")]
 pub mod migration;
-#[cfg(feature = "full")]
-pub mod migration_drawing;
-#[cfg(any(feature = "full", feature = "log-worker"))]
-pub mod node_dirs;
 pub mod pacing;
 #[cfg(feature = "full")]
 pub mod pains;
@@ -40,19 +30,13 @@ pub mod race;
 pub mod redraw;
 pub mod self_check;
 pub mod still;
-#[cfg(feature = "full")]
-pub mod still_sheet;
-#[cfg(feature = "full")]
-pub mod zk_drawing;
-#[cfg(feature = "full")]
-pub mod zk_layout;
 
+#[cfg(feature = "full")]
+pub use crate::log_reader::LogRequest;
 pub use action::{Action, CommandError, Effect, Outcome, Tab};
 pub use clock::Clock;
 pub use live::{LiveView, LogView, Reopening};
 pub use log_filter::LogFilter;
-#[cfg(feature = "full")]
-pub use log_reader::LogRequest;
 #[cfg(feature = "full")]
 pub use metadata_log::{MetadataLogAction, MetadataLogView};
 #[cfg(feature = "full")]

@@ -3,17 +3,17 @@
 //! It changes only through [`PainsState::reduce`] and [`PainsState::frame`], called by the page
 //! reducer, and [`PainsState::view`] is all the component draws.
 
+use crate::drawing::cluster::StillStyle;
+use crate::drawing::svg::El;
 use crate::harness::Micros;
 use crate::harness::playback::{Pace, speed_label};
-use crate::session::cluster_drawing::StillStyle;
-use crate::session::svg::El;
 use crate::util::format;
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{BrokerLiveness, CopyRow, PartitionState, TraceLine, ZkCluster, ZkPicture, copies};
 
-use super::still_sheet::{COLUMN, Cell, Column, Table, sheet};
-use super::zk_drawing::zk_drawing;
-use super::zk_layout::ZkGeometry;
+use crate::drawing::still_sheet::{COLUMN, Cell, Column, Table, sheet};
+use crate::drawing::zk::zk_drawing;
+use crate::drawing::zk_layout::ZkGeometry;
 
 /// Latest events shown (session pings left out).
 pub const EVENTS_SHOWN: usize = 6;

@@ -3,11 +3,11 @@
 //! with a caption. The form's choices live here; the browser's exporter (`www/still.js`, loaded
 //! only when a picture is saved) draws the PNG and offers the file.
 
+use crate::drawing::cluster::{StillStyle, still};
+use crate::drawing::svg::El;
 use crate::harness::MS;
 use crate::session::Session;
-use crate::session::cluster_drawing::{StillStyle, still};
 use crate::session::picture::session_picture;
-use crate::session::svg::El;
 
 /// What file the picture is saved as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,11 +123,11 @@ impl StillForm {
         self.file(view.still(&self.style), format!("{}-{}ms", view.scenario, view.now / MS))
     }
 
-    /// The picture of the opened metadata log (`log_drawing::log_still`), named after where its
+    /// The picture of the opened metadata log (`drawing::log::log_still`), named after where its
     /// image stands.
     #[cfg(feature = "full")]
-    pub fn log_still(&self, log: &super::log_reader::OpenedLog) -> Still {
-        let drawing = super::log_drawing::log_still(log, &self.style);
+    pub fn log_still(&self, log: &crate::log_reader::OpenedLog) -> Still {
+        let drawing = crate::drawing::log::log_still(log, &self.style);
         self.file(drawing, format!("log-{}-of-{}-records", log.position, log.len))
     }
 

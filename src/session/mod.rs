@@ -4,12 +4,10 @@
 
 pub mod action;
 pub mod checkpoint;
-pub mod cluster_drawing;
 pub mod culprits;
 pub mod fingerprint;
 pub mod host;
 pub mod key_moment;
-pub mod layout;
 pub mod message_kinds;
 pub mod migration_predictions;
 pub mod params;
@@ -20,8 +18,6 @@ pub mod session_file;
 pub mod settings;
 pub mod stories;
 pub mod summary;
-pub mod svg;
-pub mod text_fit;
 
 use std::collections::VecDeque;
 use std::fmt;

@@ -14,8 +14,11 @@ use crate::sim::{Simulation, TraceKind, TraceLine};
 
 use super::SeenViolation;
 use super::culprits::{Culprits, culprits};
-use super::layout::CUT_AT;
 use crate::invariants::names::ALL;
+
+/// Where along a link (from its lower node id) its cut mark stands, and where messages lost to
+/// the cut fall: off the middle, so that the marks of two crossing diagonals stay apart.
+pub const CUT_AT: f64 = 0.4;
 
 /// How many of the latest log records a controller's strip shows (at most).
 pub const STRIP_RECORDS: u64 = 14;

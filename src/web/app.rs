@@ -33,6 +33,7 @@ use super::session_files::SessionFiles;
 use super::still_form::StillFormView;
 use super::timeline::Timeline;
 use super::tour::TourPanel;
+use crate::drawing::layout::STAGE_ZOOM;
 use crate::harness::MS;
 #[cfg(feature = "full")]
 use crate::page::race::RaceFrame;
@@ -40,7 +41,6 @@ use crate::page::{Action, Effect, PageState, QuestionView, Tab};
 #[cfg(feature = "full")]
 use crate::page::{MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
-use crate::session::layout::STAGE_ZOOM;
 use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::broker_partitions;
 use crate::util::format;

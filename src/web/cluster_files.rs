@@ -7,7 +7,7 @@
 
 use yew::prelude::*;
 
-use crate::page::node_dirs::{ClusterFiles, FileNode};
+use crate::log_reader::node_dirs::{ClusterFiles, FileNode};
 
 /// The cluster the files draw, as a panel.
 pub fn cluster_files(cluster: &ClusterFiles) -> Html {

@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
+use crate::drawing::cluster::{epoch_marks_group, epochs_present, messages, svg, timeout_arc};
+use crate::drawing::layout::{COMPACT_RING, Geometry, Layout, WIDTH};
 use crate::quorum::NodeId;
-use crate::session::cluster_drawing::{epoch_marks_group, epochs_present, messages, svg, timeout_arc};
-use crate::session::layout::{COMPACT_RING, Geometry, Layout, WIDTH};
 use crate::session::picture::{BrokenPicture, ClusterPicture, NodePicture};
 use crate::session::summary::summary;
 

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::session::cluster_drawing::epoch_colour;
+use crate::drawing::cluster::epoch_colour;
 use crate::session::message_kinds::MESSAGE_KINDS;
 
 #[derive(Properties, PartialEq)]

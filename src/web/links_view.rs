@@ -6,9 +6,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::svg_html::html;
+use crate::drawing::cluster::links;
+use crate::drawing::layout::Layout;
 use crate::quorum::NodeId;
-use crate::session::cluster_drawing::links;
-use crate::session::layout::Layout;
 use crate::session::picture::LinkPicture;
 
 #[derive(Properties, PartialEq)]

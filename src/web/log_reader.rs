@@ -7,7 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
-use crate::page::log_reader::{LogRequest, OpenedLog};
+use crate::log_reader::{LogRequest, OpenedLog};
 
 /// The worker's script, beside index.html.
 const SCRIPT: &str = "log-worker.js";

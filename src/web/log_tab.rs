@@ -11,8 +11,8 @@ use super::cluster_files::cluster_files;
 use super::log_drop::LogDrop;
 use super::still_form::StillFormView;
 use super::svg_html;
-use crate::page::log_drawing::{epochs_line, position_line, problems_line, strip};
-use crate::page::log_reader::{ImageSummary, OpenedLog};
+use crate::drawing::log::{epochs_line, position_line, problems_line, strip};
+use crate::log_reader::{ImageSummary, OpenedLog};
 use crate::page::{Action, MetadataLogAction, MetadataLogView, StillAction, StillForm};
 
 /// The metadata log view of `view`, with "Save picture" once files are opened (its button where

@@ -1,5 +1,5 @@
 //! The migration from ZooKeeper mode to KRaft as drawn: which scenario, playback and a scrubber
-//! over the whole run, the cluster in transition (`crate::page::migration_drawing`), where the
+//! over the whole run, the cluster in transition (`crate::drawing::migration`), where the
 //! migration stands in words, the operator's steps in Kafka's order and the faults as buttons,
 //! and the latest events. The state and its play live in the page reducer
 //! (`crate::page::migration`); this draws its view and sends the controls' actions.
@@ -10,10 +10,10 @@ use yew::prelude::*;
 use super::chips::chips;
 use super::still_form::StillFormView;
 use super::svg_html;
+use crate::drawing::migration::migration_drawing;
 use crate::harness::MS;
 use crate::migration::scenarios::SCENARIOS;
 use crate::page::migration::{ButtonGroup, MigrationAction, MigrationView};
-use crate::page::migration_drawing::migration_drawing;
 use crate::page::{Action, StillAction, StillForm};
 use crate::util::format;
 

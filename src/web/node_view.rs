@@ -1,13 +1,13 @@
-//! One node of the cluster drawing (`session::cluster_drawing::node`), a button that selects it
+//! One node of the cluster drawing (`drawing::cluster::node`), a button that selects it
 //! or, in the failover race, a picture. A component of its own, so that a node whose picture did
 //! not change is neither rendered nor diffed again.
 
 use yew::prelude::*;
 
 use super::svg_html::{children, html};
+use crate::drawing::cluster::node;
+use crate::drawing::layout::{Geometry, Point};
 use crate::quorum::NodeId;
-use crate::session::cluster_drawing::node;
-use crate::session::layout::{Geometry, Point};
 use crate::session::picture::{BrokenPicture, NodePicture};
 
 /// A node's picture and where it stands. Equal props (the callback aside) skip the render and

@@ -4,8 +4,8 @@ use yew::prelude::*;
 
 use super::frame_size::use_frame_size;
 use super::svg_html::html_ref;
-use crate::page::grid_drawing::grid_drawing;
-use crate::session::layout::WIDTH;
+use crate::drawing::grid::grid_drawing;
+use crate::drawing::layout::WIDTH;
 use crate::zk::PartitionGrid;
 
 #[derive(Properties, PartialEq)]

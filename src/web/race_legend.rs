@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::page::zk_drawing::{ZK_LEGEND, zk_message_colour};
+use crate::drawing::zk::{ZK_LEGEND, zk_message_colour};
 use crate::session::message_kinds::message_kind;
 
 /// The race's legend.

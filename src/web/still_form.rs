@@ -4,8 +4,8 @@
 use yew::prelude::*;
 
 use super::focus::focus_id;
+use crate::drawing::cluster::CAPTION_MAX;
 use crate::page::{Action, StillAction, StillForm, StillFormat};
-use crate::session::cluster_drawing::CAPTION_MAX;
 
 #[derive(Properties, PartialEq)]
 pub struct StillFormProps {

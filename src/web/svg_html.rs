@@ -1,9 +1,9 @@
-//! The native drawings' SVG trees (`session::svg`) as Yew's virtual DOM, keys kept.
+//! The native drawings' SVG trees (`drawing::svg`) as Yew's virtual DOM, keys kept.
 
 use yew::prelude::*;
 use yew::virtual_dom::{Key, VTag, VText};
 
-use crate::session::svg::{Child, El};
+use crate::drawing::svg::{Child, El};
 
 /// `el` as a node of the page.
 pub fn html(el: &El) -> Html {

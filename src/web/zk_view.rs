@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use super::frame_size::use_frame_size;
 use super::svg_html::html_ref;
-use crate::page::zk_drawing::zk_drawing;
-use crate::page::zk_layout::ZkGeometry;
+use crate::drawing::zk::zk_drawing;
+use crate::drawing::zk_layout::ZkGeometry;
 use crate::zk::ZkPicture;
 
 #[derive(Properties, PartialEq)]

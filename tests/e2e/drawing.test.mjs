@@ -1,7 +1,7 @@
 // The cluster drawing never misleads: for every cluster size no two nodes overlap and no link
 // crosses a third node (read from the real SVG boxes), messages sit on their own link, and every
 // label drawn appears in the legend.
-// covers: src/web/cluster_view.rs src/web/node_view.rs src/web/links_view.rs src/web/legend.rs src/web/svg_html.rs src/session/cluster_drawing.rs src/session/picture.rs src/session/layout.rs
+// covers: src/web/cluster_view.rs src/web/node_view.rs src/web/links_view.rs src/web/legend.rs src/web/svg_html.rs src/drawing/cluster.rs src/session/picture.rs src/drawing/layout.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";

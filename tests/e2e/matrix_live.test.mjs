@@ -1,6 +1,6 @@
 // The readability matrix (#61, tests/e2e/matrix.mjs) over the live cluster, class mode and a
 // tour step of each cluster chapter (with its question where it asks one).
-// covers: www/style.css src/web/app.rs src/web/tour.rs src/web/cluster_view.rs src/web/node_view.rs src/web/legend.rs src/web/class_mode.rs src/web/prediction.rs src/session/cluster_drawing.rs src/session/layout.rs
+// covers: www/style.css src/web/app.rs src/web/tour.rs src/web/cluster_view.rs src/web/node_view.rs src/web/legend.rs src/web/class_mode.rs src/web/prediction.rs src/drawing/cluster.rs src/drawing/layout.rs
 import { matrix } from "./matrix.mjs";
 
 const drawn = (page) => page.locator("svg.cluster g.node").first().waitFor({ timeout: 60_000 });

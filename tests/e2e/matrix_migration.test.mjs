@@ -1,6 +1,6 @@
 // The readability matrix (#61, tests/e2e/matrix.mjs) over the migration view (#64): the whole
 // migration paused in dual-write, and the stranded one at its end (its longest words).
-// covers: www/later.css src/web/migration_tab.rs src/page/migration.rs src/page/migration_drawing.rs src/page/chips.rs
+// covers: www/later.css src/web/migration_tab.rs src/page/migration.rs src/drawing/migration.rs src/page/chips.rs
 import { matrix } from "./matrix.mjs";
 
 // Measured once the view is recorded and drawn (as chips where the drawing would be too small).

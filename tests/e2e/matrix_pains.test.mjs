@@ -1,6 +1,6 @@
 // The readability matrix (#61, tests/e2e/matrix.mjs) over ZooKeeper mode's pains and their tour
 // chapter.
-// covers: www/style.css src/web/pains_tab.rs src/web/zk_view.rs src/page/pains.rs src/page/zk_drawing.rs src/page/zk_layout.rs
+// covers: www/style.css src/web/pains_tab.rs src/web/zk_view.rs src/page/pains.rs src/drawing/zk.rs src/drawing/zk_layout.rs
 import { matrix } from "./matrix.mjs";
 
 // Measured once the pain has unfolded a little (its events list holds three lines, where the

@@ -1,6 +1,6 @@
 // The readability matrix (#61, tests/e2e/matrix.mjs) over the failover race before, during and
 // after, and its two tour steps.
-// covers: www/style.css src/web/failover_tab.rs src/web/zk_view.rs src/web/partition_grid.rs src/web/chart.rs src/web/race_question.rs src/page/race src/page/zk_drawing.rs src/page/zk_layout.rs src/page/grid_drawing.rs
+// covers: www/style.css src/web/failover_tab.rs src/web/zk_view.rs src/web/partition_grid.rs src/web/chart.rs src/web/race_question.rs src/page/race src/drawing/zk.rs src/drawing/zk_layout.rs src/drawing/grid.rs
 import { matrix } from "./matrix.mjs";
 
 const raced = (page) => page.locator("#zk-stopwatch").waitFor({ timeout: 60_000 });

@@ -1,7 +1,7 @@
 // The bridge release in the page (#64): a ZooKeeper-mode cluster migrated to KRaft as Kafka 3.9
 // runs it. A link plays it to dual-write within 20 s; the operator's steps and faults act on it;
 // a link taken at a paused moment reopens the same state; the stranded case says why in words.
-// covers: src/web/migration_tab.rs src/page/migration.rs src/page/migration_drawing.rs src/page/later.rs
+// covers: src/web/migration_tab.rs src/page/migration.rs src/drawing/migration.rs src/page/later.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertNoViolations } from "./axe.mjs";

@@ -3,7 +3,7 @@
 // mark the node the disagreements name and list the sentences; axe-clean; screenshots at
 // 1280 x 720 and 375 x 667. The directories are the ones `kraftscope run --write-nodes` writes
 // for the leader_crash scenario (the crashed leader's disk still at epoch 1).
-// covers: src/web/cluster_files.rs src/web/folder_drop.rs src/web/log_drop.rs src/page/node_dirs.rs src/kafka_log/nodes.rs src/kafka_log/node_files.rs src/sim/export.rs
+// covers: src/web/cluster_files.rs src/web/folder_drop.rs src/web/log_drop.rs src/log_reader/node_dirs.rs src/kafka_log/nodes.rs src/kafka_log/node_files.rs src/sim/export.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

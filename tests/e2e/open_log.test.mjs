@@ -4,7 +4,7 @@
 // opens sized from the file; the live cluster's log downloads as Kafka files that open again.
 // Screenshots at 1280 x 720 and 375 x 667.
 // The files are decoded off the page's thread, in the log reader's Web Worker.
-// covers: src/web/log_drop.rs src/web/log_tab.rs src/web/log_reader.rs src/web/download.rs src/page/metadata_log src/page/log_reader.rs src/log_worker.rs www/log-worker.js src/kafka_log
+// covers: src/web/log_drop.rs src/web/log_tab.rs src/web/log_reader.rs src/web/download.rs src/page/metadata_log src/log_reader/mod.rs src/log_worker.rs www/log-worker.js src/kafka_log
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";

@@ -5,7 +5,7 @@
 // race's and the pains' drawings too, and the race embed's chips. And
 // nothing covers the drawing: no node under the sticky transport bar, no label over another
 // node's, messages under the nodes, a tour step's table on the first screen.
-// covers: www/style.css www/later.css src/page/migration_drawing.rs src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/session/layout.rs src/session/text_fit.rs src/web/zk_view.rs src/page/zk_layout.rs src/web/failover_tab.rs src/web/pains_tab.rs
+// covers: www/style.css www/later.css src/drawing/migration.rs src/web/cluster_view.rs src/web/node_view.rs src/web/app.rs src/web/tour.rs src/drawing/layout.rs src/drawing/text_fit.rs src/web/zk_view.rs src/drawing/zk_layout.rs src/web/failover_tab.rs src/web/pains_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";

@@ -4,11 +4,11 @@
 // tabindex, aria-pressed, role "button" where a still says "img") and the file's own stylesheet.
 // The page's "Save picture" saves the very file `kraftscope render` writes (byte for byte), or
 // a PNG of a slide's size; its exporter (www/still.js) loads only then. One drawing code
-// (src/session/cluster_drawing.rs) makes all of them; the race's still is both sides' drawings
-// (page/zk_drawing.rs, page/grid_drawing.rs) side by side, saved from the page or the command line;
+// (src/drawing/cluster.rs) makes all of them; the race's still is both sides' drawings
+// (drawing/zk.rs, drawing/grid.rs) side by side, saved from the page or the command line;
 // a pain's still holds its ZooKeeper drawing and its tables as the page shows them, an opened
-// log's its timeline strip (page/log_drawing.rs), its nodes and its image.
-// covers: src/page/race/still.rs src/page/zk_drawing.rs src/page/grid_drawing.rs src/session/cluster_drawing.rs src/session/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/page/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs src/page/log_drawing.rs src/web/log_tab.rs
+// log's its timeline strip (drawing/log.rs), its nodes and its image.
+// covers: src/page/race/still.rs src/drawing/zk.rs src/drawing/grid.rs src/drawing/cluster.rs src/drawing/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/drawing/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs src/drawing/log.rs src/web/log_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

@@ -2,7 +2,7 @@
 //! the browser), scrubs the timeline, drags files over the drop zone; and the log reader's
 //! answers.
 
-use crate::page::log_reader::OpenedLog;
+use crate::log_reader::OpenedLog;
 
 /// The metadata log view's actions.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,16 +1,16 @@
 //! A still of the failover race: both sides as the page shows them at one moment, side by side,
 //! each with its title, stopwatch and state over its drawing (the same drawings the page makes:
-//! `session::cluster_drawing`, `page::zk_drawing`, `page::grid_drawing`) and its caption under.
+//! `drawing::cluster`, `drawing::zk`, `drawing::grid`) and its caption under.
 
-use crate::session::cluster_drawing::{StillStyle, cluster};
-use crate::session::layout::{Geometry, Layout, WIDTH};
-use crate::session::svg::El;
+use crate::drawing::cluster::{StillStyle, cluster};
+use crate::drawing::layout::{Geometry, Layout, WIDTH};
+use crate::drawing::svg::El;
 
-use super::super::grid_drawing::grid_drawing;
-use super::super::still_sheet::{COLUMN, Column, sheet};
-use super::super::zk_drawing::zk_drawing;
-use super::super::zk_layout::ZkGeometry;
 use super::screen::RaceScreen;
+use crate::drawing::grid::grid_drawing;
+use crate::drawing::still_sheet::{COLUMN, Column, sheet};
+use crate::drawing::zk::zk_drawing;
+use crate::drawing::zk_layout::ZkGeometry;
 
 /// The race on `screen` as one picture, in `style` (its caption under both sides); `None` before
 /// the race is prepared (nothing to draw yet).

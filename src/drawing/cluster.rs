@@ -6,15 +6,15 @@
 use crate::quorum::{NodeId, RoleKind};
 use crate::util::format::counted;
 
-use super::layout::{CUT_AT, Geometry, Layout, Point, Rect, point_along};
-use super::message_kinds::{message_kind, spoken};
-use super::picture::{
-    BROKER_STRIP_RECORDS, BrokenPicture, ClusterPicture, LinkPicture, LogCell, Membership, MessagePicture,
-    NodePicture,
-};
-use super::summary::Summary;
+use super::layout::{Geometry, Layout, Point, Rect, point_along};
 use super::svg::{Child, El};
 use super::text_fit::{ROLE_PX, SMALL_PX, placed_within, text_length, text_width};
+use crate::session::message_kinds::{message_kind, spoken};
+use crate::session::picture::{
+    BROKER_STRIP_RECORDS, BrokenPicture, CUT_AT, ClusterPicture, LinkPicture, LogCell, Membership,
+    MessagePicture, NodePicture,
+};
+use crate::session::summary::Summary;
 
 /// Colour-blind-safe colours (Okabe and Ito) for epochs.
 const EPOCH_COLOURS: [&str; 7] =
@@ -34,7 +34,7 @@ fn classes(names: &[Option<&str>]) -> String {
 /// pictures (not buttons), messages where they are (with `reduced_motion`, at the middle of
 /// their link, as the page draws them for a reader who asked for less motion).
 pub fn cluster(picture: &ClusterPicture, layout: &Layout, reduced_motion: bool) -> El {
-    svg(layout, &super::summary::summary(picture))
+    svg(layout, &crate::session::summary::summary(picture))
         .child(links(&picture.links, &picture.cut_links, layout))
         .child(
             El::new("g")

@@ -4,12 +4,12 @@
 //! words and outline, the links in use, and who acts as controller on each side with its epoch.
 //! `kraftscope render --view migration` writes it in a still; the page's view draws the same.
 
+use crate::drawing::cluster::StillStyle;
+use crate::drawing::svg::{Child, El};
 use crate::harness::Micros;
 use crate::migration::picture::{BrokerPart, ControllerZnode, Link, MigrationPicture, STEPS};
 use crate::migration::sim::BrokerMode;
 use crate::migration::state::MigrationDriverState;
-use crate::session::cluster_drawing::StillStyle;
-use crate::session::svg::{Child, El};
 use crate::util::format;
 
 use super::still_sheet::{COLUMN, Column, sheet};

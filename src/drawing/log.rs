@@ -4,13 +4,13 @@
 //! the nodes their directories describe as a table, the strip, the record the image stands
 //! after and the image itself.
 
-use crate::session::cluster_drawing::StillStyle;
-use crate::session::svg::El;
+use crate::drawing::cluster::StillStyle;
+use crate::drawing::svg::El;
 use crate::util::format;
 
-use super::log_reader::OpenedLog;
-use super::node_dirs::ClusterFiles;
-use super::still_sheet::{Cell, Column, Table, sheet};
+use crate::drawing::still_sheet::{Cell, Column, Table, sheet};
+use crate::log_reader::OpenedLog;
+use crate::log_reader::node_dirs::ClusterFiles;
 
 /// A still's one column: wide enough for the files' paths and a node's state in one line, and
 /// not so wide that a slide shrinks its type.

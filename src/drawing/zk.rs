@@ -3,8 +3,8 @@
 //! freshness, the znodes that matter, and the requests in flight between them. The page draws it
 //! (`web::zk_view`, which measures its frame for the geometry) and a still writes it out.
 
+use crate::drawing::svg::El;
 use crate::harness::{MS, Micros};
-use crate::session::svg::El;
 use crate::util::format;
 use crate::zk::{Endpoint, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
 
@@ -366,8 +366,8 @@ fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -
 #[cfg(test)]
 mod tests {
     use super::zk_drawing;
+    use crate::drawing::zk_layout::ZkGeometry;
     use crate::harness::MS;
-    use crate::page::zk_layout::ZkGeometry;
     use crate::zk::{ZkCluster, ZkClusterConfig, ZkCosts, ZkMessageKind};
 
     /// A session ping leaves from a broker's top edge, where its name is: drawn under the

@@ -6,9 +6,6 @@ use crate::quorum::NodeId;
 
 /// Width of a regular drawing's coordinate space (its height depends on the cluster).
 pub const WIDTH: f64 = 1000.0;
-/// Where along a link (from its lower node id) its cut mark stands, and where messages lost to
-/// the cut fall: off the middle, so that the marks of two crossing diagonals stay apart.
-pub const CUT_AT: f64 = 0.4;
 /// Clearance kept between a link and a node that is not one of its ends.
 const CLEARANCE: f64 = 6.0;
 /// How finely the ring's turn is tried, in parts of the step between two controllers.

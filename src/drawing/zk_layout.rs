@@ -5,7 +5,7 @@
 //! its size, with the names and states only, the brokers in as many rows as they need.
 //! Pure geometry, tested natively; `web/zk_view.rs` draws what this module places.
 
-use crate::session::layout::WIDTH;
+use crate::drawing::layout::WIDTH;
 
 /// A box by its centre and half sizes.
 #[derive(Clone, Copy, Debug, PartialEq)]

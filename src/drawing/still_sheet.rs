@@ -3,8 +3,8 @@
 //! over the page's own drawings, tables and lines of text stacked down, and the caption under
 //! all. SVG does not wrap or lay out text, so this does, in drawing units.
 
-use crate::session::cluster_drawing::{StillStyle, caption_text};
-use crate::session::svg::El;
+use crate::drawing::cluster::{StillStyle, caption_text};
+use crate::drawing::svg::El;
 
 /// A column's width (every drawing of the race is this wide), the gap between two columns and
 /// the margin round them, in drawing units.
@@ -240,8 +240,8 @@ fn wrapped(text: &str, chars: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::{COLUMN, Cell, Column, Table, sheet, wrapped};
-    use crate::session::cluster_drawing::StillStyle;
-    use crate::session::svg::El;
+    use crate::drawing::cluster::StillStyle;
+    use crate::drawing::svg::El;
 
     #[test]
     fn captions_wrap_between_words() {

@@ -3,6 +3,8 @@
 //! wasm (`src/log_worker.rs`), or natively in tests. It answers each request with an
 //! [`OpenedLog`]: text and numbers only, so it crosses to the page as plain data.
 
+pub mod node_dirs;
+
 use serde::{Deserialize, Serialize};
 
 use crate::kafka_log::image::LogImage;
@@ -11,7 +13,7 @@ use crate::kafka_log::payload::ControlType;
 use crate::kafka_log::report;
 use crate::kafka_log::timeline::LogTimeline;
 
-use super::node_dirs::{self, ClusterFiles};
+use node_dirs::ClusterFiles;
 
 /// At most this many topics are listed (the rest are counted).
 const TOPICS_SHOWN: usize = 12;

@@ -4,11 +4,11 @@
 //! partition order, so each row is drawn as at most three runs. The race draws it under each
 //! side (`web::partition_grid`), and a still of the race writes it out.
 
-use crate::session::svg::El;
+use crate::drawing::svg::El;
 use crate::util::format;
 use crate::zk::PartitionGrid;
 
-use crate::session::layout::WIDTH;
+use crate::drawing::layout::WIDTH;
 
 /// The narrowest grid, in units.
 const NARROWEST: f64 = 200.0;
