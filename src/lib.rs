@@ -51,6 +51,11 @@ pub mod session;
 #[cfg(any(feature = "full", feature = "log-worker"))]
 pub mod log_reader;
 
+// The teaching content.
+// The guided tour's stories, the predictions it asks, the chapters' self-checks and the key
+// moments it waits for: what the page teaches, over the session and the models.
+pub mod teaching;
+
 // The drawing.
 // Every SVG tree the page and the stills draw: the KRaft cluster, ZooKeeper mode, the grid, the
 // migration, the still sheet, with their layouts and text fitting. It knows the session's

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use kraftscope::page::qr::{QUIET_ZONE, Qr};
 use kraftscope::page::{Action, PageState, Stage};
-use kraftscope::session::predictions::{self, Answer};
+use kraftscope::teaching::predictions::{self, Answer};
 
 const BASE: &str = "http://localhost:8000/kraftscope/";
 

@@ -4,10 +4,10 @@
 //! this file to nothing.
 #![cfg(not(feature = "full"))]
 
+use kraftscope::page::host::Command;
+use kraftscope::page::params::PageParams;
 use kraftscope::page::{Action, Effect, PageState, Tab};
-use kraftscope::session::host::Command;
-use kraftscope::session::params::PageParams;
-use kraftscope::session::stories::{TOUR, View};
+use kraftscope::teaching::stories::{TOUR, View};
 
 fn page(query: &str) -> PageState {
     PageState::new(query, "http://localhost:8080/", false)

@@ -18,11 +18,11 @@ use proptest::sample::select;
 
 use args::Args;
 use kraftscope::harness::MS;
+use kraftscope::page::host::{Message, Origins};
+use kraftscope::page::params::PageParams;
+use kraftscope::page::session_file::{Header, SessionFile};
 use kraftscope::scenario::{Detail, ScriptError, catalog, run_script, script};
 use kraftscope::session::action::{NotAnAction, RecordedActionError};
-use kraftscope::session::host::{Message, Origins};
-use kraftscope::session::params::PageParams;
-use kraftscope::session::session_file::{Header, SessionFile};
 use kraftscope::session::{Action, RecordedAction, Session, Settings};
 use kraftscope::util::rng::Rng;
 

@@ -5,9 +5,9 @@
 use kraftscope::harness::MS;
 use kraftscope::migration::sim::{Action as Step, BrokerMode};
 use kraftscope::migration::state::MigrationDriverState;
+use kraftscope::page::host::{Command, HostEvent};
 use kraftscope::page::migration::MigrationAction;
 use kraftscope::page::{Action, Effect, PageState, StillAction, Tab};
-use kraftscope::session::host::{Command, HostEvent};
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 

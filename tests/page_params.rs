@@ -2,7 +2,7 @@
 //! a notice, and a shared link reopens exactly the session it was made from.
 
 use kraftscope::harness::MS;
-use kraftscope::session::params::{Controls, PageParams};
+use kraftscope::page::params::{Controls, PageParams};
 use kraftscope::session::{Action, Session, Settings};
 
 #[test]

@@ -2,8 +2,8 @@
 //! actions the DOM sends, checked on the state the page draws.
 
 use kraftscope::page::{Action, CommandError, Effect, PageState, PainsAction, Tab};
-use kraftscope::session::stories::TOUR;
 use kraftscope::session::{self, Settings};
+use kraftscope::teaching::stories::TOUR;
 use kraftscope::zk::Pain;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
@@ -260,7 +260,7 @@ fn a_fast_forward_may_draw_nodes_a_few_frames_late_but_pausing_draws_them_all() 
 
 #[test]
 fn a_new_leader_is_posted_to_the_host_page_and_selection_toggles() {
-    use kraftscope::session::host::HostEvent;
+    use kraftscope::page::host::HostEvent;
     let mut page = page("?speed=1");
     let mut posted = Vec::new();
     while page.session.sim().leader().is_none() {
@@ -289,7 +289,7 @@ fn the_event_log_follows_the_filter() {
 
 #[test]
 fn host_commands_take_the_page_paths_and_a_wrong_one_is_answered_with_an_error() {
-    use kraftscope::session::host::{Command, HostEvent};
+    use kraftscope::page::host::{Command, HostEvent};
     let mut page = with_leader();
     page.reduce(Action::Host(Command::Play));
     page.reduce(Action::Host(Command::Pause));
@@ -375,7 +375,7 @@ fn skipping_quiet_stretches_is_shown_and_can_be_switched_off() {
 #[test]
 fn a_long_shared_session_reopens_frame_by_frame_and_checks_its_fingerprint() {
     use kraftscope::harness::MS;
-    use kraftscope::session::params::PageParams;
+    use kraftscope::page::params::PageParams;
     let mut live = page("?speed=1000");
     play(&mut live, 1.0);
     live.reduce(Action::Act(session::Action::KillLeader));
@@ -472,7 +472,7 @@ fn a_voter_change_refused_later_is_an_error_event_for_the_host_page() {
     let mut errors = Vec::new();
     for _ in 0..(3.0 * 1_000.0 / FRAME_MS) as usize {
         for effect in page.reduce(Action::Frame { elapsed: FRAME_MS }).effects {
-            if let Effect::Post(session::host::HostEvent::Error { error }) = effect {
+            if let Effect::Post(kraftscope::page::host::HostEvent::Error { error }) = effect {
                 errors.push(error);
             }
         }

@@ -3,8 +3,8 @@
 //! link draws (a replay from the seed): the same nodes, messages in flight, falling lost
 //! messages and links.
 
+use kraftscope::page::params::PageParams;
 use kraftscope::page::{Action, PageState};
-use kraftscope::session::params::PageParams;
 use kraftscope::util::rng::Rng;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;

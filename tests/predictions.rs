@@ -11,9 +11,9 @@ use kraftscope::migration::picture::{ControllerZnode, MigrationPicture};
 use kraftscope::migration::sim::{BrokerMode, MigrationSim};
 use kraftscope::quorum::RoleKind;
 use kraftscope::session::Session;
-use kraftscope::session::migration_predictions::{MIGRATION_PREDICTIONS, MigrationAsk, MigrationPrediction};
-use kraftscope::session::predictions::{Answer, Ask, PREDICTIONS, Prediction};
-use kraftscope::session::stories;
+use kraftscope::teaching::migration_predictions::{MIGRATION_PREDICTIONS, MigrationAsk, MigrationPrediction};
+use kraftscope::teaching::predictions::{Answer, Ask, PREDICTIONS, Prediction};
+use kraftscope::teaching::stories;
 
 /// What the step plays after the question, read from the cluster's state event by event: the
 /// answer and the moment it shows.

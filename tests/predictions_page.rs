@@ -4,8 +4,8 @@
 
 use kraftscope::harness::Micros;
 use kraftscope::page::{Action, PageState, Stage, Tab};
-use kraftscope::session::predictions;
-use kraftscope::session::stories::TOUR;
+use kraftscope::teaching::predictions;
+use kraftscope::teaching::stories::TOUR;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 

@@ -2,9 +2,9 @@
 //! observer and is added, a voter is removed, refusals show Kafka's error name, and a share
 //! link carries the changes.
 
+use kraftscope::page::host::Command;
 use kraftscope::page::{Action, Effect, PageState};
 use kraftscope::session::Action as Act;
-use kraftscope::session::host::Command;
 use kraftscope::session::picture::Membership;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
@@ -158,7 +158,7 @@ fn a_share_link_reopens_the_changed_voter_set() {
 
 #[test]
 fn the_host_hears_voters_changed_when_the_change_is_appended_and_when_it_commits() {
-    use kraftscope::session::host::HostEvent;
+    use kraftscope::page::host::HostEvent;
     let mut page = led("");
     let mut heard = Vec::new();
     let mut outcome = page.reduce(Action::Act(Act::RemoveVoter(3)));
@@ -200,7 +200,7 @@ fn the_settings_form_resets_to_the_format_and_roles_chosen() {
 #[test]
 fn once_a_removal_is_said_committed_the_panel_and_the_drawing_agree() {
     let step =
-        kraftscope::session::stories::TOUR.iter().position(|s| s.id == "leader-leaves").expect("the step");
+        kraftscope::teaching::stories::TOUR.iter().position(|s| s.id == "leader-leaves").expect("the step");
     let mut page = page(&format!("?tour={}", step + 1));
     let said_committed = |page: &PageState| {
         page.status.contains("RemoveRaftVoter") && page.status.contains("committed, answered NONE")

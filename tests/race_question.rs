@@ -8,7 +8,7 @@ use kraftscope::harness::{MS, Micros};
 use kraftscope::page::race::question::GUESS_MAX;
 use kraftscope::page::{Action, PageState, RaceAction, Stage, Tab};
 use kraftscope::race::{FailoverRace, RaceStage};
-use kraftscope::session::stories::TOUR;
+use kraftscope::teaching::stories::TOUR;
 use kraftscope::util::format;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;

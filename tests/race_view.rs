@@ -4,12 +4,12 @@
 
 use kraftscope::experiments::failover::{BROKERS, KraftRoles};
 use kraftscope::harness::{MS, Micros};
+use kraftscope::page::host::{Command, HostEvent};
 use kraftscope::page::race::request::HEALTHY_HOLD_MS;
 use kraftscope::page::race::{Playback, RaceFrame, RaceScreen};
 use kraftscope::page::{Action, Effect, PageState, RaceAction, Tab};
 use kraftscope::quorum::RoleKind;
 use kraftscope::race::{BUILDING, RaceStage};
-use kraftscope::session::host::{Command, HostEvent};
 use kraftscope::zk::FailoverPhase;
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use kraftscope::harness::MS;
 use kraftscope::quorum::RoleKind;
 use kraftscope::session::picture::session_picture;
-use kraftscope::session::stories;
+use kraftscope::teaching::stories;
 
 fn render(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kraftscope")).arg("render").args(args).output().unwrap()

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use kraftscope::page::{Action, Effect, PageState};
-use kraftscope::session::self_check::{CHECKS, CheckAnswers, chapter_ended_by};
-use kraftscope::session::stories::{self, TOUR};
+use kraftscope::teaching::self_check::{CHECKS, CheckAnswers, chapter_ended_by};
+use kraftscope::teaching::stories::{self, TOUR};
 
 #[test]
 fn every_chapter_ends_with_three_or_four_questions() {

@@ -167,7 +167,7 @@ fn a_timeline_runs_on_past_its_window_and_refuses_actions_past_the_most_it_keeps
 
 /// The settings the live page starts from (a page-sized snapshot interval).
 fn page_settings(seed: u64) -> Settings {
-    Settings { seed, snapshot_bytes: kraftscope::session::params::PAGE_SNAPSHOT_BYTES, ..Settings::default() }
+    Settings { seed, snapshot_bytes: kraftscope::page::params::PAGE_SNAPSHOT_BYTES, ..Settings::default() }
 }
 
 /// A long session with actions at seeded random moments: kills, restarts, isolations, heals,

@@ -3,8 +3,8 @@
 //! link still opens, with a notice naming what did not match.
 
 use kraftscope::harness::MS;
+use kraftscope::page::params::PageParams;
 use kraftscope::quorum::RoleKind;
-use kraftscope::session::params::PageParams;
 use kraftscope::session::{Action, Session, Settings};
 use kraftscope::util::rng::Rng;
 

@@ -6,7 +6,7 @@ use kraftscope::drawing::cluster::{StillStyle, still};
 use kraftscope::harness::MS;
 use kraftscope::page::{Action, Effect, PageState, Still, StillAction, StillFormat, Tab};
 use kraftscope::session::picture::session_picture;
-use kraftscope::session::stories;
+use kraftscope::teaching::stories;
 
 fn page(query: &str) -> PageState {
     PageState::new(query, "http://localhost:8080/", false)

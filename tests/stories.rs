@@ -5,9 +5,9 @@ use kraftscope::harness::MS;
 use kraftscope::migration::scenarios;
 use kraftscope::quorum::{Message, RoleKind};
 use kraftscope::session::Session;
-use kraftscope::session::stories::{TOUR, View, find};
 use kraftscope::sim::TraceKind;
 use kraftscope::sim::packet::Payload;
+use kraftscope::teaching::stories::{TOUR, View, find};
 
 fn story(id: &str) -> Session {
     find(id).unwrap_or_else(|| panic!("no story {id}")).ending(1)

@@ -5,7 +5,7 @@
 use kraftscope::harness::MS;
 use kraftscope::page::{Action, PageState, RaceAction, Stage, Tab};
 use kraftscope::race::{FailoverRace, RaceStage};
-use kraftscope::session::stories::{TOUR, View};
+use kraftscope::teaching::stories::{TOUR, View};
 
 const FRAME_MS: f64 = 1_000.0 / 60.0;
 /// The browser test allows 10 s of wall time; the native pacing must leave room for slow frames.
@@ -44,7 +44,7 @@ fn frames_until_key_moment(page: &mut PageState, what: &str, playing: fn(&PageSt
 }
 
 /// Each cluster step's key moment as the event log words it, judged on the line's text without
-/// the page's own matcher (src/session/key_moment.rs), so a wrong matcher shows here.
+/// the page's own matcher (src/teaching/key_moment.rs), so a wrong matcher shows here.
 fn worded_as_its_moment(id: &str, line: &str) -> bool {
     let appended = |node: &str, record: &str| {
         line.strip_prefix(&format!("{node} appended ")).is_some_and(|rest| {

@@ -11,8 +11,8 @@ use kraftscope::page::race::still::race_still;
 #[cfg(feature = "full")]
 use kraftscope::page::{Action, PageState};
 use kraftscope::session::picture::session_picture;
-use kraftscope::session::stories::{self, View};
 use kraftscope::session::{LINK_LIMIT, Session};
+use kraftscope::teaching::stories::{self, View};
 use kraftscope::util::css::still_sheet;
 #[cfg(feature = "full")]
 use kraftscope::util::format;

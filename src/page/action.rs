@@ -4,14 +4,14 @@
 use std::fmt;
 
 use crate::harness::{MS, Micros};
+#[cfg(feature = "full")]
+use crate::page::host::command::MIGRATION_COMMANDS;
+use crate::page::host::command::RACE_COMMANDS;
+use crate::page::host::{Command, HostEvent};
+#[cfg(feature = "full")]
+use crate::page::session_file::SessionFile;
+use crate::page::views::Tab;
 use crate::quorum::NodeId;
-#[cfg(feature = "full")]
-use crate::session::host::command::MIGRATION_COMMANDS;
-use crate::session::host::command::RACE_COMMANDS;
-use crate::session::host::{Command, HostEvent};
-pub use crate::session::params::Tab;
-#[cfg(feature = "full")]
-use crate::session::session_file::SessionFile;
 use crate::session::{self, ActError, SeekError, Settings, WINDOW};
 #[cfg(feature = "full")]
 use crate::zk::Pain;

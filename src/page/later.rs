@@ -12,9 +12,9 @@ use crate::migration::scenarios::IDS as MIGRATIONS;
 #[cfg(feature = "full")]
 use crate::migration::sim::Action as MigrationStep;
 #[cfg(feature = "full")]
-use crate::session::host::Command;
+use crate::page::host::Command;
 #[cfg(feature = "full")]
-use crate::session::stories::{Story, View};
+use crate::teaching::stories::{Story, View};
 
 #[cfg(feature = "full")]
 use super::migration::{MigrationAction, MigrationState, PreparingMigration};

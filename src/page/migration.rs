@@ -16,8 +16,8 @@ use super::question::{Question, QuestionView};
 use crate::drawing::cluster::StillStyle;
 use crate::drawing::migration::{migration_still, standing_lines};
 use crate::drawing::svg::El;
-use crate::session::migration_predictions;
-use crate::session::stories::Story;
+use crate::teaching::migration_predictions;
+use crate::teaching::stories::Story;
 
 /// Latest events shown.
 pub const EVENTS_SHOWN: usize = 6;

@@ -12,6 +12,7 @@ pub mod action;
 #[cfg(feature = "full")]
 pub mod chips;
 pub mod clock;
+pub mod host;
 mod later;
 pub mod live;
 pub mod log_filter;
@@ -22,6 +23,7 @@ pub mod migration;
 pub mod pacing;
 #[cfg(feature = "full")]
 pub mod pains;
+pub mod params;
 #[cfg(feature = "full")]
 pub mod qr;
 pub mod question;
@@ -29,11 +31,13 @@ pub mod question;
 pub mod race;
 pub mod redraw;
 pub mod self_check;
+pub mod session_file;
 pub mod still;
+pub mod views;
 
 #[cfg(feature = "full")]
 pub use crate::log_reader::LogRequest;
-pub use action::{Action, CommandError, Effect, Outcome, Tab};
+pub use action::{Action, CommandError, Effect, Outcome};
 pub use clock::Clock;
 pub use live::{LiveView, LogView, Reopening};
 pub use log_filter::LogFilter;
@@ -46,18 +50,19 @@ pub use question::{Question, QuestionView, Stage};
 pub use race::{RaceAction, RaceEffect, RaceQuestionView, RaceRequest, RaceView};
 pub use self_check::{CheckView, SelfCheckView};
 pub use still::{Still, StillAction, StillForm, StillFormat};
+pub use views::Tab;
 
 use crate::harness::{MS, Micros};
+use crate::page::host::{Command, HostEvent};
+use crate::page::params::PageParams;
+#[cfg(feature = "full")]
+use crate::page::session_file::SessionFile;
 use crate::quorum::RoleKind;
-use crate::session::host::{Command, HostEvent};
-use crate::session::params::PageParams;
-#[cfg(feature = "full")]
-use crate::session::predictions;
-use crate::session::self_check::{CHECKS, CheckAnswers};
-#[cfg(feature = "full")]
-use crate::session::session_file::SessionFile;
-use crate::session::stories::{self, Story, TOUR, View};
 use crate::session::{self, ActiveController, Session, WINDOW};
+#[cfg(feature = "full")]
+use crate::teaching::predictions;
+use crate::teaching::self_check::{CHECKS, CheckAnswers};
+use crate::teaching::stories::{self, Story, TOUR, View};
 use crate::util::format;
 #[cfg(feature = "full")]
 use crate::zk::Pain;
@@ -285,7 +290,7 @@ impl PageState {
     /// origins, the race's size), and speed, presenter and kiosk mode as they are now.
     #[cfg(not(feature = "full"))]
     fn full_page_query(&self) -> String {
-        let later = |story: &&Story| !story.view.tab().on_first_screen();
+        let later = |story: &&Story| !Tab::showing(story.view).on_first_screen();
         let scenario = self.params.scenario.and_then(stories::find).filter(later);
         let mut query = match (self.tour, self.story().filter(later), scenario) {
             (Some(step), Some(_), _) => format!("tour={}", step + 1),
@@ -601,7 +606,7 @@ impl PageState {
             }
             // The first screen's build opens the view's tab only: the full page takes over.
             #[cfg(not(feature = "full"))]
-            (view, _) if !view.tab().on_first_screen() => self.tab = view.tab(),
+            (view, _) if !Tab::showing(view).on_first_screen() => self.tab = Tab::showing(view),
             _ => {
                 self.session = story.opening(seed);
                 self.live.form = self.session.settings().clone();
@@ -809,7 +814,7 @@ impl PageState {
                 self.live.speed_exp = speed.log10().clamp(MIN_SPEED_EXP, MAX_SPEED_EXP)
             }
             Command::LoadScenario { scenario } => {
-                let migration = || crate::session::params::migration_scenario(&scenario);
+                let migration = || crate::page::params::migration_scenario(&scenario);
                 self.params.scenario = stories::find(&scenario).map(|s| s.id).or_else(migration);
                 #[cfg(feature = "full")]
                 self.params.ops.clear();

@@ -4,12 +4,12 @@
 
 use crate::harness::Micros;
 use crate::quorum::NodeId;
-use crate::session::predictions::{self, Answer, Ask};
-use crate::session::stories::Story;
+use crate::teaching::predictions::{self, Answer, Ask};
+use crate::teaching::stories::Story;
 
 /// A tour step's question and what the viewer did with it. It holds what it asks and what the
 /// step then played in words, so a question about the live cluster and one about the migration
-/// (`crate::session::migration_predictions`) are held, answered and judged alike.
+/// (`crate::teaching::migration_predictions`) are held, answered and judged alike.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
     /// The tour step (story id) it belongs to.

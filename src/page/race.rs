@@ -26,8 +26,8 @@ pub use speed_choice::Playback;
 use super::clock::Clock;
 use crate::experiments::failover::KraftRoles;
 use crate::harness::{MS, Micros};
+use crate::page::host::{Command, HostEvent};
 use crate::race::{FailoverRace, RaceError, RaceMoment, RaceStage};
-use crate::session::host::{Command, HostEvent};
 
 /// Real milliseconds of playback one Step covers.
 const STEP_MS: f64 = 500.0;

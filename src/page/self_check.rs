@@ -1,8 +1,8 @@
 //! A chapter's self-check as the tour panel shows it on the chapter's last step: each question,
 //! the option chosen, and once answered whether it was right, why, and the step that shows it.
 
-use crate::session::self_check::{self, CHECKS, CheckAnswers};
-use crate::session::stories::TOUR;
+use crate::teaching::self_check::{self, CHECKS, CheckAnswers};
+use crate::teaching::stories::TOUR;
 
 /// The self-check of the chapter a tour step ends.
 #[derive(Clone, Debug, PartialEq)]

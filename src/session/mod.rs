@@ -6,17 +6,9 @@ pub mod action;
 pub mod checkpoint;
 pub mod culprits;
 pub mod fingerprint;
-pub mod host;
-pub mod key_moment;
 pub mod message_kinds;
-pub mod migration_predictions;
-pub mod params;
 pub mod picture;
-pub mod predictions;
-pub mod self_check;
-pub mod session_file;
 pub mod settings;
-pub mod stories;
 pub mod summary;
 
 use std::collections::VecDeque;

@@ -35,13 +35,13 @@ use super::timeline::Timeline;
 use super::tour::TourPanel;
 use crate::drawing::layout::STAGE_ZOOM;
 use crate::harness::MS;
+use crate::page::params::Controls as ControlLevel;
 #[cfg(feature = "full")]
 use crate::page::race::RaceFrame;
 use crate::page::{Action, Effect, PageState, QuestionView, Tab};
 #[cfg(feature = "full")]
 use crate::page::{MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
-use crate::session::params::Controls as ControlLevel;
 use crate::session::picture::broker_partitions;
 use crate::util::format;
 

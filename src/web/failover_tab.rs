@@ -13,11 +13,11 @@ use super::still_form::StillFormView;
 use super::zk_view::ZkView;
 use crate::experiments::failover::KraftRoles;
 use crate::harness::MS;
+use crate::page::params::Controls as ControlLevel;
 use crate::page::race::screen::{KraftSide, RaceControls, ZkSide};
 use crate::page::race::size::{MAX_EXP, MIN_EXP};
 use crate::page::race::{Playback, RaceFrame, RaceView};
 use crate::page::{Action, RaceAction, StillAction, StillForm};
-use crate::session::params::Controls as ControlLevel;
 use crate::util::{float, format};
 
 /// How the race is laid out: where (embedded: no chart, no legend, a one-line caption and a compact

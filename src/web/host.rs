@@ -2,7 +2,7 @@
 //! allows (`origins=`), or from the same page through the `command` export; events go to the
 //! parent page's allowed origins and to the `onEvent` listeners. Messages are converted with
 //! serde-wasm-bindgen (JSON text through `JSON.parse`); a bad one is answered with an error
-//! event. The schema is `crate::session::host`.
+//! event. The schema is `crate::page::host`.
 
 use std::cell::RefCell;
 
@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::MessageEvent;
 use yew::Callback;
 
-use crate::session::host::{API_VERSION, Command, HostEvent, Message, Origins};
+use crate::page::host::{API_VERSION, Command, HostEvent, Message, Origins};
 
 /// Where commands go and events are sent.
 #[derive(Default)]

@@ -48,7 +48,7 @@ mod full {
 
     use super::{SessionFilesProps, WHAT};
     use crate::page::Action;
-    use crate::session::session_file::{Header, SessionFile};
+    use crate::page::session_file::{Header, SessionFile};
     use crate::web::host::js_error;
 
     #[function_component(SessionFiles)]

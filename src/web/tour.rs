@@ -8,7 +8,7 @@ use super::prediction::PredictionPanel;
 use super::self_check::SelfCheck;
 use crate::harness::Micros;
 use crate::page::{Action, QuestionView, SelfCheckView, Stage};
-use crate::session::stories::{TOUR, View};
+use crate::teaching::stories::{TOUR, View};
 use crate::util::format;
 
 #[derive(Properties, PartialEq)]

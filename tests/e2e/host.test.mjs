@@ -2,7 +2,7 @@
 // the embed's `127.0.0.1`) drives the embed through every command and receives every event
 // kind; a page of an origin `origins=` does not list is ignored; malformed messages are
 // answered with error events and the page keeps running.
-// covers: src/web/host.rs src/session/host www/embed-example.html
+// covers: src/web/host.rs src/page/host www/embed-example.html
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { baseUrl, caughtUpWithLeader, freshContext, screenshot } from "./browser.mjs";

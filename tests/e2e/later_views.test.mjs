@@ -2,7 +2,7 @@
 // full page, which takes over at a link carrying the state (issue #48). Opening them from a
 // paused live cluster and coming back finds the same cluster drawn the same way; a link to a
 // later view loads the full page at once.
-// covers: index.html src/page/mod.rs src/web/app.rs xtask/src/dist.rs src/session/params.rs
+// covers: index.html src/page/mod.rs src/web/app.rs xtask/src/dist.rs src/page/params.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader } from "./browser.mjs";

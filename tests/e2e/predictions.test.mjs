@@ -3,7 +3,7 @@
 // names what happened, as the drawing shows it, in the tour panel's live region. The failover
 // race's step holds before the kill for a prediction on a slider; a bridge release step holds its
 // migration at its question.
-// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/session/predictions.rs src/session/migration_predictions.rs
+// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/teaching/predictions.rs src/teaching/migration_predictions.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";

@@ -1,7 +1,7 @@
 // A chapter's self-check on its last tour step: answers are marked right or wrong with why and a
 // link to the step that shows it; they stay in the browser across reloads until "Reset my
 // answers".
-// covers: src/web/self_check.rs src/page/self_check.rs src/session/self_check.rs src/web/app.rs
+// covers: src/web/self_check.rs src/page/self_check.rs src/teaching/self_check.rs src/web/app.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForText } from "./browser.mjs";

@@ -1,6 +1,6 @@
 // Teaching, talks and docs: the guided tour forward and back, presenter shortcuts, the
 // embedded docs page, URL parameter notices, reduced motion and small screens.
-// covers: src/web/tour.rs src/web/app.rs src/session/stories.rs www/embed-example.html
+// covers: src/web/tour.rs src/web/app.rs src/teaching/stories.rs www/embed-example.html
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";

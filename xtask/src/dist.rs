@@ -134,20 +134,21 @@ const LATER_VIEWS_LINE: &str = "const LATER = ";
 /// the migration's among them, tour steps and tabs of views it is without, from the Rust that decides it) and the full
 /// page's wasm size (its loading progress), so such a link loads the full page at once.
 fn with_later_views(index: &str, full_page_bytes: usize) -> Result<String> {
-    use kraftscope::session::params::Tab;
-    use kraftscope::session::stories::TOUR;
+    use kraftscope::page::Tab;
+    use kraftscope::teaching::stories::TOUR;
     let later = |tab: Tab| !tab.on_first_screen();
     let quoted =
         |items: Vec<String>| items.iter().map(|item| format!("\"{item}\"")).collect::<Vec<_>>().join(",");
     let migrations = kraftscope::migration::scenarios::IDS.iter().filter(|_| later(Tab::Migration));
     let scenarios = TOUR
         .iter()
-        .filter(|s| later(s.view.tab()))
+        .filter(|s| later(Tab::showing(s.view)))
         .map(|s| s.id)
         .chain(migrations.copied())
         .map(str::to_string)
         .collect();
-    let steps = (1..=TOUR.len()).filter(|step| later(TOUR[step - 1].view.tab())).map(|step| step.to_string());
+    let steps =
+        (1..=TOUR.len()).filter(|step| later(Tab::showing(TOUR[step - 1].view))).map(|step| step.to_string());
     let tabs = Tab::ALL.into_iter().filter(|tab| later(*tab)).map(|tab| tab.name().to_string()).collect();
     let line = format!(
         "{LATER_VIEWS_LINE}{{ scenario: [{}], tour: [{}], tab: [{}], bytes: {full_page_bytes} }};",

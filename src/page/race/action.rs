@@ -3,7 +3,7 @@
 
 use crate::experiments::failover::KraftRoles;
 use crate::harness::Micros;
-use crate::session::host::HostEvent;
+use crate::page::host::HostEvent;
 
 use super::speed_choice::Playback;
 

@@ -3,7 +3,7 @@
 //! watches; once both sides are back, the verdict compares the guess with what the race played.
 
 use crate::race::{self, FailoverRace, RaceStage};
-use crate::session::predictions::{RaceOutcome, RacePrediction};
+use crate::teaching::predictions::{RaceOutcome, RacePrediction};
 use crate::util::format;
 
 use super::super::question::Stage;

@@ -6,7 +6,7 @@
 
 use crate::harness::{MS, Micros};
 use crate::race::RaceMoment;
-use crate::session::predictions::RacePrediction;
+use crate::teaching::predictions::RacePrediction;
 
 /// The race the page asked for.
 #[derive(Clone, Debug, PartialEq)]

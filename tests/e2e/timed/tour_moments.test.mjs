@@ -4,13 +4,13 @@
 // step and a pain step do the same with their own moments. Every step's timing is checked natively
 // over the page's reducer at 60 frames a second (tests/tour_steps.rs); here one step of each view
 // shows that the browser's real frames keep that pace.
-// covers: src/web/tour.rs src/web/frame_clock.rs src/session/stories.rs src/session/key_moment.rs
+// covers: src/web/tour.rs src/web/frame_clock.rs src/teaching/stories.rs src/teaching/key_moment.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot } from "../browser.mjs";
 
 /** The cluster steps played here and their key moments as the event log words them
- *  (independent of the page's own matcher in src/session/key_moment.rs): the divergence, and a
+ *  (independent of the page's own matcher in src/teaching/key_moment.rs): the divergence, and a
  *  voter added. */
 const KEY_MOMENTS = new Map([
   [7, /truncated its log to \d+ \(DivergingEpoch/],

@@ -422,7 +422,7 @@ mod tests {
     use super::CHECKS;
     use crate::harness::MS;
     use crate::migration::scenarios;
-    use crate::session::stories::{self, View};
+    use crate::teaching::stories::{self, View};
 
     /// Each answer links a step whose moment happens: a cluster step's key moment is in its
     /// trace; a race or pain step plays its own (tests/tour_steps.rs plays each to its moment).

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::params::PageParams;
-use super::stories::TOUR;
-use super::{LINK_LIMIT, MAX_ACTIONS, RecordedAction, Session, Settings};
+use crate::session::{LINK_LIMIT, MAX_ACTIONS, RecordedAction, Session, Settings};
+use crate::teaching::stories::TOUR;
 
 /// What the `format` field of every session file says.
 pub const FORMAT: &str = "kraftscope-session";
@@ -188,7 +188,7 @@ impl SessionFile {
 mod tests {
     use super::{Header, SessionFile};
     use crate::harness::MS;
-    use crate::session::params::PageParams;
+    use crate::page::params::PageParams;
     use crate::session::{Action, Session, Settings};
 
     /// A session with a few actions, paused between two events after a kill.

@@ -5,10 +5,10 @@ use serde::Deserialize;
 
 #[cfg(feature = "full")]
 use crate::migration::sim::Action as MigrationStep;
+use crate::page::params::{MAX_SPEED, MIN_SPEED, migration_scenario, scenario_ids};
 use crate::quorum::NodeId;
-use crate::session::params::{MAX_SPEED, MIN_SPEED, migration_scenario, scenario_ids};
-use crate::session::stories::{self, TOUR};
 use crate::session::{Action, LINK_LIMIT};
+use crate::teaching::stories::{self, TOUR};
 
 /// What a host page can ask the page to do.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,11 +11,10 @@ use crate::quorum::RoleKind;
 use crate::race::RaceMoment;
 use crate::zk::Pain;
 
-use super::Session;
-use super::action::Action;
 use super::key_moment::KeyMoment;
-use super::params::Tab;
-use super::settings::Settings;
+use crate::session::Session;
+use crate::session::action::Action;
+use crate::session::settings::Settings;
 
 /// Which view a story shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,18 +25,6 @@ pub enum View {
     Pain(Pain),
     /// A migration of the bridge release ([`Story::migration`] says which, and where).
     Migration,
-}
-
-impl View {
-    /// The page's view that shows it.
-    pub fn tab(self) -> Tab {
-        match self {
-            View::Cluster => Tab::Cluster,
-            View::Failover => Tab::Failover,
-            View::Pain(_) => Tab::Pains,
-            View::Migration => Tab::Migration,
-        }
-    }
 }
 
 /// Words only the full page shows: a step of a view the first screen's build does not carry

@@ -13,8 +13,8 @@ use crate::race::FailoverRace;
 use crate::sim::TraceKind;
 use crate::sim::packet::Payload;
 
-use super::Session;
 use super::stories::{self, Story};
+use crate::session::Session;
 
 /// What a question asks for, and so how it is answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,11 +10,12 @@ use crate::sim::simulation::QuorumFormat;
 use crate::sweep::sabotage::Sabotage;
 use crate::util::format;
 
-use super::Session;
-use super::action::RecordedAction;
 use super::host::Origins;
-use super::settings::Settings;
-use super::stories;
+use super::views::Tab;
+use crate::session::Session;
+use crate::session::action::RecordedAction;
+use crate::session::settings::Settings;
+use crate::teaching::stories;
 
 /// Which controls the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,51 +26,6 @@ pub enum Controls {
     Min,
     /// None: a moving picture.
     None,
-}
-
-/// The page's views (`tab=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Cluster,
-    Failover,
-    /// A real cluster's `__cluster_metadata` log, opened from a file.
-    Log,
-    /// ZooKeeper mode's other pains, beside what KRaft does.
-    Pains,
-    /// A ZooKeeper-mode cluster migrated to KRaft (Kafka 3.9).
-    Migration,
-}
-
-impl Tab {
-    /// The views in the header's order.
-    pub const ALL: [Tab; 5] = [Tab::Cluster, Tab::Failover, Tab::Pains, Tab::Migration, Tab::Log];
-
-    /// Its name in a URL.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tab::Cluster => "cluster",
-            Tab::Failover => "failover",
-            Tab::Pains => "pains",
-            Tab::Migration => "migration",
-            Tab::Log => "log",
-        }
-    }
-
-    /// Its tab's label in the header, and the short one a phone shows.
-    pub fn label(self) -> (&'static str, &'static str) {
-        match self {
-            Tab::Cluster => ("Live cluster", "Live"),
-            Tab::Failover => ("Failover: KRaft vs ZooKeeper", "Failover"),
-            Tab::Pains => ("ZooKeeper's other pains", "Pains"),
-            Tab::Migration => ("Migration", "Migration"),
-            Tab::Log => ("Open a metadata log", "Log"),
-        }
-    }
-
-    /// Whether the first screen's wasm draws it; the other views come with the full page.
-    pub fn on_first_screen(self) -> bool {
-        self == Tab::Cluster
-    }
 }
 
 /// Everything the URL can ask for.
@@ -182,7 +138,7 @@ const MAX_HOLD_MS: u64 = 600_000;
 /// simulated month to reach, and the log would grow in memory all that time.
 pub const PAGE_SNAPSHOT_BYTES: u64 = 4_096;
 /// The latest moment a URL may ask to open at.
-const MAX_AT: Micros = super::LINK_LIMIT;
+const MAX_AT: Micros = crate::session::LINK_LIMIT;
 
 /// Decode `%XX` and `+` in a query component.
 fn decode(text: &str) -> String {
@@ -348,7 +304,7 @@ impl PageParams {
                 self.tour = Some(within(number("a step number")?, 1, stories::TOUR.len() as u64)? as usize)
             }
             "tab" => {
-                self.tab = Some(Tab::ALL.into_iter().find(|tab| tab.name() == value).ok_or_else(|| {
+                self.tab = Some(Tab::named(value).ok_or_else(|| {
                     let names: Vec<&str> = Tab::ALL.iter().map(|tab| tab.name()).collect();
                     format!("tab: '{value}' is not one of {}; opening the live cluster", names.join(", "))
                 })?)
@@ -436,11 +392,11 @@ impl PageParams {
                 let actions = actions.map_err(|e| {
                     format!("actions: {e} (is the link truncated?); ignoring the shared actions")
                 })?;
-                if actions.len() > super::MAX_ACTIONS {
+                if actions.len() > crate::session::MAX_ACTIONS {
                     return Err(format!(
                         "actions: {} of them, more than the {} a timeline keeps; ignoring the shared actions",
                         actions.len(),
-                        super::MAX_ACTIONS
+                        crate::session::MAX_ACTIONS
                     ));
                 }
                 if actions.windows(2).any(|w| (w[0].events, w[0].at) > (w[1].events, w[1].at)) {
@@ -459,8 +415,8 @@ impl PageParams {
             "kiosk" => self.kiosk = flag(value).ok_or_else(|| format!("kiosk: '{value}' is not 0 or 1"))?,
             "class" => self.class = flag(value).ok_or_else(|| format!("class: '{value}' is not 0 or 1"))?,
             "ask" => {
-                self.ask = Some(super::predictions::for_story(value).map(|p| p.story).ok_or_else(|| {
-                    let asking: Vec<&str> = super::predictions::PREDICTIONS.iter().map(|p| p.story).collect();
+                self.ask = Some(crate::teaching::predictions::for_story(value).map(|p| p.story).ok_or_else(|| {
+                    let asking: Vec<&str> = crate::teaching::predictions::PREDICTIONS.iter().map(|p| p.story).collect();
                     format!("ask: '{value}' is not a tour step with a question a phone can show ({}); opening the live cluster", asking.join(", "))
                 })?)
             }
