@@ -53,26 +53,8 @@ pub fn grid_drawing(
                 (a < b).then(|| (row, a - first, b - a, class))
             })
     });
-    let label = format!(
-        "{} cells of {} partitions each: {} loaded by the controller, {} held fresh by every broker; {} without a leader",
-        format::count(u64::from(g.cells)),
-        format::count(g.per_cell),
-        format::count(u64::from(g.loaded)),
-        format::count(u64::from(pushed)),
-        format::count(g.leaderless),
-    );
+    let label = described(g, pushed);
     let lead_y = grid_h + 4.0;
-    let label_text = |y: f64, text: String| {
-        El::new("text").attr("class", "grid-label").attr("x", "0").attr("y", y).text(text)
-    };
-    let run = |class: &'static str, x: String, y: f64, width: String| {
-        El::new("rect")
-            .attr("class", class)
-            .attr("x", x)
-            .attr("y", y)
-            .attr("width", width)
-            .attr("height", BAND_H)
-    };
     let cells = runs.map(|(row, start, len, class)| {
         El::new("rect")
             .attr("class", class)
@@ -92,19 +74,6 @@ pub fn grid_drawing(
             .child(run("run stale", LABEL_W.to_string(), y, (width - LABEL_W).to_string()))
             .child(run("run pushed", LABEL_W.to_string(), y, format!("{fresh:.2}")))
     });
-    let edge = El::new("rect")
-        .attr("class", "cell-edge")
-        .attr("width", format!("{cell_w:.3}"))
-        .attr("height", format!("{cell_h:.2}"));
-    let defs = El::new("defs").child(
-        El::new("pattern")
-            .attr("id", &pattern)
-            .attr("width", format!("{cell_w:.3}"))
-            .attr("height", format!("{cell_h:.2}"))
-            .attr("patternUnits", "userSpaceOnUse")
-            .attr("x", LABEL_W)
-            .child(edge),
-    );
     let lead = El::new("g")
         .attr("class", "band lead")
         .attr("data-leaderless", g.leaderless)
@@ -127,7 +96,7 @@ pub fn grid_drawing(
         .attr("data-per-cell", g.per_cell)
         .attr("data-partitions", g.partitions)
         .title(label)
-        .child(defs)
+        .child(cell_pattern(&pattern, cell_w, cell_h))
         .child(label_text(grid_h.min(CELL_H) + 1.0, "ctrl".into()))
         .children(cells)
         .child(
@@ -140,6 +109,45 @@ pub fn grid_drawing(
         )
         .child(lead)
         .children(band_rows)
+}
+
+/// What the grid shows, in words (its label and title).
+fn described(g: &PartitionGrid, pushed: u32) -> String {
+    format!(
+        "{} cells of {} partitions each: {} loaded by the controller, {} held fresh by every broker; {} without a leader",
+        format::count(u64::from(g.cells)),
+        format::count(g.per_cell),
+        format::count(u64::from(g.loaded)),
+        format::count(u64::from(pushed)),
+        format::count(g.leaderless),
+    )
+}
+
+/// A row's label, its baseline at `y`.
+fn label_text(y: f64, text: String) -> El {
+    El::new("text").attr("class", "grid-label").attr("x", "0").attr("y", y).text(text)
+}
+
+/// A run of a band, of `class`, at `x` and `y`, `width` units wide.
+fn run(class: &'static str, x: String, y: f64, width: String) -> El {
+    El::new("rect").attr("class", class).attr("x", x).attr("y", y).attr("width", width).attr("height", BAND_H)
+}
+
+/// The pattern `id` that edges every cell of `cell_w` by `cell_h`.
+fn cell_pattern(id: &str, cell_w: f64, cell_h: f64) -> El {
+    let edge = El::new("rect")
+        .attr("class", "cell-edge")
+        .attr("width", format!("{cell_w:.3}"))
+        .attr("height", format!("{cell_h:.2}"));
+    El::new("defs").child(
+        El::new("pattern")
+            .attr("id", id)
+            .attr("width", format!("{cell_w:.3}"))
+            .attr("height", format!("{cell_h:.2}"))
+            .attr("patternUnits", "userSpaceOnUse")
+            .attr("x", LABEL_W)
+            .child(edge),
+    )
 }
 
 #[cfg(test)]

@@ -128,50 +128,126 @@ impl LogImage {
     /// Replay metadata record `api_key`; a record that does not fit the image is an error (the
     /// image is left as it was). Types that do not shape this image are accepted and ignored.
     pub(crate) fn apply(&mut self, api_key: u16, value: &Value) -> Result<(), ReplayError> {
-        let int = |name: &'static str| value.int(name).ok_or(ReplayError::Missing(name));
-        let uuid =
-            |name: &'static str| value.uuid(name).map(|u| uuid_text(&u)).ok_or(ReplayError::Missing(name));
-        let text = |name: &'static str| value.text(name).ok_or(ReplayError::Missing(name));
+        if !self.apply_to_brokers(api_key, value)? && !self.apply_to_topics(api_key, value)? {
+            self.apply_to_features(api_key, value)?;
+        }
+        Ok(())
+    }
+
+    /// A record of the cluster's brokers and controllers (whether `api_key` is one).
+    fn apply_to_brokers(&mut self, api_key: u16, value: &Value) -> Result<bool, ReplayError> {
+        let field = Fields(value);
         match api_key {
             // ClusterControlManager.replay(RegisterBrokerRecord)
             0 => {
                 let broker = Broker {
-                    epoch: int("BrokerEpoch")?,
+                    epoch: field.int("BrokerEpoch")?,
                     fenced: value.flag("Fenced").unwrap_or(true),
                     in_controlled_shutdown: value.flag("InControlledShutdown").unwrap_or(false),
                     rack: value.text("Rack").map(str::to_string),
                     migrating_zk_broker: value.flag("IsMigratingZkBroker").unwrap_or(false),
                 };
-                self.brokers.insert(int("BrokerId")? as i32, broker);
+                self.brokers.insert(field.int("BrokerId")? as i32, broker);
             }
             // ClusterControlManager.replay(UnregisterBrokerRecord)
             1 => {
-                let id = int("BrokerId")? as i32;
+                let id = field.int("BrokerId")? as i32;
                 self.brokers.remove(&id).ok_or(ReplayError::UnregistersUnknownBroker(id))?;
             }
+            // ClusterControlManager.replay(FenceBrokerRecord / UnfenceBrokerRecord)
+            7 | 8 => {
+                let id = field.int("Id")? as i32;
+                let broker = self.brokers.get_mut(&id).ok_or(ReplayError::UnknownBroker(id))?;
+                broker.fenced = api_key == 7;
+            }
+            // ClusterControlManager.replay(BrokerRegistrationChangeRecord):
+            // BrokerRegistrationFencingChange (-1 unfence, 0 none, 1 fence) and
+            // BrokerRegistrationInControlledShutdownChange (0 none, 1 in shutdown).
+            17 => {
+                let id = field.int("BrokerId")? as i32;
+                let broker = self.brokers.get_mut(&id).ok_or(ReplayError::UnknownBroker(id))?;
+                match value.int("Fenced").unwrap_or(0) {
+                    -1 => broker.fenced = false,
+                    1 => broker.fenced = true,
+                    _ => {}
+                }
+                if value.int("InControlledShutdown") == Some(1) {
+                    broker.in_controlled_shutdown = true;
+                }
+            }
+            // ClusterControlManager.replay(RegisterControllerRecord)
+            27 => {
+                let id = field.int("ControllerId")? as i32;
+                if let Err(at) = self.controllers.binary_search(&id) {
+                    self.controllers.insert(at, id);
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A record of the topics and their partitions (whether `api_key` is one).
+    fn apply_to_topics(&mut self, api_key: u16, value: &Value) -> Result<bool, ReplayError> {
+        let field = Fields(value);
+        match api_key {
             // ReplicationControlManager.replay(TopicRecord)
             2 => {
-                let name = text("Name")?.to_string();
-                self.topics.insert(uuid("TopicId")?, Topic { name, partitions: BTreeMap::new() });
+                let name = field.text("Name")?.to_string();
+                self.topics.insert(field.uuid("TopicId")?, Topic { name, partitions: BTreeMap::new() });
             }
             // ReplicationControlManager.replay(PartitionRecord)
             3 => {
-                let id = uuid("TopicId")?;
+                let id = field.uuid("TopicId")?;
                 let topic = self.topics.get_mut(&id).ok_or(ReplayError::PartitionOfUnknownTopic(id))?;
                 let partition = Partition {
                     replicas: value.ints("Replicas").unwrap_or_default(),
                     isr: value.ints("Isr").unwrap_or_default(),
-                    leader: int("Leader")? as i32,
-                    leader_epoch: int("LeaderEpoch")? as i32,
-                    partition_epoch: int("PartitionEpoch")? as i32,
+                    leader: field.int("Leader")? as i32,
+                    leader_epoch: field.int("LeaderEpoch")? as i32,
+                    partition_epoch: field.int("PartitionEpoch")? as i32,
                 };
-                topic.partitions.insert(int("PartitionId")? as i32, partition);
+                topic.partitions.insert(field.int("PartitionId")? as i32, partition);
             }
+            // ReplicationControlManager.replay(PartitionChangeRecord) -> PartitionRegistration.merge
+            5 => {
+                let id = field.uuid("TopicId")?;
+                let index = field.int("PartitionId")? as i32;
+                let topic = self.topics.get_mut(&id).ok_or(ReplayError::ChangeOfUnknownTopic(id))?;
+                let p =
+                    topic.partitions.get_mut(&index).ok_or(ReplayError::ChangeOfUnknownPartition(index))?;
+                if let Some(isr) = value.ints("Isr") {
+                    p.isr = isr;
+                }
+                if let Some(replicas) = value.ints("Replicas") {
+                    p.replicas = replicas;
+                }
+                let leader = field.int("Leader")?;
+                if leader != NO_LEADER_CHANGE {
+                    p.leader = leader as i32;
+                    p.leader_epoch = p.leader_epoch.wrapping_add(1);
+                }
+                p.partition_epoch = p.partition_epoch.wrapping_add(1);
+            }
+            // ReplicationControlManager.replay(RemoveTopicRecord)
+            9 => {
+                let id = field.uuid("TopicId")?;
+                self.topics.remove(&id).ok_or(ReplayError::RemovesUnknownTopic(id))?;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A record of configs, features or the migration's state (whether `api_key` is one).
+    fn apply_to_features(&mut self, api_key: u16, value: &Value) -> Result<bool, ReplayError> {
+        let field = Fields(value);
+        match api_key {
             // ConfigurationControlManager.replay(ConfigRecord): a null value deletes the key.
             4 => {
                 let resource =
-                    format!("{}:{}", int("ResourceType")?, value.text("ResourceName").unwrap_or(""));
-                let name = text("Name")?.to_string();
+                    format!("{}:{}", field.int("ResourceType")?, value.text("ResourceName").unwrap_or(""));
+                let name = field.text("Name")?.to_string();
                 let configs = self.configs.entry(resource.clone()).or_default();
                 match value.text("Value") {
                     Some(v) => {
@@ -185,75 +261,39 @@ impl LogImage {
                     }
                 }
             }
-            // ReplicationControlManager.replay(PartitionChangeRecord) -> PartitionRegistration.merge
-            5 => {
-                let id = uuid("TopicId")?;
-                let index = int("PartitionId")? as i32;
-                let topic = self.topics.get_mut(&id).ok_or(ReplayError::ChangeOfUnknownTopic(id))?;
-                let p =
-                    topic.partitions.get_mut(&index).ok_or(ReplayError::ChangeOfUnknownPartition(index))?;
-                if let Some(isr) = value.ints("Isr") {
-                    p.isr = isr;
-                }
-                if let Some(replicas) = value.ints("Replicas") {
-                    p.replicas = replicas;
-                }
-                let leader = int("Leader")?;
-                if leader != NO_LEADER_CHANGE {
-                    p.leader = leader as i32;
-                    p.leader_epoch = p.leader_epoch.wrapping_add(1);
-                }
-                p.partition_epoch = p.partition_epoch.wrapping_add(1);
-            }
-            // ClusterControlManager.replay(FenceBrokerRecord / UnfenceBrokerRecord)
-            7 | 8 => {
-                let id = int("Id")? as i32;
-                let broker = self.brokers.get_mut(&id).ok_or(ReplayError::UnknownBroker(id))?;
-                broker.fenced = api_key == 7;
-            }
-            // ReplicationControlManager.replay(RemoveTopicRecord)
-            9 => {
-                let id = uuid("TopicId")?;
-                self.topics.remove(&id).ok_or(ReplayError::RemovesUnknownTopic(id))?;
-            }
             // FeatureControlManager.replay(FeatureLevelRecord): level 0 removes the feature.
             12 => {
-                let name = text("Name")?.to_string();
-                match int("FeatureLevel")? as i16 {
+                let name = field.text("Name")?.to_string();
+                match field.int("FeatureLevel")? as i16 {
                     0 => self.features.remove(&name),
                     level => self.features.insert(name, level),
                 };
             }
-            // ClusterControlManager.replay(BrokerRegistrationChangeRecord):
-            // BrokerRegistrationFencingChange (-1 unfence, 0 none, 1 fence) and
-            // BrokerRegistrationInControlledShutdownChange (0 none, 1 in shutdown).
-            17 => {
-                let id = int("BrokerId")? as i32;
-                let broker = self.brokers.get_mut(&id).ok_or(ReplayError::UnknownBroker(id))?;
-                match value.int("Fenced").unwrap_or(0) {
-                    -1 => broker.fenced = false,
-                    1 => broker.fenced = true,
-                    _ => {}
-                }
-                if value.int("InControlledShutdown") == Some(1) {
-                    broker.in_controlled_shutdown = true;
-                }
-            }
             // FeatureControlManager.replay(ZkMigrationStateRecord) (Kafka 3.4 to 3.9)
             21 => {
-                let raw = int("ZkMigrationState")?;
+                let raw = field.int("ZkMigrationState")?;
                 self.zk_migration =
                     Some(ZkMigrationState::of(raw).ok_or(ReplayError::UnknownZkMigrationState(raw))?);
             }
-            // ClusterControlManager.replay(RegisterControllerRecord)
-            27 => {
-                let id = int("ControllerId")? as i32;
-                if let Err(at) = self.controllers.binary_search(&id) {
-                    self.controllers.insert(at, id);
-                }
-            }
-            _ => {}
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
+    }
+}
+
+/// A record's fields that must be there: each missing one is an error naming it.
+struct Fields<'a>(&'a Value);
+
+impl Fields<'_> {
+    fn int(&self, name: &'static str) -> Result<i64, ReplayError> {
+        self.0.int(name).ok_or(ReplayError::Missing(name))
+    }
+
+    fn uuid(&self, name: &'static str) -> Result<String, ReplayError> {
+        self.0.uuid(name).map(|u| uuid_text(&u)).ok_or(ReplayError::Missing(name))
+    }
+
+    fn text(&self, name: &'static str) -> Result<&str, ReplayError> {
+        self.0.text(name).ok_or(ReplayError::Missing(name))
     }
 }

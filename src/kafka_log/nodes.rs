@@ -256,10 +256,29 @@ fn leader_text(leader: Option<i64>) -> String {
 /// records only some logs hold, log ends apart, cluster ids, and directory ids the voter set
 /// does not list.
 fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
-    let mut found = Vec::new();
-    let mut say = |concerned: Vec<&NodeSummary>, text: String| {
-        found.push(Disagreement { nodes: concerned.iter().map(|n| n.name.clone()).collect(), text });
-    };
+    let mut found = Found(Vec::new());
+    let with_log: Vec<&NodeSummary> = nodes.iter().filter(|n| n.log_end.is_some()).collect();
+    epochs_named(nodes, &mut found);
+    leader_changes_missing(&with_log, &mut found);
+    divergences(&with_log, &mut found);
+    log_ends(&with_log, &mut found);
+    cluster_ids(nodes, &mut found);
+    voter_keys(nodes, &mut found);
+    found.0
+}
+
+/// The disagreements found so far.
+struct Found(Vec<Disagreement>);
+
+impl Found {
+    /// One more, concerning `concerned`.
+    fn say(&mut self, concerned: Vec<&NodeSummary>, text: String) {
+        self.0.push(Disagreement { nodes: concerned.iter().map(|n| n.name.clone()).collect(), text });
+    }
+}
+
+/// Two leaders named for one epoch, and nodes whose quorum-state names an older epoch.
+fn epochs_named(nodes: &[NodeSummary], found: &mut Found) {
     let with_state: Vec<(&NodeSummary, &QuorumState)> =
         nodes.iter().filter_map(|n| n.quorum_state.as_ref().map(|s| (n, s))).collect();
     if let Some(latest) = with_state.iter().map(|(_, s)| s.leader_epoch).max() {
@@ -271,14 +290,14 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
         leaders.dedup();
         let named: Vec<i64> = leaders.iter().flatten().copied().collect();
         if named.len() > 1 {
-            say(
+            found.say(
                 at_latest.clone(),
                 format!("two leaders named for epoch {latest}: {named:?}, which Raft forbids"),
             );
         }
         let newest_leader = named.first().copied();
         for (node, state) in with_state.iter().filter(|(_, s)| s.leader_epoch < latest) {
-            say(
+            found.say(
                 vec![node],
                 format!(
                     "{}'s quorum-state names epoch {} ({}), but {} at epoch {latest} ({}): {} has not learned of the newer epoch",
@@ -296,7 +315,10 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             );
         }
     }
-    let with_log: Vec<&NodeSummary> = nodes.iter().filter(|n| n.log_end.is_some()).collect();
+}
+
+/// A LeaderChange some logs hold and others, which reach back to its offset, lack (and whether a majority of its voters hold it).
+fn leader_changes_missing(with_log: &[&NodeSummary], found: &mut Found) {
     let mut changes: Vec<&LeaderChangeInfo> = with_log.iter().flat_map(|n| &n.leader_changes).collect();
     crate::util::sort::sort_by_key(&mut changes, |c| (c.epoch, c.offset));
     changes.dedup_by_key(|c| (c.epoch, c.offset));
@@ -332,7 +354,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
         } else {
             String::new()
         };
-        say(
+        found.say(
             holders.iter().chain(&lacking).copied().collect(),
             format!(
                 "the LeaderChange of epoch {} at offset {} (leader n{}) is in {}, not in {}{verdict}",
@@ -344,7 +366,10 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             ),
         );
     }
-    // Compared with the log of the latest epoch, the leader's when its files are there.
+}
+
+/// Each log compared with the log of the latest epoch (the leader's when its files are there): where it diverges.
+fn divergences(with_log: &[&NodeSummary], found: &mut Found) {
     let leads = |n: &NodeSummary| {
         let id = n.node_id();
         id.is_some() && n.quorum_state.as_ref().is_some_and(|s| s.leader_id == id)
@@ -354,7 +379,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
     {
         for node in with_log.iter().filter(|n| n.folder != reference.folder) {
             if let Some((offset, mine, theirs)) = divergence(node, reference) {
-                say(
+                found.say(
                     vec![node, reference],
                     format!(
                         "{}'s log diverges from {}'s at offset {offset}: epoch {mine} there, epoch {theirs} in {}'s; fetching, {} is answered with a DivergingEpoch and truncates its log to {offset}",
@@ -364,6 +389,10 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             }
         }
     }
+}
+
+/// Logs that end at different offsets.
+fn log_ends(with_log: &[&NodeSummary], found: &mut Found) {
     let ends =
         (with_log.iter().filter_map(|n| n.log_end).max(), with_log.iter().filter_map(|n| n.log_end).min());
     if let (Some(end), Some(low)) = ends
@@ -373,7 +402,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             with_log.iter().filter(|n| n.log_end == Some(offset)).copied().collect()
         };
         let (ahead, behind) = (at(end), at(low));
-        say(
+        found.say(
             ahead.iter().chain(&behind).copied().collect(),
             format!(
                 "log ends {} record{} apart: {} end{} at offset {end}, {} at {low}",
@@ -385,6 +414,10 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             ),
         );
     }
+}
+
+/// Nodes of different clusters.
+fn cluster_ids(nodes: &[NodeSummary], found: &mut Found) {
     let mut clusters: Vec<(&str, &NodeSummary)> = nodes
         .iter()
         .filter_map(|n| n.meta.as_ref().and_then(|m| m.cluster_id.as_deref()).map(|c| (c, n)))
@@ -392,11 +425,15 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
     crate::util::sort::sort_by_key(&mut clusters, |(c, _)| c.to_string());
     if clusters.first().map(|c| c.0) != clusters.last().map(|c| c.0) {
         let text = clusters.iter().map(|(c, n)| format!("{} {c}", n.name)).collect::<Vec<_>>().join(", ");
-        say(
+        found.say(
             clusters.iter().map(|(_, n)| *n).collect(),
             format!("not one cluster: the cluster ids differ ({text})"),
         );
     }
+}
+
+/// Nodes whose directory id is not the latest voter set's for their id, or which are not in it at all.
+fn voter_keys(nodes: &[NodeSummary], found: &mut Found) {
     if let Some((offset, voters)) =
         nodes.iter().filter_map(|n| n.voters.as_ref()).max_by_key(|(offset, _)| *offset)
     {
@@ -404,7 +441,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             let Some(meta) = &node.meta else { continue };
             let (Some(id), Some(dir)) = (meta.node_id, meta.directory_id.as_deref()) else { continue };
             match voters.iter().find(|v| i64::from(v.id) == id) {
-                Some(voter) if voter.directory_id != dir => say(
+                Some(voter) if voter.directory_id != dir => found.say(
                     vec![node],
                     format!(
                         "{}'s directory id {dir} is not the one the voter set at offset {offset} lists for node {id} ({}): its disk was replaced, and the old entry still counts toward the majority",
@@ -412,7 +449,7 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
                     ),
                 ),
                 Some(_) => {}
-                None if node.files.iter().any(|f| NodeFile::of(&f.path) == NodeFile::QuorumState) => say(
+                None if node.files.iter().any(|f| NodeFile::of(&f.path) == NodeFile::QuorumState) => found.say(
                     vec![node],
                     format!(
                         "{} is not in the voter set at offset {offset}: an observer (a broker, or a controller not yet added)",
@@ -423,7 +460,6 @@ fn disagreements(nodes: &[NodeSummary]) -> Vec<Disagreement> {
             }
         }
     }
-    found
 }
 
 /// The epoch of the record at `offset` by a log's epoch spans.

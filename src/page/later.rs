@@ -14,15 +14,59 @@ use crate::migration::sim::Action as MigrationStep;
 #[cfg(feature = "full")]
 use crate::page::host::Command;
 #[cfg(feature = "full")]
+use crate::page::session_file::SessionFile;
+#[cfg(feature = "full")]
 use crate::teaching::stories::{Story, View};
 
 #[cfg(feature = "full")]
 use super::migration::{MigrationAction, MigrationState, PreparingMigration};
 #[cfg(feature = "full")]
-use super::{CommandError, Effect, PainsAction, RaceAction, RaceEffect, is_race_key, prediction_key};
+use super::{
+    Action, CommandError, Effect, PainsAction, RaceAction, RaceEffect, RaceRequest, is_race_key,
+    prediction_key,
+};
 use super::{PageState, Tab};
 
 impl PageState {
+    /// An action of a view only the full page has.
+    #[cfg(feature = "full")]
+    pub(super) fn reduce_later(&mut self, action: Action, effects: &mut Vec<Effect>) {
+        match action {
+            Action::SaveFile { name, notes } => {
+                let file = SessionFile::of(&self.session, self.tour, &name, &notes);
+                self.status = format!("Saved {}", file.file_name());
+                effects.push(Effect::Download(file));
+            }
+            Action::OpenFile(file) => self.open_file(file),
+            Action::DownloadLog => effects.push(Effect::DownloadLog),
+            Action::ViewKeySeen(at) => self.view_key_seen(at),
+            Action::Pains(action) => {
+                if let Some(at) = self.pains.reduce(action) {
+                    self.view_key_seen(at);
+                }
+            }
+            Action::Pain(pain) => {
+                self.pains.start(pain);
+                self.tab = Tab::Pains;
+            }
+            Action::Migration(id) => self.open_migration(id, &[], None, true),
+            Action::Migrating(action) => self.migrating(action),
+            Action::RaceFromLog(partitions) => {
+                self.race.open(RaceRequest::idle(partitions));
+                self.tab = Tab::Failover;
+            }
+            Action::Race(action) => {
+                let told = self.race.reduce(action);
+                self.race_told(told, effects);
+            }
+            Action::MetadataLog(action) => {
+                effects.extend(self.metadata_log.reduce(action, self.clock).map(Effect::ReadLog));
+            }
+            // The page's own actions are reduced by `PageState::reduce`, which hands over only these.
+            _ => {}
+        }
+    }
+
     /// Whether the pain or the migration shown plays, or the failover race has work to do.
     #[cfg(feature = "full")]
     pub(super) fn later_view_animating(&self) -> bool {

@@ -381,13 +381,7 @@ impl PageState {
                 }
             }
             Action::Predict(answer) => self.predict(answer),
-            Action::Check { question, option } => {
-                if let Some(q) = CHECKS.get(question)
-                    && self.checks.answer(q.id, option)
-                {
-                    effects.push(Effect::StoreChecks(self.checks.to_text()));
-                }
-            }
+            Action::Check { question, option } => effects.extend(self.check(question, option)),
             Action::ResetChecks => {
                 self.checks.clear();
                 effects.push(Effect::StoreChecks(String::new()));
@@ -433,63 +427,47 @@ impl PageState {
                     effects.push(Effect::Post(HostEvent::Error { error: error.to_string() }));
                 }
             }
-            Action::Kiosk(Some(step)) if self.kiosk => {
-                self.go_to_step(Some(step), &mut effects);
-                effects.extend(self.kiosk_hold());
-            }
-            Action::Kiosk(_) => {
-                self.kiosk = false;
-                self.status = "Kiosk mode stopped: the tour is yours to drive.".into();
-                effects.push(Effect::KioskStop);
-            }
-            #[cfg(feature = "full")]
-            Action::SaveFile { name, notes } => {
-                let file = SessionFile::of(&self.session, self.tour, &name, &notes);
-                self.status = format!("Saved {}", file.file_name());
-                effects.push(Effect::Download(file));
-            }
-            #[cfg(feature = "full")]
-            Action::OpenFile(file) => self.open_file(file),
+            Action::Kiosk(step) => self.on_kiosk(step, &mut effects),
             #[cfg(not(feature = "full"))]
             Action::SessionFiles => effects.push(Effect::OpenFullPage(self.full_page_query() + "&files=1")),
             #[cfg(feature = "full")]
-            Action::DownloadLog => effects.push(Effect::DownloadLog),
-            #[cfg(feature = "full")]
-            Action::ViewKeySeen(at) => self.view_key_seen(at),
-            #[cfg(feature = "full")]
-            Action::Pains(action) => {
-                if let Some(at) = self.pains.reduce(action) {
-                    self.view_key_seen(at);
-                }
-            }
-            #[cfg(feature = "full")]
-            Action::Pain(pain) => {
-                self.pains.start(pain);
-                self.tab = Tab::Pains;
-            }
-            #[cfg(feature = "full")]
-            Action::Migration(id) => self.open_migration(id, &[], None, true),
-            #[cfg(feature = "full")]
-            Action::Migrating(action) => self.migrating(action),
-            #[cfg(feature = "full")]
-            Action::RaceFromLog(partitions) => {
-                self.race.open(RaceRequest::idle(partitions));
-                self.tab = Tab::Failover;
-            }
-            #[cfg(feature = "full")]
-            Action::Race(action) => {
-                let told = self.race.reduce(action);
-                self.race_told(told, &mut effects);
-            }
-            #[cfg(feature = "full")]
-            Action::MetadataLog(action) => {
-                effects.extend(self.metadata_log.reduce(action, self.clock).map(Effect::ReadLog));
-            }
+            later @ (Action::SaveFile { .. }
+            | Action::OpenFile(_)
+            | Action::DownloadLog
+            | Action::ViewKeySeen(_)
+            | Action::Pains(_)
+            | Action::Pain(_)
+            | Action::Migration(_)
+            | Action::Migrating(_)
+            | Action::RaceFromLog(_)
+            | Action::Race(_)
+            | Action::MetadataLog(_)) => self.reduce_later(later, &mut effects),
             Action::Report(status) => self.status = status,
         }
         effects.extend(self.opened_view(Some(shown_before)));
         self.after_action(!race_frame && (refresh_log || !self.live.playing), &mut effects);
         Outcome { handled: true, effects }
+    }
+
+    /// The viewer's answer `option` to self-check `question`: stored when it is a new one.
+    fn check(&mut self, question: usize, option: usize) -> Option<Effect> {
+        let q = CHECKS.get(question)?;
+        self.checks.answer(q.id, option).then(|| Effect::StoreChecks(self.checks.to_text()))
+    }
+
+    /// Kiosk mode's timer went to `step`; any other kiosk action (a key, a click) stops it.
+    fn on_kiosk(&mut self, step: Option<usize>, effects: &mut Vec<Effect>) {
+        match step {
+            Some(step) if self.kiosk => {
+                self.go_to_step(Some(step), effects);
+                effects.extend(self.kiosk_hold());
+            }
+            _ => {
+                self.kiosk = false;
+                self.status = "Kiosk mode stopped: the tour is yours to drive.".into();
+                effects.push(Effect::KioskStop);
+            }
+        }
     }
 
     /// Tell the host page what changed, note the tour step's key moment,

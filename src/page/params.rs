@@ -185,6 +185,20 @@ fn flag(value: &str) -> Option<bool> {
     }
 }
 
+/// `value` of parameter `key` as a whole number, or what it is not.
+fn number(key: &str, value: &str, what: &str) -> Result<u64, String> {
+    value.parse::<u64>().map_err(|_| format!("{key}: '{value}' is not {what}; using the default"))
+}
+
+/// `v` of parameter `key` if it lies in `lo..=hi`, or where it lies outside.
+fn within(key: &str, v: u64, lo: u64, hi: u64) -> Result<u64, String> {
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{key}: {v} is outside {lo} to {hi}; using the default"))
+    }
+}
+
 impl PageParams {
     /// Read a query string (with or without the leading `?`); returns the parameters and one
     /// notice per parameter that was ignored.
@@ -212,23 +226,21 @@ impl PageParams {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let number = |what: &str| {
-            value.parse::<u64>().map_err(|_| format!("{key}: '{value}' is not {what}; using the default"))
-        };
-        let within = |v: u64, lo: u64, hi: u64| {
-            if (lo..=hi).contains(&v) {
-                Ok(v)
-            } else {
-                Err(format!("{key}: {v} is outside {lo} to {hi}; using the default"))
-            }
-        };
+        if self.set_cluster(key, value)? || self.set_moment(key, value)? {
+            return Ok(());
+        }
+        self.set_view(key, value)
+    }
+
+    /// A key of the cluster's settings, if `key` is one (whether it was).
+    fn set_cluster(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key {
-            "seed" => self.settings.seed = number("a seed (a whole number)")?,
+            "seed" => self.settings.seed = number(key, value, "a seed (a whole number)")?,
             "voters" | "controllers" => {
-                self.settings.voters = within(number("a count")?, 1, Settings::MAX_VOTERS.into())? as u32
+                self.settings.voters = within(key, number(key, value, "a count")?, 1, Settings::MAX_VOTERS.into())? as u32
             }
             "brokers" => {
-                self.settings.brokers = within(number("a count")?, 0, Settings::MAX_BROKERS.into())? as u32
+                self.settings.brokers = within(key, number(key, value, "a count")?, 0, Settings::MAX_BROKERS.into())? as u32
             }
             "prevote" => {
                 self.settings.pre_vote =
@@ -246,8 +258,8 @@ impl PageParams {
                     _ => return Err(format!("{key}: '{value}' is not dedicated or combined; using dedicated")),
                 }
             }
-            "drop" => self.settings.drop_percent = within(number("a percentage")?, 0, 100)? as u32,
-            "snapshot" => self.settings.snapshot_bytes = within(number("a byte count")?, 0, 1 << 30)?,
+            "drop" => self.settings.drop_percent = within(key, number(key, value, "a percentage")?, 0, 100)? as u32,
+            "snapshot" => self.settings.snapshot_bytes = within(key, number(key, value, "a byte count")?, 0, 1 << 30)?,
             "latency" => {
                 let (lo, hi) = value.split_once('-').unwrap_or((value, value));
                 let parse = |t: &str| t.parse::<u32>().ok().filter(|v| *v <= Settings::MAX_LATENCY_MS);
@@ -271,90 +283,48 @@ impl PageParams {
                 }
                 self.settings.sabotage = sabotage;
             }
-            "scenario" => {
-                let story = stories::find(value).map(|s| s.id);
-                self.scenario = Some(story.or_else(|| migration_scenario(value)).ok_or_else(|| {
-                    format!(
-                        "scenario: '{value}' is unknown (known: {}); opening the live cluster",
-                        scenario_ids().join(", ")
-                    )
-                })?)
-            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A key of the shared moment and what led to it, if `key` is one (whether it was).
+    fn set_moment(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
             #[cfg(feature = "full")]
             "ops" => {
                 let bad = |op: &str| {
-                    format!("ops: '{op}' is not a moment and a step like 30000.125:kill-controller; ignoring the shared steps")
+                    format!(
+                        "ops: '{op}' is not a moment and a step like 30000.125:kill-controller; ignoring the shared steps"
+                    )
                 };
                 let ops: Result<Vec<_>, String> = value
                     .split('~')
                     .filter(|op| !op.is_empty())
                     .map(|op| {
                         let (at, code) = op.split_once(':').ok_or_else(|| bad(op))?;
-                        let at = format::parse_exact_ms(at).filter(|at| *at <= MAX_AT).ok_or_else(|| bad(op))?;
+                        let at =
+                            format::parse_exact_ms(at).filter(|at| *at <= MAX_AT).ok_or_else(|| bad(op))?;
                         Ok((at, MigrationStep::from_code(code).ok_or_else(|| bad(op))?))
                     })
                     .collect();
                 let ops = ops?;
                 if ops.windows(2).any(|w| w[0].0 > w[1].0) {
-                    return Err("ops: they are out of order (is the link damaged?); ignoring the shared steps".into());
+                    return Err(
+                        "ops: they are out of order (is the link damaged?); ignoring the shared steps".into(),
+                    );
                 }
                 self.ops = ops;
-            }
-            "tour" => {
-                self.tour = Some(within(number("a step number")?, 1, stories::TOUR.len() as u64)? as usize)
-            }
-            "tab" => {
-                self.tab = Some(Tab::named(value).ok_or_else(|| {
-                    let names: Vec<&str> = Tab::ALL.iter().map(|tab| tab.name()).collect();
-                    format!("tab: '{value}' is not one of {}; opening the live cluster", names.join(", "))
-                })?)
-            }
-            "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
-            "files" => self.files = flag(value).ok_or_else(|| format!("files: '{value}' is not 0 or 1"))?,
-            "speed" => {
-                let speed = crate::util::float::parse(value).filter(|s| s.is_finite());
-                self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {
-                    format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using {DEFAULT_SPEED}")
-                })?;
-            }
-            "skip" => {
-                self.skip_quiet = flag(value).ok_or_else(|| {
-                    format!("skip: '{value}' is not 0 or 1; skipping quiet stretches below 1x")
-                })?
-            }
-            "autoplay" => {
-                self.autoplay =
-                    flag(value).ok_or_else(|| format!("autoplay: '{value}' is not 0 or 1; playing"))?
-            }
-            "embed" => self.embed = flag(value).ok_or_else(|| format!("embed: '{value}' is not 0 or 1"))?,
-            "present" => {
-                self.present = flag(value).ok_or_else(|| format!("present: '{value}' is not 0 or 1"))?
-            }
-            "controls" => {
-                self.controls = match value {
-                    "full" => Controls::Full,
-                    "min" => Controls::Min,
-                    "none" => Controls::None,
-                    _ => return Err(format!("controls: '{value}' is not full, min or none; showing all")),
-                }
-            }
-            "partitions" => {
-                self.partitions = within(number("a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?;
-                self.sized = true
-            }
-            "kraft-roles" => {
-                self.kraft_roles = KraftRoles::from_name(value).ok_or_else(|| {
-                    format!(
-                        "kraft-roles: '{value}' is not dedicated or combined; racing dedicated controllers"
-                    )
-                })?
             }
             "t" => {
                 let at = format::parse_exact_ms(value).ok_or_else(|| {
                     format!("t: '{value}' is not a time in ms (like 4000 or 4000.125); opening at the start")
                 })?;
                 if at > MAX_AT {
-                    return Err(format!("t: {value} ms is later than {} ms; opening at the start", MAX_AT / MS));
+                    return Err(format!(
+                        "t: {value} ms is later than {} ms; opening at the start",
+                        MAX_AT / MS
+                    ));
                 }
                 self.at = Some(at);
             }
@@ -407,6 +377,72 @@ impl PageParams {
                 }
                 self.actions = actions;
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A key of how the page opens and what it shows, or of none.
+    fn set_view(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "scenario" => {
+                let story = stories::find(value).map(|s| s.id);
+                self.scenario = Some(story.or_else(|| migration_scenario(value)).ok_or_else(|| {
+                    format!(
+                        "scenario: '{value}' is unknown (known: {}); opening the live cluster",
+                        scenario_ids().join(", ")
+                    )
+                })?)
+            }
+            "tour" => {
+                self.tour = Some(within(key, number(key, value, "a step number")?, 1, stories::TOUR.len() as u64)? as usize)
+            }
+            "tab" => {
+                self.tab = Some(Tab::named(value).ok_or_else(|| {
+                    let names: Vec<&str> = Tab::ALL.iter().map(|tab| tab.name()).collect();
+                    format!("tab: '{value}' is not one of {}; opening the live cluster", names.join(", "))
+                })?)
+            }
+            "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
+            "files" => self.files = flag(value).ok_or_else(|| format!("files: '{value}' is not 0 or 1"))?,
+            "speed" => {
+                let speed = crate::util::float::parse(value).filter(|s| s.is_finite());
+                self.speed = speed.filter(|s| (MIN_SPEED..=MAX_SPEED).contains(s)).ok_or_else(|| {
+                    format!("speed: '{value}' is not a factor between {MIN_SPEED} and {MAX_SPEED}; using {DEFAULT_SPEED}")
+                })?;
+            }
+            "skip" => {
+                self.skip_quiet = flag(value).ok_or_else(|| {
+                    format!("skip: '{value}' is not 0 or 1; skipping quiet stretches below 1x")
+                })?
+            }
+            "autoplay" => {
+                self.autoplay =
+                    flag(value).ok_or_else(|| format!("autoplay: '{value}' is not 0 or 1; playing"))?
+            }
+            "embed" => self.embed = flag(value).ok_or_else(|| format!("embed: '{value}' is not 0 or 1"))?,
+            "present" => {
+                self.present = flag(value).ok_or_else(|| format!("present: '{value}' is not 0 or 1"))?
+            }
+            "controls" => {
+                self.controls = match value {
+                    "full" => Controls::Full,
+                    "min" => Controls::Min,
+                    "none" => Controls::None,
+                    _ => return Err(format!("controls: '{value}' is not full, min or none; showing all")),
+                }
+            }
+            "partitions" => {
+                self.partitions = within(key, number(key, value, "a partition count")?, MIN_PARTITIONS, MAX_PARTITIONS)?;
+                self.sized = true
+            }
+            "kraft-roles" => {
+                self.kraft_roles = KraftRoles::from_name(value).ok_or_else(|| {
+                    format!(
+                        "kraft-roles: '{value}' is not dedicated or combined; racing dedicated controllers"
+                    )
+                })?
+            }
             "panic" => self.panic = flag(value).unwrap_or(false),
             "origins" => {
                 self.origins =
@@ -421,7 +457,7 @@ impl PageParams {
                 })?)
             }
             "hold" => {
-                self.hold_ms = Some(within(number("a time in ms")?, MIN_HOLD_MS, MAX_HOLD_MS)?);
+                self.hold_ms = Some(within(key, number(key, value, "a time in ms")?, MIN_HOLD_MS, MAX_HOLD_MS)?);
             }
             _ => return Err(format!("'{key}' is not a parameter kraftscope knows; ignored")),
         }

@@ -247,127 +247,18 @@ impl ZkCluster {
 
     /// Requests in flight, grouped by kind and endpoints, plus recent pings.
     fn messages_in_flight(&self) -> Vec<ZkMessage> {
-        let now = self.now;
-        let mut found: Vec<ZkMessage> = Vec::new();
-        let mut add = |kind, from, to, count: u64, sent: Micros, at: Micros, text: &dyn Fn() -> String| {
-            let progress =
-                if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
-            let progress = progress.clamp(0.0, 1.0);
-            match found.iter_mut().find(|m| m.kind == kind && m.from == from && m.to == to) {
-                Some(m) => {
-                    m.count += count;
-                    m.progress = m.progress.max(progress);
-                }
-                None => found.push(ZkMessage { kind, from, to, count, progress, text: text() }),
-            }
-        };
+        let mut flight = InFlight { now: self.now, found: Vec::new() };
         let controller = self.controller.as_ref().map(|c| Endpoint::Broker(c.broker));
         for (at, Scheduled { sent, event }) in self.queue.iter_in_order() {
-            let sent = *sent;
-            match event {
-                Event::Notify(fired) => {
-                    let what = match fired.event {
-                        WatchEvent::NodeDeleted => "deleted",
-                        WatchEvent::NodeCreated => "created",
-                        _ => "changed",
-                    };
-                    let text = || format!("watch fired: {} {what}", fired.path);
-                    add(
-                        ZkMessageKind::Watch,
-                        Endpoint::Ensemble,
-                        Endpoint::Broker(fired.watcher),
-                        1,
-                        sent,
-                        at,
-                        &text,
-                    );
-                }
-                Event::ClaimController { broker } => {
-                    let text = || {
-                        format!(
-                            "broker {broker}: multi-op: create /controller (ephemeral) and /controller_epoch + 1"
-                        )
-                    };
-                    add(
-                        ZkMessageKind::ClaimController,
-                        Endpoint::Broker(*broker),
-                        Endpoint::Ensemble,
-                        1,
-                        sent,
-                        at,
-                        &text,
-                    );
-                }
-                Event::ChunkDone { chunk: ChunkDone::AssignmentsRead { topics }, .. } => {
-                    let Some(from) = controller else { continue };
-                    let text = || {
-                        format!(
-                            "cold load: getData of {topics} topic znodes (replica assignments), {} in flight at a time",
-                            self.config.costs.zk_max_in_flight_requests
-                        )
-                    };
-                    add(ZkMessageKind::Reads, from, Endpoint::Ensemble, u64::from(*topics), sent, at, &text);
-                }
-                Event::ChunkDone { chunk: ChunkDone::Loaded(states), .. } => {
-                    let Some(from) = controller else { continue };
-                    let text = || {
-                        format!(
-                            "cold load: getData of {} partition state znodes, {} in flight at a time",
-                            states.len(),
-                            self.config.costs.zk_max_in_flight_requests
-                        )
-                    };
-                    add(ZkMessageKind::Reads, from, Endpoint::Ensemble, states.len() as u64, sent, at, &text);
-                }
-                Event::ChunkDone { chunk: ChunkDone::Written { change, states, processed }, .. } => {
-                    let Some(from) = controller else { continue };
-                    let text = || {
-                        format!(
-                            "{change}: getData of {processed} partition state znodes, setData of {}",
-                            states.len()
-                        )
-                    };
-                    add(
-                        ZkMessageKind::Writes,
-                        from,
-                        Endpoint::Ensemble,
-                        states.len() as u64,
-                        sent,
-                        at,
-                        &text,
-                    );
-                }
-                Event::IsrWritten { leader, writes } => {
-                    let text = || {
-                        format!(
-                            "broker {leader}: setData of {} state znodes, the ISR shrunk (isr-expiration)",
-                            writes.len()
-                        )
-                    };
-                    let (from, count) = (Endpoint::Broker(*leader), writes.len() as u64);
-                    add(ZkMessageKind::Writes, from, Endpoint::Ensemble, count, sent, at, &text);
-                }
-                Event::BrokerApply { broker, request } => {
-                    let Some(from) = controller else { continue };
-                    let text = || {
-                        format!(
-                            "UpdateMetadata{} to broker {broker}: {} partitions a request",
-                            if request.leader_and_isr_entries > 0 { " + LeaderAndIsr" } else { "" },
-                            request.entries.len()
-                        )
-                    };
-                    add(ZkMessageKind::UpdateMetadata, from, Endpoint::Broker(*broker), 1, sent, at, &text);
-                }
-                _ => {}
-            }
+            self.queued_message(&mut flight, event, *sent, at, controller);
         }
         let timeout = self.config.costs.zk_session_timeout;
         for b in self.brokers.iter().filter(|b| b.alive) {
             let Some(expires) = self.store.session_expires_at(b.session) else { continue };
             let pinged = expires.saturating_sub(timeout);
-            if pinged > 0 && now >= pinged && now - pinged < PING_SHOWN {
+            if pinged > 0 && flight.now >= pinged && flight.now - pinged < PING_SHOWN {
                 let text = || format!("broker {}: ping, session {} stays alive", b.id, b.session);
-                add(
+                flight.add(
                     ZkMessageKind::Ping,
                     Endpoint::Broker(b.id),
                     Endpoint::Ensemble,
@@ -378,8 +269,188 @@ impl ZkCluster {
                 );
             }
         }
-        crate::util::sort::sort_by_key(&mut found, |m| (m.kind, m.from, m.to));
-        found
+        crate::util::sort::sort_by_key(&mut flight.found, |m| (m.kind, m.from, m.to));
+        flight.found
+    }
+
+    /// The message `event`, sent at `sent` and due at `at`, drawn in flight (if it is one the
+    /// drawing shows; `controller` sends the controller's).
+    fn queued_message(
+        &self,
+        flight: &mut InFlight,
+        event: &Event,
+        sent: Micros,
+        at: Micros,
+        controller: Option<Endpoint>,
+    ) {
+        match event {
+            Event::Notify(fired) => {
+                let what = match fired.event {
+                    WatchEvent::NodeDeleted => "deleted",
+                    WatchEvent::NodeCreated => "created",
+                    _ => "changed",
+                };
+                let text = || format!("watch fired: {} {what}", fired.path);
+                flight.add(
+                    ZkMessageKind::Watch,
+                    Endpoint::Ensemble,
+                    Endpoint::Broker(fired.watcher),
+                    1,
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            Event::ClaimController { broker } => {
+                let text = || {
+                    format!(
+                        "broker {broker}: multi-op: create /controller (ephemeral) and /controller_epoch + 1"
+                    )
+                };
+                flight.add(
+                    ZkMessageKind::ClaimController,
+                    Endpoint::Broker(*broker),
+                    Endpoint::Ensemble,
+                    1,
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            Event::ChunkDone { chunk, .. } => {
+                let Some(from) = controller else { return };
+                self.chunk_message(flight, chunk, sent, at, from);
+            }
+            Event::IsrWritten { leader, writes } => {
+                let text = || {
+                    format!(
+                        "broker {leader}: setData of {} state znodes, the ISR shrunk (isr-expiration)",
+                        writes.len()
+                    )
+                };
+                let (from, count) = (Endpoint::Broker(*leader), writes.len() as u64);
+                flight.add(ZkMessageKind::Writes, from, Endpoint::Ensemble, count, sent, at, &text);
+            }
+            Event::BrokerApply { broker, request } => {
+                let Some(from) = controller else { return };
+                let text = || {
+                    format!(
+                        "UpdateMetadata{} to broker {broker}: {} partitions a request",
+                        if request.leader_and_isr_entries > 0 { " + LeaderAndIsr" } else { "" },
+                        request.entries.len()
+                    )
+                };
+                flight.add(
+                    ZkMessageKind::UpdateMetadata,
+                    from,
+                    Endpoint::Broker(*broker),
+                    1,
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// The controller's ZooKeeper requests of a finished chunk of work, sent by `from`.
+    fn chunk_message(
+        &self,
+        flight: &mut InFlight,
+        chunk: &ChunkDone,
+        sent: Micros,
+        at: Micros,
+        from: Endpoint,
+    ) {
+        match chunk {
+            ChunkDone::AssignmentsRead { topics } => {
+                let text = || {
+                    format!(
+                        "cold load: getData of {topics} topic znodes (replica assignments), {} in flight at a time",
+                        self.config.costs.zk_max_in_flight_requests
+                    )
+                };
+                flight.add(
+                    ZkMessageKind::Reads,
+                    from,
+                    Endpoint::Ensemble,
+                    u64::from(*topics),
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            ChunkDone::Loaded(states) => {
+                let text = || {
+                    format!(
+                        "cold load: getData of {} partition state znodes, {} in flight at a time",
+                        states.len(),
+                        self.config.costs.zk_max_in_flight_requests
+                    )
+                };
+                flight.add(
+                    ZkMessageKind::Reads,
+                    from,
+                    Endpoint::Ensemble,
+                    states.len() as u64,
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            ChunkDone::Written { change, states, processed } => {
+                let text = || {
+                    format!(
+                        "{change}: getData of {processed} partition state znodes, setData of {}",
+                        states.len()
+                    )
+                };
+                flight.add(
+                    ZkMessageKind::Writes,
+                    from,
+                    Endpoint::Ensemble,
+                    states.len() as u64,
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            ChunkDone::Sent | ChunkDone::IsrChangesRead { .. } => {}
+        }
+    }
+}
+
+/// The messages in flight at `now`, one arrow per kind and pair of ends.
+struct InFlight {
+    now: Micros,
+    found: Vec<ZkMessage>,
+}
+
+impl InFlight {
+    /// A message of `kind` from `from` to `to` (`count` of them), sent at `sent` and due at
+    /// `at`: a new arrow, or counted on the arrow of its kind and ends; `text` names it.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        kind: ZkMessageKind,
+        from: Endpoint,
+        to: Endpoint,
+        count: u64,
+        sent: Micros,
+        at: Micros,
+        text: &dyn Fn() -> String,
+    ) {
+        let now = self.now;
+        let progress = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
+        let progress = progress.clamp(0.0, 1.0);
+        match self.found.iter_mut().find(|m| m.kind == kind && m.from == from && m.to == to) {
+            Some(m) => {
+                m.count += count;
+                m.progress = m.progress.max(progress);
+            }
+            None => self.found.push(ZkMessage { kind, from, to, count, progress, text: text() }),
+        }
     }
 }
 
