@@ -99,11 +99,8 @@ fn on_the_race_e_saves_the_race_as_render_draws_it() {
     assert!(key(&mut page, "e"), "E opens the form on the race too");
     let saved = save(&mut page).expect("a still of the race");
     assert_eq!(saved.name, "kraftscope-failover-100000p-seed4-20000ms.svg");
-    let expected = kraftscope::page::race::still::race_still(
-        &page.race.screen(kraftscope::page::race::RaceFrame::Page),
-        &StillStyle::default(),
-    )
-    .unwrap();
+    let expected =
+        page.race.screen(kraftscope::page::race::RaceFrame::Page).still(&StillStyle::default()).unwrap();
     assert_eq!(saved.drawing, expected);
     page.reduce(Action::Tab(Tab::Cluster));
     assert!(!page.still_open, "another view closes the form");

@@ -7,8 +7,6 @@ use kraftscope::harness::MS;
 #[cfg(feature = "full")]
 use kraftscope::page::race::RaceFrame;
 #[cfg(feature = "full")]
-use kraftscope::page::race::still::race_still;
-#[cfg(feature = "full")]
 use kraftscope::page::{Action, PageState};
 use kraftscope::session::picture::session_picture;
 use kraftscope::session::{LINK_LIMIT, Session};
@@ -217,7 +215,7 @@ fn race_at(args: &Args, seed: u64, style: &StillStyle) -> Result<(El, String), S
     }
     let screen = page.race.screen(RaceFrame::Page);
     let what = format!("the race of {} partitions: {}", format::count(partitions), screen.stage);
-    let drawing = race_still(&screen, style).ok_or("the race did not start")?;
+    let drawing = screen.still(style).ok_or("the race did not start")?;
     Ok((drawing, what))
 }
 

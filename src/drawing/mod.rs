@@ -13,6 +13,10 @@ pub mod log;
 #[cfg(feature = "full")]
 pub mod migration;
 #[cfg(feature = "full")]
+pub mod pains;
+#[cfg(feature = "full")]
+pub mod race;
+#[cfg(feature = "full")]
 pub mod still_sheet;
 pub mod svg;
 pub mod text_fit;

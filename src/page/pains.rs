@@ -11,9 +11,7 @@ use crate::util::format;
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{BrokerLiveness, CopyRow, PartitionState, TraceLine, ZkCluster, ZkPicture, copies};
 
-use crate::drawing::still_sheet::{COLUMN, Cell, Column, Table, sheet};
-use crate::drawing::zk::zk_drawing;
-use crate::drawing::zk_layout::ZkGeometry;
+use crate::drawing::pains::{PainsSheet, pains_still};
 
 /// Latest events shown (session pings left out).
 pub const EVENTS_SHOWN: usize = 6;
@@ -187,14 +185,6 @@ impl PainsState {
 }
 
 impl PainsView {
-    /// The caption of the copies of the truth, as the page's table and a still say it.
-    pub const COPIES_CAPTION: &'static str = "Each partition's leader in each copy of the truth (≠b1: names another leader than ZooKeeper; ≠isr: same leader, other in-sync replicas)";
-    /// The caption of the brokers' liveness.
-    pub const LIVENESS_CAPTION: &'static str = "Is each broker alive? It depends whom you ask";
-    /// The liveness table's column heads.
-    pub const LIVENESS_HEADS: [&'static str; 5] =
-        ["broker", "process", "ZooKeeper session", "controller's live set", "reachable from the controller"];
-
     /// The copies of the truth as rows: the holder and each partition's cell text, marked where
     /// it disagrees with ZooKeeper.
     pub fn copy_cells(&self) -> Vec<(&str, Vec<(String, bool)>)> {
@@ -231,68 +221,20 @@ impl PainsView {
             .collect()
     }
 
-    /// A still of the view (`Save picture`, `kraftscope render --view pains`): the ZooKeeper-mode
-    /// side (its drawing as the page draws it, the latest events, the copies of the truth and the
-    /// liveness as tables, the disagreeing cells marked) beside KRaft's answer, in `style`.
+    /// A still of the view (`Save picture`, `kraftscope render --view pains`), in `style`.
     pub fn still(&self, style: &StillStyle) -> El {
-        let brokers = self.picture.brokers.len();
-        let drawing = zk_drawing(&self.picture, &ZkGeometry::for_width(0.0, 1.0, brokers), false, false);
-        let mut zk = Column::new(
-            "side-zk",
-            COLUMN,
-            "ZooKeeper mode",
-            &format::seconds(self.now),
-            self.pain.phase(self.seen),
-        )
-        .drawing(drawing)
-        .lines("strong", "Latest events");
-        for event in &self.events {
-            zk = zk.lines("mono", event);
-        }
-        let partitions = self.copies.first().map_or(0, |r| r.states.len());
-        let copies = Table {
-            class: "copies",
-            caption: Self::COPIES_CAPTION.into(),
-            head: std::iter::once(Cell::plain("copy"))
-                .chain((0..partitions).map(|p| Cell::plain(format!("p{p}"))))
-                .collect(),
-            rows: self
-                .copy_cells()
-                .into_iter()
-                .map(|(holder, cells)| {
-                    let stale = cells.iter().any(|(_, marked)| *marked);
-                    let cells = cells.into_iter().map(|(text, marked)| Cell { text, marked });
-                    (
-                        stale.then_some("stale-row"),
-                        std::iter::once(Cell::plain(holder)).chain(cells).collect(),
-                    )
-                })
-                .collect(),
+        let sheet = PainsSheet {
+            pain: self.pain,
+            now: self.now,
+            seen: self.seen,
+            picture: &self.picture,
+            events: &self.events,
+            copies: self.copy_cells(),
+            liveness: self.liveness_cells(),
         };
-        let liveness = Table {
-            class: "liveness",
-            caption: Self::LIVENESS_CAPTION.into(),
-            head: Self::LIVENESS_HEADS.iter().map(|h| Cell::plain(*h)).collect(),
-            rows: self
-                .liveness_cells()
-                .into_iter()
-                .map(|(name, split, answers)| {
-                    let cells = std::iter::once(Cell { text: name, marked: split });
-                    (split.then_some("split"), cells.chain(answers.iter().map(|a| Cell::plain(*a))).collect())
-                })
-                .collect(),
-        };
-        let zk = zk.gap(8.0).table(copies, 170.0).table(liveness, 120.0);
-        let kraft = Column::new("side-kraft", KRAFT_COLUMN, "KRaft, in the same situation", "", "")
-            .lines("", self.pain.kraft_answer());
-        let label = format!("ZooKeeper mode's pain: {}, beside what KRaft does", self.pain.title());
-        sheet("pains-still", label, Some(self.pain.title()), vec![zk, kraft], style)
+        pains_still(&sheet, style)
     }
 }
-
-/// The width of KRaft's answer beside the ZooKeeper-mode side in a still (the page gives it a
-/// third of the width).
-const KRAFT_COLUMN: f64 = 640.0;
 
 /// A partition's leader as a cell shows it.
 fn leader_text(state: &Option<PartitionState>) -> String {

@@ -13,7 +13,6 @@ pub mod request;
 pub mod screen;
 pub mod size;
 pub mod speed_choice;
-pub mod still;
 mod work;
 
 pub use action::{RaceAction, RaceEffect};

@@ -97,12 +97,11 @@ impl StillForm {
         self.file(still(&picture, reduced_motion, &self.style), stem)
     }
 
-    /// The picture of the failover race now (`race::still`), named after its size, seed and
+    /// The picture of the failover race now (`drawing::race`), named after its size, seed and
     /// moment since the kill; `None` while the race is being built (nothing to draw yet).
     #[cfg(feature = "full")]
     pub fn race_still(&self, race: &super::RaceView, seed: u64) -> Option<Still> {
-        let drawing =
-            super::race::still::race_still(&race.screen(super::race::RaceFrame::Page), &self.style)?;
+        let drawing = race.screen(super::race::RaceFrame::Page).still(&self.style)?;
         let moment = match race.race().and_then(crate::race::FailoverRace::elapsed) {
             Some(elapsed) => format!("{}ms", elapsed / MS),
             None => "before-the-kill".to_string(),

@@ -324,7 +324,9 @@ impl App {
     fn view_shown(&self) -> Html {
         match self.state.tab {
             Tab::Cluster => self.cluster_tab(),
-            _ => html! { <main class="loading-view"><p>{ "Loading this view…" }</p></main> },
+            Tab::Failover | Tab::Pains | Tab::Migration | Tab::Log => {
+                html! { <main class="loading-view"><p>{ "Loading this view…" }</p></main> }
+            }
         }
     }
 

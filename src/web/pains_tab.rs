@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::chips::chips;
 use super::still_form::StillFormView;
 use super::zk_view::ZkView;
+use crate::drawing::pains::{COPIES_CAPTION, LIVENESS_CAPTION, LIVENESS_HEADS};
 use crate::page::chips::zk_chips;
 use crate::page::{Action, PainsAction, PainsView, StillAction, StillForm};
 use crate::util::format;
@@ -72,7 +73,7 @@ fn copies_table(view: &PainsView) -> Html {
         rows.iter().map(|(_, cells)| cells.iter().filter(|(_, stale)| *stale).count()).sum();
     html! {
         <table class="copies" data-stale-cells={stale_count.to_string()}>
-            <caption>{ PainsView::COPIES_CAPTION }</caption>
+            <caption>{ COPIES_CAPTION }</caption>
             <thead><tr><th scope="col">{ "copy" }</th>{ for (0..partitions).map(|p| html! { <th scope="col">{ format!("p{p}") }</th> }) }</tr></thead>
             <tbody>
                 { for rows.into_iter().zip(&view.copies).map(|((holder, cells), row)| html! {
@@ -93,8 +94,8 @@ fn copies_table(view: &PainsView) -> Html {
 fn liveness_table(view: &PainsView) -> Html {
     html! {
         <table class="liveness">
-            <caption>{ PainsView::LIVENESS_CAPTION }</caption>
-            <thead><tr>{ for PainsView::LIVENESS_HEADS.iter().map(|head| html! { <th scope="col">{ head }</th> }) }</tr></thead>
+            <caption>{ LIVENESS_CAPTION }</caption>
+            <thead><tr>{ for LIVENESS_HEADS.iter().map(|head| html! { <th scope="col">{ head }</th> }) }</tr></thead>
             <tbody>
                 { for view.liveness_cells().into_iter().map(|(name, split, answers)| html! {
                     <tr class={classes!(split.then_some("split"))}>

@@ -8,7 +8,7 @@
 // (drawing/zk.rs, drawing/grid.rs) side by side, saved from the page or the command line;
 // a pain's still holds its ZooKeeper drawing and its tables as the page shows them, an opened
 // log's its timeline strip (drawing/log.rs), its nodes and its image.
-// covers: src/page/race/still.rs src/drawing/zk.rs src/drawing/grid.rs src/drawing/cluster.rs src/drawing/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/drawing/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs src/drawing/log.rs src/web/log_tab.rs
+// covers: src/drawing/race.rs src/drawing/zk.rs src/drawing/grid.rs src/drawing/cluster.rs src/drawing/svg.rs src/web/svg_html.rs src/web/cluster_view.rs src/web/node_view.rs src/cli/render_cmd.rs src/page/still.rs src/web/still_form.rs src/web/still_export.rs www/still.js src/drawing/still_sheet.rs src/page/pains.rs src/web/pains_tab.rs src/drawing/log.rs src/web/log_tab.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

@@ -4,6 +4,9 @@
 
 use super::RaceView;
 use super::measured::nearest;
+use crate::drawing::cluster::StillStyle;
+use crate::drawing::race::{RaceSide, race_still};
+use crate::drawing::svg::El;
 use crate::experiments::failover::KraftRoles;
 use crate::harness::MS;
 use crate::page::chips::{Chip, kraft_chips, zk_chips};
@@ -101,6 +104,31 @@ pub struct ZkSide {
     pub picture: Option<ZkPicture>,
     pub chips: Vec<Chip>,
     pub grid: PartitionGrid,
+}
+
+impl RaceScreen {
+    /// A still of the race as it stands (Save picture, `kraftscope render --view race`), in
+    /// `style`; `None` before the race is prepared (nothing to draw yet).
+    pub fn still(&self, style: &StillStyle) -> Option<El> {
+        let (kraft, zk) = (self.kraft.as_ref()?, self.zk.as_ref()?);
+        let kraft_side = RaceSide {
+            title: kraft.title,
+            stopwatch: &kraft.stopwatch,
+            state: &kraft.leader,
+            caption: &kraft.caption,
+            picture: kraft.picture.as_ref(),
+            grid: &kraft.grid,
+        };
+        let zk_side = RaceSide {
+            title: "ZooKeeper mode",
+            stopwatch: &zk.stopwatch,
+            state: &zk.summary,
+            caption: &zk.caption,
+            picture: zk.picture.as_ref(),
+            grid: &zk.grid,
+        };
+        Some(race_still(kraft_side, zk_side, &self.stage, self.headline.as_deref(), style))
+    }
 }
 
 impl RaceView {
