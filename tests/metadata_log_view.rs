@@ -1,16 +1,20 @@
-//! The "Open a metadata log" view without a browser: the page's reducer given files as the drop
-//! zone reads them, its requests answered by the log reader (natively here; in the page, the same
-//! code in a Web Worker), then scrubbed, checked on the log and image it shows.
+//! The "Open a metadata log" view without a browser: files read into a batch as the drop zone
+//! reads them, handed to the log reader once all are read (natively here; in the page, the same
+//! code in a Web Worker) while the page's reducer hears that they are decoding, its requests
+//! answered by the same reader, then scrubbed, checked on the log and image it shows.
 
+use kraftscope::log_reader::batch::{BatchStep, FileBatch};
 use kraftscope::log_reader::{LogReader, LogRequest, OpenedLog};
 use kraftscope::page::{Action, Effect, MetadataLogAction, PageState, Tab};
 
 const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 const SNAPSHOT: &str = "tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint";
 
-/// The page on its log tab, with the reader its requests go to.
+/// The page on its log tab, with the drop zone's batch and the reader its files and requests
+/// go to.
 struct LogTab {
     page: PageState,
+    batch: FileBatch,
     reader: LogReader,
     /// Requests sent to the reader, the last first answered.
     sent: Vec<LogRequest>,
@@ -19,7 +23,7 @@ struct LogTab {
 fn log_tab() -> LogTab {
     let mut page = PageState::new("", "http://localhost/", false);
     page.reduce(Action::Tab(Tab::Log));
-    LogTab { page, reader: LogReader::default(), sent: Vec::new() }
+    LogTab { page, batch: FileBatch::default(), reader: LogReader::default(), sent: Vec::new() }
 }
 
 impl LogTab {
@@ -37,8 +41,30 @@ impl LogTab {
         }
     }
 
+    /// The viewer picks or drops `files` files: the drop zone starts a batch and tells the page.
+    fn pick(&mut self, files: usize) {
+        self.batch = FileBatch::new(files);
+        self.act(MetadataLogAction::Reading(files));
+    }
+
+    /// The browser read file `name` (its bytes) or could not (why), as the drop zone hears it:
+    /// the last of a batch goes to the reader, the page told that it is decoding.
+    fn arrived(&mut self, name: &str, bytes: Result<Vec<u8>, String>) {
+        match self.batch.arrived(name.into(), bytes) {
+            BatchStep::Waiting => {}
+            BatchStep::Complete(files) => {
+                self.act(MetadataLogAction::Decoding);
+                let request = LogRequest::Open(files);
+                self.sent.push(request.clone());
+                let answer = self.reader.answer(request).map(Box::new);
+                self.act(MetadataLogAction::Answered(answer));
+            }
+            BatchStep::Unreadable(error) => self.act(MetadataLogAction::Unreadable(error)),
+        }
+    }
+
     fn read(&mut self, name: &str, bytes: Vec<u8>) {
-        self.act(MetadataLogAction::Read { name: name.into(), bytes: Ok(bytes) });
+        self.arrived(name, Ok(bytes));
     }
 
     fn opened(&self) -> Option<&OpenedLog> {
@@ -56,7 +82,7 @@ fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() 
     tab.act(MetadataLogAction::Drag(true));
     assert!(tab.page.metadata_log.dragging());
     tab.act(MetadataLogAction::Drag(false));
-    tab.act(MetadataLogAction::Reading(1));
+    tab.pick(1);
     assert!(tab.page.metadata_log.reading() && tab.opened().is_none());
     tab.read("00000000000000000000.log", segment());
     assert!(matches!(&tab.sent[..], [LogRequest::Open(files)] if files.len() == 1), "one open, all files");
@@ -83,7 +109,7 @@ fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() 
 #[test]
 fn several_files_open_together_once_all_are_read() {
     let mut tab = log_tab();
-    tab.act(MetadataLogAction::Reading(2));
+    tab.pick(2);
     tab.read("bootstrap.checkpoint", std::fs::read(SNAPSHOT).unwrap());
     assert!(tab.page.metadata_log.reading() && tab.sent.is_empty(), "one of two read: nothing sent");
     tab.read("00000000000000000000.log", segment());
@@ -96,9 +122,9 @@ fn several_files_open_together_once_all_are_read() {
 fn scrubbing_waits_until_the_files_are_decoded() {
     let mut page = log_tab().page;
     page.reduce(Action::MetadataLog(MetadataLogAction::Reading(1)));
-    let read = MetadataLogAction::Read { name: "a.log".into(), bytes: Ok(segment()) };
-    let effects = page.reduce(Action::MetadataLog(read)).effects;
-    assert!(matches!(&effects[..], [Effect::ReadLog(LogRequest::Open(_))]), "{effects:?}");
+    assert!(page.metadata_log.reading() && !page.metadata_log.decoding());
+    let effects = page.reduce(Action::MetadataLog(MetadataLogAction::Decoding)).effects;
+    assert!(effects.is_empty(), "the files went to the reader from the web layer: {effects:?}");
     assert!(page.metadata_log.decoding());
     let seek = page.reduce(Action::MetadataLog(MetadataLogAction::Seek(3))).effects;
     assert!(seek.is_empty(), "no seek before the log is decoded: {seek:?}");
@@ -112,7 +138,7 @@ fn scrubbing_waits_until_the_files_are_decoded() {
 #[test]
 fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
     let mut tab = log_tab();
-    tab.act(MetadataLogAction::Reading(1));
+    tab.pick(1);
     tab.read("00000000000000000000.log", segment()[..500].to_vec());
     let log = tab.opened().expect("opened what could be read");
     let problems = log.problems_quoted.join("; ");
@@ -120,9 +146,9 @@ fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
     assert!(problems.contains("truncated"), "{problems}");
     let records_of_500_bytes = log.records;
 
-    tab.act(MetadataLogAction::Reading(2));
+    tab.pick(2);
     assert_eq!(tab.page.metadata_log.error(), None, "a new pick clears the last error");
-    tab.act(MetadataLogAction::Read { name: "a.log".into(), bytes: Err("NotReadableError".into()) });
+    tab.arrived("a.log", Err("NotReadableError".into()));
     assert_eq!(tab.page.metadata_log.error(), Some("Cannot read a.log: NotReadableError"));
     assert!(!tab.page.metadata_log.reading());
     tab.read("00000000000000000000.log", segment());
@@ -133,11 +159,11 @@ fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
 #[test]
 fn files_with_no_metadata_record_say_so() {
     let mut tab = log_tab();
-    tab.act(MetadataLogAction::Reading(1));
+    tab.pick(1);
     tab.read("empty.log", Vec::new());
     let error = tab.page.metadata_log.error().expect("an error");
     assert!(error.starts_with("No metadata records could be read."), "{error}");
-    tab.act(MetadataLogAction::Reading(0));
+    tab.pick(0);
     assert!(!tab.page.metadata_log.reading(), "picking no file changes nothing");
     assert!(tab.page.metadata_log.error().is_some());
 }
@@ -184,7 +210,7 @@ fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stand
     let mut tab = log_tab();
     assert!(!tab.page.reduce(Action::Key("e".into())).handled, "nothing to picture before a log is open");
     assert!(!tab.page.still_open);
-    tab.act(MetadataLogAction::Reading(1));
+    tab.pick(1);
     tab.read("00000000000000000000.log", segment());
     tab.act(MetadataLogAction::Seek(4_000));
     assert!(tab.page.reduce(Action::Key("e".into())).handled);

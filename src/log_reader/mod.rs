@@ -3,6 +3,7 @@
 //! wasm (`src/log_worker.rs`), or natively in tests. It answers each request with an
 //! [`OpenedLog`]: text and numbers only, so it crosses to the page as plain data.
 
+pub mod batch;
 pub mod node_dirs;
 
 use serde::{Deserialize, Serialize};

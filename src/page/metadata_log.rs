@@ -1,7 +1,9 @@
-//! The "Open a metadata log" view's state: the files being read (their bytes arrive one
-//! [`MetadataLogAction::Read`] each), then decoded by the log reader (a Web Worker in the page,
-//! [`crate::log_reader::LogReader`]), the opened log as the reader last described it, how long opening
-//! took, what went wrong, and whether files are dragged over the drop zone.
+//! The "Open a metadata log" view's state: whether files are being read (by the browser, in a
+//! [`crate::log_reader::batch::FileBatch`] the web layer keeps) or decoded (by the log reader,
+//! [`crate::log_reader::LogReader`], in the page's Web Worker), the opened log as the reader last
+//! described it, how long opening took, what went wrong, and whether files are dragged over the
+//! drop zone. The files' bytes go from the web layer to the worker; this state sees only what
+//! the reader answers.
 
 pub mod action;
 
@@ -13,9 +15,8 @@ use crate::log_reader::{LogRequest, OpenedLog};
 /// The metadata log view.
 #[derive(Default)]
 pub struct MetadataLogView {
-    /// Files still being read, and those read so far.
-    pending: usize,
-    loaded: Vec<(String, Vec<u8>)>,
+    /// Whether the browser is reading files picked or dropped.
+    reading: bool,
     /// Whether the reader is decoding the files read.
     decoding: bool,
     /// When reading began, on the page's clock.
@@ -30,7 +31,7 @@ pub struct MetadataLogView {
 impl MetadataLogView {
     /// Whether files are being read or decoded.
     pub fn reading(&self) -> bool {
-        self.pending > 0 || self.decoding
+        self.reading || self.decoding
     }
 
     /// Whether the files are read and the reader is decoding them.
@@ -62,26 +63,18 @@ impl MetadataLogView {
     pub(crate) fn reduce(&mut self, action: MetadataLogAction, clock: Clock) -> Option<LogRequest> {
         match action {
             MetadataLogAction::Reading(0) => {}
-            MetadataLogAction::Reading(files) => {
+            MetadataLogAction::Reading(_) => {
                 self.started_ms = clock();
-                self.pending = files;
-                self.loaded.clear();
+                self.reading = true;
                 self.error = None;
             }
-            // A file of an abandoned batch (after another one failed) is not opened.
-            MetadataLogAction::Read { .. } if self.pending == 0 => {}
-            MetadataLogAction::Read { name, bytes: Ok(bytes) } => {
-                self.loaded.push((name, bytes));
-                self.pending -= 1;
-                if self.pending == 0 {
-                    self.decoding = true;
-                    return Some(LogRequest::Open(std::mem::take(&mut self.loaded)));
-                }
+            MetadataLogAction::Unreadable(error) => {
+                self.reading = false;
+                self.error = Some(error);
             }
-            MetadataLogAction::Read { name, bytes: Err(error) } => {
-                self.pending = 0;
-                self.loaded.clear();
-                self.error = Some(format!("Cannot read {name}: {error}"));
+            MetadataLogAction::Decoding => {
+                self.reading = false;
+                self.decoding = true;
             }
             // Scrubbing waits until the files are decoded.
             MetadataLogAction::Seek(count) if self.opened.is_some() && !self.decoding => {

@@ -40,7 +40,7 @@ use crate::page::params::Controls as ControlLevel;
 use crate::page::race::RaceFrame;
 use crate::page::{Action, Effect, PageState, QuestionView, Tab};
 #[cfg(feature = "full")]
-use crate::page::{MetadataLogAction, RaceAction};
+use crate::page::{LogRequest, MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
 use crate::session::picture::broker_partitions;
 use crate::util::format;
@@ -68,6 +68,9 @@ pub enum Msg {
     Key(KeyboardEvent),
     /// The window was resized (or the page first drawn): drawings choose their geometry again.
     Resized,
+    /// Files picked or dropped in the log view, all read: they go to the log reader's worker.
+    #[cfg(feature = "full")]
+    OpenLog(Vec<(String, Vec<u8>)>),
 }
 
 /// The page: its state (a reducer, `crate::page`), the animation frame loop, the keyboard and
@@ -87,6 +90,9 @@ pub struct App {
     /// The metadata-log reader's worker, started when a log is first opened.
     #[cfg(feature = "full")]
     log_reader: Option<LogReaderWorker>,
+    /// Where the log view's drop zone hands the files it read.
+    #[cfg(feature = "full")]
+    on_files: Callback<Vec<(String, Vec<u8>)>>,
 }
 
 impl Component for App {
@@ -124,6 +130,8 @@ impl Component for App {
             on_select: ctx.link().callback(|id| Msg::Do(Action::Select(id))),
             #[cfg(feature = "full")]
             log_reader: None,
+            #[cfg(feature = "full")]
+            on_files: ctx.link().callback(Msg::OpenLog),
         };
         if let Ok(Some(stored)) =
             window.local_storage().map(|s| s.and_then(|s| s.get_item(SELF_CHECK_KEY).ok().flatten()))
@@ -147,6 +155,12 @@ impl Component for App {
             Msg::Resized => {
                 self.resizes += 1;
                 return true;
+            }
+            #[cfg(feature = "full")]
+            Msg::OpenLog(files) => {
+                let outcome = self.state.reduce(Action::MetadataLog(MetadataLogAction::Decoding));
+                self.ask_log_reader(ctx, LogRequest::Open(files));
+                outcome
             }
             Msg::Key(event) => {
                 let Some(key) = shortcut(&event) else { return false };
@@ -240,7 +254,9 @@ impl App {
                     html! { <main class="migration-tab"><p role="alert">{ &state.status }</p></main> }
                 }
             },
-            Tab::Log => log_tab(&state.metadata_log, !state.params.embed, still.as_ref(), &self.on),
+            Tab::Log => {
+                log_tab(&state.metadata_log, !state.params.embed, still.as_ref(), &self.on, &self.on_files)
+            }
             Tab::Failover => failover_tab(
                 &state.race,
                 Layout {
@@ -330,6 +346,22 @@ impl App {
         }
     }
 
+    /// Sends `request` to the log reader's worker, started on the first; its answer, or why it
+    /// failed, comes back as an action.
+    #[cfg(feature = "full")]
+    fn ask_log_reader(&mut self, ctx: &Context<Self>, request: LogRequest) {
+        let answered =
+            ctx.link().callback(|answer| Msg::Do(Action::MetadataLog(MetadataLogAction::Answered(answer))));
+        let reader = match self.log_reader.take() {
+            Some(reader) => Ok(reader),
+            None => LogReaderWorker::start(answered.clone()),
+        };
+        match reader.and_then(|reader| reader.send(request).map(|()| reader)) {
+            Ok(reader) => self.log_reader = Some(reader),
+            Err(error) => answered.emit(Err(error)),
+        }
+    }
+
     /// Carry out what the page asked the browser to do; how a save went comes back as an action.
     fn perform(&mut self, ctx: &Context<Self>, effect: Effect) {
         let window = gloo::utils::window();
@@ -360,20 +392,7 @@ impl App {
             }
             Effect::KioskStop => self.kiosk = None,
             #[cfg(feature = "full")]
-            Effect::ReadLog(request) => {
-                let answered = ctx
-                    .link()
-                    .callback(|answer| Msg::Do(Action::MetadataLog(MetadataLogAction::Answered(answer))));
-                let reader = match self.log_reader.take() {
-                    Some(reader) => Ok(reader),
-                    None => LogReaderWorker::start(answered.clone()),
-                };
-                let sent = reader.and_then(|reader| reader.send(request).map(|()| reader));
-                match sent {
-                    Ok(reader) => self.log_reader = Some(reader),
-                    Err(error) => answered.emit(Err(error)),
-                }
-            }
+            Effect::ReadLog(request) => self.ask_log_reader(ctx, request),
             #[cfg(feature = "full")]
             Effect::DownloadLog => {
                 let report = super::download::save_cluster_log(self.state.session.sim());

@@ -1,13 +1,15 @@
 //! The metadata log view's drop zone and pickers: it reads the files picked or dropped, or the
 //! files below the folders picked or dropped (each named by its path below them), keeping the
-//! browser's file readers here while they run, and hands each file's bytes to the page as an
-//! action.
+//! browser's file readers and the batch they fill here while they run, and hands the batch's
+//! files to the log reader (`open`) once all are read: the page's state hears only that files
+//! are being read, that one could not be, or that they are decoding.
 
 use gloo::file::callbacks::{FileReader, read_as_bytes};
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
 use super::folder_drop::{self, Found};
+use crate::log_reader::batch::{BatchStep, FileBatch};
 use crate::page::{Action, MetadataLogAction};
 
 #[derive(Properties, PartialEq)]
@@ -19,12 +21,21 @@ pub struct LogDropProps {
     /// Whether the files are read and the log reader is decoding them.
     pub decoding: bool,
     pub on: Callback<Action>,
+    /// Receives the files of a batch, named, once all are read.
+    pub open: Callback<Vec<(String, Vec<u8>)>>,
 }
 
 /// The drop zone: the readers of the files last picked or dropped (a new pick drops them, which
 /// stops any still running).
 pub struct LogDrop {
     readers: Vec<FileReader>,
+    batch: FileBatch,
+}
+
+/// What reaches the drop zone: files picked or dropped, and each file's bytes once read.
+pub enum LogDropMsg {
+    Picked(Vec<Found>),
+    Arrived { name: String, bytes: Result<Vec<u8>, String> },
 }
 
 /// A file's path below the folder picked (`webkitRelativePath`), or its name.
@@ -42,44 +53,64 @@ fn files_of(list: Option<web_sys::FileList>) -> Vec<Found> {
     files.into_iter().map(|file| (path_of(&file), Ok(file))).collect()
 }
 
+impl LogDrop {
+    /// Starts reading the files of a new pick or drop (the last batch's readers stop).
+    fn pick(&mut self, ctx: &Context<Self>, files: Vec<Found>) {
+        ctx.props().on.emit(Action::MetadataLog(MetadataLogAction::Reading(files.len())));
+        self.batch = FileBatch::new(files.len());
+        self.readers.clear();
+        for (name, file) in files {
+            match file {
+                Ok(file) => {
+                    let link = ctx.link().clone();
+                    self.readers.push(read_as_bytes(&gloo::file::File::from(file), move |bytes| {
+                        let bytes = bytes.map_err(|e| e.to_string());
+                        link.send_message(LogDropMsg::Arrived { name, bytes });
+                    }));
+                }
+                Err(error) => self.arrived(ctx, name, Err(error)),
+            }
+        }
+    }
+
+    /// File `name` was read, or could not be.
+    fn arrived(&mut self, ctx: &Context<Self>, name: String, bytes: Result<Vec<u8>, String>) {
+        match self.batch.arrived(name, bytes) {
+            BatchStep::Waiting => {}
+            BatchStep::Complete(files) => {
+                self.readers.clear();
+                ctx.props().open.emit(files);
+            }
+            BatchStep::Unreadable(error) => {
+                ctx.props().on.emit(Action::MetadataLog(MetadataLogAction::Unreadable(error)))
+            }
+        }
+    }
+}
+
 impl Component for LogDrop {
-    type Message = Vec<Found>;
+    type Message = LogDropMsg;
     type Properties = LogDropProps;
 
     fn create(_: &Context<Self>) -> Self {
-        LogDrop { readers: Vec::new() }
+        LogDrop { readers: Vec::new(), batch: FileBatch::default() }
     }
 
-    fn update(&mut self, ctx: &Context<Self>, files: Vec<Found>) -> bool {
-        if files.is_empty() {
-            return false;
+    fn update(&mut self, ctx: &Context<Self>, msg: LogDropMsg) -> bool {
+        match msg {
+            LogDropMsg::Picked(files) if files.is_empty() => {}
+            LogDropMsg::Picked(files) => self.pick(ctx, files),
+            LogDropMsg::Arrived { name, bytes } => self.arrived(ctx, name, bytes),
         }
-        let on = &ctx.props().on;
-        on.emit(Action::MetadataLog(MetadataLogAction::Reading(files.len())));
-        self.readers = files
-            .into_iter()
-            .filter_map(|(name, file)| match file {
-                Ok(file) => {
-                    let on = on.clone();
-                    Some(read_as_bytes(&gloo::file::File::from(file), move |bytes| {
-                        let bytes = bytes.map_err(|e| e.to_string());
-                        on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes }));
-                    }))
-                }
-                Err(error) => {
-                    on.emit(Action::MetadataLog(MetadataLogAction::Read { name, bytes: Err(error) }));
-                    None
-                }
-            })
-            .collect();
         false
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let (link, props) = (ctx.link(), ctx.props());
         let drag = |over: bool| props.on.reform(move |_| Action::MetadataLog(MetadataLogAction::Drag(over)));
-        let onchange =
-            link.callback(|e: Event| files_of(e.target_unchecked_into::<HtmlInputElement>().files()));
+        let onchange = link.callback(|e: Event| {
+            LogDropMsg::Picked(files_of(e.target_unchecked_into::<HtmlInputElement>().files()))
+        });
         let ondragover = {
             let over = drag(true);
             Callback::from(move |e: DragEvent| {
@@ -95,8 +126,8 @@ impl Component for LogDrop {
                 left.emit(());
                 let Some(data) = e.data_transfer() else { return };
                 match folder_drop::dropped_folders(&data) {
-                    Some(entries) => folder_drop::walk(entries, link.callback(|found| found)),
-                    None => link.send_message(files_of(data.files())),
+                    Some(entries) => folder_drop::walk(entries, link.callback(LogDropMsg::Picked)),
+                    None => link.send_message(LogDropMsg::Picked(files_of(data.files()))),
                 }
             })
         };

@@ -16,16 +16,18 @@ use crate::log_reader::{ImageSummary, OpenedLog};
 use crate::page::{Action, MetadataLogAction, MetadataLogView, StillAction, StillForm};
 
 /// The metadata log view of `view`, with "Save picture" once files are opened (its button where
-/// `stills`; its form while `still` is open); its controls send `on` their actions.
+/// `stills`; its form while `still` is open); its controls send `on` their actions, and the
+/// files picked or dropped go to `open` once read.
 pub fn log_tab(
     view: &MetadataLogView,
     stills: bool,
     still: Option<&StillForm>,
     on: &Callback<Action>,
+    open: &Callback<Vec<(String, Vec<u8>)>>,
 ) -> Html {
     html! {
         <main class="log-tab">
-            <LogDrop dragging={view.dragging()} reading={view.reading()} decoding={view.decoding()} on={on.clone()} />
+            <LogDrop dragging={view.dragging()} reading={view.reading()} decoding={view.decoding()} on={on.clone()} open={open.clone()} />
             if let Some(error) = view.error() { <p class="log-error" role="alert">{ error }</p> }
             if let Some(log) = view.opened() {
                 if let Some(form) = still { <StillFormView form={form.clone()} of="log" on={on.clone()} /> }

@@ -1,16 +1,18 @@
-//! What the viewer does to the metadata log view: picks or drops files (their bytes read by
-//! the browser), scrubs the timeline, drags files over the drop zone; and the log reader's
-//! answers.
+//! What the viewer does to the metadata log view: picks or drops files (read by the browser,
+//! whose bytes go from the web layer to the log reader's worker without passing through here),
+//! scrubs the timeline, drags files over the drop zone; and the log reader's answers.
 
 use crate::log_reader::OpenedLog;
 
 /// The metadata log view's actions.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MetadataLogAction {
-    /// The viewer picked or dropped this many files: their bytes follow, one `Read` each.
+    /// The viewer picked or dropped this many files; the browser reads them.
     Reading(usize),
-    /// A file's bytes, or why the browser could not read it.
-    Read { name: String, bytes: Result<Vec<u8>, String> },
+    /// The browser could not read one of them (what it said): the batch is abandoned.
+    Unreadable(String),
+    /// All are read and handed to the log reader, which decodes them.
+    Decoding,
     /// Show the image after this many records.
     Seek(usize),
     /// Files are dragged over the drop zone, or no longer.
