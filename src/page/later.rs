@@ -1,35 +1,32 @@
-//! The page's later views as the page state sees them (the failover race, the pains, the
-//! migration): whether they animate, their keys, their links, what they tell the tour and how
-//! the host page's commands reach them. The first screen's build has none of them: it hands
-//! a migration's link over to the full page.
+//! The page's later views as the page state sees them, in the full page's build (the `full`
+//! feature): the failover race, the pains, the migration and the opened metadata log: their
+//! actions, whether they animate, their keys, their links, what they tell the tour, how the host
+//! page's commands reach them, and session files. The first screen's build has
+//! `first_screen.rs` in its place, which hands these views over to the full page.
 
-#[cfg(feature = "full")]
 use crate::experiments::failover::KraftRoles;
-#[cfg(feature = "full")]
 use crate::harness::{MS, Micros};
-#[cfg(feature = "full")]
 use crate::migration::scenarios::IDS as MIGRATIONS;
-#[cfg(feature = "full")]
 use crate::migration::sim::Action as MigrationStep;
-#[cfg(feature = "full")]
 use crate::page::host::Command;
-#[cfg(feature = "full")]
 use crate::page::session_file::SessionFile;
-#[cfg(feature = "full")]
 use crate::teaching::stories::{Story, View};
 
-#[cfg(feature = "full")]
 use super::migration::{MigrationAction, MigrationState, PreparingMigration};
-#[cfg(feature = "full")]
+use super::qr;
 use super::{
-    Action, CommandError, Effect, PainsAction, RaceAction, RaceEffect, RaceRequest, is_race_key,
-    prediction_key,
+    Action, CommandError, Effect, PageState, PainsAction, RaceAction, RaceEffect, RaceRequest, Tab,
+    is_race_key, prediction_key,
 };
-use super::{PageState, Tab};
+
+/// Saving the session or its metadata log, or handing it to the full page, which would take it
+/// as it is before it has reopened.
+pub(super) fn takes_the_session_away(action: &Action) -> bool {
+    matches!(action, Action::DownloadLog | Action::SaveFile { .. })
+}
 
 impl PageState {
     /// An action of a view only the full page has.
-    #[cfg(feature = "full")]
     pub(super) fn reduce_later(&mut self, action: Action, effects: &mut Vec<Effect>) {
         match action {
             Action::SaveFile { name, notes } => {
@@ -68,7 +65,6 @@ impl PageState {
     }
 
     /// Whether the pain or the migration shown plays, or the failover race has work to do.
-    #[cfg(feature = "full")]
     pub(super) fn later_view_animating(&self) -> bool {
         let migrating =
             self.recording.is_some() || self.migration.as_ref().is_some_and(MigrationState::playing);
@@ -77,14 +73,8 @@ impl PageState {
             || self.race.busy()
     }
 
-    #[cfg(not(feature = "full"))]
-    pub(super) fn later_view_animating(&self) -> bool {
-        false
-    }
-
     /// The race or the pain shown by a tour step reached the step's key moment, `at` after the
     /// kill (or the pain's start).
-    #[cfg(feature = "full")]
     pub(super) fn view_key_seen(&mut self, at: Micros) {
         let shown = match self.story().map(|story| story.view) {
             Some(View::Failover) => self.tab == Tab::Failover,
@@ -98,7 +88,6 @@ impl PageState {
     }
 
     /// What the race told: its end goes to the host page, its key moment to the tour panel.
-    #[cfg(feature = "full")]
     pub(super) fn race_told(&mut self, told: Vec<RaceEffect>, effects: &mut Vec<Effect>) {
         for effect in told {
             match effect {
@@ -110,7 +99,6 @@ impl PageState {
 
     /// The migration takes the commands that apply to it, through its own controls' paths; a
     /// step Kafka refuses is an error with its words.
-    #[cfg(feature = "full")]
     pub(super) fn command_migration(&mut self, command: Command) -> Result<(), CommandError> {
         if self.recording.is_some() {
             return Err(CommandError::MigrationRecording);
@@ -136,7 +124,6 @@ impl PageState {
     }
 
     /// The failover race takes the commands that apply to it, through its own controls' paths.
-    #[cfg(feature = "full")]
     pub(super) fn command_race(
         &mut self,
         command: Command,
@@ -152,7 +139,6 @@ impl PageState {
 
     /// A link to the race's moment (its size; the time since the kill), to the pain shown, or to
     /// the migration's moment.
-    #[cfg(feature = "full")]
     pub(super) fn later_view_query(&self) -> Option<String> {
         Some(match self.tab {
             Tab::Cluster | Tab::Log => return None,
@@ -183,15 +169,8 @@ impl PageState {
         })
     }
 
-    /// The first screen's build shares the live cluster only (another view hands over).
-    #[cfg(not(feature = "full"))]
-    pub(super) fn later_view_query(&self) -> Option<String> {
-        None
-    }
-
     /// The keys of the race, the pains and the migration while one is shown: `Some(whether the
     /// key was used)`, or `None` for the page's keys.
-    #[cfg(feature = "full")]
     pub(super) fn later_view_key(&mut self, key: &str, effects: &mut Vec<Effect>) -> Option<bool> {
         let watch = matches!(key, "w" | "W") && self.race.asking();
         if self.tab == Tab::Failover && (is_race_key(key) || watch) {
@@ -237,7 +216,6 @@ impl PageState {
 
     /// Show migration scenario `id` as a link asks for it (the viewer's `ops` taken, paused
     /// `at`), with the page's seed; what the link asked that cannot be is said in the notices.
-    #[cfg(feature = "full")]
     pub(super) fn open_migration(
         &mut self,
         id: &str,
@@ -260,7 +238,6 @@ impl PageState {
 
     /// Records a frame's slice more of the migration being recorded; once it is done, it is
     /// shown.
-    #[cfg(feature = "full")]
     pub(super) fn record_migration(&mut self) {
         let Some(preparing) = self.recording.as_mut() else { return };
         let done = preparing.advance(preparing.slice());
@@ -280,7 +257,6 @@ impl PageState {
     /// Tour step `story`'s migration, paused at its question with the page's seed (in kiosk
     /// mode, playing on from there); as a scenario link, its migration scenario as that link
     /// opens it.
-    #[cfg(feature = "full")]
     pub(super) fn open_migration_step(&mut self, story: &Story) {
         if let Some(script) = story.migration.filter(|_| self.tour.is_none()) {
             return self.load_migration(script.scenario);
@@ -294,31 +270,51 @@ impl PageState {
     }
 
     /// Open the migration scenario `id` the page's link asks for.
-    #[cfg(feature = "full")]
     pub(super) fn load_migration(&mut self, id: &str) {
         let (ops, at, autoplay) = (self.params.ops.clone(), self.params.at, self.params.autoplay);
         self.open_migration(id, &ops, at, autoplay);
     }
 
-    /// The first screen's build shows the view's tab only (a host page's `load-scenario`): the
-    /// full page takes over at the scenario's link.
-    #[cfg(not(feature = "full"))]
-    pub(super) fn load_migration(&mut self, _: &str) {
-        self.tab = Tab::Migration;
-    }
-
     /// The migration shown from its start as recorded (the viewer's own steps forgotten).
-    #[cfg(feature = "full")]
-    fn replay_migration(&mut self) {
+    pub(super) fn replay_migration(&mut self) {
         let id = self.migration.as_ref().map_or(MIGRATIONS[0], |m| m.scenario().0);
         self.open_migration(id, &[], None, true);
     }
 
     /// One of the viewer's actions on the migration shown.
-    #[cfg(feature = "full")]
     pub(super) fn migrating(&mut self, action: MigrationAction) {
         if let Some(migration) = self.migration.as_mut() {
             migration.reduce(action);
+        }
+    }
+
+    /// What showing the view asks of the browser, once it was shown after `shown_before`: the
+    /// race fetches its measured curve when it first opens.
+    pub(super) fn opened_view(&mut self, shown_before: Option<Tab>) -> Option<Effect> {
+        self.race.show(self.tab == Tab::Failover);
+        (self.tab == Tab::Failover && shown_before != Some(Tab::Failover)).then_some(Effect::FetchMeasured)
+    }
+
+    /// Class mode's code: the link a phone opens the step's question with, and its QR code.
+    pub fn class_code(&self) -> Option<&(String, qr::Qr)> {
+        self.class_code.as_ref()
+    }
+
+    /// Open a session file: it replaces the session like a shared link.
+    pub(super) fn open_file(&mut self, file: Result<SessionFile, String>) {
+        let mut params = self.params.clone();
+        match file.and_then(|file| file.apply_to(&mut params).map(|tour| (file, tour))) {
+            Ok((file, tour)) => {
+                self.live.form = params.settings.clone();
+                (self.params, self.tour, self.live.playing) = (params, None, false);
+                self.start_over();
+                (self.tour, self.key_seen) = (tour, None);
+                self.status = match file.name.as_str() {
+                    "" => "Opened the session file".into(),
+                    name => format!("Opened the session file '{name}'"),
+                };
+            }
+            Err(error) => self.status = format!("Cannot open the session file: {error}"),
         }
     }
 }

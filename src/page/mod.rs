@@ -12,7 +12,10 @@ pub mod action;
 #[cfg(feature = "full")]
 pub mod chips;
 pub mod clock;
+#[cfg(not(feature = "full"))]
+mod first_screen;
 pub mod host;
+#[cfg(feature = "full")]
 mod later;
 pub mod live;
 pub mod log_filter;
@@ -55,8 +58,6 @@ pub use views::Tab;
 use crate::harness::{MS, Micros};
 use crate::page::host::{Command, HostEvent};
 use crate::page::params::PageParams;
-#[cfg(feature = "full")]
-use crate::page::session_file::SessionFile;
 use crate::quorum::RoleKind;
 use crate::session::{self, ActiveController, Session, WINDOW};
 #[cfg(feature = "full")]
@@ -67,6 +68,10 @@ use crate::util::format;
 #[cfg(feature = "full")]
 use crate::zk::Pain;
 
+#[cfg(not(feature = "full"))]
+use first_screen::takes_the_session_away;
+#[cfg(feature = "full")]
+use later::takes_the_session_away;
 use pacing::{MAX_SPEED_EXP, MIN_SPEED_EXP};
 
 /// What may happen while a shared session is reopening: nothing that acts on the session.
@@ -81,18 +86,6 @@ fn allowed_while_reopening(action: &Action) -> bool {
             | Action::Key(_)
             | Action::Host(_)
     ) && !takes_the_session_away(action)
-}
-
-/// Saving the session or its metadata log, or handing it to the full page, which would take it
-/// as it is before it has reopened.
-#[cfg(feature = "full")]
-fn takes_the_session_away(action: &Action) -> bool {
-    matches!(action, Action::DownloadLog | Action::SaveFile { .. })
-}
-
-#[cfg(not(feature = "full"))]
-fn takes_the_session_away(action: &Action) -> bool {
-    matches!(action, Action::SessionFiles)
 }
 
 /// Everything the page shows that is not the DOM itself.
@@ -256,71 +249,6 @@ impl PageState {
         self.tab = tab;
     }
 
-    /// What showing the view asks of the browser, once it was shown after `shown_before`: the
-    /// race fetches its measured curve when it first opens.
-    #[cfg(feature = "full")]
-    fn opened_view(&mut self, shown_before: Option<Tab>) -> Option<Effect> {
-        self.race.show(self.tab == Tab::Failover);
-        (self.tab == Tab::Failover && shown_before != Some(Tab::Failover)).then_some(Effect::FetchMeasured)
-    }
-
-    /// The first screen's build hands a view it does not carry to the full page, at the link
-    /// that opens this state there. A link that already asked for the full page (`full=1`) is not
-    /// handed over again: index.html loaded this build for it, so the page says so and stays on
-    /// the live cluster rather than reload forever.
-    #[cfg(not(feature = "full"))]
-    fn opened_view(&mut self, shown_before: Option<Tab>) -> Option<Effect> {
-        if self.tab.on_first_screen() || shown_before == Some(self.tab) {
-            return None;
-        }
-        if self.params.full {
-            self.notices.push(format!(
-                "tab: the {} view did not load (this page carries the live cluster only); reload to try again",
-                self.tab.name()
-            ));
-            self.tab = Tab::Cluster;
-            return None;
-        }
-        Some(Effect::OpenFullPage(self.full_page_query()))
-    }
-
-    /// The link the full page opens at to show this state: the tour step or scenario shown, or
-    /// else the live session exactly (settings, actions, moment) with the view asked for; with
-    /// the parameters of how the page is shown as it was opened (embedding, controls, host
-    /// origins, the race's size), and speed, presenter and kiosk mode as they are now.
-    #[cfg(not(feature = "full"))]
-    fn full_page_query(&self) -> String {
-        let later = |story: &&Story| !Tab::showing(story.view).on_first_screen();
-        let scenario = self.params.scenario.and_then(stories::find).filter(later);
-        let mut query = match (self.tour, self.story().filter(later), scenario) {
-            (Some(step), Some(_), _) => format!("tour={}", step + 1),
-            (None, _, Some(story)) => format!("scenario={}", story.id),
-            // A migration a host page loaded: its scenario, with the page's seed.
-            (None, _, None) if let Some(id) = self.params.scenario.filter(|_| self.tab == Tab::Migration) => {
-                format!("scenario={id}&seed={}", self.params.settings.seed)
-            }
-            _ => format!("{}&tab={}", PageParams::share_query(&self.session), self.tab.name()),
-        };
-        const KEPT: [&str; 7] = ["embed", "controls", "skip", "partitions", "kraft-roles", "origins", "hold"];
-        for pair in self.search.trim_start_matches('?').split('&') {
-            if KEPT.contains(&pair.split('=').next().unwrap_or_default()) {
-                query.push('&');
-                query.push_str(pair);
-            }
-        }
-        if self.live.speed_exp != self.params.speed.log10() {
-            query.push_str(&format!("&speed={}", 10f64.powf(self.live.speed_exp)));
-        } else if let Some(speed) = PageParams::pairs(&self.search).find(|(key, _)| key == "speed") {
-            query.push_str(&format!("&speed={}", speed.1));
-        }
-        for (on, flag) in [(self.present, "&present=1"), (self.kiosk, "&kiosk=1"), (true, "&full=1")] {
-            if on {
-                query.push_str(flag);
-            }
-        }
-        query
-    }
-
     /// In kiosk mode, the hold of the step shown: its reading time (or `hold=`), then the next.
     pub fn kiosk_hold(&self) -> Option<Effect> {
         let step = self.tour.filter(|_| self.kiosk)?;
@@ -339,12 +267,6 @@ impl PageState {
     /// The self-check of the chapter the tour step shown ends, if it ends one.
     pub fn self_check(&self) -> Option<SelfCheckView> {
         self.tour.and_then(|step| self_check::view(step, &self.checks))
-    }
-
-    /// Class mode's code: the link a phone opens the step's question with, and its QR code.
-    #[cfg(feature = "full")]
-    pub fn class_code(&self) -> Option<&(String, qr::Qr)> {
-        self.class_code.as_ref()
     }
 
     /// The tour step shown.
@@ -803,25 +725,6 @@ impl PageState {
             _ => {}
         }
         Ok(())
-    }
-
-    /// Open a session file: it replaces the session like a shared link.
-    #[cfg(feature = "full")]
-    fn open_file(&mut self, file: Result<SessionFile, String>) {
-        let mut params = self.params.clone();
-        match file.and_then(|file| file.apply_to(&mut params).map(|tour| (file, tour))) {
-            Ok((file, tour)) => {
-                self.live.form = params.settings.clone();
-                (self.params, self.tour, self.live.playing) = (params, None, false);
-                self.start_over();
-                (self.tour, self.key_seen) = (tour, None);
-                self.status = match file.name.as_str() {
-                    "" => "Opened the session file".into(),
-                    name => format!("Opened the session file '{name}'"),
-                };
-            }
-            Err(error) => self.status = format!("Cannot open the session file: {error}"),
-        }
     }
 
     /// A link that reopens exactly this moment: settings, recorded actions and time (or the

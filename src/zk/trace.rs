@@ -223,16 +223,27 @@ fn joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Resu
     Ok(())
 }
 
+/// What the controller finished, if anything, then the steps it took.
+fn finished_then(
+    f: &mut fmt::Formatter<'_>,
+    finished: Option<&Finished>,
+    steps: &[ControllerStep],
+) -> fmt::Result {
+    if let Some(finished) = finished {
+        write!(f, "{finished}")?;
+        if !steps.is_empty() {
+            f.write_str("; ")?;
+        }
+    }
+    joined(f, steps)
+}
+
 impl fmt::Display for TraceKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TraceKind::Crashed { broker, was_controller, session, expires_at } => {
-                let role = if *was_controller { " (the controller)" } else { "" };
-                let expires = expires_at / MS;
-                write!(
-                    f,
-                    "fault: broker {broker}{role} crashed; its session {session} expires at {expires}ms"
-                )
+                let (role, at) = (if *was_controller { " (the controller)" } else { "" }, expires_at / MS);
+                write!(f, "fault: broker {broker}{role} crashed; its session {session} expires at {at}ms")
             }
             TraceKind::AlreadyDown { broker } => write!(f, "fault: broker {broker} is already down"),
             TraceKind::NoControllerToKill => {
@@ -267,18 +278,7 @@ impl fmt::Display for TraceKind {
                 "broker {broker}: isr-change-propagation: {partitions} ISR changes wait for 5 s without another"
             ),
 
-            TraceKind::Down { broker, missed } => match missed {
-                Missed::Pings => write!(f, "broker {broker}: down, stops pinging zk"),
-                Missed::Watch { event, path } => write!(f, "broker {broker}: down, misses {event} on {path}"),
-                Missed::ClaimController => {
-                    write!(f, "broker {broker}: down, its claim of /controller is lost")
-                }
-                Missed::ActingAsController => {
-                    write!(f, "broker {broker}: down before it could act as controller")
-                }
-                Missed::Request => write!(f, "broker {broker}: down, request lost"),
-                Missed::Task => write!(f, "broker {broker}: down, its scheduled task does not run"),
-            },
+            TraceKind::Down { broker, missed } => write!(f, "broker {broker}: {missed}"),
             TraceKind::Ping { broker, session, expires_at } => {
                 write!(f, "broker {broker} -> zk: ping {session} (expires {}ms)", expires_at / MS)
             }
@@ -295,12 +295,7 @@ impl fmt::Display for TraceKind {
             }
             TraceKind::SessionGone { session } => write!(f, "zk: session {session} is already gone"),
             TraceKind::WatchFired { broker, event, path, reaction } => {
-                write!(f, "broker {broker}: watch fired, {event} {path}; ")?;
-                match reaction {
-                    Reaction::RacesToCreate => write!(f, "racing to create it"),
-                    Reaction::ControllerIs(holder) => write!(f, "controller is {holder}"),
-                    Reaction::NothingToDo => write!(f, "nothing to do"),
-                }
+                write!(f, "broker {broker}: watch fired, {event} {path}; {reaction}")
             }
             TraceKind::NotTheController { broker, path } => {
                 write!(f, "broker {broker}: {path} changed but it is not the controller")
@@ -324,13 +319,7 @@ impl fmt::Display for TraceKind {
             }
             TraceKind::Controller { broker, finished, steps } => {
                 write!(f, "controller {broker}: ")?;
-                if let Some(finished) = finished {
-                    write!(f, "{finished}")?;
-                    if !steps.is_empty() {
-                        f.write_str("; ")?;
-                    }
-                }
-                joined(f, steps)
+                finished_then(f, finished.as_ref(), steps)
             }
             TraceKind::WorkDropped { epoch } => {
                 write!(f, "controller epoch {epoch} is gone; its finished work is dropped")
@@ -341,20 +330,44 @@ impl fmt::Display for TraceKind {
                     f,
                     "broker {broker}: applied UpdateMetadata{both} for {partitions} partitions (controller epoch {epoch})"
                 )?;
-                match completes {
-                    None => Ok(()),
-                    Some(PushDone::Change) => write!(f, "; every live broker has the change"),
-                    Some(PushDone::FullState) => {
-                        write!(f, "; every live broker holds the loaded state")
-                    }
-                    Some(PushDone::Failover) => {
-                        write!(f, "; every live broker holds the new state")
-                    }
-                }
+                completes.map_or(Ok(()), |done| write!(f, "; {done}"))
             }
             TraceKind::StaleEpochRejected { broker, epoch, known } => {
                 write!(f, "broker {broker}: rejected request from stale controller epoch {epoch} < {known}")
             }
+        }
+    }
+}
+
+impl fmt::Display for Missed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Missed::Pings => write!(f, "down, stops pinging zk"),
+            Missed::Watch { event, path } => write!(f, "down, misses {event} on {path}"),
+            Missed::ClaimController => write!(f, "down, its claim of /controller is lost"),
+            Missed::ActingAsController => write!(f, "down before it could act as controller"),
+            Missed::Request => write!(f, "down, request lost"),
+            Missed::Task => write!(f, "down, its scheduled task does not run"),
+        }
+    }
+}
+
+impl fmt::Display for Reaction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reaction::RacesToCreate => write!(f, "racing to create it"),
+            Reaction::ControllerIs(holder) => write!(f, "controller is {holder}"),
+            Reaction::NothingToDo => write!(f, "nothing to do"),
+        }
+    }
+}
+
+impl fmt::Display for PushDone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PushDone::Change => write!(f, "every live broker has the change"),
+            PushDone::FullState => write!(f, "every live broker holds the loaded state"),
+            PushDone::Failover => write!(f, "every live broker holds the new state"),
         }
     }
 }

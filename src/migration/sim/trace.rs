@@ -219,33 +219,16 @@ impl fmt::Display for TraceKind {
                 )
             }
             TraceKind::BrokerFenced { broker, leaders_moved, leaderless, isr_bumps } => {
-                write!(f, "broker {broker} fenced (no heartbeat for 9 s), {leaders_moved} leaders moved")?;
-                if *leaderless > 0 {
-                    write!(f, " ({leaderless} to none: no other replica in the ISR is alive)")?;
-                }
-                if *isr_bumps > 0 {
-                    write!(
-                        f,
-                        ", {} shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
-                        crate::util::format::counted(*isr_bumps as u64, "ISR")
-                    )?;
-                }
-                Ok(())
+                fenced(f, *broker, *leaders_moved, *leaderless, *isr_bumps)
             }
             TraceKind::CopyBatch { records, committed_by } => {
-                write!(
-                    f,
-                    "copy: a batch of {records} records appended, committed by {}",
-                    format_time(*committed_by)
-                )
+                let by = format_time(*committed_by);
+                write!(f, "copy: a batch of {records} records appended, committed by {by}")
             }
             TraceKind::CopyLost { with_leader } => write!(f, "copy: lost with controller {with_leader}"),
             TraceKind::Published { upto, partitions, transaction } => {
-                write!(f, "log committed to offset {upto}: {partitions} partitions changed")?;
-                if *transaction {
-                    f.write_str(" (a transaction ended)")?;
-                }
-                Ok(())
+                let ended = if *transaction { " (a transaction ended)" } else { "" };
+                write!(f, "log committed to offset {upto}: {partitions} partitions changed{ended}")
             }
             TraceKind::RpcApplied { broker, full, partitions, zk_epoch } => write!(
                 f,
@@ -277,20 +260,53 @@ impl fmt::Display for TraceKind {
                 format_time(*done)
             ),
             TraceKind::ZkControllerElected { broker, zk_epoch, above_epoch } => {
-                write!(f, "broker {broker} wins /controller: ZooKeeper controller at epoch {zk_epoch}")?;
-                match above_epoch {
-                    0 => Ok(()),
-                    n => write!(
-                        f,
-                        "; {n} state znodes carry a higher controller_epoch (the KRaft epoch): their elections would abort (KAFKA-20488)"
-                    ),
-                }
+                zk_controller_elected(f, *broker, *zk_epoch, *above_epoch)
             }
             TraceKind::MigrationOver => {
                 write!(f, "POST_MIGRATION: ZooKeeper is no longer written; no rollback from here")
             }
             TraceKind::Violation { invariant, detail } => write!(f, "VIOLATION {invariant}: {detail}"),
         }
+    }
+}
+
+/// A broker fenced, the leaders moved off it (and how many to none) and the ISRs shrunk.
+fn fenced(
+    f: &mut fmt::Formatter<'_>,
+    broker: BrokerId,
+    leaders_moved: usize,
+    leaderless: usize,
+    isr_bumps: usize,
+) -> fmt::Result {
+    write!(f, "broker {broker} fenced (no heartbeat for 9 s), {leaders_moved} leaders moved")?;
+    if leaderless > 0 {
+        write!(f, " ({leaderless} to none: no other replica in the ISR is alive)")?;
+    }
+    if isr_bumps > 0 {
+        write!(
+            f,
+            ", {} shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+            crate::util::format::counted(isr_bumps as u64, "ISR")
+        )?;
+    }
+    Ok(())
+}
+
+/// A ZooKeeper-mode controller elected after a rollback, and the state znodes whose epoch is
+/// above its own.
+fn zk_controller_elected(
+    f: &mut fmt::Formatter<'_>,
+    broker: BrokerId,
+    zk_epoch: u32,
+    above_epoch: usize,
+) -> fmt::Result {
+    write!(f, "broker {broker} wins /controller: ZooKeeper controller at epoch {zk_epoch}")?;
+    match above_epoch {
+        0 => Ok(()),
+        n => write!(
+            f,
+            "; {n} state znodes carry a higher controller_epoch (the KRaft epoch): their elections would abort (KAFKA-20488)"
+        ),
     }
 }
 
