@@ -15,8 +15,11 @@ use kraftscope::quorum::record::Record;
 use kraftscope::sim::{ClusterConfig, Simulation};
 use kraftscope::util::small_map::SmallMap;
 
-const REAL_LOG: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
-const REAL_SNAPSHOT: &str = "tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint";
+mod common;
+
+/// A real one-node log (`../shared/fixtures/kafka/`) and its bootstrap snapshot.
+const REAL_LOG: &str = "ldi-poc/__cluster_metadata-0/00000000000000000000.log";
+const REAL_SNAPSHOT: &str = "ldi-poc/bootstrap.checkpoint";
 
 fn fixture(path: &str) -> (String, Vec<u8>) {
     (path.to_string(), std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}")))
@@ -55,8 +58,9 @@ fn check_against_independent_reader(path: &str) -> Inspection {
 
 #[test]
 fn a_real_segment_reads_as_the_independent_reader_reads_it() {
-    let inspection = check_against_independent_reader(REAL_LOG);
-    let expected = independent_reading(REAL_LOG);
+    let Some(log) = common::real(REAL_LOG) else { return };
+    let inspection = check_against_independent_reader(&log);
+    let expected = independent_reading(&log);
     let mut topics: Vec<&str> =
         expected["topics"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
     topics.sort();
@@ -77,7 +81,8 @@ fn a_real_segment_reads_as_the_independent_reader_reads_it() {
 
 #[test]
 fn a_real_bootstrap_snapshot_reads_as_the_independent_reader_reads_it() {
-    let inspection = check_against_independent_reader(REAL_SNAPSHOT);
+    let Some(snapshot) = common::real(REAL_SNAPSHOT) else { return };
+    let inspection = check_against_independent_reader(&snapshot);
     assert_eq!(inspection.image.metadata_version(), Some(19));
 }
 
@@ -291,7 +296,8 @@ fn bad_files_are_named_with_the_byte_and_the_batch() {
 
 #[test]
 fn a_snapshot_without_its_footer_is_rejected() {
-    let (_, bytes) = fixture(REAL_SNAPSHOT);
+    let Some(snapshot) = common::real(REAL_SNAPSHOT) else { return };
+    let (_, bytes) = fixture(&snapshot);
     let batches = read_all("x.checkpoint", &bytes).batches;
     let footer = batches.last().unwrap().position;
     let without = problems("00000000000000000000-0000000000.checkpoint", &bytes[..footer]);
@@ -323,7 +329,9 @@ fn leader_changes_carry_their_voters() {
 #[test]
 fn inspect_prints_json_and_fails_on_a_bad_file() {
     let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().unwrap();
-    let output = run(&["inspect", "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0", "--json"]);
+    let Some(log) = common::real(REAL_LOG) else { return };
+    let Some(dir) = common::real("ldi-poc/__cluster_metadata-0") else { return };
+    let output = run(&["inspect", &dir, "--json"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["records"], 4929);
@@ -331,7 +339,7 @@ fn inspect_prints_json_and_fails_on_a_bad_file() {
     assert_eq!(json["record_types"]["PartitionRecord"], 54);
     assert_eq!(json["image"]["features"]["metadata.version"], 19);
 
-    let mut bytes = std::fs::read(REAL_LOG).unwrap();
+    let mut bytes = std::fs::read(&log).unwrap();
     bytes[100] ^= 1;
     let path = std::env::temp_dir().join(format!("kraftscope-bad-{}.log", std::process::id()));
     std::fs::write(&path, &bytes).unwrap();

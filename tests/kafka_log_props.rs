@@ -5,6 +5,7 @@
 //! from KRAFTSCOPE_FUZZ_SEED (1 by default, so a run repeats exactly); the full run is
 //! `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test kafka_log_props`.
 
+mod common;
 mod fuzz;
 
 use fuzz::config;
@@ -252,17 +253,20 @@ proptest! {
     }
 }
 
-/// Valid files to mutate: a real segment's first batches, the real bootstrap snapshot, and a
-/// written log with every record type.
+/// Valid files to mutate: a real segment's first batches and the real bootstrap snapshot (where
+/// `../shared` is beside the project), and a written log with every record type.
 fn seeds() -> &'static [(String, Vec<u8>)] {
     static SEEDS: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let real =
-            std::fs::read("tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log")
-                .unwrap();
-        let batches = read_all("real.log", &real).batches;
-        let cut = batches[60].position;
-        let snapshot = std::fs::read("tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint").unwrap();
+        let mut seeds = Vec::new();
+        if let Some(path) = common::real("ldi-poc/__cluster_metadata-0/00000000000000000000.log") {
+            let real = std::fs::read(path).unwrap();
+            let cut = read_all("real.log", &real).batches[60].position;
+            seeds.push(("00000000000000000000.log".to_string(), real[..cut].to_vec()));
+        }
+        if let Some(path) = common::real("ldi-poc/bootstrap.checkpoint") {
+            seeds.push(("bootstrap.checkpoint".to_string(), std::fs::read(path).unwrap()));
+        }
         let mut written = Vec::new();
         for (i, (api_key, schema)) in METADATA.iter().enumerate() {
             let value = Value::defaults(schema.fields, schema.versions.1);
@@ -274,11 +278,8 @@ fn seeds() -> &'static [(String, Vec<u8>)] {
                 &[Payload::Metadata { api_key: *api_key, version: schema.versions.1, value }],
             );
         }
-        vec![
-            ("00000000000000000000.log".into(), real[..cut].to_vec()),
-            ("bootstrap.checkpoint".into(), snapshot),
-            ("00000000000000000000.log".into(), written),
-        ]
+        seeds.push(("00000000000000000000.log".to_string(), written));
+        seeds
     })
 }
 
@@ -373,7 +374,7 @@ proptest! {
 
     #[test]
     fn mutated_files_never_panic_and_name_the_byte(seed in 0usize..3, mutations in mutations()) {
-        let (name, bytes) = &seeds()[seed];
+        let (name, bytes) = &seeds()[seed % seeds().len()];
         let mutated = mutate(bytes.clone(), &mutations);
         check_never_panics(name, &mutated)?;
     }

@@ -7,8 +7,11 @@ use kraftscope::log_reader::batch::{BatchStep, FileBatch};
 use kraftscope::log_reader::{LogReader, LogRequest, OpenedLog};
 use kraftscope::page::{Action, Effect, MetadataLogAction, PageState, Tab};
 
-const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
-const SNAPSHOT: &str = "tests/fixtures/kafka/ldi-poc/bootstrap.checkpoint";
+mod common;
+
+/// A real one-node log (`../shared/fixtures/kafka/`) and its bootstrap snapshot.
+const SEGMENT: &str = "ldi-poc/__cluster_metadata-0/00000000000000000000.log";
+const SNAPSHOT: &str = "ldi-poc/bootstrap.checkpoint";
 
 /// The page on its log tab, with the drop zone's batch and the reader its files and requests
 /// go to.
@@ -72,19 +75,21 @@ impl LogTab {
     }
 }
 
-fn segment() -> Vec<u8> {
-    std::fs::read(SEGMENT).expect("the segment fixture")
+/// The real segment's bytes, or `None` (said) without `../shared`.
+fn segment() -> Option<Vec<u8>> {
+    common::real(SEGMENT).map(|path| std::fs::read(path).expect("the segment fixture"))
 }
 
 #[test]
 fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() {
+    let Some(segment) = segment() else { return };
     let mut tab = log_tab();
     tab.act(MetadataLogAction::Drag(true));
     assert!(tab.page.metadata_log.dragging());
     tab.act(MetadataLogAction::Drag(false));
     tab.pick(1);
     assert!(tab.page.metadata_log.reading() && tab.opened().is_none());
-    tab.read("00000000000000000000.log", segment());
+    tab.read("00000000000000000000.log", segment);
     assert!(matches!(&tab.sent[..], [LogRequest::Open(files)] if files.len() == 1), "one open, all files");
     let view = &tab.page.metadata_log;
     assert!(!view.reading() && view.error().is_none() && view.open_ms() == Some(0.0));
@@ -108,11 +113,13 @@ fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() 
 
 #[test]
 fn several_files_open_together_once_all_are_read() {
+    let Some(segment) = segment() else { return };
+    let Some(snapshot) = common::real(SNAPSHOT) else { return };
     let mut tab = log_tab();
     tab.pick(2);
-    tab.read("bootstrap.checkpoint", std::fs::read(SNAPSHOT).unwrap());
+    tab.read("bootstrap.checkpoint", std::fs::read(snapshot).unwrap());
     assert!(tab.page.metadata_log.reading() && tab.sent.is_empty(), "one of two read: nothing sent");
-    tab.read("00000000000000000000.log", segment());
+    tab.read("00000000000000000000.log", segment);
     let log = tab.opened().expect("both opened");
     assert_eq!(log.files.len(), 2);
     assert_eq!(log.partitions, 54);
@@ -137,9 +144,10 @@ fn scrubbing_waits_until_the_files_are_decoded() {
 
 #[test]
 fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
+    let Some(segment) = segment() else { return };
     let mut tab = log_tab();
     tab.pick(1);
-    tab.read("00000000000000000000.log", segment()[..500].to_vec());
+    tab.read("00000000000000000000.log", segment[..500].to_vec());
     let log = tab.opened().expect("opened what could be read");
     let problems = log.problems_quoted.join("; ");
     assert!(problems.contains("00000000000000000000.log: byte"), "{problems}");
@@ -151,7 +159,7 @@ fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
     tab.arrived("a.log", Err("NotReadableError".into()));
     assert_eq!(tab.page.metadata_log.error(), Some("Cannot read a.log: NotReadableError"));
     assert!(!tab.page.metadata_log.reading());
-    tab.read("00000000000000000000.log", segment());
+    tab.read("00000000000000000000.log", segment);
     assert_eq!(tab.sent.len(), 1, "the abandoned batch's late file is not opened");
     assert_eq!(tab.opened().map(|log| log.records), Some(records_of_500_bytes));
 }
@@ -203,6 +211,7 @@ fn voter_set_changes_are_marked_on_the_timeline() {
 
 #[test]
 fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stands() {
+    let Some(segment) = segment() else { return };
     use kraftscope::drawing::cluster::StillStyle;
     use kraftscope::drawing::log::log_still;
     use kraftscope::page::StillAction;
@@ -211,7 +220,7 @@ fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stand
     assert!(!tab.page.reduce(Action::Key("e".into())).handled, "nothing to picture before a log is open");
     assert!(!tab.page.still_open);
     tab.pick(1);
-    tab.read("00000000000000000000.log", segment());
+    tab.read("00000000000000000000.log", segment);
     tab.act(MetadataLogAction::Seek(4_000));
     assert!(tab.page.reduce(Action::Key("e".into())).handled);
     assert!(tab.page.still_open, "E opens the form once the log is open");

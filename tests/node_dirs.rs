@@ -5,6 +5,8 @@
 //! cluster's files show, each produced by the moment that makes it, and every file type
 //! damaged.
 
+mod common;
+
 use kraftscope::harness::MS;
 use kraftscope::kafka_log::nodes::{NodeSummary, Nodes};
 use kraftscope::quorum::RoleKind;
@@ -128,7 +130,7 @@ fn a_cut_off_leader_keeps_its_old_epoch_and_misses_the_new_leader_change() {
         "{texts:#?}"
     );
     assert!(
-        texts.iter().any(|t| t.starts_with("log ends ") && t.contains(&format!("n{old}'s log at"))),
+        texts.iter().any(|t| t.starts_with("log end offsets ") && t.contains(&format!("n{old}'s log at"))),
         "{texts:#?}"
     );
     let diverges = format!("n{old}'s log diverges from n{new_id}'s at offset ");
@@ -362,4 +364,27 @@ fn the_log_reader_opens_nodes_directories_as_a_cluster() {
         .filter(|(path, _)| path.starts_with(&format!("n{new_id}/")) && path.ends_with(".log"))
         .collect();
     assert_eq!(LogReader::default().answer(LogRequest::Open(segment)).unwrap().cluster, None);
+}
+
+/// A real three-node cluster's directories, in Docker volumes named `kafka-1`..`kafka-3` (like
+/// partitions' folders): each node is named from its `meta.properties`, all three are voters of
+/// epoch 36 led by n2, and kafka-1's log, one batch shorter, is their one disagreement.
+#[test]
+fn a_real_clusters_nodes_are_named_from_their_files_not_their_folders() {
+    let Some(data) = common::real("docker-compose-kafka4.10/data") else { return };
+    let dirs: Vec<String> = (1..=3).map(|n| format!("{data}/kafka-{n}")).collect();
+    let paths: Vec<&std::path::Path> = dirs.iter().map(std::path::Path::new).collect();
+    let files = kraftscope::kafka_log::directory::read_tree(&paths).unwrap();
+    let nodes = Nodes::read(&files);
+    assert_eq!(names(&nodes), ["n1", "n2", "n3"]);
+    for n in &nodes.nodes {
+        let state = n.quorum_state.as_ref().expect("a quorum-state");
+        assert_eq!((state.leader_epoch, state.leader_id), (36, Some(2)), "{}", n.name);
+        assert!(n.files.iter().all(|f| !f.kind.contains("another partition")), "{}: {:?}", n.name, n.files);
+    }
+    assert!(nodes.skipped.is_empty(), "no other partition in these volumes: {:?}", nodes.skipped);
+    let found = disagreements(&nodes);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("log end offsets "), "{found:?}");
+    assert_eq!(nodes.disagreements[0].nodes.iter().filter(|n| *n == "n1").count(), 1, "kafka-1 is n1");
 }

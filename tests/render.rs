@@ -2,6 +2,8 @@
 //! page's drawing (`drawing::cluster`) and stylesheet, deterministic, bad input refused
 //! with a clear message.
 
+mod common;
+
 use std::process::{Command, Output};
 
 use kraftscope::harness::MS;
@@ -249,7 +251,8 @@ fn bad_pains_input_is_refused_with_a_clear_message() {
     }
 }
 
-const SEGMENT: &str = "tests/fixtures/kafka/ldi-poc/__cluster_metadata-0/00000000000000000000.log";
+/// A real one-node log (`../shared/fixtures/kafka/`).
+const SEGMENT: &str = "ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 
 /// The files at `path` opened by the page's reader, its image after `at` records.
 fn opened(path: &str, at: usize) -> kraftscope::log_reader::OpenedLog {
@@ -266,14 +269,15 @@ fn a_log_still_is_the_pages_drawing_of_the_files_opened_there() {
     use kraftscope::drawing::log::log_still;
     use kraftscope::util::css::still_sheet;
 
-    let svg = svg_of(&["--view", "log", "--files", SEGMENT, "--at", "4000", "--theme", "dark"]);
-    let log = opened(SEGMENT, 4_000);
+    let Some(segment) = common::real(SEGMENT) else { return };
+    let svg = svg_of(&["--view", "log", "--files", &segment, "--at", "4000", "--theme", "dark"]);
+    let log = opened(&segment, 4_000);
     let style = StillStyle { dark: true, caption: String::new() };
     let expected = log_still(&log, &style).document(&still_sheet());
     assert_eq!(svg, expected, "the page's still of the same files, byte for byte");
     assert!(svg.contains(">After 4000 of 4929 records: offset 3999"), "where the image stands");
     assert!(svg.contains("class=\"log-strip\""), "the page's strip");
-    let end = svg_of(&["--view", "log", "--files", SEGMENT]);
+    let end = svg_of(&["--view", "log", "--files", &segment]);
     assert!(end.contains(">After 4929 of 4929 records: "), "after the last record without --at");
 }
 
@@ -308,22 +312,31 @@ fn nodes_directories_draw_their_nodes_and_disagreements_in_the_still() {
 
 #[test]
 fn bad_log_input_is_refused_with_a_clear_message() {
-    for (args, says) in [
-        (&["--view", "log"][..], "give --files PATH[,PATH...]"),
-        (&["--view", "log", "--files", "no/such/file.log"][..], "--files: no/such/file.log does not exist"),
-        (
-            &["--view", "log", "--files", SEGMENT, "--at", "5000"][..],
-            "--at: 5000 records, but the files hold 4929",
-        ),
-        (&["--view", "log", "--files", SEGMENT, "--at", "end"][..], "--at: 'end' is not a count of records"),
-        (
-            &["--view", "log", "--files", SEGMENT, "--scenario", "leader-crash"][..],
-            "give --files PATH[,PATH...] alone",
-        ),
-        (&["--files", SEGMENT][..], "--files is the log view's: give --view log"),
-        (&["--view", "log", "--files", "Cargo.toml"][..], "No metadata records could be read"),
-    ] {
-        let out = render(args);
+    let mut cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--view", "log"], "give --files PATH[,PATH...]"),
+        (vec!["--view", "log", "--files", "no/such/file.log"], "--files: no/such/file.log does not exist"),
+        (vec!["--view", "log", "--files", "Cargo.toml"], "No metadata records could be read"),
+    ];
+    let segment = common::real(SEGMENT);
+    if let Some(segment) = &segment {
+        cases.extend([
+            (
+                vec!["--view", "log", "--files", segment, "--at", "5000"],
+                "--at: 5000 records, but the files hold 4929",
+            ),
+            (
+                vec!["--view", "log", "--files", segment, "--at", "end"],
+                "--at: 'end' is not a count of records",
+            ),
+            (
+                vec!["--view", "log", "--files", segment, "--scenario", "leader-crash"],
+                "give --files PATH[,PATH...] alone",
+            ),
+            (vec!["--files", segment], "--files is the log view's: give --view log"),
+        ]);
+    }
+    for (args, says) in cases {
+        let out = render(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args:?}: {err}");

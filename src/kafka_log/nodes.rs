@@ -74,11 +74,12 @@ pub fn node_name(id: Option<i64>) -> String {
 /// Whether `files` are nodes' directories rather than one log: a node's own file (a
 /// `quorum-state` or a `meta.properties`), or record files of more than one node's folder.
 pub fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {
+    let dirs = LogDirs::of(files.iter().map(|(path, _)| path.as_str()));
     let mut folders: Vec<String> = Vec::new();
     for (path, _) in files {
         match NodeFile::of(path) {
             NodeFile::QuorumState | NodeFile::MetaProperties => return true,
-            NodeFile::Segment | NodeFile::Snapshot => folders.extend(node_folder(path)),
+            NodeFile::Segment | NodeFile::Snapshot => folders.extend(dirs.node_folder(path)),
             _ => {}
         }
     }
@@ -105,17 +106,53 @@ pub struct Nodes {
     pub skipped: Vec<FileNote>,
 }
 
-/// The node folder a file at `path` belongs to, or `None` for another partition's files.
-fn node_folder(path: &str) -> Option<String> {
-    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let (parent, last) = dir.rsplit_once('/').unwrap_or(("", dir));
-    if last == METADATA_DIR {
-        Some(parent.to_string())
-    } else if is_partition_dir(last) {
-        None
-    } else {
-        Some(dir.to_string())
+/// The log directories among a set of paths, recognised by what they hold (a `meta.properties`,
+/// or a `__cluster_metadata-0` folder) rather than by their names: Docker volumes are often
+/// named `kafka-1`, like a partition's folder.
+struct LogDirs(Vec<String>);
+
+impl LogDirs {
+    fn of<'a>(paths: impl Iterator<Item = &'a str>) -> LogDirs {
+        let mut dirs: Vec<String> = paths
+            .filter_map(|path| {
+                let (dir, name) = split(path);
+                if name == "meta.properties" {
+                    return Some(dir.to_string());
+                }
+                let (parent, last) = split(dir);
+                (last == METADATA_DIR).then(|| parent.to_string())
+            })
+            .collect();
+        crate::util::sort::sort(&mut dirs);
+        dirs.dedup();
+        LogDirs(dirs)
     }
+
+    fn holds(&self, dir: &str) -> bool {
+        self.0.binary_search_by(|d| d.as_str().cmp(dir)).is_ok()
+    }
+
+    /// The node folder a file at `path` belongs to, or `None` for another partition's files:
+    /// those in a folder of a log directory other than `__cluster_metadata-0`, or (where no log
+    /// directory above it is seen) in a folder named like a partition's (`topic-7`).
+    fn node_folder(&self, path: &str) -> Option<String> {
+        let (dir, _) = split(path);
+        let (parent, last) = split(dir);
+        if last == METADATA_DIR {
+            Some(parent.to_string())
+        } else if self.holds(dir) {
+            Some(dir.to_string())
+        } else if self.holds(parent) || (self.0.is_empty() && is_partition_dir(last)) {
+            None
+        } else {
+            Some(dir.to_string())
+        }
+    }
+}
+
+/// A `/`-separated path's folder and last part (the folder is empty for a bare name).
+fn split(path: &str) -> (&str, &str) {
+    path.rsplit_once('/').unwrap_or(("", path))
 }
 
 /// A partition's folder (`topic-7`) other than the metadata log's.
@@ -128,10 +165,11 @@ impl Nodes {
     /// Read `files` (each its `/`-separated path and its bytes), attribute each to its node,
     /// sum each node up and compare them.
     pub fn read(files: &[(String, Vec<u8>)]) -> Nodes {
+        let dirs = LogDirs::of(files.iter().map(|(path, _)| path.as_str()));
         let mut folders: SmallMap<String, Vec<usize>> = SmallMap::default();
         let mut skipped = Vec::new();
         for (index, (path, _)) in files.iter().enumerate() {
-            match node_folder(path) {
+            match dirs.node_folder(path) {
                 Some(folder) => folders.get_or_insert_with(folder, Vec::new).push(index),
                 None => skipped.push(FileNote {
                     path: path.clone(),
@@ -405,12 +443,13 @@ fn log_ends(with_log: &[&NodeSummary], found: &mut Found) {
         found.say(
             ahead.iter().chain(&behind).copied().collect(),
             format!(
-                "log ends {} record{} apart: {} end{} at offset {end}, {} at {low}",
-                end - low,
-                if end - low == 1 { "" } else { "s" },
+                "log end offsets {} apart: {} end{} at log end offset {end} (last offset {}), {} at {low} (last offset {})",
+                crate::util::format::counted((end - low) as u64, "record"),
                 logs_of(&ahead),
                 if ahead.len() == 1 { "s" } else { "" },
-                logs_of(&behind)
+                end - 1,
+                logs_of(&behind),
+                low - 1
             ),
         );
     }

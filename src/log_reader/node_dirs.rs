@@ -56,9 +56,12 @@ impl FileNode {
         format!("leader {}, voted {}", node_name(self.leader), node_name(self.voted))
     }
 
-    /// How far its log reaches.
+    /// How far its log reaches, in Kafka's words: its last record's offset and its log end
+    /// offset (the offset after it, which `kafka-metadata-quorum` prints).
     pub fn log_text(&self) -> String {
-        self.log_end.map_or("no log records".to_string(), |end| format!("log to offset {}", end - 1))
+        self.log_end.map_or("no log records".to_string(), |end| {
+            format!("last offset {}, log end offset {end}", end - 1)
+        })
     }
 }
 
@@ -73,8 +76,9 @@ pub struct ClusterFiles {
     /// The node whose log the reader opens as the timeline (and whose image it shows): the
     /// leader's, or the furthest log's, by its folder.
     pub source: Option<String>,
-    /// Files outside any node's metadata directories, skipped.
-    pub skipped: usize,
+    /// Files outside any node's metadata directories (other partitions' logs), skipped: their
+    /// paths.
+    pub skipped: Vec<String>,
 }
 
 impl ClusterFiles {
@@ -121,7 +125,7 @@ impl ClusterFiles {
             nodes: drawn,
             disagreements: nodes.disagreements.into_iter().map(|d| d.text).collect(),
             source,
-            skipped: nodes.skipped.len(),
+            skipped: nodes.skipped.into_iter().map(|note| note.path).collect(),
         }
     }
 }

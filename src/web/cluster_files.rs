@@ -36,8 +36,11 @@ pub fn cluster_files(cluster: &ClusterFiles) -> Html {
                     { for cluster.disagreements.iter().map(|text| html! { <li>{ text }</li> }) }
                 </ol>
             }
-            if cluster.skipped > 0 {
-                <p class="hint">{ format!("{} of other partitions skipped (not metadata records).", crate::util::format::counted(cluster.skipped as u64, "file")) }</p>
+            if !cluster.skipped.is_empty() {
+                <details class="hint" id="files-skipped">
+                    <summary>{ format!("{} of other partitions skipped (not metadata records)", crate::util::format::counted(cluster.skipped.len() as u64, "file")) }</summary>
+                    <ul>{ for cluster.skipped.iter().map(|path| html! { <li><code>{ path }</code></li> }) }</ul>
+                </details>
             }
         </div>
     }
