@@ -36,6 +36,10 @@ const USAGE: &str = "usage:
       read KRaft nodes' directories (each node's, or a parent holding several): every file
       recognised, per node its quorum-state, meta.properties, log range, snapshots, last
       LeaderChange and record counts, then what the nodes' files disagree on
+  kraftscope quorum describe --status|--replication DIR... [--json]
+      what Kafka's kafka-metadata-quorum describe prints, read off nodes' directories: the
+      leader, epoch, voters and observers (--status), each replica's log end offset and lag
+      (--replication); what only a live leader knows printed as -1, the high watermark derived
   kraftscope render --scenario NAME [--at MS] [--seed S] [--theme light|dark] [--caption TEXT] [--out FILE.svg]
   kraftscope render --view race [--partitions N] [--kraft-roles dedicated|combined] [--at MS] [--seed S] [--theme ...] [--caption ...] [--out ...]
   kraftscope render --view pains --scenario zk-stale-cache|zk-liveness|zk-watch-storm [--at MS] [--theme ...] [--caption ...] [--out ...]
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),
         "render" => Args::parse(rest, &[]).and_then(|a| cli::render_cmd::run(&a)),
         "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),
+        "quorum" => cli::quorum_cmd::run(rest),
         "inspect" => {
             let paths: Vec<&str> =
                 rest.iter().take_while(|a| !a.starts_with("--")).map(String::as_str).collect();

@@ -16,6 +16,7 @@ pub mod inspect;
 pub mod node_files;
 pub mod nodes;
 pub mod payload;
+pub mod quorum;
 pub mod reader;
 pub mod record;
 pub mod report;

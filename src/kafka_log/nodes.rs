@@ -71,6 +71,23 @@ pub fn node_name(id: Option<i64>) -> String {
     id.map_or("none".to_string(), |id| format!("n{id}"))
 }
 
+/// The voters: of the latest voter set any log holds, else of the quorum-state files'
+/// `currentVoters`, else of the latest LeaderChange.
+pub fn voter_ids(nodes: &[NodeSummary]) -> Vec<i64> {
+    if let Some((_, voters)) =
+        nodes.iter().filter_map(|n| n.voters.as_ref()).max_by_key(|(offset, _)| *offset)
+    {
+        return voters.iter().map(|v| i64::from(v.id)).collect();
+    }
+    let listed: Vec<i64> =
+        nodes.iter().filter_map(|n| n.quorum_state.as_ref()?.current_voters.clone()).flatten().collect();
+    if !listed.is_empty() {
+        return listed;
+    }
+    let change = nodes.iter().flat_map(|n| n.leader_changes.last()).max_by_key(|c| (c.epoch, c.offset));
+    change.map_or_else(Vec::new, |c| c.voters.iter().map(|&id| i64::from(id)).collect())
+}
+
 /// Whether `files` are nodes' directories rather than one log: a node's own file (a
 /// `quorum-state` or a `meta.properties`), or record files of more than one node's folder.
 pub fn are_nodes(files: &[(String, Vec<u8>)]) -> bool {

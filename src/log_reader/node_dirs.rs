@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kafka_log::node_files::NodeFile;
-use crate::kafka_log::nodes::{NodeSummary, Nodes, node_name};
+use crate::kafka_log::nodes::{NodeSummary, Nodes, node_name, voter_ids};
 
 /// One node as its files draw it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -141,23 +141,6 @@ pub(crate) fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(St
         })
         .cloned()
         .collect()
-}
-
-/// The voters: of the latest voter set any log holds, else of the quorum-state files'
-/// `currentVoters`, else of the latest LeaderChange.
-fn voter_ids(nodes: &[NodeSummary]) -> Vec<i64> {
-    if let Some((_, voters)) =
-        nodes.iter().filter_map(|n| n.voters.as_ref()).max_by_key(|(offset, _)| *offset)
-    {
-        return voters.iter().map(|v| i64::from(v.id)).collect();
-    }
-    let listed: Vec<i64> =
-        nodes.iter().filter_map(|n| n.quorum_state.as_ref()?.current_voters.clone()).flatten().collect();
-    if !listed.is_empty() {
-        return listed;
-    }
-    let change = nodes.iter().flat_map(|n| n.leader_changes.last()).max_by_key(|c| (c.epoch, c.offset));
-    change.map_or_else(Vec::new, |c| c.voters.iter().map(|&id| i64::from(id)).collect())
 }
 
 /// A node's state in one line.

@@ -1,0 +1,129 @@
+//! `kraftscope quorum describe`: what Kafka's `kafka-metadata-quorum describe` prints, read off
+//! nodes' directories. On a simulated cluster's exported directories every value is checked
+//! against the simulation's own memory (its leader, epoch, voters and each node's log), which
+//! the reader never sees; on a real three-node cluster's (`../shared/fixtures/kafka/`), against
+//! what its files hold.
+
+mod common;
+
+use kraftscope::harness::MS;
+use kraftscope::kafka_log::nodes::Nodes;
+use kraftscope::kafka_log::quorum::QuorumDescription;
+use kraftscope::session::Settings;
+use kraftscope::sim::Simulation;
+
+const HEAD: [&str; 7] =
+    ["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"];
+
+fn kraftscope(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().unwrap()
+}
+
+/// The cells of each line of a `--replication` table (cells end in a tab; padding trimmed).
+fn cells(table: &str) -> Vec<Vec<String>> {
+    table
+        .lines()
+        .take_while(|line| line.contains('\t'))
+        .map(|line| line.split('\t').filter(|c| !c.is_empty()).map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn a_simulated_clusters_directories_describe_its_leaders_view() {
+    for seed in [1, 7] {
+        let settings = Settings { brokers: 2, ..Settings::default() };
+        let mut sim = Simulation::new(settings.cluster_config(), seed);
+        sim.run_until(90_000 * MS);
+        let files: Vec<(String, Vec<u8>)> =
+            sim.node_directories().into_iter().map(|f| (f.name, f.bytes)).collect();
+        let described = QuorumDescription::of(&Nodes::read(&files)).unwrap();
+        let leader = sim.leader().expect("a leader after 90 s");
+        assert_eq!(
+            (described.leader_id, described.leader_epoch),
+            (i64::from(leader.id()), i64::from(leader.epoch()))
+        );
+        let voters: Vec<i64> = sim.voter_set().ids().map(i64::from).collect();
+        let listed: Vec<i64> = described.current_voters.iter().map(|m| m.id).collect();
+        assert_eq!(listed, voters, "seed {seed}");
+        let observers: Vec<i64> = described.current_observers.iter().map(|m| m.id).collect();
+        assert_eq!(observers.len(), 2, "seed {seed}: the brokers observe: {observers:?}");
+        let leader_end = leader.log().end_offset() as i64;
+        for row in &described.replicas {
+            let node = sim.running_nodes().find(|n| i64::from(n.id()) == row.node_id).unwrap();
+            assert_eq!(row.log_end_offset, node.log().end_offset() as i64, "seed {seed} n{}", row.node_id);
+            assert_eq!(row.lag, leader_end - row.log_end_offset);
+            let status = match (row.node_id == described.leader_id, voters.contains(&row.node_id)) {
+                (true, _) => "Leader",
+                (false, true) => "Follower",
+                (false, false) => "Observer",
+            };
+            assert_eq!(row.status, status, "seed {seed} n{}", row.node_id);
+        }
+        assert_eq!(described.replicas[0].status, "Leader", "the leader's row first, as Kafka prints it");
+        let hw = leader.high_watermark().expect("a high watermark") as i64;
+        assert!(described.high_watermark >= hw && described.high_watermark <= leader_end, "seed {seed}");
+    }
+}
+
+#[test]
+fn a_real_clusters_directories_print_kafkas_lines_and_columns() {
+    let Some(data) = common::real("docker-compose-kafka4.10/data") else { return };
+    let dirs: Vec<String> = (1..=3).map(|n| format!("{data}/kafka-{n}")).collect();
+    let run = |mode: &str, json: bool| {
+        let mut args = vec!["quorum", "describe", mode];
+        args.extend(dirs.iter().map(String::as_str));
+        if json {
+            args.push("--json");
+        }
+        let output = kraftscope(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let table = cells(&run("--replication", false));
+    assert_eq!(table[0], HEAD);
+    let rows: Vec<(&str, &str, &str)> =
+        table[1..].iter().map(|r| (r[0].as_str(), r[2].as_str(), r[6].as_str())).collect();
+    assert_eq!(rows, [("2", "31934", "Leader"), ("1", "31933", "Follower"), ("3", "31934", "Follower")]);
+    assert!(table[1..].iter().all(|r| r[4] == "-1" && r[5] == "-1"), "no file holds fetch times: {table:?}");
+
+    let status = run("--status", false);
+    let labels: Vec<&str> = status.lines().take(8).map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(
+        labels,
+        [
+            "ClusterId",
+            "LeaderId",
+            "LeaderEpoch",
+            "HighWatermark",
+            "MaxFollowerLag",
+            "MaxFollowerLagTimeMs",
+            "CurrentVoters",
+            "CurrentObservers"
+        ]
+    );
+    assert!(status.contains("LeaderId:               2\nLeaderEpoch:            36\n"), "{status}");
+    assert!(status.contains("CurrentVoters:          [{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]"), "{status}");
+
+    let json: serde_json::Value = serde_json::from_str(&run("--replication", true)).unwrap();
+    assert_eq!((json["leader_id"].as_i64(), json["leader_epoch"].as_i64()), (Some(2), Some(36)));
+    assert_eq!(json["replicas"][0]["status"], "Leader");
+}
+
+#[test]
+fn describe_refuses_what_it_cannot_read_with_a_clear_message() {
+    for (args, says) in [
+        (&["quorum"][..], "give: kraftscope quorum describe"),
+        (&["quorum", "list"][..], "'list' is not a command of it"),
+        (&["quorum", "describe", "."][..], "one of --status and --replication"),
+        (&["quorum", "describe", "--status", "--replication", "."][..], "one of --status and --replication"),
+        (&["quorum", "describe", "--status"][..], "needs the nodes' directories"),
+        (&["quorum", "describe", "--status", "--all", "."][..], "unknown option --all"),
+        (&["quorum", "describe", "--status", "no/such/dir"][..], "no/such/dir does not exist"),
+        (&["quorum", "describe", "--status", "src/cli"][..], "no node's quorum-state was read"),
+    ] {
+        let out = kraftscope(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
