@@ -11,13 +11,15 @@ const USAGE: &str = "usage:
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event; each seed also migrates a ZooKeeper-mode cluster to KRaft
       (Kafka 3.9) through controller deaths, ZooKeeper outages and broker deaths
-  kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
+  kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR] [--describe-quorum]
       (the migration's scenarios: migration, migration-failover, migration-copy-failover,
       migration-zk-down, migration-rollback, migration-rollback-hazard, migration-stranded)
-  kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR]
+  kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR] [--describe-quorum]
       play a scenario script and print its trace (every event, or state changes only);
       --write-log exports the committed metadata log and snapshots as Kafka's files in DIR;
-      --write-nodes every running node's directories as Kafka keeps them (DIR/n1, DIR/n2, ...)
+      --write-nodes every running node's directories as Kafka keeps them (DIR/n1, DIR/n2, ...);
+      --describe-quorum the active controller's DescribeQuorum answer at the end, as
+      kafka-metadata-quorum describe --status and --replication print it
   kraftscope elections [--trials N] [--voters V[,V...]] [--election-timeout MS] [--fetch-timeout MS] [--first-seed S]
       kill the leader in N seeded trials and print the distribution of time to a new leader
   kraftscope quorum-sizing [--voters V[,V...]] [--latency MIN-MAX[,MIN-MAX...]] [--trials N] [--first-seed S]
@@ -81,7 +83,7 @@ fn main() -> ExitCode {
     }
     let result = match command.as_str() {
         "check" => Args::parse(rest, &["quiet"]).and_then(|a| cli::check_cmd::run(&a)),
-        "run" => Args::parse(rest, &["notable"]).and_then(|a| cli::run_cmd::run(&a)),
+        "run" => Args::parse(rest, &["notable", "describe-quorum"]).and_then(|a| cli::run_cmd::run(&a)),
         "failover" => Args::parse(rest, &["csv", "detail"]).and_then(|a| cli::failover_cmd::run(&a)),
         "migration" => Args::parse(rest, &[]).and_then(|a| cli::migration_cmd::run(&a)),
         "elections" => Args::parse(rest, &[]).and_then(|a| cli::elections_cmd::run(&a)),

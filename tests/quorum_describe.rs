@@ -127,3 +127,42 @@ fn describe_refuses_what_it_cannot_read_with_a_clear_message() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A simulated leader's `DescribeQuorum` answer holds what its `LeaderState` holds for each
+/// replica, and `run --describe-quorum` prints it as Kafka's tool does.
+#[test]
+fn the_simulated_leaders_answer_is_what_it_holds_of_each_replica() {
+    let settings = Settings { brokers: 2, ..Settings::default() };
+    let mut sim = Simulation::new(settings.cluster_config(), 3);
+    sim.run_until(60_000 * MS);
+    let leader = sim.leader().expect("a leader");
+    let described = QuorumDescription::of_leader(leader, sim.now()).unwrap();
+    let (voters, observers) = leader.replica_states().unwrap();
+    assert_eq!(described.replicas.len(), voters.len() + observers.len());
+    assert_eq!(described.current_observers.len(), 2, "the brokers fetch as observers");
+    for state in voters.iter().chain(observers) {
+        let row = described.replicas.iter().find(|r| r.node_id == i64::from(state.key.id)).unwrap();
+        if state.key.id == leader.id() {
+            let now = (sim.now() / MS) as i64;
+            assert_eq!((row.last_fetch_timestamp, row.last_caught_up_timestamp), (now, now));
+            assert_eq!(row.log_end_offset, leader.log().end_offset() as i64);
+            continue;
+        }
+        let ms = |t: Option<u64>| t.map_or(-1, |t| (t / MS) as i64);
+        assert_eq!(row.log_end_offset, state.end_offset.map_or(-1, |o| o as i64), "n{}", row.node_id);
+        assert_eq!(row.last_fetch_timestamp, ms(state.last_fetch), "n{}", row.node_id);
+        assert_eq!(row.last_caught_up_timestamp, ms(state.last_caught_up), "n{}", row.node_id);
+        assert!(row.last_fetch_timestamp > 50_000, "n{} fetched lately: {row:?}", row.node_id);
+    }
+    assert_eq!(described.high_watermark, leader.high_watermark().unwrap() as i64);
+    assert!(!described.high_watermark_derived);
+
+    let out = kraftscope(&["run", "--scenario", "leader_crash", "--notable", "--describe-quorum"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table = &text[text.find("describe --replication\n").expect("the replication table") + 23..];
+    let rows = cells(table);
+    assert_eq!(rows[0], HEAD);
+    assert_eq!(rows[1][6], "Leader");
+    assert!(text.contains("\nLeaderEpoch:            "), "{text}");
+}

@@ -4,13 +4,14 @@ use std::path::Path;
 
 use kraftscope::harness::format_time;
 use kraftscope::kafka_log::directory::write_files;
+use kraftscope::kafka_log::quorum::QuorumDescription;
 use kraftscope::migration;
 use kraftscope::scenario::{Detail, ScenarioRun, ScriptError, catalog, script};
 
 use super::args::Args;
 
 pub(crate) fn run(args: &Args) -> Result<bool, String> {
-    args.only(&["scenario", "file", "seed", "notable", "write-log", "write-nodes"])?;
+    args.only(&["scenario", "file", "seed", "notable", "write-log", "write-nodes", "describe-quorum"])?;
     let seed: u64 = args.get("seed", 1)?;
     if let Some(scenario) = args.text("scenario").and_then(migration::scenarios::find) {
         return run_migration(scenario, seed, args.has("notable"));
@@ -48,7 +49,27 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     if let Some(dir) = args.text("write-nodes") {
         write_nodes(&run, Path::new(dir))?;
     }
+    if args.has("describe-quorum") {
+        print!("{}", describe_quorum(&run));
+    }
     Ok(true)
+}
+
+/// What `kafka-metadata-quorum describe --status` and `--replication` would print at the end of
+/// the run: the active controller's `DescribeQuorum` answer.
+fn describe_quorum(run: &ScenarioRun) -> String {
+    let Some(sim) = run.simulation() else { return "no cluster was started: nothing to describe\n".into() };
+    let described = sim.leader().and_then(|leader| QuorumDescription::of_leader(leader, sim.now()));
+    match described {
+        Some(d) => format!(
+            "\n$ kafka-metadata-quorum describe --status\n{}\n$ kafka-metadata-quorum describe --replication\n{}\nTimestamps are simulated milliseconds since the run began (Kafka's are since the Unix epoch).\n",
+            d.status_text(),
+            d.replication_text()
+        ),
+        None => {
+            "\nno active controller at the end of the run: DescribeQuorum has no leader to answer it\n".into()
+        }
+    }
 }
 
 /// A migration scenario (Kafka 3.9): its trace, then the invariants' verdict.

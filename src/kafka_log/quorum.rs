@@ -6,7 +6,14 @@
 //! Kafka prints an unknown, `-1`; what no file holds but the files imply (the high watermark)
 //! is marked as derived.
 
+use crate::harness::{MS, Micros};
+use crate::quorum::leader::ReplicaState;
+use crate::quorum::{Node, StateMachine};
+
 use super::nodes::{NodeSummary, Nodes, voter_ids};
+use super::simulation::dir_uuid;
+use super::value::uuid_text;
+use super::writer::simulated_cluster_id;
 
 /// A static quorum's voters have no directory id: Kafka prints `Uuid.ZERO_UUID`.
 pub const ZERO_UUID: &str = "AAAAAAAAAAAAAAAAAAAAAA";
@@ -140,6 +147,59 @@ impl QuorumDescription {
             // `handleDescribeStatus`: 0 when the leader lags least; else the leader's and that
             // follower's last caught-up times, which only a live leader knows.
             max_follower_lag_time_ms: if max_follower_lag == 0 { 0 } else { -1 },
+            current_voters: voters.iter().map(member).collect(),
+            current_observers: observers.iter().map(member).collect(),
+            replicas,
+        })
+    }
+
+    /// What a simulated leader answers `DescribeQuorum` with at `now` (`RaftUtil.toReplicaState`:
+    /// the leader's own fetch and caught-up times are now; another replica's what the leader
+    /// holds, -1 when it never fetched). Times are simulated milliseconds since the run began
+    /// (Kafka's are since the Unix epoch). `None` unless `node` leads.
+    pub fn of_leader<S: StateMachine>(node: &Node<S>, now: Micros) -> Option<QuorumDescription> {
+        let (voters, observers) = node.replica_states()?;
+        let leader_end = node.log().end_offset() as i64;
+        let ms = |t: Option<Micros>| t.map_or(-1, |t| (t / MS) as i64);
+        let row = |r: &ReplicaState, status: &'static str| {
+            let leads = r.key.id == node.id();
+            let end = if leads { leader_end } else { r.end_offset.map_or(-1, |o| o as i64) };
+            ReplicaRow {
+                node_id: i64::from(r.key.id),
+                directory_id: uuid_text(&dir_uuid(r.key.dir)),
+                log_end_offset: end,
+                lag: leader_end - end,
+                last_fetch_timestamp: if leads { (now / MS) as i64 } else { ms(r.last_fetch) },
+                last_caught_up_timestamp: if leads { (now / MS) as i64 } else { ms(r.last_caught_up) },
+                status,
+            }
+        };
+        let leader = voters.iter().find(|r| r.key.id == node.id())?;
+        let mut replicas = vec![row(leader, "Leader")];
+        replicas.extend(voters.iter().filter(|r| r.key.id != node.id()).map(|r| row(r, "Follower")));
+        replicas.extend(observers.iter().map(|r| row(r, "Observer")));
+        // `handleDescribeStatus`: the voter with the lowest log end offset lags the most.
+        let laggard = replicas.iter().filter(|r| r.status != "Observer").min_by_key(|r| r.log_end_offset)?;
+        let max_follower_lag_time_ms = match (&replicas[0], laggard) {
+            (leader, laggard) if leader.node_id == laggard.node_id => 0,
+            (_, laggard) if laggard.last_caught_up_timestamp >= 0 => {
+                replicas[0].last_caught_up_timestamp - laggard.last_caught_up_timestamp
+            }
+            _ => -1,
+        };
+        let member = |r: &ReplicaState| Member {
+            id: i64::from(r.key.id),
+            directory_id: r.key.dir.map(|dir| uuid_text(&dir_uuid(Some(dir)))),
+            endpoints: Vec::new(),
+        };
+        Some(QuorumDescription {
+            cluster_id: simulated_cluster_id(),
+            leader_id: i64::from(node.id()),
+            leader_epoch: i64::from(node.epoch()),
+            high_watermark: node.high_watermark().map_or(-1, |hw| hw as i64),
+            high_watermark_derived: false,
+            max_follower_lag: leader_end - laggard.log_end_offset,
+            max_follower_lag_time_ms,
             current_voters: voters.iter().map(member).collect(),
             current_observers: observers.iter().map(member).collect(),
             replicas,

@@ -210,7 +210,7 @@ pub fn directory(log: &MetadataLog, committed: Offset) -> Vec<KafkaFile> {
 }
 
 /// The cluster id the simulated nodes' `meta.properties` name (Kafka's form of a UUID).
-fn simulated_cluster_id() -> String {
+pub(crate) fn simulated_cluster_id() -> String {
     super::value::uuid_text(b"kraftscope sim\0\0")
 }
 

@@ -109,6 +109,11 @@ pub struct LeaderState<S: StateMachine> {
 }
 
 impl<S: StateMachine> LeaderState<S> {
+    /// Its voters' states and its observers'.
+    pub(super) fn replica_states(&self) -> (&[ReplicaState], &[ReplicaState]) {
+        (&self.voters, &self.observers)
+    }
+
     pub(super) fn new(node: &Node<S>, now: Micros, epoch_start: Offset) -> LeaderState<S> {
         let mut leader = LeaderState {
             epoch_start,

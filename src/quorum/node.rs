@@ -11,7 +11,7 @@ use super::applied::AppliedState;
 use super::config::QuorumConfig;
 use super::disk::{Disk, QuorumStateFile};
 use super::error::QuorumError;
-use super::leader::{FetchRequest, LeaderState};
+use super::leader::{FetchRequest, LeaderState, ReplicaState};
 use super::log::Log;
 use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
@@ -276,6 +276,15 @@ impl<S: StateMachine> Node<S> {
     /// Every record below this offset is committed (as far as this node knows).
     pub fn high_watermark(&self) -> Option<Offset> {
         self.high_watermark
+    }
+
+    /// What a leader knows of each voter and each observer that fetched in its epoch
+    /// (`LeaderState.voterStates`, `observerStates`); `None` unless it leads.
+    pub fn replica_states(&self) -> Option<(&[ReplicaState], &[ReplicaState])> {
+        match &self.role {
+            Role::Leader(leader) => Some(leader.replica_states()),
+            _ => None,
+        }
     }
 
     /// The node's log.
