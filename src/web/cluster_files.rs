@@ -84,6 +84,7 @@ fn card(node: &FileNode, furthest: i64) -> Html {
 fn marks_text(marks: &[usize]) -> String {
     match marks {
         [] => String::new(),
+        [one] => format!("; disagreement {one}"),
         _ => format!("; disagreements {}", marks.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
     }
 }

@@ -2,12 +2,15 @@
 // picker or dropped draw three controllers with the epoch, leader and vote each one's quorum-state holds,
 // mark the node the disagreements name and list the sentences; axe-clean; screenshots at
 // 1280 x 720 and 375 x 667. The directories are the ones `kraftscope run --write-nodes` writes
-// for the leader_crash scenario (the crashed leader's disk still at epoch 1).
+// for the leader_crash scenario (the crashed leader's disk still at epoch 1); then real
+// clusters' directories read in place beside the project (`../shared/fixtures/kafka/`, skipped
+// when absent): three Docker volumes named kafka-1..kafka-3, and a Kafka 4.x node with six
+// snapshots.
 // covers: src/web/cluster_files.rs src/web/folder_drop.rs src/web/log_drop.rs src/log_reader/node_dirs.rs src/kafka_log/nodes.rs src/kafka_log/node_files.rs src/sim/export.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { assertNoViolations } from "./axe.mjs";
@@ -67,3 +70,38 @@ test("a folder of nodes' directories dropped on the page draws the same cluster"
   assert.equal(await page.locator("#disagreements li").count(), 3);
   assert.deepEqual(errors, []);
 });
+
+const shared = path.resolve(root, "../shared/fixtures/kafka");
+const absent = (folder) => !existsSync(path.join(shared, folder)) && `../shared/fixtures/kafka/${folder} is absent (a clone without ../shared beside it)`;
+
+test("a real cluster's volumes named kafka-1..3 draw n1, n2, n3 as voters, n2 crowned, its log the timeline", { skip: absent("docker-compose-kafka4.10") }, async () => {
+  const { page, errors } = await open("", { viewport: { width: 1280, height: 720 } });
+  await page.getByRole("tab", { name: "Open a metadata log" }).click();
+  await page.locator("#log-folder").setInputFiles(path.join(shared, "docker-compose-kafka4.10/data"));
+  const drawing = page.locator("#cluster-files");
+  await drawing.waitFor({ timeout: 60_000 });
+  const node = (name) => page.locator(`#cluster-files li.file-node[data-name="${name}"]`);
+  assert.match(await node("n2").getAttribute("aria-label"), /^n2 LEADER: epoch 36, leader n2, voted none; offsets 0 to 31933/);
+  assert.match(await node("n1").getAttribute("aria-label"), /^n1 follower: epoch 36, leader n2, voted none; offsets 0 to 31932; snapshot at 20475; disagreement 1$/);
+  assert.match(await node("n3").getAttribute("aria-label"), /^n3 follower: epoch 36, leader n2/);
+  assert.equal(await node("n2").locator(".crown").count(), 1, "the leader crowned");
+  assert.equal(await page.locator("#cluster-files li.file-node").count(), 3);
+  assert.match(await node("n1").locator(".file-log-end").textContent(), /^last offset 31932, log end offset 31933$/);
+  const sentences = await page.locator("#disagreements li").allTextContents();
+  assert.equal(sentences.length, 1, sentences.join(" | "));
+  assert.match(sentences[0], /^log end offsets 1 record apart: the logs of n2 and n3 end at log end offset 31934 \(last offset 31933\), n1's log at 31933 \(last offset 31932\)/);
+  assert.match(await page.locator("#log-totals").textContent(), /kafka-2\/__cluster_metadata-0\//, "the timeline is the leader's log");
+  assert.equal(await page.locator("#files-skipped").count(), 0, "no other partition's files in these volumes");
+  await screenshot(page, "node-dirs-real-1280x720");
+  assert.deepEqual(errors, []);
+});
+
+test("a Kafka 4.x node's directory opens with its six snapshots", { skip: absent("local-test-rig") }, async () => {
+  const { page, errors } = await open("?tab=log", { viewport: { width: 1280, height: 720 } });
+  await page.locator("#log-folder").setInputFiles(path.join(shared, "local-test-rig/kafka-data"));
+  await page.locator(".log-opened").waitFor({ timeout: 60_000 });
+  const totals = await page.locator("#log-totals").textContent();
+  assert.equal((totals.match(/-\d{10}\.checkpoint/g) || []).length, 6, totals);
+  assert.deepEqual(errors, []);
+});
+
