@@ -126,9 +126,6 @@ impl QuorumDescription {
         let mut replicas = vec![row(leader_id, "Leader")];
         replicas.extend(voters.iter().filter(|&&id| id != leader_id).map(|&id| row(id, "Follower")));
         replicas.extend(observers.iter().map(|&id| row(id, "Observer")));
-        let voter_ends: Vec<i64> =
-            replicas.iter().filter(|r| r.status != "Observer").map(|r| r.log_end_offset).collect();
-        let max_follower_lag = leader_end - voter_ends.iter().min().copied().unwrap_or(leader_end);
         let member = |&id: &i64| {
             let in_set = voter_set.and_then(|(_, set)| set.iter().find(|v| i64::from(v.id) == id));
             Member {
@@ -137,16 +134,21 @@ impl QuorumDescription {
                 endpoints: in_set.map_or_else(Vec::new, |v| v.endpoints.clone()),
             }
         };
+        let (max_follower_lag, max_follower_lag_time_ms) = follower_lag(&replicas);
         Ok(QuorumDescription {
             cluster_id: leader.meta.as_ref().and_then(|m| m.cluster_id.clone()).unwrap_or_default(),
             leader_id,
             leader_epoch,
-            high_watermark: majority_offset(&voter_ends),
+            high_watermark: majority_offset(
+                &replicas
+                    .iter()
+                    .filter(|r| r.status != "Observer")
+                    .map(|r| r.log_end_offset)
+                    .collect::<Vec<_>>(),
+            ),
             high_watermark_derived: true,
             max_follower_lag,
-            // `handleDescribeStatus`: 0 when the leader lags least; else the leader's and that
-            // follower's last caught-up times, which only a live leader knows.
-            max_follower_lag_time_ms: if max_follower_lag == 0 { 0 } else { -1 },
+            max_follower_lag_time_ms,
             current_voters: voters.iter().map(member).collect(),
             current_observers: observers.iter().map(member).collect(),
             replicas,
@@ -178,15 +180,7 @@ impl QuorumDescription {
         let mut replicas = vec![row(leader, "Leader")];
         replicas.extend(voters.iter().filter(|r| r.key.id != node.id()).map(|r| row(r, "Follower")));
         replicas.extend(observers.iter().map(|r| row(r, "Observer")));
-        // `handleDescribeStatus`: the voter with the lowest log end offset lags the most.
-        let laggard = replicas.iter().filter(|r| r.status != "Observer").min_by_key(|r| r.log_end_offset)?;
-        let max_follower_lag_time_ms = match (&replicas[0], laggard) {
-            (leader, laggard) if leader.node_id == laggard.node_id => 0,
-            (_, laggard) if laggard.last_caught_up_timestamp >= 0 => {
-                replicas[0].last_caught_up_timestamp - laggard.last_caught_up_timestamp
-            }
-            _ => -1,
-        };
+        let (max_follower_lag, max_follower_lag_time_ms) = follower_lag(&replicas);
         let member = |r: &ReplicaState| Member {
             id: i64::from(r.key.id),
             directory_id: r.key.dir.map(|dir| uuid_text(&dir_uuid(Some(dir)))),
@@ -198,7 +192,7 @@ impl QuorumDescription {
             leader_epoch: i64::from(node.epoch()),
             high_watermark: node.high_watermark().map_or(-1, |hw| hw as i64),
             high_watermark_derived: false,
-            max_follower_lag: leader_end - laggard.log_end_offset,
+            max_follower_lag,
             max_follower_lag_time_ms,
             current_voters: voters.iter().map(member).collect(),
             current_observers: observers.iter().map(member).collect(),
@@ -265,6 +259,22 @@ impl QuorumDescription {
         }
         text
     }
+}
+
+/// `MaxFollowerLag` and `MaxFollowerLagTimeMs` of `replicas` (the leader's row first), as
+/// `handleDescribeStatus` derives them: the voter with the lowest log end offset lags the most
+/// (the leader itself on a tie, 0 ms); its lag in time is the leader's last caught-up time less
+/// its own, -1 when either is unknown.
+fn follower_lag(replicas: &[ReplicaRow]) -> (i64, i64) {
+    let leader = &replicas[0];
+    let voters = replicas.iter().filter(|r| r.status != "Observer");
+    let laggard = voters.min_by_key(|r| r.log_end_offset).unwrap_or(leader);
+    let time = match (leader.last_caught_up_timestamp, laggard.last_caught_up_timestamp) {
+        _ if laggard.node_id == leader.node_id => 0,
+        (lead, lag) if lead >= 0 && lag >= 0 => lead - lag,
+        _ => -1,
+    };
+    (leader.log_end_offset - laggard.log_end_offset, time)
 }
 
 /// The highest offset a majority of `ends` reach: what the leader's high watermark would be once
