@@ -10,11 +10,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { assertNoViolations } from "./axe.mjs";
 import { open, screenshot } from "./browser.mjs";
+import { realFiles } from "./real_files.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -71,13 +72,13 @@ test("a folder of nodes' directories dropped on the page draws the same cluster"
   assert.deepEqual(errors, []);
 });
 
-const shared = path.resolve(root, "../shared/fixtures/kafka");
-const absent = (folder) => !existsSync(path.join(shared, folder)) && `../shared/fixtures/kafka/${folder} is absent (a clone without ../shared beside it)`;
+const volumes = realFiles("docker-compose-kafka4.10/data");
+const rig = realFiles("local-test-rig/kafka-data");
 
-test("a real cluster's volumes named kafka-1..3 draw n1, n2, n3 as voters, n2 crowned, its log the timeline", { skip: absent("docker-compose-kafka4.10") }, async () => {
+test("a real cluster's volumes named kafka-1..3 draw n1, n2, n3 as voters, n2 crowned, its log the timeline", { skip: volumes.skip }, async () => {
   const { page, errors } = await open("", { viewport: { width: 1280, height: 720 } });
   await page.getByRole("tab", { name: "Open a metadata log" }).click();
-  await page.locator("#log-folder").setInputFiles(path.join(shared, "docker-compose-kafka4.10/data"));
+  await page.locator("#log-folder").setInputFiles(volumes.path);
   const drawing = page.locator("#cluster-files");
   await drawing.waitFor({ timeout: 60_000 });
   const node = (name) => page.locator(`#cluster-files li.file-node[data-name="${name}"]`);
@@ -96,9 +97,9 @@ test("a real cluster's volumes named kafka-1..3 draw n1, n2, n3 as voters, n2 cr
   assert.deepEqual(errors, []);
 });
 
-test("a Kafka 4.x node's directory opens with its six snapshots", { skip: absent("local-test-rig") }, async () => {
+test("a Kafka 4.x node's directory opens with its six snapshots", { skip: rig.skip }, async () => {
   const { page, errors } = await open("?tab=log", { viewport: { width: 1280, height: 720 } });
-  await page.locator("#log-folder").setInputFiles(path.join(shared, "local-test-rig/kafka-data"));
+  await page.locator("#log-folder").setInputFiles(rig.path);
   await page.locator(".log-opened").waitFor({ timeout: 60_000 });
   const totals = await page.locator("#log-totals").textContent();
   assert.equal((totals.match(/-\d{10}\.checkpoint/g) || []).length, 6, totals);

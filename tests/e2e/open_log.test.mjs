@@ -7,14 +7,14 @@
 // covers: src/web/log_drop.rs src/web/log_tab.rs src/web/log_reader.rs src/web/download.rs src/page/metadata_log src/log_reader/mod.rs src/log_worker.rs www/log-worker.js src/kafka_log
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { open, screenshot } from "./browser.mjs";
+import { realFiles } from "./real_files.mjs";
 
-// A real one-node log, read in place beside the project (the project commits none of its bytes).
-const fixtures = path.resolve(import.meta.dirname, "../../../shared/fixtures/kafka/ldi-poc");
-const noFixtures = !existsSync(fixtures) && "../shared/fixtures/kafka/ldi-poc is absent (a clone without ../shared beside it)";
+// A real one-node log.
+const { path: fixtures, skip: noFixtures } = realFiles("ldi-poc");
 const SEGMENT = path.join(fixtures, "__cluster_metadata-0/00000000000000000000.log");
 const SNAPSHOT = path.join(fixtures, "bootstrap.checkpoint");
 

@@ -13,10 +13,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { assertNoViolations } from "./axe.mjs";
 import { open, screenshot } from "./browser.mjs";
+import { realFiles } from "./real_files.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -242,9 +243,8 @@ function renderIn(cwd, args) {
     { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 1 << 26 });
 }
 
-// A real one-node log, read in place beside the project (the project commits none of its bytes).
-const segmentDir = path.join(root, "../shared/fixtures/kafka/ldi-poc/__cluster_metadata-0");
-const noSegment = !existsSync(segmentDir) && "../shared/fixtures/kafka/ldi-poc is absent (a clone without ../shared beside it)";
+// A real one-node log.
+const { path: segmentDir, skip: noSegment } = realFiles("ldi-poc/__cluster_metadata-0");
 
 test("an opened log's still holds the page's strip, and Save gives render --view log's file for the same record", { skip: noSegment }, async () => {
   const { page, errors, context } = await open("?tab=log", { acceptDownloads: true });
