@@ -248,7 +248,8 @@ fn inspect_reads_nodes_directories_as_the_independent_reader_does() {
     let dir = std::env::temp_dir().join(format!("kraftscope-nodes-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let root = dir.to_str().unwrap();
-    let wrote = kraftscope(&["run", "--scenario", "leader_crash", "--notable", "--write-nodes", root]);
+    let wrote =
+        kraftscope(&["run", "--scenario", "candidate_waits_out_timeout", "--notable", "--write-nodes", root]);
     assert!(wrote.status.success(), "{}", String::from_utf8_lossy(&wrote.stderr));
     let nodes: Vec<String> = ["n1", "n2", "n3"].iter().map(|n| dir.join(n).display().to_string()).collect();
     let paths: Vec<&str> = nodes.iter().map(String::as_str).collect();

@@ -9,6 +9,7 @@ mod common;
 use kraftscope::harness::MS;
 use kraftscope::kafka_log::nodes::Nodes;
 use kraftscope::kafka_log::quorum::QuorumDescription;
+use kraftscope::scenario::{Detail, ScenarioRun, script};
 use kraftscope::session::Settings;
 use kraftscope::sim::Simulation;
 
@@ -156,13 +157,62 @@ fn the_simulated_leaders_answer_is_what_it_holds_of_each_replica() {
     }
     assert_eq!(described.high_watermark, leader.high_watermark().unwrap() as i64);
     assert!(!described.high_watermark_derived);
+}
 
-    let out = kraftscope(&["run", "--scenario", "leader_crash", "--notable", "--describe-quorum"]);
+/// `run --scenario leader-crash --describe-quorum` (the page's spelling): after the old leader
+/// has come back, every cell of both tables is known, and each equals what the same run's
+/// leader holds (the run replayed here in process, with the same seed).
+#[test]
+fn run_describe_quorum_prints_what_the_runs_leader_holds() {
+    let out = kraftscope(&["run", "--scenario", "leader-crash", "--notable", "--describe-quorum"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
+    let status = &text[text.find("describe --status\n").expect("the status lines") + 18..];
     let table = &text[text.find("describe --replication\n").expect("the replication table") + 23..];
     let rows = cells(table);
     assert_eq!(rows[0], HEAD);
-    assert_eq!(rows[1][6], "Leader");
-    assert!(text.contains("\nLeaderEpoch:            "), "{text}");
+
+    let script = kraftscope::scenario::catalog::find("leader_crash").unwrap();
+    let mut run = ScenarioRun::new(1, Detail::Notable);
+    for block in script::parse(script).unwrap() {
+        run.execute(&block).unwrap();
+    }
+    let sim = run.simulation().unwrap();
+    let leader = sim.leader().expect("a leader at the end");
+    let now = (sim.now() / MS) as i64;
+    let (voters, observers) = leader.replica_states().unwrap();
+    assert_eq!((voters.len(), observers.len(), rows.len()), (3, 0, 4), "{table}");
+    for state in voters {
+        let id = state.key.id;
+        let row =
+            rows[1..].iter().find(|r| r[0] == id.to_string()).unwrap_or_else(|| panic!("n{id}: {table}"));
+        let ms = |t: Option<u64>| t.map_or(-1, |t| (t / MS) as i64);
+        let (end, fetch, caught_up, status) = if id == leader.id() {
+            (leader.log().end_offset() as i64, now, now, "Leader")
+        } else {
+            (
+                state.end_offset.map_or(-1, |o| o as i64),
+                ms(state.last_fetch),
+                ms(state.last_caught_up),
+                "Follower",
+            )
+        };
+        let lag = leader.log().end_offset() as i64 - end;
+        let want =
+            [end.to_string(), lag.to_string(), fetch.to_string(), caught_up.to_string(), status.into()];
+        assert_eq!(row[2..], want, "n{id}");
+    }
+    assert!(rows[1..].iter().flatten().all(|cell| cell != "-1"), "every value known:\n{table}");
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+            .map(str::trim)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(field("LeaderId"), leader.id().to_string());
+    assert_eq!(field("LeaderEpoch"), leader.epoch().to_string());
+    assert_eq!(field("HighWatermark"), leader.high_watermark().unwrap().to_string());
+    assert_eq!((field("MaxFollowerLag"), field("MaxFollowerLagTimeMs")), ("0".into(), "0".into()));
 }

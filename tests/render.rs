@@ -285,7 +285,7 @@ fn a_log_still_is_the_pages_drawing_of_the_files_opened_there() {
 fn nodes_directories_draw_their_nodes_and_disagreements_in_the_still() {
     let dir = std::env::temp_dir().join(format!("kraftscope-render-nodes-{}", std::process::id()));
     let status = Command::new(env!("CARGO_BIN_EXE_kraftscope"))
-        .args(["run", "--scenario", "leader_crash", "--notable", "--write-nodes"])
+        .args(["run", "--scenario", "candidate_waits_out_timeout", "--notable", "--write-nodes"])
         .arg(&dir)
         .output()
         .unwrap();

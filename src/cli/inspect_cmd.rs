@@ -92,7 +92,11 @@ fn nodes_text(nodes: &Nodes) -> String {
             ));
         }
         let range = match (node.log_start, node.log_end) {
-            (Some(start), Some(end)) => format!("offsets {start} to {} ({} records)", end - 1, node.records),
+            (Some(start), Some(end)) => format!(
+                "first offset {start}, last offset {}, log end offset {end} ({} records in its log and snapshots)",
+                end - 1,
+                node.records
+            ),
             _ => "no records".to_string(),
         };
         let snapshots: Vec<String> =

@@ -73,11 +73,13 @@ impl fmt::Display for UnknownScenario {
 
 impl std::error::Error for UnknownScenario {}
 
-/// The script of the scenario called `name`.
+/// The script of the scenario called `name`, spelled with underscores or, as the page's
+/// `?scenario=` names are, with dashes (`leader-crash`).
 pub fn find(name: &str) -> Result<&'static str, UnknownScenario> {
+    let underscored = name.replace('-', "_");
     SCENARIOS
         .iter()
-        .find(|(n, _)| *n == name)
+        .find(|(n, _)| *n == underscored)
         .map(|(_, text)| *text)
         .ok_or_else(|| UnknownScenario(name.to_string()))
 }

@@ -109,6 +109,8 @@ pub enum DirectiveError {
     NoLeader,
     /// `n=follower` with no follower.
     NoFollower,
+    /// `n=down` with every node running.
+    NoneDown,
     /// `n=` is not a node id.
     NotANode(String),
     /// `n=` names a node the cluster does not have.
@@ -169,6 +171,7 @@ impl fmt::Display for DirectiveError {
             DirectiveError::Invariant(violation) => write!(f, "invariant violated: {violation}"),
             DirectiveError::NoLeader => write!(f, "there is no leader"),
             DirectiveError::NoFollower => write!(f, "there is no follower"),
+            DirectiveError::NoneDown => write!(f, "no node is down"),
             DirectiveError::NotANode(text) => write!(f, "'{text}' is not a node"),
             DirectiveError::NoSuchNode(id) => write!(f, "there is no node n{id}"),
             DirectiveError::Action(error) => fmt::Display::fmt(error, f),
@@ -439,7 +442,6 @@ fn parse_arg<T: std::str::FromStr>(
     }
 }
 
-/// `n=3`, `n=n3` or `n=leader`.
 /// The voter set as the active controller's log holds it, and whether its latest change is
 /// committed there.
 fn voters(sim: &Simulation) -> String {
@@ -463,6 +465,8 @@ fn voters(sim: &Simulation) -> String {
     )
 }
 
+/// `n=3`, `n=n3`, `n=leader`, `n=follower` (a running voter following) or `n=down` (the first
+/// node that is not running).
 fn node_arg(sim: &Simulation, block: &Block) -> Result<NodeId, DirectiveError> {
     let text = block
         .arg("n")
@@ -478,6 +482,10 @@ fn parse_node(sim: &Simulation, text: &str) -> Result<NodeId, DirectiveError> {
         let follower =
             sim.running_nodes().find(|n| n.is_voter() && n.role() == crate::quorum::RoleKind::Follower);
         return follower.map(|n| n.id()).ok_or(DirectiveError::NoFollower);
+    }
+    if text == "down" {
+        let running: Vec<NodeId> = sim.running_nodes().map(|n| n.id()).collect();
+        return sim.node_ids().find(|id| !running.contains(id)).ok_or(DirectiveError::NoneDown);
     }
     let id: NodeId =
         text.trim_start_matches('n').parse().map_err(|_| DirectiveError::NotANode(text.to_string()))?;

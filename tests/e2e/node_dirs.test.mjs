@@ -2,7 +2,7 @@
 // picker or dropped draw three controllers with the epoch, leader and vote each one's quorum-state holds,
 // mark the node the disagreements name and list the sentences; axe-clean; screenshots at
 // 1280 x 720 and 375 x 667. The directories are the ones `kraftscope run --write-nodes` writes
-// for the leader_crash scenario (the crashed leader's disk still at epoch 1); then real
+// for the candidate_waits_out_timeout scenario (the crashed leader's disk still at epoch 1); then real
 // clusters' directories read in place beside the project (`../shared/fixtures/kafka/`, skipped
 // when absent): three Docker volumes named kafka-1..kafka-3, and a Kafka 4.x node with six
 // snapshots.
@@ -19,10 +19,10 @@ import { realFiles } from "./real_files.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** The three nodes' directories of the leader_crash scenario, written by the command line. */
+/** The three nodes' directories of the candidate_waits_out_timeout scenario, written by the command line. */
 function nodesDirectory() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "kraftscope-nodes-"));
-  execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "run", "--scenario", "leader_crash",
+  execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "run", "--scenario", "candidate_waits_out_timeout",
     "--notable", "--write-nodes", dir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   return dir;
 }

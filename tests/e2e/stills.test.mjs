@@ -266,7 +266,7 @@ test("an opened log's still holds the page's strip, and Save gives render --view
 
 test("nodes' directories: the still lists each node as its files hold it, as render --view log draws them", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "kraftscope-still-nodes-"));
-  execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "run", "--scenario", "leader_crash",
+  execFileSync("cargo", ["run", "--release", "--quiet", "--bin", "kraftscope", "--", "run", "--scenario", "candidate_waits_out_timeout",
     "--notable", "--write-nodes", dir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   const { page, errors, context } = await open("?tab=log", { acceptDownloads: true });
   await page.locator("#log-folder").setInputFiles(dir);
