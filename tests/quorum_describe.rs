@@ -8,13 +8,10 @@ mod common;
 
 use kraftscope::harness::MS;
 use kraftscope::kafka_log::nodes::Nodes;
-use kraftscope::kafka_log::quorum::QuorumDescription;
+use kraftscope::kafka_log::quorum::{QuorumDescription, REPLICATION_HEAD as HEAD};
 use kraftscope::scenario::{Detail, ScenarioRun, script};
 use kraftscope::session::Settings;
 use kraftscope::sim::Simulation;
-
-const HEAD: [&str; 7] =
-    ["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"];
 
 fn kraftscope(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_kraftscope")).args(args).output().unwrap()

@@ -2,6 +2,7 @@
 //! observer and is added, a voter is removed, refusals show Kafka's error name, and a share
 //! link carries the changes.
 
+use kraftscope::kafka_log::quorum::QuorumDescription;
 use kraftscope::page::host::Command;
 use kraftscope::page::{Action, Effect, PageState};
 use kraftscope::session::Action as Act;
@@ -331,4 +332,40 @@ fn a_static_quorum_is_upgraded_once_every_voter_has_sent_update_raft_voter() {
     reopened.reduce(Action::Frame { elapsed: FRAME_MS });
     assert_eq!(reopened.live.picture.quorum, page.live.picture.quorum);
     assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
+}
+
+/// The quorum panel's `describe --replication` table is the active controller's
+/// `DescribeQuorum` answer at this moment: the leader's row first, the voters as followers, the
+/// brokers as observers. Killed, the old leader is a row the new leader has heard nothing from
+/// (-1), and the controller line names the new leader beside what a broker tells admin tools.
+#[test]
+fn the_quorum_panel_describes_the_quorum_as_the_active_controller_answers() {
+    let mut page = led("");
+    let _ = play_until(&mut page, 3.0, |_| false);
+    let sim = page.session.sim();
+    let leader = sim.leader().expect("a leader");
+    let old = leader.id();
+    let tools = &page.live.picture.quorum.tools;
+    assert_eq!(tools.described, QuorumDescription::of_leader(leader, sim.now()));
+    let rows = &tools.described.as_ref().unwrap().replicas;
+    let statuses: Vec<(i64, &str)> = rows.iter().map(|r| (r.node_id, r.status)).collect();
+    let brokers = sim.node_ids().filter(|id| !sim.controller_ids().contains(id)).count();
+    assert_eq!(statuses[0], (i64::from(old), "Leader"));
+    assert_eq!(statuses.iter().filter(|(_, s)| *s == "Follower").count(), sim.controller_ids().len() - 1);
+    assert_eq!(statuses.iter().filter(|(_, s)| *s == "Observer").count(), brokers, "the brokers observe");
+    assert!(rows.iter().all(|r| r.last_fetch_timestamp >= 0), "every replica fetched: {rows:?}");
+
+    page.reduce(Action::Act(Act::KillLeader));
+    let new_leader = |p: &PageState| p.session.sim().leader().is_some_and(|l| l.id() != old);
+    assert!(play_until(&mut page, 15.0, new_leader));
+    let sim = page.session.sim();
+    let leader = sim.leader().unwrap();
+    let tools = &page.live.picture.quorum.tools;
+    let rows = &tools.described.as_ref().unwrap().replicas;
+    let dead = rows.iter().find(|r| r.node_id == i64::from(old)).expect("the old leader is still a voter");
+    assert_eq!((dead.log_end_offset, dead.last_fetch_timestamp, dead.status), (-1, -1, "Follower"));
+    let text = tools.controller_text();
+    let said = format!("Active controller: n{}, epoch {}.", leader.id(), leader.epoch());
+    assert!(text.starts_with(&said), "{text}");
+    assert!(text.contains("Admin tools asking broker n"), "{text}");
 }

@@ -18,6 +18,10 @@ use super::writer::simulated_cluster_id;
 /// A static quorum's voters have no directory id: Kafka prints `Uuid.ZERO_UUID`.
 pub const ZERO_UUID: &str = "AAAAAAAAAAAAAAAAAAAAAA";
 
+/// The columns of `describe --replication` (`MetadataQuorumCommand.handleDescribeReplication`).
+pub const REPLICATION_HEAD: [&str; 7] =
+    ["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"];
+
 /// One replica's row of `describe --replication`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
@@ -32,6 +36,21 @@ pub struct ReplicaRow {
     pub last_caught_up_timestamp: i64,
     /// `Leader`, `Follower` or `Observer`.
     pub status: &'static str,
+}
+
+impl ReplicaRow {
+    /// Its cells under [`REPLICATION_HEAD`], as Kafka prints them.
+    pub fn cells(&self) -> [String; 7] {
+        [
+            self.node_id.to_string(),
+            self.directory_id.clone(),
+            self.log_end_offset.to_string(),
+            self.lag.to_string(),
+            self.last_fetch_timestamp.to_string(),
+            self.last_caught_up_timestamp.to_string(),
+            self.status.to_string(),
+        ]
+    }
 }
 
 /// A voter or an observer as `CurrentVoters` and `CurrentObservers` name it.
@@ -222,38 +241,15 @@ impl QuorumDescription {
     /// `describe --replication`'s table: each column as wide as its widest cell, each cell
     /// followed by a tab (`ToolsUtils.prettyPrintTable`).
     pub fn replication_text(&self) -> String {
-        let head = [
-            "NodeId",
-            "DirectoryId",
-            "LogEndOffset",
-            "Lag",
-            "LastFetchTimestamp",
-            "LastCaughtUpTimestamp",
-            "Status",
-        ];
-        let rows: Vec<[String; 7]> = self
-            .replicas
-            .iter()
-            .map(|r| {
-                [
-                    r.node_id.to_string(),
-                    r.directory_id.clone(),
-                    r.log_end_offset.to_string(),
-                    r.lag.to_string(),
-                    r.last_fetch_timestamp.to_string(),
-                    r.last_caught_up_timestamp.to_string(),
-                    r.status.to_string(),
-                ]
-            })
-            .collect();
+        let rows: Vec<[String; 7]> = self.replicas.iter().map(ReplicaRow::cells).collect();
         let widths: Vec<usize> = (0..7)
-            .map(|i| rows.iter().map(|r| r[i].len()).chain([head[i].len()]).max().unwrap_or(0))
+            .map(|i| rows.iter().map(|r| r[i].len()).chain([REPLICATION_HEAD[i].len()]).max().unwrap_or(0))
             .collect();
         let line = |cells: &[String]| {
             cells.iter().zip(&widths).map(|(cell, width)| format!("{cell:width$}\t")).collect::<String>()
                 + "\n"
         };
-        let mut text = line(&head.map(str::to_string));
+        let mut text = line(&REPLICATION_HEAD.map(str::to_string));
         for row in &rows {
             text.push_str(&line(row));
         }

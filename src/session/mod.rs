@@ -3,6 +3,7 @@
 //! the actions, which gives time travel (seek back, act to fork a new future) and shared links.
 
 pub mod action;
+pub mod admin_tools;
 pub mod checkpoint;
 pub mod culprits;
 pub mod fingerprint;

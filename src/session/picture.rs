@@ -13,6 +13,7 @@ use crate::sim::trace::LostBecause;
 use crate::sim::{Simulation, TraceKind, TraceLine};
 
 use super::SeenViolation;
+use super::admin_tools::AdminTools;
 use super::culprits::{Culprits, culprits};
 use crate::invariants::names::ALL;
 
@@ -119,6 +120,9 @@ pub struct QuorumPicture {
     /// In a static quorum with a leader: the voters that have not sent it UpdateRaftVoter yet,
     /// whose directories the upgrade to kraft.version 1 still waits for.
     pub upgrade_waits_for: Option<Vec<NodeId>>,
+    /// What an operator's tools say: the active controller's `DescribeQuorum` answer and a
+    /// broker's `DescribeCluster` answer.
+    pub tools: AdminTools,
 }
 
 impl QuorumPicture {
@@ -459,6 +463,7 @@ fn quorum_picture(sim: &Simulation, sets: &VoterSets) -> QuorumPicture {
         change,
         wiped,
         upgrade_waits_for,
+        tools: AdminTools::of(sim),
     }
 }
 

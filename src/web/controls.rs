@@ -3,8 +3,10 @@
 
 use yew::prelude::*;
 
+use crate::kafka_log::quorum::REPLICATION_HEAD;
 use crate::page::Action as PageAction;
 use crate::quorum::NodeId;
+use crate::session::admin_tools::AdminTools;
 use crate::session::picture::{Membership, QuorumPicture};
 use crate::session::{Action, Settings};
 use crate::sim::simulation::QuorumFormat;
@@ -139,6 +141,8 @@ pub fn controls(props: &ControlsProps) -> Html {
             <div class="group quorum" role="group" aria-labelledby="quorum-heading">
                 <h3 id="quorum-heading">{ "Quorum" }</h3>
                 <p id="quorum-line" class="quorum-line">{ props.quorum.describe() }</p>
+                <p id="controller-line" class="quorum-line">{ props.quorum.tools.controller_text() }</p>
+                { replication_table(&props.quorum.tools) }
                 <button onclick={act(Action::NewController)} title="Start a controller formatted with --no-initial-controllers: it joins as an observer">{ "New controller" }</button>
                 <button onclick={act(Action::RemoveLeader)} title="RemoveRaftVoter of the active controller: it leads until the change commits, then resigns">{ "Remove the leader from the voters" }</button>
                 if !props.quorum.dynamic {
@@ -170,6 +174,37 @@ pub fn controls(props: &ControlsProps) -> Html {
             </details>
             <button class="reset" onclick={reset} title="R">{ "Reset" }</button>
         </section>
+    }
+}
+
+/// `kafka-metadata-quorum describe --replication` as the active controller would answer it now,
+/// headed by the command, under a summary that opens it.
+fn replication_table(tools: &AdminTools) -> Html {
+    let body = match &tools.described {
+        None => {
+            html! { <p class="hint">{ "No active controller now: the command waits for one (DescribeQuorum is answered by the leader)." }</p> }
+        }
+        Some(described) => html! {
+            <>
+                <div class="describe-scroll" tabindex="0" role="region" aria-label="The replication table">
+                    <table class="describe-table mono">
+                        <thead><tr>{ for REPLICATION_HEAD.iter().map(|h| html! { <th scope="col">{ *h }</th> }) }</tr></thead>
+                        <tbody>
+                            { for described.replicas.iter().map(|row| html! {
+                                <tr data-node={row.node_id.to_string()}>{ for row.cells().into_iter().map(|cell| html! { <td>{ cell }</td> }) }</tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+                <p class="hint">{ "Timestamps: simulated ms since the run began (Kafka's are since 1970). -1: the leader has not heard from that replica in its epoch." }</p>
+            </>
+        },
+    };
+    html! {
+        <details id="describe-quorum" class="describe-quorum">
+            <summary><code>{ "$ kafka-metadata-quorum describe --replication" }</code></summary>
+            { body }
+        </details>
     }
 }
 

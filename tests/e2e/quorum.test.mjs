@@ -1,8 +1,11 @@
 // The quorum's controls (KIP-853) in the real page: a new controller appears as an observer, is
-// added to the voters and a voter is removed, and the drawing and the majority text follow.
-// covers: src/web/controls.rs src/web/node_view.rs src/quorum/reconfig.rs
+// added to the voters and a voter is removed, and the drawing and the majority text follow. The
+// quorum panel's `kafka-metadata-quorum describe --replication` table and controller line agree
+// with the drawing's crown, live.
+// covers: src/web/controls.rs src/web/node_view.rs src/quorum/reconfig.rs src/session/admin_tools.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { assertNoViolations } from "./axe.mjs";
 import { caughtUpWithLeader, open, screenshot, waitForLeader } from "./browser.mjs";
 
 const quorumSays = (page, pattern) =>
@@ -62,6 +65,36 @@ test("with roles=combined the live cluster draws each controller as a controller
   assert.equal(await combined.count(), 3);
   assert.equal(await page.locator("svg.cluster .combined").count(), 3, "each drawn '+ broker'");
   await screenshot(page, "combined-live-cluster");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the quorum panel shows describe --replication live, its leader the crowned node, and what a broker calls the controller", async () => {
+  const { page, errors, context } = await open("?speed=1");
+  const leader = await waitForLeader(page);
+  const panel = page.locator("#describe-quorum");
+  await panel.locator("summary").click();
+  assert.equal(await panel.locator("summary").textContent(), "$ kafka-metadata-quorum describe --replication");
+  const head = await panel.locator("thead th").allTextContents();
+  assert.deepEqual(head, ["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"]);
+  const rows = () => panel.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const first = await rows();
+  assert.deepEqual([first[0][0], first[0][6]], [String(leader.id), "Leader"], "the crowned node's row first");
+  const drawn = await page.locator("svg.cluster g.node").count();
+  assert.equal(first.length, drawn, "a row per drawn node: every voter and broker fetches");
+  assert.ok(first.slice(1).every((r) => r[6] === "Follower" || r[6] === "Observer"));
+  await page.waitForFunction((was) => Number(document.querySelector("#describe-quorum tbody tr td:nth-child(5)")?.textContent) > was,
+    Number(first[0][4]), { timeout: 10_000 });
+  // A broker answers -1 until its image holds an unfenced broker.
+  await page.waitForFunction(() => /told the controller is n\d/.test(document.querySelector("#controller-line").textContent), null, { timeout: 30_000 });
+  const line = await page.locator("#controller-line").textContent();
+  assert.match(line, new RegExp(`^Active controller: n${leader.id}, epoch ${leader.epoch}\\. Admin tools asking broker n\\d+ \\(DescribeCluster\\) are told the controller is n\\d+`));
+  const told = Number(/told the controller is n(\d+)/.exec(line)[1]);
+  assert.notEqual(told, leader.id, "a broker names a broker, not the active controller");
+  assert.equal(await page.locator(`svg.cluster g.node[aria-label^="broker n${told} "]`).count(), 1, "the named broker is drawn");
+  await assertNoViolations(page, "the quorum panel with its table open");
+  await panel.scrollIntoViewIfNeeded();
+  await screenshot(page, "quorum-describe-replication");
   assert.deepEqual(errors, []);
   await context.close();
 });
