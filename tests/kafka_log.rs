@@ -9,6 +9,7 @@ use kraftscope::kafka_log::inspect::Inspection;
 use kraftscope::kafka_log::reader::read_all;
 use kraftscope::kafka_log::simulation::simulation_records;
 use kraftscope::kafka_log::writer::{self, KafkaFile};
+use kraftscope::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource, SUPER_USER};
 use kraftscope::metadata::image::MetadataImage;
 use kraftscope::metadata::state::MetadataEntry;
 use kraftscope::quorum::record::Record;
@@ -86,7 +87,7 @@ fn a_real_bootstrap_snapshot_reads_as_the_independent_reader_reads_it() {
     assert_eq!(inspection.image.metadata_version(), Some(19));
 }
 
-/// A cluster with topics, a config, a controlled shutdown, a deletion, a leader failover and
+/// A cluster with topics, a config, ACLs, a controlled shutdown, a deletion by an ACL, a leader failover and
 /// snapshots, run long enough to commit it all.
 fn busy_cluster() -> Simulation {
     let mut config = ClusterConfig { voters: 3, observers: 2, ..ClusterConfig::default() };
@@ -96,8 +97,16 @@ fn busy_cluster() -> Simulation {
     sim.create_topic("events", 40, 2).unwrap();
     sim.create_topic("scratch", 3, 2).unwrap();
     sim.alter_config("cluster", "min.insync.replicas", "2").unwrap();
+    let acl = |principal: &str, operation, permission| AclEntry {
+        principal: principal.into(),
+        resource: AclResource::Topic("scratch".into()),
+        operation,
+        permission,
+    };
+    sim.create_acl(SUPER_USER, acl("User:alice", AclOperation::Delete, AclPermission::Allow)).unwrap();
+    sim.create_acl(SUPER_USER, acl("User:*", AclOperation::Alter, AclPermission::Deny)).unwrap();
     sim.run_until(7000 * MS);
-    sim.delete_topic("scratch").unwrap();
+    sim.delete_topic("User:alice", "scratch").unwrap();
     let leader = sim.leader().unwrap().id();
     sim.crash(leader).unwrap();
     let mut t = 9000 * MS;

@@ -21,6 +21,7 @@ use kraftscope::kafka_log::schemas::METADATA;
 use kraftscope::kafka_log::simulation::simulation_records;
 use kraftscope::kafka_log::value::Value;
 use kraftscope::kafka_log::writer::{log_payload, put_batch};
+use kraftscope::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource};
 use kraftscope::metadata::record::{
     ConfigRecord, FIRST_BROKER_ID, LAST_BROKER_ID, MAX_COMBINED_ID, MetadataRecord, PartitionChangeRecord,
     PartitionRecord, Replicas, broker_set,
@@ -199,6 +200,20 @@ fn simulation_record() -> impl Strategy<Value = MetadataRecord> {
                 })
             }),
         any::<u32>().prop_map(|topic_id| MetadataRecord::RemoveTopic { topic_id }),
+        // A removal maps back only after its entry (the mapper skips ACLs it does not model).
+        (
+            any::<u64>(),
+            "User:[a-z*]{1,8}",
+            prop::option::of("[a-z]{1,12}"),
+            prop::sample::select(AclOperation::ALL.to_vec()),
+            any::<bool>()
+        )
+            .prop_map(|(id, principal, topic, operation, allow)| {
+                let resource = topic.map_or(AclResource::Cluster, |t| AclResource::Topic(t.into()));
+                let permission = if allow { AclPermission::Allow } else { AclPermission::Deny };
+                let acl = Arc::new(AclEntry { principal: principal.into(), resource, operation, permission });
+                MetadataRecord::AccessControlEntry { id, acl }
+            }),
         (name, 0u16..=i16::MAX as u16)
             .prop_map(|(name, level)| MetadataRecord::FeatureLevel { name: name.into(), level }),
         // Kafka can say a broker entered controlled shutdown, not that it left it.

@@ -85,6 +85,7 @@ scenario_tests!(
     first_election,
     follower_high_watermark,
     graceful_resignation,
+    kraft_authorizer,
     kraft_stale_broker,
     leader_crash,
     minority_no_progress,

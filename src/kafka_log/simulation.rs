@@ -7,6 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource};
 use crate::metadata::record::{
     ConfigRecord, FIRST_BROKER_ID, LAST_BROKER_ID, MAX_COMBINED_ID, MetadataRecord, PartitionChangeRecord,
     PartitionRecord, Replicas, TopicId, broker_ids, broker_set, has_broker_bit,
@@ -16,7 +17,7 @@ use crate::quorum::node::SUPPORTED_KRAFT_VERSIONS;
 use crate::quorum::record::{LeaderChange, Record};
 use crate::quorum::voters::{DirectoryId, KRaftVersion, ReplicaKey, VoterSet};
 use crate::util::broker_set::BrokerSet;
-use crate::util::small_map::SmallMap;
+use crate::util::small_map::{SmallMap, SmallSet};
 
 use super::inspect::voter_ids;
 use super::payload::{ControlType, Payload};
@@ -31,6 +32,18 @@ pub(crate) fn topic_uuid(id: TopicId) -> [u8; 16] {
     let mut uuid = [0u8; 16];
     uuid[..12].copy_from_slice(&TOPIC_UUID_MARK);
     uuid[12..].copy_from_slice(&id.to_be_bytes());
+    uuid
+}
+
+/// The low 64 bits of a Uuid: what the simulation keeps of an incarnation id or an ACL id.
+fn low(uuid: [u8; 16]) -> u64 {
+    u64::from_be_bytes(uuid[8..].try_into().expect("8 bytes of a UUID"))
+}
+
+/// An ACL's id as a Uuid: the simulation's counter in the low eight bytes.
+fn acl_uuid(id: u64) -> [u8; 16] {
+    let mut uuid = [0u8; 16];
+    uuid[8..].copy_from_slice(&id.to_be_bytes());
     uuid
 }
 
@@ -151,6 +164,17 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
         }
         MetadataRecord::NoOp | MetadataRecord::EndTransaction => v,
         MetadataRecord::BeginTransaction { name } => v.with("Name", Value::string(&**name)),
+        // PatternType LITERAL (3), host "*": the only ones modelled.
+        MetadataRecord::AccessControlEntry { id, acl } => v
+            .with("Id", Value::Uuid(acl_uuid(*id)))
+            .with("ResourceType", Value::Int8(acl.resource.code()))
+            .with("ResourceName", Value::string(acl.resource.name()))
+            .with("PatternType", Value::Int8(3))
+            .with("Principal", Value::string(&*acl.principal))
+            .with("Host", Value::string("*"))
+            .with("Operation", Value::Int8(acl.operation.code()))
+            .with("PermissionType", Value::Int8(acl.permission.code())),
+        MetadataRecord::RemoveAccessControlEntry { id } => v.with("Id", Value::Uuid(acl_uuid(*id))),
     })
 }
 
@@ -284,6 +308,9 @@ pub(crate) fn leader_change(value: &Value) -> Result<LeaderChange, MappingError>
 #[derive(Clone, Debug, Default)]
 pub struct SimulationMapper {
     topics: SmallMap<[u8; 16], TopicId>,
+    /// The ACL ids mapped so far: a removal of an ACL the simulation does not model (another
+    /// resource type or operation) is left out with it.
+    acls: SmallSet<u64>,
 }
 
 fn broker_id(v: i64) -> Result<u32, MappingError> {
@@ -324,9 +351,6 @@ impl SimulationMapper {
             0 => {
                 let broker_id = broker_id(int("BrokerId")?)?;
                 let broker_epoch = epoch("BrokerEpoch")?;
-                // The simulation keeps the incarnation id's low 64 bits.
-                let low =
-                    |uuid: [u8; 16]| u64::from_be_bytes(uuid[8..].try_into().expect("8 bytes of a UUID"));
                 let incarnation = v.uuid("IncarnationId").map_or(0, low);
                 vec![MetadataRecord::RegisterBroker {
                     broker_id,
@@ -407,6 +431,30 @@ impl SimulationMapper {
             20 => vec![MetadataRecord::NoOp],
             23 => vec![MetadataRecord::BeginTransaction { name: Arc::from(v.text("Name").unwrap_or("")) }],
             24 => vec![MetadataRecord::EndTransaction],
+            18 => {
+                let id = low(uuid("Id")?);
+                let resource = AclResource::of(int("ResourceType")? as i8, text("ResourceName")?);
+                let operation = AclOperation::of(int("Operation")? as i8);
+                let permission = AclPermission::of(int("PermissionType")? as i8);
+                let literal = int("PatternType")? == 3 && text("Host")? == "*";
+                match (resource, operation, permission) {
+                    (Some(resource), Some(operation), Some(permission)) if literal => {
+                        self.acls.insert(id);
+                        let principal = text("Principal")?.into();
+                        let acl = Arc::new(AclEntry { principal, resource, operation, permission });
+                        vec![MetadataRecord::AccessControlEntry { id, acl }]
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            19 => {
+                let id = low(uuid("Id")?);
+                if self.acls.remove(&id) {
+                    vec![MetadataRecord::RemoveAccessControlEntry { id }]
+                } else {
+                    Vec::new()
+                }
+            }
             _ => Vec::new(),
         })
     }

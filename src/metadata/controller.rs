@@ -4,6 +4,7 @@
 //! state, a NoOpRecord every idle interval, and answers a request once its records commit.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::harness::Micros;
 use crate::quorum::{NodeId, Offset, Record, RoleKind};
@@ -11,6 +12,7 @@ use crate::util::broker_set::BrokerId;
 use crate::util::rng::Rng;
 use crate::util::small_map::SmallMap;
 
+use super::acl::{AclEntry, AclOperation, AclResource, Denied, authorize};
 use super::bootstrap;
 use super::config::{MetadataConfig, MetadataSabotage};
 use super::image::{MetadataImage, RejectedRecord};
@@ -86,6 +88,8 @@ pub enum AdminError {
     Rejected(RejectedRecord),
     /// The quorum refused the records: this controller's node no longer leads.
     LostLeadership,
+    /// The authorizer denied the request (TOPIC_ or CLUSTER_AUTHORIZATION_FAILED).
+    Unauthorized(Box<Denied>),
 }
 
 impl fmt::Display for AdminError {
@@ -104,6 +108,7 @@ impl fmt::Display for AdminError {
             AdminError::UnknownTopic(name) => write!(f, "no topic '{name}'"),
             AdminError::Rejected(rejected) => fmt::Display::fmt(rejected, f),
             AdminError::LostLeadership => write!(f, "lost leadership"),
+            AdminError::Unauthorized(denied) => fmt::Display::fmt(denied, f),
         }
     }
 }
@@ -594,14 +599,34 @@ impl Controller {
         Self::append(node, now, records).ok_or(AdminError::LostLeadership)
     }
 
-    /// DeleteTopics from an admin client.
+    /// DeleteTopics from an admin client as `principal`, forwarded by a broker
+    /// (`ControllerApis.deleteTopics`): allowed with DELETE on the cluster, else the topic must
+    /// be describable (else TOPIC_AUTHORIZATION_FAILED, whether it exists or not) and deletable.
     pub(crate) fn delete_topic(
         &mut self,
         node: &mut MetadataNode,
         now: Micros,
+        principal: &str,
         name: &str,
     ) -> Result<(), AdminError> {
         let active = self.active.as_mut().ok_or(AdminError::NotActive)?;
+        let acls = || active.image.acls();
+        if !authorize(acls(), principal, AclOperation::Delete, &AclResource::Cluster).allowed() {
+            let topic = AclResource::Topic(name.into());
+            for operation in [AclOperation::Describe, AclOperation::Delete] {
+                let decision = authorize(acls(), principal, operation, &topic);
+                if !decision.allowed() {
+                    let principal = principal.to_string();
+                    let resource = topic.clone();
+                    return Err(AdminError::Unauthorized(Box::new(Denied {
+                        principal,
+                        operation,
+                        resource,
+                        decision,
+                    })));
+                }
+            }
+        }
         let topic_id = active
             .image
             .topic_by_name(name)
@@ -609,6 +634,42 @@ impl Controller {
             .ok_or_else(|| AdminError::UnknownTopic(name.into()))?;
         let mut staged = Staged::new(&mut active.image);
         staged.push(MetadataRecord::RemoveTopic { topic_id });
+        let records = staged.finish()?;
+        Self::append(node, now, records).ok_or(AdminError::LostLeadership)?;
+        Ok(())
+    }
+}
+
+impl Controller {
+    /// CreateAcls from an admin client as `principal`, forwarded by a broker: ALTER on the
+    /// cluster is required (`AclApis.handleCreateAcls`, `authorizeClusterOperation`), then
+    /// `AclControlManager.createAcls` writes an AccessControlEntryRecord unless the same ACL
+    /// exists.
+    pub(crate) fn create_acl(
+        &mut self,
+        node: &mut MetadataNode,
+        now: Micros,
+        principal: &str,
+        acl: AclEntry,
+    ) -> Result<(), AdminError> {
+        let active = self.active.as_mut().ok_or(AdminError::NotActive)?;
+        let decision = authorize(active.image.acls(), principal, AclOperation::Alter, &AclResource::Cluster);
+        if !decision.allowed() {
+            let (principal, operation, resource) =
+                (principal.to_string(), AclOperation::Alter, AclResource::Cluster);
+            return Err(AdminError::Unauthorized(Box::new(Denied {
+                principal,
+                operation,
+                resource,
+                decision,
+            })));
+        }
+        if active.image.acls().any(|existing| *existing == acl) {
+            return Ok(());
+        }
+        let id = active.image.next_acl_id();
+        let mut staged = Staged::new(&mut active.image);
+        staged.push(MetadataRecord::AccessControlEntry { id, acl: Arc::new(acl) });
         let records = staged.finish()?;
         Self::append(node, now, records).ok_or(AdminError::LostLeadership)?;
         Ok(())

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::util::broker_set::{BrokerId, BrokerSet};
 use crate::util::small_map::SmallMap;
 
+use super::acl::AclEntry;
 use super::partitions::{Partition, PartitionColumns};
 use super::record::{LEADER_UNCHANGED, MetadataRecord, PartitionRecord, TopicId};
 
@@ -41,6 +42,9 @@ pub struct MetadataImage {
     features: SmallMap<Arc<str>, u16>,
     /// One above the highest topic id ever created: ids are never reused after a delete.
     next_topic_id: TopicId,
+    /// The ACLs by id (`AclsImage`), and one above the highest id ever given.
+    acls: SmallMap<u64, Arc<AclEntry>>,
+    next_acl_id: u64,
 }
 
 /// Why a record does not fit the image.
@@ -60,6 +64,8 @@ pub enum ApplyError {
     UnknownBroker(BrokerId),
     /// A RemoveTopicRecord for a topic the image lacks.
     RemoveUnknownTopic(TopicId),
+    /// A RemoveAccessControlEntryRecord for an ACL the image lacks.
+    RemoveUnknownAcl(u64),
 }
 
 impl fmt::Display for ApplyError {
@@ -76,6 +82,9 @@ impl fmt::Display for ApplyError {
             }
             ApplyError::UnknownBroker(id) => write!(f, "unknown broker {id}"),
             ApplyError::RemoveUnknownTopic(id) => write!(f, "RemoveTopicRecord for unknown topic {id}"),
+            ApplyError::RemoveUnknownAcl(id) => {
+                write!(f, "RemoveAccessControlEntryRecord for unknown ACL {id}")
+            }
         }
     }
 }
@@ -177,6 +186,13 @@ impl MetadataImage {
             }
             // A transaction's records apply as they come: Kafka's loader holds them back until
             // EndTransactionRecord, which changes nothing for a transaction in one batch.
+            MetadataRecord::AccessControlEntry { id, acl } => {
+                self.acls.insert(*id, acl.clone());
+                self.next_acl_id = self.next_acl_id.max(id + 1);
+            }
+            MetadataRecord::RemoveAccessControlEntry { id } => {
+                self.acls.remove(id).ok_or(ApplyError::RemoveUnknownAcl(*id))?;
+            }
             MetadataRecord::NoOp
             | MetadataRecord::BeginTransaction { .. }
             | MetadataRecord::EndTransaction => {}
@@ -226,6 +242,16 @@ impl MetadataImage {
     /// The topics by id.
     pub fn topics(&self) -> impl Iterator<Item = &TopicImage> {
         self.topics.values()
+    }
+
+    /// The ACLs, by id.
+    pub fn acls(&self) -> impl Iterator<Item = &AclEntry> {
+        self.acls.iter().map(|(_, acl)| &**acl)
+    }
+
+    /// The id the next ACL gets (Kafka draws a random Uuid; the simulation counts).
+    pub(crate) fn next_acl_id(&self) -> u64 {
+        self.next_acl_id.max(1)
     }
 
     /// The topic called `name`.
@@ -396,5 +422,27 @@ mod tests {
             image.apply(&MetadataRecord::RemoveTopic { topic_id: 2 }),
             Err(ApplyError::RemoveUnknownTopic(2))
         );
+    }
+
+    /// ACL records add and remove entries by id; ids are never given twice.
+    #[test]
+    fn acl_records_add_and_remove_entries() {
+        use crate::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource};
+        use std::sync::Arc;
+        let mut image = MetadataImage::default();
+        let acl = Arc::new(AclEntry {
+            principal: "User:alice".into(),
+            resource: AclResource::Topic("orders".into()),
+            operation: AclOperation::Delete,
+            permission: AclPermission::Allow,
+        });
+        let id = image.next_acl_id();
+        image.apply(&MetadataRecord::AccessControlEntry { id, acl: acl.clone() }).unwrap();
+        assert_eq!(image.acls().collect::<Vec<_>>(), [&*acl]);
+        image.apply(&MetadataRecord::RemoveAccessControlEntry { id }).unwrap();
+        assert_eq!(image.acls().count(), 0);
+        assert!(image.next_acl_id() > id, "a removed ACL's id is not given again");
+        let remove = MetadataRecord::RemoveAccessControlEntry { id };
+        assert_eq!(image.apply(&remove), Err(ApplyError::RemoveUnknownAcl(id)));
     }
 }

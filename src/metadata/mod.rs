@@ -1,6 +1,7 @@
 //! The metadata layer (KIP-631): records in the quorum's log, the image every node builds by
 //! replaying them, the active controller that writes them and the brokers that follow them.
 
+pub mod acl;
 pub mod bootstrap;
 pub mod broker;
 pub mod config;

@@ -5,6 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::util::broker_set::{BrokerId, BrokerSet, MAX_BROKERS};
+
+use super::acl::AclEntry;
 use crate::util::hash::{self, mix};
 
 /// Brokers (observers) have node ids from here up; bit `id - FIRST_BROKER_ID` of a
@@ -181,6 +183,15 @@ pub enum MetadataRecord {
     },
     /// Its end: the records since the begin apply together.
     EndTransaction,
+    /// `AccessControlEntryRecord` (apiKey 18): an ACL, under its id.
+    AccessControlEntry {
+        id: u64,
+        acl: Arc<AclEntry>,
+    },
+    /// `RemoveAccessControlEntryRecord` (apiKey 19).
+    RemoveAccessControlEntry {
+        id: u64,
+    },
 }
 
 impl MetadataRecord {
@@ -201,6 +212,8 @@ impl MetadataRecord {
             MetadataRecord::NoOp => 20,
             MetadataRecord::BeginTransaction { .. } => 23,
             MetadataRecord::EndTransaction => 24,
+            MetadataRecord::AccessControlEntry { .. } => 18,
+            MetadataRecord::RemoveAccessControlEntry { .. } => 19,
         }
     }
 
@@ -221,6 +234,8 @@ impl MetadataRecord {
             MetadataRecord::NoOp => "NoOpRecord",
             MetadataRecord::BeginTransaction { .. } => "BeginTransactionRecord",
             MetadataRecord::EndTransaction => "EndTransactionRecord",
+            MetadataRecord::AccessControlEntry { .. } => "AccessControlEntryRecord",
+            MetadataRecord::RemoveAccessControlEntry { .. } => "RemoveAccessControlEntryRecord",
         }
     }
 
@@ -248,6 +263,8 @@ impl MetadataRecord {
                 | MetadataRecord::NoOp
                 | MetadataRecord::BeginTransaction { .. }
                 | MetadataRecord::EndTransaction
+                | MetadataRecord::AccessControlEntry { .. }
+                | MetadataRecord::RemoveAccessControlEntry { .. }
         )
     }
 
@@ -303,6 +320,8 @@ impl MetadataRecord {
             }
             MetadataRecord::NoOp | MetadataRecord::EndTransaction => 0,
             MetadataRecord::BeginTransaction { name } => text_hash(name),
+            MetadataRecord::AccessControlEntry { id, acl } => mix(*id) ^ text_hash(&acl.to_string()),
+            MetadataRecord::RemoveAccessControlEntry { id } => mix(*id),
         };
         mix(body ^ u64::from(self.api_key()) << 56)
     }
@@ -357,6 +376,8 @@ impl fmt::Display for MetadataRecord {
             }
             MetadataRecord::NoOp | MetadataRecord::EndTransaction => write!(f, "{name}"),
             MetadataRecord::BeginTransaction { name: transaction } => write!(f, "{name}({transaction})"),
+            MetadataRecord::AccessControlEntry { id, acl } => write!(f, "{name}(id={id}, {acl})"),
+            MetadataRecord::RemoveAccessControlEntry { id } => write!(f, "{name}(id={id})"),
         }
     }
 }

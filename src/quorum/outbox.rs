@@ -115,11 +115,12 @@ impl fmt::Display for Note {
                 let kind = if *pre_vote { "pre-vote" } else { "vote" };
                 write!(f, "n{n} granted {kind} to n{candidate} for epoch {epoch}")
             }
-            NoteKind::Appended { records: 1, first, end_offset } => {
-                write!(f, "n{n} appended a {first}, log end {end_offset}")
-            }
             NoteKind::Appended { records, first, end_offset } => {
-                write!(f, "n{n} appended {records} records from a {first}, log end {end_offset}")
+                let a = if first.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+                match records {
+                    1 => write!(f, "n{n} appended {a} {first}, log end {end_offset}"),
+                    _ => write!(f, "n{n} appended {records} records from {a} {first}, log end {end_offset}"),
+                }
             }
             NoteKind::HighWatermark(hw) => write!(f, "n{n} high watermark -> {hw}"),
             NoteKind::Truncated { to, epoch, leader_end } => write!(

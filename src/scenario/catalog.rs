@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 51] = [
+pub const SCENARIOS: [(&str, &str); 52] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -29,6 +29,7 @@ pub const SCENARIOS: [(&str, &str); 51] = [
     ("first_election", include_str!("../../tests/scenarios/first_election.txt")),
     ("follower_high_watermark", include_str!("../../tests/scenarios/follower_high_watermark.txt")),
     ("graceful_resignation", include_str!("../../tests/scenarios/graceful_resignation.txt")),
+    ("kraft_authorizer", include_str!("../../tests/scenarios/kraft_authorizer.txt")),
     ("kraft_stale_broker", include_str!("../../tests/scenarios/kraft_stale_broker.txt")),
     ("leader_crash", include_str!("../../tests/scenarios/leader_crash.txt")),
     ("minority_no_progress", include_str!("../../tests/scenarios/minority_no_progress.txt")),

@@ -7,6 +7,7 @@ use std::fmt;
 use crate::harness::format_time;
 use crate::harness::{MS, Micros};
 use crate::invariants::{Checker, Violation};
+use crate::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource, SUPER_USER};
 use crate::metadata::record::{LAST_BROKER_ID, MAX_COMBINED_ID};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{NodeId, QuorumConfig};
@@ -253,7 +254,17 @@ impl ScenarioRun {
             }
             "delete-topic" => {
                 let name = block.arg("name").ok_or(needs("delete-topic", "name=<topic>"))?;
-                sim.delete_topic(name)?
+                match block.arg("as") {
+                    // A client's request may be refused; the trace says so and the script goes on.
+                    Some(principal) => {
+                        let _ = sim.delete_topic(principal, name);
+                    }
+                    None => sim.delete_topic(SUPER_USER, name)?,
+                }
+            }
+            "create-acl" => {
+                let acl = acl_arg(block)?;
+                let _ = sim.create_acl(block.arg("as").unwrap_or(SUPER_USER), acl);
             }
             "shutdown" => {
                 let id = node_arg(sim, block)?;
@@ -463,6 +474,23 @@ fn voters(sim: &Simulation) -> String {
         set.len(),
         set.len().saturating_sub(set.majority())
     )
+}
+
+/// `create-acl principal=User:alice operation=DELETE [topic=orders] [permission=DENY] [as=User:bob]`:
+/// an ACL on a topic, or on the cluster without `topic=`; ALLOW unless `permission=DENY`.
+fn acl_arg(block: &Block) -> Result<AclEntry, DirectiveError> {
+    let usage =
+        "principal=User:<name> operation=ALL|CREATE|DELETE|ALTER|DESCRIBE [topic=<topic>] [permission=DENY]";
+    let principal = block.arg("principal").ok_or(needs("create-acl", usage))?;
+    let operation =
+        block.arg("operation").and_then(AclOperation::from_name).ok_or(needs("create-acl", usage))?;
+    let resource = block.arg("topic").map_or(AclResource::Cluster, |t| AclResource::Topic(t.into()));
+    let permission = match block.arg("permission") {
+        Some(p) if p.eq_ignore_ascii_case("deny") => AclPermission::Deny,
+        Some(p) if !p.eq_ignore_ascii_case("allow") => return Err(needs("create-acl", usage)),
+        _ => AclPermission::Allow,
+    };
+    Ok(AclEntry { principal: principal.into(), resource, operation, permission })
 }
 
 /// `n=3`, `n=n3`, `n=leader`, `n=follower` (a running voter following) or `n=down` (the first

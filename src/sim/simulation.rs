@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::harness::EventQueue;
 use crate::harness::Micros;
+use crate::metadata::acl::{AclEntry, SUPER_USER};
 use crate::metadata::broker::incarnation;
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, MAX_COMBINED_ID, TopicId};
@@ -869,14 +870,43 @@ impl Simulation {
         result
     }
 
-    /// DeleteTopics on the active controller.
-    pub fn delete_topic(&mut self, name: &str) -> Result<(), ActionError> {
+    /// DeleteTopics as `principal` ([`SUPER_USER`] for the page's and the scripts' own), which
+    /// a broker forwards to the active controller and its authorizer checks
+    /// (`ControllerApis.deleteTopics`). The forwarding hop (`EnvelopeRequest`) is not modelled:
+    /// the request reaches the active controller at once.
+    pub fn delete_topic(&mut self, principal: &str, name: &str) -> Result<(), ActionError> {
         let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoActiveController)?;
-        self.record_action(format!("delete topic {name}"));
-        self.with_server(leader, |s, now, _| s.with_controller(|c, n| c.delete_topic(n, now, name)))
+        let by = if principal == SUPER_USER { String::new() } else { format!(" as {principal}") };
+        self.record_action(format!("delete topic {name}{by}"));
+        let result = self
+            .with_server(leader, |s, now, _| {
+                s.with_controller(|c, n| c.delete_topic(n, now, principal, name))
+            })
             .flatten()
             .ok_or(ActionError::ControllerDown)?
-            .map_err(ActionError::from)
+            .map_err(ActionError::from);
+        self.record_refusal(&result);
+        result
+    }
+
+    /// CreateAcls as `principal`, forwarded to the active controller like DeleteTopics.
+    pub fn create_acl(&mut self, principal: &str, acl: AclEntry) -> Result<(), ActionError> {
+        let leader = self.leader().map(|n| n.id()).ok_or(ActionError::NoActiveController)?;
+        self.record_action(format!("create ACL {acl} as {principal}"));
+        let result = self
+            .with_server(leader, |s, now, _| s.with_controller(|c, n| c.create_acl(n, now, principal, acl)))
+            .flatten()
+            .ok_or(ActionError::ControllerDown)?
+            .map_err(ActionError::from);
+        self.record_refusal(&result);
+        result
+    }
+
+    /// A refused request's answer, as its own trace line.
+    fn record_refusal(&mut self, result: &Result<(), ActionError>) {
+        if let Err(e) = result {
+            self.record_action(format!("refused: {e}"));
+        }
     }
 
     /// IncrementalAlterConfigs on the active controller: one ConfigRecord. Returns the offset

@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::harness::{MS, Micros};
 use crate::invariants::{Checker, Violation};
+use crate::metadata::acl::SUPER_USER;
 use crate::metadata::broker::BrokerLifecycle;
 use crate::metadata::config::MetadataConfig;
 use crate::quorum::voters::{ReplicaKey, VoterSet};
@@ -295,9 +296,10 @@ impl ChaosRun {
                 let _ = self.sim.shut_down_broker(pick);
             }
             FaultKind::TopicChurn if self.topics > 0 && self.rng.chance(0.3) => {
-                let _ = self
-                    .sim
-                    .delete_topic(&format!("topic-{}", self.rng.range(1, u64::from(self.topics) + 1)));
+                let _ = self.sim.delete_topic(
+                    SUPER_USER,
+                    &format!("topic-{}", self.rng.range(1, u64::from(self.topics) + 1)),
+                );
             }
             FaultKind::TopicChurn => {
                 let (partitions, rf) = (self.rng.range(1, 12) as u32, self.rng.range(1, 4) as u32);
