@@ -79,3 +79,13 @@ fn three_copies_of_the_truth_after_a_leaders_isr_shrink_kafka_2722_kip_497() {
 fn two_notions_of_liveness_for_a_broker_cut_off_from_the_controller_kip_343() {
     check("two_liveness", played(Pain::SplitLiveness));
 }
+
+/// KIP-500's security reason: a client that can reach ZooKeeper writes an ACL for itself
+/// (`/kafka-acl/Topic/topic-3` and `/kafka-acl-changes`), every broker's `AclAuthorizer` loads it,
+/// and the principal Kafka's authorizer denied a second before is now allowed. Kafka's
+/// authorizer is consulted only when a broker is asked, never on the write.
+#[test]
+fn the_second_door_an_acl_written_straight_into_zookeeper_kip_500() {
+    let mut zk = kraftscope::zk::acl::second_door();
+    check("second_door", render(&mut zk, kraftscope::zk::acl::ASKED_AFTER + 1));
+}

@@ -6,5 +6,6 @@
 pub mod key_moment;
 pub mod migration_predictions;
 pub mod predictions;
+pub mod security_surface;
 pub mod self_check;
 pub mod stories;

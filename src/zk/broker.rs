@@ -1,6 +1,7 @@
 //! A ZooKeeper-mode broker: its ZooKeeper session, its own metadata cache (the third copy of the
 //! truth, fed only by the controller's UpdateMetadata/LeaderAndIsr) and its notions of liveness.
 
+use super::acl::AclCache;
 use super::cluster::BrokerRequest;
 use super::column::SharedColumn;
 use super::partition::{BrokerId, PartitionState};
@@ -34,6 +35,8 @@ pub(super) struct Broker {
     pub controller_epoch: u32,
     /// When it finishes applying the requests already queued to it.
     pub busy_until: Micros,
+    /// Its `AclAuthorizer`'s cache (empty without an authorizer).
+    pub acls: AclCache,
 }
 
 impl Broker {
@@ -57,6 +60,7 @@ impl Broker {
             cache,
             controller_epoch: epoch,
             busy_until: 0,
+            acls: AclCache::default(),
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use super::acl::ZkAcl;
 use super::broker::Broker;
 use super::builder::ZkClusterBuilder;
 use super::column::SharedColumn;
@@ -20,6 +21,7 @@ use super::store::{
 };
 use super::trace::{Holder, Missed, Reaction, TraceKind, TraceLine};
 use crate::harness::{EventQueue, Micros};
+use crate::metadata::acl::AclOperation;
 use crate::util::rng::Rng;
 
 /// `/controller_epoch` of the controller the cluster starts with.
@@ -41,6 +43,18 @@ pub(super) enum Fault {
     CutOffFromController(BrokerId),
     Reconnect(BrokerId),
     StallFetchers(BrokerId),
+    /// A client writes a topic's ACL straight into ZooKeeper.
+    RogueAclWrite {
+        topic: u32,
+        acl: ZkAcl,
+    },
+    /// A broker's authorizer is asked about a principal's operation on a topic.
+    Authorize {
+        broker: BrokerId,
+        principal: &'static str,
+        operation: AclOperation,
+        topic: u32,
+    },
 }
 
 /// An event waiting in the queue, with the time it was scheduled (a request in flight is drawn
@@ -51,16 +65,43 @@ pub(super) struct Scheduled {
 }
 
 pub(super) enum Event {
-    Ping { broker: BrokerId },
-    SessionCheck { session: SessionId },
+    Ping {
+        broker: BrokerId,
+    },
+    SessionCheck {
+        session: SessionId,
+    },
     Notify(WatchFired),
-    ClaimController { broker: BrokerId },
-    ControllerClaimed { broker: BrokerId, epoch: u32 },
-    ChunkDone { epoch: u32, chunk: ChunkDone },
-    BrokerApply { broker: BrokerId, request: BrokerRequest },
-    IsrExpiration { leader: BrokerId },
-    IsrWritten { leader: BrokerId, writes: Vec<IsrWrite> },
-    PropagateIsrChanges { broker: BrokerId },
+    ClaimController {
+        broker: BrokerId,
+    },
+    ControllerClaimed {
+        broker: BrokerId,
+        epoch: u32,
+    },
+    ChunkDone {
+        epoch: u32,
+        chunk: ChunkDone,
+    },
+    BrokerApply {
+        broker: BrokerId,
+        request: BrokerRequest,
+    },
+    IsrExpiration {
+        leader: BrokerId,
+    },
+    IsrWritten {
+        leader: BrokerId,
+        writes: Vec<IsrWrite>,
+    },
+    PropagateIsrChanges {
+        broker: BrokerId,
+    },
+    /// A broker's ACL reads are answered: (notification, topic, the topic's ACL) each.
+    AclsLoaded {
+        broker: BrokerId,
+        loaded: Vec<(u32, u32, Option<ZkAcl>)>,
+    },
     Fault(Fault),
 }
 
@@ -290,6 +331,7 @@ impl ZkCluster {
             Event::IsrExpiration { leader } => self.on_isr_expiration(leader),
             Event::IsrWritten { leader, writes } => self.on_isr_written(leader, writes),
             Event::PropagateIsrChanges { broker } => self.on_propagate_isr_changes(broker),
+            Event::AclsLoaded { broker, loaded } => self.on_acls_loaded(broker, loaded),
             Event::Fault(fault) => self.on_fault(fault),
         }
     }
@@ -307,6 +349,10 @@ impl ZkCluster {
             }
             Fault::Reconnect(id) => self.reconnect(id),
             Fault::StallFetchers(id) => self.stall_fetchers_now(id),
+            Fault::RogueAclWrite { topic, acl } => self.on_rogue_acl_write(topic, acl),
+            Fault::Authorize { broker, principal, operation, topic } => {
+                self.on_authorize(broker, principal, operation, topic)
+            }
         }
     }
 
@@ -404,6 +450,7 @@ impl ZkCluster {
                 Reaction::RacesToCreate
             }
             (ZnodePath::Controller, _) => Reaction::ControllerIs(self.watch_controller(id)),
+            (ZnodePath::AclChanges, WatchEvent::NodeChildrenChanged) => return self.on_acl_changes(id),
             (ZnodePath::BrokerIds | ZnodePath::IsrChangeNotifications, WatchEvent::NodeChildrenChanged) => {
                 return self.on_controller_watch(id, path);
             }

@@ -2,6 +2,7 @@
 //! one-shot watches, a controller that cold-loads all partition state on failover and pushes it to
 //! every broker, and the three copies of the truth (ZooKeeper, controller, broker caches).
 
+pub mod acl;
 pub mod broker;
 pub mod builder;
 pub mod cluster;
@@ -20,6 +21,7 @@ mod push;
 pub mod store;
 pub mod trace;
 
+pub use acl::{AclCache, ZkAcl};
 pub use broker::BrokerLiveness;
 pub use builder::ZkClusterBuilder;
 pub use cluster::{RequestCounters, ZkCluster};

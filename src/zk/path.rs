@@ -96,6 +96,16 @@ pub enum ZnodePath {
     IsrChangeNotification(u32),
     /// `/migration`: where a migration to KRaft stands (Kafka 3.4 to 3.9).
     Migration,
+    /// `/kafka-acl/Topic`: parent of the topics' literal ACLs (the `/kafka-acl` level above it is
+    /// not modelled).
+    TopicAcls,
+    /// `/kafka-acl/Topic/topic-<n>`: one topic's ACLs (`ZkAclStore`, 2.4).
+    TopicAcl(u32),
+    /// `/kafka-acl-changes`: parent of the ACL change notifications (`LiteralAclChangeStore`).
+    AclChanges,
+    /// `/kafka-acl-changes/acl_changes_<n>`: a persistent sequential znode naming the resource
+    /// whose ACLs changed.
+    AclChange(u32),
 }
 
 impl ZnodePath {
@@ -105,6 +115,9 @@ impl ZnodePath {
         match self {
             ZnodePath::Controller | ZnodePath::ControllerEpoch | ZnodePath::Migration => None,
             ZnodePath::BrokerIds | ZnodePath::Topics | ZnodePath::IsrChangeNotifications => None,
+            ZnodePath::TopicAcls | ZnodePath::AclChanges => None,
+            ZnodePath::TopicAcl(_) => Some(ZnodePath::TopicAcls),
+            ZnodePath::AclChange(_) => Some(ZnodePath::AclChanges),
             ZnodePath::BrokerId(_) => Some(ZnodePath::BrokerIds),
             ZnodePath::Topic(_) => Some(ZnodePath::Topics),
             ZnodePath::PartitionState { topic, .. } => Some(ZnodePath::Topic(*topic)),
@@ -128,6 +141,10 @@ impl fmt::Display for ZnodePath {
             ZnodePath::IsrChangeNotifications => write!(f, "/isr_change_notification"),
             ZnodePath::IsrChangeNotification(n) => write!(f, "/isr_change_notification/isr_change_{n:010}"),
             ZnodePath::Migration => write!(f, "/migration"),
+            ZnodePath::TopicAcls => write!(f, "/kafka-acl/Topic"),
+            ZnodePath::TopicAcl(t) => write!(f, "/kafka-acl/Topic/topic-{t}"),
+            ZnodePath::AclChanges => write!(f, "/kafka-acl-changes"),
+            ZnodePath::AclChange(n) => write!(f, "/kafka-acl-changes/acl_changes_{n:010}"),
         }
     }
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 
+use super::acl::ZkAcl;
 use super::column::SharedColumn;
 use super::costs::ZkCosts;
 use super::partition::{BrokerId, PartitionState};
@@ -47,6 +48,10 @@ pub enum ZnodeData {
     /// An ISR change notification: how many partitions it names (the list is read with
     /// [`ZkStore::isr_change`]).
     IsrChange { partitions: u32 },
+    /// `/kafka-acl/Topic/<t>`: the topic's ACL (one, in this model).
+    Acls(ZkAcl),
+    /// An ACL change notification: the topic whose ACLs changed (`Topic:<name>`).
+    AclChange { topic: u32 },
     /// `/migration`: how far a KRaft controller has written the metadata log to ZooKeeper
     /// (`MigrationZNode`).
     Migration {
@@ -88,6 +93,8 @@ impl fmt::Display for ZnodeData {
             ZnodeData::IsrChange { partitions } => {
                 write!(f, r#"{{"version":1,"partitions":[{partitions} partitions]}}"#)
             }
+            ZnodeData::Acls(acl) => write!(f, "{acl}"),
+            ZnodeData::AclChange { topic } => write!(f, "Topic:topic-{topic}"),
             ZnodeData::Migration {
                 kraft_controller_id,
                 kraft_controller_epoch,
@@ -498,6 +505,11 @@ impl ZkStore {
             ZnodePath::IsrChangeNotifications => {
                 self.isr_changes.keys().map(|n| ZnodePath::IsrChangeNotification(*n)).collect()
             }
+            ZnodePath::AclChanges => self
+                .nodes
+                .range(ZnodePath::AclChange(0)..=ZnodePath::AclChange(u32::MAX))
+                .map(|(p, _)| *p)
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -546,6 +558,19 @@ impl ZkStore {
         let mut fired = Vec::new();
         self.fire_parent(path, &mut fired);
         (path, fired)
+    }
+
+    /// `createSequentialPersistentPath("/kafka-acl-changes/acl_changes_", "Topic:<t>")`
+    /// (`ZkAclChangeStore.createChangeNode`, 2.4): the next sequence number under the parent.
+    /// Returns its path and the watches that fired.
+    pub(crate) fn create_acl_change(&mut self, topic: u32) -> Result<(ZnodePath, Vec<WatchFired>), ZkError> {
+        let next = self.children(ZnodePath::AclChanges).last().map_or(0, |last| match last {
+            ZnodePath::AclChange(n) => n + 1,
+            _ => 0,
+        });
+        let path = ZnodePath::AclChange(next);
+        let fired = self.create(path, ZnodeData::AclChange { topic }, None)?;
+        Ok((path, fired))
     }
 
     /// `getData` of an ISR change notification: the partitions it names.

@@ -7,11 +7,13 @@
 use std::fmt;
 use std::ops::Range;
 
+use super::acl::ZkAcl;
 use super::controller::StateChange;
 use super::partition::{BrokerId, BrokerSet};
 use super::path::ZnodePath;
 use super::store::{SessionId, WatchEvent, ZkError, ZnodeData};
 use crate::harness::{MS, Micros, format_time};
+use crate::metadata::acl::{AclOperation, AclPermission, Decision};
 
 /// One line of ZooKeeper mode's trace.
 pub type TraceLine = crate::harness::TraceLine<TraceKind>;
@@ -85,6 +87,23 @@ pub enum TraceKind {
     },
     /// A broker rejected a request from an older controller epoch than one it accepted.
     StaleEpochRejected { broker: BrokerId, epoch: u32, known: u32 },
+    /// A client wrote `acl` on `topic` and its change notification `change` straight into
+    /// ZooKeeper; no Kafka request, no authorizer.
+    RogueAclWrite { topic: u32, acl: ZkAcl, change: ZnodePath, watches_fired: usize },
+    /// The ensemble refused the client's write.
+    RogueWriteFailed { error: ZkError },
+    /// A broker's `AclAuthorizer` could not read the ACL znodes.
+    AclReadFailed { broker: BrokerId, error: ZkError },
+    /// A broker's `AclAuthorizer` loaded each topic's ACL (`None`: the topic has none).
+    AclsLoaded { broker: BrokerId, loaded: Vec<(u32, Option<ZkAcl>)> },
+    /// A broker's authorizer decided whether `principal` may perform `operation` on `topic`.
+    Authorized {
+        broker: BrokerId,
+        principal: &'static str,
+        operation: AclOperation,
+        topic: u32,
+        decision: Decision,
+    },
 }
 
 /// What a broker that is down missed.
@@ -111,6 +130,11 @@ pub enum Reaction {
     RacesToCreate,
     /// It watches `/controller` again and reads who holds it.
     ControllerIs(Holder),
+    /// Its `AclAuthorizer` reads the `changes` new ACL change notifications and the ACLs they
+    /// name.
+    ReadsAclChanges {
+        changes: usize,
+    },
     NothingToDo,
 }
 
@@ -335,6 +359,38 @@ impl fmt::Display for TraceKind {
             TraceKind::StaleEpochRejected { broker, epoch, known } => {
                 write!(f, "broker {broker}: rejected request from stale controller epoch {epoch} < {known}")
             }
+            TraceKind::RogueAclWrite { topic, acl, change, watches_fired } => write!(
+                f,
+                "client with ZooKeeper access, no Kafka credentials: create /kafka-acl/Topic/topic-{topic} {acl}, then {change} (world-writable: zookeeper.set.acl=false); no Kafka request, no authorizer asked; {watches_fired} watches fired"
+            ),
+            TraceKind::RogueWriteFailed { error } => write!(f, "client's ZooKeeper write failed: {error}"),
+            TraceKind::AclReadFailed { broker, error } => {
+                write!(f, "broker {broker}: AclAuthorizer could not read the ACLs: {error}")
+            }
+            TraceKind::AclsLoaded { broker, loaded } => {
+                write!(f, "broker {broker}: AclAuthorizer cache updated: ")?;
+                let each: Vec<String> = loaded
+                    .iter()
+                    .map(|(topic, acl)| match acl {
+                        Some(acl) => format!(
+                            "topic-{topic} {} {} {}",
+                            acl.principal,
+                            if acl.permission == AclPermission::Allow { "ALLOW" } else { "DENY" },
+                            acl.operation.name()
+                        ),
+                        None => format!("topic-{topic} no ACLs"),
+                    })
+                    .collect();
+                joined(f, &each)
+            }
+            TraceKind::Authorized { broker, principal, operation, topic, decision } => {
+                let answer = if decision.allowed() { "ALLOWED" } else { "DENIED" };
+                write!(
+                    f,
+                    "broker {broker}: may {principal} {} topic-{topic}? {answer}, {decision}",
+                    operation.name()
+                )
+            }
         }
     }
 }
@@ -358,6 +414,10 @@ impl fmt::Display for Reaction {
             Reaction::RacesToCreate => write!(f, "racing to create it"),
             Reaction::ControllerIs(holder) => write!(f, "controller is {holder}"),
             Reaction::NothingToDo => write!(f, "nothing to do"),
+            Reaction::ReadsAclChanges { changes } => write!(
+                f,
+                "its AclAuthorizer reads {changes} new change notification(s) and the ACLs they name"
+            ),
         }
     }
 }
