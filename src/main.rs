@@ -44,7 +44,7 @@ const USAGE: &str = "usage:
       (--replication); what only a live leader knows printed as -1, the high watermark derived
   kraftscope render --scenario NAME [--at MS] [--seed S] [--theme light|dark] [--caption TEXT] [--out FILE.svg]
   kraftscope render --view race [--partitions N] [--kraft-roles dedicated|combined] [--at MS] [--seed S] [--theme ...] [--caption ...] [--out ...]
-  kraftscope render --view pains --scenario zk-stale-cache|zk-liveness|zk-watch-storm [--at MS] [--theme ...] [--caption ...] [--out ...]
+  kraftscope render --view pains --scenario zk-stale-cache|zk-liveness|zk-watch-storm|zk-security [--at MS] [--theme ...] [--caption ...] [--out ...]
   kraftscope render --view log --files PATH[,PATH...] [--at RECORDS] [--theme ...] [--caption ...] [--out ...]
       a still of a scenario's cluster (its opening moment, or MS of simulated time) as SVG:
       the file the page's Save picture saves for that moment, made by the same code; or of

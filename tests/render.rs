@@ -231,7 +231,7 @@ fn bad_pains_input_is_refused_with_a_clear_message() {
     for (args, says) in [
         (
             &["--view", "pains"][..],
-            "give --scenario NAME (pains: zk-stale-cache, zk-liveness, zk-watch-storm)",
+            "give --scenario NAME (pains: zk-stale-cache, zk-liveness, zk-watch-storm, zk-security)",
         ),
         (&["--view", "pains", "--scenario", "leader-crash"][..], "'leader-crash' is not one of the pains"),
         (

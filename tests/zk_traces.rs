@@ -86,6 +86,5 @@ fn two_notions_of_liveness_for_a_broker_cut_off_from_the_controller_kip_343() {
 /// authorizer is consulted only when a broker is asked, never on the write.
 #[test]
 fn the_second_door_an_acl_written_straight_into_zookeeper_kip_500() {
-    let mut zk = kraftscope::zk::acl::second_door();
-    check("second_door", render(&mut zk, kraftscope::zk::acl::ASKED_AFTER + 1));
+    check("second_door", played(Pain::Security));
 }

@@ -182,21 +182,29 @@ fn znode_panel(p: &ZkPicture, g: &ZkGeometry, compact: bool) -> El {
         None => "\u{2717} gone".to_string(),
     };
     let ids = z.broker_ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-    let rows = [
-        ("/controller", controller, z.controller.is_none()),
-        ("/controller_epoch", z.controller_epoch.to_string(), false),
-        ("/brokers/ids", format!("[{ids}]"), false),
-        ("/brokers/topics", format::counted(z.topics, "topic"), false),
-        (".../partitions/*/state", format::counted(z.partition_states, "znode"), false),
+    let mut rows = vec![
+        ("/controller".to_string(), controller, z.controller.is_none()),
+        ("/controller_epoch".to_string(), z.controller_epoch.to_string(), false),
+        ("/brokers/ids".to_string(), format!("[{ids}]"), false),
     ];
+    // With ACLs to show (the second door), they take the topics' two rows.
+    match z.acls.as_slice() {
+        [] => rows.extend([
+            ("/brokers/topics".to_string(), format::counted(z.topics, "topic"), false),
+            (".../partitions/*/state".to_string(), format::counted(z.partition_states, "znode"), false),
+        ]),
+        acls => rows.extend(acls.iter().take(2).map(|(path, value)| (path.clone(), value.clone(), false))),
+    }
     let shown = if compact { &rows[..2] } else { &rows[..] };
     let (x, y) = g.znodes;
     let lines = shown.iter().enumerate().map(|(i, (path, value, gone))| {
         let y = 52.0 + 27.0 * i as f64;
         El::new("g")
             .attr("class", if *gone { "znode gone" } else { "znode" })
-            .attr("data-znode", *path)
-            .child(El::new("text").attr("class", "znode-path").attr("x", "14").attr("y", y).text(*path))
+            .attr("data-znode", path.as_str())
+            .child(
+                El::new("text").attr("class", "znode-path").attr("x", "14").attr("y", y).text(path.as_str()),
+            )
             .child(El::new("text").attr("class", "znode-value").attr("x", "416").attr("y", y).text(value))
     });
     El::new("g")

@@ -7,11 +7,14 @@ use crate::drawing::cluster::StillStyle;
 use crate::drawing::svg::El;
 use crate::harness::Micros;
 use crate::harness::playback::{Pace, speed_label};
+use crate::metadata::acl::AclPermission;
+use crate::scenario::{Detail, ScenarioRun, catalog, script};
 use crate::util::format;
+use crate::zk::acl::{ASKED_OPERATION, ROGUE, ROGUE_TOPIC};
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{BrokerLiveness, CopyRow, PartitionState, TraceLine, ZkCluster, ZkPicture, copies};
 
-use crate::drawing::pains::{PainsSheet, pains_still};
+use crate::drawing::pains::{AuthorizerRow, PainsSheet, pains_still};
 
 /// Latest events shown (session pings left out).
 pub const EVENTS_SHOWN: usize = 6;
@@ -53,6 +56,8 @@ pub struct PainsState {
     events: Vec<TraceLine>,
     /// Whether reaching the moment was reported (once a play).
     key_told: bool,
+    /// KRaft's side, where the model plays it (the second door): its requests and answers.
+    kraft_trace: Vec<String>,
 }
 
 /// What the pains view draws, computed from the state.
@@ -73,6 +78,36 @@ pub struct PainsView {
     pub events: Vec<String>,
     pub copies: Vec<CopyRow>,
     pub liveness: Vec<BrokerLiveness>,
+    /// The second door: what each broker's authorizer answers now (empty for the other pains).
+    pub authorizer: Vec<AuthorizerRow>,
+    /// The second door: KRaft's requests and answers, as `tests/scenarios/kraft_authorizer.txt`
+    /// plays them (empty for the other pains).
+    pub kraft_trace: Vec<String>,
+}
+
+/// KRaft's requests and answers in the same situation: the action lines of the KRaft scenario
+/// the model plays (`kraft_authorizer`), without their times, and the records the active
+/// controller appended.
+fn kraft_trace(pain: Pain) -> Vec<String> {
+    if pain != Pain::Security {
+        return Vec::new();
+    }
+    let script = catalog::find("kraft_authorizer").expect("a catalog scenario");
+    let Ok(blocks) = script::parse(script) else { return Vec::new() };
+    let mut run = ScenarioRun::new(1, Detail::Notable);
+    let mut lines = Vec::new();
+    for block in &blocks {
+        for line in run.execute(block).unwrap_or_default() {
+            let text = line.trim_start().split_once(' ').map_or(line.as_str(), |(_, rest)| rest);
+            let record = ["AccessControlEntryRecord", "RemoveTopicRecord"].iter().find(|r| text.contains(*r));
+            if let Some(action) = text.strip_prefix("** ") {
+                lines.push(action.to_string());
+            } else if let Some(record) = record.filter(|r| !lines.iter().any(|l: &String| l.contains(*r))) {
+                lines.push(format!("the active controller appends {record}; every broker fetches it"));
+            }
+        }
+    }
+    lines
 }
 
 impl PainsState {
@@ -87,6 +122,7 @@ impl PainsState {
             playing: true,
             events: Vec::new(),
             key_told: false,
+            kraft_trace: kraft_trace(pain),
         }
     }
 
@@ -180,7 +216,35 @@ impl PainsState {
             events: self.events.iter().map(|l| format!("{} {}", format::seconds(l.at), l.kind)).collect(),
             copies,
             liveness: (0..BROKERS).filter_map(|b| self.zk.liveness(b).ok()).collect(),
+            authorizer: self.authorizer_rows(),
+            kraft_trace: self.kraft_trace.clone(),
         }
+    }
+
+    /// Each broker's authorizer asked the pain's question, for the second door.
+    fn authorizer_rows(&self) -> Vec<AuthorizerRow> {
+        if self.pain != Pain::Security {
+            return Vec::new();
+        }
+        (0..BROKERS)
+            .filter_map(|broker| {
+                let decision = self.zk.decide(broker, ROGUE, ASKED_OPERATION, ROGUE_TOPIC)?;
+                let cache = self.zk.acl_cache(broker)?;
+                let acl = cache.acls.iter().find(|(t, _)| *t == ROGUE_TOPIC).map_or(
+                    "none".to_string(),
+                    |(_, a)| {
+                        let permission = if a.permission == AclPermission::Allow { "ALLOW" } else { "DENY" };
+                        format!("{} {permission} {}", a.principal, a.operation.name())
+                    },
+                );
+                Some(AuthorizerRow {
+                    broker,
+                    acl,
+                    allowed: decision.allowed(),
+                    decision: decision.to_string(),
+                })
+            })
+            .collect()
     }
 }
 
@@ -231,6 +295,8 @@ impl PainsView {
             events: &self.events,
             copies: self.copy_cells(),
             liveness: self.liveness_cells(),
+            authorizer: &self.authorizer,
+            kraft_trace: &self.kraft_trace,
         };
         pains_still(&sheet, style)
     }
@@ -377,6 +443,29 @@ mod tests {
         opened.reduce(PainsAction::TogglePlay);
         assert!(opened.playing());
         assert_eq!(opened.frame(FRAME_MS), None, "a moment opened past is not reported again");
+    }
+
+    /// The second door: every broker's authorizer denies the rogue principal until the client's
+    /// ZooKeeper write, then allows it; KRaft's side names Kafka's errors for the same intent and
+    /// the records of the allowed one.
+    #[test]
+    fn the_second_door_turns_every_brokers_answer_and_kraft_refuses() {
+        let mut state = PainsState::new(Pain::Security);
+        let answers =
+            |state: &PainsState| state.view().authorizer.iter().map(|r| r.allowed).collect::<Vec<_>>();
+        assert_eq!(answers(&state), [false; 4], "no ACL: every broker denies");
+        assert!(
+            state.view().copies.is_empty() || state.view().copies.iter().all(|r| !r.stale.contains(&true))
+        );
+        play_out(&mut state, 100_000);
+        assert_eq!(answers(&state), [true; 4], "every broker obeys the znode");
+        assert!(state.view().authorizer.iter().all(|r| r.acl == "User:mallory ALLOW ALL"));
+        let kraft = state.view().kraft_trace;
+        let said = |text: &str| kraft.iter().any(|l| l.contains(text));
+        assert!(said("refused: TOPIC_AUTHORIZATION_FAILED"), "{kraft:#?}");
+        assert!(said("refused: CLUSTER_AUTHORIZATION_FAILED"), "{kraft:#?}");
+        assert!(said("AccessControlEntryRecord") && said("RemoveTopicRecord"), "{kraft:#?}");
+        assert!(PainsState::new(Pain::WatchStorm).view().kraft_trace.is_empty());
     }
 
     #[test]

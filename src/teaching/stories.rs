@@ -156,7 +156,7 @@ pub(crate) const SIZING: &str = "Sizing the quorum";
 pub(crate) const BRIDGE: &str = "The bridge release";
 
 /// The guided tour, in order.
-pub const TOUR: [Story; 24] = [
+pub const TOUR: [Story; 25] = [
     Story {
         id: "zk-cold-load",
         chapter: ZK_ERA,
@@ -370,6 +370,15 @@ pub const TOUR: [Story; 24] = [
         narration: "When a broker dies its session expires, its /brokers/ids znode goes and the one-shot watches fire. The controller then rewrites the state znode of every partition that had the dead broker as a replica, one write at a time, and pushes the changes to every broker. The work grows with the partitions the broker held.",
         view: View::Pain(Pain::WatchStorm),
         watch: "the session expires, the watches fire and the controller writes each affected state znode",
+        ..CLUSTER
+    },
+    Story {
+        id: "zk-security",
+        chapter: PAINS,
+        title: "A second door to the metadata",
+        narration: "In ZooKeeper mode the ACLs are znodes, and every broker's authorizer loads them when a change notification appears under /kafka-acl-changes. Kafka creates its znodes world-writable unless zookeeper.set.acl=true, so a client that can reach ZooKeeper's port, with no Kafka credentials at all, writes an ACL for itself, as kafka-acls.sh --authorizer-properties zookeeper.connect=... does. The brokers obey it: Kafka's authorizer is asked only when a broker serves a request, never about the write.",
+        view: View::Pain(Pain::Security),
+        watch: "a client writes an ACL for itself into ZooKeeper; every broker's authorizer loads it",
         ..CLUSTER
     },
     Story {

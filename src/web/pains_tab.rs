@@ -9,9 +9,13 @@ use yew::prelude::*;
 use super::chips::chips;
 use super::still_form::StillFormView;
 use super::zk_view::ZkView;
-use crate::drawing::pains::{COPIES_CAPTION, LIVENESS_CAPTION, LIVENESS_HEADS};
+use crate::drawing::pains::{
+    AUTHORIZER_CAPTION, AUTHORIZER_HEADS, COPIES_CAPTION, KRAFT_TRACE_HEAD, LIVENESS_CAPTION, LIVENESS_HEADS,
+    SURFACE_CAPTION,
+};
 use crate::page::chips::zk_chips;
 use crate::page::{Action, PainsAction, PainsView, StillAction, StillForm};
+use crate::teaching::security_surface::SURFACE;
 use crate::util::format;
 use crate::zk::pains::Pain;
 
@@ -108,6 +112,45 @@ fn liveness_table(view: &PainsView) -> Html {
     }
 }
 
+/// Each broker's authorizer asked the second door's question; an answer the rogue ACL allowed
+/// is marked.
+fn authorizer_table(view: &PainsView) -> Html {
+    html! {
+        <table class="authorizer" data-allowed={view.authorizer.iter().filter(|r| r.allowed).count().to_string()}>
+            <caption>{ AUTHORIZER_CAPTION }</caption>
+            <thead><tr>{ for AUTHORIZER_HEADS.iter().map(|head| html! { <th scope="col">{ head }</th> }) }</tr></thead>
+            <tbody>
+                { for view.authorizer.iter().map(|row| html! {
+                    <tr class={classes!(row.allowed.then_some("split"))}>
+                        <th scope="row">{ format!("b{}", row.broker) }</th>
+                        <td>{ &row.acl }</td>
+                        <td>{ row.answer() }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+/// ZooKeeper mode's security surface beside KRaft's, each side with its source.
+fn surface_table() -> Html {
+    html! {
+        <table class="surface">
+            <caption>{ SURFACE_CAPTION }</caption>
+            <thead><tr><th scope="col">{ "aspect" }</th><th scope="col">{ "ZooKeeper mode" }</th><th scope="col">{ "KRaft" }</th></tr></thead>
+            <tbody>
+                { for SURFACE.iter().map(|row| html! {
+                    <tr>
+                        <th scope="row">{ row.aspect }</th>
+                        <td>{ row.zookeeper_mode }<span class="source">{ format!(" Source: {}.", row.zookeeper_source) }</span></td>
+                        <td>{ row.kraft }<span class="source">{ format!(" Source: {}.", row.kraft_source) }</span></td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
 #[function_component(PainsTab)]
 pub fn pains_tab(props: &PainsProps) -> Html {
     let view = &props.view;
@@ -129,15 +172,32 @@ pub fn pains_tab(props: &PainsProps) -> Html {
                     <ol class="pain-events" aria-label="Latest events">
                         { for view.events.iter().map(|event| html! { <li>{ event }</li> }) }
                     </ol>
-                    <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(view) }</div>
-                    <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(view) }</div>
+                    if pain == Pain::Security {
+                        <div class="table-scroll" role="region" aria-label="Each broker's authorizer" tabindex="0">{ authorizer_table(view) }</div>
+                    } else {
+                        <div class="table-scroll" role="region" aria-label="Copies of the truth" tabindex="0">{ copies_table(view) }</div>
+                        <div class="table-scroll" role="region" aria-label="Liveness" tabindex="0">{ liveness_table(view) }</div>
+                    }
                 </section>
                 <section class="panel side-kraft" aria-label="KRaft in the same situation">
                     <div class="side-head"><h2>{ "KRaft, in the same situation" }</h2></div>
                     <p class="kraft-answer">{ pain.kraft_answer() }</p>
-                    <button class="secondary" onclick={move |_| on.emit(Action::Tour(Some(step - 1)))}>{ format!("See it live: tour step {step}") }</button>
+                    if !view.kraft_trace.is_empty() {
+                        <p class="kraft-trace-head">{ KRAFT_TRACE_HEAD }</p>
+                        <ol class="pain-events kraft-trace" aria-label="KRaft's requests and answers">
+                            { for view.kraft_trace.iter().map(|line| html! { <li>{ line }</li> }) }
+                        </ol>
+                    }
+                    if let Some(step) = step {
+                        <button class="secondary" onclick={move |_| on.emit(Action::Tour(Some(step - 1)))}>{ format!("See it live: tour step {step}") }</button>
+                    }
                 </section>
             </div>
+            if pain == Pain::Security {
+                <section class="panel surface-panel" aria-label="Security surface">
+                    <div class="table-scroll" role="region" aria-label="Security surface table" tabindex="0">{ surface_table() }</div>
+                </section>
+            }
         </main>
     }
 }

@@ -9,15 +9,16 @@
 use std::fmt;
 
 use super::cluster::{Event, Fault, ZkCluster};
-use super::config::ZkClusterConfig;
-use super::costs::ZkCosts;
-use super::pains::{BROKERS, FAULT_AT, PARTITIONS};
+use super::pains::FAULT_AT;
 use super::partition::BrokerId;
 use super::path::ZnodePath;
 use super::store::{WatchEvent, ZkError, ZkRequestKind, ZnodeData};
 use super::trace::{Reaction, TraceKind};
 use crate::harness::{MS, Micros};
 use crate::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource, Decision, authorize};
+
+/// The question the pain asks each broker's authorizer.
+pub const ASKED_OPERATION: AclOperation = AclOperation::Delete;
 
 /// One ACL as `/kafka-acl/Topic/<t>` holds it (host `*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,8 +195,22 @@ impl ZkCluster {
         TraceKind::AclsLoaded { broker: id, loaded }
     }
 
-    /// The broker's authorizer decides from its cache (`AclAuthorizer.authorize`: the same rules
-    /// as 4.3.1's `StandardAuthorizer` for literal ACLs, `allow.everyone.if.no.acl.found=false`).
+    /// Broker `id`'s authorizer decides from its cache (`AclAuthorizer.authorize`: the same
+    /// rules as 4.3.1's `StandardAuthorizer` for literal ACLs,
+    /// `allow.everyone.if.no.acl.found=false`); `None` for no such broker.
+    pub fn decide(
+        &self,
+        id: BrokerId,
+        principal: &str,
+        operation: AclOperation,
+        topic: u32,
+    ) -> Option<Decision> {
+        let broker = self.brokers.get(id as usize)?;
+        let entries: Vec<AclEntry> = broker.acls.acls.iter().map(|(t, acl)| acl.entry(*t)).collect();
+        let resource = AclResource::Topic(format!("topic-{topic}").into());
+        Some(authorize(entries.iter(), principal, operation, &resource))
+    }
+
     pub(super) fn on_authorize(
         &mut self,
         id: BrokerId,
@@ -203,13 +218,10 @@ impl ZkCluster {
         operation: AclOperation,
         topic: u32,
     ) -> TraceKind {
-        let Some(broker) = self.brokers.get(id as usize) else {
-            return TraceKind::AclReadFailed { broker: id, error: ZkError::NoNode(ZnodePath::BrokerId(id)) };
-        };
-        let entries: Vec<AclEntry> = broker.acls.acls.iter().map(|(t, acl)| acl.entry(*t)).collect();
-        let resource = AclResource::Topic(format!("topic-{topic}").into());
-        let decision: Decision = authorize(entries.iter(), principal, operation, &resource);
-        TraceKind::Authorized { broker: id, principal, operation, topic, decision }
+        match self.decide(id, principal, operation, topic) {
+            Some(decision) => TraceKind::Authorized { broker: id, principal, operation, topic, decision },
+            None => TraceKind::AclReadFailed { broker: id, error: ZkError::NoNode(ZnodePath::BrokerId(id)) },
+        }
     }
 }
 
@@ -220,33 +232,31 @@ pub const ROGUE_TOPIC: u32 = 3;
 /// When a broker's authorizer is asked about the rogue principal, before and after its write.
 pub const ASKED_BEFORE: Micros = FAULT_AT - 500 * MS;
 pub const ASKED_AFTER: Micros = FAULT_AT + 1_000 * MS;
+/// The seed of the scripted cluster (the one `tests/zk_traces/second_door.txt` expects).
+pub(super) const SECOND_DOOR_SEED: u64 = 5;
 
-/// ZooKeeper mode's second door, scripted on a cluster the size of the other pains' with the
-/// `AclAuthorizer` configured: a broker (not the controller) is asked whether `User:mallory` may
-/// delete `topic-3` (denied: no ACL), the client writes an ALLOW ALL for itself into ZooKeeper at
+/// ZooKeeper mode's second door, scripted on `zk` (a pain's cluster) with the `AclAuthorizer`
+/// configured: broker `asked` (not the controller) is asked whether `User:mallory` may delete
+/// `topic-3` (denied: no ACL), the client writes an ALLOW ALL for itself into ZooKeeper at
 /// [`FAULT_AT`], and the same question is asked once every broker has loaded it (allowed).
-pub fn second_door() -> ZkCluster {
-    let config = ZkClusterConfig::single_partition_topics(PARTITIONS, BROKERS, ZkCosts::async_reads());
-    let mut zk = ZkCluster::new(config, 5).expect("a valid small cluster");
+pub(super) fn second_door(zk: &mut ZkCluster, asked: BrokerId) {
     zk.enable_acl_authorizer().expect("a fresh cluster takes the ACL paths");
-    let controller = zk.controller().map(|(id, _)| id);
-    let asked = (0..BROKERS).find(|b| Some(*b) != controller).expect("more than one broker");
     let acl = ZkAcl { principal: ROGUE, operation: AclOperation::All, permission: AclPermission::Allow };
-    zk.ask_authorizer(asked, ROGUE, AclOperation::Delete, ROGUE_TOPIC, ASKED_BEFORE);
+    zk.ask_authorizer(asked, ROGUE, ASKED_OPERATION, ROGUE_TOPIC, ASKED_BEFORE);
     zk.rogue_acl_write(ROGUE_TOPIC, acl, FAULT_AT);
-    zk.ask_authorizer(asked, ROGUE, AclOperation::Delete, ROGUE_TOPIC, ASKED_AFTER);
-    zk
+    zk.ask_authorizer(asked, ROGUE, ASKED_OPERATION, ROGUE_TOPIC, ASKED_AFTER);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zk::pains::BROKERS;
 
     /// No Kafka request carries the change: the controller sends nothing, and every broker's
     /// cache holds the ACL once its reads are answered.
     #[test]
     fn every_broker_obeys_a_znode_no_kafka_request_wrote() {
-        let mut zk = second_door();
+        let mut zk = crate::zk::pains::Pain::Security.cluster();
         zk.run_until(FAULT_AT - 1);
         let sent = zk.requests().sent;
         zk.run_until(ASKED_AFTER);

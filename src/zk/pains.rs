@@ -4,8 +4,11 @@
 //! later (KAFKA-2722's propagation blackout; KIP-497 moved the write to the controller), a broker
 //! cut off from the controller stays alive to ZooKeeper while its requests queue (KIP-500's
 //! "two notions of liveness"), and a broker's death fires watches and znode writes one by one
-//! (KIP-500's motivation). `tests/zk_traces/` holds the traces.
+//! (KIP-500's motivation), and a client that reaches ZooKeeper grants itself access the brokers
+//! obey, past Kafka's authorizer (KIP-500's security reason; see `acl.rs`). `tests/zk_traces/`
+//! holds the traces.
 
+use super::acl::{SECOND_DOOR_SEED, second_door};
 use super::cluster::ZkCluster;
 use super::config::ZkClusterConfig;
 use super::costs::{MILESTONE_SPEED, ZkCosts};
@@ -32,10 +35,12 @@ pub enum Pain {
     SplitLiveness,
     /// A broker's death: watches fire and every affected partition's znode is written one by one.
     WatchStorm,
+    /// A client writes an ACL straight into ZooKeeper, and every broker's authorizer obeys it.
+    Security,
 }
 
 impl Pain {
-    pub const ALL: [Pain; 3] = [Pain::StaleCache, Pain::SplitLiveness, Pain::WatchStorm];
+    pub const ALL: [Pain; 4] = [Pain::StaleCache, Pain::SplitLiveness, Pain::WatchStorm, Pain::Security];
 
     /// The scenario name (`?scenario=`).
     pub fn id(self) -> &'static str {
@@ -43,6 +48,7 @@ impl Pain {
             Pain::StaleCache => "zk-stale-cache",
             Pain::SplitLiveness => "zk-liveness",
             Pain::WatchStorm => "zk-watch-storm",
+            Pain::Security => "zk-security",
         }
     }
 
@@ -51,6 +57,7 @@ impl Pain {
             Pain::StaleCache => "Three copies of the truth",
             Pain::SplitLiveness => "Two notions of liveness",
             Pain::WatchStorm => "A broker's death, znode by znode",
+            Pain::Security => "A second door to the metadata",
         }
     }
 
@@ -60,6 +67,7 @@ impl Pain {
             Pain::StaleCache => 21,
             Pain::SplitLiveness => 8,
             Pain::WatchStorm => 11,
+            Pain::Security => SECOND_DOOR_SEED,
         }
     }
 
@@ -71,7 +79,7 @@ impl Pain {
         match self {
             Pain::StaleCache => (others[1], None),
             Pain::SplitLiveness => (others[1], Some(others[0])),
-            Pain::WatchStorm => (others[0], None),
+            Pain::WatchStorm | Pain::Security => (others[0], None),
         }
     }
 
@@ -80,6 +88,10 @@ impl Pain {
         let config = ZkClusterConfig::single_partition_topics(PARTITIONS, BROKERS, ZkCosts::async_reads());
         let mut zk = ZkCluster::new(config, self.seed()).expect("a valid small cluster");
         let (broker, cut) = self.brokers(&zk);
+        if self == Pain::Security {
+            second_door(&mut zk, broker);
+            return zk;
+        }
         let scheduled = match (self, cut) {
             (Pain::StaleCache, _) => zk.stall_fetchers(broker, FAULT_AT),
             (Pain::SplitLiveness, Some(cut)) => {
@@ -101,6 +113,7 @@ impl Pain {
             .find(|l| match (self, &l.kind) {
                 (Pain::StaleCache, TraceKind::IsrShrunk { .. }) => true,
                 (Pain::StaleCache, _) => false,
+                (Pain::Security, kind) => matches!(kind, TraceKind::RogueAclWrite { .. }),
                 (_, kind) => matches!(kind, TraceKind::SessionExpired { .. }),
             })
             .map_or(FAULT_AT, |l| l.at);
@@ -122,6 +135,10 @@ impl Pain {
             }
             (Pain::WatchStorm, false) => "A broker has died; its session is still alive.",
             (Pain::WatchStorm, true) => "The dead broker's session expired; the watches fired.",
+            (Pain::Security, false) => "User:mallory has no ACL: the brokers' authorizer denies her.",
+            (Pain::Security, true) => {
+                "A client wrote an ACL for User:mallory straight into ZooKeeper; every broker's authorizer loaded it, and no Kafka request was made."
+            }
         }
     }
 
@@ -137,14 +154,19 @@ impl Pain {
             Pain::WatchStorm => {
                 "KRaft has no watches and no znodes: the active controller appends one batch (the broker's fence and a PartitionChangeRecord per affected partition) to the log, and every broker fetches it as one delta."
             }
+            Pain::Security => {
+                "KRaft has one door: ACLs are records of the metadata log, and only the active controller writes them, after its StandardAuthorizer has checked the request a broker forwarded with the client's principal. User:mallory cannot grant herself access (CreateAcls needs ALTER on the cluster: CLUSTER_AUTHORIZATION_FAILED) nor delete the topic (TOPIC_AUTHORIZATION_FAILED); once the super user grants User:alice DELETE, hers is a RemoveTopicRecord every broker fetches."
+            }
         }
     }
 
-    /// The guided-tour step (1-based) that shows KRaft doing it, live.
-    pub fn kraft_step(self) -> usize {
+    /// The guided-tour step (1-based) that shows KRaft doing it, live (none shows KRaft's
+    /// authorizer: its side shows the scenario's trace instead).
+    pub fn kraft_step(self) -> Option<usize> {
         match self {
-            Pain::StaleCache => 8,
-            Pain::SplitLiveness | Pain::WatchStorm => 13,
+            Pain::StaleCache => Some(8),
+            Pain::SplitLiveness | Pain::WatchStorm => Some(13),
+            Pain::Security => None,
         }
     }
 }

@@ -9,6 +9,7 @@ use super::partition::BrokerId;
 use super::path::ZnodePath;
 use super::store::{WatchEvent, ZnodeData};
 use crate::harness::{MS, Micros};
+use crate::util::format;
 
 /// A ping is drawn travelling to the ensemble for this long after it was sent (simulated).
 const PING_SHOWN: Micros = 300 * MS;
@@ -47,6 +48,8 @@ pub struct ZnodePanel {
     pub topics: u64,
     /// Partition `state` znodes.
     pub partition_states: u64,
+    /// With the `AclAuthorizer` configured: the ACL znodes, each path with what it holds.
+    pub acls: Vec<(String, String)>,
 }
 
 /// Where a request starts or ends.
@@ -242,7 +245,26 @@ impl ZkCluster {
             broker_ids,
             topics: u64::from(self.layout.topics()),
             partition_states: u64::from(self.layout.partitions()),
+            acls: self.acl_znodes(),
         }
+    }
+
+    /// `/kafka-acl/Topic` (or the topic ACL under it) and `/kafka-acl-changes`, where they exist.
+    fn acl_znodes(&self) -> Vec<(String, String)> {
+        let Some(_) = self.store.inspect(ZnodePath::AclChanges) else { return Vec::new() };
+        let topic_acl =
+            (0..self.layout.topics()).find_map(|t| match self.store.inspect(ZnodePath::TopicAcl(t))?.data {
+                ZnodeData::Acls(acl) => Some((t, acl)),
+                _ => None,
+            });
+        let acl = match topic_acl {
+            Some((t, acl)) => {
+                (format!("{}", ZnodePath::TopicAcl(t)), format!("{} {}", acl.principal, acl.operation.name()))
+            }
+            None => (ZnodePath::TopicAcls.to_string(), "no ACLs".to_string()),
+        };
+        let changes = self.store.children_count(ZnodePath::AclChanges);
+        vec![acl, (ZnodePath::AclChanges.to_string(), format::counted(changes, "change"))]
     }
 
     /// Requests in flight, grouped by kind and endpoints, plus recent pings.

@@ -491,6 +491,11 @@ impl ZkStore {
         self.watch(path, watcher, WatchKind::Children)
     }
 
+    /// How many children `path` has, without a request (for a picture).
+    pub(crate) fn children_count(&self, path: ZnodePath) -> u64 {
+        self.children(path).len() as u64
+    }
+
     fn children(&self, path: ZnodePath) -> Vec<ZnodePath> {
         match path {
             ZnodePath::BrokerIds => self

@@ -6,9 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertNoViolations } from "./axe.mjs";
-import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
+import { TOUR_STEPS, open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 24;
 const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true };
 const EMBED = { viewport: { width: 480, height: 320 } };
 
@@ -75,7 +74,7 @@ const VIEWS = [
   ...Array.from({ length: TOUR_STEPS }, (_, i) => [`tour step ${i + 1}`, `?tour=${i + 1}`, {}, async (page) => {
     await waitForText(page, "#tour-progress", `Step ${i + 1} of ${TOUR_STEPS}`);
     if (await page.locator(".pains-tab").count()) {
-      await page.locator(".pains-tab table.copies").waitFor();
+      await page.locator(".pains-tab :is(table.copies, table.authorizer)").waitFor();
     } else if (await page.locator("#race-guess").count()) {
       // The race's step holds before the kill at its question (a slider).
       await raceReady(page);

@@ -9,6 +9,8 @@ import { chromium } from "playwright-core";
 import { FLAGS, executablePath } from "./chromium.mjs";
 
 export const baseUrl = process.env.KRAFTSCOPE_URL;
+/** The guided tour's steps (`src/teaching/stories.rs`, `TOUR`). */
+export const TOUR_STEPS = 25;
 const artifacts = process.env.KRAFTSCOPE_ARTIFACTS ?? path.resolve("target/e2e-artifacts");
 let browser;
 

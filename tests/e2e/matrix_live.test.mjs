@@ -17,5 +17,5 @@ matrix([
   { name: "tour-9-stream", query: "tour=9", ready: asking, promised: QUESTION },
   { name: "tour-11-snapshots", query: "tour=11", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
   { name: "tour-12-lifecycle", query: "tour=12", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
-  { name: "tour-17-sizing", query: "tour=17", ready: asking, promised: QUESTION },
+  { name: "tour-18-sizing", query: "tour=18", ready: asking, promised: QUESTION },
 ]);

@@ -13,7 +13,7 @@ const pained = async (page) => {
 
 // No cell is over the limits: a cell that goes over fails.
 matrix([
-  ...["zk-stale-cache", "zk-liveness", "zk-watch-storm"].map((scenario) =>
+  ...["zk-stale-cache", "zk-liveness", "zk-watch-storm", "zk-security"].map((scenario) =>
     ({ name: scenario, query: `scenario=${scenario}`, ready: pained, promised: ["#pain-play"] })),
   { name: "tour-14-pains", query: "tour=14", ready: pained, promised: ["#tour-next"] },
 ]);

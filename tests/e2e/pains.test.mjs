@@ -54,6 +54,31 @@ for (const [scenario, check] of [
   });
 }
 
+test("scenario=zk-security: a client writes an ACL into ZooKeeper, every broker's authorizer turns, KRaft refuses the same with Kafka's errors", async () => {
+  const { page, errors, context } = await open("?scenario=zk-security", {}, [recordTexts, EVENTS]);
+  await page.locator('.pains-tab[data-pain="zk-security"]').waitFor();
+  const allowed = () => page.locator("table.authorizer").evaluate((t) => Number(t.dataset.allowed));
+  assert.equal(await page.locator("table.authorizer tbody tr").count(), 4, "each broker's authorizer");
+  assert.equal(await page.locator("table.copies").count(), 0, "the authorizer's table instead of the copies");
+  assert.equal(await allowed(), 0, "before the write every broker denies User:mallory");
+  assert.match(await page.locator("table.authorizer tbody tr td").last().textContent(), /^DENIED: no ACL matches/);
+  await waitForShown(page, EVENTS, /no Kafka request, no authorizer asked/);
+  await played(page);
+  assert.equal(await allowed(), 4, "every broker obeys the znode");
+  assert.match(await page.locator('svg.zk-cluster [data-znode="/kafka-acl/Topic/topic-3"]').textContent(), /User:mallory ALL/);
+  const kraft = await page.locator(".kraft-trace li").allTextContents();
+  assert.ok(kraft.some((l) => /refused: TOPIC_AUTHORIZATION_FAILED/.test(l)), `${kraft}`);
+  assert.ok(kraft.some((l) => /refused: CLUSTER_AUTHORIZATION_FAILED/.test(l)), `${kraft}`);
+  assert.ok(kraft.some((l) => /AccessControlEntryRecord/.test(l)), `${kraft}`);
+  const sources = await page.locator("table.surface td .source").allTextContents();
+  assert.equal(sources.length, 12, "each side of each row names its source");
+  assert.ok(sources.every((s) => /Source: \S/.test(s)));
+  assert.equal(await page.getByRole("button", { name: /See it live/ }).count(), 0, "no live KRaft step: the model's trace instead");
+  await screenshot(page, "pain-zk-security");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the pains tab: Space pauses, R replays from the start, and the KRaft button opens the live tour step", async () => {
   const { page, errors, context } = await open();
   await page.getByRole("tab", { name: "ZooKeeper's other pains" }).click();
@@ -87,7 +112,7 @@ test("the pains tab: Space pauses, R replays from the start, and the KRaft butto
   await waitForShown(page, "#pain-clock", /^0\.\d+ s/);
   await page.locator("#pain-play", { hasText: "Pause" }).waitFor();
   await page.getByRole("button", { name: /See it live: tour step 13/ }).click();
-  await page.locator("#tour-progress", { hasText: "Step 13 of 24" }).waitFor();
+  await page.locator("#tour-progress", { hasText: "Step 13 of 25" }).waitFor();
   assert.equal(await page.locator("svg.cluster").count(), 1, "the live KRaft cluster");
   assert.deepEqual(errors, []);
   await context.close();

@@ -117,7 +117,7 @@ test("the race's question: W just watches and the race plays on", async () => {
 });
 
 test("a bridge release step holds its migration at the question; a digit answers it and the verdict matches the drawing", async () => {
-  const { page, errors, context } = await open("?tour=21");
+  const { page, errors, context } = await open("?tour=22");
   await page.locator("#prediction .options").waitFor({ timeout: 60_000 });
   await page.locator(".migration-tab").waitFor();
   assert.match(await page.locator("#prediction-question").textContent(), /where does broker 1, still in ZooKeeper mode, get its metadata from\?/);

@@ -84,7 +84,7 @@ const coverage = (page) => page.evaluate(() => {
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 for (const [width, height] of [[1280, 720], [1024, 768]]) {
-  for (const query of ["?voters=5&t=8000&autoplay=0", "?voters=7&brokers=12&t=8000&autoplay=0", "?tour=3", "?tour=19"]) {
+  for (const query of ["?voters=5&t=8000&autoplay=0", "?voters=7&brokers=12&t=8000&autoplay=0", "?tour=3", "?tour=20"]) {
     test(`at ${width} x ${height}, ${query}: every node above the transport bar, no label over another node's, messages under the nodes`, async () => {
       const { page, errors, context } = await open(query, { viewport: { width, height } });
       // Step 3 asks who will lead before anyone does: just watch.
@@ -189,7 +189,7 @@ test("a 480 x 320 embed of the race: each side's nodes as chips of at least 11 p
   await context.close();
 });
 
-for (const scenario of ["zk-stale-cache", "zk-liveness", "zk-watch-storm"]) {
+for (const scenario of ["zk-stale-cache", "zk-liveness", "zk-watch-storm", "zk-security"]) {
   test(`a 480 x 320 embed of the pains (${scenario}): the brokers as chips of at least 11 px, the pain's table, no scrolling`, async () => {
     const { page, errors, context } = await open(`?embed=1&scenario=${scenario}`, { viewport: { width: 480, height: 320 } });
     await page.locator(".pains-tab .race-chips .chip").first().waitFor();

@@ -4,9 +4,8 @@
 // covers: src/web/failover_tab.rs src/web/zk_view.rs src/web/tour.rs www/style.css
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, waitForText } from "./browser.mjs";
+import { TOUR_STEPS, open, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 24;
 
 /** Positions of the dots of the cold load's batches of requests, and running animations. (Single
  *  requests such as session pings come and go between two samples, so they are left out.) */

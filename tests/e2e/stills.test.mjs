@@ -203,6 +203,18 @@ async function saveWithTheButton(page, what) {
   return download(page, () => form.getByRole("button", { name: "Save" }).click());
 }
 
+/** The cells of the pains' table `table`, row by row, as the page (`markup` null) or a still
+ *  says them. Runs in the page. */
+const tableCells = ([markup, table]) => {
+  if (markup === null) {
+    return [...document.querySelectorAll(`.pains-tab table.${table} tr`)]
+      .map((tr) => [...tr.children].map((cell) => cell.textContent).join("|"));
+  }
+  const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+  return [...doc.querySelectorAll(`g.still-table.${table} > g`)]
+    .map((row) => [...row.children].map((cell) => [...cell.querySelectorAll("text")].map((t) => t.textContent).join(" ")).join("|"));
+};
+
 test("on the pains, the still holds the page's ZooKeeper drawing and tables, and Save gives render --view pains' file", async () => {
   const { page, errors, context } = await open("?scenario=zk-liveness&t=9000", { acceptDownloads: true, viewport: WIDE });
   await page.locator(".pains-tab svg.zk-cluster").waitFor();
@@ -212,20 +224,10 @@ test("on the pains, the still holds the page's ZooKeeper drawing and tables, and
   const [inStill] = await page.evaluate(drawingsOf, [still, ["zk-cluster"]]);
   assert.ok(onScreen.length > 200, "the ZooKeeper-mode drawing on the page");
   assert.equal(firstDifference(inStill, onScreen), null, "zk-cluster");
-  // The tables' cells, row by row, as the page's tables and the still's say them.
-  const cells = ([markup, table]) => {
-    if (markup === null) {
-      return [...document.querySelectorAll(`.pains-tab table.${table} tr`)]
-        .map((tr) => [...tr.children].map((cell) => cell.textContent).join("|"));
-    }
-    const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
-    return [...doc.querySelectorAll(`g.still-table.${table} > g`)]
-      .map((row) => [...row.children].map((cell) => [...cell.querySelectorAll("text")].map((t) => t.textContent).join(" ")).join("|"));
-  };
   for (const table of ["copies", "liveness"]) {
-    const page_ = await page.evaluate(cells, [null, table]);
+    const page_ = await page.evaluate(tableCells, [null, table]);
     assert.ok(page_.length >= 5, `${table} on the page`);
-    assert.deepEqual(await page.evaluate(cells, [still, table]), page_, table);
+    assert.deepEqual(await page.evaluate(tableCells, [still, table]), page_, table);
   }
   const stale = Number(await page.locator("table.copies").getAttribute("data-stale-cells"));
   assert.ok(stale > 0, "the moment shows stale cells");
@@ -233,6 +235,26 @@ test("on the pains, the still holds the page's ZooKeeper drawing and tables, and
   assert.equal(name, "kraftscope-zk-liveness-9000ms.svg");
   assert.equal(bytes.toString("utf8"), still);
   assert.equal((bytes.toString("utf8").match(/<rect class="marked"/g) ?? []).length, stale + 1, "the stale cells and the split broker marked");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on the second door, Save gives render --view pains --scenario zk-security's file, its drawing and authorizer table as the page's", async () => {
+  const { page, errors, context } = await open("?scenario=zk-security&t=3000", { acceptDownloads: true, viewport: WIDE });
+  await page.locator(".pains-tab svg.zk-cluster").waitFor();
+  assert.equal(await page.locator("#pain-clock").textContent(), "3.000 s (simulated)", "paused at the moment linked");
+  const still = render(["--view", "pains", "--scenario", "zk-security", "--at", "3000"]);
+  const [onScreen] = await page.evaluate(drawingsOf, [null, ["zk-cluster"]]);
+  const [inStill] = await page.evaluate(drawingsOf, [still, ["zk-cluster"]]);
+  assert.equal(firstDifference(inStill, onScreen), null, "zk-cluster");
+  const onPage = await page.evaluate(tableCells, [null, "authorizer"]);
+  assert.equal(onPage.length, 5, "the head and four brokers");
+  assert.ok(onPage.slice(1).every((row) => row.includes("ALLOWED")), `${onPage}`);
+  assert.deepEqual(await page.evaluate(tableCells, [still, "authorizer"]), onPage, "authorizer");
+  assert.match(still, /CLUSTER_AUTHORIZATION_FAILED/, "KRaft's side in the still");
+  const { name, bytes } = await saveWithTheButton(page, "pain");
+  assert.equal(name, "kraftscope-zk-security-3000ms.svg");
+  assert.equal(bytes.toString("utf8"), still);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -3,9 +3,8 @@
 // covers: src/web/tour.rs src/web/app.rs src/teaching/stories.rs www/embed-example.html
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
+import { TOUR_STEPS, open, screenshot, waitForLeader, waitForText } from "./browser.mjs";
 
-const TOUR_STEPS = 24;
 
 /** What a tour step shows: its title and either the moment it opened at, the race's size or the
  *  migration's scenario and moment. */
@@ -221,7 +220,7 @@ test("at 1280 x 720 (#61 item 5): after a verdict Back and Next stay on the scre
   await page.mouse.wheel(0, 2000);
   await page.waitForFunction(() => scrollY > 0);
   await page.locator("#tour-next").click();
-  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 24" }).waitFor();
+  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 25" }).waitFor();
   await page.waitForFunction(() => scrollY === 0, null, { timeout: 5_000 });
   assert.ok(await inView("#tour-title"), "the next step opens with its title in view");
   await screenshot(page, "tour-after-verdict-1280x720");
