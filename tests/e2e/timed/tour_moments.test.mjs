@@ -14,7 +14,7 @@ import { open, screenshot } from "../browser.mjs";
  *  voter added. */
 const KEY_MOMENTS = new Map([
   [7, /truncated its log to \d+ \(DivergingEpoch/],
-  [18, /AddRaftVoter n4 \(dir \w+\): committed, answered NONE$/],
+  [19, /AddRaftVoter n4 \(dir \w+\): committed, answered NONE$/],
 ]);
 
 const millis = (line) => Number(/^\s*(\d+)\.\d+ms/.exec(line)?.[1] ?? -1);
@@ -47,7 +47,7 @@ test("a cluster, a race and a pain step of the tour each play their key moment w
     await page.locator("#tour-watch.seen").waitFor({ timeout: 5_000 });
     console.log(`step ${step}: key moment after ${wall} ms of wall time`);
     if (step === 7) await screenshot(page, "tour-step-7-divergence-played");
-    if (step === 18) await screenshot(page, "tour-step-18-add-controller-played");
+    if (step === 19) await screenshot(page, "tour-step-19-add-controller-played");
   }
   // A race step: the moment is the race's (its phase, announced per side); the panel ticks it
   // off with the time since the kill.
