@@ -3,6 +3,7 @@
 //! disagreeing cells marked) beside what KRaft does in the same situation.
 
 use crate::harness::Micros;
+use crate::metadata::acl::Decision;
 use crate::teaching::security_surface::SURFACE;
 use crate::util::format;
 use crate::zk::pains::Pain;
@@ -28,15 +29,18 @@ pub struct AuthorizerRow {
     pub broker: BrokerId,
     /// The topic's ACL the broker has loaded, as `kafka-acls` lists it.
     pub acl: String,
-    pub allowed: bool,
-    /// Why, as the authorizer's rule says.
-    pub decision: String,
+    pub decision: Decision,
 }
 
 impl AuthorizerRow {
     /// The answer cell: the verdict and the rule behind it.
     pub fn answer(&self) -> String {
-        format!("{}: {}", if self.allowed { "ALLOWED" } else { "DENIED" }, self.decision)
+        format!("{}: {}", self.decision.verdict(), self.decision)
+    }
+
+    /// Whether the authorizer let the principal do it.
+    pub fn allowed(&self) -> bool {
+        self.decision.allowed()
     }
 }
 
@@ -128,10 +132,10 @@ pub fn pains_still(shown: &PainsSheet, style: &StillStyle) -> El {
                 .authorizer
                 .iter()
                 .map(|row| {
-                    let answer = Cell { text: row.answer(), marked: row.allowed };
+                    let answer = Cell { text: row.answer(), marked: row.allowed() };
                     let cells =
                         vec![Cell::plain(format!("b{}", row.broker)), Cell::plain(row.acl.clone()), answer];
-                    (row.allowed.then_some("stale-row"), cells)
+                    (row.allowed().then_some("stale-row"), cells)
                 })
                 .collect(),
         };

@@ -123,6 +123,14 @@ impl AclPermission {
     pub fn of(code: i8) -> Option<AclPermission> {
         [AclPermission::Deny, AclPermission::Allow].into_iter().find(|p| p.code() == code)
     }
+
+    /// As `kafka-acls` lists it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AclPermission::Allow => "ALLOW",
+            AclPermission::Deny => "DENY",
+        }
+    }
 }
 
 /// One ACL: `principal` may (or may not) perform `operation` on `resource`, from any host.
@@ -136,11 +144,8 @@ pub struct AclEntry {
 
 impl fmt::Display for AclEntry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let permission = match self.permission {
-            AclPermission::Allow => "ALLOW",
-            AclPermission::Deny => "DENY",
-        };
-        write!(f, "{} {permission} {} on {}", self.principal, self.operation.name(), self.resource)
+        let (permission, operation) = (self.permission.name(), self.operation.name());
+        write!(f, "{} {permission} {operation} on {}", self.principal, self.resource)
     }
 }
 
@@ -156,6 +161,11 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// The verdict in a word.
+    pub fn verdict(&self) -> &'static str {
+        if self.allowed() { "ALLOWED" } else { "DENIED" }
+    }
+
     pub fn allowed(&self) -> bool {
         match self {
             Decision::SuperUser => true,

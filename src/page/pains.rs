@@ -3,11 +3,12 @@
 //! It changes only through [`PainsState::reduce`] and [`PainsState::frame`], called by the page
 //! reducer, and [`PainsState::view`] is all the component draws.
 
+use std::sync::OnceLock;
+
 use crate::drawing::cluster::StillStyle;
 use crate::drawing::svg::El;
 use crate::harness::Micros;
 use crate::harness::playback::{Pace, speed_label};
-use crate::metadata::acl::AclPermission;
 use crate::scenario::{Detail, ScenarioRun, catalog, script};
 use crate::util::format;
 use crate::zk::acl::{ASKED_OPERATION, ROGUE, ROGUE_TOPIC};
@@ -57,7 +58,7 @@ pub struct PainsState {
     /// Whether reaching the moment was reported (once a play).
     key_told: bool,
     /// KRaft's side, where the model plays it (the second door): its requests and answers.
-    kraft_trace: Vec<String>,
+    kraft_trace: &'static [String],
 }
 
 /// What the pains view draws, computed from the state.
@@ -82,16 +83,21 @@ pub struct PainsView {
     pub authorizer: Vec<AuthorizerRow>,
     /// The second door: KRaft's requests and answers, as `tests/scenarios/kraft_authorizer.txt`
     /// plays them (empty for the other pains).
-    pub kraft_trace: Vec<String>,
+    pub kraft_trace: &'static [String],
 }
 
 /// KRaft's requests and answers in the same situation: the action lines of the KRaft scenario
 /// the model plays (`kraft_authorizer`), without their times, and the records the active
-/// controller appended.
-fn kraft_trace(pain: Pain) -> Vec<String> {
+/// controller appended. Played once a page load: the same for every play.
+fn kraft_trace(pain: Pain) -> &'static [String] {
+    static TRACE: OnceLock<Vec<String>> = OnceLock::new();
     if pain != Pain::Security {
-        return Vec::new();
+        return &[];
     }
+    TRACE.get_or_init(kraft_authorizer_trace)
+}
+
+fn kraft_authorizer_trace() -> Vec<String> {
     let script = catalog::find("kraft_authorizer").expect("a catalog scenario");
     let Ok(blocks) = script::parse(script) else { return Vec::new() };
     let mut run = ScenarioRun::new(1, Detail::Notable);
@@ -217,7 +223,7 @@ impl PainsState {
             copies,
             liveness: (0..BROKERS).filter_map(|b| self.zk.liveness(b).ok()).collect(),
             authorizer: self.authorizer_rows(),
-            kraft_trace: self.kraft_trace.clone(),
+            kraft_trace: self.kraft_trace,
         }
     }
 
@@ -230,19 +236,9 @@ impl PainsState {
             .filter_map(|broker| {
                 let decision = self.zk.decide(broker, ROGUE, ASKED_OPERATION, ROGUE_TOPIC)?;
                 let cache = self.zk.acl_cache(broker)?;
-                let acl = cache.acls.iter().find(|(t, _)| *t == ROGUE_TOPIC).map_or(
-                    "none".to_string(),
-                    |(_, a)| {
-                        let permission = if a.permission == AclPermission::Allow { "ALLOW" } else { "DENY" };
-                        format!("{} {permission} {}", a.principal, a.operation.name())
-                    },
-                );
-                Some(AuthorizerRow {
-                    broker,
-                    acl,
-                    allowed: decision.allowed(),
-                    decision: decision.to_string(),
-                })
+                let acl = cache.acls.iter().find(|(t, _)| *t == ROGUE_TOPIC);
+                let acl = acl.map_or("none".to_string(), |(_, a)| a.summary());
+                Some(AuthorizerRow { broker, acl, decision })
             })
             .collect()
     }
@@ -296,7 +292,7 @@ impl PainsView {
             copies: self.copy_cells(),
             liveness: self.liveness_cells(),
             authorizer: &self.authorizer,
-            kraft_trace: &self.kraft_trace,
+            kraft_trace: self.kraft_trace,
         };
         pains_still(&sheet, style)
     }
@@ -452,7 +448,7 @@ mod tests {
     fn the_second_door_turns_every_brokers_answer_and_kraft_refuses() {
         let mut state = PainsState::new(Pain::Security);
         let answers =
-            |state: &PainsState| state.view().authorizer.iter().map(|r| r.allowed).collect::<Vec<_>>();
+            |state: &PainsState| state.view().authorizer.iter().map(|r| r.allowed()).collect::<Vec<_>>();
         assert_eq!(answers(&state), [false; 4], "no ACL: every broker denies");
         assert!(
             state.view().copies.is_empty() || state.view().copies.iter().all(|r| !r.stale.contains(&true))

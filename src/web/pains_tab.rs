@@ -116,12 +116,12 @@ fn liveness_table(view: &PainsView) -> Html {
 /// is marked.
 fn authorizer_table(view: &PainsView) -> Html {
     html! {
-        <table class="authorizer" data-allowed={view.authorizer.iter().filter(|r| r.allowed).count().to_string()}>
+        <table class="authorizer" data-allowed={view.authorizer.iter().filter(|r| r.allowed()).count().to_string()}>
             <caption>{ AUTHORIZER_CAPTION }</caption>
             <thead><tr>{ for AUTHORIZER_HEADS.iter().map(|head| html! { <th scope="col">{ head }</th> }) }</tr></thead>
             <tbody>
                 { for view.authorizer.iter().map(|row| html! {
-                    <tr class={classes!(row.allowed.then_some("split"))}>
+                    <tr class={classes!(row.allowed().then_some("split"))}>
                         <th scope="row">{ format!("b{}", row.broker) }</th>
                         <td>{ &row.acl }</td>
                         <td>{ row.answer() }</td>

@@ -40,6 +40,13 @@ impl ZkAcl {
     }
 }
 
+impl ZkAcl {
+    /// Principal, permission and operation, as `kafka-acls` lists them.
+    pub fn summary(&self) -> String {
+        format!("{} {} {}", self.principal, self.permission.name(), self.operation.name())
+    }
+}
+
 impl fmt::Display for ZkAcl {
     /// As `AclAuthorizer` writes it (`Acl.toJsonCompatibleMap`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

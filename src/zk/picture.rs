@@ -252,18 +252,17 @@ impl ZkCluster {
     /// `/kafka-acl/Topic` (or the topic ACL under it) and `/kafka-acl-changes`, where they exist.
     fn acl_znodes(&self) -> Vec<(String, String)> {
         let Some(_) = self.store.inspect(ZnodePath::AclChanges) else { return Vec::new() };
-        let topic_acl =
-            (0..self.layout.topics()).find_map(|t| match self.store.inspect(ZnodePath::TopicAcl(t))?.data {
-                ZnodeData::Acls(acl) => Some((t, acl)),
+        let topic_acl = self.store.children(ZnodePath::TopicAcls).into_iter().find_map(|path| {
+            match self.store.inspect(path)?.data {
+                ZnodeData::Acls(acl) => Some((path, acl)),
                 _ => None,
-            });
-        let acl = match topic_acl {
-            Some((t, acl)) => {
-                (format!("{}", ZnodePath::TopicAcl(t)), format!("{} {}", acl.principal, acl.operation.name()))
             }
+        });
+        let acl = match topic_acl {
+            Some((path, acl)) => (path.to_string(), format!("{} {}", acl.principal, acl.operation.name())),
             None => (ZnodePath::TopicAcls.to_string(), "no ACLs".to_string()),
         };
-        let changes = self.store.children_count(ZnodePath::AclChanges);
+        let changes = self.store.children(ZnodePath::AclChanges).len() as u64;
         vec![acl, (ZnodePath::AclChanges.to_string(), format::counted(changes, "change"))]
     }
 

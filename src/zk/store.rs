@@ -491,12 +491,8 @@ impl ZkStore {
         self.watch(path, watcher, WatchKind::Children)
     }
 
-    /// How many children `path` has, without a request (for a picture).
-    pub(crate) fn children_count(&self, path: ZnodePath) -> u64 {
-        self.children(path).len() as u64
-    }
-
-    fn children(&self, path: ZnodePath) -> Vec<ZnodePath> {
+    /// The children of `path`, without a request (for a picture, or after a counted read).
+    pub(crate) fn children(&self, path: ZnodePath) -> Vec<ZnodePath> {
         match path {
             ZnodePath::BrokerIds => self
                 .nodes
@@ -510,6 +506,11 @@ impl ZkStore {
             ZnodePath::IsrChangeNotifications => {
                 self.isr_changes.keys().map(|n| ZnodePath::IsrChangeNotification(*n)).collect()
             }
+            ZnodePath::TopicAcls => self
+                .nodes
+                .range(ZnodePath::TopicAcl(0)..=ZnodePath::TopicAcl(u32::MAX))
+                .map(|(p, _)| *p)
+                .collect(),
             ZnodePath::AclChanges => self
                 .nodes
                 .range(ZnodePath::AclChange(0)..=ZnodePath::AclChange(u32::MAX))

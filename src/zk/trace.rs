@@ -13,7 +13,7 @@ use super::partition::{BrokerId, BrokerSet};
 use super::path::ZnodePath;
 use super::store::{SessionId, WatchEvent, ZkError, ZnodeData};
 use crate::harness::{MS, Micros, format_time};
-use crate::metadata::acl::{AclOperation, AclPermission, Decision};
+use crate::metadata::acl::{AclOperation, Decision};
 
 /// One line of ZooKeeper mode's trace.
 pub type TraceLine = crate::harness::TraceLine<TraceKind>;
@@ -372,23 +372,18 @@ impl fmt::Display for TraceKind {
                 let each: Vec<String> = loaded
                     .iter()
                     .map(|(topic, acl)| match acl {
-                        Some(acl) => format!(
-                            "topic-{topic} {} {} {}",
-                            acl.principal,
-                            if acl.permission == AclPermission::Allow { "ALLOW" } else { "DENY" },
-                            acl.operation.name()
-                        ),
+                        Some(acl) => format!("topic-{topic} {}", acl.summary()),
                         None => format!("topic-{topic} no ACLs"),
                     })
                     .collect();
                 joined(f, &each)
             }
             TraceKind::Authorized { broker, principal, operation, topic, decision } => {
-                let answer = if decision.allowed() { "ALLOWED" } else { "DENIED" };
                 write!(
                     f,
-                    "broker {broker}: may {principal} {} topic-{topic}? {answer}, {decision}",
-                    operation.name()
+                    "broker {broker}: may {principal} {} topic-{topic}? {}, {decision}",
+                    operation.name(),
+                    decision.verdict()
                 )
             }
         }
