@@ -6,7 +6,7 @@
 use crate::drawing::svg::El;
 use crate::harness::{MS, Micros};
 use crate::util::format;
-use crate::zk::{Endpoint, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture};
+use crate::zk::{Endpoint, ZkBrokerPicture, ZkClientPicture, ZkMessage, ZkMessageKind, ZkPicture};
 
 use super::zk_layout::ZkGeometry;
 
@@ -19,6 +19,7 @@ pub fn zk_message_colour(kind: ZkMessageKind) -> &'static str {
         ZkMessageKind::Reads => "#56B4E9",
         ZkMessageKind::Writes => "#009E73",
         ZkMessageKind::UpdateMetadata => "#0072B2",
+        ZkMessageKind::ClientWrite => "#D55E00",
     }
 }
 
@@ -36,10 +37,22 @@ fn broker_index(picture: &ZkPicture, id: u32) -> usize {
     picture.brokers.iter().position(|b| b.id == id).unwrap_or(0)
 }
 
-fn endpoint(g: &ZkGeometry, picture: &ZkPicture, at: Endpoint) -> (f64, f64) {
-    match at {
-        Endpoint::Ensemble => g.ensemble_anchor(),
-        Endpoint::Broker(id) => g.broker_anchor(broker_index(picture, id)),
+/// Where a message of the drawing starts and ends: a broker's link to the ensemble's bottom,
+/// or the client's to its left side (`None` where the client has no room).
+fn ends(
+    g: &ZkGeometry,
+    picture: &ZkPicture,
+    from: Endpoint,
+    to: Endpoint,
+) -> Option<((f64, f64), (f64, f64))> {
+    let at = |end: Endpoint| match end {
+        Endpoint::Broker(id) => Some(g.broker_anchor(broker_index(picture, id))),
+        Endpoint::Ensemble => Some(g.ensemble_anchor()),
+        Endpoint::Client => None,
+    };
+    match (from, to) {
+        (Endpoint::Client, _) | (_, Endpoint::Client) => g.client_link(),
+        _ => Some((at(from)?, at(to)?)),
     }
 }
 
@@ -57,7 +70,7 @@ fn session_text(timeout: Micros) -> (String, &'static str) {
 /// covers its name.
 pub fn zk_drawing(p: &ZkPicture, g: &ZkGeometry, compact: bool, reduced_motion: bool) -> El {
     let links = p.brokers.iter().map(|b| {
-        let ((x1, y1), (x2, y2)) = (endpoint(g, p, Endpoint::Broker(b.id)), g.ensemble_anchor());
+        let ((x1, y1), (x2, y2)) = (g.broker_anchor(broker_index(p, b.id)), g.ensemble_anchor());
         El::new("line")
             .attr("class", "link zk-session")
             .attr("x1", x1)
@@ -78,7 +91,8 @@ pub fn zk_drawing(p: &ZkPicture, g: &ZkGeometry, compact: bool, reduced_motion: 
         .child(El::new("g").attr("class", "links").children(links))
         .child(ensemble(p, g))
         .child(znodes)
-        .child(El::new("g").attr("class", "zk-messages").children(p.messages.iter().map(|m| message(m, p, g, reduced_motion))))
+        .children(p.client.as_ref().and_then(|c| client(c, g)))
+        .child(El::new("g").attr("class", "zk-messages").children(p.messages.iter().filter_map(|m| message(m, p, g, reduced_motion))))
         .child(El::new("g").attr("class", "zk-brokers").children(p.brokers.iter().enumerate().map(|(i, b)| broker(b, p, g, i))))
 }
 
@@ -158,6 +172,49 @@ fn ensemble(p: &ZkPicture, g: &ZkGeometry) -> El {
                 .attr("y", e.y + e.half_h - 13.0)
                 .text(versions),
         )
+}
+
+/// The client writing to ZooKeeper directly: outside Kafka, with no Kafka credentials, its
+/// dashed link to the ensemble; what it wrote once it has. `None` where there is no room.
+fn client(c: &ZkClientPicture, g: &ZkGeometry) -> Option<El> {
+    let frame = g.client()?;
+    let ((x1, y1), (x2, y2)) = g.client_link()?;
+    let said = match &c.wrote {
+        Some(path) => format!("wrote {path}"),
+        None => "can reach ZooKeeper's port 2181".to_string(),
+    };
+    let status = match (&c.wrote, g.compact) {
+        (Some(_), _) => "wrote an ACL",
+        (None, true) => "no Kafka login",
+        (None, false) => "port 2181 open",
+    };
+    let (name_y, status_y) = if g.compact { (-4.0, 17.0) } else { (-22.0, 32.0) };
+    let group = El::new("g")
+        .attr("class", if c.wrote.is_some() { "zk-client wrote" } else { "zk-client" })
+        .attr("role", "img")
+        .attr("aria-label", format!("A client outside Kafka, with no Kafka credentials: {said}"))
+        .child(
+            El::new("line")
+                .attr("class", "link zk-client-link")
+                .attr("x1", x1 - frame.x)
+                .attr("y1", y1 - frame.y)
+                .attr("x2", x2 - frame.x)
+                .attr("y2", y2 - frame.y),
+        )
+        .attr("transform", format!("translate({} {})", frame.x, frame.y))
+        .child(shape(frame.half_w, frame.half_h, 8.0))
+        .child(El::new("text").attr("class", "name").attr("y", name_y).text("client"));
+    let group = match g.compact {
+        true => group,
+        false => group
+            .child(El::new("text").attr("class", "small").attr("y", "-4").text("no Kafka"))
+            .child(El::new("text").attr("class", "small").attr("y", "12").text("credentials")),
+    };
+    Some(
+        group
+            .child(El::new("text").attr("class", "small status").attr("y", status_y).text(status))
+            .title(&said),
+    )
 }
 
 /// The compact drawing's one znode: who holds `/controller`.
@@ -313,8 +370,11 @@ fn broker(b: &ZkBrokerPicture, p: &ZkPicture, g: &ZkGeometry, index: usize) -> E
         .child(bar("bar fresh-bar", cache_bar_y, bar_w * fresh))
 }
 
-fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -> El {
-    let ((x1, y1), (x2, y2)) = (endpoint(g, p, m.from), endpoint(g, p, m.to));
+/// How far a message's dot must be from both ends of its link for its label to be drawn.
+const LABEL_CLEAR: f64 = 24.0;
+
+fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -> Option<El> {
+    let ((x1, y1), (x2, y2)) = ends(g, p, m.from, m.to)?;
     let colour = zk_message_colour(m.kind);
     let at = |t: f64| (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
     if m.kind == ZkMessageKind::Reads || m.kind == ZkMessageKind::Writes {
@@ -347,7 +407,7 @@ fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -
                     .text(label),
             ),
         };
-        return batch.title(&m.text);
+        return Some(batch.title(&m.text));
     }
     let (x, y) = at(if reduced_motion { 0.5 } else { m.progress });
     let count = if m.count > 1 { format!(" \u{d7}{}", format::count(m.count)) } else { String::new() };
@@ -358,7 +418,10 @@ fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -
         .attr("role", "img")
         .attr("aria-label", format!("{}{count}: {}", m.kind.label(), m.text))
         .child(El::new("circle").attr("r", "9").attr("fill", colour));
-    let dot = match g.compact {
+    // Its label only once it has left its sender's edge and until it reaches its receiver's:
+    // at either end it would lie over the name of the box it leaves or enters.
+    let clear = |(ex, ey): (f64, f64)| (x - ex).hypot(y - ey) >= LABEL_CLEAR;
+    let dot = match g.compact || !clear((x1, y1)) || !clear((x2, y2)) {
         true => dot,
         false => dot.child(
             El::new("text")
@@ -368,7 +431,7 @@ fn message(m: &ZkMessage, p: &ZkPicture, g: &ZkGeometry, reduced_motion: bool) -
                 .text(format!("{}{count}", m.kind.label())),
         ),
     };
-    dot.title(&m.text)
+    Some(dot.title(&m.text))
 }
 
 #[cfg(test)]
@@ -397,5 +460,64 @@ mod tests {
         let markup = zk_drawing(&picture, &ZkGeometry::for_width(1000.0, 1.0, 5), false, false).markup();
         let at = |class: &str| markup.find(&format!("class=\"{class}\"")).expect(class);
         assert!(at("zk-messages") < at("zk-brokers"), "the messages group comes before the brokers'");
+    }
+
+    /// A request's label is drawn only away from both ends of its link: just sent, it would lie
+    /// over its broker's name (`tests/e2e/matrix_pains.test.mjs` measures the overlap).
+    #[test]
+    fn a_label_waits_until_its_request_has_left_the_broker() {
+        use crate::zk::{Endpoint, ZkMessage};
+        let config = ZkClusterConfig::single_partition_topics(10, 4, ZkCosts::async_reads());
+        let mut picture = ZkCluster::new(config, 1).expect("valid cluster").picture();
+        let g = ZkGeometry::regular(4);
+        let labelled = |picture: &crate::zk::ZkPicture| {
+            zk_drawing(picture, &g, false, false).markup().contains("message-label")
+        };
+        for (progress, shown) in [(0.0, false), (0.05, false), (0.5, true), (1.0, false)] {
+            let text = "ping".to_string();
+            let ping = ZkMessage {
+                kind: ZkMessageKind::Ping,
+                from: Endpoint::Broker(0),
+                to: Endpoint::Ensemble,
+                count: 1,
+                progress,
+                text,
+            };
+            picture.messages = vec![ping];
+            assert_eq!(labelled(&picture), shown, "at {progress}");
+        }
+    }
+
+    /// The second door's client is drawn from the start, its write travels to the ensemble in
+    /// the last 400 ms before it lands, and then the client says what it wrote; no other pain
+    /// draws a client, and a phone's drawing has no room for it.
+    #[test]
+    fn the_second_doors_client_is_drawn_with_its_write() {
+        use crate::zk::pains::{FAULT_AT, Pain};
+        let mut zk = Pain::Security.cluster();
+        let drawn = |zk: &ZkCluster, width: f64| {
+            zk_drawing(&zk.picture(), &ZkGeometry::for_width(width, 1.0, 4), false, false).markup()
+        };
+        let writes = |zk: &ZkCluster| {
+            zk.picture().messages.into_iter().filter(|m| m.kind == ZkMessageKind::ClientWrite).count()
+        };
+        assert!(drawn(&zk, 1000.0).contains("class=\"zk-client\""));
+        assert_eq!(writes(&zk), 0, "not yet on its way");
+        zk.run_until(FAULT_AT - 200 * MS);
+        let picture = zk.picture();
+        let write =
+            picture.messages.iter().find(|m| m.kind == ZkMessageKind::ClientWrite).expect("on its way");
+        assert!(
+            (write.progress - 0.5).abs() < 1e-9 && write.text.contains("/kafka-acl/Topic/topic-3"),
+            "{write:?}"
+        );
+        assert!(drawn(&zk, 1000.0).contains("data-kind=\"create\""));
+        zk.run_until(FAULT_AT);
+        assert_eq!(writes(&zk), 0, "landed");
+        let wrote = zk.picture().client.and_then(|c| c.wrote);
+        assert_eq!(wrote.as_deref(), Some("/kafka-acl/Topic/topic-3"));
+        assert!(drawn(&zk, 1000.0).contains("class=\"zk-client wrote\""));
+        assert!(!drawn(&zk, 375.0).contains("zk-client"), "no room on a phone");
+        assert_eq!(Pain::WatchStorm.cluster().picture().client, None);
     }
 }

@@ -141,6 +141,21 @@ impl ZkGeometry {
     pub fn ensemble_anchor(&self) -> (f64, f64) {
         (self.ensemble.x, self.ensemble.y + self.ensemble.half_h)
     }
+
+    /// The box of a client writing to ZooKeeper directly: in the regular drawing, left, halfway
+    /// down between the ensemble and the brokers, clear of the first broker's link; a compact
+    /// drawing has no room for it.
+    pub fn client(&self) -> Option<Frame> {
+        let (half_w, half_h) = (62.0, 50.0);
+        let y = (self.ensemble.y + self.ensemble.half_h + self.first_row - self.broker_half.1) / 2.0;
+        (!self.compact).then_some(Frame { x: 2.0 * MARGIN + half_w, y, half_w, half_h })
+    }
+
+    /// The client's link: from its box's right edge to where the brokers' links end.
+    pub fn client_link(&self) -> Option<((f64, f64), (f64, f64))> {
+        let c = self.client()?;
+        Some(((c.x + c.half_w, c.y), self.ensemble_anchor()))
+    }
 }
 
 #[cfg(test)]
@@ -180,6 +195,29 @@ mod tests {
                 assert!(inside(&g, &g.ensemble));
             }
         }
+    }
+
+    /// The client's box sits between the ensemble and the brokers, inside the drawing, clear of
+    /// every broker, of the ensemble and of the first broker's link; its own link is long enough
+    /// for its write to be seen travelling. A compact drawing has no room for it.
+    #[test]
+    fn the_client_fits_between_the_ensemble_and_the_brokers() {
+        for brokers in [3, 4, 5] {
+            let g = ZkGeometry::regular(brokers);
+            let c = g.client().expect("room for the client");
+            assert!(inside(&g, &c) && !overlap(&c, &g.ensemble), "{c:?} in {g:?}");
+            assert!((0..brokers).all(|i| !overlap(&c, &g.broker(i))));
+            let ((bx, by), (ex, ey)) = (g.broker_anchor(0), g.ensemble_anchor());
+            let link_x_at = |y: f64| bx + (ex - bx) * (by - y) / (by - ey);
+            let right = c.x + c.half_w;
+            assert!(
+                right < link_x_at(c.y - c.half_h) && right < link_x_at(c.y + c.half_h),
+                "{brokers}: b0's link"
+            );
+            let ((x1, y1), (x2, y2)) = g.client_link().expect("a link");
+            assert!((x2 - x1).hypot(y2 - y1) > 150.0 && (x2, y2) == (ex, ey));
+        }
+        assert_eq!(ZkGeometry::compact(460.0, 4).client(), None, "no room in a compact drawing");
     }
 
     #[test]

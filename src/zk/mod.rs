@@ -35,7 +35,8 @@ pub use pains::{CopyRow, Pain, copies};
 pub use partition::{BrokerId, BrokerSet, PartitionState, ReplicaAssignment};
 pub use path::{TopicLayout, ZnodePath};
 pub use picture::{
-    Endpoint, PartitionGrid, ZkBrokerPicture, ZkMessage, ZkMessageKind, ZkPicture, ZnodePanel,
+    Endpoint, PartitionGrid, ZkBrokerPicture, ZkClientPicture, ZkMessage, ZkMessageKind, ZkPicture,
+    ZnodePanel,
 };
 pub use store::{
     SessionId, SessionStatus, WatchEvent, WatchFired, ZkError, ZkOp, ZkRequestKind, ZkStats, ZkStore, Znode,

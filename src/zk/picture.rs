@@ -2,7 +2,7 @@
 //! session and cache, the znodes that matter, the requests in flight and the partition grid.
 //! Pure data, so the drawing code only places shapes and the content is tested natively.
 
-use super::cluster::{Event, Scheduled, ZkCluster};
+use super::cluster::{Event, Fault, Scheduled, ZkCluster};
 use super::controller::{ChunkDone, ControllerTask};
 use super::failover::FailoverPhase;
 use super::partition::BrokerId;
@@ -13,6 +13,8 @@ use crate::util::format;
 
 /// A ping is drawn travelling to the ensemble for this long after it was sent (simulated).
 const PING_SHOWN: Micros = 300 * MS;
+/// A client's write is drawn travelling to the ensemble for this long before it lands.
+const CLIENT_WRITE_SHOWN: Micros = 400 * MS;
 
 /// One broker as drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,11 +54,20 @@ pub struct ZnodePanel {
     pub acls: Vec<(String, String)>,
 }
 
+/// A client outside Kafka that reaches ZooKeeper's port and writes to it directly (the second
+/// door), drawn while its write is due or once it has written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZkClientPicture {
+    /// The ACL znode it wrote, once it has.
+    pub wrote: Option<String>,
+}
+
 /// Where a request starts or ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Endpoint {
     Ensemble,
     Broker(BrokerId),
+    Client,
 }
 
 /// What travels, in Kafka's and ZooKeeper's names.
@@ -74,6 +85,8 @@ pub enum ZkMessageKind {
     Writes,
     /// UpdateMetadata and LeaderAndIsr requests sent to a broker, not yet applied.
     UpdateMetadata,
+    /// A client's `create` of an ACL znode and its change notification, no Kafka request.
+    ClientWrite,
 }
 
 impl ZkMessageKind {
@@ -86,6 +99,7 @@ impl ZkMessageKind {
             ZkMessageKind::Reads => "getData",
             ZkMessageKind::Writes => "setData",
             ZkMessageKind::UpdateMetadata => "UM+LAI",
+            ZkMessageKind::ClientWrite => "create",
         }
     }
 }
@@ -109,6 +123,8 @@ pub struct ZkMessage {
 pub struct ZkPicture {
     pub now: Micros,
     pub brokers: Vec<ZkBrokerPicture>,
+    /// The client writing to ZooKeeper directly, where one does.
+    pub client: Option<ZkClientPicture>,
     pub znodes: ZnodePanel,
     pub messages: Vec<ZkMessage>,
     pub phase: FailoverPhase,
@@ -181,6 +197,7 @@ impl ZkCluster {
         ZkPicture {
             now,
             brokers,
+            client: self.client(),
             znodes: self.znode_panel(),
             messages: self.messages_in_flight(),
             phase: self.failover_progress(),
@@ -222,6 +239,18 @@ impl ZkCluster {
                 .map(|b| push.map_or(0, |t| (t.applied[b] as u64 * chunk).min(total)))
                 .collect(),
         )
+    }
+
+    /// The client writing ACLs into ZooKeeper: its write is due, or the ACL znode it wrote is
+    /// there (nothing else in the model writes one).
+    fn client(&self) -> Option<ZkClientPicture> {
+        let wrote = self.store.children(ZnodePath::TopicAcls).first().map(ZnodePath::to_string);
+        let due = || {
+            self.queue
+                .iter_in_order()
+                .any(|(_, s)| matches!(s.event, Event::Fault(Fault::RogueAclWrite { .. })))
+        };
+        (wrote.is_some() || due()).then_some(ZkClientPicture { wrote })
     }
 
     fn znode_panel(&self) -> ZnodePanel {
@@ -331,6 +360,25 @@ impl ZkCluster {
                 flight.add(
                     ZkMessageKind::ClaimController,
                     Endpoint::Broker(*broker),
+                    Endpoint::Ensemble,
+                    1,
+                    sent,
+                    at,
+                    &text,
+                );
+            }
+            Event::Fault(Fault::RogueAclWrite { topic, acl }) if at <= flight.now + CLIENT_WRITE_SHOWN => {
+                let text = || {
+                    format!(
+                        "a client with no Kafka credentials: create {} ({}) and a change notification",
+                        ZnodePath::TopicAcl(*topic),
+                        acl.summary()
+                    )
+                };
+                let sent = at.saturating_sub(CLIENT_WRITE_SHOWN);
+                flight.add(
+                    ZkMessageKind::ClientWrite,
+                    Endpoint::Client,
                     Endpoint::Ensemble,
                     1,
                     sent,

@@ -61,10 +61,12 @@ test("scenario=zk-security: a client writes an ACL into ZooKeeper, every broker'
   assert.equal(await page.locator("table.authorizer tbody tr").count(), 4, "each broker's authorizer");
   assert.equal(await page.locator("table.copies").count(), 0, "the authorizer's table instead of the copies");
   assert.equal(await allowed(), 0, "before the write every broker denies User:mallory");
+  assert.match(await page.locator("svg.zk-cluster .zk-client").getAttribute("aria-label"), /no Kafka credentials: can reach ZooKeeper's port 2181/);
   assert.match(await page.locator("table.authorizer tbody tr td").last().textContent(), /^DENIED: no ACL matches/);
   await waitForShown(page, EVENTS, /no Kafka request, no authorizer asked/);
   await played(page);
   assert.equal(await allowed(), 4, "every broker obeys the znode");
+  assert.match(await page.locator("svg.zk-cluster .zk-client.wrote").getAttribute("aria-label"), /wrote \/kafka-acl\/Topic\/topic-3/);
   assert.match(await page.locator('svg.zk-cluster [data-znode="/kafka-acl/Topic/topic-3"]').textContent(), /User:mallory ALL/);
   const kraft = await page.locator(".kraft-trace li").allTextContents();
   assert.ok(kraft.some((l) => /refused: TOPIC_AUTHORIZATION_FAILED/.test(l)), `${kraft}`);
