@@ -40,7 +40,7 @@ fn the_migration_plays_to_dual_write_within_twenty_seconds_at_the_default_pace()
     let view = state.view().clone();
     assert_eq!(view.now, view.end);
     assert!(
-        view.picture.finalized && view.standing[0].contains("ZooKeeper is no longer written"),
+        view.picture.finalized && view.standing[0].contains("ZooKeeper is no longer written, and its door"),
         "{:?}",
         view.standing
     );
@@ -55,6 +55,12 @@ fn a_step_out_of_order_is_refused_with_what_kafka_waits_for() {
     let to_kraft = buttons().find(|b| b.action == Action::BrokerToKraft(0)).unwrap();
     assert!(to_kraft.refused.as_deref().is_some_and(|r| r.contains("only a broker in migration mode")));
     assert!(buttons().any(|b| b.action == Action::Finalize && b.refused.is_some()));
+    // Where the operator finalizes, the page says ZooKeeper's door closes only then.
+    let finalize =
+        view.steps.iter().find(|g| g.buttons.iter().any(|b| b.action == Action::Finalize)).unwrap();
+    let others = view.steps.iter().filter(|g| !std::ptr::eq(*g, finalize));
+    assert!(finalize.note.contains("zookeeper.set.acl=true") && finalize.note.contains("2181"));
+    assert!(others.chain([&view.faults]).all(|g| g.note.is_empty()), "said once, where it matters");
     state.reduce(MigrationAction::Operator(Action::Finalize));
     let refusal = state.view().clone().refusal.expect("a refusal");
     assert!(refusal.contains("refused") && refusal.contains("the copy has not committed"), "{refusal}");

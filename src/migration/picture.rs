@@ -209,7 +209,7 @@ impl MigrationPicture {
             return "Rolled back: a ZooKeeper-mode controller again, the KRaft controllers gone".into();
         }
         if self.finalized {
-            return "Finalized (POST_MIGRATION): KRaft alone; ZooKeeper is no longer written".into();
+            return "Finalized (POST_MIGRATION): KRaft alone; ZooKeeper is no longer written, and its door to the metadata is closed".into();
         }
         if self.stranded {
             return "Stranded: the log says MIGRATION but /migration records no copy, so every driver stays INACTIVE; Kafka 3.9 cannot leave this without an operator".into();

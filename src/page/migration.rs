@@ -215,11 +215,17 @@ pub struct OperatorButton {
     pub refused: Option<String>,
 }
 
+/// Said where the operator finalizes: until then ZooKeeper is a second door to the metadata
+/// (the pains' `zk-security`); finalizing closes it.
+pub const FINALIZE_NOTE: &str = "Until you finalize, ZooKeeper is still a second door to the metadata: keep zookeeper.set.acl=true and ZooKeeper's own authentication (SASL or mTLS) on its ports 2181, 2888 and 3888. Finalizing closes it: the controllers stop writing ZooKeeper, and ACLs and credentials live only as records of the log, changed through the controller.";
+
 /// One of the operator's steps (its buttons: one, or one a broker), or the faults.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ButtonGroup {
     pub title: &'static str,
     pub buttons: Vec<OperatorButton>,
+    /// What the operator should know at this step, in a sentence (empty for most).
+    pub note: &'static str,
 }
 
 /// What the migration view draws, computed from the state.
@@ -559,16 +565,21 @@ impl MigrationState {
         let one = |title, action: Action, short: &str| ButtonGroup {
             title,
             buttons: vec![button(action, short.into())],
+            note: "",
         };
         let each = |title, step: fn(u32) -> Action| ButtonGroup {
             title,
             buttons: (0..sim.config().brokers).map(|b| button(step(b), format!("broker {b}"))).collect(),
+            note: "",
         };
         let steps = vec![
             one("1. Provision the KRaft controllers", Action::ProvisionControllers, "provision"),
             each("2. Roll the brokers into migration mode", Action::BrokerToMigrationMode),
             each("3. Roll the brokers into KRaft mode", Action::BrokerToKraft),
-            one("4. Finalize: controllers without the migration flag", Action::Finalize, "finalize"),
+            ButtonGroup {
+                note: FINALIZE_NOTE,
+                ..one("4. Finalize: controllers without the migration flag", Action::Finalize, "finalize")
+            },
             one("Or, before finalizing: roll back", Action::RollBack, "roll back"),
             each("then roll the brokers back to ZooKeeper mode", Action::BrokerToZkMode),
         ];
@@ -580,7 +591,7 @@ impl MigrationState {
             Some(_) => button(Action::KillBroker(b), format!("kill broker {b}")),
             None => button(Action::RestartBroker(b), format!("restart broker {b}")),
         }));
-        let faults = ButtonGroup { title: "Faults, at any moment", buttons: faults };
+        let faults = ButtonGroup { title: "Faults, at any moment", buttons: faults, note: "" };
         MigrationView {
             scenario: self.scenario.id,
             about: self.scenario.about,

@@ -97,6 +97,9 @@ fn group(group: &ButtonGroup, on: &Callback<Action>) -> Html {
                     </button>
                 }
             }) }</span>
+            if !group.note.is_empty() {
+                <span class="mig-group-note">{ group.note }</span>
+            }
         </div>
     }
 }
