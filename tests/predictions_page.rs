@@ -226,3 +226,40 @@ fn space_on_a_migration_question_just_watches_and_kiosk_mode_never_holds() {
     let migration = kiosk.migration.as_ref().unwrap();
     assert!(migration.playing() && !migration.asking(), "kiosk mode plays on from the question");
 }
+
+/// The pains chapter on the page: the second door's step plays its pain to the broker's first
+/// decision and holds there; the key 1 answers (ALLOWED) and the pain plays on to the broker's
+/// next decision, where the verdict says it held. The option buttons' action answers the same way.
+#[test]
+fn the_second_door_step_holds_at_its_question_and_a_key_answers_it() {
+    let step = step_of("zk-security");
+    for answer in [Action::Key("1".into()), Action::Predict(Some(0))] {
+        let mut page = PageState::new(&format!("?tour={step}"), "http://localhost/", false);
+        assert_eq!(page.tab, Tab::Pains);
+        let mut frames = 0;
+        while !page.pains.asking() {
+            assert!(frames < 60 * 60, "the question never came");
+            page.reduce(Action::Frame { elapsed: FRAME_MS });
+            frames += 1;
+        }
+        let held_at = page.pains.view().now;
+        for _ in 0..60 {
+            page.reduce(Action::Frame { elapsed: FRAME_MS });
+        }
+        assert_eq!((page.pains.view().now, page.pains.playing()), (held_at, false), "holds at the question");
+        page.reduce(answer.clone());
+        assert!(page.pains.playing() && !page.pains.asking(), "{answer:?} plays on");
+        let verdict = |page: &PageState| page.pains.question().map(|q| q.stage);
+        let mut frames = 0;
+        while !matches!(verdict(&page), Some(Stage::Verdict { .. })) {
+            assert!(frames < 60 * 60, "no verdict after a minute of frames");
+            page.reduce(Action::Frame { elapsed: FRAME_MS });
+            frames += 1;
+        }
+        let Some(Stage::Verdict { held, text }) = verdict(&page) else { unreachable!() };
+        assert_eq!(held, Some(true), "{text}");
+        assert!(page.key_seen.is_some(), "the step's moment (the write) has played");
+    }
+    let kiosk = PageState::new(&format!("?tour={step}&kiosk=1"), "http://localhost/", false);
+    assert!(kiosk.pains.question().is_some_and(|q| q.stage == Stage::Ahead) && kiosk.pains.playing());
+}

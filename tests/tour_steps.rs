@@ -16,9 +16,10 @@ const OTHER_SEEDS_WALL_MS: f64 = 20_000.0;
 const LEAST_WALL_MS: f64 = 800.0;
 
 /// Skip the step's question if it is open ("Just watch"; tests/predictions_page.rs and
-/// tests/race_question.rs answer them).
+/// tests/race_question.rs answer them): the live cluster's, the pain's or the race's.
 fn just_watch(page: &mut PageState) {
-    if page.question.as_ref().is_some_and(|q| q.stage(page.session.now()) == Stage::Asking) {
+    let live_asks = page.question.as_ref().is_some_and(|q| q.stage(page.session.now()) == Stage::Asking);
+    if live_asks || page.pains.asking() {
         page.reduce(Action::Predict(None));
     }
     if page.race.asking() {

@@ -186,8 +186,9 @@ impl PageState {
             self.race_told(told, effects);
             return Some(true);
         }
+        let answer = prediction_key(key).filter(|_| self.tab == Tab::Pains && self.pains.asking());
         if self.tab == Tab::Pains
-            && let Some(action) = PainsAction::for_key(key)
+            && let Some(action) = answer.map(PainsAction::Predict).or_else(|| PainsAction::for_key(key))
         {
             if let Some(at) = self.pains.reduce(action) {
                 self.view_key_seen(at);

@@ -500,7 +500,9 @@ impl PageState {
                 match (self.tour, self.params.at) {
                     (None, Some(at)) => self.pains.paused_at(pain, at),
                     (None, None) if !self.params.autoplay => self.pains.paused_at(pain, 0),
-                    _ => self.pains.start(pain),
+                    (None, None) => self.pains.start(pain),
+                    // Kiosk mode walks on by itself: its questions are skipped, never held at.
+                    (Some(_), _) => self.pains.start_step(pain, self.kiosk),
                 }
                 self.tab = Tab::Pains;
             }
@@ -639,6 +641,11 @@ impl PageState {
         #[cfg(feature = "full")]
         if self.tab == Tab::Migration {
             return self.migrating(migration::MigrationAction::Predict(answer));
+        }
+        #[cfg(feature = "full")]
+        if self.tab == Tab::Pains {
+            self.pains.reduce(PainsAction::Predict(answer));
+            return;
         }
         let now = self.session.now();
         if let Some(question) = self.question.as_mut() {

@@ -10,12 +10,15 @@ use crate::drawing::svg::El;
 use crate::harness::Micros;
 use crate::harness::playback::{Pace, speed_label};
 use crate::scenario::{Detail, ScenarioRun, catalog, script};
+use crate::teaching::pain_predictions;
 use crate::util::format;
 use crate::zk::acl::{ASKED_OPERATION, ROGUE, ROGUE_TOPIC};
 use crate::zk::pains::{self, BROKERS, Pain};
 use crate::zk::{BrokerLiveness, CopyRow, PartitionState, TraceLine, ZkCluster, ZkPicture, copies};
 
 use crate::drawing::pains::{AuthorizerRow, PainsSheet, pains_still};
+
+use super::question::{Question, QuestionView};
 
 /// Latest events shown (session pings left out).
 pub const EVENTS_SHOWN: usize = 6;
@@ -29,8 +32,11 @@ pub enum PainsAction {
     TogglePlay,
     /// Pause and play [`STEP_MS`] of it.
     Step,
-    /// Play it again from its start.
+    /// Play it again from its start (a tour step's question asked again).
     Replay,
+    /// Answer the tour step's question with this option (0-based), or (`None`) just watch;
+    /// either plays on.
+    Predict(Option<usize>),
 }
 
 impl PainsAction {
@@ -59,6 +65,8 @@ pub struct PainsState {
     key_told: bool,
     /// KRaft's side, where the model plays it (the second door): its requests and answers.
     kraft_trace: &'static [String],
+    /// A tour step's question: the play holds at it until it is answered or skipped.
+    question: Option<Question>,
 }
 
 /// What the pains view draws, computed from the state.
@@ -129,7 +137,30 @@ impl PainsState {
             events: Vec::new(),
             key_told: false,
             kraft_trace: kraft_trace(pain),
+            question: None,
         }
+    }
+
+    /// `pain` from its start as its tour step shows it: playing toward the step's question (its
+    /// answer read from the pain's own trace, [`pain_predictions`]); `skipped` (kiosk mode),
+    /// playing on past it.
+    pub(crate) fn start_step(&mut self, pain: Pain, skipped: bool) {
+        self.start(pain);
+        self.question = pain_predictions::for_pain(pain).and_then(|prediction| {
+            let outcome = prediction.played()?;
+            let mut question = Question::asked(
+                prediction.story,
+                prediction.question,
+                outcome.asks_at,
+                outcome.options,
+                (outcome.answer, outcome.at),
+                prediction.why.to_string(),
+            );
+            if skipped {
+                question.skip();
+            }
+            Some(question)
+        });
     }
 
     /// Show `pain` from its start, playing.
@@ -175,6 +206,15 @@ impl PainsState {
     /// One action; returns the moment's time when this action reached it (to report to the tour).
     pub(crate) fn reduce(&mut self, action: PainsAction) -> Option<Micros> {
         match action {
+            // Playing on from an open question is choosing to just watch.
+            PainsAction::TogglePlay if self.asking() => {
+                self.predict(None);
+                None
+            }
+            PainsAction::Predict(answer) => {
+                self.predict(answer);
+                None
+            }
             PainsAction::TogglePlay => {
                 self.playing = !self.playing && !self.finished();
                 None
@@ -184,7 +224,10 @@ impl PainsState {
                 self.play(STEP_MS)
             }
             PainsAction::Replay => {
-                self.start(self.pain);
+                match self.question {
+                    Some(_) => self.start_step(self.pain, false),
+                    None => self.start(self.pain),
+                }
                 None
             }
         }
@@ -196,16 +239,36 @@ impl PainsState {
         if self.playing { self.play(real_ms) } else { None }
     }
 
-    /// Play `real_ms` at the pain's pace, never past its end.
+    /// Play `real_ms` at the pain's pace, never past its end, holding at an open question.
     fn play(&mut self, real_ms: f64) -> Option<Micros> {
         let now = self.zk.now();
-        self.run_to((now + self.pace().step(now, real_ms)).min(self.ends_at));
-        if self.finished() {
+        let hold = self.question.as_ref().and_then(Question::hold_at).filter(|at| *at >= now);
+        let to = (now + self.pace().step(now, real_ms)).min(self.ends_at);
+        self.run_to(hold.map_or(to, |at| to.min(at)));
+        if self.finished() || self.asking() {
             self.playing = false;
         }
         let reached = !self.key_told && self.zk.now() >= self.key_at;
         self.key_told |= reached;
         reached.then_some(self.key_at)
+    }
+
+    /// Answer the open question with option `answer`, or (`None`) just watch; either plays on.
+    fn predict(&mut self, answer: Option<usize>) {
+        let now = self.zk.now();
+        if let Some(question) = self.question.as_mut() {
+            self.playing |= question.respond(answer, now);
+        }
+    }
+
+    /// Whether a tour step's question is open: the play holds there.
+    pub fn asking(&self) -> bool {
+        self.question.as_ref().is_some_and(|q| q.is_asking(self.zk.now()))
+    }
+
+    /// The tour step's question as the tour panel shows it now.
+    pub fn question(&self) -> Option<QuestionView> {
+        self.question.as_ref().map(|q| q.view(self.zk.now()))
     }
 
     /// What the view draws now.
@@ -462,6 +525,47 @@ mod tests {
         assert!(said("refused: CLUSTER_AUTHORIZATION_FAILED"), "{kraft:#?}");
         assert!(said("AccessControlEntryRecord") && said("RemoveTopicRecord"), "{kraft:#?}");
         assert!(PainsState::new(Pain::WatchStorm).view().kraft_trace.is_empty());
+    }
+
+    /// The second door's tour step plays to the broker's first decision and holds there with its
+    /// question; an answer plays on, and once the broker's next decision has played the verdict
+    /// says whether it held. Replay asks again; kiosk mode never holds.
+    #[test]
+    fn the_second_door_step_holds_at_its_question_until_answered() {
+        use crate::page::question::Stage;
+        use crate::zk::acl::{ASKED_AFTER, ASKED_BEFORE};
+        let mut state = PainsState::new(Pain::WatchStorm);
+        state.start_step(Pain::Security, false);
+        play_out(&mut state, 100_000);
+        assert_eq!((state.zk.now(), state.playing(), state.asking()), (ASKED_BEFORE, false, true));
+        let view = state.question().expect("the step asks");
+        assert_eq!(view.stage, Stage::Asking);
+        assert!(view.options[0].0.starts_with("ALLOWED") && view.options[1].0.starts_with("DENIED"));
+        assert!(state.view().authorizer.iter().all(|r| !r.allowed()), "held before the write");
+        state.frame(FRAME_MS);
+        assert_eq!(state.zk.now(), ASKED_BEFORE, "no frame plays past an open question");
+        state.reduce(PainsAction::Predict(Some(1)));
+        assert!(state.playing() && !state.asking());
+        play_out(&mut state, 100_000);
+        assert!(state.zk.now() > ASKED_AFTER);
+        match state.question().map(|q| q.stage) {
+            Some(Stage::Verdict { held: Some(false), text }) => {
+                assert!(text.contains("it was ALLOWED") && text.contains("AclAuthorizer"), "{text}")
+            }
+            other => panic!("a verdict, the answer given wrong: {other:?}"),
+        }
+        state.reduce(PainsAction::Replay);
+        play_out(&mut state, 100_000);
+        assert!(state.asking(), "Replay asks again");
+        state.reduce(PainsAction::TogglePlay);
+        assert!(state.playing() && !state.asking(), "Space just watches");
+        let mut kiosk = PainsState::new(Pain::Security);
+        kiosk.start_step(Pain::Security, true);
+        play_out(&mut kiosk, 100_000);
+        assert!(kiosk.finished() && !kiosk.asking(), "kiosk mode walks on");
+        let mut other = PainsState::new(Pain::Security);
+        other.start_step(Pain::WatchStorm, false);
+        assert!(other.question().is_none(), "the other pains ask nothing");
     }
 
     #[test]

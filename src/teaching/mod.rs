@@ -5,6 +5,7 @@
 
 pub mod key_moment;
 pub mod migration_predictions;
+pub mod pain_predictions;
 pub mod predictions;
 pub mod security_surface;
 pub mod self_check;

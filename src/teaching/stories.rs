@@ -29,7 +29,8 @@ pub enum View {
 
 /// Words only the full page shows: a step of a view the first screen's build does not carry
 /// hands over to the full page before its narration is drawn, so that build leaves them out
-/// (the bridge release chapter's, which would otherwise weigh on the first screen).
+/// (the failover race's, the pains' and the bridge release chapter's steps, which would
+/// otherwise weigh on the first screen).
 #[cfg(feature = "full")]
 macro_rules! later_words {
     ($words:expr) => {
@@ -161,28 +162,36 @@ pub const TOUR: [Story; 25] = [
         id: "zk-cold-load",
         chapter: ZK_ERA,
         title: "Two systems, and a cold load",
-        narration: "Before KIP-500 Kafka kept its metadata in a separate system, ZooKeeper. One broker is the controller: whoever created the /controller znode first. When it dies, its ZooKeeper session must expire, the brokers race to create /controller, and the winner must read every topic's and partition's state from ZooKeeper before it can do anything. Here 100,000 partitions are loading: the work grows with the partition count.",
+        narration: later_words!(
+            "Before KIP-500 Kafka kept its metadata in a separate system, ZooKeeper. One broker is the controller: whoever created the /controller znode first. When it dies, its ZooKeeper session must expire, the brokers race to create /controller, and the winner must read every topic's and partition's state from ZooKeeper before it can do anything. Here 100,000 partitions are loading: the work grows with the partition count."
+        ),
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 100_000,
             tour_opens_after_kill_ms: 4_000,
             key: RaceMoment::ControllerZnodeGone,
         }),
-        watch: "the dead controller's session expires, /controller vanishes and the brokers race to create it",
+        watch: later_words!(
+            "the dead controller's session expires, /controller vanishes and the brokers race to create it"
+        ),
         ..CLUSTER
     },
     Story {
         id: "zk-push",
         chapter: ZK_ERA,
         title: "Full state to every broker; three copies of the truth",
-        narration: "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work), and each broker's cache turns fresh only when its push lands. ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths. Not drawn here: a leader's ISR change reaches ZooKeeper seconds before the controller and the caches; a broker's death fires watches and the controller rewrites each affected partition's znode one by one; a broker cut off from the controller but still talking to ZooKeeper stays 'alive' (two notions of liveness).",
+        narration: later_words!(
+            "Once loaded, the new controller pushes full-state UpdateMetadata and LeaderAndIsr requests to every broker (partitions x brokers of work), and each broker's cache turns fresh only when its push lands. ZooKeeper, the controller's memory and each broker's cache are three copies of the truth, updated by different paths. Not drawn here: a leader's ISR change reaches ZooKeeper seconds before the controller and the caches; a broker's death fires watches and the controller rewrites each affected partition's znode one by one; a broker cut off from the controller but still talking to ZooKeeper stays 'alive' (two notions of liveness)."
+        ),
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 1_000_000,
             tour_opens_after_kill_ms: 25_000,
             key: RaceMoment::PushToBrokers,
         }),
-        watch: "the cold load ends and the controller starts pushing the full state to each broker",
+        watch: later_words!(
+            "the cold load ends and the controller starts pushing the full state to each broker"
+        ),
         ..CLUSTER
     },
     Story {
@@ -286,14 +295,18 @@ pub const TOUR: [Story; 25] = [
         id: "failover",
         chapter: SIDE_BY_SIDE,
         title: "KRaft and ZooKeeper mode lose their controller",
-        narration: "The same failover in both designs at 1,000,000 partitions. KRaft's standby controllers already hold the whole image, replayed from the log, so the new leader only has to win an election. The ZooKeeper-mode controller has to load everything first, and then push it to every broker.",
+        narration: later_words!(
+            "The same failover in both designs at 1,000,000 partitions. KRaft's standby controllers already hold the whole image, replayed from the log, so the new leader only has to win an election. The ZooKeeper-mode controller has to load everything first, and then push it to every broker."
+        ),
         view: View::Failover,
         race: Some(RaceScript {
             partitions: 1_000_000,
             tour_opens_after_kill_ms: 0,
             key: RaceMoment::KraftLeader,
         }),
-        watch: "a KRaft standby wins the vote while the ZooKeeper-mode brokers still wait for the dead controller's session to expire",
+        watch: later_words!(
+            "a KRaft standby wins the vote while the ZooKeeper-mode brokers still wait for the dead controller's session to expire"
+        ),
         ..CLUSTER
     },
     Story {
@@ -349,36 +362,55 @@ pub const TOUR: [Story; 25] = [
         id: "zk-stale-cache",
         chapter: PAINS,
         title: "Three copies of the truth",
-        narration: "In ZooKeeper mode the truth lives in three places: the partition state znodes, the controller's memory and each broker's metadata cache. Here one broker's replica fetchers stall. After replica.lag.time.max.ms (10 s) each leader it follows drops it from the ISR and writes ZooKeeper itself; the controller hears of it only when the leader's notification comes, 5 to 7.5 s later (Kafka 2.4), and the caches after its UpdateMetadata. The table compares every copy with ZooKeeper, partition by partition.",
+        narration: later_words!(
+            "In ZooKeeper mode the truth lives in three places: the partition state znodes, the controller's memory and each broker's metadata cache. Here one broker's replica fetchers stall. After replica.lag.time.max.ms (10 s) each leader it follows drops it from the ISR and writes ZooKeeper itself; the controller hears of it only when the leader's notification comes, 5 to 7.5 s later (Kafka 2.4), and the caches after its UpdateMetadata. The table compares every copy with ZooKeeper, partition by partition."
+        ),
         view: View::Pain(Pain::StaleCache),
-        watch: "a leader writes the shrunk ISR; the controller and every cache still hold the old one",
+        watch: later_words!(
+            "a leader writes the shrunk ISR; the controller and every cache still hold the old one"
+        ),
         ..CLUSTER
     },
     Story {
         id: "zk-liveness",
         chapter: PAINS,
         title: "Two notions of liveness",
-        narration: "A ZooKeeper-mode broker is alive to ZooKeeper while its session pings arrive, and to the controller while its ephemeral /brokers/ids znode exists: the controller never asks the broker itself. Here a broker is cut off from the controller but not from ZooKeeper. It stays in the controller's live set; the requests for it (after another broker dies) wait in its queue, retried every 100 ms, and its cache stays behind until the link heals.",
+        narration: later_words!(
+            "A ZooKeeper-mode broker is alive to ZooKeeper while its session pings arrive, and to the controller while its ephemeral /brokers/ids znode exists: the controller never asks the broker itself. Here a broker is cut off from the controller but not from ZooKeeper. It stays in the controller's live set; the requests for it (after another broker dies) wait in its queue, retried every 100 ms, and its cache stays behind until the link heals."
+        ),
         view: View::Pain(Pain::SplitLiveness),
-        watch: "after another broker dies, the cut-off broker is still counted live; its update waits",
+        watch: later_words!(
+            "after another broker dies, the cut-off broker is still counted live; its update waits"
+        ),
         ..CLUSTER
     },
     Story {
         id: "zk-watch-storm",
         chapter: PAINS,
         title: "A broker's death, znode by znode",
-        narration: "When a broker dies its session expires, its /brokers/ids znode goes and the one-shot watches fire. The controller then rewrites the state znode of every partition that had the dead broker as a replica, one write at a time, and pushes the changes to every broker. The work grows with the partitions the broker held.",
+        narration: later_words!(
+            "When a broker dies its session expires, its /brokers/ids znode goes and the one-shot watches fire. The controller then rewrites the state znode of every partition that had the dead broker as a replica, one write at a time, and pushes the changes to every broker. The work grows with the partitions the broker held."
+        ),
         view: View::Pain(Pain::WatchStorm),
-        watch: "the session expires, the watches fire and the controller writes each affected state znode",
+        watch: later_words!(
+            "the session expires, the watches fire and the controller writes each affected state znode"
+        ),
         ..CLUSTER
     },
     Story {
         id: "zk-security",
         chapter: PAINS,
         title: "A second door to the metadata",
-        narration: "In ZooKeeper mode the ACLs are znodes, and every broker's authorizer loads them when a change notification appears under /kafka-acl-changes. Kafka creates its znodes world-writable unless zookeeper.set.acl=true, so a client that can reach ZooKeeper's port, with no Kafka credentials at all, writes an ACL for itself, as kafka-acls.sh --authorizer-properties zookeeper.connect=... does. The brokers obey it: Kafka's authorizer is asked only when a broker serves a request, never about the write.",
+        narration: later_words!(
+            "In ZooKeeper mode the ACLs are znodes, and every broker's authorizer loads them when a change notification appears under /kafka-acl-changes. Kafka creates its znodes world-writable unless zookeeper.set.acl=true, so a client that can reach ZooKeeper's port, with no Kafka credentials at all, can write an ACL for itself, as kafka-acls.sh --authorizer-properties zookeeper.connect=... does."
+        ),
+        outcome: later_words!(
+            "The brokers obey it: Kafka's authorizer is asked only when a broker serves a request, never about the write."
+        ),
         view: View::Pain(Pain::Security),
-        watch: "a client writes an ACL for itself into ZooKeeper; every broker's authorizer loads it",
+        watch: later_words!(
+            "a client writes an ACL for itself into ZooKeeper; every broker's authorizer loads it"
+        ),
         ..CLUSTER
     },
     Story {

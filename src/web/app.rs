@@ -293,10 +293,15 @@ impl App {
         }
     }
 
-    /// The question the view shown asks in the tour panel's own frame: the migration's.
+    /// The question the view shown asks in the tour panel's own frame: the migration's or the
+    /// pain's.
     #[cfg(feature = "full")]
     fn view_tour_question(&self) -> Option<QuestionView> {
-        self.state.migration.as_ref().filter(|_| self.state.tab == Tab::Migration).and_then(|m| m.question())
+        match self.state.tab {
+            Tab::Migration => self.state.migration.as_ref().and_then(|m| m.question()),
+            Tab::Pains => self.state.pains.question(),
+            _ => None,
+        }
     }
 
     /// The first screen's build draws no later view, nor its question.

@@ -2,8 +2,8 @@
 // key answers it and the moment plays; "Just watch" plays on without an answer; the verdict
 // names what happened, as the drawing shows it, in the tour panel's live region. The failover
 // race's step holds before the kill for a prediction on a slider; a bridge release step holds its
-// migration at its question.
-// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/teaching/predictions.rs src/teaching/migration_predictions.rs
+// migration at its question, and the second door's step its pain.
+// covers: src/web/prediction.rs src/web/race_question.rs src/web/tour.rs src/page/question.rs src/page/race/question.rs src/teaching/predictions.rs src/teaching/migration_predictions.rs src/teaching/pain_predictions.rs src/page/pains.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";
@@ -133,6 +133,27 @@ test("a bridge release step holds its migration at the question; a digit answers
   const driver = await page.locator(".migration-tab").getAttribute("data-driver");
   assert.match(driver, /KRAFT_CONTROLLER_TO_BROKER_COMM|DUAL_WRITE/, "the KRaft controller talks to the brokers");
   await screenshot(page, "prediction-migration-verdict");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the second door's step holds its pain at the question; a wrong answer gets the verdict the authorizer table shows", async () => {
+  const { page, errors, context } = await open("?tour=17");
+  await page.locator("#prediction .options").waitFor({ timeout: 60_000 });
+  await page.locator('.pains-tab[data-pain="zk-security"]').waitFor();
+  assert.match(await page.locator("#prediction-question").textContent(), /Asked again a second later, what does broker 0 answer\?/);
+  assert.doesNotMatch(await page.locator(".tour .narration").textContent(), /obey/, "the narration keeps the outcome for the verdict");
+  const clock = await page.locator("#pain-clock").textContent();
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator("#pain-clock").textContent(), clock, "the pain holds while the question is open");
+  assert.equal(await page.locator("table.authorizer").evaluate((t) => Number(t.dataset.allowed)), 0);
+  await screenshot(page, "prediction-pain-asked");
+  await page.keyboard.press("2");
+  const said = await verdict(page);
+  assert.ok(said.startsWith("✗ You said DENIED: no Kafka request ever granted it; it was ALLOWED"), said);
+  assert.equal(await page.locator("table.authorizer").evaluate((t) => Number(t.dataset.allowed)), 4, "every broker allows her, as the verdict says");
+  assert.match(await page.locator(".tour .narration").textContent(), /The brokers obey it/);
+  await screenshot(page, "prediction-pain-verdict");
   assert.deepEqual(errors, []);
   await context.close();
 });
