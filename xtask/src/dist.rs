@@ -2,14 +2,14 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use wasm_bindgen_cli_support::Bindgen;
 
 use crate::first_screen::Weights;
 use crate::imports;
 use crate::server;
-use crate::util::{cargo, kraftscope_cli, root, run, target_dir, Result};
+use crate::util::{cargo, root, run, target_dir, Result};
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
@@ -45,12 +45,25 @@ pub fn build_wasm(features: &[&str]) -> Result<PathBuf> {
     Ok(target_dir().join(WASM_TARGET).join(WASM_PROFILE).join("kraftscope.wasm"))
 }
 
-/// Runs the core's failover experiment natively and returns its CSV, the page's chart data.
-fn failover_csv() -> Result<Vec<u8>> {
-    let output = kraftscope_cli(&["failover", "--csv", "--partitions", CHART_PARTITIONS])
+/// Starts the core's failover experiment natively, whose CSV is the page's chart data: the
+/// release binary itself (built first if it must be), not `cargo run`, so that it runs beside
+/// the wasm builds (each mostly one core: LTO into one codegen unit) instead of waiting for
+/// their lock on the target directory. [`failover_csv`] takes its output.
+fn start_failover_experiment() -> Result<Child> {
+    run(cargo().args(["build", "--release", "--quiet", "--bin", "kraftscope"]))?;
+    Command::new(target_dir().join("release").join("kraftscope"))
+        .args(["failover", "--csv", "--partitions", CHART_PARTITIONS])
+        .current_dir(root())
+        .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
-        .output()
-        .map_err(|err| format!("failed to run the failover experiment: {err}"))?;
+        .spawn()
+        .map_err(|err| format!("failed to run the failover experiment: {err}").into())
+}
+
+/// The experiment's CSV, once it has finished.
+fn failover_csv(experiment: Child) -> Result<Vec<u8>> {
+    let output =
+        experiment.wait_with_output().map_err(|err| format!("the failover experiment failed: {err}"))?;
     if !output.status.success() {
         return Err(format!("the failover experiment failed ({})", output.status).into());
     }
@@ -92,6 +105,7 @@ pub fn dist() -> Result<PathBuf> {
         fs::remove_dir_all(&dist)?;
     }
     fs::create_dir_all(&dist)?;
+    let experiment = start_failover_experiment()?;
     build_part(&FIRST_SCREEN, &dist)?;
     let full_page_bytes = build_part(&FULL_PAGE, &dist)?;
     build_part(&LOG_READER, &dist)?;
@@ -101,7 +115,7 @@ pub fn dist() -> Result<PathBuf> {
     for css in ["style.css", "later.css"].map(|name| dist.join(name)) {
         fs::write(&css, kraftscope::util::css::minify(&fs::read_to_string(&css)?))?;
     }
-    fs::write(dist.join("failover.csv"), failover_csv()?)?;
+    fs::write(dist.join("failover.csv"), failover_csv(experiment)?)?;
     write_service_worker(&dist)?;
     report_sizes(&dist)?;
     Ok(dist)
