@@ -3,12 +3,12 @@
 //! splices of valid fragments): none may panic, and every rejection names the offending part.
 //! Cases per property come from KRAFTSCOPE_FUZZ_CASES (256 by default, so `cargo test` stays
 //! fast), drawn from KRAFTSCOPE_FUZZ_SEED (1 by default, so a run repeats exactly); the full run
-//! is `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test fuzz_parsers`.
+//! is `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test suite fuzz_parsers::`.
 
 #[path = "../src/cli/args.rs"]
 mod args;
 
-mod fuzz;
+use crate::fuzz;
 
 use fuzz::config;
 use std::sync::OnceLock;

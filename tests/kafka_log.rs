@@ -16,7 +16,7 @@ use kraftscope::quorum::record::Record;
 use kraftscope::sim::{ClusterConfig, Simulation};
 use kraftscope::util::small_map::SmallMap;
 
-mod common;
+use crate::common;
 
 /// A real one-node log (`../shared/fixtures/kafka/`) and its bootstrap snapshot.
 const REAL_LOG: &str = "ldi-poc/__cluster_metadata-0/00000000000000000000.log";

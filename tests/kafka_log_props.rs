@@ -3,10 +3,10 @@
 //! write-then-read unchanged; mutated and random files never panic and every problem names its
 //! file and byte. Cases per property come from KRAFTSCOPE_FUZZ_CASES (256 by default), drawn
 //! from KRAFTSCOPE_FUZZ_SEED (1 by default, so a run repeats exactly); the full run is
-//! `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test kafka_log_props`.
+//! `KRAFTSCOPE_FUZZ_CASES=100000 cargo test --release --test suite kafka_log_props::`.
 
-mod common;
-mod fuzz;
+use crate::common;
+use crate::fuzz;
 
 use fuzz::config;
 use std::sync::{Arc, OnceLock};

@@ -7,7 +7,7 @@ use kraftscope::log_reader::batch::{BatchStep, FileBatch};
 use kraftscope::log_reader::{LogReader, LogRequest, OpenedLog};
 use kraftscope::page::{Action, Effect, MetadataLogAction, PageState, Tab};
 
-mod common;
+use crate::common;
 
 /// A real one-node log (`../shared/fixtures/kafka/`) and its bootstrap snapshot.
 const SEGMENT: &str = "ldi-poc/__cluster_metadata-0/00000000000000000000.log";

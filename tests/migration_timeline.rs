@@ -13,7 +13,8 @@ use kraftscope::util::rng::Rng;
 fn seeking_equals_playing_for_every_scenario() {
     for scenario in &SCENARIOS {
         for seed in [1, 7, 42] {
-            let again = format!("cargo test --test migration_timeline  # {} seed {seed}", scenario.id);
+            let again =
+                format!("cargo test --test suite migration_timeline::  # {} seed {seed}", scenario.id);
             let run = scenario.run(seed).unwrap();
             let mut timeline = Timeline::record(scenario, scenario.config(), seed).unwrap();
             assert_eq!(timeline.end(), run.now(), "{again}");
@@ -111,7 +112,8 @@ fn an_action_forks_the_timeline_and_seeking_still_equals_playing() {
 #[test]
 fn recording_in_slices_equals_recording_at_once() {
     for scenario in &SCENARIOS {
-        let again = format!("cargo test --test migration_timeline recording_in_slices  # {}", scenario.id);
+        let again =
+            format!("cargo test --test suite migration_timeline::recording_in_slices  # {}", scenario.id);
         let whole = Timeline::record(scenario, scenario.config(), 3).unwrap();
         let mut recording = Recording::new(scenario, scenario.config(), 3).unwrap();
         let mut rng = Rng::new(3);

@@ -5,7 +5,7 @@
 //! cluster's files show, each produced by the moment that makes it, and every file type
 //! damaged.
 
-mod common;
+use crate::common;
 
 use kraftscope::harness::MS;
 use kraftscope::kafka_log::nodes::{NodeSummary, Nodes};

@@ -42,7 +42,7 @@ fn compare(query: &str, seed: u64, moments: usize) {
             live.live.picture,
             reopened.live.picture,
             "{query}, seed {seed}, moment {moment} at {} us: the live picture differs from the one its link draws \
-             (reproduce: cargo test --release --test picture_equality)",
+             (reproduce: cargo test --release --test suite picture_equality::)",
             live.session.now()
         );
         live.reduce(Action::TogglePlay);

@@ -4,7 +4,7 @@
 //! the reader never sees; on a real three-node cluster's (`../shared/fixtures/kafka/`), against
 //! what its files hold.
 
-mod common;
+use crate::common;
 
 use kraftscope::harness::MS;
 use kraftscope::kafka_log::nodes::Nodes;

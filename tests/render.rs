@@ -2,7 +2,7 @@
 //! page's drawing (`drawing::cluster`) and stylesheet, deterministic, bad input refused
 //! with a clear message.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

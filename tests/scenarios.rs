@@ -1,6 +1,6 @@
 //! Scenario tests: each file under `tests/scenarios/` is a test of its own, run and its output
 //! compared with the expected output in the file (times only where the file asks for them).
-//! `KRAFTSCOPE_REWRITE=1 cargo test --release --test scenarios [NAME]` rewrites the expectations
+//! `KRAFTSCOPE_REWRITE=1 cargo test --release --test suite scenarios::[NAME]` rewrites the expectations
 //! after a reviewed change.
 
 use kraftscope::scenario::catalog::SCENARIOS;
@@ -48,7 +48,7 @@ fn check(name: &str) {
         .collect();
     assert!(
         mismatches.is_empty(),
-        "{}\n(reproduce: kraftscope run --seed {SEED} --scenario {name}; rewrite: KRAFTSCOPE_REWRITE=1 cargo test --release --test scenarios {name})",
+        "{}\n(reproduce: kraftscope run --seed {SEED} --scenario {name}; rewrite: KRAFTSCOPE_REWRITE=1 cargo test --release --test suite scenarios::{name})",
         mismatches.join("\n\n")
     );
 }

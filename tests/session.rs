@@ -222,7 +222,7 @@ fn a_seek_from_a_checkpoint_gives_what_a_replay_from_the_seed_gives() {
             assert_eq!(
                 moment(&live),
                 moment(&replayed),
-                "seed {seed}, seek to {t} us (reproduce: cargo test --release --test session a_seek_from)"
+                "seed {seed}, seek to {t} us (reproduce: cargo test --release --test suite session::a_seek_from)"
             );
         }
     }

@@ -156,6 +156,6 @@ fn the_readme_sizing_table_is_the_command_output() {
         readme[start..end],
         table,
         "README's quorum-sizing table is not `kraftscope quorum-sizing`'s output (rewrite it with \
-         KRAFTSCOPE_REWRITE=1 cargo test --release --test sizing_command, then reread its prose)"
+         KRAFTSCOPE_REWRITE=1 cargo test --release --test suite sizing_command::, then reread its prose)"
     );
 }

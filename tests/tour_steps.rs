@@ -96,7 +96,7 @@ fn wall_ms_to_key_moment(step: usize, seed: u64) -> f64 {
         story.id
     );
     let what = format!(
-        "step {} ({}) seed {seed}; reproduce: cargo test --release --test tour_steps",
+        "step {} ({}) seed {seed}; reproduce: cargo test --release --test suite tour_steps::",
         step + 1,
         story.id
     );

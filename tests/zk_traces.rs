@@ -3,7 +3,7 @@
 //! shrinks an ISR (three copies of the truth disagree until the controller hears of it), and
 //! when a broker is cut off from the controller but not from ZooKeeper (two notions of
 //! liveness; its requests queue). Each file under `tests/zk_traces/` holds the trace and the state it
-//! ends in; `KRAFTSCOPE_REWRITE=1 cargo test --release --test zk_traces` rewrites them after a
+//! ends in; `KRAFTSCOPE_REWRITE=1 cargo test --release --test suite zk_traces::` rewrites them after a
 //! reviewed change.
 
 use kraftscope::zk::pains::BROKERS;
@@ -50,7 +50,7 @@ fn check(name: &str, got: String) {
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         expected == got,
-        "{name}: the trace differs from {path}\n--- got\n{got}\n(after a reviewed change: KRAFTSCOPE_REWRITE=1 cargo test --release --test zk_traces)"
+        "{name}: the trace differs from {path}\n--- got\n{got}\n(after a reviewed change: KRAFTSCOPE_REWRITE=1 cargo test --release --test suite zk_traces::)"
     );
 }
 
