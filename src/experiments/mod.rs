@@ -1,5 +1,7 @@
 //! The experiments the command line and the page run on the simulations, each measured.
 
+// The quorum events benchmark's workload, timed natively and in wasm by the caller.
+pub mod events;
 // How long a cluster is without a leader after the leader dies (the Raft paper's Fig. 16).
 pub mod elections;
 // The KIP-500 experiment: controller failover in KRaft and in ZooKeeper mode, measured over

@@ -84,3 +84,12 @@ pub fn start() {
 pub fn scenario_fingerprint(name: &str, seed: u64) -> String {
     crate::scenario::fingerprint(name, seed).unwrap_or_else(|error| format!("error: {error}"))
 }
+
+/// The quorum events benchmark's run (`crate::experiments::events`: the static quorum, no
+/// checks) for `seed`, its simulated events counted, so node can time it beside the native one
+/// (`cargo xtask bench`). Only in the determinism-check build, beside the fingerprint.
+#[cfg(feature = "fingerprint")]
+#[wasm_bindgen(js_name = quorumEvents)]
+pub fn quorum_events(seed: u64) -> f64 {
+    crate::experiments::events::steady_writes(seed, false, false).events as f64
+}

@@ -30,7 +30,9 @@ commands:
                      browser benchmark: frame work, long tasks, idle timers, first render, and
                      the first screen's weight; with --against, the time to the first drawing of
                      the live view and the race embed measured side by side with REV's page
-                     (built from `git archive REV` under target/)
+                     (built from `git archive REV` under target/); first, as --wasm does
+  bench --wasm       the quorum events benchmark natively and in the page's release wasm under
+                     node, runs in turn: both rates and their ratio
   soak --minutes N [--seed S] [--speed max|1|default]
                      run the page (at maximum speed unless told) with random actions for N
                      minutes, printing every minute its memory, DOM size, event log, and the
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         ["lint"] => test::lint(),
         ["bench"] => test::bench(None),
         ["bench", "--against", rev] => test::bench(Some(rev)),
+        ["bench", "--wasm"] => test::wasm_speed(),
         ["soak", "--minutes", minutes, rest @ ..] => match minutes.parse() {
             Ok(minutes) => soak::options(rest).and_then(|(seed, speed)| soak::soak(minutes, seed, speed)),
             Err(_) => Err(format!("invalid minute count: {minutes}").into()),

@@ -262,22 +262,27 @@ fn seed_sweep() -> Result<Counts> {
     })
 }
 
-/// Runs the release wasm under node and compares its answers with the native core.
-fn wasm_determinism() -> Result<Counts> {
+/// The page's release wasm with node's bindings and the exports node checks and times it by
+/// (`fingerprint`); returns the bindings' path.
+fn node_wasm() -> Result<PathBuf> {
     let wasm = dist::build_wasm(&["--features", "fingerprint"])?;
     let out_dir = target_dir().join("wasm-node");
     dist::bindgen(&wasm, &out_dir, OUT_NAME, |bindgen| {
         bindgen.nodejs(true).map_err(|err| format!("{err:#}"))?;
         Ok(())
     })?;
+    Ok(out_dir.join(format!("{OUT_NAME}.js")))
+}
+
+/// Runs the release wasm under node and compares its answers with the native core.
+fn wasm_determinism() -> Result<Counts> {
+    let bindings = node_wasm()?;
     let cases: Vec<(&str, u64)> = kraftscope::scenario::catalog::SCENARIOS
         .iter()
         .flat_map(|(name, _)| DETERMINISM_SEEDS.iter().map(move |seed| (*name, *seed)))
         .collect();
     let mut node = Command::new("node");
-    node.current_dir(root())
-        .arg(root().join("tests/wasm/determinism.cjs"))
-        .arg(out_dir.join(format!("{OUT_NAME}.js")));
+    node.current_dir(root()).arg(root().join("tests/wasm/determinism.cjs")).arg(&bindings);
     for (name, seed) in &cases {
         node.arg(format!("{name}:{seed}"));
     }
@@ -339,6 +344,7 @@ pub fn serve_for_browser() -> Result<(String, PathBuf)> {
 /// `against`, another revision's page is built and served beside this one, so the times to the
 /// first drawing are measured side by side in one run.
 pub fn bench(against: Option<&str>) -> Result<()> {
+    wasm_speed()?;
     let (url, dist) = serve_for_browser()?;
     let mut node = Command::new("node");
     node.current_dir(root())
@@ -355,6 +361,50 @@ pub fn bench(against: Option<&str>) -> Result<()> {
         node.env("KRAFTSCOPE_BASELINE_URL", baseline).env("KRAFTSCOPE_BASELINE", rev);
     }
     run(&mut node)
+}
+
+/// Runs of the quorum events benchmark timed side by side: natively (`cargo bench --bench
+/// quorum_events -- --once SEED`) and in the page's release wasm under node, in turn for each
+/// seed; prints both rates' medians and their ratio. Both count the same events (checked).
+pub fn wasm_speed() -> Result<()> {
+    const RUNS: u64 = 5;
+    let bindings = node_wasm()?;
+    run(cargo().args(["bench", "--bench", "quorum_events", "--no-run", "--quiet"]))?;
+    let timed = |cmd: &mut Command| -> Result<(u64, f64)> {
+        let output = cmd.current_dir(root()).stderr(Stdio::inherit()).output()?;
+        let stdout = String::from_utf8(output.stdout)?;
+        let said = stdout.lines().last().and_then(|l| l.split_once(' '));
+        match said.and_then(|(events, seconds)| Some((events.parse().ok()?, seconds.parse().ok()?))) {
+            Some(run) if output.status.success() => Ok(run),
+            _ => Err(format!("`{}` said {stdout:?} ({})", describe(cmd), output.status).into()),
+        }
+    };
+    let (mut native, mut wasm) = (Vec::new(), Vec::new());
+    for seed in 1..=RUNS {
+        let seed_arg = seed.to_string();
+        let n =
+            timed(cargo().args(["bench", "--quiet", "--bench", "quorum_events", "--", "--once", &seed_arg]))?;
+        let w =
+            timed(Command::new("node").arg("tests/wasm/quorum_events.cjs").arg(&bindings).arg(&seed_arg))?;
+        if n.0 != w.0 {
+            return Err(
+                format!("seed {seed}: {} events natively, {} in wasm: not the same run", n.0, w.0).into()
+            );
+        }
+        println!("seed {seed}: {} events; native {:.2} s, wasm {:.2} s", n.0, n.1, w.1);
+        native.push(n.0 as f64 / n.1);
+        wasm.push(w.0 as f64 / w.1);
+    }
+    let median = |mut rates: Vec<f64>| {
+        rates.sort_by(f64::total_cmp);
+        rates[rates.len() / 2]
+    };
+    let (native, wasm) = (median(native), median(wasm));
+    println!(
+        "quorum events/s (static quorum, no checks; medians of {RUNS} runs in turn): native {native:.0}, wasm (the page's release build, node) {wasm:.0}; wasm / native {:.2}",
+        wasm / native
+    );
+    Ok(())
 }
 
 /// Builds revision `rev`'s dist/ in a copy of its files under target/ (`git archive`: no
