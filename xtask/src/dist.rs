@@ -9,7 +9,7 @@ use wasm_bindgen_cli_support::Bindgen;
 use crate::first_screen::Weights;
 use crate::imports;
 use crate::server;
-use crate::util::{cargo, root, run, target_dir, Result};
+use crate::util::{cargo, release_cli, root, run, target_dir, Result};
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const OUT_NAME: &str = "kraftscope";
@@ -45,15 +45,11 @@ pub fn build_wasm(features: &[&str]) -> Result<PathBuf> {
     Ok(target_dir().join(WASM_TARGET).join(WASM_PROFILE).join("kraftscope.wasm"))
 }
 
-/// Starts the core's failover experiment natively, whose CSV is the page's chart data: the
-/// release binary itself (built first if it must be), not `cargo run`, so that it runs beside
-/// the wasm builds (each mostly one core: LTO into one codegen unit) instead of waiting for
-/// their lock on the target directory. [`failover_csv`] takes its output.
+/// Starts the core's failover experiment natively, whose CSV is the page's chart data, beside
+/// the wasm builds (each mostly one core: LTO into one codegen unit). [`failover_csv`] takes its
+/// output.
 fn start_failover_experiment() -> Result<Child> {
-    run(cargo().args(["build", "--release", "--quiet", "--bin", "kraftscope"]))?;
-    Command::new(target_dir().join("release").join("kraftscope"))
-        .args(["failover", "--csv", "--partitions", CHART_PARTITIONS])
-        .current_dir(root())
+    release_cli(&["failover", "--csv", "--partitions", CHART_PARTITIONS])?
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

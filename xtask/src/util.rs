@@ -20,11 +20,14 @@ pub fn cargo() -> Command {
     cmd
 }
 
-/// `cargo run --release` of the kraftscope command line with `args`.
-pub fn kraftscope_cli(args: &[&str]) -> Command {
-    let mut cmd = cargo();
-    cmd.args(["run", "--release", "--quiet", "--bin", "kraftscope", "--"]).args(args);
-    cmd
+/// The kraftscope command line's release binary with `args`, built first if it must be. Run
+/// directly rather than by `cargo run`, it never waits for a build's lock on the target
+/// directory, so it can run beside one.
+pub fn release_cli(args: &[&str]) -> Result<Command> {
+    run(cargo().args(["build", "--release", "--quiet", "--bin", "kraftscope"]))?;
+    let mut cmd = Command::new(target_dir().join("release").join("kraftscope"));
+    cmd.current_dir(root()).args(args);
+    Ok(cmd)
 }
 
 /// Runs a command with inherited stdio and fails unless it exits successfully.
