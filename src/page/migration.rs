@@ -286,20 +286,9 @@ impl MigrationState {
             .opens_at(run.trace())
             .ok_or_else(|| format!("{}: its moment never comes with seed {seed}", story.id))?;
         let (mut state, _) = MigrationState::open(script.scenario, seed, &[], Some(opens_at), false)?;
-        state.question = migration_predictions::for_story(story.id).and_then(|prediction| {
-            let outcome = prediction.outcome(run.trace(), state.timeline.sim())?;
-            let mut question = Question::asked(
-                story.id,
-                prediction.question,
-                outcome.asks_at,
-                outcome.options,
-                (outcome.answer, outcome.at),
-                prediction.why.to_string(),
-            );
-            if skipped {
-                question.skip();
-            }
-            Some(question)
+        state.question = migration_predictions::for_story(story.id).and_then(|p| {
+            let outcome = p.outcome(run.trace(), state.timeline.sim())?;
+            Some(Question::worded(story.id, p.question, outcome, p.why, skipped))
         });
         state.playing = !state.asking();
         state.refresh();

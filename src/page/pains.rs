@@ -146,21 +146,8 @@ impl PainsState {
     /// playing on past it.
     pub(crate) fn start_step(&mut self, pain: Pain, skipped: bool) {
         self.start(pain);
-        self.question = pain_predictions::for_pain(pain).and_then(|prediction| {
-            let outcome = prediction.played()?;
-            let mut question = Question::asked(
-                prediction.story,
-                prediction.question,
-                outcome.asks_at,
-                outcome.options,
-                (outcome.answer, outcome.at),
-                prediction.why.to_string(),
-            );
-            if skipped {
-                question.skip();
-            }
-            Some(question)
-        });
+        self.question = pain_predictions::for_pain(pain)
+            .and_then(|p| Some(Question::worded(p.story, p.question, p.played()?, p.why, skipped)));
     }
 
     /// Show `pain` from its start, playing.

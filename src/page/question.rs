@@ -4,6 +4,8 @@
 
 use crate::harness::Micros;
 use crate::quorum::NodeId;
+#[cfg(feature = "full")]
+use crate::teaching::predictions::WordedOutcome;
 use crate::teaching::predictions::{self, Answer, Ask};
 use crate::teaching::stories::Story;
 
@@ -96,7 +98,7 @@ impl Question {
 
     /// A question asked at `asks_at` with these options; `answer`, the label of what the step
     /// then played and when; `why`, said with the verdict.
-    pub(crate) fn asked(
+    fn asked(
         story: &'static str,
         text: &'static str,
         asks_at: Micros,
@@ -118,6 +120,22 @@ impl Question {
             skipped: false,
             revealed: false,
         }
+    }
+
+    /// A worded question (the migration's, a pain's) as `outcome` played it, asked by tour step
+    /// `story`; `skipped` (kiosk mode), never held at. The full page's (those views are its).
+    #[cfg(feature = "full")]
+    pub(crate) fn worded(
+        story: &'static str,
+        text: &'static str,
+        outcome: WordedOutcome,
+        why: &str,
+        skipped: bool,
+    ) -> Question {
+        let WordedOutcome { asks_at, options, answer, at } = outcome;
+        let mut question = Question::asked(story, text, asks_at, options, (answer, at), why.to_string());
+        question.skipped = skipped;
+        question
     }
 
     /// Where playback holds: the asking moment, until the question is answered or skipped.
@@ -145,7 +163,7 @@ impl Question {
         index.is_some_and(|i| self.answer(i, now))
     }
 
-    pub(crate) fn skip(&mut self) {
+    fn skip(&mut self) {
         self.skipped = true;
     }
 

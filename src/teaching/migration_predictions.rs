@@ -11,6 +11,7 @@ use crate::migration::sim::{MigrationSim, TraceKind, TraceLine};
 use crate::migration::state::MigrationDriverState;
 use crate::zk::BrokerId;
 
+use super::predictions::WordedOutcome;
 use super::stories::{self, MigrationScript, Story};
 
 /// What a question asks for, and so how it is answered.
@@ -38,16 +39,6 @@ pub struct MigrationPrediction {
     pub ask: MigrationAsk,
     /// Why it goes the way it goes: said with the verdict.
     pub why: &'static str,
-}
-
-/// A question as a run plays it: when it asks, the options, and the answer (one of the option
-/// labels where the run played one of them) and when the trace showed it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MigrationOutcome {
-    pub asks_at: Micros,
-    pub options: Vec<String>,
-    pub answer: String,
-    pub at: Micros,
 }
 
 const FROM_KRAFT: &str = "UpdateMetadata and LeaderAndIsr from the KRaft controller";
@@ -103,7 +94,7 @@ impl MigrationPrediction {
 
     /// The question as a run plays it: `trace`, the whole run's; `asking`, the migration at
     /// the step's opening moment. `None` where the run never reaches the moment or the answer.
-    pub fn outcome(&self, trace: &[TraceLine], asking: &MigrationSim) -> Option<MigrationOutcome> {
+    pub fn outcome(&self, trace: &[TraceLine], asking: &MigrationSim) -> Option<WordedOutcome> {
         let asks_at = self.script().opens_at(trace)?;
         let after = trace.iter().filter(|line| line.at >= asks_at);
         let picture = MigrationPicture::of(asking);
@@ -145,7 +136,7 @@ impl MigrationPrediction {
             }
         };
         let (answer, at) = found?;
-        Some(MigrationOutcome { asks_at, options, answer, at })
+        Some(WordedOutcome { asks_at, options, answer, at })
     }
 }
 

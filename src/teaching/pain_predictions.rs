@@ -4,8 +4,9 @@
 //! from the pain's own trace (the broker's next decision), never typed in, as the migration
 //! chapter's are ([`super::migration_predictions`]).
 
-use crate::harness::Micros;
 use crate::zk::{Pain, TraceKind, TraceLine};
+
+use super::predictions::WordedOutcome;
 
 /// One question of the chapter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,16 +17,6 @@ pub struct PainPrediction {
     pub question: &'static str,
     /// Why it goes the way it goes: said with the verdict.
     pub why: &'static str,
-}
-
-/// A question as the pain plays it: when it asks (the broker's first decision), the options,
-/// the answer (one of them) and when the trace showed it (the broker's next decision).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PainOutcome {
-    pub asks_at: Micros,
-    pub options: Vec<String>,
-    pub answer: String,
-    pub at: Micros,
 }
 
 const ALLOWED: &str = "ALLOWED: the broker obeys the ACL it loaded from ZooKeeper";
@@ -48,14 +39,14 @@ impl PainPrediction {
     /// The question as the pain's run plays it (`trace`, the whole run's): asked at the first
     /// authorizer decision, answered by the same broker's next one. `None` where the run has
     /// no two decisions.
-    pub fn outcome(&self, trace: &[TraceLine]) -> Option<PainOutcome> {
+    pub fn outcome(&self, trace: &[TraceLine]) -> Option<WordedOutcome> {
         let mut decisions = trace.iter().filter_map(|line| match &line.kind {
             TraceKind::Authorized { broker, decision, .. } => Some((line.at, *broker, decision.allowed())),
             _ => None,
         });
         let (asks_at, asked, _) = decisions.next()?;
         let (at, _, allowed) = decisions.find(|(_, broker, _)| *broker == asked)?;
-        Some(PainOutcome {
+        Some(WordedOutcome {
             asks_at,
             options: [ALLOWED, DENIED].map(String::from).to_vec(),
             answer: if allowed { ALLOWED } else { DENIED }.to_string(),
@@ -64,7 +55,7 @@ impl PainPrediction {
     }
 
     /// The question as the pain's own cluster plays it, from its start to its end.
-    pub fn played(&self) -> Option<PainOutcome> {
+    pub fn played(&self) -> Option<WordedOutcome> {
         let mut zk = self.pain.cluster();
         let trace = zk.run_until(self.pain.moments().1);
         self.outcome(&trace)

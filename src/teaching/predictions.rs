@@ -66,6 +66,17 @@ pub struct Outcome {
     pub split_epochs: Option<(u32, u32)>,
 }
 
+/// A question whose options are words (the migration's, the pains'), as a run plays it: when it
+/// asks, the options, the answer (one of the option labels where the run played one of them)
+/// and when the trace showed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordedOutcome {
+    pub asks_at: Micros,
+    pub options: Vec<String>,
+    pub answer: String,
+    pub at: Micros,
+}
+
 /// The tour's questions, in tour order.
 pub const PREDICTIONS: [Prediction; 7] = [
     Prediction {
