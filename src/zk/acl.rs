@@ -99,6 +99,7 @@ impl ZkCluster {
     /// on `topic` and its change notification, as `kafka-acls.sh --authorizer-properties
     /// zookeeper.connect=...` does.
     pub fn rogue_acl_write(&mut self, topic: u32, acl: ZkAcl, at: Micros) {
+        self.rogue_client = true;
         self.schedule(at, Event::Fault(Fault::RogueAclWrite { topic, acl }));
     }
 

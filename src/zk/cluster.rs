@@ -127,6 +127,8 @@ pub struct ZkCluster {
     pub(super) requests: RequestCounters,
     pub(super) now: Micros,
     pub(super) queue: EventQueue<Scheduled>,
+    /// A client outside Kafka writes to ZooKeeper directly (the second door): it is drawn.
+    pub(super) rogue_client: bool,
     rng: Rng,
 }
 
@@ -166,6 +168,7 @@ impl ZkCluster {
             requests: RequestCounters::default(),
             now: 0,
             queue: EventQueue::default(),
+            rogue_client: false,
             rng,
         };
         cluster.bootstrap(initial)?;

@@ -241,16 +241,12 @@ impl ZkCluster {
         )
     }
 
-    /// The client writing ACLs into ZooKeeper: its write is due, or the ACL znode it wrote is
-    /// there (nothing else in the model writes one).
+    /// The client writing ACLs into ZooKeeper, where one does, and the ACL znode it wrote once
+    /// it is there (nothing else in the model writes one).
     fn client(&self) -> Option<ZkClientPicture> {
-        let wrote = self.store.children(ZnodePath::TopicAcls).first().map(ZnodePath::to_string);
-        let due = || {
-            self.queue
-                .iter_in_order()
-                .any(|(_, s)| matches!(s.event, Event::Fault(Fault::RogueAclWrite { .. })))
-        };
-        (wrote.is_some() || due()).then_some(ZkClientPicture { wrote })
+        self.rogue_client.then(|| ZkClientPicture {
+            wrote: self.store.children(ZnodePath::TopicAcls).first().map(ZnodePath::to_string),
+        })
     }
 
     fn znode_panel(&self) -> ZnodePanel {
