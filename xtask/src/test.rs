@@ -39,10 +39,11 @@ impl Counts {
 type Step<'a> = (&'static str, &'a dyn Fn() -> Result<Counts>);
 
 pub fn test() -> Result<()> {
-    let steps: [Step; 4] = [
+    let steps: [Step; 5] = [
         ("lints", &lints),
         ("native tests", &native_tests),
-        ("seed sweep beside the wasm determinism check", &sweep_beside_determinism),
+        ("seed sweep", &seed_sweep),
+        ("wasm determinism", &wasm_determinism),
         ("first-screen budget", &first_screen_budget),
     ];
     run_with_browser(&steps, &e2e::all_files()?)
@@ -252,44 +253,13 @@ fn native_tests() -> Result<Counts> {
     })
 }
 
-/// The seed sweep: seeds through chaos with every invariant checked after every event.
-const SWEEP: [&str; 4] = ["check", "--seeds", "1000", "--quiet"];
-
-/// The sweep's summary line as a count: one check, failed by any violation.
-fn sweep_count(line: &str) -> Option<(usize, usize)> {
-    let rest = line.strip_prefix("checked ")?;
-    let violations = number_before(rest, " violations")?;
-    Some(if violations == 0 { (1, 0) } else { (0, violations) })
-}
-
+/// Sweeps seeds through chaos with every invariant checked after every event.
 fn seed_sweep() -> Result<Counts> {
-    run_counted(&mut release_cli(&SWEEP)?, &sweep_count)
-}
-
-/// The seed sweep and the wasm determinism check at once: the sweep runs while the check's wasm
-/// builds (one core for most of it: LTO into one codegen unit); its report is printed after the
-/// check's.
-fn sweep_beside_determinism() -> Result<Counts> {
-    let sweep = release_cli(&SWEEP)?
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|err| format!("failed to start the seed sweep: {err}"))?;
-    let determinism = wasm_determinism();
-    let output = sweep.wait_with_output()?;
-    let mut counts = determinism?;
-    let mut summarized = false;
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
-        println!("{line}");
-        if let Some((passed, failed)) = sweep_count(line) {
-            (counts.passed, counts.failed, summarized) =
-                (counts.passed + passed, counts.failed + failed, true);
-        }
-    }
-    // A sweep that failed, or ended without its summary, fails the step.
-    if !output.status.success() || !summarized {
-        counts.failed += 1;
-    }
-    Ok(counts)
+    run_counted(&mut release_cli(&["check", "--seeds", "1000", "--quiet"])?, &|line| {
+        let rest = line.strip_prefix("checked ")?;
+        let violations = number_before(rest, " violations")?;
+        Some(if violations == 0 { (1, 0) } else { (0, violations) })
+    })
 }
 
 /// The page's release wasm with node's bindings and the exports node checks and times it by
