@@ -12,6 +12,13 @@ const FIRST_ELECTION = "?tour=3";
 const LEADER_CRASH = "?tour=4";
 const FAILOVER = "?tour=10";
 
+/** Thirty animation frames of the page: as many chances to play on as half a second gives. */
+const frames = (page) => page.evaluate(() => new Promise((done) => {
+  let n = 0;
+  const next = () => (++n >= 30 ? done() : requestAnimationFrame(next));
+  requestAnimationFrame(next);
+}));
+
 async function verdict(page) {
   await page.locator("#prediction-verdict").waitFor({ timeout: 60_000 });
   return page.locator("#prediction-verdict").textContent();
@@ -23,7 +30,7 @@ test("a tour step holds at its question; a click on a node answers it and the ve
   assert.match(await page.locator("#prediction-question").textContent(), /Which one will become the leader\?/);
   assert.equal(await page.locator("#tour-watch").count(), 0, "what to watch for, which would answer it, waits");
   const clock = await page.locator("#clock").textContent();
-  await page.waitForTimeout(500);
+  await frames(page);
   assert.equal(await page.locator("#clock").textContent(), clock, "the step holds while the question is open");
   assert.equal(await page.locator("svg.cluster g.node text.role", { hasText: /^leader$/ }).count(), 0, "nobody leads yet");
   await screenshot(page, "prediction-asked");
@@ -77,7 +84,7 @@ test("the race step holds before the kill; the slider, from the keyboard, predic
   assert.equal(await page.locator("#tour-watch").count(), 0, "what to watch for waits while the question is open");
   // Both clusters built and healthy, the race holds: no kill, the stopwatch stands at zero.
   await page.locator("#zk-phase", { hasText: "healthy" }).waitFor({ state: "attached", timeout: 120_000 });
-  await page.waitForTimeout(500);
+  await frames(page);
   assert.equal(await page.locator("#zk-stopwatch").textContent(), "0.000 s", "the race holds at its question");
   // Keyboard only: focus the slider, End (KRaft 1000x sooner), then four steps back.
   await page.locator("#race-guess").focus();
@@ -123,7 +130,7 @@ test("a bridge release step holds its migration at the question; a digit answers
   assert.match(await page.locator("#prediction-question").textContent(), /where does broker 1, still in ZooKeeper mode, get its metadata from\?/);
   assert.equal(await page.locator("#tour-watch").count(), 0, "what to watch for, which would answer it, waits");
   const clock = await page.locator("#mig-clock").textContent();
-  await page.waitForTimeout(500);
+  await frames(page);
   assert.equal(await page.locator("#mig-clock").textContent(), clock, "the migration holds while the question is open");
   await screenshot(page, "prediction-migration-asked");
   await page.keyboard.press("1");
@@ -144,7 +151,7 @@ test("the second door's step holds its pain at the question; a wrong answer gets
   assert.match(await page.locator("#prediction-question").textContent(), /Asked again a second later, what does broker 0 answer\?/);
   assert.doesNotMatch(await page.locator(".tour .narration").textContent(), /obey/, "the narration keeps the outcome for the verdict");
   const clock = await page.locator("#pain-clock").textContent();
-  await page.waitForTimeout(500);
+  await frames(page);
   assert.equal(await page.locator("#pain-clock").textContent(), clock, "the pain holds while the question is open");
   assert.equal(await page.locator("table.authorizer").evaluate((t) => Number(t.dataset.allowed)), 0);
   await screenshot(page, "prediction-pain-asked");
