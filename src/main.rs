@@ -38,6 +38,11 @@ const USAGE: &str = "usage:
       read KRaft nodes' directories (each node's, or a parent holding several): every file
       recognised, per node its quorum-state, meta.properties, log range, snapshots, last
       LeaderChange and record counts, then what the nodes' files disagree on
+  kraftscope history DIR...|FILE... [--json]
+      a metadata log's history on the cluster's own clock (its batches' timestamps, UTC):
+      each election with how long no controller wrote before it, brokers registering,
+      restarting, fenced, unfenced and shut down, topics, features and partitions losing and
+      regaining their leader; totals at the end (nodes' directories: the leader's log)
   kraftscope quorum describe --status|--replication DIR... [--json]
       what Kafka's kafka-metadata-quorum describe prints, read off nodes' directories: the
       leader, epoch, voters and observers (--status), each replica's log end offset and lag
@@ -90,13 +95,15 @@ fn main() -> ExitCode {
         "render" => Args::parse(rest, &[]).and_then(|a| cli::render_cmd::run(&a)),
         "quorum-sizing" => Args::parse(rest, &[]).and_then(|a| cli::sizing_cmd::run(&a)),
         "quorum" => cli::quorum_cmd::run(rest),
-        "inspect" => {
+        "inspect" | "history" => {
             let paths: Vec<&str> =
                 rest.iter().take_while(|a| !a.starts_with("--")).map(String::as_str).collect();
             match paths.as_slice() {
-                [] => Err(format!("inspect needs a PATH\n{USAGE}")),
-                _ => Args::parse(&rest[paths.len()..], &["json"])
-                    .and_then(|a| cli::inspect_cmd::run(&paths, &a)),
+                [] => Err(format!("{command} needs a PATH\n{USAGE}")),
+                _ => Args::parse(&rest[paths.len()..], &["json"]).and_then(|a| match command.as_str() {
+                    "inspect" => cli::inspect_cmd::run(&paths, &a),
+                    _ => cli::history_cmd::run(&paths, &a),
+                }),
             }
         }
         "help" | "--help" | "-h" => {

@@ -157,7 +157,12 @@ fn a_fetch_returns_whole_batches_at_least_one_and_no_more_than_the_byte_limit_af
     use kraftscope::quorum::log::{Entry, Log};
     let mut log: Log<Counter> = Log::default();
     for value in 0..10 {
-        log.append(Entry { epoch: 1, record: Record::Data(Add(value)), last_in_batch: value % 2 == 1 });
+        log.append(Entry {
+            epoch: 1,
+            record: Record::Data(Add(value)),
+            appended_at: 0,
+            last_in_batch: value % 2 == 1,
+        });
     }
     assert_eq!(log.read(0, 1).len(), 2, "one whole batch goes even when larger than the limit");
     assert_eq!(log.read(0, 8 * 3).len(), 2, "a second batch goes only if it fits (issue #26 finding 12)");

@@ -14,6 +14,7 @@ mod elr;
 mod failover;
 mod fencing;
 mod fuzz_parsers;
+mod history;
 mod kafka_log;
 mod kafka_log_props;
 mod metadata_log_view;

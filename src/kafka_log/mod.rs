@@ -11,6 +11,7 @@ pub mod cursor;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod directory;
 pub mod error;
+pub mod history;
 pub mod image;
 pub mod inspect;
 pub mod node_files;

@@ -208,6 +208,43 @@ impl Nodes {
         let disagreements = disagreements(&nodes);
         Nodes { nodes, disagreements, skipped }
     }
+
+    /// The latest epoch any node's quorum-state holds.
+    fn latest_epoch(&self) -> Option<i64> {
+        self.nodes.iter().filter_map(|n| n.quorum_state.as_ref().map(|s| s.leader_epoch)).max()
+    }
+
+    /// Whether `node`'s quorum-state names itself the leader of the latest epoch.
+    pub fn leads(&self, node: &NodeSummary) -> bool {
+        let latest = self.latest_epoch();
+        node.quorum_state.as_ref().is_some_and(|s| {
+            Some(s.leader_epoch) == latest && s.leader_id.is_some() && s.leader_id == node.node_id()
+        })
+    }
+
+    /// Whether `node`'s quorum-state names an older epoch than another node's.
+    pub fn stale(&self, node: &NodeSummary) -> bool {
+        node.quorum_state.as_ref().is_some_and(|s| Some(s.leader_epoch) < self.latest_epoch())
+    }
+
+    /// The node whose log tells the cluster's story (the log reader's timeline, `history`):
+    /// the leader's, or the furthest log's.
+    pub fn source(&self) -> Option<&NodeSummary> {
+        self.nodes.iter().find(|n| self.leads(n)).or_else(|| self.nodes.iter().max_by_key(|n| n.log_end))
+    }
+}
+
+/// The segments and snapshots of the node in `folder`.
+pub fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(String, Vec<u8>)> {
+    let inside =
+        |path: &str| path.strip_prefix(folder).is_some_and(|rest| folder.is_empty() || rest.starts_with('/'));
+    files
+        .iter()
+        .filter(|(path, _)| {
+            inside(path) && matches!(NodeFile::of(path), NodeFile::Segment | NodeFile::Snapshot)
+        })
+        .cloned()
+        .collect()
 }
 
 fn summary<'a>(folder: &str, files: impl Iterator<Item = &'a (String, Vec<u8>)>) -> NodeSummary {

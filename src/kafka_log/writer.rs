@@ -4,6 +4,7 @@
 //! the image, SnapshotFooter: `RecordsSnapshotWriter`), named as in a `__cluster_metadata-0`
 //! directory.
 
+use crate::harness::MS;
 use crate::metadata::image::MetadataImage;
 use crate::metadata::record::{MetadataRecord, PartitionRecord};
 use crate::metadata::state::{MetadataEntry, MetadataLog, MetadataSnapshot};
@@ -77,8 +78,9 @@ pub fn log_payload(record: &Record<MetadataEntry>) -> Payload {
 }
 
 /// The segment holding `log`'s records from its start to `end` (exclusive: the high watermark
-/// exports only committed records), batched as the leader appended them; a control record
-/// always has a batch of its own.
+/// exports only committed records), batched as the leader appended them, each batch stamped with
+/// the simulated millisecond its leader appended it (the simulation's clock starts at the Unix
+/// epoch); a control record always has a batch of its own.
 pub fn segment(log: &MetadataLog, end: Offset) -> KafkaFile {
     let start = log.start_offset();
     let end = end.min(log.end_offset());
@@ -86,27 +88,29 @@ pub fn segment(log: &MetadataLog, end: Offset) -> KafkaFile {
     let mut batch: Vec<Payload> = Vec::new();
     let mut batch_start = start;
     let mut batch_epoch = 0;
+    let mut batch_time = 0;
     for offset in start..end {
         let Some(entry) = log.get(offset) else { break };
         let payload = log_payload(&entry.record);
         let breaks = !batch.is_empty()
             && (entry.epoch != batch_epoch || payload.is_control() != batch[0].is_control());
         if breaks {
-            put_batch(&mut bytes, batch_start as i64, batch_epoch as i32, 0, &batch);
+            put_batch(&mut bytes, batch_start as i64, batch_epoch as i32, batch_time, &batch);
             batch.clear();
         }
         if batch.is_empty() {
             batch_start = offset;
             batch_epoch = entry.epoch;
+            batch_time = (entry.appended_at / MS) as i64;
         }
         batch.push(payload);
         if entry.last_in_batch || batch[0].is_control() {
-            put_batch(&mut bytes, batch_start as i64, batch_epoch as i32, 0, &batch);
+            put_batch(&mut bytes, batch_start as i64, batch_epoch as i32, batch_time, &batch);
             batch.clear();
         }
     }
     if !batch.is_empty() {
-        put_batch(&mut bytes, batch_start as i64, batch_epoch as i32, 0, &batch);
+        put_batch(&mut bytes, batch_start as i64, batch_epoch as i32, batch_time, &batch);
     }
     KafkaFile { name: segment_file_name(start), bytes }
 }

@@ -111,7 +111,7 @@ impl LogReader {
             LogRequest::Open(files) if nodes::are_nodes(&files) => {
                 let cluster = ClusterFiles::of(&files);
                 let folder = cluster.source.clone().unwrap_or_default();
-                self.timeline = Some(LogTimeline::open(node_dirs::record_files(&files, &folder)));
+                self.timeline = Some(LogTimeline::open(nodes::record_files(&files, &folder)));
                 self.cluster = Some(cluster);
             }
             LogRequest::Open(files) => {

@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::kafka_log::node_files::NodeFile;
 use crate::kafka_log::nodes::{NodeSummary, Nodes, node_name, voter_ids};
 
 /// One node as its files draw it.
@@ -85,13 +84,7 @@ impl ClusterFiles {
     /// The cluster `files` (each its `/`-separated path and its bytes) draw.
     pub fn of(files: &[(String, Vec<u8>)]) -> ClusterFiles {
         let nodes = Nodes::read(files);
-        let latest = nodes.nodes.iter().filter_map(|n| n.quorum_state.as_ref().map(|s| s.leader_epoch)).max();
         let voters = voter_ids(&nodes.nodes);
-        let leads = |n: &NodeSummary| {
-            n.quorum_state.as_ref().is_some_and(|s| {
-                Some(s.leader_epoch) == latest && s.leader_id.is_some() && s.leader_id == n.node_id()
-            })
-        };
         let drawn: Vec<FileNode> = nodes
             .nodes
             .iter()
@@ -103,8 +96,8 @@ impl ClusterFiles {
                     epoch: state.map(|s| s.leader_epoch),
                     leader: state.and_then(|s| s.leader_id),
                     voted: state.and_then(|s| s.voted_id),
-                    leads: leads(n),
-                    stale: state.is_some_and(|s| Some(s.leader_epoch) < latest),
+                    leads: nodes.leads(n),
+                    stale: nodes.stale(n),
                     log_start: n.log_start,
                     log_end: n.log_end,
                     snapshot_end: n.snapshots.last().map(|s| s.end_offset),
@@ -117,9 +110,7 @@ impl ClusterFiles {
                 }
             })
             .collect();
-        let source =
-            nodes.nodes.iter().find(|n| leads(n)).or_else(|| nodes.nodes.iter().max_by_key(|n| n.log_end));
-        let source = source.map(|n| n.folder.clone());
+        let source = nodes.source().map(|n| n.folder.clone());
         ClusterFiles {
             furthest: drawn.iter().filter_map(|n| n.log_end).max().unwrap_or(0),
             nodes: drawn,
@@ -128,19 +119,6 @@ impl ClusterFiles {
             skipped: nodes.skipped.into_iter().map(|note| note.path).collect(),
         }
     }
-}
-
-/// The segments and snapshots of the node in `folder`.
-pub(crate) fn record_files(files: &[(String, Vec<u8>)], folder: &str) -> Vec<(String, Vec<u8>)> {
-    let inside =
-        |path: &str| path.strip_prefix(folder).is_some_and(|rest| folder.is_empty() || rest.starts_with('/'));
-    files
-        .iter()
-        .filter(|(path, _)| {
-            inside(path) && matches!(NodeFile::of(path), NodeFile::Segment | NodeFile::Snapshot)
-        })
-        .cloned()
-        .collect()
 }
 
 /// A node's state in one line.

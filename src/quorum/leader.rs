@@ -268,7 +268,8 @@ impl<S: StateMachine> Node<S> {
         let mut voters_changed = false;
         for (i, record) in records.into_iter().enumerate() {
             voters_changed |= matches!(record, Record::Voters(_));
-            self.disk.log.append(Entry { epoch: self.epoch, record, last_in_batch: i == last });
+            let epoch = self.epoch;
+            self.disk.log.append(Entry { epoch, record, appended_at: now, last_in_batch: i == last });
         }
         let end_offset = self.log().end_offset();
         out.note(self.id, NoteKind::Appended { records: count, first, end_offset });

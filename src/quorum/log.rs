@@ -9,14 +9,17 @@ use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
 use super::voters::{KRaftVersion, VoterSet};
 use super::{Epoch, Offset};
+use crate::harness::Micros;
 
-/// One log entry: a record, the leader epoch it was appended in, and whether it closes its
-/// batch (the records a leader appended together; a fetch never splits a batch, so a follower
-/// holds whole batches, as Kafka's record batches are).
+/// One log entry: a record, the leader epoch it was appended in, when the leader appended it
+/// (a batch's `baseTimestamp`, which `BatchAccumulator` takes from the leader's clock), and
+/// whether it closes its batch (the records a leader appended together; a fetch never splits a
+/// batch, so a follower holds whole batches, as Kafka's record batches are).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry<P> {
     pub epoch: Epoch,
     pub record: Record<P>,
+    pub appended_at: Micros,
     pub last_in_batch: bool,
 }
 

@@ -65,8 +65,53 @@ pub fn count(n: u64) -> String {
     out
 }
 
+/// Milliseconds since the Unix epoch as a UTC date and time: `2024-06-28 09:41:07.123` (the
+/// proleptic Gregorian calendar, Howard Hinnant's `civil_from_days`).
+pub fn utc(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let in_day = ms.rem_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let (h, m, s, milli) = (in_day / 3_600_000, in_day / 60_000 % 60, in_day / 1_000 % 60, in_day % 1_000);
+    format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02}:{s:02}.{milli:03}")
+}
+
+/// A span of milliseconds as a person reads it: `0.412 s`, `12.031 s`, `4 min 12 s`, `3 h 5 min`,
+/// `2 d 4 h`.
+pub fn span_ms(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let ms = ms.unsigned_abs();
+    let (s, m, h, d) = (ms / 1_000, ms / 60_000, ms / 3_600_000, ms / 86_400_000);
+    match () {
+        _ if ms < 60_000 => format!("{sign}{}.{:03} s", s, ms % 1_000),
+        _ if ms < 3_600_000 => format!("{sign}{m} min {} s", s % 60),
+        _ if ms < 86_400_000 => format!("{sign}{h} h {} min", m % 60),
+        _ => format!("{sign}{d} d {} h", h % 24),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn utc_dates_match_known_instants() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00:00.000");
+        // `date -u -d @1719567667.123`: Fri Jun 28 09:41:07 UTC 2024
+        assert_eq!(super::utc(1_719_567_667_123), "2024-06-28 09:41:07.123");
+        assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00:00.000", "a leap day");
+        assert_eq!(super::utc(-1), "1969-12-31 23:59:59.999");
+        assert_eq!(super::span_ms(412), "0.412 s");
+        assert_eq!(super::span_ms(252_000), "4 min 12 s");
+        assert_eq!(super::span_ms(11_100_000), "3 h 5 min");
+        assert_eq!(super::span_ms(-1_500), "-1.500 s");
+    }
+
     #[test]
     fn exact_milliseconds_read_back_to_the_microsecond() {
         for t in [0, 1, 999, 1_000, 30_000_125, 30_000_100, 86_400_000_000] {
