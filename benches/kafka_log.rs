@@ -17,7 +17,7 @@ use kraftscope::metadata::record::{
     MetadataRecord, PartitionChangeRecord, PartitionRecord, Replicas, broker_set,
 };
 
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 const TARGET_BYTES: usize = 100 * 1024 * 1024;
 const RECORDS_PER_BATCH: usize = 200;
 

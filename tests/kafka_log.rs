@@ -449,7 +449,7 @@ fn migrating_segment(state: i8) -> Vec<u8> {
     let record = |api_key: u16, version: u16, fields: Vec<(&'static str, Value)>| Payload::Metadata {
         api_key,
         version,
-        value: Value::Struct(fields),
+        value: Value::of_fields(fields),
     };
     let mut out = Vec::new();
     writer::put_batch(

@@ -43,25 +43,25 @@ fn value_of(ty: Type, nullable: bool, version: u16) -> BoxedStrategy<Value> {
         Type::String => {
             let text = "[a-zA-Z0-9._é-]{0,12}";
             if nullable {
-                prop::option::of(text).prop_map(Value::String).boxed()
+                prop::option::of(text).prop_map(|s| Value::String(s.map(Into::into))).boxed()
             } else {
-                text.prop_map(|s| Value::String(Some(s))).boxed()
+                text.prop_map(|s| Value::String(Some(s.into()))).boxed()
             }
         }
         Type::Bytes => {
             let bytes = prop::collection::vec(any::<u8>(), 0..8);
             if nullable {
-                prop::option::of(bytes).prop_map(Value::Bytes).boxed()
+                prop::option::of(bytes).prop_map(|b| Value::Bytes(b.map(Into::into))).boxed()
             } else {
-                bytes.prop_map(|b| Value::Bytes(Some(b))).boxed()
+                bytes.prop_map(|b| Value::Bytes(Some(b.into()))).boxed()
             }
         }
         Type::Array(element) => {
             let items = prop::collection::vec(value_of(*element, false, version), 0..4);
             if nullable {
-                prop::option::of(items).prop_map(Value::Array).boxed()
+                prop::option::of(items).prop_map(|v| Value::Array(v.map(Into::into))).boxed()
             } else {
-                items.prop_map(|v| Value::Array(Some(v))).boxed()
+                items.prop_map(|v| Value::Array(Some(v.into()))).boxed()
             }
         }
         Type::Struct(fields) => struct_of(fields, version),
@@ -74,7 +74,7 @@ fn struct_of(fields: &'static [Field], version: u16) -> BoxedStrategy<Value> {
         .filter(|f| f.in_version(version))
         .map(|f| value_of(f.ty, f.nullable_in(version), version).prop_map(move |v| (f.name, v)).boxed())
         .collect();
-    parts.prop_map(Value::Struct).boxed()
+    parts.prop_map(|fields| Value::Struct(fields.into())).boxed()
 }
 
 /// Any metadata record of any type and version Kafka 4.3.1 defines, or any control record.

@@ -30,13 +30,43 @@ fn decode_struct(
     fields: &'static [Field],
     version: u16,
 ) -> Result<Value, ParseError> {
-    let mut values = Vec::with_capacity(fields.len());
+    let mut values = Vec::with_capacity(fields.iter().filter(|f| f.in_version(version)).count());
     for field in fields.iter().filter(|f| f.in_version(version)) {
-        let value = match field.tag {
-            None => decode_value(input, field, version)?,
-            Some(_) => Value::default_of(field, version),
-        };
-        values.push((field.name, value));
+        let name = field.name;
+        // Each value is pushed where it is made: built on the stack and then copied into
+        // `values`, a scalar written a byte and a word at a time is read back sixteen bytes at a
+        // time, which stalls the processor (store forwarding fails) on every field.
+        match (field.tag, field.ty) {
+            (Some(_), _) => values.push((name, Value::default_of(field, version))),
+            (None, Type::Int32) => {
+                let v = input.i32(name)?;
+                values.push((name, Value::Int32(v)));
+            }
+            (None, Type::Int64) => {
+                let v = input.i64(name)?;
+                values.push((name, Value::Int64(v)));
+            }
+            (None, Type::Int16) => {
+                let v = input.i16(name)?;
+                values.push((name, Value::Int16(v)));
+            }
+            (None, Type::Int8) => {
+                let v = input.i8(name)?;
+                values.push((name, Value::Int8(v)));
+            }
+            (None, Type::Bool) => {
+                let v = input.i8(name)? != 0;
+                values.push((name, Value::Bool(v)));
+            }
+            (None, Type::Uuid) => {
+                let v = input.uuid(name)?;
+                values.push((name, Value::Uuid(v)));
+            }
+            (None, _) => {
+                let v = decode_value(input, field, version)?;
+                values.push((name, v));
+            }
+        }
     }
     let count = input.unsigned_varint("tagged field count")?;
     let mut last_tag = None;
@@ -49,19 +79,19 @@ fn decode_struct(
         last_tag = Some(tag);
         let size = input.unsigned_varint("tagged field size")? as usize;
         let mut body = input.sub(size, "tagged field")?;
-        let known = fields.iter().find(|f| f.tag == Some(tag) && f.in_version(version));
-        if let Some(field) = known {
+        // Its slot: the fields of this version are `values` in order.
+        let known =
+            fields.iter().filter(|f| f.in_version(version)).enumerate().find(|(_, f)| f.tag == Some(tag));
+        if let Some((slot, field)) = known {
             let value = decode_value(&mut body, field, version)?;
             if body.remaining() > 0 {
                 return Err(body
                     .error(format!("tagged field {} is {size} bytes but its value is shorter", field.name)));
             }
-            if let Some(slot) = values.iter_mut().find(|(name, _)| *name == field.name) {
-                slot.1 = value;
-            }
+            values[slot].1 = value;
         }
     }
-    Ok(Value::Struct(values))
+    Ok(Value::Struct(values.into_boxed_slice()))
 }
 
 /// A compact length: `None` for null (0), else the count.
@@ -93,12 +123,12 @@ fn decode_value(input: &mut Cursor<'_>, field: &Field, version: u16) -> Result<V
                 let bytes = input.take(len, name)?;
                 let text = std::str::from_utf8(bytes)
                     .map_err(|_| ParseError { at, what: format!("{name} is not UTF-8") })?;
-                Value::String(Some(text.to_string()))
+                Value::String(Some(Box::from(text)))
             }
         },
         Type::Bytes => match compact_length(input, field, version)? {
             None => Value::Bytes(None),
-            Some(len) => Value::Bytes(Some(input.take(len, name)?.to_vec())),
+            Some(len) => Value::Bytes(Some(Box::from(input.take(len, name)?))),
         },
         Type::Array(element) => match compact_length(input, field, version)? {
             None => Value::Array(None),
@@ -113,10 +143,25 @@ fn decode_value(input: &mut Cursor<'_>, field: &Field, version: u16) -> Result<V
                 }
                 let item = Field { ty: *element, nullable_since: None, tag: None, ..*field };
                 let mut items = Vec::with_capacity(len);
-                for _ in 0..len {
-                    items.push(decode_value(input, &item, version)?);
+                match element {
+                    // Broker ids and directory ids, read in place as scalars are.
+                    Type::Int32 => {
+                        for _ in 0..len {
+                            items.push(Value::Int32(input.i32(name)?));
+                        }
+                    }
+                    Type::Uuid => {
+                        for _ in 0..len {
+                            items.push(Value::Uuid(input.uuid(name)?));
+                        }
+                    }
+                    _ => {
+                        for _ in 0..len {
+                            items.push(decode_value(input, &item, version)?);
+                        }
+                    }
                 }
-                Value::Array(Some(items))
+                Value::Array(Some(items.into_boxed_slice()))
             }
         },
         Type::Struct(fields) => decode_struct(input, fields, version)?,

@@ -44,11 +44,18 @@ impl<'a> Cursor<'a> {
     /// The next `len` bytes, or an error naming `what` when fewer are left.
     pub(crate) fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8], ParseError> {
         if len > self.remaining() {
-            return Err(self.error(format!("{what}: needs {len} bytes, only {} left", self.remaining())));
+            return Err(self.short(len, what));
         }
         let bytes = &self.data[self.pos..self.pos + len];
         self.pos += len;
         Ok(bytes)
+    }
+
+    /// The error of a read of `len` bytes past the end, out of the hot path.
+    #[cold]
+    #[inline(never)]
+    fn short(&self, len: usize, what: &str) -> ParseError {
+        self.error(format!("{what}: needs {len} bytes, only {} left", self.remaining()))
     }
 
     /// A cursor over the next `len` bytes, which this one skips.
@@ -97,7 +104,21 @@ impl<'a> Cursor<'a> {
 
     /// An unsigned varint of at most `max_bytes` bytes (`ByteUtils.readUnsignedVarint`: 5 bytes
     /// for 32 bits; `readUnsignedVarlong`: 10 for 64).
+    #[inline]
     fn unsigned(&mut self, max_bytes: usize, what: &str) -> Result<u64, ParseError> {
+        // Most varints of a metadata log (lengths, counts, small ids) are one byte.
+        if let Some(&byte) = self.data.get(self.pos)
+            && byte < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(byte));
+        }
+        self.long_unsigned(max_bytes, what)
+    }
+
+    /// A varint of two bytes or more (or none left).
+    #[inline(never)]
+    fn long_unsigned(&mut self, max_bytes: usize, what: &str) -> Result<u64, ParseError> {
         let start = self.position();
         let mut value = 0u64;
         for i in 0..max_bytes {
@@ -111,14 +132,18 @@ impl<'a> Cursor<'a> {
     }
 
     /// An unsigned 32-bit varint (`ByteUtils.readUnsignedVarint`).
+    #[inline]
     pub(crate) fn unsigned_varint(&mut self, what: &str) -> Result<u32, ParseError> {
         let start = self.position();
         let value = self.unsigned(5, what)?;
-        u32::try_from(value)
-            .map_err(|_| ParseError { at: start, what: format!("{what}: varint overflows 32 bits") })
+        match u32::try_from(value) {
+            Ok(value) => Ok(value),
+            Err(_) => Err(overflow(start, what)),
+        }
     }
 
     /// A zig-zag 32-bit varint (`ByteUtils.readVarint`).
+    #[inline]
     pub(crate) fn varint(&mut self, what: &str) -> Result<i32, ParseError> {
         Ok(unzigzag(u64::from(self.unsigned_varint(what)?)) as i32)
     }
@@ -127,6 +152,13 @@ impl<'a> Cursor<'a> {
     pub(crate) fn varlong(&mut self, what: &str) -> Result<i64, ParseError> {
         Ok(unzigzag(self.unsigned(10, what)?))
     }
+}
+
+/// A 32-bit varint's overflow, out of the hot path.
+#[cold]
+#[inline(never)]
+fn overflow(at: usize, what: &str) -> ParseError {
+    ParseError { at, what: format!("{what}: varint overflows 32 bits") }
 }
 
 #[cfg(test)]

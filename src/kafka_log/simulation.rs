@@ -182,10 +182,10 @@ pub fn to_payload(record: &MetadataRecord) -> Payload {
 pub(crate) fn leader_change_payload(change: &LeaderChange) -> Payload {
     let voters = |ids: &[u32]| {
         Value::Array(Some(
-            ids.iter().map(|id| Value::Struct(vec![("VoterId", Value::Int32(*id as i32))])).collect(),
+            ids.iter().map(|id| Value::of_fields(vec![("VoterId", Value::Int32(*id as i32))])).collect(),
         ))
     };
-    let value = Value::Struct(vec![
+    let value = Value::of_fields(vec![
         ("Version", Value::Int16(0)),
         ("LeaderId", Value::Int32(change.leader as i32)),
         ("Voters", voters(&change.voters)),
@@ -196,8 +196,10 @@ pub(crate) fn leader_change_payload(change: &LeaderChange) -> Payload {
 
 /// A KRaftVersionRecord (control type 5, `KRaftVersionRecord.json` v0).
 pub(crate) fn kraft_version_payload(version: KRaftVersion) -> Payload {
-    let value =
-        Value::Struct(vec![("Version", Value::Int16(0)), ("KRaftVersion", Value::Int16(i16::from(version)))]);
+    let value = Value::of_fields(vec![
+        ("Version", Value::Int16(0)),
+        ("KRaftVersion", Value::Int16(i16::from(version))),
+    ]);
     Payload::Control { kind: ControlType::KRaftVersion, value }
 }
 
@@ -213,23 +215,23 @@ pub(crate) fn dir_uuid(dir: Option<DirectoryId>) -> [u8; 16] {
 pub(crate) fn voters_payload(voters: &VoterSet) -> Payload {
     let (min, max) = SUPPORTED_KRAFT_VERSIONS;
     let voter = |key: &ReplicaKey| {
-        let endpoint = Value::Struct(vec![
+        let endpoint = Value::of_fields(vec![
             ("Name", Value::String(Some("CONTROLLER".into()))),
-            ("Host", Value::String(Some(format!("n{}", key.id)))),
+            ("Host", Value::string(format!("n{}", key.id))),
             ("Port", Value::Uint16(9093)),
         ]);
-        let range = Value::Struct(vec![
+        let range = Value::of_fields(vec![
             ("MinSupportedVersion", Value::Int16(i16::from(min))),
             ("MaxSupportedVersion", Value::Int16(i16::from(max))),
         ]);
-        Value::Struct(vec![
+        Value::of_fields(vec![
             ("VoterId", Value::Int32(key.id as i32)),
             ("VoterDirectoryId", Value::Uuid(dir_uuid(key.dir))),
-            ("Endpoints", Value::Array(Some(vec![endpoint]))),
+            ("Endpoints", Value::Array(Some(Box::new([endpoint])))),
             ("KRaftVersionFeature", range),
         ])
     };
-    let value = Value::Struct(vec![
+    let value = Value::of_fields(vec![
         ("Version", Value::Int16(0)),
         ("Voters", Value::Array(Some(voters.keys().iter().map(voter).collect()))),
     ]);

@@ -16,15 +16,16 @@ pub enum Value {
     Int64(i64),
     Float64(f64),
     Uuid([u8; 16]),
-    String(Option<String>),
-    Bytes(Option<Vec<u8>>),
-    Array(Option<Vec<Value>>),
+    String(Option<Box<str>>),
+    Bytes(Option<Box<[u8]>>),
+    Array(Option<Box<[Value]>>),
     /// The fields that exist in the message's version, in schema order.
-    Struct(Vec<(&'static str, Value)>),
+    Struct(Box<[(&'static str, Value)]>),
 }
 
 impl Value {
     /// The default value of `field` (what an absent tagged field reads as).
+    #[inline]
     pub(crate) fn default_of(field: &Field, version: u16) -> Value {
         match (field.default, field.ty) {
             (Default::Null, Type::String) => Value::String(None),
@@ -41,6 +42,7 @@ impl Value {
         }
     }
 
+    #[inline]
     fn zero(ty: Type, n: i64, version: u16) -> Value {
         match ty {
             Type::Bool => Value::Bool(n != 0),
@@ -51,9 +53,9 @@ impl Value {
             Type::Int64 => Value::Int64(n),
             Type::Float64 => Value::Float64(n as f64),
             Type::Uuid => Value::Uuid([0; 16]),
-            Type::String => Value::String(Some(String::new())),
-            Type::Bytes => Value::Bytes(Some(Vec::new())),
-            Type::Array(_) => Value::Array(Some(Vec::new())),
+            Type::String => Value::String(Some(Box::default())),
+            Type::Bytes => Value::Bytes(Some(Box::default())),
+            Type::Array(_) => Value::Array(Some(Box::default())),
             Type::Struct(fields) => Value::defaults(fields, version),
         }
     }
@@ -142,9 +144,14 @@ impl Value {
         Value::Array(Some(ids.into_iter().map(Value::Int32).collect()))
     }
 
+    /// A struct of `fields` (name and value, in schema order).
+    pub fn of_fields(fields: Vec<(&'static str, Value)>) -> Value {
+        Value::Struct(fields.into_boxed_slice())
+    }
+
     /// A non-null string value.
     pub(crate) fn string(text: impl Into<String>) -> Value {
-        Value::String(Some(text.into()))
+        Value::String(Some(text.into().into_boxed_str()))
     }
 }
 

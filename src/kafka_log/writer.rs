@@ -170,7 +170,7 @@ pub(crate) fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
 }
 
 fn control(kind: ControlType, fields: Vec<(&'static str, Value)>) -> Payload {
-    Payload::Control { kind, value: Value::Struct(fields) }
+    Payload::Control { kind, value: Value::of_fields(fields) }
 }
 
 /// The `.checkpoint` file of a snapshot: offsets from 0, every batch in the snapshot's epoch.
