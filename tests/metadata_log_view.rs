@@ -252,3 +252,27 @@ fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stand
     tab.page.reduce(Action::Tab(Tab::Cluster));
     assert!(!tab.page.still_open, "another view closes the form");
 }
+
+#[test]
+fn the_opened_logs_history_comes_with_the_open_and_stays_while_scrubbing_and_playing() {
+    use kraftscope::page::metadata_log::history::HistoryAction;
+    let Some(segment) = segment() else { return };
+    let mut tab = log_tab();
+    tab.pick(1);
+    tab.read("00000000000000000000.log", segment);
+    let history = tab.page.metadata_log.history().expect("a history with the open");
+    assert_eq!(history.track().elections.len(), 1, "the one-node log's one election");
+    assert_eq!(history.at(), history.track().start, "paused at the first record");
+    assert!(!tab.page.animating(), "no frames while paused");
+    tab.act(MetadataLogAction::Seek(10));
+    assert!(tab.page.metadata_log.history().is_some(), "a seek's answer leaves the history");
+    tab.act(MetadataLogAction::History(HistoryAction::TogglePlay));
+    assert!(tab.page.animating(), "frames while the history plays on the log tab");
+    let start = tab.page.metadata_log.history().unwrap().at();
+    tab.page.reduce(Action::Frame { elapsed: 50.0 });
+    let history = tab.page.metadata_log.history().unwrap();
+    assert!(history.at() > start, "a frame moves the clock on");
+    let moment = history.moment();
+    assert_eq!(moment.active, Some((1, 1)), "n1 leads epoch 1");
+    assert!(moment.nodes.iter().any(|n| n.id == 1 && n.leads));
+}

@@ -10,6 +10,7 @@ use crate::util::format;
 
 use crate::drawing::still_sheet::{Cell, Column, Table, sheet};
 use crate::log_reader::OpenedLog;
+use crate::log_reader::history::{HistoryTrack, Moment, NodeMoment};
 use crate::log_reader::node_dirs::ClusterFiles;
 
 /// A still's one column: wide enough for the files' paths and a node's state in one line, and
@@ -71,6 +72,129 @@ pub fn strip(log: &OpenedLog) -> El {
                 .attr("y1", "0")
                 .attr("y2", STRIP_H),
         )
+}
+
+/// The history strip's drawing units: the span, then the partitions bar under it.
+const HISTORY_W: f64 = 1000.0;
+const HISTORY_STRIP_H: f64 = 24.0;
+const PARTITIONS_Y: f64 = 30.0;
+const HISTORY_H: f64 = 40.0;
+
+/// The history's span as a strip: an orange tick per election, a red band where no controller
+/// wrote before one, the moment's line; under it the partitions at the moment, with a leader
+/// (blue) and without (red). The nodes are listed beside it as text ([`NodeMoment`]'s words).
+pub fn history_strip(track: &HistoryTrack, moment: &Moment) -> El {
+    let span = (track.end - track.start).max(1) as f64;
+    let x = |at: i64| format!("{:.2}", ((at - track.start) as f64 / span * HISTORY_W).clamp(0.0, HISTORY_W));
+    let gaps = track.elections.iter().filter_map(|e| {
+        let from = e.quiet_from?;
+        let width = ((e.at - from) as f64 / span * HISTORY_W).max(1.5);
+        Some(
+            El::new("rect")
+                .attr("class", "history-gap")
+                .attr("x", x(from))
+                .attr("y", "0")
+                .attr("width", format!("{width:.2}"))
+                .attr("height", HISTORY_STRIP_H)
+                .child(
+                    El::new("title")
+                        .text(format!("no controller wrote for {}", format::span_ms(e.at - from))),
+                ),
+        )
+    });
+    let ticks = track.elections.iter().map(|e| {
+        El::new("line")
+            .attr("class", "leader-change")
+            .attr("x1", x(e.at))
+            .attr("x2", x(e.at))
+            .attr("y1", "0")
+            .attr("y2", HISTORY_STRIP_H)
+            .child(El::new("title").text(format!("epoch {}: n{} leads", e.epoch, e.leader)))
+    });
+    let share =
+        |n: u64| if moment.partitions == 0 { 0.0 } else { n as f64 / moment.partitions as f64 * HISTORY_W };
+    let led = share(moment.partitions.saturating_sub(moment.leaderless));
+    let bar = |class: &'static str, from: f64, width: f64| {
+        El::new("rect")
+            .attr("class", class)
+            .attr("x", format!("{from:.2}"))
+            .attr("y", PARTITIONS_Y)
+            .attr("width", format!("{width:.2}"))
+            .attr("height", HISTORY_H - PARTITIONS_Y)
+    };
+    El::new("svg")
+        .attr("class", "history-strip")
+        .attr("id", "history-strip")
+        .attr("viewBox", format!("0 0 {HISTORY_W} {HISTORY_H}"))
+        .attr("preserveAspectRatio", "none")
+        .attr("role", "img")
+        .attr(
+            "aria-label",
+            format!(
+                "{}; {}; {}",
+                format::counted(track.elections.len() as u64, "election"),
+                history_status(track, moment),
+                partitions_line(moment)
+            ),
+        )
+        .child(
+            El::new("rect")
+                .attr("class", "history-span")
+                .attr("width", HISTORY_W)
+                .attr("height", HISTORY_STRIP_H),
+        )
+        .children(gaps)
+        .children(ticks)
+        .child(
+            El::new("line")
+                .attr("class", "log-cursor")
+                .attr("x1", x(moment.at))
+                .attr("x2", x(moment.at))
+                .attr("y1", "0")
+                .attr("y2", HISTORY_STRIP_H),
+        )
+        .child(bar("history-led", 0.0, led))
+        .child(bar("history-leaderless", led, share(moment.leaderless)))
+}
+
+/// A node at a moment in words: its role and, for a broker, its state.
+pub fn node_words(node: &NodeMoment, moment: &Moment) -> (String, String) {
+    let role = match (node.leads, node.controller) {
+        (true, _) => format!("♛ active controller, epoch {}", moment.active.map_or(0, |(_, e)| e)),
+        (false, true) => "controller".to_string(),
+        (false, false) => String::new(),
+    };
+    (role, node.broker.map_or(String::new(), |b| format!("broker: {}", b.name())))
+}
+
+/// Who leads at `moment`, in one sentence: the words beside the drawing.
+pub fn history_status(track: &HistoryTrack, moment: &Moment) -> String {
+    match moment.active {
+        Some((leader, epoch)) => format!("n{leader} is the active controller (epoch {epoch})."),
+        None if moment.elections == 0 => "Before the log's first election: no active controller.".into(),
+        None => {
+            let Some(next) = track.elections.get(moment.elections) else {
+                return "No active controller.".into();
+            };
+            let quiet = next.quiet_from.unwrap_or(next.at);
+            format!(
+                "No active controller: none has written for {}; n{} will lead epoch {} {} from now.",
+                format::span_ms(moment.at - quiet),
+                next.leader,
+                next.epoch,
+                format::span_ms(next.at - moment.at)
+            )
+        }
+    }
+}
+
+/// The partitions at `moment`, in one line.
+pub fn partitions_line(moment: &Moment) -> String {
+    format!(
+        "{}, {} without a leader",
+        format::counted(moment.partitions, "partition"),
+        format::count(moment.leaderless)
+    )
 }
 
 /// The position as the page says it under the strip.

@@ -123,6 +123,9 @@ pub struct Event {
     /// Milliseconds since the Unix epoch, on the writing leader's clock.
     pub timestamp: i64,
     pub what: What,
+    /// The partitions, and those without a leader, from this event until the next.
+    pub partitions: u64,
+    pub leaderless: u64,
 }
 
 /// What happened to one node over the history.
@@ -282,6 +285,7 @@ struct Builder {
     /// The event that created each topic (by UUID), to count its partitions.
     created: SmallMap<String, usize>,
     leaderless: u64,
+    partitions: u64,
     last: Option<Last>,
     previous_election_epoch: Option<i32>,
     first_offset: Option<i64>,
@@ -319,6 +323,11 @@ impl Sink for Builder {
                 for what in what {
                     self.push(&entry, what);
                 }
+                if self.recording
+                    && let Some(last) = self.events.last_mut()
+                {
+                    (last.partitions, last.leaderless) = (self.partitions, self.leaderless);
+                }
             }
             _ => {}
         }
@@ -353,7 +362,14 @@ impl Builder {
             *after = leaderless_after;
             return;
         }
-        self.events.push(Event { offset: entry.offset, timestamp: entry.timestamp, what });
+        let (partitions, leaderless) = (self.partitions, self.leaderless);
+        self.events.push(Event {
+            offset: entry.offset,
+            timestamp: entry.timestamp,
+            what,
+            partitions,
+            leaderless,
+        });
     }
 
     /// A LeaderChange: an election, with the gap since the last record of an earlier epoch.
@@ -441,6 +457,7 @@ impl Builder {
                 if value.int("Leader") == Some(i64::from(NO_LEADER)) {
                     self.leaderless += 1;
                 }
+                self.partitions += 1;
                 Vec::new()
             }
             5 => self.partition_change(value).into_iter().collect(),
@@ -449,6 +466,7 @@ impl Builder {
                 let Some(topic) = self.image.topics.get(&uuid) else { return Vec::new() };
                 let leaderless = topic.partitions.values().filter(|p| p.leader == NO_LEADER).count();
                 self.leaderless = self.leaderless.saturating_sub(leaderless as u64);
+                self.partitions = self.partitions.saturating_sub(topic.partitions.len() as u64);
                 vec![What::TopicDeleted {
                     name: topic.name.clone(),
                     partitions: topic.partitions.len() as u32,

@@ -4,6 +4,7 @@
 //! [`OpenedLog`]: text and numbers only, so it crosses to the page as plain data.
 
 pub mod batch;
+pub mod history;
 pub mod node_dirs;
 
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,8 @@ use crate::kafka_log::payload::ControlType;
 use crate::kafka_log::report;
 use crate::kafka_log::timeline::LogTimeline;
 
+use crate::kafka_log::history::History;
+use history::HistoryTrack;
 use node_dirs::ClusterFiles;
 
 /// At most this many topics are listed (the rest are counted).
@@ -94,6 +97,9 @@ pub struct OpenedLog {
     /// When the files were nodes' directories: the cluster they draw (the timeline is then the
     /// leader's log).
     pub cluster: Option<ClusterFiles>,
+    /// The log's history on the cluster's clock, with the answer to an open only (the page
+    /// keeps it while it scrubs); none when the files hold no segment.
+    pub history: Option<HistoryTrack>,
 }
 
 /// The reader's state: the opened files' timeline, and the cluster when they were nodes'
@@ -108,15 +114,19 @@ impl LogReader {
     /// Answer `request` with the view of the log (a seek before any open is refused).
     pub fn answer(&mut self, request: LogRequest) -> Result<OpenedLog, String> {
         match request {
-            LogRequest::Open(files) if nodes::are_nodes(&files) => {
-                let cluster = ClusterFiles::of(&files);
-                let folder = cluster.source.clone().unwrap_or_default();
-                self.timeline = Some(LogTimeline::open(nodes::record_files(&files, &folder)));
-                self.cluster = Some(cluster);
-            }
             LogRequest::Open(files) => {
-                self.timeline = Some(LogTimeline::open(files));
-                self.cluster = None;
+                let history = History::read(&files).ok().map(|h| HistoryTrack::of(&h));
+                if nodes::are_nodes(&files) {
+                    let cluster = ClusterFiles::of(&files);
+                    let folder = cluster.source.clone().unwrap_or_default();
+                    self.timeline = Some(LogTimeline::open(nodes::record_files(&files, &folder)));
+                    self.cluster = Some(cluster);
+                } else {
+                    self.timeline = Some(LogTimeline::open(files));
+                    self.cluster = None;
+                }
+                let opened = OpenedLog::of(self.timeline.as_ref().expect("opened above"));
+                return Ok(OpenedLog { cluster: self.cluster.clone(), history, ..opened });
             }
             LogRequest::Seek(count) => {
                 self.timeline.as_mut().ok_or("no log is open to scrub")?.seek(count);
@@ -189,6 +199,7 @@ impl OpenedLog {
                 .collect(),
             error,
             cluster: None,
+            history: None,
         }
     }
 }

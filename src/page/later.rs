@@ -70,6 +70,7 @@ impl PageState {
             self.recording.is_some() || self.migration.as_ref().is_some_and(MigrationState::playing);
         (self.pains.playing() && self.tab == Tab::Pains)
             || (migrating && self.tab == Tab::Migration)
+            || (self.metadata_log.playing() && self.tab == Tab::Log)
             || self.race.busy()
     }
 

@@ -6,8 +6,10 @@
 //! the reader answers.
 
 pub mod action;
+pub mod history;
 
 pub use action::MetadataLogAction;
+use history::HistoryPlayer;
 
 use super::clock::Clock;
 use crate::log_reader::{LogRequest, OpenedLog};
@@ -24,6 +26,8 @@ pub struct MetadataLogView {
     /// How long reading and decoding the last opened files took.
     open_ms: Option<f64>,
     opened: Option<OpenedLog>,
+    /// The opened log's history, played on its own clock.
+    history: Option<HistoryPlayer>,
     error: Option<String>,
     dragging: bool,
 }
@@ -47,6 +51,23 @@ impl MetadataLogView {
     /// The opened log.
     pub fn opened(&self) -> Option<&OpenedLog> {
         self.opened.as_ref()
+    }
+
+    /// The opened log's history.
+    pub fn history(&self) -> Option<&HistoryPlayer> {
+        self.history.as_ref()
+    }
+
+    /// Whether the history plays (animation frames are wanted).
+    pub fn playing(&self) -> bool {
+        self.history.as_ref().is_some_and(HistoryPlayer::playing)
+    }
+
+    /// An animation frame, `elapsed` real ms after the last.
+    pub(crate) fn frame(&mut self, elapsed: f64) {
+        if let Some(history) = &mut self.history {
+            history.frame(elapsed);
+        }
     }
 
     /// What went wrong reading or decoding the last files.
@@ -81,13 +102,19 @@ impl MetadataLogView {
                 return Some(LogRequest::Seek(count));
             }
             MetadataLogAction::Seek(_) => {}
-            MetadataLogAction::Answered(Ok(opened)) => {
+            MetadataLogAction::Answered(Ok(mut opened)) => {
                 if self.decoding {
                     self.decoding = false;
                     self.open_ms = Some(clock() - self.started_ms);
+                    self.history = opened.history.take().map(HistoryPlayer::new);
                 }
                 self.error = opened.error.clone();
                 self.opened = Some(*opened);
+            }
+            MetadataLogAction::History(action) => {
+                if let Some(history) = &mut self.history {
+                    history.reduce(action);
+                }
             }
             MetadataLogAction::Answered(Err(error)) => {
                 self.decoding = false;

@@ -598,6 +598,11 @@ impl PageState {
             return;
         }
         #[cfg(feature = "full")]
+        if self.tab == Tab::Log {
+            self.metadata_log.frame(elapsed);
+            return;
+        }
+        #[cfg(feature = "full")]
         if self.tab == Tab::Migration {
             self.record_migration();
             if let Some(migration) = self.migration.as_mut().filter(|_| self.recording.is_none()) {

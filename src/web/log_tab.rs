@@ -11,9 +11,14 @@ use super::cluster_files::cluster_files;
 use super::log_drop::LogDrop;
 use super::still_form::StillFormView;
 use super::svg_html;
-use crate::drawing::log::{epochs_line, position_line, problems_line, strip};
+use crate::drawing::log::{
+    epochs_line, history_status, history_strip, node_words, partitions_line, position_line, problems_line,
+    strip,
+};
 use crate::log_reader::{ImageSummary, OpenedLog};
+use crate::page::metadata_log::history::{HistoryAction, HistoryPlayer, SPEEDS};
 use crate::page::{Action, MetadataLogAction, MetadataLogView, StillAction, StillForm};
+use crate::util::format::{span_ms, utc};
 
 /// The metadata log view of `view`, with "Save picture" once files are opened (its button where
 /// `stills`; its form while `still` is open); its controls send `on` their actions, and the
@@ -63,6 +68,7 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, stills: bool, on: &Callback<A
                         { " " }<button id="still" class="secondary" title="E" onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
                     }</p>
             </div>
+            if let Some(history) = view.history() { { history_view(history, on) } }
             <div class="panel log-travel">
                 <h2>{ "Time travel: the image after each record" }</h2>
                 { svg_html::html(&strip(log)) }
@@ -88,6 +94,84 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, stills: bool, on: &Callback<A
                     { for log.record_types.iter().map(|(name, count)| html! { <tr><td>{ count }</td><td>{ name }</td></tr> }) }
                 </table>
             </details>
+        </div>
+    }
+}
+
+/// The history on the cluster's own clock: the clock, who leads, the drawing, the controls, the
+/// elections with their gaps, and the latest events.
+fn history_view(player: &HistoryPlayer, on: &Callback<Action>) -> Html {
+    let track = player.track();
+    let moment = player.moment();
+    let act = |action: HistoryAction| {
+        on.reform(move |_: MouseEvent| Action::MetadataLog(MetadataLogAction::History(action)))
+    };
+    let on_skip = on.reform(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        Action::MetadataLog(MetadataLogAction::History(HistoryAction::SkipQuiet(input.checked())))
+    });
+    let shown = player.election();
+    let gaps: Vec<i64> = track.elections.iter().filter_map(|e| e.gap_ms).collect();
+    let longest = gaps.iter().max().map_or(String::new(), |max| {
+        format!("; the longest time without an active controller: {}", span_ms(*max))
+    });
+    let recent = track.events[..moment.events].iter().rev().take(5);
+    html! {
+        <div class="panel log-history" id="log-history" data-at={moment.at.to_string()}
+             data-active={moment.active.map_or(String::new(), |(leader, _)| leader.to_string())}
+             data-epoch={moment.active.map_or(String::new(), |(_, epoch)| epoch.to_string())}
+             data-election={shown.map_or(String::new(), |i| i.to_string())}>
+            <h2>{ "History: the cluster on its own clock" }</h2>
+            <p class="hint">{ format!("{}: each batch's timestamp, the writing leader's clock. A gap before an election runs from the last record any controller wrote (it writes at least every 500 ms) to the new leader's first.", track.source) }</p>
+            <p id="history-clock" class="history-clock">{ track.clock(moment.at) }</p>
+            <p id="history-status">{ history_status(track, &moment) }</p>
+            { svg_html::html(&history_strip(track, &moment)) }
+            <p id="history-partitions" class="hint">{ format!("{}. The strip: each orange tick an election, each red band a time without an active controller, the dark line this moment; under it the partitions with a leader (blue) and without (red).", partitions_line(&moment)) }</p>
+            <ul id="history-nodes" class="history-nodes" aria-label="The nodes at this moment">
+                { for moment.nodes.iter().map(|node| {
+                    let (role, broker) = node_words(node, &moment);
+                    let state = node.broker.map_or("none", |b| b.name()).replace(' ', "-");
+                    let label = [format!("n{}", node.id), role.clone(), broker.clone()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("; ");
+                    html! {
+                        <li class={classes!("history-node", node.leads.then_some("leads"), format!("broker-{state}"))}
+                            data-node={node.id.to_string()} data-broker={state.clone()} aria-label={label}>
+                            <strong>{ format!("n{}", node.id) }</strong>
+                            if !role.is_empty() { <span>{ role }</span> }
+                            if !broker.is_empty() { <span>{ broker }</span> }
+                        </li>
+                    }
+                }) }
+            </ul>
+            <div class="history-controls">
+                <button id="history-play" onclick={act(HistoryAction::TogglePlay)}>{ if player.playing() { "Pause" } else { "Play" } }</button>
+                <button id="history-previous" class="secondary" onclick={act(HistoryAction::Previous)}>{ "Previous election" }</button>
+                <button id="history-next" class="secondary" onclick={act(HistoryAction::Next)}>{ "Next election" }</button>
+                <span role="group" aria-label="Speed of the cluster's time">
+                    { for SPEEDS.iter().map(|&speed| html! {
+                        <button class="secondary" aria-pressed={(player.speed() == speed).to_string()}
+                                onclick={act(HistoryAction::Speed(speed))}>{ format!("{speed}×") }</button> }) }
+                </span>
+                <label><input type="checkbox" id="history-skip" checked={player.skip_quiet()} onchange={on_skip} />
+                    { " Skip quiet stretches" }</label>
+            </div>
+            <details class="history-elections" open=true>
+                <summary>{ format!("{} elections{longest}", track.elections.len()) }</summary>
+                <table id="history-elections">
+                    <thead><tr><th>{ "epoch" }</th><th>{ "leader" }</th><th>{ "time (UTC)" }</th><th>{ "no active controller before it" }</th><th>{ "show it" }</th></tr></thead>
+                    <tbody>
+                    { for track.elections.iter().enumerate().map(|(i, e)| html! {
+                        <tr class={classes!((shown == Some(i)).then_some("shown"))}>
+                            <td>{ e.epoch }</td><td>{ format!("n{}", e.leader) }</td><td>{ utc(e.at) }</td>
+                            <td>{ e.gap_ms.map_or("none (the log's first)".to_string(), span_ms) }</td>
+                            <td><button class="secondary" aria-label={format!("Go to the election of epoch {}", e.epoch)}
+                                        onclick={act(HistoryAction::Election(i))}>{ "Go" }</button></td>
+                        </tr> }) }
+                    </tbody>
+                </table>
+            </details>
+            <ol id="history-recent" class="history-recent" aria-label="The latest events">
+                { for recent.map(|e| html! { <li>{ format!("{}  {}", utc(e.at), e.line) }</li> }) }
+            </ol>
         </div>
     }
 }

@@ -2,6 +2,7 @@
 //! whose bytes go from the web layer to the log reader's worker without passing through here),
 //! scrubs the timeline, drags files over the drop zone; and the log reader's answers.
 
+use super::history::HistoryAction;
 use crate::log_reader::OpenedLog;
 
 /// The metadata log view's actions.
@@ -15,6 +16,8 @@ pub enum MetadataLogAction {
     Decoding,
     /// Show the image after this many records.
     Seek(usize),
+    /// Play, pause or move the opened log's history.
+    History(HistoryAction),
     /// Files are dragged over the drop zone, or no longer.
     Drag(bool),
     /// The log reader's view of the log after an open or a seek, or why it failed.
