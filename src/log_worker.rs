@@ -25,6 +25,12 @@ pub fn open_log(names: Vec<String>, files: Vec<js_sys::Uint8Array>) -> JsValue {
     answer(LogRequest::Open(names.into_iter().zip(files.iter().map(js_sys::Uint8Array::to_vec)).collect()))
 }
 
+/// Work out the opened log's history.
+#[wasm_bindgen(js_name = logHistory)]
+pub fn log_history() -> JsValue {
+    answer(LogRequest::History)
+}
+
 /// Replay the image after `count` records of the opened log.
 #[wasm_bindgen(js_name = seekLog)]
 pub fn seek_log(count: usize) -> JsValue {

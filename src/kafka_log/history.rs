@@ -195,8 +195,7 @@ impl History {
             let nodes = Nodes::read(files);
             let node = nodes.source().ok_or("no KRaft node's log found in those directories")?;
             let names: Vec<&str> = nodes.nodes.iter().map(|n| n.name.as_str()).collect();
-            let why = if nodes.leads(node) { "the leader of the latest epoch" } else { "the furthest log" };
-            let source = format!("{}'s log ({why}; nodes {})", node.name, names.join(", "));
+            let source = source_words(&node.name, nodes.leads(node), &names);
             return History::of_log(&record_files(files, &node.folder), source);
         }
         let log: Vec<(String, Vec<u8>)> = if files.len() == 1 {
@@ -214,7 +213,7 @@ impl History {
 
     /// The history of one log: its segments in offset order, from its first record, or from
     /// the end of the earliest snapshot that covers its start when the log was cleaned.
-    fn of_log(files: &[(String, Vec<u8>)], source: String) -> Result<History, String> {
+    pub fn of_log(files: &[(String, Vec<u8>)], source: String) -> Result<History, String> {
         let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
         let mut segments: Vec<&(String, Vec<u8>)> =
             files.iter().filter(|(p, _)| FileKind::of(p) == FileKind::Segment).collect();
@@ -249,6 +248,13 @@ impl History {
         }
         Ok(builder.finish(source, from_snapshot))
     }
+}
+
+/// Whose log a history of nodes' directories is, in words: `n2's log (the leader of the latest
+/// epoch; nodes n1, n2, n3)`.
+pub fn source_words(name: &str, leads: bool, names: &[&str]) -> String {
+    let why = if leads { "the leader of the latest epoch" } else { "the furthest log" };
+    format!("{name}'s log ({why}; nodes {})", names.join(", "))
 }
 
 /// The first record's offset of a segment.

@@ -65,6 +65,11 @@ impl LogTimeline {
         LogTimeline { files, inspection, entries, type_names, batches, replay_from, image, position }
     }
 
+    /// The files the timeline reads (name and bytes).
+    pub fn files(&self) -> &[(String, Vec<u8>)] {
+        &self.files
+    }
+
     /// Number of records on the timeline.
     pub fn len(&self) -> usize {
         self.entries.len()

@@ -35,6 +35,9 @@ pub enum LogRequest {
     Open(Vec<(String, Vec<u8>)>),
     /// Replay the image after this many records.
     Seek(usize),
+    /// Work out the opened files' history (asked once the open's answer is shown, so a big
+    /// log's view does not wait for it).
+    History,
 }
 
 /// One leader epoch's band on the timeline strip: its first record, the record after its last,
@@ -114,22 +117,28 @@ impl LogReader {
     /// Answer `request` with the view of the log (a seek before any open is refused).
     pub fn answer(&mut self, request: LogRequest) -> Result<OpenedLog, String> {
         match request {
+            LogRequest::Open(files) if nodes::are_nodes(&files) => {
+                let cluster = ClusterFiles::of(&files);
+                let folder = cluster.source.clone().unwrap_or_default();
+                self.timeline = Some(LogTimeline::open(nodes::record_files(&files, &folder)));
+                self.cluster = Some(cluster);
+            }
             LogRequest::Open(files) => {
-                let history = History::read(&files).ok().map(|h| HistoryTrack::of(&h));
-                if nodes::are_nodes(&files) {
-                    let cluster = ClusterFiles::of(&files);
-                    let folder = cluster.source.clone().unwrap_or_default();
-                    self.timeline = Some(LogTimeline::open(nodes::record_files(&files, &folder)));
-                    self.cluster = Some(cluster);
-                } else {
-                    self.timeline = Some(LogTimeline::open(files));
-                    self.cluster = None;
-                }
-                let opened = OpenedLog::of(self.timeline.as_ref().expect("opened above"));
-                return Ok(OpenedLog { cluster: self.cluster.clone(), history, ..opened });
+                self.timeline = Some(LogTimeline::open(files));
+                self.cluster = None;
             }
             LogRequest::Seek(count) => {
                 self.timeline.as_mut().ok_or("no log is open to scrub")?.seek(count);
+            }
+            LogRequest::History => {
+                let timeline = self.timeline.as_ref().ok_or("no log is open")?;
+                let opened = OpenedLog::of(timeline);
+                let source = match &self.cluster {
+                    Some(cluster) => cluster.history_source(),
+                    None => opened.files.join(", "),
+                };
+                let history = History::of_log(timeline.files(), source).ok().map(|h| HistoryTrack::of(&h));
+                return Ok(OpenedLog { cluster: self.cluster.clone(), history, ..opened });
             }
         }
         let opened = OpenedLog::of(self.timeline.as_ref().expect("opened above"));

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::kafka_log::history::source_words;
 use crate::kafka_log::nodes::{NodeSummary, Nodes, node_name, voter_ids};
 
 /// One node as its files draw it.
@@ -118,6 +119,16 @@ impl ClusterFiles {
             source,
             skipped: nodes.skipped.into_iter().map(|note| note.path).collect(),
         }
+    }
+}
+
+impl ClusterFiles {
+    /// Whose log the history is, in `history`'s words.
+    pub fn history_source(&self) -> String {
+        let names: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
+        let node =
+            self.nodes.iter().find(|n| n.leads).or_else(|| self.nodes.iter().max_by_key(|n| n.log_end));
+        node.map_or_else(String::new, |n| source_words(&n.name, n.leads, &names))
     }
 }
 

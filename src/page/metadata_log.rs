@@ -88,6 +88,7 @@ impl MetadataLogView {
                 self.started_ms = clock();
                 self.reading = true;
                 self.error = None;
+                self.history = None;
             }
             MetadataLogAction::Unreadable(error) => {
                 self.reading = false;
@@ -103,13 +104,17 @@ impl MetadataLogView {
             }
             MetadataLogAction::Seek(_) => {}
             MetadataLogAction::Answered(Ok(mut opened)) => {
-                if self.decoding {
-                    self.decoding = false;
-                    self.open_ms = Some(clock() - self.started_ms);
-                    self.history = opened.history.take().map(HistoryPlayer::new);
+                if let Some(track) = opened.history.take() {
+                    self.history = Some(HistoryPlayer::new(track));
                 }
                 self.error = opened.error.clone();
                 self.opened = Some(*opened);
+                if self.decoding {
+                    self.decoding = false;
+                    self.open_ms = Some(clock() - self.started_ms);
+                    // The history is worked out once the log is shown.
+                    return self.opened.as_ref().is_some_and(|o| o.len > 0).then_some(LogRequest::History);
+                }
             }
             MetadataLogAction::History(action) => {
                 if let Some(history) = &mut self.history {

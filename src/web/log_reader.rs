@@ -60,6 +60,7 @@ impl LogReaderWorker {
                 set("names", &names).and_then(|()| set("files", &bytes))
             }
             LogRequest::Seek(count) => set("seek", &(count as f64).into()),
+            LogRequest::History => set("history", &true.into()),
         };
         sent.and_then(|()| self.worker.post_message_with_transfer(&message, &transfer))
             .map_err(|error| format!("cannot reach the log reader ({})", described(&error)))
