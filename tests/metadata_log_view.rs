@@ -24,7 +24,12 @@ struct LogTab {
 }
 
 fn log_tab() -> LogTab {
-    let mut page = PageState::new("", "http://localhost/", false);
+    log_tab_at("")
+}
+
+/// The page opened at `search` (a link), on its log tab.
+fn log_tab_at(search: &str) -> LogTab {
+    let mut page = PageState::new(search, "http://localhost/", false);
     page.reduce(Action::Tab(Tab::Log));
     LogTab { page, batch: FileBatch::default(), reader: LogReader::default(), sent: Vec::new() }
 }
@@ -282,4 +287,36 @@ fn the_opened_logs_history_comes_with_the_open_and_stays_while_scrubbing_and_pla
     let moment = history.moment();
     assert_eq!(moment.active, Some((1, 1)), "n1 leads epoch 1");
     assert!(moment.nodes.iter().any(|n| n.id == 1 && n.leads));
+}
+
+#[test]
+fn a_link_to_a_moment_of_the_history_shows_it_once_the_same_files_are_opened() {
+    use kraftscope::page::metadata_log::history::HistoryAction;
+    let Some(segment) = segment() else { return };
+    let mut tab = log_tab();
+    tab.pick(1);
+    tab.read("00000000000000000000.log", segment.clone());
+    let start = tab.page.metadata_log.history().unwrap().track().start;
+    let moment = start + 1_234;
+    tab.act(MetadataLogAction::History(HistoryAction::At(moment)));
+    let effects = tab.page.reduce(Action::Share).effects;
+    let Some(Effect::Copy(url)) = effects.first() else { panic!("a link: {effects:?}") };
+    assert_eq!(url, &format!("http://localhost/?tab=log&history-at={moment}"));
+
+    let mut again = log_tab_at(&format!("?tab=log&history-at={moment}"));
+    assert!(again.page.notices.is_empty(), "{:?}", again.page.notices);
+    again.pick(1);
+    again.read("00000000000000000000.log", segment.clone());
+    assert_eq!(again.page.metadata_log.history().unwrap().at(), moment, "the moment the link names");
+
+    let mut bad = log_tab_at("?tab=log&history-at=yesterday");
+    assert_eq!(
+        bad.page.notices,
+        [
+            "history-at: 'yesterday' is not a time in ms since 1970 (like 1758533058290); the history opens at its start"
+        ]
+    );
+    bad.pick(1);
+    bad.read("00000000000000000000.log", segment);
+    assert_eq!(bad.page.metadata_log.history().unwrap().at(), start, "at its start");
 }

@@ -62,7 +62,8 @@ impl PageState {
             }
             _ => format!("{}&tab={}", PageParams::share_query(&self.session), self.tab.name()),
         };
-        const KEPT: [&str; 7] = ["embed", "controls", "skip", "partitions", "kraft-roles", "origins", "hold"];
+        const KEPT: [&str; 8] =
+            ["embed", "controls", "skip", "partitions", "kraft-roles", "origins", "hold", "history-at"];
         for pair in self.search.trim_start_matches('?').split('&') {
             if KEPT.contains(&pair.split('=').next().unwrap_or_default()) {
                 query.push('&');

@@ -12,6 +12,8 @@ use crate::page::host::Command;
 use crate::page::session_file::SessionFile;
 use crate::teaching::stories::{Story, View};
 
+use super::metadata_log::MetadataLogAction;
+use super::metadata_log::history::HistoryAction;
 use super::migration::{MigrationAction, MigrationState, PreparingMigration};
 use super::qr;
 use super::{
@@ -57,7 +59,13 @@ impl PageState {
                 self.race_told(told, effects);
             }
             Action::MetadataLog(action) => {
+                let history_arrives =
+                    matches!(&action, MetadataLogAction::Answered(Ok(o)) if o.history.is_some());
                 effects.extend(self.metadata_log.reduce(action, self.clock).map(Effect::ReadLog));
+                // A link to a moment of the history (`history-at=`) shows it once the files are opened.
+                if history_arrives && let Some(at) = self.params.history_at {
+                    self.metadata_log.reduce(MetadataLogAction::History(HistoryAction::At(at)), self.clock);
+                }
             }
             // The page's own actions are reduced by `PageState::reduce`, which hands over only these.
             _ => {}
@@ -142,7 +150,8 @@ impl PageState {
     /// the migration's moment.
     pub(super) fn later_view_query(&self) -> Option<String> {
         Some(match self.tab {
-            Tab::Cluster | Tab::Log => return None,
+            Tab::Cluster => return None,
+            Tab::Log => format!("tab=log&history-at={}", self.metadata_log.history()?.at()),
             Tab::Failover => {
                 let roles = match self.race.roles() {
                     KraftRoles::DEDICATED => String::new(),

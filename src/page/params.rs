@@ -43,6 +43,9 @@ pub struct PageParams {
     /// The view to open on the live session (`tab=`): how the first screen hands a view it
     /// does not carry to the full page.
     pub tab: Option<Tab>,
+    /// The moment of an opened log's history to show once its files are opened again
+    /// (`history-at=`, ms since the Unix epoch on the cluster's clock).
+    pub history_at: Option<i64>,
     /// Whether the link asks for the full page (`full=1`): the first screen's wasm never
     /// hands over such a link again (index.html loads the full page for it).
     pub full: bool,
@@ -94,6 +97,7 @@ impl Default for PageParams {
             ops: Vec::new(),
             tour: None,
             tab: None,
+            history_at: None,
             full: false,
             files: false,
             speed: DEFAULT_SPEED,
@@ -402,6 +406,13 @@ impl PageParams {
                     let names: Vec<&str> = Tab::ALL.iter().map(|tab| tab.name()).collect();
                     format!("tab: '{value}' is not one of {}; opening the live cluster", names.join(", "))
                 })?)
+            }
+            "history-at" => {
+                // Up to the last millisecond of the year 9999.
+                let at = value.parse::<i64>().ok().filter(|at| (0..=253_402_300_799_999).contains(at));
+                self.history_at = Some(at.ok_or_else(|| {
+                    format!("history-at: '{value}' is not a time in ms since 1970 (like 1758533058290); the history opens at its start")
+                })?);
             }
             "full" => self.full = flag(value).ok_or_else(|| format!("full: '{value}' is not 0 or 1"))?,
             "files" => self.files = flag(value).ok_or_else(|| format!("files: '{value}' is not 0 or 1"))?,

@@ -254,9 +254,14 @@ impl App {
                     html! { <main class="migration-tab"><p role="alert">{ &state.status }</p></main> }
                 }
             },
-            Tab::Log => {
-                log_tab(&state.metadata_log, !state.params.embed, still.as_ref(), &self.on, &self.on_files)
-            }
+            Tab::Log => log_tab(
+                &state.metadata_log,
+                !state.params.embed,
+                still.as_ref(),
+                state.share.as_ref(),
+                &self.on,
+                &self.on_files,
+            ),
             Tab::Failover => failover_tab(
                 &state.race,
                 Layout {

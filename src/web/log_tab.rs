@@ -27,6 +27,7 @@ pub fn log_tab(
     view: &MetadataLogView,
     stills: bool,
     still: Option<&StillForm>,
+    share: Option<&String>,
     on: &Callback<Action>,
     open: &Callback<Vec<(String, Vec<u8>)>>,
 ) -> Html {
@@ -36,13 +37,19 @@ pub fn log_tab(
             if let Some(error) = view.error() { <p class="log-error" role="alert">{ error }</p> }
             if let Some(log) = view.opened() {
                 if let Some(form) = still { <StillFormView form={form.clone()} of="log" on={on.clone()} /> }
-                { opened(view, log, stills, on) }
+                { opened(view, log, stills, share, on) }
             }
         </main>
     }
 }
 
-fn opened(view: &MetadataLogView, log: &OpenedLog, stills: bool, on: &Callback<Action>) -> Html {
+fn opened(
+    view: &MetadataLogView,
+    log: &OpenedLog,
+    stills: bool,
+    share: Option<&String>,
+    on: &Callback<Action>,
+) -> Html {
     let (position, len) = (log.position, log.len);
     let oninput = on.reform(|e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
@@ -68,7 +75,7 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, stills: bool, on: &Callback<A
                         { " " }<button id="still" class="secondary" title="E" onclick={on.reform(|_: MouseEvent| Action::Still(StillAction::Open))}>{ "Save picture" }</button>
                     }</p>
             </div>
-            if let Some(history) = view.history() { { history_view(history, on) } }
+            if let Some(history) = view.history() { { history_view(history, share, on) } }
             <div class="panel log-travel">
                 <h2>{ "Time travel: the image after each record" }</h2>
                 { svg_html::html(&strip(log)) }
@@ -100,7 +107,7 @@ fn opened(view: &MetadataLogView, log: &OpenedLog, stills: bool, on: &Callback<A
 
 /// The history on the cluster's own clock: the clock, who leads, the drawing, the controls, the
 /// elections with their gaps, and the latest events.
-fn history_view(player: &HistoryPlayer, on: &Callback<Action>) -> Html {
+fn history_view(player: &HistoryPlayer, share: Option<&String>, on: &Callback<Action>) -> Html {
     let track = player.track();
     let moment = player.moment();
     let act = |action: HistoryAction| {
@@ -153,7 +160,12 @@ fn history_view(player: &HistoryPlayer, on: &Callback<Action>) -> Html {
                 </span>
                 <label><input type="checkbox" id="history-skip" checked={player.skip_quiet()} onchange={on_skip} />
                     { " Skip quiet stretches" }</label>
+                <button id="share" class="secondary" onclick={on.reform(|_: MouseEvent| Action::Share)}>{ "Link to this moment" }</button>
             </div>
+            if let Some(url) = share {
+                <p class="share-url"><label>{ "Link to this moment (open the same files after following it) " }
+                    <input id="share-url" type="text" readonly=true value={url.clone()} /></label></p>
+            }
             <details class="history-elections" open=true>
                 <summary>{ format!("{} elections{longest}", track.elections.len()) }</summary>
                 <table id="history-elections">
