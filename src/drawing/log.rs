@@ -178,7 +178,7 @@ pub fn history_status(track: &HistoryTrack, moment: &Moment) -> String {
             };
             let quiet = next.quiet_from.unwrap_or(next.at);
             format!(
-                "No active controller: none has written for {}; n{} will lead epoch {} {} from now.",
+                "No active controller: none has written for {}; n{} leads epoch {} in {}.",
                 format::span_ms(moment.at - quiet),
                 next.leader,
                 next.epoch,
