@@ -242,6 +242,13 @@ fn the_history_command_prints_the_shared_clusters_elections_gaps_and_registratio
     let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
     assert_eq!(json["summary"]["elections"], 18);
     assert_eq!(json["events"][0]["what"]["kind"], "election");
+    let junk = std::env::temp_dir().join(format!("kraftscope-history-{}.log", std::process::id()));
+    std::fs::write(&junk, [0x7Fu8; 100]).unwrap();
+    let damaged = run(&["history", junk.to_str().unwrap()]);
+    std::fs::remove_file(&junk).unwrap();
+    assert_eq!(damaged.status.code(), Some(1), "a file that does not read whole fails");
+    let text = String::from_utf8(damaged.stdout).unwrap();
+    assert!(text.contains(": no records\nPROBLEM "), "the problem is named: {text}");
     let bad = run(&["history", "/nonexistent/kraftscope"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).starts_with("kraftscope: "), "a clear message");

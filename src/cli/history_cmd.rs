@@ -36,6 +36,9 @@ pub(crate) fn text(history: &History) -> String {
     };
     let (Some(first), Some(last)) = (history.first_timestamp, history.last_timestamp) else {
         line(format!("history of {}: no records", history.source));
+        for problem in &history.problems {
+            line(format!("PROBLEM {problem}"));
+        }
         return out;
     };
     line(format!("history of {}", history.source));
