@@ -14,6 +14,7 @@
 //! reach a follower (a record written just before it died may never have): the figure
 //! overstates the gap by up to that (and is off by any skew between the two leaders' clocks).
 
+use crate::util::format::span_ms;
 use crate::util::small_map::SmallMap;
 
 use super::error::DecodeError;
@@ -248,6 +249,80 @@ impl History {
         }
         Ok(builder.finish(source, from_snapshot))
     }
+}
+
+/// An event in words, as `kraftscope history` prints it and the page lists it.
+pub fn describe(what: &What) -> String {
+    match what {
+        What::Election(election) => election_text(election),
+        What::BrokerRegistered { broker, broker_epoch, restart: true, .. } => {
+            format!(
+                "broker {broker} restarted: registered with a new incarnation id (broker epoch {broker_epoch})"
+            )
+        }
+        What::BrokerRegistered { broker, broker_epoch, fenced, .. } => format!(
+            "broker {broker} registered (broker epoch {broker_epoch}{})",
+            if *fenced { ", fenced until it catches up" } else { "" }
+        ),
+        What::ControllerRegistered { controller, restart: true } => {
+            format!("controller {controller} restarted: registered with a new incarnation id")
+        }
+        What::ControllerRegistered { controller, .. } => format!("controller {controller} registered"),
+        What::BrokerFenced { broker } => format!("broker {broker} fenced"),
+        What::BrokerUnfenced { broker } => format!("broker {broker} unfenced"),
+        What::ControlledShutdown { broker } => format!("broker {broker} in controlled shutdown"),
+        What::BrokerUnregistered { broker } => format!("broker {broker} unregistered"),
+        What::TopicCreated { name, partitions } => format!("topic {name} created ({partitions} partitions)"),
+        What::TopicDeleted { name, partitions } => format!("topic {name} deleted ({partitions} partitions)"),
+        What::FeatureLevel { name, level } => format!("feature {name} = {level}"),
+        What::Voters { voters } => format!("voter set: {}", ids(voters)),
+        What::Leadership { lost, regained, moved, leaderless_after } => {
+            let mut parts = Vec::new();
+            if *lost > 0 {
+                parts.push(format!("{lost} lost their leader"));
+            }
+            if *regained > 0 {
+                parts.push(format!("{regained} got one back"));
+            }
+            if *moved > 0 {
+                parts.push(format!("{moved} moved to another leader"));
+            }
+            if parts.is_empty() {
+                parts.push("leaders changed in epoch only".into());
+            }
+            format!("partitions: {}; {leaderless_after} without a leader after it", parts.join(", "))
+        }
+    }
+}
+
+fn election_text(election: &Election) -> String {
+    let gap = match &election.gap {
+        None => "the log's first election".to_string(),
+        Some(gap) => format!(
+            "no controller wrote for {} before it (since offset {}, a {} of epoch {})",
+            span_ms(gap.ms),
+            gap.from_offset,
+            gap.from_type,
+            gap.from_epoch
+        ),
+    };
+    let skipped = match election.epochs_without_record {
+        0 => String::new(),
+        1 => "; 1 epoch before it left no record".into(),
+        n => format!("; {n} epochs before it left no record"),
+    };
+    format!(
+        "ELECTION epoch {}: n{} leads (voters {}; votes from {}); {gap}{skipped}",
+        election.epoch,
+        election.leader,
+        ids(&election.voters),
+        ids(&election.granted_by)
+    )
+}
+
+/// Node ids as `n1, n2, n3`.
+fn ids(ids: &[i32]) -> String {
+    ids.iter().map(|id| format!("n{id}")).collect::<Vec<_>>().join(", ")
 }
 
 /// Whose log a history of nodes' directories is, in words: `n2's log (the leader of the latest

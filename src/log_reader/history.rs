@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::kafka_log::history::{History, What};
+use crate::kafka_log::history::{History, What, describe};
 use crate::util::format::{span_ms, utc};
 
 /// What an event changes in the drawing.
@@ -161,7 +161,7 @@ impl HistoryTrack {
             events.push(TrackEvent {
                 at: event.timestamp,
                 change,
-                line: line(&event.what),
+                line: describe(&event.what),
                 partitions: event.partitions,
                 leaderless: event.leaderless,
             });
@@ -254,45 +254,5 @@ fn node(nodes: &mut [NodeMoment], id: i32) -> Option<&mut NodeMoment> {
 fn set(node: Option<&mut NodeMoment>, state: BrokerState) {
     if let Some(node) = node {
         node.broker = Some(state);
-    }
-}
-
-/// An event in one line.
-fn line(what: &What) -> String {
-    match what {
-        What::Election(election) => {
-            let voters: Vec<String> = election.voters.iter().map(|v| format!("n{v}")).collect();
-            let gap = election.gap.as_ref().map_or("the log's first election".to_string(), |gap| {
-                format!("no controller wrote for {} before it", span_ms(gap.ms))
-            });
-            format!(
-                "Election: n{} leads epoch {} (voters {}); {gap}",
-                election.leader,
-                election.epoch,
-                voters.join(", ")
-            )
-        }
-        What::BrokerRegistered { broker, restart: true, .. } => {
-            format!("Broker {broker} restarted (registered with a new incarnation id)")
-        }
-        What::BrokerRegistered { broker, .. } => format!("Broker {broker} registered"),
-        What::ControllerRegistered { controller, restart: true } => {
-            format!("Controller {controller} restarted")
-        }
-        What::ControllerRegistered { controller, .. } => format!("Controller {controller} registered"),
-        What::BrokerFenced { broker } => format!("Broker {broker} fenced"),
-        What::BrokerUnfenced { broker } => format!("Broker {broker} unfenced"),
-        What::ControlledShutdown { broker } => format!("Broker {broker} in controlled shutdown"),
-        What::BrokerUnregistered { broker } => format!("Broker {broker} unregistered"),
-        What::TopicCreated { name, partitions } => format!("Topic {name} created ({partitions} partitions)"),
-        What::TopicDeleted { name, partitions } => format!("Topic {name} deleted ({partitions} partitions)"),
-        What::FeatureLevel { name, level } => format!("Feature {name} = {level}"),
-        What::Voters { voters } => {
-            let voters: Vec<String> = voters.iter().map(|v| format!("n{v}")).collect();
-            format!("Voter set: {}", voters.join(", "))
-        }
-        What::Leadership { lost, regained, moved, leaderless_after } => format!(
-            "Partitions: {lost} lost their leader, {regained} got one back, {moved} moved; {leaderless_after} without a leader"
-        ),
     }
 }
