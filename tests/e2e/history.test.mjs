@@ -73,15 +73,22 @@ test("the history plays on the cluster's clock: brokers come back, then a stretc
   await page.waitForFunction(() => [...document.querySelectorAll("#history-nodes li.history-node")].every((c) => c.dataset.broker === "active"), null, { timeout: 10_000 });
   await page.locator("#history-play").click();
   const after = Number(await page.locator("#log-history").getAttribute("data-at"));
-  assert.ok(after > before + 700 && after < before + 10_000, `the clock moved at 1x: ${after - before} ms`);
+  assert.ok(after > before + 700 && after < before + 30_000, `the clock moved at 1x: ${after - before} ms`);
   // From epoch 7 at 1000x, quiet stretches skipped, the 48-minute gap before epoch 8 comes.
   await page.locator('button[aria-label="Go to the election of epoch 7"]').click();
   await page.getByRole("button", { name: "1000×", exact: true }).click();
   await page.locator("#history-skip").check();
   await page.locator("#history-play").click();
-  await page.waitForFunction(() => document.querySelector("#history-status")?.textContent.startsWith("No active controller"), null, { timeout: 30_000 });
+  // The moment read in the same frame the words first say so (a click to pause, late on a busy
+  // machine, could land in a later gap).
+  const seen = await page.waitForFunction(() => {
+    const status = document.querySelector("#history-status")?.textContent ?? "";
+    if (!status.startsWith("No active controller")) return null;
+    const crowned = [...document.querySelectorAll("#history-nodes li.history-node.leads")].map((c) => c.dataset.node);
+    return { status, crowned, active: document.querySelector("#log-history").dataset.active };
+  }, null, { timeout: 30_000 });
+  const now = await seen.jsonValue();
   await page.locator("#history-play").click();
-  const now = await shown(page);
   assert.match(now.status, /^No active controller: none has written for .*; n1 leads epoch 8 in .*\.$/);
   assert.deepEqual(now.crowned, [], "no card crowned while no controller acts");
   assert.equal(now.active, "");
