@@ -14,6 +14,8 @@
 //! reach a follower (a record written just before it died may never have): the figure
 //! overstates the gap by up to that (and is off by any skew between the two leaders' clocks).
 
+use std::borrow::Cow;
+
 use crate::util::format::span_ms;
 use crate::util::small_map::SmallMap;
 
@@ -349,7 +351,8 @@ struct Last {
     offset: i64,
     timestamp: i64,
     epoch: i32,
-    kind: String,
+    /// Its type's name (borrowed from the schema: no allocation per record).
+    kind: Cow<'static, str>,
 }
 
 /// Reads records in offset order into events.
@@ -361,8 +364,8 @@ struct Builder {
     image: LogImage,
     events: Vec<Event>,
     /// Each node's last broker and controller incarnation ids.
-    broker_incarnations: SmallMap<i32, String>,
-    controller_incarnations: SmallMap<i32, String>,
+    broker_incarnations: SmallMap<i32, [u8; 16]>,
+    controller_incarnations: SmallMap<i32, [u8; 16]>,
     /// The event that created each topic (by UUID), to count its partitions.
     created: SmallMap<String, usize>,
     leaderless: u64,
@@ -413,7 +416,7 @@ impl Sink for Builder {
             _ => {}
         }
         if self.recording {
-            let kind = entry.payload.type_name().into_owned();
+            let kind = entry.payload.type_name();
             self.last =
                 Some(Last { offset: entry.offset, timestamp: entry.timestamp, epoch: entry.epoch, kind });
         }
@@ -459,7 +462,7 @@ impl Builder {
             ms: entry.timestamp - last.timestamp,
             from_offset: last.offset,
             from_epoch: last.epoch,
-            from_type: last.kind.clone(),
+            from_type: last.kind.to_string(),
         });
         let election = Election {
             epoch: entry.epoch,
@@ -478,12 +481,12 @@ impl Builder {
     /// The events a metadata record makes, read against the image before it is applied.
     fn metadata(&mut self, api_key: u16, value: &Value) -> Vec<What> {
         let id = |name: &str| value.int(name).unwrap_or(-1) as i32;
-        let incarnation = value.uuid("IncarnationId").map(|u| uuid_text(&u)).unwrap_or_default();
+        let incarnation = value.uuid("IncarnationId").unwrap_or_default();
         match api_key {
             // ClusterControlManager.replay(RegisterBrokerRecord)
             0 => {
                 let broker = id("BrokerId");
-                let previous = self.broker_incarnations.insert(broker, incarnation.clone());
+                let previous = self.broker_incarnations.insert(broker, incarnation);
                 vec![What::BrokerRegistered {
                     broker,
                     broker_epoch: value.int("BrokerEpoch").unwrap_or(-1),
@@ -511,7 +514,7 @@ impl Builder {
             // ClusterControlManager.replay(RegisterControllerRecord)
             27 => {
                 let controller = id("ControllerId");
-                let previous = self.controller_incarnations.insert(controller, incarnation.clone());
+                let previous = self.controller_incarnations.insert(controller, incarnation);
                 vec![What::ControllerRegistered {
                     controller,
                     restart: previous.is_some_and(|p| p != incarnation),
