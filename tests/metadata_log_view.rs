@@ -1,9 +1,8 @@
-//! The "Open a metadata log" view without a browser: files read into a batch as the drop zone
-//! reads them, handed to the log reader once all are read (natively here; in the page, the same
-//! code in a Web Worker) while the page's reducer hears that they are decoding, its requests
-//! answered by the same reader, then scrubbed, checked on the log and image it shows.
+//! The "Open a metadata log" view without a browser: files picked or dropped handed to the log
+//! reader (natively here; in the page, the same code in a Web Worker, which reads them) while
+//! the page's reducer hears that they are opening, its queries answered by the same reader, then
+//! scrubbed, checked on the log and image it shows.
 
-use kraftscope::log_reader::batch::{BatchStep, FileBatch};
 use kraftscope::log_reader::{LogReader, LogRequest, OpenedLog};
 use kraftscope::page::{Action, Effect, MetadataLogAction, PageState, Tab};
 
@@ -13,11 +12,9 @@ use crate::common;
 const SEGMENT: &str = "ldi-poc/__cluster_metadata-0/00000000000000000000.log";
 const SNAPSHOT: &str = "ldi-poc/bootstrap.checkpoint";
 
-/// The page on its log tab, with the drop zone's batch and the reader its files and requests
-/// go to.
+/// The page on its log tab, with the reader its files and queries go to.
 struct LogTab {
     page: PageState,
-    batch: FileBatch,
     reader: LogReader,
     /// Requests sent to the reader, the last first answered.
     sent: Vec<LogRequest>,
@@ -31,7 +28,7 @@ fn log_tab() -> LogTab {
 fn log_tab_at(search: &str) -> LogTab {
     let mut page = PageState::new(search, "http://localhost/", false);
     page.reduce(Action::Tab(Tab::Log));
-    LogTab { page, batch: FileBatch::default(), reader: LogReader::default(), sent: Vec::new() }
+    LogTab { page, reader: LogReader::default(), sent: Vec::new() }
 }
 
 impl LogTab {
@@ -40,7 +37,8 @@ impl LogTab {
         let mut pending = vec![Action::MetadataLog(action)];
         while let Some(action) = pending.pop() {
             for effect in self.page.reduce(action).effects {
-                if let Effect::ReadLog(request) = effect {
+                if let Effect::ReadLog(query) = effect {
+                    let request = LogRequest::from(query);
                     self.sent.push(request.clone());
                     let answer = self.reader.answer(request).map(Box::new);
                     pending.push(Action::MetadataLog(MetadataLogAction::Answered(answer)));
@@ -49,30 +47,15 @@ impl LogTab {
         }
     }
 
-    /// The viewer picks or drops `files` files: the drop zone starts a batch and tells the page.
-    fn pick(&mut self, files: usize) {
-        self.batch = FileBatch::new(files);
-        self.act(MetadataLogAction::Reading(files));
-    }
-
-    /// The browser read file `name` (its bytes) or could not (why), as the drop zone hears it:
-    /// the last of a batch goes to the reader, the page told that it is decoding.
-    fn arrived(&mut self, name: &str, bytes: Result<Vec<u8>, String>) {
-        match self.batch.arrived(name.into(), bytes) {
-            BatchStep::Waiting => {}
-            BatchStep::Complete(files) => {
-                self.act(MetadataLogAction::Decoding);
-                let request = LogRequest::Open(files);
-                self.sent.push(request.clone());
-                let answer = self.reader.answer(request).map(Box::new);
-                self.act(MetadataLogAction::Answered(answer));
-            }
-            BatchStep::Unreadable(error) => self.act(MetadataLogAction::Unreadable(error)),
-        }
-    }
-
-    fn read(&mut self, name: &str, bytes: Vec<u8>) {
-        self.arrived(name, Ok(bytes));
+    /// The viewer picks or drops `files` (named): the page hears they are opening, the reader
+    /// reads and decodes them.
+    fn open(&mut self, files: Vec<(&str, Vec<u8>)>) {
+        self.act(MetadataLogAction::Opening(files.len()));
+        let request =
+            LogRequest::Open(files.into_iter().map(|(name, bytes)| (name.to_string(), bytes)).collect());
+        self.sent.push(request.clone());
+        let answer = self.reader.answer(request).map(Box::new);
+        self.act(MetadataLogAction::Answered(answer));
     }
 
     fn opened(&self) -> Option<&OpenedLog> {
@@ -92,15 +75,13 @@ fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() 
     tab.act(MetadataLogAction::Drag(true));
     assert!(tab.page.metadata_log.dragging());
     tab.act(MetadataLogAction::Drag(false));
-    tab.pick(1);
-    assert!(tab.page.metadata_log.reading() && tab.opened().is_none());
-    tab.read("00000000000000000000.log", segment);
+    tab.open(vec![("00000000000000000000.log", segment)]);
     assert!(
         matches!(&tab.sent[..], [LogRequest::Open(files), LogRequest::History] if files.len() == 1),
         "one open, all files, then the history once the log is shown"
     );
     let view = &tab.page.metadata_log;
-    assert!(!view.reading() && view.error().is_none() && view.open_ms() == Some(0.0));
+    assert!(!view.decoding() && view.error().is_none() && view.open_ms() == Some(0.0));
     let log = tab.opened().expect("opened");
     assert_eq!((log.records, log.last_offset), (4_929, Some(4_928)));
     assert_eq!((log.position, log.len), (4_929, 4_929));
@@ -120,14 +101,14 @@ fn a_dropped_segment_opens_at_its_last_record_and_scrubbing_replays_the_image() 
 }
 
 #[test]
-fn several_files_open_together_once_all_are_read() {
+fn several_files_open_together() {
     let Some(segment) = segment() else { return };
     let Some(snapshot) = common::real(SNAPSHOT) else { return };
     let mut tab = log_tab();
-    tab.pick(2);
-    tab.read("bootstrap.checkpoint", std::fs::read(snapshot).unwrap());
-    assert!(tab.page.metadata_log.reading() && tab.sent.is_empty(), "one of two read: nothing sent");
-    tab.read("00000000000000000000.log", segment);
+    tab.open(vec![
+        ("bootstrap.checkpoint", std::fs::read(snapshot).unwrap()),
+        ("00000000000000000000.log", segment),
+    ]);
     let log = tab.opened().expect("both opened");
     assert_eq!(log.files.len(), 2);
     assert_eq!(log.partitions, 54);
@@ -136,55 +117,48 @@ fn several_files_open_together_once_all_are_read() {
 #[test]
 fn scrubbing_waits_until_the_files_are_decoded() {
     let mut page = log_tab().page;
-    page.reduce(Action::MetadataLog(MetadataLogAction::Reading(1)));
-    assert!(page.metadata_log.reading() && !page.metadata_log.decoding());
-    let effects = page.reduce(Action::MetadataLog(MetadataLogAction::Decoding)).effects;
+    let effects = page.reduce(Action::MetadataLog(MetadataLogAction::Opening(1))).effects;
     assert!(effects.is_empty(), "the files went to the reader from the web layer: {effects:?}");
     assert!(page.metadata_log.decoding());
     let seek = page.reduce(Action::MetadataLog(MetadataLogAction::Seek(3))).effects;
     assert!(seek.is_empty(), "no seek before the log is decoded: {seek:?}");
     let failed = MetadataLogAction::Answered(Err("RuntimeError: unreachable".into()));
     page.reduce(Action::MetadataLog(failed));
-    assert!(!page.metadata_log.reading());
+    assert!(!page.metadata_log.decoding());
     assert_eq!(page.metadata_log.error(), Some("The log reader failed: RuntimeError: unreachable"));
     assert_eq!(LogReader::default().answer(LogRequest::Seek(3)), Err("no log is open to scrub".to_string()));
 }
 
 #[test]
-fn bad_bytes_are_named_and_an_unreadable_file_abandons_its_batch() {
+fn bad_bytes_are_named_and_an_unreadable_file_is_said() {
     let Some(segment) = segment() else { return };
     let mut tab = log_tab();
-    tab.pick(1);
-    tab.read("00000000000000000000.log", segment[..500].to_vec());
+    tab.open(vec![("00000000000000000000.log", segment[..500].to_vec())]);
     let log = tab.opened().expect("opened what could be read");
     let problems = log.problems_quoted.join("; ");
     assert!(problems.contains("00000000000000000000.log: byte"), "{problems}");
     assert!(problems.contains("truncated"), "{problems}");
     let records_of_500_bytes = log.records;
 
-    tab.pick(2);
+    // The worker could not read a file of the next pick (the browser's reason): said, and the
+    // log opened before stays.
+    tab.act(MetadataLogAction::Opening(2));
     assert_eq!(tab.page.metadata_log.error(), None, "a new pick clears the last error");
-    tab.arrived("a.log", Err("NotReadableError".into()));
+    assert!(tab.page.metadata_log.decoding());
+    tab.act(MetadataLogAction::Unreadable("Cannot read a.log: NotReadableError".into()));
     assert_eq!(tab.page.metadata_log.error(), Some("Cannot read a.log: NotReadableError"));
-    assert!(!tab.page.metadata_log.reading());
-    tab.read("00000000000000000000.log", segment);
-    assert_eq!(
-        tab.sent.len(),
-        2,
-        "the abandoned batch's late file is not opened (the first's open and history)"
-    );
+    assert!(!tab.page.metadata_log.decoding());
     assert_eq!(tab.opened().map(|log| log.records), Some(records_of_500_bytes));
 }
 
 #[test]
 fn files_with_no_metadata_record_say_so() {
     let mut tab = log_tab();
-    tab.pick(1);
-    tab.read("empty.log", Vec::new());
+    tab.open(vec![("empty.log", Vec::new())]);
     let error = tab.page.metadata_log.error().expect("an error");
     assert!(error.starts_with("No metadata records could be read."), "{error}");
-    tab.pick(0);
-    assert!(!tab.page.metadata_log.reading(), "picking no file changes nothing");
+    tab.act(MetadataLogAction::Opening(0));
+    assert!(!tab.page.metadata_log.decoding(), "picking no file changes nothing");
     assert!(tab.page.metadata_log.error().is_some());
 }
 
@@ -231,8 +205,7 @@ fn once_a_log_is_open_e_saves_the_still_render_draws_of_it_where_its_image_stand
     let mut tab = log_tab();
     assert!(!tab.page.reduce(Action::Key("e".into())).handled, "nothing to picture before a log is open");
     assert!(!tab.page.still_open);
-    tab.pick(1);
-    tab.read("00000000000000000000.log", segment);
+    tab.open(vec![("00000000000000000000.log", segment)]);
     tab.act(MetadataLogAction::Seek(4_000));
     assert!(tab.page.reduce(Action::Key("e".into())).handled);
     assert!(tab.page.still_open, "E opens the form once the log is open");
@@ -270,8 +243,7 @@ fn the_opened_logs_history_comes_with_the_open_and_stays_while_scrubbing_and_pla
     use kraftscope::page::metadata_log::history::HistoryAction;
     let Some(segment) = segment() else { return };
     let mut tab = log_tab();
-    tab.pick(1);
-    tab.read("00000000000000000000.log", segment);
+    tab.open(vec![("00000000000000000000.log", segment)]);
     let history = tab.page.metadata_log.history().expect("a history with the open");
     assert_eq!(history.track().elections.len(), 1, "the one-node log's one election");
     assert_eq!(history.at(), history.track().start, "paused at the first record");
@@ -294,8 +266,7 @@ fn a_link_to_a_moment_of_the_history_shows_it_once_the_same_files_are_opened() {
     use kraftscope::page::metadata_log::history::HistoryAction;
     let Some(segment) = segment() else { return };
     let mut tab = log_tab();
-    tab.pick(1);
-    tab.read("00000000000000000000.log", segment.clone());
+    tab.open(vec![("00000000000000000000.log", segment.clone())]);
     let start = tab.page.metadata_log.history().unwrap().track().start;
     let moment = start + 1_234;
     tab.act(MetadataLogAction::History(HistoryAction::At(moment)));
@@ -305,8 +276,7 @@ fn a_link_to_a_moment_of_the_history_shows_it_once_the_same_files_are_opened() {
 
     let mut again = log_tab_at(&format!("?tab=log&history-at={moment}"));
     assert!(again.page.notices.is_empty(), "{:?}", again.page.notices);
-    again.pick(1);
-    again.read("00000000000000000000.log", segment.clone());
+    again.open(vec![("00000000000000000000.log", segment.clone())]);
     assert_eq!(again.page.metadata_log.history().unwrap().at(), moment, "the moment the link names");
 
     let mut bad = log_tab_at("?tab=log&history-at=yesterday");
@@ -316,7 +286,6 @@ fn a_link_to_a_moment_of_the_history_shows_it_once_the_same_files_are_opened() {
             "history-at: 'yesterday' is not a time in ms since 1970 (like 1758533058290); the history opens at its start"
         ]
     );
-    bad.pick(1);
-    bad.read("00000000000000000000.log", segment);
+    bad.open(vec![("00000000000000000000.log", segment)]);
     assert_eq!(bad.page.metadata_log.history().unwrap().at(), start, "at its start");
 }

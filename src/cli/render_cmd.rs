@@ -114,8 +114,7 @@ fn log_at(_: &Args, _: &StillStyle) -> Result<(El, String), String> {
 fn log_at(args: &Args, style: &StillStyle) -> Result<(El, String), String> {
     use kraftscope::drawing::log::log_still;
     use kraftscope::kafka_log::directory::read_tree;
-    use kraftscope::log_reader::LogReader;
-    use kraftscope::page::LogRequest;
+    use kraftscope::log_reader::{LogReader, LogRequest};
 
     let paths =
         args.text("files").ok_or("give --files PATH[,PATH...] (a log's files, or nodes' directories)")?;

@@ -3,7 +3,6 @@
 //! wasm (`src/log_worker.rs`), or natively in tests. It answers each request with an
 //! [`OpenedLog`]: text and numbers only, so it crosses to the page as plain data.
 
-pub mod batch;
 pub mod history;
 pub mod node_dirs;
 
@@ -28,7 +27,26 @@ const CHANGES_NAMED: usize = 4;
 /// At most this many problems are quoted in the summary.
 const PROBLEMS_QUOTED: usize = 3;
 
-/// What the page asks the reader.
+/// What the page's state asks the reader about the files it opened (the files themselves go
+/// from the web layer to the worker, which reads them: their bytes never enter the page).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LogQuery {
+    /// Replay the image after this many records.
+    Seek(usize),
+    /// Work out the opened files' history.
+    History,
+}
+
+impl From<LogQuery> for LogRequest {
+    fn from(query: LogQuery) -> LogRequest {
+        match query {
+            LogQuery::Seek(count) => LogRequest::Seek(count),
+            LogQuery::History => LogRequest::History,
+        }
+    }
+}
+
+/// What the reader is asked.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LogRequest {
     /// Decode these files (name and bytes) into a timeline, placed after the last record.

@@ -24,7 +24,7 @@ use super::pains::PainsAction;
 #[cfg(feature = "full")]
 use super::race::RaceAction;
 #[cfg(feature = "full")]
-use crate::log_reader::LogRequest;
+use crate::log_reader::LogQuery;
 
 /// Everything the viewer (or the animation frame loop) can do to the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,7 +246,7 @@ pub enum Effect {
     /// Ask the log reader (the page's Web Worker) to open or scrub the metadata log; its answer
     /// comes back as [`MetadataLogAction::Answered`].
     #[cfg(feature = "full")]
-    ReadLog(LogRequest),
+    ReadLog(LogQuery),
     /// Offer this session file as a download.
     #[cfg(feature = "full")]
     Download(SessionFile),

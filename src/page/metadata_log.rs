@@ -1,9 +1,8 @@
-//! The "Open a metadata log" view's state: whether files are being read (by the browser, in a
-//! [`crate::log_reader::batch::FileBatch`] the web layer keeps) or decoded (by the log reader,
-//! [`crate::log_reader::LogReader`], in the page's Web Worker), the opened log as the reader last
-//! described it, how long opening took, what went wrong, and whether files are dragged over the
-//! drop zone. The files' bytes go from the web layer to the worker; this state sees only what
-//! the reader answers.
+//! The "Open a metadata log" view's state: whether files are being read and decoded (by the log
+//! reader, [`crate::log_reader::LogReader`], in the page's Web Worker), the opened log as the
+//! reader last described it, how long opening took, what went wrong, and whether files are
+//! dragged over the drop zone. The files go from the web layer to the worker, which reads them;
+//! this state sees only what the reader answers.
 
 pub mod action;
 pub mod history;
@@ -12,16 +11,14 @@ pub use action::MetadataLogAction;
 use history::HistoryPlayer;
 
 use super::clock::Clock;
-use crate::log_reader::{LogRequest, OpenedLog};
+use crate::log_reader::{LogQuery, OpenedLog};
 
 /// The metadata log view.
 #[derive(Default)]
 pub struct MetadataLogView {
-    /// Whether the browser is reading files picked or dropped.
-    reading: bool,
-    /// Whether the reader is decoding the files read.
+    /// Whether the reader is reading and decoding the files picked or dropped.
     decoding: bool,
-    /// When reading began, on the page's clock.
+    /// When opening began, on the page's clock.
     started_ms: f64,
     /// How long reading and decoding the last opened files took.
     open_ms: Option<f64>,
@@ -33,12 +30,7 @@ pub struct MetadataLogView {
 }
 
 impl MetadataLogView {
-    /// Whether files are being read or decoded.
-    pub fn reading(&self) -> bool {
-        self.reading || self.decoding
-    }
-
-    /// Whether the files are read and the reader is decoding them.
+    /// Whether the reader is reading and decoding the files picked or dropped.
     pub fn decoding(&self) -> bool {
         self.decoding
     }
@@ -81,26 +73,22 @@ impl MetadataLogView {
     }
 
     /// Apply one action; `clock` times the opening. Returns what to ask the log reader.
-    pub(crate) fn reduce(&mut self, action: MetadataLogAction, clock: Clock) -> Option<LogRequest> {
+    pub(crate) fn reduce(&mut self, action: MetadataLogAction, clock: Clock) -> Option<LogQuery> {
         match action {
-            MetadataLogAction::Reading(0) => {}
-            MetadataLogAction::Reading(_) => {
+            MetadataLogAction::Opening(0) => {}
+            MetadataLogAction::Opening(_) => {
                 self.started_ms = clock();
-                self.reading = true;
+                self.decoding = true;
                 self.error = None;
                 self.history = None;
             }
             MetadataLogAction::Unreadable(error) => {
-                self.reading = false;
+                self.decoding = false;
                 self.error = Some(error);
-            }
-            MetadataLogAction::Decoding => {
-                self.reading = false;
-                self.decoding = true;
             }
             // Scrubbing waits until the files are decoded.
             MetadataLogAction::Seek(count) if self.opened.is_some() && !self.decoding => {
-                return Some(LogRequest::Seek(count));
+                return Some(LogQuery::Seek(count));
             }
             MetadataLogAction::Seek(_) => {}
             MetadataLogAction::Answered(Ok(mut opened)) => {
@@ -113,7 +101,7 @@ impl MetadataLogView {
                     self.decoding = false;
                     self.open_ms = Some(clock() - self.started_ms);
                     // The history is worked out once the log is shown.
-                    return self.opened.as_ref().is_some_and(|o| o.len > 0).then_some(LogRequest::History);
+                    return self.opened.as_ref().is_some_and(|o| o.len > 0).then_some(LogQuery::History);
                 }
             }
             MetadataLogAction::History(action) => {

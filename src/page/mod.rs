@@ -39,7 +39,7 @@ pub mod still;
 pub mod views;
 
 #[cfg(feature = "full")]
-pub use crate::log_reader::LogRequest;
+pub use crate::log_reader::LogQuery;
 pub use action::{Action, CommandError, Effect, Outcome};
 pub use clock::Clock;
 pub use live::{LiveView, LogView, Reopening};

@@ -19,7 +19,9 @@ use super::invariants_panel::InvariantsPanel;
 use super::keys::{listen, shortcut};
 use super::kiosk::Kiosk;
 #[cfg(feature = "full")]
-use super::log_reader::LogReaderWorker;
+use super::log_drop::PickedFiles;
+#[cfg(feature = "full")]
+use super::log_reader::{Ask, LogReaderWorker};
 #[cfg(feature = "full")]
 use super::log_tab::log_tab;
 #[cfg(feature = "full")]
@@ -40,7 +42,7 @@ use crate::page::params::Controls as ControlLevel;
 use crate::page::race::RaceFrame;
 use crate::page::{Action, Effect, PageState, QuestionView, Tab};
 #[cfg(feature = "full")]
-use crate::page::{LogRequest, MetadataLogAction, RaceAction};
+use crate::page::{MetadataLogAction, RaceAction};
 use crate::quorum::NodeId;
 use crate::session::picture::broker_partitions;
 use crate::util::format;
@@ -70,7 +72,7 @@ pub enum Msg {
     Resized,
     /// Files picked or dropped in the log view, all read: they go to the log reader's worker.
     #[cfg(feature = "full")]
-    OpenLog(Vec<(String, Vec<u8>)>),
+    OpenLog(PickedFiles),
 }
 
 /// The page: its state (a reducer, `crate::page`), the animation frame loop, the keyboard and
@@ -92,7 +94,7 @@ pub struct App {
     log_reader: Option<LogReaderWorker>,
     /// Where the log view's drop zone hands the files it read.
     #[cfg(feature = "full")]
-    on_files: Callback<Vec<(String, Vec<u8>)>>,
+    on_files: Callback<PickedFiles>,
 }
 
 impl Component for App {
@@ -158,8 +160,8 @@ impl Component for App {
             }
             #[cfg(feature = "full")]
             Msg::OpenLog(files) => {
-                let outcome = self.state.reduce(Action::MetadataLog(MetadataLogAction::Decoding));
-                self.ask_log_reader(ctx, LogRequest::Open(files));
+                let outcome = self.state.reduce(Action::MetadataLog(MetadataLogAction::Opening(files.len())));
+                self.ask_log_reader(ctx, Ask::Open(files));
                 outcome
             }
             Msg::Key(event) => {
@@ -359,16 +361,15 @@ impl App {
     /// Sends `request` to the log reader's worker, started on the first; its answer, or why it
     /// failed, comes back as an action.
     #[cfg(feature = "full")]
-    fn ask_log_reader(&mut self, ctx: &Context<Self>, request: LogRequest) {
-        let answered =
-            ctx.link().callback(|answer| Msg::Do(Action::MetadataLog(MetadataLogAction::Answered(answer))));
+    fn ask_log_reader(&mut self, ctx: &Context<Self>, ask: Ask) {
+        let heard = ctx.link().callback(|action| Msg::Do(Action::MetadataLog(action)));
         let reader = match self.log_reader.take() {
             Some(reader) => Ok(reader),
-            None => LogReaderWorker::start(answered.clone()),
+            None => LogReaderWorker::start(heard.clone()),
         };
-        match reader.and_then(|reader| reader.send(request).map(|()| reader)) {
+        match reader.and_then(|reader| reader.send(ask).map(|()| reader)) {
             Ok(reader) => self.log_reader = Some(reader),
-            Err(error) => answered.emit(Err(error)),
+            Err(error) => heard.emit(MetadataLogAction::Answered(Err(error))),
         }
     }
 
@@ -402,7 +403,7 @@ impl App {
             }
             Effect::KioskStop => self.kiosk = None,
             #[cfg(feature = "full")]
-            Effect::ReadLog(request) => self.ask_log_reader(ctx, request),
+            Effect::ReadLog(query) => self.ask_log_reader(ctx, Ask::Query(query)),
             #[cfg(feature = "full")]
             Effect::DownloadLog => {
                 let report = super::download::save_cluster_log(self.state.session.sim());

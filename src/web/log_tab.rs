@@ -8,7 +8,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::cluster_files::cluster_files;
-use super::log_drop::LogDrop;
+use super::log_drop::{LogDrop, PickedFiles};
 use super::still_form::StillFormView;
 use super::svg_html;
 use crate::drawing::log::{
@@ -22,18 +22,18 @@ use crate::util::format::{span_ms, utc};
 
 /// The metadata log view of `view`, with "Save picture" once files are opened (its button where
 /// `stills`; its form while `still` is open); its controls send `on` their actions, and the
-/// files picked or dropped go to `open` once read.
+/// files picked or dropped go to `open`.
 pub fn log_tab(
     view: &MetadataLogView,
     stills: bool,
     still: Option<&StillForm>,
     share: Option<&String>,
     on: &Callback<Action>,
-    open: &Callback<Vec<(String, Vec<u8>)>>,
+    open: &Callback<PickedFiles>,
 ) -> Html {
     html! {
         <main class="log-tab">
-            <LogDrop dragging={view.dragging()} reading={view.reading()} decoding={view.decoding()} on={on.clone()} open={open.clone()} />
+            <LogDrop dragging={view.dragging()} decoding={view.decoding()} on={on.clone()} open={open.clone()} />
             if let Some(error) = view.error() { <p class="log-error" role="alert">{ error }</p> }
             if let Some(log) = view.opened() {
                 if let Some(form) = still { <StillFormView form={form.clone()} of="log" on={on.clone()} /> }

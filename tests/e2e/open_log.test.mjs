@@ -1,13 +1,14 @@
 // "Open a metadata log": a real __cluster_metadata segment dropped into the page shows its
 // record count, last offset and epochs; scrubbing back changes the image shown; a snapshot
-// opens through the file picker; bad bytes get a message naming the byte; the failover race
+// opens through the file picker; bad bytes get a message naming the byte; a file that cannot be
+// read (gone from the disk before the worker reads it) is named; the failover race
 // opens sized from the file; the live cluster's log downloads as Kafka files that open again.
 // Screenshots at 1280 x 720 and 375 x 667.
 // The files are decoded off the page's thread, in the log reader's Web Worker.
 // covers: src/web/log_drop.rs src/web/log_tab.rs src/web/log_reader.rs src/web/download.rs src/page/metadata_log src/log_reader/mod.rs src/log_worker.rs www/log-worker.js src/kafka_log
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { open, screenshot } from "./browser.mjs";
@@ -89,6 +90,36 @@ test("a snapshot opens through the file picker and bad bytes are named", { skip:
   await drop(page, "00000000000000000000.log", bytes);
   await page.waitForFunction(() => document.querySelector(".log-summary")?.textContent.includes("truncated"));
   assert.match(await page.locator(".log-summary").textContent(), /00000000000000000000\.log: byte \d+ \(batch at offset \d+\): truncated/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a file gone before the worker reads it is named, and the log opened before stays", { skip: noFixtures }, async () => {
+  const { page, errors, context } = await openLogTab();
+  await page.locator("#log-file").setInputFiles(SNAPSHOT);
+  await page.locator(".log-opened").waitFor({ timeout: 60_000 });
+  // The page hands the worker the File, not its bytes: a file deleted after it was chosen fails
+  // when the worker reads it.
+  const gone = path.join(mkdtempSync(path.join(os.tmpdir(), "kraftscope-gone-")), "gone.log");
+  writeFileSync(gone, readFileSync(SEGMENT));
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement("input"), { type: "file", id: "held-file", hidden: true });
+    document.body.append(input);
+  });
+  await page.locator("#held-file").setInputFiles(gone);
+  unlinkSync(gone);
+  await page.evaluate(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(document.querySelector("#held-file").files[0]);
+    const zone = document.querySelector(".drop-zone");
+    for (const type of ["dragover", "drop"]) {
+      zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  });
+  await page.locator(".log-error").waitFor({ timeout: 30_000 });
+  assert.match(await page.locator(".log-error").textContent(), /^Cannot read gone\.log: ./);
+  assert.equal(await data(page, ".log-opened", "records"), "3", "the snapshot opened before is still shown");
+  assert.equal(await page.locator(".drop-zone [role=status]").count(), 0, "no longer reading");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -27,8 +27,9 @@ commands:
   lint               only the lints: cargo fmt --check, clippy -D warnings natively and for wasm32,
                      and the layer check (no module of src/ imports from a layer above its own)
   bench [--against REV]
-                     browser benchmark: frame work, long tasks, idle timers, first render, and
-                     the first screen's weight; with --against, the time to the first drawing of
+                     browser benchmark: frame work, long tasks, idle timers, first render, the
+                     first screen's weight, and the longest main-thread task while a written
+                     2,000,000-partition log opens, plays and scrubs; with --against, the time to the first drawing of
                      the live view and the race embed measured side by side with REV's page
                      (built from `git archive REV` under target/); first, as --wasm does
   bench --wasm       the quorum events benchmark natively and in the page's release wasm under
