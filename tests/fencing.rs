@@ -55,7 +55,9 @@ fn a_retried_registration_of_the_same_process_keeps_its_epoch() {
     let registered_with = loop {
         assert!(sim.step() && sim.now() < 10_000 * MS, "n101 registers within 10 s");
         let delivered = sim.take_trace().into_iter().find_map(|l| match l.kind {
-            TraceKind::Deliver(p) if p.from == 101 && p.payload.kind() == "BrokerRegistration" => Some(p.to),
+            TraceKind::Deliver(p, _) if p.from == 101 && p.payload.kind() == "BrokerRegistration" => {
+                Some(p.to)
+            }
             _ => None,
         });
         if let Some(controller) = delivered {
@@ -71,7 +73,7 @@ fn a_retried_registration_of_the_same_process_keeps_its_epoch() {
     sim.run_until(sim.now() + 6_000 * MS);
     let trace = sim.take_trace();
     let refused = trace.iter().any(|l| {
-        matches!(&l.kind, TraceKind::Deliver(p) if matches!(p.payload, Payload::Controller(
+        matches!(&l.kind, TraceKind::Deliver(p, _) if matches!(p.payload, Payload::Controller(
             ControllerRpc::BrokerRegistrationResponse { result: Err(RpcError::DuplicateBrokerRegistration), .. }
         )))
     });

@@ -96,7 +96,7 @@ impl Cluster {
             let (_, envelope) = self.in_flight.remove(index);
             // A message to a node taken out of the cluster is lost.
             if let Some(node) = self.nodes.get_mut(&envelope.to) {
-                node.handle(self.now, envelope.from, envelope.message, &mut out);
+                node.handle(self.now, envelope.from, envelope.message, envelope.correlation, &mut out);
             }
         } else {
             for node in self.nodes.values_mut() {
@@ -251,7 +251,7 @@ fn higher_epoch_keeps_the_deadline(
         pre_vote: false,
         voter_dir: None,
     };
-    node.handle(now, candidate, request, &mut Outbox::default());
+    node.handle(now, candidate, request, 0, &mut Outbox::default());
     assert_eq!((node.role(), node.epoch()), (RoleKind::Unattached, epoch));
     assert_eq!(node.visible_timeout(), Some(("election timeout", deadline)), "the same deadline");
 }
@@ -304,7 +304,7 @@ fn only_valid_fetches_keep_a_leader_past_check_quorum() {
                 high_watermark: None,
             };
             let mut out = Outbox::default();
-            leader.handle(now, from, fetch, &mut out);
+            leader.handle(now, from, fetch, 0, &mut out);
             leader.tick(now, &mut out);
             answers.extend(out.sends.into_iter().map(|e| e.message.kind()));
         }
@@ -328,7 +328,7 @@ fn update_raft_voter_names_a_stale_or_a_future_epoch() {
         let update =
             Message::UpdateRaftVoter { current_leader_epoch, voter_dir: 7, kraft_min: 0, kraft_max: 1 };
         let mut out = Outbox::default();
-        cluster.nodes.get_mut(&to).expect("a voter").handle(now, from, update, &mut out);
+        cluster.nodes.get_mut(&to).expect("a voter").handle(now, from, update, 0, &mut out);
         out.sends.into_iter().find_map(|e| match e.message {
             Message::UpdateRaftVoterResponse { error, .. } => Some(error),
             _ => None,

@@ -77,6 +77,7 @@ scenario_tests!(
     controller_activation,
     diverging_follower,
     duplicate_broker_registration,
+    duplicated_messages,
     elr_last_replica,
     empty_log_gets_snapshot,
     fencing_record,
@@ -109,6 +110,7 @@ scenario_tests!(
     read_waits_for_commit,
     rejoin_with_pre_vote,
     rejoin_without_pre_vote,
+    reordered_messages,
     resigned_next_epoch,
     single_voter,
     snapshot_catch_up,
@@ -131,4 +133,12 @@ fn the_same_seed_gives_the_same_trace_and_another_seed_another() {
     let c = run_script(text, 8, Detail::Full).unwrap();
     assert_eq!(a, b);
     assert_ne!(a, c);
+}
+
+#[test]
+fn a_duplicate_share_outside_0_to_100_is_named() {
+    let error =
+        run_script("cluster voters=3 duplicate=150\n----\n", SEED, Detail::Notable).unwrap_err().to_string();
+    assert!(error.contains("duplicate=150 must be 0 to 100"), "{error}");
+    assert!(run_script("cluster voters=3 duplicate=100\n----\n", SEED, Detail::Notable).is_ok());
 }

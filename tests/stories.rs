@@ -53,7 +53,7 @@ fn brokers_hold_the_new_topic_and_a_restarted_broker_fetched_only_the_delta() {
         .iter()
         .filter(|l| l.at >= 6_000 * MS)
         .find_map(|l| match &l.kind {
-            TraceKind::Deliver(p) if p.from == 101 => match &p.payload {
+            TraceKind::Deliver(p, _) if p.from == 101 => match &p.payload {
                 Payload::Quorum(Message::Fetch { fetch_offset, .. }) => Some(*fetch_offset),
                 _ => None,
             },

@@ -48,6 +48,7 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     let results = sweep(&seeds, (sabotage, migration), threads);
     let mut violations = 0;
     let (mut dynamic, mut changes, mut wipes, mut upgrades) = (0, 0, 0, 0);
+    let (mut reordering, mut overtaken, mut duplicating, mut duplicated) = (0, 0, 0, 0);
     let (mut stranded, mut migration_violations, mut copies_lost) = (Vec::new(), 0, 0);
     for (params, result, migrated) in &results {
         if !quiet {
@@ -76,6 +77,14 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             changes += report.voter_changes;
             wipes += report.disk_wipes;
             upgrades += report.kraft_upgrades;
+            overtaken += report.chaos.overtaken;
+            duplicated += report.chaos.duplicated;
+            if params.cluster.network.reorder {
+                reordering += 1;
+            }
+            if params.cluster.network.duplicate_rate > 0.0 {
+                duplicating += 1;
+            }
         }
         if let Err(failure) = result {
             violations += 1;
@@ -84,6 +93,9 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             }
         }
     }
+    println!(
+        "the network's chaos in the seeds that passed: messages may overtake in {reordering} ({overtaken} delivered before one sent earlier), are duplicated in {duplicating} ({duplicated} second copies delivered)"
+    );
     println!(
         "dynamic quorums in {dynamic} of {} seeds: {changes} voter changes accepted, {wipes} disks wiped, {upgrades} static quorums upgraded to kraft.version 1",
         seeds.len()

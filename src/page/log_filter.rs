@@ -27,7 +27,7 @@ impl LogFilter {
         let (a, b) = line.nodes();
         let node_ok = self.node.is_none_or(|n| a == Some(n) || b == Some(n));
         let kind = match &line.kind {
-            TraceKind::Deliver(p) | TraceKind::Lost { packet: p, .. } => Some(p.payload.kind()),
+            TraceKind::Deliver(p, _) | TraceKind::Lost { packet: p, .. } => Some(p.payload.kind()),
             _ => None,
         };
         let kind_ok = self.kind.as_deref().is_none_or(|k| kind == Some(k));

@@ -62,8 +62,10 @@ impl<S: StateMachine> Node<S> {
         if is_lost(election, voters.len(), majority) {
             return;
         }
-        let unanswered =
-            voters.iter().filter(|v| !election.granted.contains(&v.id) && !election.rejected.contains(&v.id));
+        let unanswered: Vec<_> = voters
+            .iter()
+            .filter(|v| !election.granted.contains(&v.id) && !election.rejected.contains(&v.id))
+            .collect();
         for voter in unanswered {
             let message = Message::Vote {
                 candidate_epoch: epoch,
@@ -73,7 +75,7 @@ impl<S: StateMachine> Node<S> {
                 pre_vote,
                 voter_dir: voter.dir,
             };
-            out.send(id, voter.id, message);
+            self.request(voter.id, message, out);
         }
     }
 
@@ -114,7 +116,7 @@ impl<S: StateMachine> Node<S> {
                 pre_vote,
                 invalid_voter_key: true,
             };
-            out.send(self.id, candidate, response);
+            self.respond(candidate, response, out);
             return;
         }
         let granted = candidate_epoch == self.epoch && self.can_grant(candidate, pre_vote, last);
@@ -133,7 +135,7 @@ impl<S: StateMachine> Node<S> {
             pre_vote,
             invalid_voter_key: false,
         };
-        out.send(self.id, candidate, response);
+        self.respond(candidate, response, out);
     }
 
     /// Each role's `canGrantVote`: Unattached and Prospective grant a pre-vote to any
@@ -315,7 +317,7 @@ impl<S: StateMachine> Node<S> {
     ) {
         if voter_dir.is_some_and(|dir| dir != self.disk.directory_id) {
             // INVALID_VOTER_KEY (`isValidVoterKey`): meant for an earlier format of this node.
-            out.send(self.id, from, Message::BeginQuorumEpochResponse { epoch: self.epoch });
+            self.respond(from, Message::BeginQuorumEpochResponse { epoch: self.epoch }, out);
             return;
         }
         if epoch == self.epoch
@@ -325,7 +327,7 @@ impl<S: StateMachine> Node<S> {
             return;
         }
         self.observe_epoch(now, epoch, Some(leader), out);
-        out.send(self.id, from, Message::BeginQuorumEpochResponse { epoch: self.epoch });
+        self.respond(from, Message::BeginQuorumEpochResponse { epoch: self.epoch }, out);
     }
 
     /// `KafkaRaftClient.handleEndQuorumEpochRequest`: adopt the epoch and leader, then a
@@ -350,7 +352,7 @@ impl<S: StateMachine> Node<S> {
             }
         }
         let response = Message::EndQuorumEpochResponse { epoch: self.epoch, leader: self.election_leader() };
-        out.send(self.id, from, response);
+        self.respond(from, response, out);
     }
 
     /// A voter acknowledged EndQuorumEpoch (`ResignedState.acknowledgeResignation`).
@@ -424,10 +426,11 @@ impl<S: StateMachine> Node<S> {
         }
         if now >= r.resend_at {
             r.resend_at = now + timeout;
-            for &voter in &r.unacked {
+            let (unacked, preferred) = (r.unacked.clone(), r.preferred.clone());
+            for &voter in unacked.iter() {
                 let message =
-                    Message::EndQuorumEpoch { epoch, leader: id, preferred_successors: r.preferred.clone() };
-                out.send(id, voter, message);
+                    Message::EndQuorumEpoch { epoch, leader: id, preferred_successors: preferred.clone() };
+                self.request(voter, message, out);
             }
         }
     }

@@ -18,7 +18,7 @@ use crate::harness::Micros;
 impl<S: StateMachine> Node<S> {
     /// Send the next Fetch (or FetchSnapshot while a snapshot transfer is under way).
     pub(super) fn send_fetch(&mut self, now: Micros, out: &mut Outbox<S>) {
-        let (id, epoch, timeout) = (self.id, self.epoch, self.config.request_timeout);
+        let (epoch, timeout) = (self.epoch, self.config.request_timeout);
         let fetch_offset = self.log().end_offset();
         let last_fetched_epoch = self.log().last_epoch();
         let replica_dir = self.disk.directory_id;
@@ -40,7 +40,8 @@ impl<S: StateMachine> Node<S> {
                 high_watermark,
             },
         };
-        out.send(id, f.leader, message);
+        let leader = f.leader;
+        self.request(leader, message, out);
     }
 
     /// Ask a random other bootstrap server (`controller.quorum.bootstrap.servers`, or the
@@ -62,7 +63,7 @@ impl<S: StateMachine> Node<S> {
             replica_dir: self.disk.directory_id,
             high_watermark: self.high_watermark,
         };
-        out.send(self.id, voter, message);
+        self.request(voter, message, out);
         let next = now + self.config.request_timeout;
         match &mut self.role {
             Role::Unattached(u) => u.discovery_at = next,
@@ -134,7 +135,8 @@ impl<S: StateMachine> Node<S> {
             if let Some(message) = message {
                 f.request_deadline = Some(now + self.config.request_timeout);
                 f.updating_voter = true;
-                out.send(id, f.leader, message);
+                let leader = f.leader;
+                self.request(leader, message, out);
                 return;
             }
         }
@@ -178,10 +180,10 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// Whether a FetchResponse from `from` in `epoch` to a Fetch at `request` (fetch offset,
-    /// last fetched epoch) would be applied if it arrived now: Kafka matches a response to the one
-    /// request in flight by correlation id (`RequestManager`), and this log must still be where
-    /// that request found it. A response arriving while a snapshot is fetched answers an older
-    /// request. The page marks the records a DivergingEpoch will truncate only if this holds.
+    /// last fetched epoch) would be applied if it arrived now, once [`Node::expects_response`]
+    /// let it through: this node must follow `from` in that epoch and this log must still be
+    /// where that request found it. A response arriving while a snapshot is fetched answers an
+    /// older request. The page marks the records a DivergingEpoch will truncate only if both hold.
     pub(crate) fn accepts_fetch_response(
         &self,
         from: NodeId,

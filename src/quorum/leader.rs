@@ -83,6 +83,8 @@ struct ParkedFetch {
     replica: NodeId,
     fetch_offset: Offset,
     last_fetched_epoch: Epoch,
+    /// The request's correlation id, which its response echoes.
+    correlation: u64,
     expires: Micros,
 }
 
@@ -339,9 +341,10 @@ impl<S: StateMachine> Node<S> {
         };
         leader.begin_quorum_deadline = now + interval;
         let quiet = |r: &&ReplicaState| r.key.id != id && r.last_fetch.is_none_or(|t| now >= t + interval);
-        for replica in leader.voters.iter().filter(quiet) {
-            let message = Message::BeginQuorumEpoch { epoch, leader: id, voter_dir: replica.key.dir };
-            out.send(id, replica.key.id, message);
+        let quiet: Vec<ReplicaKey> = leader.voters.iter().filter(quiet).map(|r| r.key).collect();
+        for key in quiet {
+            let message = Message::BeginQuorumEpoch { epoch, leader: id, voter_dir: key.dir };
+            self.request(key.id, message, out);
         }
     }
 
@@ -359,9 +362,11 @@ impl<S: StateMachine> Node<S> {
             let due = all || now >= p.expires;
             if due {
                 let records = self.read_records(p.fetch_offset);
+                let request = (p.fetch_offset, p.last_fetched_epoch);
                 self.send_fetch_response(
                     p.replica,
-                    (p.fetch_offset, p.last_fetched_epoch),
+                    request,
+                    p.correlation,
                     FetchResult::Records(records),
                     out,
                 );
@@ -377,10 +382,13 @@ impl<S: StateMachine> Node<S> {
         self.log().read(fetch_offset, self.config.fetch_max_bytes).into()
     }
 
+    /// Answer the Fetch at `request` (fetch offset, last fetched epoch) from `to` that carried
+    /// `correlation`.
     fn send_fetch_response(
         &self,
         to: NodeId,
         request: (Offset, Epoch),
+        correlation: u64,
         result: FetchResult<S>,
         out: &mut Outbox<S>,
     ) {
@@ -392,7 +400,7 @@ impl<S: StateMachine> Node<S> {
             high_watermark: self.high_watermark,
             result,
         };
-        out.send(self.id, to, message);
+        out.send(self.id, to, message, correlation);
     }
 
     /// `RaftLog.validateOffsetAndEpoch`: is the fetcher's log a prefix of ours? Below the log
@@ -439,13 +447,13 @@ impl<S: StateMachine> Node<S> {
         out: &mut Outbox<S>,
     ) {
         let FetchRequest { leader_epoch, fetch_offset, last_fetched_epoch, high_watermark } = fetch;
-        let (from, request) = (replica.id, (fetch_offset, last_fetched_epoch));
+        let (from, request, correlation) = (replica.id, (fetch_offset, last_fetched_epoch), self.answering);
         if self.role.kind() != super::RoleKind::Leader || leader_epoch != self.epoch {
-            self.send_fetch_response(from, request, FetchResult::NotLeader, out);
+            self.send_fetch_response(from, request, correlation, FetchResult::NotLeader, out);
             return;
         }
         if let Some(problem) = self.validate_fetch(fetch_offset, last_fetched_epoch) {
-            self.send_fetch_response(from, request, problem, out);
+            self.send_fetch_response(from, request, correlation, problem, out);
             return;
         }
         self.record_fetch_for_check_quorum(now, replica);
@@ -462,13 +470,16 @@ impl<S: StateMachine> Node<S> {
         let behind = high_watermark < self.high_watermark;
         if records.is_empty() && self.config.fetch_max_wait > 0 && !behind {
             let expires = now + self.config.fetch_max_wait;
+            // Each parked request is answered on its own, as Kafka's fetch purgatory completes
+            // each request's future (a second copy of a Fetch does not replace the first).
             if let Some(leader) = self.leader_state() {
-                leader.parked.retain(|p| p.replica != from);
-                leader.parked.push(ParkedFetch { replica: from, fetch_offset, last_fetched_epoch, expires });
+                let parked =
+                    ParkedFetch { replica: from, fetch_offset, last_fetched_epoch, correlation, expires };
+                leader.parked.push(parked);
             }
             return;
         }
-        self.send_fetch_response(from, request, FetchResult::Records(records), out);
+        self.send_fetch_response(from, request, correlation, FetchResult::Records(records), out);
     }
 
     pub(super) fn record_fetch_for_check_quorum(&mut self, now: Micros, from: ReplicaKey) {
@@ -503,6 +514,6 @@ impl<S: StateMachine> Node<S> {
         };
         let message =
             Message::FetchSnapshotResponse { epoch: self.epoch, leader: self.election_leader(), result };
-        out.send(self.id, replica.id, message);
+        self.respond(replica.id, message, out);
     }
 }

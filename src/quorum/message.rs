@@ -10,12 +10,14 @@ use super::state_machine::StateMachine;
 use super::voters::{DirectoryId, KRaftVersion, ReplicaKey, short_dir};
 use super::{Epoch, NodeId, Offset};
 
-/// A message on the wire, from one node to another.
+/// A message on the wire, from one node to another, with the correlation id of the request
+/// header: new for a request, the request's for its response ([`super::requests`]).
 #[derive(Clone, Debug)]
 pub struct Envelope<S: StateMachine> {
     pub from: NodeId,
     pub to: NodeId,
     pub message: Message<S>,
+    pub correlation: u64,
 }
 
 /// Every request and response of the quorum protocol.
@@ -163,6 +165,21 @@ pub enum SnapshotChunk<S: StateMachine> {
 }
 
 impl<S: StateMachine> Message<S> {
+    /// Whether this answers a request (its correlation id says which).
+    pub fn is_response(&self) -> bool {
+        matches!(
+            self,
+            Message::VoteResponse { .. }
+                | Message::BeginQuorumEpochResponse { .. }
+                | Message::EndQuorumEpochResponse { .. }
+                | Message::FetchResponse { .. }
+                | Message::FetchSnapshotResponse { .. }
+                | Message::ApiVersionsResponse { .. }
+                | Message::UpdateRaftVoterResponse { .. }
+                | Message::VoterChangeResponse { .. }
+        )
+    }
+
     /// The name traces and the UI show: Kafka's RPC name, with a pre-vote `Vote` shown as
     /// PreVote and a FetchResponse named by its outcome (DivergingEpoch, SnapshotId).
     pub fn kind(&self) -> &'static str {

@@ -14,6 +14,7 @@ pub mod node;
 pub mod outbox;
 pub mod reconfig;
 pub mod record;
+pub mod requests;
 pub mod role;
 pub mod snapshot;
 pub mod state_machine;

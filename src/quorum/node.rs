@@ -17,6 +17,7 @@ use super::message::Message;
 use super::outbox::{NoteKind, Outbox};
 use super::reconfig::{ChangeKind, PendingChange, ReconfigError};
 use super::record::Record;
+use super::requests::Requests;
 use super::role::{RoleKind, check_transition};
 use super::snapshot::SnapshotId;
 use super::state_machine::StateMachine;
@@ -141,6 +142,10 @@ pub struct Node<S: StateMachine> {
     pub(super) next_clean: Micros,
     /// The first protocol error the node refused to go past.
     pub(super) fatal: Option<QuorumError>,
+    /// The requests it waits for an answer to.
+    pub(super) requests: Requests,
+    /// The correlation id of the request being handled, which its response echoes.
+    pub(super) answering: u64,
 }
 
 /// A write was offered to a node that is not the leader.
@@ -199,6 +204,8 @@ impl<S: StateMachine> Node<S> {
             bytes_since_snapshot: 0,
             next_clean,
             fatal: None,
+            requests: Requests::default(),
+            answering: 0,
         };
         let voter = node.is_voter();
         // `QuorumState.initialize`: a node whose quorum-state names itself the leader starts
@@ -438,7 +445,40 @@ impl<S: StateMachine> Node<S> {
     }
 
     /// Handle a message that arrived from `from`.
-    pub fn handle(&mut self, now: Micros, from: NodeId, message: Message<S>, out: &mut Outbox<S>) {
+    /// Send request `message` to `to`, under a new correlation id (the one in flight there now).
+    pub(super) fn request(&mut self, to: NodeId, message: Message<S>, out: &mut Outbox<S>) {
+        let correlation = self.requests.sent(to);
+        out.send(self.id, to, message, correlation);
+    }
+
+    /// Answer the request being handled, from `to`, with `message`.
+    pub(super) fn respond(&self, to: NodeId, message: Message<S>, out: &mut Outbox<S>) {
+        out.send(self.id, to, message, self.answering);
+    }
+
+    /// Whether a response from `from` carrying `correlation` answers the request in flight there
+    /// (else it is dropped unread when it arrives).
+    pub(crate) fn expects_response(&self, from: NodeId, correlation: u64) -> bool {
+        self.requests.expects(from, correlation)
+    }
+
+    /// Handle `message` from `from`, carrying `correlation`: a response that answers no request
+    /// in flight is dropped unread ([`super::requests`]).
+    pub fn handle(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        message: Message<S>,
+        correlation: u64,
+        out: &mut Outbox<S>,
+    ) {
+        if message.is_response() {
+            if !self.requests.answered(from, correlation) {
+                return;
+            }
+        } else {
+            self.answering = correlation;
+        }
         match message {
             Message::Vote {
                 candidate_epoch,
@@ -500,7 +540,7 @@ impl<S: StateMachine> Node<S> {
             }
             Message::ApiVersions => {
                 let (min, max) = SUPPORTED_KRAFT_VERSIONS;
-                out.send(self.id, from, Message::ApiVersionsResponse { kraft_min: min, kraft_max: max });
+                self.respond(from, Message::ApiVersionsResponse { kraft_min: min, kraft_max: max }, out);
             }
             Message::ApiVersionsResponse { kraft_min, kraft_max } => {
                 self.on_api_versions_response(now, from, (kraft_min, kraft_max), out)
@@ -579,6 +619,9 @@ impl<S: StateMachine> Node<S> {
             self.finish_change(Err(ReconfigError::NotLeaderOrFollower), out);
         }
         let changed = from != to || epoch != self.epoch;
+        if changed {
+            self.requests.reset();
+        }
         self.epoch = epoch;
         self.voted = voted;
         self.role = role;

@@ -25,9 +25,9 @@ impl<S: StateMachine> Default for Outbox<S> {
 }
 
 impl<S: StateMachine> Outbox<S> {
-    /// Queue `message` from `from` to `to`.
-    pub(crate) fn send(&mut self, from: NodeId, to: NodeId, message: Message<S>) {
-        self.sends.push(Envelope { from, to, message });
+    /// Queue `message` from `from` to `to`, with its correlation id.
+    pub(crate) fn send(&mut self, from: NodeId, to: NodeId, message: Message<S>, correlation: u64) {
+        self.sends.push(Envelope { from, to, message, correlation });
     }
 
     /// Record a notable change of node `node`.

@@ -41,9 +41,9 @@ pub struct PendingChange {
     pub deadline: Micros,
     /// The VotersRecord's offset, once appended (an add first waits for ApiVersions).
     pub offset: Option<Offset>,
-    /// The controller that asked by RPC (auto-join) and still waits for the answer; `None`
-    /// for the operator's tool, whose answer is the trace.
-    pub reply_to: Option<NodeId>,
+    /// The controller that asked by RPC (auto-join) and still waits for the answer, with its
+    /// request's correlation id; `None` for the operator's tool, whose answer is the trace.
+    pub reply_to: Option<(NodeId, u64)>,
 }
 
 /// Why REQUEST_TIMED_OUT: Kafka answers all of these with the one error code.
@@ -229,14 +229,14 @@ impl<S: StateMachine> Node<S> {
         out: &mut Outbox<S>,
     ) {
         let started = match kind {
-            ChangeKind::Add => self.begin_add(now, voter, Some(from), out),
-            ChangeKind::Remove => self.begin_remove(now, voter, Some(from), out),
+            ChangeKind::Add => self.begin_add(now, voter, Some((from, self.answering)), out),
+            ChangeKind::Remove => self.begin_remove(now, voter, Some((from, self.answering)), out),
         };
         if let Err(error) = started {
             if self.role.kind() == RoleKind::Leader {
                 out.note(self.id, NoteKind::VoterChange { kind, voter, step: ChangeStep::Failed(error) });
             }
-            out.send(self.id, from, Message::VoterChangeResponse { kind, error: Some(error) });
+            self.respond(from, Message::VoterChangeResponse { kind, error: Some(error) }, out);
         }
     }
 
@@ -244,7 +244,7 @@ impl<S: StateMachine> Node<S> {
         &mut self,
         now: Micros,
         voter: ReplicaKey,
-        reply_to: Option<NodeId>,
+        reply_to: Option<(NodeId, u64)>,
         out: &mut Outbox<S>,
     ) -> Result<(), ReconfigError> {
         if voter.dir.is_none() {
@@ -259,7 +259,7 @@ impl<S: StateMachine> Node<S> {
             leader.change =
                 Some(PendingChange { kind: ChangeKind::Add, voter, deadline, offset: None, reply_to });
         }
-        out.send(id, voter.id, Message::ApiVersions);
+        self.request(voter.id, Message::ApiVersions, out);
         out.note(id, NoteKind::VoterChange { kind: ChangeKind::Add, voter, step: ChangeStep::AskedVersions });
         Ok(())
     }
@@ -268,7 +268,7 @@ impl<S: StateMachine> Node<S> {
         &mut self,
         now: Micros,
         voter: ReplicaKey,
-        reply_to: Option<NodeId>,
+        reply_to: Option<(NodeId, u64)>,
         out: &mut Outbox<S>,
     ) -> Result<(), ReconfigError> {
         self.check_reconfig()?;
@@ -339,9 +339,9 @@ impl<S: StateMachine> Node<S> {
         // appended (`AddVoterHandler.handleApiVersionsResponse`); the change stays pending.
         if let Role::Leader(leader) = &mut self.role
             && let Some(change) = leader.change.as_mut().filter(|c| c.kind == ChangeKind::Add)
-            && let Some(to) = change.reply_to.take()
+            && let Some((to, correlation)) = change.reply_to.take()
         {
-            out.send(self.id, to, Message::VoterChangeResponse { kind, error: None });
+            out.send(self.id, to, Message::VoterChangeResponse { kind, error: None }, correlation);
         }
     }
 
@@ -416,7 +416,7 @@ impl<S: StateMachine> Node<S> {
             leader: self.leader(),
             error: answer.err(),
         };
-        out.send(self.id, voter.id, message);
+        self.respond(voter.id, message, out);
     }
 
     fn update_voter(
@@ -520,8 +520,9 @@ impl<S: StateMachine> Node<S> {
             Err(error) => ChangeStep::Failed(error),
         };
         out.note(self.id, NoteKind::VoterChange { kind: change.kind, voter: change.voter, step });
-        if let Some(to) = change.reply_to {
-            out.send(self.id, to, Message::VoterChangeResponse { kind: change.kind, error: result.err() });
+        if let Some((to, correlation)) = change.reply_to {
+            let message = Message::VoterChangeResponse { kind: change.kind, error: result.err() };
+            out.send(self.id, to, message, correlation);
         }
     }
 }

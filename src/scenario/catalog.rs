@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 52] = [
+pub const SCENARIOS: [(&str, &str); 54] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -21,6 +21,7 @@ pub const SCENARIOS: [(&str, &str); 52] = [
         "duplicate_broker_registration",
         include_str!("../../tests/scenarios/duplicate_broker_registration.txt"),
     ),
+    ("duplicated_messages", include_str!("../../tests/scenarios/duplicated_messages.txt")),
     ("elr_last_replica", include_str!("../../tests/scenarios/elr_last_replica.txt")),
     ("empty_log_gets_snapshot", include_str!("../../tests/scenarios/empty_log_gets_snapshot.txt")),
     ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
@@ -53,6 +54,7 @@ pub const SCENARIOS: [(&str, &str); 52] = [
     ("read_waits_for_commit", include_str!("../../tests/scenarios/read_waits_for_commit.txt")),
     ("rejoin_with_pre_vote", include_str!("../../tests/scenarios/rejoin_with_pre_vote.txt")),
     ("rejoin_without_pre_vote", include_str!("../../tests/scenarios/rejoin_without_pre_vote.txt")),
+    ("reordered_messages", include_str!("../../tests/scenarios/reordered_messages.txt")),
     ("resigned_next_epoch", include_str!("../../tests/scenarios/resigned_next_epoch.txt")),
     ("single_voter", include_str!("../../tests/scenarios/single_voter.txt")),
     ("snapshot_catch_up", include_str!("../../tests/scenarios/snapshot_catch_up.txt")),

@@ -12,6 +12,7 @@ use crate::metadata::record::{LAST_BROKER_ID, MAX_COMBINED_ID};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{NodeId, QuorumConfig};
 use crate::sim::simulation::QuorumFormat;
+use crate::sim::trace::Arrival;
 use crate::sim::{
     ActionError, ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine,
 };
@@ -90,6 +91,8 @@ pub enum DirectiveError {
     Latency(String),
     /// `latency=` is reversed, or `drop=` is not 0 to 100.
     LatencyOrDrop(String),
+    /// `duplicate=` is not 0 to 100 percent.
+    DuplicatePercent(f64),
     /// `clean-every=` overflows in microseconds.
     CleanEveryTooLarge,
     /// `fetch-bytes=`, `chunk-bytes=` or `clean-every=` is 0.
@@ -143,6 +146,9 @@ impl fmt::Display for DirectiveError {
             }
             DirectiveError::InvalidArg { line, key, value } => {
                 write!(f, "line {line}: {key}={value} is not valid")
+            }
+            DirectiveError::DuplicatePercent(percent) => {
+                write!(f, "duplicate={percent} must be 0 to 100 (percent of messages delivered twice)")
             }
             DirectiveError::Latency(latency) | DirectiveError::LatencyOrDrop(latency) => {
                 write!(
@@ -293,8 +299,12 @@ impl ScenarioRun {
         }
         let sim = self.sim.as_mut().ok_or(DirectiveError::NoCluster)?;
         let shown: Vec<&str> = block.arg("messages").map_or(Vec::new(), |kinds| kinds.split(',').collect());
+        // `messages=` names message kinds to show, or `duplicates` and `overtaking`: the
+        // deliveries of second copies and of messages that overtook one sent before them.
         let shown_message = |l: &TraceLine| match &l.kind {
-            TraceKind::Deliver(packet) | TraceKind::Lost { packet, .. } => {
+            TraceKind::Deliver(_, Arrival::Duplicate) if shown.contains(&"duplicates") => true,
+            TraceKind::Deliver(_, Arrival::Overtook) if shown.contains(&"overtaking") => true,
+            TraceKind::Deliver(packet, _) | TraceKind::Lost { packet, .. } => {
                 shown.contains(&packet.payload.kind())
             }
             _ => false,
@@ -324,7 +334,17 @@ impl ScenarioRun {
             return Err(DirectiveError::LatencyOrDrop(latency.to_string()));
         }
         let reorder = block.arg("reorder").unwrap_or("off") == "on";
-        let network = NetworkConfig { latency_min, latency_max, drop_rate: drop_percent / 100.0, reorder };
+        let duplicate_percent: f64 = parse_arg(block, "duplicate", 0.0)?;
+        if !(0.0..=100.0).contains(&duplicate_percent) {
+            return Err(DirectiveError::DuplicatePercent(duplicate_percent));
+        }
+        let network = NetworkConfig {
+            latency_min,
+            latency_max,
+            drop_rate: drop_percent / 100.0,
+            reorder,
+            duplicate_rate: duplicate_percent / 100.0,
+        };
         let defaults = QuorumConfig::default();
         let quorum = QuorumConfig {
             pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",

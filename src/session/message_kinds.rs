@@ -230,7 +230,7 @@ mod tests {
         let mut session = Session::new(settings);
         let collect = |session: &Session, seen: &mut BTreeSet<&'static str>| {
             for line in session.log() {
-                if let TraceKind::Deliver(p) | TraceKind::Lost { packet: p, .. } = &line.kind {
+                if let TraceKind::Deliver(p, _) | TraceKind::Lost { packet: p, .. } = &line.kind {
                     seen.insert(p.payload.kind());
                 }
             }

@@ -214,5 +214,6 @@ pub(crate) fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u3
         latency_max: u64::from(latency_max_ms) * MS,
         drop_rate: f64::from(drop_percent.min(100)) / 100.0,
         reorder: false,
+        duplicate_rate: 0.0,
     }
 }

@@ -10,5 +10,5 @@ pub mod trace;
 
 pub use error::ActionError;
 pub use network::NetworkConfig;
-pub use simulation::{ClusterConfig, FIRST_OBSERVER_ID, Simulation};
+pub use simulation::{ChaosCounts, ClusterConfig, FIRST_OBSERVER_ID, Simulation};
 pub use trace::{TraceKind, TraceLine};

@@ -33,10 +33,12 @@ impl fmt::Display for Payload {
     }
 }
 
-/// A message on the wire.
+/// A message on the wire, with the correlation id of a quorum RPC's header (0 for the
+/// controller RPCs, which do not model theirs).
 #[derive(Clone, Debug)]
 pub struct Packet {
     pub from: NodeId,
     pub to: NodeId,
     pub payload: Payload,
+    pub correlation: u64,
 }

@@ -136,12 +136,19 @@ impl Server {
         self.node.next_deadline().min(controller).min(broker)
     }
 
-    /// Handle a message from `from`.
-    pub(crate) fn handle(&mut self, now: Micros, from: NodeId, payload: Payload, out: &mut ServerOutbox) {
+    /// Handle a message from `from` (with its quorum RPC's `correlation` id).
+    pub(crate) fn handle(
+        &mut self,
+        now: Micros,
+        from: NodeId,
+        payload: Payload,
+        correlation: u64,
+        out: &mut ServerOutbox,
+    ) {
         match payload {
             Payload::Quorum(message) => {
                 self.count_fetched(&message);
-                self.node.handle(now, from, message, &mut out.quorum);
+                self.node.handle(now, from, message, correlation, &mut out.quorum);
             }
             Payload::Controller(rpc) => self.handle_rpc(now, from, rpc, &mut out.rpcs),
         }

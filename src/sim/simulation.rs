@@ -21,7 +21,7 @@ use super::error::ActionError;
 use super::network::{Loss, Network, NetworkConfig};
 use super::packet::{Packet, Payload};
 use super::server::{BrokerStart, ProcessRoles, Server, ServerOutbox};
-use super::trace::{LostBecause, TraceKind, TraceLine};
+use super::trace::{Arrival, LostBecause, TraceKind, TraceLine};
 
 /// Observers (brokers) get ids from here up, voters (controllers) from 1.
 pub const FIRST_OBSERVER_ID: NodeId = FIRST_BROKER_ID;
@@ -93,8 +93,9 @@ impl Default for ClusterConfig {
 /// Something scheduled on the simulation's clock.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// A message arrives, if its connection was not reset since it was sent.
-    Deliver { sent_at: Micros, packet: Packet, generation: u64 },
+    /// A message arrives, if its connection was not reset since it was sent (`arrival`: in
+    /// order, before a message sent earlier, or as a duplicate copy).
+    Deliver { sent_at: Micros, packet: Packet, generation: u64, arrival: Arrival },
     /// A server's timer, valid only if it is still the server's current deadline.
     Timer { node: NodeId },
 }
@@ -142,7 +143,17 @@ pub struct Simulation {
     outbox: ServerOutbox,
     trace: Option<Vec<TraceLine>>,
     events: u64,
+    /// Messages delivered after overtaking an earlier one, and duplicate copies delivered.
+    chaos: ChaosCounts,
     next_write: u64,
+}
+
+/// What the network's chaos switches did: messages delivered before one sent earlier on their
+/// link, and second copies delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChaosCounts {
+    pub overtaken: u64,
+    pub duplicated: u64,
 }
 
 impl Simulation {
@@ -219,6 +230,7 @@ impl Simulation {
             outbox: ServerOutbox::default(),
             trace: None,
             events: 0,
+            chaos: ChaosCounts::default(),
             next_write: 1,
         };
         for id in ids {
@@ -245,6 +257,11 @@ impl Simulation {
     /// Events processed so far (deliveries, losses and timers that fired).
     pub fn events_processed(&self) -> u64 {
         self.events
+    }
+
+    /// Messages delivered out of order and twice so far.
+    pub fn chaos_counts(&self) -> ChaosCounts {
+        self.chaos
     }
 
     /// The controller processes' ids (voters or not), ascending.
@@ -370,7 +387,7 @@ impl Simulation {
     /// Messages in flight: (sent at, arrives at, packet).
     pub(crate) fn in_flight(&self) -> impl Iterator<Item = (Micros, Micros, &Packet)> {
         self.queue.iter().filter_map(|(at, e)| match e {
-            Event::Deliver { sent_at, packet, generation } if self.live(packet, *generation) => {
+            Event::Deliver { sent_at, packet, generation, .. } if self.live(packet, *generation) => {
                 Some((*sent_at, at, packet))
             }
             _ => None,
@@ -481,12 +498,16 @@ impl Simulation {
             self.record(TraceKind::Lifecycle(node, state));
         }
         for envelope in outbox.quorum.sends.drain(..) {
-            let packet =
-                Packet { from: envelope.from, to: envelope.to, payload: Payload::Quorum(envelope.message) };
+            let packet = Packet {
+                from: envelope.from,
+                to: envelope.to,
+                payload: Payload::Quorum(envelope.message),
+                correlation: envelope.correlation,
+            };
             self.transmit(packet);
         }
         for (to, rpc) in outbox.rpcs.drain(..) {
-            self.transmit(Packet { from, to, payload: Payload::Controller(rpc) });
+            self.transmit(Packet { from, to, payload: Payload::Controller(rpc), correlation: 0 });
         }
         self.outbox = outbox;
     }
@@ -494,8 +515,18 @@ impl Simulation {
     fn transmit(&mut self, packet: Packet) {
         match self.network.transmit(packet.from, packet.to, self.now, &mut self.rng) {
             Ok(transit) => {
-                let event = Event::Deliver { sent_at: self.now, packet, generation: transit.generation };
-                self.queue.push(transit.arrives, event);
+                let (sent_at, generation) = (self.now, transit.generation);
+                if let Some(again) = transit.duplicate {
+                    let copy = Event::Deliver {
+                        sent_at,
+                        packet: packet.clone(),
+                        generation,
+                        arrival: Arrival::Duplicate,
+                    };
+                    self.queue.push(again, copy);
+                }
+                let arrival = if transit.overtakes { Arrival::Overtook } else { Arrival::InOrder };
+                self.queue.push(transit.arrives, Event::Deliver { sent_at, packet, generation, arrival });
             }
             Err(loss) => {
                 self.events += 1;
@@ -532,12 +563,12 @@ impl Simulation {
             let Some((at, event)) = self.queue.pop() else { return false };
             self.now = self.now.max(at);
             match event {
-                Event::Deliver { packet, generation, .. } => {
+                Event::Deliver { packet, generation, arrival, .. } => {
                     if !self.live(&packet, generation) {
                         continue;
                     }
                     self.events += 1;
-                    self.deliver(packet);
+                    self.deliver(packet, arrival);
                     return true;
                 }
                 Event::Timer { node } => {
@@ -555,16 +586,21 @@ impl Simulation {
         }
     }
 
-    fn deliver(&mut self, packet: Packet) {
+    fn deliver(&mut self, packet: Packet, arrival: Arrival) {
         if self.server(packet.to).is_none() {
             self.record(TraceKind::Lost { packet, why: LostBecause::ReceiverDown });
             return;
         }
-        if self.trace.is_some() {
-            self.record(TraceKind::Deliver(packet.clone()));
+        match arrival {
+            Arrival::InOrder => {}
+            Arrival::Overtook => self.chaos.overtaken += 1,
+            Arrival::Duplicate => self.chaos.duplicated += 1,
         }
-        let Packet { from, to, payload } = packet;
-        self.with_server(to, |s, now, out| s.handle(now, from, payload, out));
+        if self.trace.is_some() {
+            self.record(TraceKind::Deliver(packet.clone(), arrival));
+        }
+        let Packet { from, to, payload, correlation } = packet;
+        self.with_server(to, |s, now, out| s.handle(now, from, payload, correlation, out));
     }
 
     /// Move the clock to `t` without processing anything (replaying a recorded action at the time

@@ -15,8 +15,8 @@ pub type TraceLine = crate::harness::TraceLine<TraceKind>;
 /// What happened.
 #[derive(Clone, Debug)]
 pub enum TraceKind {
-    /// A message arrived.
-    Deliver(Packet),
+    /// A message arrived (in order, before one sent earlier, or as a second copy).
+    Deliver(Packet, Arrival),
     /// A message was lost on the way, or its receiver was down.
     Lost { packet: Packet, why: LostBecause },
     /// A node's timer fired.
@@ -27,6 +27,16 @@ pub enum TraceKind {
     Lifecycle(NodeId, BrokerLifecycle),
     /// A user or fault-injector action.
     Action(String),
+}
+
+/// How a message arrived: in the order sent, as TCP delivers, or through a chaos switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    InOrder,
+    /// Before a message sent earlier on its link (reordering).
+    Overtook,
+    /// A second copy, after the first (duplication).
+    Duplicate,
 }
 
 /// Why a message did not arrive.
@@ -45,7 +55,7 @@ impl TraceLine {
     /// The nodes this line is about (sender and receiver for messages).
     pub(crate) fn nodes(&self) -> (Option<NodeId>, Option<NodeId>) {
         match &self.kind {
-            TraceKind::Deliver(e) | TraceKind::Lost { packet: e, .. } => (Some(e.from), Some(e.to)),
+            TraceKind::Deliver(e, _) | TraceKind::Lost { packet: e, .. } => (Some(e.from), Some(e.to)),
             TraceKind::Timer(n) | TraceKind::Lifecycle(n, _) => (Some(*n), None),
             TraceKind::Note(note) => (Some(note.node), None),
             TraceKind::Action(_) => (None, None),
@@ -63,7 +73,14 @@ impl fmt::Display for TraceLine {
 impl fmt::Display for TraceKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TraceKind::Deliver(e) => write!(f, "n{} -> n{} {}", e.from, e.to, e.payload),
+            TraceKind::Deliver(e, arrival) => {
+                write!(f, "n{} -> n{} {}", e.from, e.to, e.payload)?;
+                match arrival {
+                    Arrival::InOrder => Ok(()),
+                    Arrival::Overtook => write!(f, " (overtook a message sent before it)"),
+                    Arrival::Duplicate => write!(f, " (a duplicate: its second copy)"),
+                }
+            }
             TraceKind::Lost { packet: e, why } => {
                 let why = match why {
                     LostBecause::Network(Loss::Cut) => "link cut",

@@ -13,7 +13,7 @@ use crate::metadata::config::MetadataConfig;
 use crate::quorum::voters::{ReplicaKey, VoterSet};
 use crate::quorum::{NodeId, QuorumConfig};
 use crate::sim::simulation::QuorumFormat;
-use crate::sim::{ClusterConfig, NetworkConfig, Simulation, TraceLine};
+use crate::sim::{ChaosCounts, ClusterConfig, NetworkConfig, Simulation, TraceLine};
 use crate::sweep::faults::{FaultKind, FaultMix};
 use crate::sweep::sabotage::Sabotage;
 use crate::util::rng::Rng;
@@ -52,6 +52,7 @@ impl SeedParams {
             latency_max: latency_min + rng.range(0, 20 * MS),
             drop_rate: rng.below(11) as f64 / 100.0,
             reorder: rng.chance(0.3),
+            duplicate_rate: 0.0,
         };
         let quorum = QuorumConfig {
             pre_vote: !rng.chance(0.2),
@@ -97,6 +98,11 @@ impl SeedParams {
         }
         // A third of the seeds' controllers auto-join (once the quorum is dynamic).
         params.cluster.quorum.auto_join = rng.chance(0.3);
+        // Drawn last, so the seeds without duplication run as before: a third of the seeds
+        // deliver 1% to 20% of their messages twice.
+        if rng.chance(1.0 / 3.0) {
+            params.cluster.network.duplicate_rate = rng.range(1, 21) as f64 / 100.0;
+        }
         params
     }
 }
@@ -125,6 +131,9 @@ impl fmt::Display for SeedParams {
         )?;
         if self.reconfig_share > 0.0 {
             write!(f, " voter-changes={:.0}%", self.reconfig_share * 100.0)?;
+        }
+        if c.network.duplicate_rate > 0.0 {
+            write!(f, " duplicate={:.0}%", c.network.duplicate_rate * 100.0)?;
         }
         if self.cluster.combined {
             write!(f, " roles=combined")?;
@@ -156,6 +165,8 @@ pub struct SeedReport {
     pub disk_wipes: u32,
     /// Static quorums upgraded to kraft.version 1 (`kafka-features upgrade`).
     pub kraft_upgrades: u32,
+    /// Messages delivered before one sent earlier on their link, and second copies delivered.
+    pub chaos: ChaosCounts,
 }
 
 /// Run one seed; `trace` keeps the trace for the failure report.
@@ -163,7 +174,7 @@ pub fn run_seed(params: &SeedParams, trace: bool) -> Result<SeedReport, Box<Fail
     let mut run = ChaosRun::new(params, trace, Checker::default());
     let result =
         run.safety_phase().and_then(|_| run.liveness_phase()).and_then(|_| run.checker.at_end(&run.sim));
-    result.map(|_| run.report).map_err(|violation| {
+    result.map(|_| SeedReport { chaos: run.sim.chaos_counts(), ..run.report }).map_err(|violation| {
         let mut tail = run.sim.take_trace();
         let keep = tail.len().saturating_sub(60);
         tail.drain(..keep);

@@ -34,7 +34,7 @@ impl KeyMoment {
     pub(crate) fn matches(&self, line: &TraceLine) -> bool {
         let note = match (*self, &line.kind) {
             (_, TraceKind::Note(note)) => note,
-            (KeyMoment::Message { to, kind }, TraceKind::Deliver(packet)) => {
+            (KeyMoment::Message { to, kind }, TraceKind::Deliver(packet, _)) => {
                 return packet.to == to && packet.payload.kind() == kind;
             }
             _ => return false,

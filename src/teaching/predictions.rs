@@ -275,7 +275,7 @@ impl Prediction {
                     (NoteKind::Truncated { to, .. }, Ask::KeepsUpTo) => Answer::Number(*to),
                     _ => return None,
                 },
-                (TraceKind::Deliver(packet), Ask::FetchesFrom { node }) if packet.from == node => {
+                (TraceKind::Deliver(packet, _), Ask::FetchesFrom { node }) if packet.from == node => {
                     match &packet.payload {
                         Payload::Quorum(Message::Fetch { fetch_offset, .. }) => Answer::Number(*fetch_offset),
                         _ => return None,

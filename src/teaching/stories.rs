@@ -461,7 +461,7 @@ pub const TOUR: [Story; 25] = [
         title: "A leader removes itself",
         narration: "RemoveRaftVoter can name the active controller itself. It appends the VotersRecord without itself and keeps leading, replicating to the new set without counting its own copy, until the change commits; then it resigns (EndQuorumEpoch) and the remaining voters elect a leader at once.",
         script: &[(4_000, Action::RemoveLeader)],
-        opens_at_ms: 3_500,
+        opens_at_ms: 3_000,
         ends_at_ms: 8_000,
         key: Some(KeyMoment::Resigned),
         watch: "the leader removes itself: it leads until the removal commits, then resigns",
