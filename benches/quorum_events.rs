@@ -1,8 +1,9 @@
 //! Simulated events per second for a 3-voter, 3-observer cluster under steady client writes
 //! (`kraftscope::experiments::events`), without and with the per-event invariant checks: a static
 //! quorum, and a dynamic one whose voters change every 10 simulated seconds. Prints medians over
-//! several runs, the two quorums' runs taken in turn, and their ratio. Run: `cargo bench --bench
-//! quorum_events`. With `-- --once SEED`, one static run without checks (after an untimed one), as `events seconds`
+//! several runs, the two quorums' runs taken in turn, and their ratio; then the static quorum's
+//! core with the network's chaos on (10% of the messages duplicated, reordering) and off, in
+//! turn, and their ratio. Run: `cargo bench --bench quorum_events`. With `-- --once SEED`, one static run without checks (after an untimed one), as `events seconds`
 //! (`cargo xtask bench` times the same run in the page's WebAssembly beside it).
 
 use std::time::Instant;
@@ -12,9 +13,9 @@ use kraftscope::experiments::events::steady_writes;
 const RUNS: usize = 7;
 
 /// One timed run; returns (events, seconds, voter changes accepted).
-fn run_once(seed: u64, check: bool, dynamic: bool) -> (u64, f64, u32) {
+fn run_once(seed: u64, check: bool, dynamic: bool, chaos: bool) -> (u64, f64, u32) {
     let started = Instant::now();
-    let run = steady_writes(seed, check, dynamic);
+    let run = steady_writes(seed, check, dynamic, chaos);
     (run.events, started.elapsed().as_secs_f64(), run.changes)
 }
 
@@ -28,8 +29,8 @@ fn main() {
     if let Some(seed) = args.iter().position(|a| a == "--once").and_then(|i| args.get(i + 1)) {
         let seed = seed.parse().expect("--once takes a seed, a whole number");
         // After one untimed run, as the wasm's is timed (its engine has tiered up by then).
-        run_once(seed, false, false);
-        let (events, seconds, _) = run_once(seed, false, false);
+        run_once(seed, false, false, false);
+        let (events, seconds, _) = run_once(seed, false, false, false);
         println!("{events} {seconds}");
         return;
     }
@@ -39,7 +40,7 @@ fn main() {
         let mut changes = 0;
         for run in 0..RUNS {
             for (dynamic, rates) in [false, true].into_iter().zip(&mut rates) {
-                let (events, seconds, accepted) = run_once(run as u64 + 1, check, dynamic);
+                let (events, seconds, accepted) = run_once(run as u64 + 1, check, dynamic, false);
                 rates.push(events as f64 / seconds);
                 changes += accepted;
             }
@@ -60,4 +61,16 @@ fn main() {
             f64::from(changes) / RUNS as f64
         );
     }
+    let mut rates = [Vec::new(), Vec::new()];
+    for run in 0..RUNS {
+        for (chaos, rates) in [false, true].into_iter().zip(&mut rates) {
+            let (events, seconds, _) = run_once(run as u64 + 1, false, false, chaos);
+            rates.push(events as f64 / seconds);
+        }
+    }
+    let [off, on] = rates.map(median);
+    println!(
+        "quorum events/s, static quorum, core only: network chaos off {off:.0}, on (10% duplicated, reordering) {on:.0}; on / off {:.2} (medians of {RUNS} runs in turn)",
+        on / off
+    );
 }

@@ -138,3 +138,27 @@ fn the_fingerprint_tells_apart_two_moments_of_the_same_millisecond() {
     assert_ne!(session.fingerprint(), before);
     assert!(before.summary.starts_with("2000000 us, "), "{}", before.summary);
 }
+
+#[test]
+fn duplication_and_reordering_set_on_the_page_are_named_in_the_log_and_kept_by_a_share_link() {
+    let mut session = Session::new(Settings::default());
+    session.advance_to(2_000 * MS, usize::MAX);
+    let chaos = Action::Network {
+        latency_min_ms: 10,
+        latency_max_ms: 30,
+        drop_percent: 0,
+        duplicate_percent: 30,
+        reorder: true,
+    };
+    session.act(chaos).unwrap();
+    session.advance_to(8_000 * MS, usize::MAX);
+    let counts = session.sim().chaos_counts();
+    assert!(counts.duplicated > 0 && counts.overtaken > 0, "{counts:?}");
+    let said = |ending: &str| session.log().iter().filter(|l| l.kind.to_string().ends_with(ending)).count();
+    assert!(said("(a duplicate: its second copy)") > 0, "each second copy is named in the event log");
+    assert!(said("(overtook a message sent before it)") > 0, "each overtaking message is named");
+    assert!(session.sim().leader().is_some(), "the quorum still leads through them");
+    let (reopened, notices) = reopen(&session);
+    assert_eq!(notices, Vec::<String>::new());
+    assert_eq!((reopened.now(), reopened.sim().chaos_counts()), (session.now(), counts), "the same run");
+}

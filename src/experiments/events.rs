@@ -14,6 +14,8 @@ pub const SIMULATED: Micros = 120_000 * MS;
 const WRITE_EVERY: Micros = MS;
 /// How often the dynamic quorum changes its voters.
 const CHANGE_EVERY: Micros = 10_000 * MS;
+/// The share of messages a run with the network's chaos on delivers twice.
+pub const CHAOS_DUPLICATE_RATE: f64 = 0.1;
 
 /// What one run did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +30,15 @@ pub struct EventsRun {
 /// 320,000 bytes (20,000 writes) keeping the logs bounded: a static quorum
 /// (`controller.quorum.voters`), or (`dynamic`) a KIP-853 one formatted standalone, grown to three
 /// voters, then n3 removed and added back every 10 simulated seconds. With `check`, every
-/// invariant is checked after every event.
-pub fn steady_writes(seed: u64, check: bool, dynamic: bool) -> EventsRun {
+/// invariant is checked after every event; with `chaos`, the network duplicates
+/// [`CHAOS_DUPLICATE_RATE`] of the messages and lets them overtake each other.
+pub fn steady_writes(seed: u64, check: bool, dynamic: bool, chaos: bool) -> EventsRun {
     let format = if dynamic { QuorumFormat::Standalone } else { QuorumFormat::Static };
     let mut config = ClusterConfig { voters: 3, observers: 3, format, ..ClusterConfig::default() };
+    if chaos {
+        config.network.duplicate_rate = CHAOS_DUPLICATE_RATE;
+        config.network.reorder = true;
+    }
     config.quorum.max_record_bytes_between_snapshots = 320_000;
     let mut sim = Simulation::new(config, seed);
     let mut checker = Checker::default();
@@ -72,10 +79,12 @@ mod tests {
     /// dynamic quorum's voter changes are accepted.
     #[test]
     fn a_run_is_the_same_for_its_seed_and_the_dynamic_quorum_changes_voters() {
-        let run = steady_writes(1, false, false);
+        let run = steady_writes(1, false, false, false);
         assert!(run.events > 100_000, "{run:?}");
-        assert_eq!(steady_writes(1, false, false), run);
+        assert_eq!(steady_writes(1, false, false, false), run);
         assert_eq!(run.changes, 0, "a static quorum changes nothing");
-        assert!(steady_writes(1, false, true).changes >= 10);
+        assert!(steady_writes(1, false, true, false).changes >= 10);
+        let chaos = steady_writes(1, false, false, true);
+        assert!(chaos.events > run.events, "second copies are events too: {chaos:?} against {run:?}");
     }
 }

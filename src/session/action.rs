@@ -31,8 +31,15 @@ pub enum Action {
     CreateTopic { partitions: u32, replication: u32 },
     /// A broker's controlled shutdown.
     ShutDown(NodeId),
-    /// Network latency range (ms) and drop rate (percent).
-    Network { latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32 },
+    /// Network latency range (ms), drop and duplicate rates (percent), and whether messages on
+    /// one link may overtake each other.
+    Network {
+        latency_min_ms: u32,
+        latency_max_ms: u32,
+        drop_percent: u32,
+        duplicate_percent: u32,
+        reorder: bool,
+    },
     /// Start a new controller process (`kafka-storage format --no-initial-controllers`): it
     /// joins the quorum as an observer.
     NewController,
@@ -87,8 +94,11 @@ impl Action {
                 format!("Created a topic: {} x{replication}", counted(u64::from(*partitions), "partition"))
             }
             Action::ShutDown(n) => format!("Controlled shutdown of n{n}"),
-            Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
-                format!("Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped")
+            Action::Network { latency_min_ms, latency_max_ms, drop_percent, duplicate_percent, reorder } => {
+                format!(
+                    "Network: {latency_min_ms}-{latency_max_ms} ms, {drop_percent}% dropped, {duplicate_percent}% duplicated, {}",
+                    if *reorder { "may overtake each other" } else { "kept in order per link" }
+                )
             }
             Action::NewController => "Started a new controller (an observer until added)".into(),
             Action::AddVoter(n) => format!("Asked to add n{n} to the voters (AddRaftVoter)"),
@@ -113,8 +123,22 @@ impl fmt::Display for Action {
             Action::Resign => write!(f, "g"),
             Action::CreateTopic { partitions, replication } => write!(f, "t{partitions}-{replication}"),
             Action::ShutDown(n) => write!(f, "s{n}"),
-            Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
+            // Without duplication or reordering, the form links made before those existed.
+            Action::Network {
+                latency_min_ms,
+                latency_max_ms,
+                drop_percent,
+                duplicate_percent: 0,
+                reorder: false,
+            } => {
                 write!(f, "n{latency_min_ms}-{latency_max_ms}-{drop_percent}")
+            }
+            Action::Network { latency_min_ms, latency_max_ms, drop_percent, duplicate_percent, reorder } => {
+                write!(
+                    f,
+                    "n{latency_min_ms}-{latency_max_ms}-{drop_percent}-{duplicate_percent}-{}",
+                    u8::from(*reorder)
+                )
             }
             Action::NewController => write!(f, "p"),
             Action::AddVoter(n) => write!(f, "a{n}"),
@@ -177,7 +201,18 @@ impl FromStr for Action {
                     latency_min_ms: *latency_min_ms,
                     latency_max_ms: *latency_max_ms,
                     drop_percent: *drop_percent,
+                    duplicate_percent: 0,
+                    reorder: false,
                 },
+                [latency_min_ms, latency_max_ms, drop_percent, duplicate_percent, reorder @ (0 | 1)] => {
+                    Action::Network {
+                        latency_min_ms: *latency_min_ms,
+                        latency_max_ms: *latency_max_ms,
+                        drop_percent: *drop_percent,
+                        duplicate_percent: *duplicate_percent,
+                        reorder: *reorder == 1,
+                    }
+                }
                 _ => return Err(bad()),
             },
             'h' if rest.is_empty() => Action::Heal,
@@ -271,7 +306,20 @@ mod tests {
             Action::Resign,
             Action::CreateTopic { partitions: 12, replication: 3 },
             Action::ShutDown(103),
-            Action::Network { latency_min_ms: 5, latency_max_ms: 40, drop_percent: 10 },
+            Action::Network {
+                latency_min_ms: 5,
+                latency_max_ms: 40,
+                drop_percent: 10,
+                duplicate_percent: 0,
+                reorder: false,
+            },
+            Action::Network {
+                latency_min_ms: 5,
+                latency_max_ms: 40,
+                drop_percent: 0,
+                duplicate_percent: 20,
+                reorder: true,
+            },
             Action::NewController,
             Action::AddVoter(4),
             Action::RemoveVoter(2),
@@ -287,12 +335,29 @@ mod tests {
 
     #[test]
     fn garbage_is_refused() {
-        for text in
-            ["", "q1", "u1", "p2", "a", "w1-2", "c", "cx", "x1", "t5", "h1", "12.3", "a.b.c1", "1.2.n1-2"]
-        {
+        for text in [
+            "",
+            "q1",
+            "u1",
+            "p2",
+            "a",
+            "w1-2",
+            "c",
+            "cx",
+            "x1",
+            "t5",
+            "h1",
+            "12.3",
+            "a.b.c1",
+            "1.2.n1-2",
+            "n1-2-3-4",
+            "n1-2-3-4-2",
+        ] {
             assert!(text.parse::<RecordedAction>().is_err() || text.parse::<Action>().is_err(), "{text}");
         }
         assert!("1.2.c3".parse::<RecordedAction>().is_ok());
+        let before_duplication = "n5-40-10".parse::<Action>().expect("a link from before duplication");
+        assert_eq!(before_duplication.to_string(), "n5-40-10", "its code unchanged");
         assert_eq!("q1".parse::<Action>(), Err(NotAnAction("q1".into())));
         let not_a_number = RecordedActionError::NotANumber { text: "a.b.c1".into(), part: "a".into() };
         assert_eq!("a.b.c1".parse::<RecordedAction>(), Err(not_a_number));

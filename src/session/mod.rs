@@ -18,7 +18,7 @@ use std::fmt;
 use crate::harness::Micros;
 use crate::invariants::{Checker, Violation};
 use crate::quorum::NodeId;
-use crate::sim::{ActionError, Simulation, TraceLine};
+use crate::sim::{ActionError, NetworkConfig, Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
 pub use checkpoint::SeekError;
@@ -486,14 +486,17 @@ impl Session {
                 Ok(())
             }
             Action::ShutDown(n) => Ok(sim.shut_down_broker(*n)?),
-            Action::Network { latency_min_ms, latency_max_ms, drop_percent } => {
+            Action::Network { latency_min_ms, latency_max_ms, drop_percent, duplicate_percent, reorder } => {
                 if latency_min_ms > latency_max_ms
                     || *latency_max_ms > Settings::MAX_LATENCY_MS
                     || *drop_percent > 100
+                    || *duplicate_percent > 100
                 {
                     return Err(ActError::NetworkOutOfRange);
                 }
-                sim.set_network(settings::network(*latency_min_ms, *latency_max_ms, *drop_percent));
+                let network = settings::network(*latency_min_ms, *latency_max_ms, *drop_percent);
+                let duplicate_rate = f64::from(*duplicate_percent) / 100.0;
+                sim.set_network(NetworkConfig { duplicate_rate, reorder: *reorder, ..network });
                 Ok(())
             }
             Action::NewController => {

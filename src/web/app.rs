@@ -8,7 +8,7 @@ use yew::prelude::*;
 #[cfg(feature = "full")]
 use super::class_mode::ClassQuestion;
 use super::cluster_view::ClusterView;
-use super::controls::{Controls, SelectedNode};
+use super::controls::{Controls, NetworkKnobs, SelectedNode};
 use super::event_log::EventLog;
 #[cfg(feature = "full")]
 use super::failover_tab::{Layout, failover_tab};
@@ -491,11 +491,13 @@ impl App {
             })
         });
         let network = sim.network().config.clone();
-        let network = (
-            (network.latency_min / MS) as u32,
-            (network.latency_max / MS) as u32,
-            (network.drop_rate * 100.0).round() as u32,
-        );
+        let network = NetworkKnobs {
+            latency_min_ms: (network.latency_min / MS) as u32,
+            latency_max_ms: (network.latency_max / MS) as u32,
+            drop_percent: (network.drop_rate * 100.0).round() as u32,
+            duplicate_percent: (network.duplicate_rate * 100.0).round() as u32,
+            reorder: network.reorder,
+        };
         let level = state.params.controls;
         // A phone opened from class mode's code shows its question alone.
         let chrome = !state.params.embed && state.phone.is_none();

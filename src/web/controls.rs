@@ -22,7 +22,22 @@ const QUORUM_FORMATS: [(QuorumFormat, &str); 3] = [
 ];
 
 /// Latency min and max (ms) and drop rate (percent).
-type Latency = (u32, u32, u32);
+/// The network the controls show and change: `Action::Network`'s fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetworkKnobs {
+    pub latency_min_ms: u32,
+    pub latency_max_ms: u32,
+    pub drop_percent: u32,
+    pub duplicate_percent: u32,
+    pub reorder: bool,
+}
+
+impl NetworkKnobs {
+    fn action(self) -> Action {
+        let NetworkKnobs { latency_min_ms, latency_max_ms, drop_percent, duplicate_percent, reorder } = self;
+        Action::Network { latency_min_ms, latency_max_ms, drop_percent, duplicate_percent, reorder }
+    }
+}
 
 /// The node the controls act on.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,7 +57,7 @@ pub struct ControlsProps {
     /// The voter set, its majority and the change under way.
     pub quorum: QuorumPicture,
     pub form: Settings,
-    pub network: Latency,
+    pub network: NetworkKnobs,
     pub topic: (u32, u32),
     /// Every node, for cutting one link.
     pub nodes: Vec<NodeId>,
@@ -89,12 +104,16 @@ pub fn controls(props: &ControlsProps) -> Html {
             on.emit(PageAction::Edit(next));
         })
     };
-    let (lat_min, lat_max, drop) = props.network;
-    let network = |f: fn(u32, Latency) -> Latency| {
+    let knobs = props.network;
+    let network = |f: fn(u32, NetworkKnobs) -> NetworkKnobs| {
         let on = props.on.clone();
-        Callback::from(move |v: u64| {
-            let (latency_min_ms, latency_max_ms, drop_percent) = f(v as u32, (lat_min, lat_max, drop));
-            on.emit(PageAction::Act(Action::Network { latency_min_ms, latency_max_ms, drop_percent }));
+        Callback::from(move |v: u64| on.emit(PageAction::Act(f(v as u32, knobs).action())))
+    };
+    let reorder = {
+        let on = props.on.clone();
+        Callback::from(move |e: Event| {
+            let reorder = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            on.emit(PageAction::Act(NetworkKnobs { reorder, ..knobs }.action()));
         })
     };
     let (partitions, replication) = props.topic;
@@ -155,9 +174,11 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <button onclick={act(Action::CreateTopic { partitions, replication })}>{ "Create topic" }</button>
             </div>
             <div class="group" role="group" aria-label="Network">
-                { number_input("range", "Latency min (ms)", "latency-min", lat_min.into(), 0, SLIDER_MAX_LATENCY_MS, network(|v, (_, max, d)| (v.min(max), max, d))) }
-                { number_input("range", "Latency max (ms)", "latency-max", lat_max.into(), 0, SLIDER_MAX_LATENCY_MS, network(|v, (min, _, d)| (min.min(v), v, d))) }
-                { number_input("range", "Drop rate (%)", "drop-rate", drop.into(), 0, 100, network(|v, (min, max, _)| (min, max, v))) }
+                { number_input("range", "Latency min (ms)", "latency-min", knobs.latency_min_ms.into(), 0, SLIDER_MAX_LATENCY_MS, network(|v, k| NetworkKnobs { latency_min_ms: v.min(k.latency_max_ms), ..k })) }
+                { number_input("range", "Latency max (ms)", "latency-max", knobs.latency_max_ms.into(), 0, SLIDER_MAX_LATENCY_MS, network(|v, k| NetworkKnobs { latency_min_ms: k.latency_min_ms.min(v), latency_max_ms: v, ..k })) }
+                { number_input("range", "Drop rate (%)", "drop-rate", knobs.drop_percent.into(), 0, 100, network(|v, k| NetworkKnobs { drop_percent: v, ..k })) }
+                { number_input("range", "Duplicate rate (%)", "duplicate-rate", knobs.duplicate_percent.into(), 0, 100, network(|v, k| NetworkKnobs { duplicate_percent: v, ..k })) }
+                <label class="check" title="TCP keeps a connection's order; with this on, a message may arrive before one sent earlier on its link"><input type="checkbox" id="reorder" checked={knobs.reorder} onchange={reorder} />{ " messages may overtake each other" }</label>
             </div>
             <details class="group settings">
                 <summary>{ "Cluster settings (apply with Reset)" }</summary>

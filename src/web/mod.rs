@@ -91,5 +91,5 @@ pub fn scenario_fingerprint(name: &str, seed: u64) -> String {
 #[cfg(feature = "fingerprint")]
 #[wasm_bindgen(js_name = quorumEvents)]
 pub fn quorum_events(seed: u64) -> f64 {
-    crate::experiments::events::steady_writes(seed, false, false).events as f64
+    crate::experiments::events::steady_writes(seed, false, false, false).events as f64
 }

@@ -2,8 +2,9 @@
 // page while paused) of the sharer and of the reopened link match at 10 random pause points,
 // elections included (tests/share_links.rs checks many more natively; here the real page's
 // links, address bar and wasm do it); a damaged link still opens with a notice naming what was
-// wrong; a link a simulated day in replays under a progress bar.
-// covers: src/web/timeline.rs src/session
+// wrong; a link a simulated day in replays under a progress bar; duplication and reordering set
+// with the network controls are named in the event log and kept by the link.
+// covers: src/web/timeline.rs src/session src/web/controls.rs src/sim/network.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { freshContext, open, screenshot, waitForLeader } from "./browser.mjs";
@@ -92,6 +93,31 @@ test(`a shared link reopens the same whole-state fingerprint at ${POINTS} random
   assert.ok(midElection >= 2, `only ${midElection} pause points fell in an election`);
   await screenshot(reader, "shared-link-reopened");
   await reader.context().close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("duplicated and reordered messages are named in the event log, and a share link keeps both controls", async () => {
+  const { page, errors, context } = await open("?seed=3&speed=1");
+  await waitForLeader(page);
+  await page.locator("#duplicate-rate").fill("30");
+  await page.locator("#reorder").check();
+  const lines = page.locator("section.log ol.lines li");
+  const named = (ending) => lines.evaluateAll((all, e) => all.some((l) => l.textContent.endsWith(e)), ending);
+  await page.waitForFunction(() => {
+    const texts = [...document.querySelectorAll("section.log ol.lines li")].map((l) => l.textContent);
+    return texts.some((t) => t.endsWith("(a duplicate: its second copy)")) && texts.some((t) => t.endsWith("(overtook a message sent before it)"));
+  }, null, { timeout: 30_000 });
+  assert.ok(await named("(a duplicate: its second copy)"));
+  await page.getByRole("button", { name: "Pause" }).click();
+  const print = await waitForPrint(page);
+  await page.locator("#share").click();
+  const url = await page.locator("#share-url").inputValue();
+  await page.goto(url);
+  assert.equal(await waitForPrint(page), print, "the same state");
+  assert.equal(await page.locator("#duplicate-rate").inputValue(), "30");
+  assert.ok(await page.locator("#reorder").isChecked(), "reordering still on");
+  assert.equal(await page.getByRole("alert").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });
