@@ -44,6 +44,27 @@ impl Segment {
         self.batch.push(to_payload(record));
     }
 
+    /// Pushes `record`, appending the batch once it holds [`RECORDS_PER_BATCH`] records.
+    fn push_batched(&mut self, record: &MetadataRecord, epoch: i32, time: i64) {
+        self.push(record);
+        if self.batch.len() >= RECORDS_PER_BATCH {
+            self.flush(epoch, time);
+        }
+    }
+
+    /// Broker `id` registers (fenced, as a new registration is) and is unfenced, in broker epoch
+    /// `incarnation`.
+    fn register(&mut self, id: u32, incarnation: u64) {
+        self.push(&MetadataRecord::RegisterBroker {
+            broker_id: id,
+            broker_epoch: incarnation,
+            incarnation,
+            fenced: true,
+            in_controlled_shutdown: false,
+        });
+        self.push(&MetadataRecord::UnfenceBroker { broker_id: id, broker_epoch: incarnation });
+    }
+
     /// Appends the batch gathered (if any) in leader epoch `epoch`, stamped `time` ms after `start`.
     fn flush(&mut self, epoch: i32, time: i64) {
         if self.batch.is_empty() {
@@ -78,46 +99,48 @@ fn replicas_of(topic: u32, partition: u32) -> [u32; 3] {
     [r(0), r(1), r(2)]
 }
 
+/// The PartitionRecord of a new partition: all three replicas in the ISR, the first leads.
+fn new_partition(topic: u32, partition: u32) -> MetadataRecord {
+    let replicas = replicas_of(topic, partition);
+    MetadataRecord::Partition(PartitionRecord {
+        topic_id: topic,
+        partition,
+        replicas: Replicas::new(&replicas),
+        isr: broker_set(replicas),
+        leader: replicas[0] as i32,
+        leader_epoch: 0,
+        partition_epoch: 0,
+    })
+}
+
+/// The PartitionChangeRecord that moves a partition's leadership from its first replica to the
+/// second and drops the first from the ISR.
+fn leader_moved(topic: u32, partition: u32) -> MetadataRecord {
+    let replicas = replicas_of(topic, partition);
+    MetadataRecord::PartitionChange(PartitionChangeRecord {
+        topic_id: topic,
+        partition,
+        leader: replicas[1] as i32,
+        isr: Some(broker_set([replicas[1], replicas[2]])),
+        elr: None,
+        last_known_elr: None,
+    })
+}
+
 /// A segment of about 100 MB: brokers, then topics of 100 partitions (3 replicas), each
 /// followed by leader and ISR changes, as a busy cluster's log holds.
 fn hundred_megabytes() -> (Vec<u8>, u64) {
     let mut log = Segment { bytes: Vec::with_capacity(TARGET_BYTES + (1 << 20)), ..Segment::default() };
     for id in 101..=132u32 {
-        log.push(&MetadataRecord::RegisterBroker {
-            broker_id: id,
-            broker_epoch: u64::from(id),
-            incarnation: u64::from(id),
-            fenced: true,
-            in_controlled_shutdown: false,
-        });
-        log.push(&MetadataRecord::UnfenceBroker { broker_id: id, broker_epoch: u64::from(id) });
+        log.register(id, u64::from(id));
     }
     let mut topic = 0u32;
     while log.bytes.len() < TARGET_BYTES {
         topic += 1;
         log.push(&MetadataRecord::Topic { name: format!("topic-{topic}").into(), topic_id: topic });
         for partition in 0..100u32 {
-            let replicas = replicas_of(topic, partition);
-            log.push(&MetadataRecord::Partition(PartitionRecord {
-                topic_id: topic,
-                partition,
-                replicas: Replicas::new(&replicas),
-                isr: broker_set(replicas),
-                leader: replicas[0] as i32,
-                leader_epoch: 0,
-                partition_epoch: 0,
-            }));
-            log.push(&MetadataRecord::PartitionChange(PartitionChangeRecord {
-                topic_id: topic,
-                partition,
-                leader: replicas[1] as i32,
-                isr: Some(broker_set([replicas[1], replicas[2]])),
-                elr: None,
-                last_known_elr: None,
-            }));
-            if log.batch.len() >= RECORDS_PER_BATCH {
-                log.flush(1, 0);
-            }
+            log.push(&new_partition(topic, partition));
+            log.push_batched(&leader_moved(topic, partition), 1, 0);
         }
     }
     log.flush(1, 0);
@@ -141,18 +164,8 @@ const PARTITIONS_PER_TOPIC: u32 = 1000;
 fn cluster_log(partitions: u32) -> (Vec<u8>, u64) {
     let mut log = Segment { start: CLUSTER_START, ..Segment::default() };
     log.leader_change(1, 0, 3000, &CONTROLLERS[..2]);
-    let register = |log: &mut Segment, id: u32, incarnation: u64| {
-        log.push(&MetadataRecord::RegisterBroker {
-            broker_id: id,
-            broker_epoch: incarnation,
-            incarnation,
-            fenced: true,
-            in_controlled_shutdown: false,
-        });
-        log.push(&MetadataRecord::UnfenceBroker { broker_id: id, broker_epoch: incarnation });
-    };
     for id in 101..=132u32 {
-        register(&mut log, id, u64::from(id));
+        log.register(id, u64::from(id));
     }
     log.flush(1, 200);
     let topics = partitions.div_ceil(PARTITIONS_PER_TOPIC);
@@ -161,19 +174,7 @@ fn cluster_log(partitions: u32) -> (Vec<u8>, u64) {
         let time = 1_000 + i64::from(topic) * 50_000 / i64::from(topics);
         log.push(&MetadataRecord::Topic { name: format!("topic-{topic}").into(), topic_id: topic });
         for partition in each(topic) {
-            let replicas = replicas_of(topic, partition);
-            log.push(&MetadataRecord::Partition(PartitionRecord {
-                topic_id: topic,
-                partition,
-                replicas: Replicas::new(&replicas),
-                isr: broker_set(replicas),
-                leader: replicas[0] as i32,
-                leader_epoch: 0,
-                partition_epoch: 0,
-            }));
-            if log.batch.len() >= RECORDS_PER_BATCH {
-                log.flush(1, time);
-            }
+            log.push_batched(&new_partition(topic, partition), 1, time);
         }
         log.flush(1, time);
     }
@@ -181,26 +182,13 @@ fn cluster_log(partitions: u32) -> (Vec<u8>, u64) {
     log.push(&MetadataRecord::FenceBroker { broker_id: 105, broker_epoch: 105 });
     log.flush(1, 120_000);
     for topic in 1..=topics {
-        for partition in each(topic) {
-            let replicas = replicas_of(topic, partition);
-            if replicas[0] == 105 {
-                log.push(&MetadataRecord::PartitionChange(PartitionChangeRecord {
-                    topic_id: topic,
-                    partition,
-                    leader: replicas[1] as i32,
-                    isr: Some(broker_set([replicas[1], replicas[2]])),
-                    elr: None,
-                    last_known_elr: None,
-                }));
-                if log.batch.len() >= RECORDS_PER_BATCH {
-                    log.flush(1, 120_010);
-                }
-            }
+        for partition in each(topic).filter(|p| replicas_of(topic, *p)[0] == 105) {
+            log.push_batched(&leader_moved(topic, partition), 1, 120_010);
         }
     }
     log.flush(1, 120_010);
     log.idle(1, 120_500, 130_000);
-    register(&mut log, 105, 1_105);
+    log.register(105, 1_105);
     log.flush(1, 130_000);
     log.idle(1, 130_500, 180_500);
     log.leader_change(2, 183_000, 3001, &CONTROLLERS[1..]);
