@@ -18,7 +18,7 @@ use std::fmt;
 use crate::harness::Micros;
 use crate::invariants::{Checker, Violation};
 use crate::quorum::NodeId;
-use crate::sim::{ActionError, NetworkConfig, Simulation, TraceLine};
+use crate::sim::{ActionError, Simulation, TraceLine};
 
 pub use action::{Action, RecordedAction};
 pub use checkpoint::SeekError;
@@ -494,9 +494,13 @@ impl Session {
                 {
                     return Err(ActError::NetworkOutOfRange);
                 }
-                let network = settings::network(*latency_min_ms, *latency_max_ms, *drop_percent);
-                let duplicate_rate = f64::from(*duplicate_percent) / 100.0;
-                sim.set_network(NetworkConfig { duplicate_rate, reorder: *reorder, ..network });
+                sim.set_network(settings::network(
+                    *latency_min_ms,
+                    *latency_max_ms,
+                    *drop_percent,
+                    *duplicate_percent,
+                    *reorder,
+                ));
                 Ok(())
             }
             Action::NewController => {

@@ -86,9 +86,10 @@ impl Settings {
         Ok(())
     }
 
-    /// The network these settings describe.
+    /// The network these settings describe (in order, no duplicates: the network controls
+    /// switch those on during a session).
     pub(crate) fn network(&self) -> NetworkConfig {
-        network(self.latency_min_ms, self.latency_max_ms, self.drop_percent)
+        network(self.latency_min_ms, self.latency_max_ms, self.drop_percent, 0, false)
     }
 
     /// The simulated cluster. Kafka's snapshot and retention sizes (20 MiB, 100 MiB) would
@@ -207,13 +208,21 @@ mod quorum_name {
 /// With a page-sized snapshot interval, the retention in snapshot intervals.
 const PAGE_RETENTION_SNAPSHOTS: u64 = 4;
 
-/// A network from the page's units (milliseconds, percent).
-pub(crate) fn network(latency_min_ms: u32, latency_max_ms: u32, drop_percent: u32) -> NetworkConfig {
+/// A network from the page's units (milliseconds, percent) and whether messages on a link may
+/// overtake each other.
+pub(crate) fn network(
+    latency_min_ms: u32,
+    latency_max_ms: u32,
+    drop_percent: u32,
+    duplicate_percent: u32,
+    reorder: bool,
+) -> NetworkConfig {
+    let rate = |percent: u32| f64::from(percent.min(100)) / 100.0;
     NetworkConfig {
         latency_min: u64::from(latency_min_ms) * MS,
         latency_max: u64::from(latency_max_ms) * MS,
-        drop_rate: f64::from(drop_percent.min(100)) / 100.0,
-        reorder: false,
-        duplicate_rate: 0.0,
+        drop_rate: rate(drop_percent),
+        reorder,
+        duplicate_rate: rate(duplicate_percent),
     }
 }
