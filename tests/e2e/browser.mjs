@@ -59,9 +59,23 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
-/** Waits until the element at `selector` shows exactly `text`. */
+/** Waits until the element at `selector` shows exactly `text`; if it does not, the error says
+ *  what it showed instead, where the keyboard was and what the status line said. */
 export async function waitForText(page, selector, text, timeout = 30_000) {
-  await page.waitForFunction(([s, t]) => document.querySelector(s)?.textContent === t, [selector, text], { timeout });
+  try {
+    await page.waitForFunction(([s, t]) => document.querySelector(s)?.textContent === t, [selector, text], { timeout });
+  } catch (error) {
+    const seen = await page.evaluate((s) => {
+      const focused = document.activeElement;
+      return JSON.stringify({
+        shown: document.querySelector(s)?.textContent ?? null,
+        focus: focused ? `${focused.tagName.toLowerCase()}#${focused.id} ${focused.getAttribute("aria-label") ?? ""}` : null,
+        status: document.querySelector(".notice[role=status]")?.textContent ?? null,
+        url: location.search,
+      });
+    }, selector).catch((e) => `(the page could not be read: ${e.message})`);
+    throw new Error(`${selector} never showed ${JSON.stringify(text)} in ${timeout} ms; the page: ${seen}`, { cause: error });
+  }
 }
 
 /**
