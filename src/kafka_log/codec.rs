@@ -5,7 +5,7 @@
 //! tags are skipped, `MessageGenerator`'s `_unknownTaggedFields`).
 
 use super::cursor::{Cursor, ParseError};
-use super::schema::{Field, Schema, Type};
+use super::schema::{Default, Field, Schema, Type};
 use super::value::Value;
 use super::varint::put_unsigned;
 
@@ -30,42 +30,16 @@ fn decode_struct(
     fields: &'static [Field],
     version: u16,
 ) -> Result<Value, ParseError> {
-    let mut values = Vec::with_capacity(fields.iter().filter(|f| f.in_version(version)).count());
-    for field in fields.iter().filter(|f| f.in_version(version)) {
-        let name = field.name;
-        // Each value is pushed where it is made: built on the stack and then copied into
-        // `values`, a scalar written a byte and a word at a time is read back sixteen bytes at a
-        // time, which stalls the processor (store forwarding fails) on every field.
-        match (field.tag, field.ty) {
-            (Some(_), _) => values.push((name, Value::default_of(field, version))),
-            (None, Type::Int32) => {
-                let v = input.i32(name)?;
-                values.push((name, Value::Int32(v)));
-            }
-            (None, Type::Int64) => {
-                let v = input.i64(name)?;
-                values.push((name, Value::Int64(v)));
-            }
-            (None, Type::Int16) => {
-                let v = input.i16(name)?;
-                values.push((name, Value::Int16(v)));
-            }
-            (None, Type::Int8) => {
-                let v = input.i8(name)?;
-                values.push((name, Value::Int8(v)));
-            }
-            (None, Type::Bool) => {
-                let v = input.i8(name)? != 0;
-                values.push((name, Value::Bool(v)));
-            }
-            (None, Type::Uuid) => {
-                let v = input.uuid(name)?;
-                values.push((name, Value::Uuid(v)));
-            }
-            (None, _) => {
-                let v = decode_value(input, field, version)?;
-                values.push((name, v));
-            }
+    let present = fields.iter().filter(|f| f.in_version(version));
+    let mut values = Vec::with_capacity(present.clone().count());
+    // Each value is built where it is kept: a value returned and then moved into `values` is
+    // written a word at a time and read back sixteen bytes at a time, which stalls the
+    // processor (store forwarding fails) on every field.
+    for field in present {
+        let put = |value| values.push((field.name, value));
+        match field.tag {
+            Some(_) => default_into(field, version, put),
+            None => decode_into(input, field, version, put)?,
         }
     }
     let count = input.unsigned_varint("tagged field count")?;
@@ -83,15 +57,24 @@ fn decode_struct(
         let known =
             fields.iter().filter(|f| f.in_version(version)).enumerate().find(|(_, f)| f.tag == Some(tag));
         if let Some((slot, field)) = known {
-            let value = decode_value(&mut body, field, version)?;
+            decode_into(&mut body, field, version, |value| values[slot].1 = value)?;
             if body.remaining() > 0 {
                 return Err(body
                     .error(format!("tagged field {} is {size} bytes but its value is shorter", field.name)));
             }
-            values[slot].1 = value;
         }
     }
     Ok(Value::Struct(values.into_boxed_slice()))
+}
+
+/// Hand `put` the value an absent tagged field reads as, built in place for the usual defaults.
+#[inline(always)]
+fn default_into(field: &Field, version: u16, put: impl FnOnce(Value)) {
+    match (field.default, field.ty) {
+        (Default::Null, Type::Array(_)) => put(Value::Array(None)),
+        (Default::Int(n), Type::Int32) => put(Value::Int32(n as i32)),
+        _ => put(Value::default_of(field, version)),
+    }
 }
 
 /// A compact length: `None` for null (0), else the count.
@@ -105,67 +88,67 @@ fn compact_length(input: &mut Cursor<'_>, field: &Field, version: u16) -> Result
     }
 }
 
-fn decode_value(input: &mut Cursor<'_>, field: &Field, version: u16) -> Result<Value, ParseError> {
+/// Decode a value of `field` and hand it to `put`, which stores it.
+#[inline(always)]
+fn decode_into(
+    input: &mut Cursor<'_>,
+    field: &Field,
+    version: u16,
+    put: impl FnOnce(Value),
+) -> Result<(), ParseError> {
     let name = field.name;
-    Ok(match field.ty {
-        Type::Bool => Value::Bool(input.i8(name)? != 0),
-        Type::Int8 => Value::Int8(input.i8(name)?),
-        Type::Int16 => Value::Int16(input.i16(name)?),
-        Type::Uint16 => Value::Uint16(input.u16(name)?),
-        Type::Int32 => Value::Int32(input.i32(name)?),
-        Type::Int64 => Value::Int64(input.i64(name)?),
-        Type::Float64 => Value::Float64(input.f64(name)?),
-        Type::Uuid => Value::Uuid(input.uuid(name)?),
+    match field.ty {
+        Type::Bool => put(Value::Bool(input.i8(name)? != 0)),
+        Type::Int8 => put(Value::Int8(input.i8(name)?)),
+        Type::Int16 => put(Value::Int16(input.i16(name)?)),
+        Type::Uint16 => put(Value::Uint16(input.u16(name)?)),
+        Type::Int32 => put(Value::Int32(input.i32(name)?)),
+        Type::Int64 => put(Value::Int64(input.i64(name)?)),
+        Type::Float64 => put(Value::Float64(input.f64(name)?)),
+        Type::Uuid => put(Value::Uuid(input.uuid(name)?)),
         Type::String => match compact_length(input, field, version)? {
-            None => Value::String(None),
+            None => put(Value::String(None)),
             Some(len) => {
                 let at = input.position();
                 let bytes = input.take(len, name)?;
                 let text = std::str::from_utf8(bytes)
                     .map_err(|_| ParseError { at, what: format!("{name} is not UTF-8") })?;
-                Value::String(Some(Box::from(text)))
+                put(Value::String(Some(Box::from(text))))
             }
         },
         Type::Bytes => match compact_length(input, field, version)? {
-            None => Value::Bytes(None),
-            Some(len) => Value::Bytes(Some(Box::from(input.take(len, name)?))),
+            None => put(Value::Bytes(None)),
+            Some(len) => put(Value::Bytes(Some(Box::from(input.take(len, name)?)))),
         },
-        Type::Array(element) => match compact_length(input, field, version)? {
-            None => Value::Array(None),
-            Some(len) => {
-                // Every element takes at least one byte: a count above the bytes left is a lie,
-                // caught before any allocation.
-                if len > input.remaining() {
-                    return Err(input.error(format!(
-                        "{name} claims {len} elements but only {} bytes are left",
-                        input.remaining()
-                    )));
-                }
-                let item = Field { ty: *element, nullable_since: None, tag: None, ..*field };
-                let mut items = Vec::with_capacity(len);
-                match element {
-                    // Broker ids and directory ids, read in place as scalars are.
-                    Type::Int32 => {
-                        for _ in 0..len {
-                            items.push(Value::Int32(input.i32(name)?));
-                        }
-                    }
-                    Type::Uuid => {
-                        for _ in 0..len {
-                            items.push(Value::Uuid(input.uuid(name)?));
-                        }
-                    }
-                    _ => {
-                        for _ in 0..len {
-                            items.push(decode_value(input, &item, version)?);
-                        }
-                    }
-                }
-                Value::Array(Some(items.into_boxed_slice()))
-            }
-        },
-        Type::Struct(fields) => decode_struct(input, fields, version)?,
-    })
+        Type::Array(element) => put(Value::Array(decode_array(input, field, *element, version)?)),
+        Type::Struct(fields) => put(decode_struct(input, fields, version)?),
+    }
+    Ok(())
+}
+
+/// The elements of an array field of `element`s (`None` when null).
+fn decode_array(
+    input: &mut Cursor<'_>,
+    field: &Field,
+    element: Type,
+    version: u16,
+) -> Result<Option<Box<[Value]>>, ParseError> {
+    let Some(len) = compact_length(input, field, version)? else { return Ok(None) };
+    // Every element takes at least one byte: a count above the bytes left is a lie, caught
+    // before any allocation.
+    if len > input.remaining() {
+        return Err(input.error(format!(
+            "{} claims {len} elements but only {} bytes are left",
+            field.name,
+            input.remaining()
+        )));
+    }
+    let item = Field { ty: element, nullable_since: None, tag: None, ..*field };
+    let mut items = Vec::with_capacity(len);
+    for _ in 0..len {
+        decode_into(input, &item, version, |value| items.push(value))?;
+    }
+    Ok(Some(items.into_boxed_slice()))
 }
 
 /// Encode `value` (a struct of `schema` at `version`) after `out`'s bytes.
