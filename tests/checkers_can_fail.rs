@@ -8,7 +8,7 @@ use kraftscope::sweep::migration::{MigrationSeed, catches_in_migration, run_migr
 use kraftscope::sweep::sabotage::Sabotage;
 
 /// Each invariant, the sabotage that breaks it, and how many seeds the sweep may need.
-const CAUGHT_BY: [(&str, &str, u64); 23] = [
+const CAUGHT_BY: [(&str, &str, u64); 25] = [
     (names::SINGLE_LEADER, "leader-without-majority", 40),
     (names::ONE_VOTE_PER_EPOCH, "vote-twice", 80),
     (names::EPOCHS_NEVER_DECREASE, "restart-forgets-epoch", 40),
@@ -32,6 +32,8 @@ const CAUGHT_BY: [(&str, &str, u64); 23] = [
     (names::MAJORITY_HOLDS_COMMITTED, "stale-voter-states", 20),
     (names::ELECTED_BY_ITS_VOTERS, "leader-without-majority", 20),
     (names::ELECTED_BY_ITS_VOTERS, "votes-under-committed-set", 20),
+    (names::MAJORITY_HOLDS_COMMITTED, "fetch-before-flush", 200),
+    (names::ONE_VOTE_PER_EPOCH, "vote-before-fsync", 600),
 ];
 
 /// Each invariant of the migration (Kafka 3.9), the sabotage that breaks it, and how many seeds

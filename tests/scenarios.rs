@@ -82,6 +82,7 @@ scenario_tests!(
     empty_log_gets_snapshot,
     fencing_record,
     fencing_together,
+    fetch_before_flush,
     fetch_byte_limit,
     first_election,
     follower_high_watermark,
@@ -92,6 +93,7 @@ scenario_tests!(
     minority_no_progress,
     observer_keeps_leader,
     observers,
+    power_loss,
     prevote_current_epoch,
     prospective_memory_only,
     prospective_names_leader,
@@ -117,6 +119,8 @@ scenario_tests!(
     snapshot_keeps_log_start,
     starting_broker_heartbeat,
     successor_backoff,
+    torn_write,
+    vote_before_fsync,
 );
 
 #[test]

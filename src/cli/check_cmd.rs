@@ -49,6 +49,7 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     let mut violations = 0;
     let (mut dynamic, mut changes, mut wipes, mut upgrades) = (0, 0, 0, 0);
     let (mut reordering, mut overtaken, mut duplicating, mut duplicated) = (0, 0, 0, 0);
+    let (mut powering, mut power_losses, mut torn_writes) = (0, 0, 0);
     let (mut stranded, mut migration_violations, mut copies_lost) = (Vec::new(), 0, 0);
     for (params, result, migrated) in &results {
         if !quiet {
@@ -79,6 +80,11 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             upgrades += report.kraft_upgrades;
             overtaken += report.chaos.overtaken;
             duplicated += report.chaos.duplicated;
+            power_losses += report.chaos.power_losses;
+            torn_writes += report.chaos.torn_writes;
+            if params.storage_share > 0.0 {
+                powering += 1;
+            }
             if params.cluster.network.reorder {
                 reordering += 1;
             }
@@ -95,6 +101,9 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     }
     println!(
         "the network's chaos in the seeds that passed: messages may overtake in {reordering} ({overtaken} delivered before one sent earlier), are duplicated in {duplicating} ({duplicated} second copies delivered)"
+    );
+    println!(
+        "the disks' chaos in the seeds that passed: the power fails in {powering} ({power_losses} power losses, {torn_writes} of them in the middle of a write: torn writes)"
     );
     println!(
         "dynamic quorums in {dynamic} of {} seeds: {changes} voter changes accepted, {wipes} disks wiped, {upgrades} static quorums upgraded to kraft.version 1",

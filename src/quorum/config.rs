@@ -46,6 +46,10 @@ pub struct QuorumConfig {
     /// voter entry of its id with another directory (`KafkaRaftClient.pollFollowerAsObserver`).
     /// Kafka rejects it for a broker-only process; here it applies to controllers only.
     pub auto_join: bool,
+    /// Whether the process has the controller role (`KafkaRaftClient`'s `canBecomeVoter`, from
+    /// `KafkaRaftManager`): such a follower flushes every append even while an observer, since
+    /// the leader may count it as a voter after a reconfiguration. A broker's does not.
+    pub can_become_voter: bool,
     /// Deliberate bugs, for proving that the invariant checkers catch them.
     pub sabotage: QuorumSabotage,
 }
@@ -67,6 +71,7 @@ impl Default for QuorumConfig {
             log_clean_interval: 60_000 * MS,
             pre_vote: true,
             auto_join: false,
+            can_become_voter: true,
             sabotage: QuorumSabotage::default(),
         }
     }
@@ -124,4 +129,10 @@ pub struct QuorumSabotage {
     /// A candidate asks and counts the voters of the committed voter set, not of the latest
     /// set its log holds.
     pub votes_under_committed_set: bool,
+    /// A voter sends its next Fetch without flushing what it appended (Kafka flushes first,
+    /// `KafkaRaftClient.appendAsFollower`): the leader counts records a power loss can take.
+    pub fetch_before_flush: bool,
+    /// A node answers a Vote with its `quorum-state` written but not fsynced (Kafka fsyncs
+    /// first, `FileQuorumStateStore`): a power loss makes it forget the vote.
+    pub vote_before_fsync: bool,
 }

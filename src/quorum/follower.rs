@@ -298,6 +298,12 @@ impl<S: StateMachine> Node<S> {
         for entry in entries.iter() {
             self.disk.log.append(entry.clone());
         }
+        // `KafkaRaftClient.appendAsFollower`: a voter, or a controller that may become one,
+        // flushes before its next Fetch reports the new end offset; a broker does not.
+        let voter = self.is_voter() && !self.config.sabotage.fetch_before_flush;
+        if voter || (self.config.can_become_voter && !self.is_voter()) {
+            self.disk.log.flush();
+        }
         if let Some(first) = entries.first() {
             let end_offset = self.log().end_offset();
             out.note(

@@ -273,6 +273,8 @@ impl<S: StateMachine> Node<S> {
             let epoch = self.epoch;
             self.disk.log.append(Entry { epoch, record, appended_at: now, last_in_batch: i == last });
         }
+        // `KafkaRaftClient.flushLeaderLog`, before anything else runs on the raft thread.
+        self.disk.log.flush();
         let end_offset = self.log().end_offset();
         out.note(self.id, NoteKind::Appended { records: count, first, end_offset });
         if voters_changed && !self.config.sabotage.stale_voter_states {

@@ -39,6 +39,30 @@ pub struct Log<S: StateMachine> {
     snapshots: Vec<Arc<Snapshot<S>>>,
     /// The voter sets and kraft.version this log holds, by offset.
     control: ControlHistory,
+    /// The first offset not yet flushed to the disk (`UnifiedLog`'s recovery point, the
+    /// `firstUnflushedOffset` of Kafka's `MockLog`): what a power loss keeps is below it.
+    flushed_end: Offset,
+    /// Batches written since the log was created, a count that only grows (how a torn write
+    /// finds the write it tears).
+    batches_written: u64,
+}
+
+/// What a power loss took from a log: the records written but not flushed, and whether the
+/// log then started again at its latest snapshot (`KafkaRaftLog.truncateToLatestSnapshot`,
+/// which `KafkaRaftLog.createLog` runs when the snapshot is past the log end).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LostWrites {
+    pub records: u64,
+    pub flushed_end: Offset,
+    pub to_snapshot: Option<Offset>,
+}
+
+/// The batch a power failure tore in the middle of its write: part of it reached the disk, so
+/// its CRC fails when the log is next read (`LogSegment.recover` truncates it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TornBatch {
+    pub base_offset: Offset,
+    pub records: u64,
 }
 
 /// Kafka's `KRaftControlRecordStateMachine` with its `VoterSetHistory`: every VotersRecord and
@@ -118,6 +142,8 @@ impl<S: StateMachine> Default for Log<S> {
             epoch_starts: Vec::new(),
             snapshots: Vec::new(),
             control: ControlHistory::default(),
+            flushed_end: 0,
+            batches_written: 0,
         }
     }
 }
@@ -215,6 +241,66 @@ impl<S: StateMachine> Log<S> {
         &self.entries[from..to]
     }
 
+    /// The first offset not flushed: a power loss keeps the records below it.
+    pub fn flushed_end(&self) -> Offset {
+        self.flushed_end
+    }
+
+    /// Batches written since the log was created.
+    pub(crate) fn batches_written(&self) -> u64 {
+        self.batches_written
+    }
+
+    /// fsync what was written (`KafkaRaftLog.flush`, `UnifiedLog.flush`).
+    pub(crate) fn flush(&mut self) {
+        self.flushed_end = self.end_offset();
+    }
+
+    /// The power failed: the records written but not flushed are gone. When the latest
+    /// snapshot (its file is fsynced as it is frozen, `FileRawSnapshotWriter.freeze`) ends past
+    /// what is left, the log starts again there (`KafkaRaftLog.truncateToLatestSnapshot`).
+    pub(crate) fn lose_unflushed(&mut self) -> LostWrites {
+        let flushed_end = self.flushed_end.max(self.start_offset);
+        let records = self.end_offset().saturating_sub(flushed_end);
+        self.drop_from(flushed_end);
+        let to_snapshot = self.snapshot().map(|s| s.id.end_offset).filter(|end| *end > self.end_offset());
+        if let Some(end) = to_snapshot {
+            self.entries.clear();
+            self.record_bytes = 0;
+            self.epoch_starts.clear();
+            self.start_offset = end;
+            self.snapshots.retain(|s| s.id.end_offset >= end);
+            self.control.truncate(end);
+        }
+        self.flushed_end = self.end_offset();
+        LostWrites { records, flushed_end, to_snapshot }
+    }
+
+    /// The power failed in the middle of writing the last batch: the batches before it are on
+    /// the disk, the last one only in part. Returns that batch (none when the log holds no
+    /// record); the log keeps the whole batches before it, all flushed.
+    pub(crate) fn tear_last_batch(&mut self) -> Option<TornBatch> {
+        let end = self.end_offset();
+        let last = self.entries.len().checked_sub(1)?;
+        let base = self.entries[..last].iter().rposition(|e| e.last_in_batch).map_or(0, |i| i + 1);
+        let base_offset = self.start_offset + base as Offset;
+        self.drop_from(base_offset);
+        self.flushed_end = base_offset;
+        Some(TornBatch { base_offset, records: end - base_offset })
+    }
+
+    /// Drop the records at and after `offset`, keeping the snapshots.
+    fn drop_from(&mut self, offset: Offset) {
+        let keep = offset.saturating_sub(self.start_offset) as usize;
+        let dropped: u64 = self.entries.iter().skip(keep).map(|e| e.record.size_bytes()).sum();
+        self.record_bytes -= dropped;
+        self.entries.truncate(keep);
+        let end = self.end_offset();
+        self.epoch_starts.retain(|(_, start)| *start < end);
+        self.control.truncate(end);
+        self.flushed_end = self.flushed_end.min(end);
+    }
+
     /// Append one record.
     pub fn append(&mut self, entry: Entry<S::Entry>) {
         match &entry.record {
@@ -226,6 +312,9 @@ impl<S: StateMachine> Log<S> {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
         self.record_bytes += entry.record.size_bytes();
+        if entry.last_in_batch {
+            self.batches_written += 1;
+        }
         self.entries.push(entry);
     }
 
@@ -246,14 +335,9 @@ impl<S: StateMachine> Log<S> {
 
     /// Remove every record at or after `offset`, and the snapshots past the new end.
     pub(crate) fn truncate_to(&mut self, offset: Offset) {
-        let keep = offset.saturating_sub(self.start_offset) as usize;
-        let dropped: u64 = self.entries.iter().skip(keep).map(|e| e.record.size_bytes()).sum();
-        self.record_bytes -= dropped;
-        self.entries.truncate(keep);
+        self.drop_from(offset);
         let end = self.end_offset();
-        self.epoch_starts.retain(|(_, start)| *start < end);
         self.snapshots.retain(|s| s.id.end_offset <= end);
-        self.control.truncate(end);
     }
 
     /// Kafka's `truncateToEndOffset`: the last offset this log shares with a leader that
@@ -299,6 +383,7 @@ impl<S: StateMachine> Log<S> {
         self.record_bytes -= dropped;
         self.start_offset += drop as Offset;
         let start = self.start_offset;
+        self.flushed_end = self.flushed_end.max(start);
         self.epoch_starts.retain(|(_, s)| *s > start);
         if let Some(first) = self.entries.first() {
             self.epoch_starts.insert(0, (first.epoch, start));
@@ -312,6 +397,7 @@ impl<S: StateMachine> Log<S> {
         self.record_bytes = 0;
         self.epoch_starts.clear();
         self.start_offset = snapshot.id.end_offset;
+        self.flushed_end = self.start_offset;
         let applied = &snapshot.state;
         if applied.voters.is_some() {
             self.control = ControlHistory {
@@ -331,5 +417,59 @@ impl<S: StateMachine> Log<S> {
     /// The id of the latest snapshot, if any.
     pub(crate) fn snapshot_id(&self) -> Option<SnapshotId> {
         self.snapshot().map(|s| s.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metadata::state::MetadataState;
+    use crate::quorum::record::LeaderChange;
+    use crate::quorum::snapshot::SnapshotId;
+
+    /// A log of `batches` batches of `size` LeaderChange records each, in epoch 1.
+    fn log_of(batches: usize, size: usize) -> Log<MetadataState> {
+        let mut log = Log::default();
+        let change = Arc::new(LeaderChange { leader: 1, voters: Arc::from([1]), granting: Arc::from([1]) });
+        for _ in 0..batches {
+            for i in 0..size {
+                let record = Record::LeaderChange(change.clone());
+                log.append(Entry { epoch: 1, record, appended_at: 0, last_in_batch: i + 1 == size });
+            }
+        }
+        log
+    }
+
+    #[test]
+    fn a_power_loss_takes_what_was_written_after_the_last_flush() {
+        let mut log = log_of(2, 3);
+        log.flush();
+        let mut more = log_of(1, 2);
+        log.append(more.entries.remove(0));
+        log.append(more.entries.remove(0));
+        assert_eq!((log.flushed_end(), log.end_offset()), (6, 8));
+        let lost = log.lose_unflushed();
+        assert_eq!(lost, LostWrites { records: 2, flushed_end: 6, to_snapshot: None });
+        assert_eq!(log.end_offset(), 6);
+        assert_eq!(log.lose_unflushed().records, 0, "what was flushed stays");
+    }
+
+    #[test]
+    fn a_power_loss_past_the_log_restarts_it_at_the_latest_snapshot() {
+        let mut log = log_of(3, 2);
+        let state = Default::default();
+        log.add_snapshot(Arc::new(Snapshot { id: SnapshotId { end_offset: 4, epoch: 1 }, state }));
+        let lost = log.lose_unflushed();
+        assert_eq!(lost, LostWrites { records: 6, flushed_end: 0, to_snapshot: Some(4) });
+        assert_eq!((log.start_offset(), log.end_offset(), log.snapshots().len()), (4, 4, 1));
+    }
+
+    #[test]
+    fn a_torn_write_tears_the_last_batch_and_keeps_the_ones_before() {
+        let mut log = log_of(2, 3);
+        assert_eq!(log.batches_written(), 2);
+        assert_eq!(log.tear_last_batch(), Some(TornBatch { base_offset: 3, records: 3 }));
+        assert_eq!((log.end_offset(), log.flushed_end()), (3, 3));
+        assert_eq!(Log::<MetadataState>::default().tear_last_batch(), None);
     }
 }

@@ -612,8 +612,12 @@ impl<S: StateMachine> Node<S> {
         let memory_only = to == RoleKind::Resigned || (to == RoleKind::Prospective && voted == self.voted);
         if !memory_only {
             let persisted_vote = if self.config.sabotage.forget_vote_on_restart { None } else { voted };
-            self.disk.quorum_state =
-                QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+            // `FileQuorumStateStore.writeElectionStateToFile` fsyncs before the node answers;
+            // the sabotage answers a Vote with the file written but not yet on the disk.
+            let granting = voted.is_some_and(|v| v != self.id) && voted != self.voted;
+            let fsync = !(granting && self.config.sabotage.vote_before_fsync);
+            let file = QuorumStateFile { leader_epoch: epoch, voted_id: persisted_vote, leader_id: leader };
+            self.disk.write_quorum_state(file, fsync);
         }
         if to != RoleKind::Leader {
             self.finish_change(Err(ReconfigError::NotLeaderOrFollower), out);

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Every scenario by name, with its script.
-pub const SCENARIOS: [(&str, &str); 54] = [
+pub const SCENARIOS: [(&str, &str); 58] = [
     ("begin_quorum_epoch_heartbeat", include_str!("../../tests/scenarios/begin_quorum_epoch_heartbeat.txt")),
     ("broker_fencing", include_str!("../../tests/scenarios/broker_fencing.txt")),
     ("broker_registration", include_str!("../../tests/scenarios/broker_registration.txt")),
@@ -26,6 +26,7 @@ pub const SCENARIOS: [(&str, &str); 54] = [
     ("empty_log_gets_snapshot", include_str!("../../tests/scenarios/empty_log_gets_snapshot.txt")),
     ("fencing_record", include_str!("../../tests/scenarios/fencing_record.txt")),
     ("fencing_together", include_str!("../../tests/scenarios/fencing_together.txt")),
+    ("fetch_before_flush", include_str!("../../tests/scenarios/fetch_before_flush.txt")),
     ("fetch_byte_limit", include_str!("../../tests/scenarios/fetch_byte_limit.txt")),
     ("first_election", include_str!("../../tests/scenarios/first_election.txt")),
     ("follower_high_watermark", include_str!("../../tests/scenarios/follower_high_watermark.txt")),
@@ -36,6 +37,7 @@ pub const SCENARIOS: [(&str, &str); 54] = [
     ("minority_no_progress", include_str!("../../tests/scenarios/minority_no_progress.txt")),
     ("observer_keeps_leader", include_str!("../../tests/scenarios/observer_keeps_leader.txt")),
     ("observers", include_str!("../../tests/scenarios/observers.txt")),
+    ("power_loss", include_str!("../../tests/scenarios/power_loss.txt")),
     ("prevote_current_epoch", include_str!("../../tests/scenarios/prevote_current_epoch.txt")),
     ("prospective_memory_only", include_str!("../../tests/scenarios/prospective_memory_only.txt")),
     ("prospective_names_leader", include_str!("../../tests/scenarios/prospective_names_leader.txt")),
@@ -61,6 +63,8 @@ pub const SCENARIOS: [(&str, &str); 54] = [
     ("snapshot_keeps_log_start", include_str!("../../tests/scenarios/snapshot_keeps_log_start.txt")),
     ("starting_broker_heartbeat", include_str!("../../tests/scenarios/starting_broker_heartbeat.txt")),
     ("successor_backoff", include_str!("../../tests/scenarios/successor_backoff.txt")),
+    ("torn_write", include_str!("../../tests/scenarios/torn_write.txt")),
+    ("vote_before_fsync", include_str!("../../tests/scenarios/vote_before_fsync.txt")),
 ];
 
 /// No built-in scenario has this name.

@@ -8,6 +8,7 @@ use crate::harness::format_time;
 use crate::harness::{MS, Micros};
 use crate::invariants::{Checker, Violation};
 use crate::metadata::acl::{AclEntry, AclOperation, AclPermission, AclResource, SUPER_USER};
+use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{LAST_BROKER_ID, MAX_COMBINED_ID};
 use crate::metadata::state::MetadataNode;
 use crate::quorum::{NodeId, QuorumConfig};
@@ -16,6 +17,7 @@ use crate::sim::trace::Arrival;
 use crate::sim::{
     ActionError, ClusterConfig, FIRST_OBSERVER_ID, NetworkConfig, Simulation, TraceKind, TraceLine,
 };
+use crate::sweep::sabotage::{Sabotage, UnknownSabotage};
 
 use super::script::Block;
 
@@ -129,6 +131,8 @@ pub enum DirectiveError {
     UnknownFormat(String),
     /// `roles=` is neither dedicated nor combined.
     UnknownRoles(String),
+    /// `sabotage=` names no deliberate bug.
+    UnknownSabotage(UnknownSabotage),
 }
 
 impl fmt::Display for DirectiveError {
@@ -140,6 +144,7 @@ impl fmt::Display for DirectiveError {
                 write!(f, "format={value} must be static, standalone or initial-controllers")
             }
             DirectiveError::UnknownRoles(value) => write!(f, "roles={value} must be dedicated or combined"),
+            DirectiveError::UnknownSabotage(error) => write!(f, "sabotage={}: {error}", error.0),
             DirectiveError::Needs { directive, what } => write!(f, "{directive} needs {what}"),
             DirectiveError::NeedsNode { line, directive } => {
                 write!(f, "line {line}: '{directive}' needs n=<node>")
@@ -173,7 +178,9 @@ impl fmt::Display for DirectiveError {
             }
             DirectiveError::TooManyWrites => write!(f, "write count must be at most {MAX_WRITES}"),
             DirectiveError::RunTooLong => write!(f, "a run may simulate at most {} ms", LONGEST_RUN / MS),
-            DirectiveError::UnknownGoal(goal) => write!(f, "unknown goal '{goal}' (leader, converged)"),
+            DirectiveError::UnknownGoal(goal) => {
+                write!(f, "unknown goal '{goal}' (leader, converged, violation)")
+            }
             DirectiveError::NotReached { goal, ms } => write!(f, "'{goal}' not reached within {ms}ms"),
             DirectiveError::Invariant(violation) => write!(f, "invariant violated: {violation}"),
             DirectiveError::NoLeader => write!(f, "there is no leader"),
@@ -215,7 +222,7 @@ impl ScenarioRun {
         let began = sim.now();
         let mut output = Vec::new();
         match block.command.as_str() {
-            "run" => self.run(block)?,
+            "run" => output.extend(self.run(block)?),
             "crash" => {
                 let id = node_arg(sim, block)?;
                 sim.crash(id)?
@@ -223,6 +230,14 @@ impl ScenarioRun {
             "restart" => {
                 let id = node_arg(sim, block)?;
                 sim.restart(id)?
+            }
+            "power-loss" => {
+                let id = node_arg(sim, block)?;
+                sim.power_loss(id)?
+            }
+            "torn-write" => {
+                let id = node_arg(sim, block)?;
+                sim.tear_next_write(id)?
             }
             "isolate" => {
                 let id = node_arg(sim, block)?;
@@ -345,6 +360,10 @@ impl ScenarioRun {
             reorder,
             duplicate_rate: duplicate_percent / 100.0,
         };
+        let mut sabotage = Sabotage::default();
+        if let Some(name) = block.arg("sabotage") {
+            sabotage.enable(name).map_err(DirectiveError::UnknownSabotage)?;
+        }
         let defaults = QuorumConfig::default();
         let quorum = QuorumConfig {
             pre_vote: block.arg("pre-vote").unwrap_or("on") == "on",
@@ -356,6 +375,7 @@ impl ScenarioRun {
             log_clean_interval: parse_arg::<u64>(block, "clean-every", defaults.log_clean_interval / MS)?
                 .checked_mul(MS)
                 .ok_or(DirectiveError::CleanEveryTooLarge)?,
+            sabotage: sabotage.quorum,
             ..defaults
         };
         let config = ClusterConfig {
@@ -363,7 +383,7 @@ impl ScenarioRun {
             observers: parse_arg(block, "observers", 0)?,
             quorum,
             network,
-            metadata: Default::default(),
+            metadata: MetadataConfig { sabotage: sabotage.metadata, ..MetadataConfig::default() },
             format: match block.arg("format") {
                 None => QuorumFormat::Static,
                 Some(name) => QuorumFormat::from_name(name)
@@ -404,7 +424,9 @@ impl ScenarioRun {
         )])
     }
 
-    fn run(&mut self, block: &Block) -> Result<(), DirectiveError> {
+    /// Run for a time or until a goal; `until=violation` runs until an invariant breaks (a
+    /// sabotage's scenario) and returns the violation.
+    fn run(&mut self, block: &Block) -> Result<Option<String>, DirectiveError> {
         let sim = self.sim.as_mut().ok_or(DirectiveError::NoCluster)?;
         let start = sim.now();
         let (until, span_ms) = match (block.arg("for"), block.arg("until")) {
@@ -418,16 +440,22 @@ impl ScenarioRun {
             return Err(DirectiveError::RunTooLong);
         }
         let limit = start + span_ms * MS;
+        let to_violation = until.as_deref() == Some("violation");
         loop {
-            if let Some(goal) = &until
+            if let Some(goal) = until.as_deref().filter(|_| !to_violation)
                 && goal_reached(sim, goal)?
             {
-                return Ok(());
+                return Ok(None);
             }
             match sim.next_event_time() {
                 Some(at) if at <= limit => {
                     sim.step();
-                    self.checker.after_event(sim).map_err(DirectiveError::Invariant)?;
+                    match self.checker.after_event(sim) {
+                        Err(violation) if to_violation => {
+                            return Ok(Some(format!("invariant violated: {violation}")));
+                        }
+                        checked => checked.map_err(DirectiveError::Invariant)?,
+                    }
                 }
                 _ => break,
             }
@@ -435,7 +463,7 @@ impl ScenarioRun {
         sim.run_until(limit);
         match until {
             Some(goal) => Err(DirectiveError::NotReached { goal, ms: (limit - start) / MS }),
-            None => Ok(()),
+            None => Ok(None),
         }
     }
 }
@@ -580,7 +608,17 @@ fn status(sim: &Simulation) -> Vec<String> {
                     n.applied().applied_offset
                 )
             }
-            None => format!("n{id} down"),
+            None => match sim.disk_of_down_node(id) {
+                Some(disk) => format!(
+                    "n{id} down, its disk: log=[{},{}){} {}",
+                    disk.log.start_offset(),
+                    disk.log.end_offset(),
+                    disk.torn
+                        .map_or(String::new(), |t| format!(" then a torn batch of {} records", t.records)),
+                    disk.quorum_state
+                ),
+                None => format!("n{id} down"),
+            },
         })
         .collect()
 }

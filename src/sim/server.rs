@@ -85,10 +85,13 @@ impl Server {
         disk: MetadataDisk,
         now: Micros,
     ) -> Server {
-        // `KafkaConfig` refuses controller.quorum.auto.join.enable on a broker-only process.
-        let quorum = match roles.controller || !quorum.auto_join {
+        // `KafkaConfig` refuses controller.quorum.auto.join.enable on a broker-only process, and
+        // `KafkaRaftManager` tells its raft client it cannot become a voter.
+        let quorum = match roles.controller {
             true => quorum,
-            false => Arc::new(QuorumConfig { auto_join: false, ..(*quorum).clone() }),
+            false => {
+                Arc::new(QuorumConfig { auto_join: false, can_become_voter: false, ..(*quorum).clone() })
+            }
         };
         let node = MetadataNode::start(id, setup, quorum, rng.fork(), disk, now);
         let registered = || node.applied().state.image.brokers().get(&id).copied().filter(|r| !r.fenced);

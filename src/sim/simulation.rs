@@ -11,6 +11,8 @@ use crate::metadata::broker::incarnation;
 use crate::metadata::config::MetadataConfig;
 use crate::metadata::record::{FIRST_BROKER_ID, MAX_COMBINED_ID, TopicId};
 use crate::metadata::state::{MetadataDisk, MetadataEntry, MetadataLog, MetadataNode};
+use crate::quorum::disk::PowerLoss;
+use crate::quorum::log::{LostWrites, TornBatch};
 use crate::quorum::node::NotLeader;
 use crate::quorum::reconfig::ReconfigError;
 use crate::quorum::voters::{QuorumSetup, ReplicaKey, VoterSet, directory_id};
@@ -116,6 +118,8 @@ struct Slot {
     /// log directories (`LogManager.shutdown`); read, and gone, at the next start. A crash
     /// writes none.
     clean_shutdown: Option<u64>,
+    /// The power fails in the middle of the server's next write to its log (a torn write).
+    tear_armed: bool,
 }
 
 /// A slot's log: its running server's, or the disk it left when it went down.
@@ -148,12 +152,16 @@ pub struct Simulation {
     next_write: u64,
 }
 
-/// What the network's chaos switches did: messages delivered before one sent earlier on their
-/// link, and second copies delivered.
+/// What the chaos did: messages delivered before one sent earlier on their link, second copies
+/// delivered, power losses and torn writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ChaosCounts {
     pub overtaken: u64,
     pub duplicated: u64,
+    /// Servers whose power failed (on its own or with others), and of those, the ones that
+    /// failed in the middle of a write (a torn write).
+    pub power_losses: u64,
+    pub torn_writes: u64,
 }
 
 impl Simulation {
@@ -215,6 +223,7 @@ impl Simulation {
                 formats: 1,
                 starts: 1,
                 clean_shutdown: None,
+                tear_armed: false,
             })
             .collect();
         let mut sim = Simulation {
@@ -453,7 +462,13 @@ impl Simulation {
 
     fn boot(&mut self, id: NodeId, start: BrokerStart) {
         let Some(index) = self.slot_index(id) else { return };
-        let Some(disk) = self.slots[index].disk.take() else { return };
+        let Some(mut disk) = self.slots[index].disk.take() else { return };
+        if let Some(torn) = disk.recover() {
+            self.record_action(format!(
+                "n{id} recovers its log: the batch at offset {} ({} records) fails its CRC, half written; the log is truncated there (LogSegment.recover)",
+                torn.base_offset, torn.records
+            ));
+        }
         let rng = self.rng.fork();
         let starts = self.slots[index].starts;
         self.slots[index].starts += 1;
@@ -544,13 +559,32 @@ impl Simulation {
     ) -> Option<T> {
         let index = self.slot_index(id)?;
         let now = self.now;
+        let armed = self.slots[index].tear_armed;
         let server = self.slots[index].server.as_mut()?;
+        let written = server.node().log().batches_written();
         let result = f(server, now, &mut self.outbox);
         server.after(now, &mut self.outbox);
         let stopping = server.wants_to_stop().then(|| server.broker().and_then(|b| b.broker_epoch()));
+        let torn = armed && server.node().log().batches_written() > written;
+        if torn {
+            // The power failed during the write, before its flush: nothing after it was sent.
+            self.outbox.quorum.sends.clear();
+            self.outbox.rpcs.clear();
+        }
         self.flush_outbox(id);
-        if let Some(epoch) = stopping {
+        if torn {
+            self.chaos.power_losses += 1;
+            self.chaos.torn_writes += 1;
+            self.stop(index, format!("power loss n{id} in the middle of a write to its log"));
+            let disk = self.slots[index].disk.as_mut();
+            let (lost, torn) = disk.map(|d| (d.tear_last_write(), d.torn)).unwrap_or_default();
+            self.record_power_loss(id, lost, torn);
+        } else if let Some(epoch) = stopping {
             self.stop(index, format!("n{id} finished its controlled shutdown and stopped"));
+            // `KafkaRaftClient.close`: the log is flushed as the process stops.
+            if let Some(disk) = &mut self.slots[index].disk {
+                disk.log.flush();
+            }
             self.slots[index].clean_shutdown = epoch;
         }
         self.reschedule(index);
@@ -627,6 +661,7 @@ impl Simulation {
         if let Some(server) = self.slots[index].server.take() {
             self.slots[index].disk = Some(server.into_disk());
             self.slots[index].timer = None;
+            self.slots[index].tear_armed = false;
             self.record_action(why);
             let id = self.slots[index].id;
             let pairs: Vec<(NodeId, NodeId)> =
@@ -662,6 +697,56 @@ impl Simulation {
         Ok(())
     }
 
+    /// Cut a server's power: it stops as a crash stops it, and its disk keeps only what was
+    /// flushed (the operating system's page cache is gone with the power).
+    pub fn power_loss(&mut self, id: NodeId) -> Result<(), ActionError> {
+        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
+        if self.slots[index].server.is_none() {
+            return Err(ActionError::AlreadyDown(id));
+        }
+        self.chaos.power_losses += 1;
+        self.stop(index, format!("power loss n{id}"));
+        let lost = self.slots[index].disk.as_mut().map(MetadataDisk::lose_power);
+        self.record_power_loss(id, lost.unwrap_or_default(), None);
+        Ok(())
+    }
+
+    /// Arm a torn write: the server loses power in the middle of its next write to its log.
+    pub fn tear_next_write(&mut self, id: NodeId) -> Result<(), ActionError> {
+        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
+        if self.slots[index].server.is_none() {
+            return Err(ActionError::AlreadyDown(id));
+        }
+        self.slots[index].tear_armed = true;
+        self.record_action(format!("n{id} will lose power in the middle of its next write"));
+        Ok(())
+    }
+
+    /// Say in the trace what a power loss took from `id`'s disk (`torn`: the batch it was
+    /// writing as the power failed).
+    fn record_power_loss(&mut self, id: NodeId, lost: PowerLoss, torn: Option<TornBatch>) {
+        let log = match (torn, lost.log) {
+            (Some(torn), _) => format!(
+                "the batch it was writing at offset {} ({} records) is only partly on the disk, the batches before it were flushed",
+                torn.base_offset, torn.records
+            ),
+            (None, LostWrites { records: 0, .. }) => "every record it had written was flushed".to_string(),
+            (None, LostWrites { records, flushed_end, .. }) => {
+                format!(
+                    "{records} records written but not flushed are gone (flushed up to offset {flushed_end})"
+                )
+            }
+        };
+        let mut text = format!("n{id}'s disk after the power loss: {log}");
+        if let Some(end) = lost.log.to_snapshot {
+            text.push_str(&format!("; its log starts again at its snapshot ending at offset {end}"));
+        }
+        if let Some((written, synced)) = lost.quorum_state {
+            text.push_str(&format!("; quorum-state {written} was never fsynced: back to {synced}"));
+        }
+        self.record_action(text);
+    }
+
     /// Restart a stopped server from its disk.
     pub fn restart(&mut self, id: NodeId) -> Result<(), ActionError> {
         let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
@@ -687,6 +772,7 @@ impl Simulation {
             formats: 1,
             starts: 1,
             clean_shutdown: None,
+            tear_armed: false,
         });
         self.controllers.push(id);
         let mut servers = self.setup.bootstrap_servers.to_vec();

@@ -38,6 +38,9 @@ pub struct SeedParams {
     pub slowness: Micros,
     /// With a dynamic quorum: the share of faults that are voter changes and disk wipes.
     pub reconfig_share: f64,
+    /// The share of faults that are storage faults: power losses (of one server or several at
+    /// once) and torn writes.
+    pub storage_share: f64,
 }
 
 impl SeedParams {
@@ -80,6 +83,7 @@ impl SeedParams {
             faults: FaultMix::draw(&mut rng),
             slowness: rng.range(10 * MS, 3000 * MS),
             reconfig_share: 0.0,
+            storage_share: 0.0,
         };
         // Drawn last, so a static seed runs as it did before dynamic quorums were swept.
         params.cluster.format = match rng.below(5) {
@@ -102,6 +106,11 @@ impl SeedParams {
         // deliver 1% to 20% of their messages twice.
         if rng.chance(1.0 / 3.0) {
             params.cluster.network.duplicate_rate = rng.range(1, 21) as f64 / 100.0;
+        }
+        // Drawn last, so the seeds without storage faults run as before: in a third of the
+        // seeds 5% to 30% of the faults cut the power.
+        if rng.chance(1.0 / 3.0) {
+            params.storage_share = rng.range(5, 31) as f64 / 100.0;
         }
         params
     }
@@ -135,6 +144,9 @@ impl fmt::Display for SeedParams {
         if c.network.duplicate_rate > 0.0 {
             write!(f, " duplicate={:.0}%", c.network.duplicate_rate * 100.0)?;
         }
+        if self.storage_share > 0.0 {
+            write!(f, " power-faults={:.0}%", self.storage_share * 100.0)?;
+        }
         if self.cluster.combined {
             write!(f, " roles=combined")?;
         }
@@ -165,7 +177,8 @@ pub struct SeedReport {
     pub disk_wipes: u32,
     /// Static quorums upgraded to kraft.version 1 (`kafka-features upgrade`).
     pub kraft_upgrades: u32,
-    /// Messages delivered before one sent earlier on their link, and second copies delivered.
+    /// Messages delivered before one sent earlier on their link, second copies delivered,
+    /// power losses and torn writes.
     pub chaos: ChaosCounts,
 }
 
@@ -205,6 +218,7 @@ struct ChaosRun {
     faults: FaultMix,
     slowness: Micros,
     reconfig_share: f64,
+    storage_share: f64,
     /// The seed's own network, which a latency spike departs from.
     network: NetworkConfig,
     topics: u32,
@@ -226,6 +240,7 @@ impl ChaosRun {
             faults: params.faults.clone(),
             slowness: params.slowness,
             reconfig_share: params.reconfig_share,
+            storage_share: params.storage_share,
             network: params.cluster.network.clone(),
             topics: 0,
             report: SeedReport::default(),
@@ -267,6 +282,10 @@ impl ChaosRun {
         let other = ids[self.rng.below(ids.len() as u64) as usize];
         if self.reconfig_share > 0.0 && self.rng.chance(self.reconfig_share) {
             self.change_voters();
+            return;
+        }
+        if self.storage_share > 0.0 && self.rng.chance(self.storage_share) {
+            self.cut_power(&ids, pick);
             return;
         }
         match self.faults.pick(&mut self.rng) {
@@ -318,6 +337,31 @@ impl ChaosRun {
                 let _ = self.sim.create_topic(&format!("topic-{}", self.topics), partitions, rf);
             }
             FaultKind::Cut | FaultKind::OneWayCut => {}
+        }
+    }
+
+    /// A storage fault: the power fails on `pick` now, or in the middle of its next write (a
+    /// torn write), or on several servers at once (a rack's power), each losing what it had not
+    /// flushed.
+    fn cut_power(&mut self, ids: &[NodeId], pick: NodeId) {
+        match self.rng.below(3) {
+            0 => {
+                let _ = self.sim.power_loss(pick);
+            }
+            1 => {
+                let _ = self.sim.tear_next_write(pick);
+            }
+            _ => {
+                let count = self.rng.range(2, ids.len() as u64 + 1);
+                let mut rack = ids.to_vec();
+                for i in 0..count as usize {
+                    let j = i + self.rng.below((rack.len() - i) as u64) as usize;
+                    rack.swap(i, j);
+                }
+                for &id in &rack[..count as usize] {
+                    let _ = self.sim.power_loss(id);
+                }
+            }
         }
     }
 

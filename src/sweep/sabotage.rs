@@ -16,7 +16,7 @@ pub struct Sabotage {
 
 impl Sabotage {
     /// The names accepted by `--sabotage`, each with what it breaks.
-    pub const NAMES: [(&'static str, &'static str); 20] = [
+    pub const NAMES: [(&'static str, &'static str); 22] = [
         ("vote-without-log-check", "grant votes without the log comparison"),
         ("vote-twice", "grant a second vote in an epoch"),
         ("leader-without-majority", "become leader on one's own vote"),
@@ -40,6 +40,8 @@ impl Sabotage {
             "votes-under-committed-set",
             "a candidate counts votes under the committed voter set, not its log's latest",
         ),
+        ("fetch-before-flush", "a voter fetches on before flushing what it appended"),
+        ("vote-before-fsync", "answer a Vote before the quorum-state file is fsynced"),
     ];
 
     /// Whether the bug with this `--sabotage` name is on.
@@ -72,6 +74,8 @@ impl Sabotage {
             "remove-two-voters" => quorum.remove_two_voters = true,
             "stale-voter-states" => quorum.stale_voter_states = true,
             "votes-under-committed-set" => quorum.votes_under_committed_set = true,
+            "fetch-before-flush" => quorum.fetch_before_flush = true,
+            "vote-before-fsync" => quorum.vote_before_fsync = true,
             other => return Err(UnknownSabotage(other.to_string())),
         }
         Ok(())
