@@ -162,3 +162,27 @@ fn duplication_and_reordering_set_on_the_page_are_named_in_the_log_and_kept_by_a
     assert_eq!(notices, Vec::<String>::new());
     assert_eq!((reopened.now(), reopened.sim().chaos_counts()), (session.now(), counts), "the same run");
 }
+
+#[test]
+fn a_power_loss_and_a_torn_write_set_on_the_page_are_named_in_the_log_and_kept_by_a_share_link() {
+    let mut session = Session::new(Settings::default());
+    session.advance_to(4_000 * MS, usize::MAX);
+    session.act(Action::PowerLoss(101)).unwrap();
+    session.act(Action::TornWrite(2)).unwrap();
+    session.advance_to(6_000 * MS, usize::MAX);
+    let counts = session.sim().chaos_counts();
+    assert_eq!((counts.power_losses, counts.torn_writes), (2, 1), "{counts:?}");
+    let said = |session: &Session, part: &str| {
+        session.log().iter().filter(|l| l.kind.to_string().contains(part)).count()
+    };
+    assert_eq!(said(&session, "n101's disk after the power loss: "), 1, "what the power loss took is named");
+    assert_eq!(said(&session, "n2's disk after the power loss: the batch it was writing at offset "), 1);
+    session.act(Action::Restart(2)).unwrap();
+    session.advance_to(7_000 * MS, usize::MAX);
+    let recovered = said(&session, "n2 recovers its log: the batch at offset ");
+    assert_eq!(recovered, 1, "the torn batch is found at restart");
+    let (reopened, notices) = reopen(&session);
+    assert_eq!(notices, Vec::<String>::new());
+    assert_eq!((reopened.now(), reopened.sim().chaos_counts()), (session.now(), counts), "the same run");
+    assert_eq!(reopened.fingerprint(), session.fingerprint());
+}

@@ -15,6 +15,10 @@ pub enum Action {
     Crash(NodeId),
     /// Restart a crashed node from its disk.
     Restart(NodeId),
+    /// Cut a node's power: it stops, and its disk keeps only what was flushed.
+    PowerLoss(NodeId),
+    /// The node loses power in the middle of its next write to its log (a torn write).
+    TornWrite(NodeId),
     /// Cut every link of a node.
     Isolate(NodeId),
     /// Cut the link between two nodes, both ways.
@@ -61,6 +65,8 @@ impl Action {
         match self {
             Action::Crash(n) => format!("Crash n{n}"),
             Action::Restart(n) => format!("Restart n{n}"),
+            Action::PowerLoss(n) => format!("Cut n{n}'s power"),
+            Action::TornWrite(n) => format!("Tear n{n}'s next write"),
             Action::Isolate(n) => format!("Isolate n{n}"),
             Action::Cut(a, b) => format!("Cut n{a} from n{b}"),
             Action::Heal => "Heal all links".into(),
@@ -84,6 +90,8 @@ impl Action {
         match self {
             Action::Crash(n) => format!("Crashed n{n}"),
             Action::Restart(n) => format!("Restarted n{n}"),
+            Action::PowerLoss(n) => format!("Cut n{n}'s power: its disk keeps only what was flushed"),
+            Action::TornWrite(n) => format!("n{n} will lose power in the middle of its next write"),
             Action::Isolate(n) => format!("Isolated n{n}"),
             Action::Cut(a, b) => format!("Cut n{a} from n{b}"),
             Action::Heal => "Healed all links".into(),
@@ -110,11 +118,27 @@ impl Action {
     }
 }
 
+/// What a crash, a power loss and a torn write each lose on node `name` (a controller or a
+/// broker), in the words the node's menu shows beside them (Kafka 4.3.1's flushes:
+/// `KafkaRaftClient.flushLeaderLog` and `appendAsFollower`, `LogSegment.recover`).
+pub fn disk_faults(name: &str, controller: bool) -> String {
+    let power = if controller {
+        "a controller flushes its log before it counts or reports a record, so nothing"
+    } else {
+        "a broker flushes its metadata log only when it shuts down cleanly, so it loses what it fetched since and fetches it again"
+    };
+    format!(
+        "A crash keeps what {name} wrote (the operating system still holds it). A power loss keeps only what was flushed: {power}. A torn write: the power fails during {name}'s next write; that batch, never acknowledged, fails its CRC at restart and is cut off."
+    )
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Crash(n) => write!(f, "c{n}"),
             Action::Restart(n) => write!(f, "r{n}"),
+            Action::PowerLoss(n) => write!(f, "o{n}"),
+            Action::TornWrite(n) => write!(f, "b{n}"),
             Action::Isolate(n) => write!(f, "i{n}"),
             Action::Cut(a, b) => write!(f, "x{a}-{b}"),
             Action::Heal => write!(f, "h"),
@@ -183,6 +207,8 @@ impl FromStr for Action {
         Ok(match kind {
             'c' => Action::Crash(one()?),
             'r' => Action::Restart(one()?),
+            'o' => Action::PowerLoss(one()?),
+            'b' => Action::TornWrite(one()?),
             'i' => Action::Isolate(one()?),
             's' => Action::ShutDown(one()?),
             'a' => Action::AddVoter(one()?),
@@ -291,13 +317,25 @@ impl FromStr for RecordedAction {
 
 #[cfg(test)]
 mod tests {
-    use super::{Action, NotAnAction, RecordedAction, RecordedActionError};
+    use super::{Action, NotAnAction, RecordedAction, RecordedActionError, disk_faults};
+
+    #[test]
+    fn the_menu_says_what_a_power_loss_takes_from_a_controller_and_from_a_broker() {
+        let (controller, broker) = (disk_faults("n1", true), disk_faults("n101", false));
+        assert!(controller.contains("flushes its log before it counts or reports a record, so nothing"));
+        assert!(broker.contains("loses what it fetched since and fetches it again"), "{broker}");
+        for words in [&controller, &broker] {
+            assert!(words.contains("A crash keeps") && words.contains("A torn write"), "{words}");
+        }
+    }
 
     #[test]
     fn every_action_round_trips_through_its_code() {
         let actions = [
             Action::Crash(2),
             Action::Restart(101),
+            Action::PowerLoss(101),
+            Action::TornWrite(2),
             Action::Isolate(3),
             Action::Cut(1, 102),
             Action::Heal,

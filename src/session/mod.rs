@@ -460,6 +460,8 @@ impl Session {
         match action {
             Action::Crash(n) => Ok(sim.crash(*n)?),
             Action::Restart(n) => Ok(sim.restart(*n)?),
+            Action::PowerLoss(n) => Ok(sim.power_loss(*n)?),
+            Action::TornWrite(n) => Ok(sim.tear_next_write(*n)?),
             Action::Isolate(n) => known_node(sim, *n).map(|n| sim.isolate(n)),
             Action::Cut(a, b) => known_node(sim, *a).and_then(|a| known_node(sim, *b).map(|b| sim.cut(a, b))),
             Action::Heal => {

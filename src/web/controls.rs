@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::kafka_log::quorum::REPLICATION_HEAD;
 use crate::page::Action as PageAction;
 use crate::quorum::NodeId;
+use crate::session::action::disk_faults;
 use crate::session::admin_tools::AdminTools;
 use crate::session::picture::{Membership, QuorumPicture};
 use crate::session::{Action, Settings};
@@ -250,6 +251,9 @@ fn selected_node(
             }
             if node.running {
                 <button onclick={act(Action::Crash(node.id))}>{ format!("Crash {name}") }</button>
+                <button onclick={act(Action::PowerLoss(node.id))}>{ format!("Cut {name}'s power") }</button>
+                <button onclick={act(Action::TornWrite(node.id))}>{ format!("Tear {name}'s next write") }</button>
+                <p class="hint faults">{ disk_faults(&name, node.voter) }</p>
             } else {
                 <button onclick={act(Action::Restart(node.id))}>{ format!("Restart {name}") }</button>
             }

@@ -106,6 +106,16 @@ test("the docs page drives the embed through every command and receives every ev
   await waitForEvent(page, (e) => e.event === "broker-unfenced" && e.broker === 101, from, 90_000);
   await screenshot(page, "host-docs-page");
 
+  // power-loss n101, then restart it; torn-write n2: it stops at its next write, then restart.
+  const then = (title) => page.locator("section", { has: page.getByRole("heading", { name: title, exact: true }) })
+    .getByRole("button", { name: "Then" }).click();
+  for (const [title, label] of [["The power fails", "broker n101 "], ["A write torn in half", "controller n2 "]]) {
+    await tryIt(page, title);
+    await frame.locator(`svg.cluster g.node.role-down[aria-label^="${label}"]`).waitFor({ timeout: 10_000 });
+    await then(title);
+    await frame.locator(`svg.cluster g.node.role-down[aria-label^="${label}"]`).waitFor({ state: "detached", timeout: 10_000 });
+  }
+
   // new-controller, then add-controller n4 (refused until n4 caught up, so tried again):
   // voters-changed with n4 in the set, then once it commits. Events describe the changes between
   // drawn frames, and the VotersRecord may commit within one frame, so the first voters-changed

@@ -3,7 +3,8 @@
 // elections included (tests/share_links.rs checks many more natively; here the real page's
 // links, address bar and wasm do it); a damaged link still opens with a notice naming what was
 // wrong; a link a simulated day in replays under a progress bar; duplication and reordering set
-// with the network controls are named in the event log and kept by the link.
+// with the network controls, and a node's power loss and torn write, are named in the event log
+// and kept by the link.
 // covers: src/web/timeline.rs src/session src/web/controls.rs src/sim/network.rs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -117,6 +118,37 @@ test("duplicated and reordered messages are named in the event log, and a share 
   assert.equal(await waitForPrint(page), print, "the same state");
   assert.equal(await page.locator("#duplicate-rate").inputValue(), "30");
   assert.ok(await page.locator("#reorder").isChecked(), "reordering still on");
+  assert.equal(await page.getByRole("alert").count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a power loss and a torn write from a node's menu say what they lose, are named in the event log and kept by a share link", async () => {
+  const { page, errors, context } = await open("?seed=3&speed=1");
+  await waitForLeader(page);
+  const lines = page.locator("section.log ol.lines li");
+  const shown = (part) => page.waitForFunction((p) => [...document.querySelectorAll("section.log ol.lines li")].some((l) => l.textContent.includes(p)), part, { timeout: 30_000 });
+  await page.locator('svg.cluster g.node[aria-label^="broker n101 "]').click();
+  assert.match(await page.locator(".faults").textContent(), /A power loss keeps only what was flushed: a broker flushes its metadata log only when it shuts down cleanly, so it loses what it fetched since/);
+  await page.getByRole("button", { name: "Cut n101's power" }).click();
+  await shown("n101's disk after the power loss: ");
+  await page.locator('svg.cluster g.node.role-down[aria-label^="broker n101 "]').waitFor();
+  await page.locator('svg.cluster g.node[aria-label^="controller n2 "]').click();
+  assert.match(await page.locator(".faults").textContent(), /a controller flushes its log before it counts or reports a record, so nothing/);
+  await page.getByRole("button", { name: "Tear n2's next write" }).click();
+  await shown("n2's disk after the power loss: the batch it was writing at offset ");
+  await page.getByRole("button", { name: "Restart n2" }).click();
+  await shown("n2 recovers its log: the batch at offset ");
+  await screenshot(page, "power-faults");
+  assert.ok((await lines.count()) > 0);
+  await page.getByRole("button", { name: "Pause" }).click();
+  const print = await waitForPrint(page);
+  await page.locator("#share").click();
+  const url = await page.locator("#share-url").inputValue();
+  assert.match(url, /o101/, "the power loss is in the link");
+  await page.goto(url);
+  assert.equal(await waitForPrint(page), print, "the same state");
+  await page.locator('svg.cluster g.node.role-down[aria-label^="broker n101 "]').waitFor();
   assert.equal(await page.getByRole("alert").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();

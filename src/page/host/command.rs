@@ -28,6 +28,14 @@ pub enum Command {
     Restart {
         node: NodeId,
     },
+    /// Cut `node`'s power: its disk keeps only what was flushed.
+    PowerLoss {
+        node: NodeId,
+    },
+    /// `node` loses power in the middle of its next write to its log.
+    TornWrite {
+        node: NodeId,
+    },
     Isolate {
         node: NodeId,
     },
@@ -91,7 +99,7 @@ pub const RACE_COMMANDS: &str = "play, pause, step, seek and kill-leader";
 pub const MIGRATION_COMMANDS: &str = "play, pause, step, seek and migration-step";
 
 /// Every command's name, as the `command` field gives it.
-pub const NAMES: [&str; 19] = [
+pub const NAMES: [&str; 21] = [
     "play",
     "pause",
     "step",
@@ -99,6 +107,8 @@ pub const NAMES: [&str; 19] = [
     "kill-leader",
     "crash",
     "restart",
+    "power-loss",
+    "torn-write",
     "isolate",
     "heal",
     "resign",
@@ -128,6 +138,8 @@ impl Message {
             "kill-leader" => Command::KillLeader,
             "crash" => Command::Crash { node: node()? },
             "restart" => Command::Restart { node: node()? },
+            "power-loss" => Command::PowerLoss { node: node()? },
+            "torn-write" => Command::TornWrite { node: node()? },
             "isolate" => Command::Isolate { node: node()? },
             "heal" => Command::Heal,
             "resign" => Command::Resign,
@@ -210,6 +222,8 @@ impl Command {
             Command::KillLeader => Action::KillLeader,
             Command::Crash { node } => Action::Crash(*node),
             Command::Restart { node } => Action::Restart(*node),
+            Command::PowerLoss { node } => Action::PowerLoss(*node),
+            Command::TornWrite { node } => Action::TornWrite(*node),
             Command::Isolate { node } => Action::Isolate(*node),
             Command::Heal => Action::Heal,
             Command::Resign => Action::Resign,
@@ -248,6 +262,8 @@ mod tests {
             (r#"{"command":"add-controller","node":4}"#, Command::AddController { node: 4 }),
             (r#"{"command":"remove-controller","node":2}"#, Command::RemoveController { node: 2 }),
             (r#"{"command":"wipe-disk","node":3}"#, Command::WipeDisk { node: 3 }),
+            (r#"{"command":"power-loss","node":101}"#, Command::PowerLoss { node: 101 }),
+            (r#"{"command":"torn-write","node":2}"#, Command::TornWrite { node: 2 }),
             (r#"{"command":"upgrade-kraft-version"}"#, Command::UpgradeKRaftVersion),
             (r#"{"command":"set-speed","speed":0.1}"#, Command::SetSpeed { speed: 0.1 }),
             (
