@@ -68,6 +68,7 @@ fn worded_as_its_moment(id: &str, line: &str) -> bool {
         "divergence" => line.contains(" truncated its log to ") && line.contains(" (DivergingEpoch"),
         "brokers-fetch" => appended("n101", "TopicRecord"),
         "broker-restart" => line.starts_with("n101 appended"),
+        "broker-power-loss" => appended("n101", "LeaderChange"),
         "snapshot" => line.contains(" -> n103 SnapshotId("),
         "fencing" => appended("n102", "PartitionChangeRecord"),
         "controlled-shutdown" => appended("n101", "BrokerRegistrationChangeRecord"),

@@ -268,7 +268,7 @@ mod tests {
             (|f| f.at_us = 86_400_000_001, "at_us: 86400000001 is past the latest moment"),
             (|f| f.applied_actions = Some(5), "applied_actions: 5 is more than the 2 actions"),
             (|f| f.fingerprint = Some("xyz".into()), "fingerprint: 'xyz' is not a fingerprint code"),
-            (|f| f.tour_step = Some(26), "tour_step: 26 is outside 1 to 25"),
+            (|f| f.tour_step = Some(27), "tour_step: 27 is outside 1 to 26"),
             (|f| f.name = "n".repeat(201), "name: longer than 200 characters"),
         ];
         for (spoil, named) in cases {

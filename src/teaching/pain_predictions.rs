@@ -62,13 +62,34 @@ impl PainPrediction {
     }
 }
 
+/// The guided-tour step (1-based) that shows KRaft doing what `pain` shows ZooKeeper mode
+/// failing at, live: brokers fetching the log, and a silent broker fenced by one record (none
+/// shows KRaft's authorizer: its side shows the scenario's trace instead).
+pub fn kraft_step(pain: Pain) -> Option<usize> {
+    let story = match pain {
+        Pain::StaleCache => "brokers-fetch",
+        Pain::SplitLiveness | Pain::WatchStorm => "fencing",
+        Pain::Security => return None,
+    };
+    super::stories::TOUR.iter().position(|s| s.id == story).map(|i| i + 1)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{ALLOWED, DENIED, PAIN_PREDICTIONS, for_pain};
+    use super::{ALLOWED, DENIED, PAIN_PREDICTIONS, for_pain, kraft_step};
     use crate::harness::MS;
     use crate::teaching::stories;
     use crate::zk::Pain;
     use crate::zk::acl::{ASKED_AFTER, ASKED_BEFORE};
+
+    #[test]
+    fn each_pain_links_the_tour_step_that_shows_kraft_doing_it() {
+        let title = |pain: Pain| kraft_step(pain).map(|step| stories::TOUR[step - 1].title);
+        assert_eq!(title(Pain::StaleCache), Some("Brokers follow the log by offset"));
+        assert_eq!(title(Pain::SplitLiveness), Some("A silent broker is fenced"));
+        assert_eq!(title(Pain::WatchStorm), Some("A silent broker is fenced"));
+        assert_eq!(title(Pain::Security), None);
+    }
 
     #[test]
     fn every_pain_question_belongs_to_a_tour_step_showing_its_pain() {

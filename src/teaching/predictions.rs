@@ -78,7 +78,7 @@ pub struct WordedOutcome {
 }
 
 /// The tour's questions, in tour order.
-pub const PREDICTIONS: [Prediction; 7] = [
+pub const PREDICTIONS: [Prediction; 8] = [
     Prediction {
         story: "first-election",
         asks_at_ms: 0,
@@ -120,6 +120,13 @@ pub const PREDICTIONS: [Prediction; 7] = [
         question: "Broker n101 is down and another topic is about to be created. When n101 restarts, from which offset will it fetch?",
         ask: Ask::FetchesFrom { node: 101 },
         why: "A broker keeps its copy of the metadata log on disk: it rebuilds its image from it and fetches from where its log ends, only what it missed.",
+    },
+    Prediction {
+        story: "broker-power-loss",
+        asks_at_ms: 4_950,
+        question: "Broker n101's power is about to fail, and another topic will be created while it is down. When n101 restarts, from which offset will it fetch?",
+        ask: Ask::FetchesFrom { node: 101 },
+        why: "A power loss keeps only what was flushed. Kafka flushes a controller's log before a record counts (KafkaRaftClient.flushLeaderLog, appendAsFollower), but a broker's copy only when it shuts down cleanly: n101's log was gone, so it fetched everything again from offset 0.",
     },
     Prediction {
         story: "odd-quorum",
@@ -235,7 +242,10 @@ impl Prediction {
                 None => Vec::new(),
             },
             Ask::FetchesFrom { node } => {
-                let on_disk = sim.disk_of_down_node(node).map_or(0, |d| d.log.end_offset());
+                // Its log now: on its disk when it is down, else as it runs.
+                let running = sim.node(node).map(|n| n.log().end_offset());
+                let on_disk = running.or_else(|| sim.disk_of_down_node(node).map(|d| d.log.end_offset()));
+                let on_disk = on_disk.unwrap_or(0);
                 let leader_end = sim.leader().map_or(0, |l| l.log().end_offset());
                 vec![Answer::Number(0), Answer::Number(on_disk), Answer::Number(leader_end)]
             }

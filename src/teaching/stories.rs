@@ -157,7 +157,7 @@ pub(crate) const SIZING: &str = "Sizing the quorum";
 pub(crate) const BRIDGE: &str = "The bridge release";
 
 /// The guided tour, in order.
-pub const TOUR: [Story; 25] = [
+pub const TOUR: [Story; 26] = [
     Story {
         id: "zk-cold-load",
         chapter: ZK_ERA,
@@ -289,6 +289,24 @@ pub const TOUR: [Story; 25] = [
         ends_at_ms: 8_000,
         key: Some(KeyMoment::Appended { node: 101, first: None }),
         watch: "n101 restarts from its disk and fetches only the topic it missed",
+        ..CLUSTER
+    },
+    Story {
+        id: "broker-power-loss",
+        chapter: STREAM,
+        title: "A broker loses power",
+        narration: "This time broker n101's power fails instead of its process crashing. A crash leaves what the process wrote in the operating system's page cache, which reaches the disk later; a power loss takes the page cache with it.",
+        outcome: "Kafka flushes a broker's copy of the metadata log only when the broker shuts down cleanly, so the power loss took all of it: after the restart n101 fetches the log again from offset 0 and rebuilds its image record by record. Nothing committed was lost: every controller flushes its log before a record counts.",
+        script: &[
+            (4_000, Action::CreateTopic { partitions: 40, replication: 2 }),
+            (5_000, Action::PowerLoss(101)),
+            (5_500, Action::CreateTopic { partitions: 2, replication: 2 }),
+            (6_000, Action::Restart(101)),
+        ],
+        opens_at_ms: 4_900,
+        ends_at_ms: 8_000,
+        key: Some(KeyMoment::Appended { node: 101, first: Some("LeaderChange") }),
+        watch: "n101's power fails; after its restart it fetches the whole log again, from its first LeaderChange",
         ..CLUSTER
     },
     Story {

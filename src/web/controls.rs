@@ -240,6 +240,10 @@ fn selected_node(
     };
     let name = format!("n{}", node.id);
     let (joins, leaves) = quorum.names_for_change(node.id);
+    let (crash_or_restart, crash_label) = match node.running {
+        true => (Action::Crash(node.id), format!("Crash {name}")),
+        false => (Action::Restart(node.id), format!("Restart {name}")),
+    };
     html! {
         <>
             <p class="selected-name">{ format!("Selected: {name} ({})", if node.voter { "controller" } else { "broker" }) }</p>
@@ -249,13 +253,12 @@ fn selected_node(
                     if node.partitions.1 > 0 { <li>{ format!("and {} more", node.partitions.1) }</li> }
                 </ul>
             }
+            // One button that turns from Crash to Restart in place, so the keyboard stays on it.
+            <button onclick={act(crash_or_restart)}>{ crash_label }</button>
             if node.running {
-                <button onclick={act(Action::Crash(node.id))}>{ format!("Crash {name}") }</button>
                 <button onclick={act(Action::PowerLoss(node.id))}>{ format!("Cut {name}'s power") }</button>
                 <button onclick={act(Action::TornWrite(node.id))}>{ format!("Tear {name}'s next write") }</button>
                 <p class="hint faults">{ disk_faults(&name, node.voter) }</p>
-            } else {
-                <button onclick={act(Action::Restart(node.id))}>{ format!("Restart {name}") }</button>
             }
             <button onclick={act(Action::Isolate(node.id))} title="I">{ format!("Isolate {name}") }</button>
             if !node.voter && node.running {

@@ -155,7 +155,7 @@ fn surface_table() -> Html {
 pub fn pains_tab(props: &PainsProps) -> Html {
     let view = &props.view;
     let pain = view.pain;
-    let step = pain.kraft_step();
+    let step = crate::teaching::pain_predictions::kraft_step(pain);
     let on = props.on.clone();
     html! {
         <main class="pains-tab" data-pain={pain.id()}>

@@ -159,16 +159,6 @@ impl Pain {
             }
         }
     }
-
-    /// The guided-tour step (1-based) that shows KRaft doing it, live (none shows KRaft's
-    /// authorizer: its side shows the scenario's trace instead).
-    pub fn kraft_step(self) -> Option<usize> {
-        match self {
-            Pain::StaleCache => Some(8),
-            Pain::SplitLiveness | Pain::WatchStorm => Some(13),
-            Pain::Security => None,
-        }
-    }
 }
 
 /// The page's pace for a pain whose moment is at `key_at`, at `now`: a time-lapse through

@@ -90,13 +90,13 @@ const VIEWS = [
     await page.locator("#prediction .options button").first().click();
     await page.locator("#prediction-verdict.missed").waitFor({ timeout: 60_000 });
   }],
-  ["tour step 10, the race's prediction given, its verdict", "?tour=10", {}, async (page) => {
+  ["tour step 11, the race's prediction given, its verdict", "?tour=11", {}, async (page) => {
     await page.locator("#race-guess").waitFor({ timeout: 60_000 });
     await page.locator("#prediction-lock").click();
     await page.locator("#skip-to-end:not([disabled])").click();
     await page.locator("#prediction-verdict").waitFor({ timeout: 60_000 });
   }],
-  ["tour step 11, the chapter's self-check answered right and wrong", "?tour=11", {}, async (page) => {
+  ["tour step 12, the chapter's self-check answered right and wrong", "?tour=12", {}, async (page) => {
     await page.locator("#self-check summary").click();
     for (const check of await page.locator("#self-check .check").all()) await check.locator(".option").first().click();
     await page.locator("#self-check .verdict.missed").first().waitFor();

@@ -10,7 +10,7 @@ import { FLAGS, executablePath } from "./chromium.mjs";
 
 export const baseUrl = process.env.KRAFTSCOPE_URL;
 /** The guided tour's steps (`src/teaching/stories.rs`, `TOUR`). */
-export const TOUR_STEPS = 25;
+export const TOUR_STEPS = 26;
 const artifacts = process.env.KRAFTSCOPE_ARTIFACTS ?? path.resolve("target/e2e-artifacts");
 let browser;
 

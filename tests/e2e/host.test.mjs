@@ -151,7 +151,7 @@ test("the docs page drives the embed through every command and receives every ev
 
   // tour-step 4: the embed shows the step.
   await tryIt(page, "A step of the guided tour");
-  await frame.locator("#tour-progress", { hasText: "Step 4 of 25" }).waitFor();
+  await frame.locator("#tour-progress", { hasText: "Step 4 of 26" }).waitFor();
 
   // load-scenario failover: both stopwatches when both sides are back.
   from = await tryIt(page, "KRaft against ZooKeeper mode");

@@ -77,19 +77,19 @@ test("a keyboard-only walk: tour, nodes, timeline, failover race and shortcuts, 
   // over at its link (a reload). A key pressed before the full page is there would go to the
   // page being left, so the walk goes on once it is.
   await page.waitForURL(/[?&]full=1/, { timeout: 60_000 });
-  await waitForText(page, "#tour-progress", "Step 1 of 25");
+  await waitForText(page, "#tour-progress", "Step 1 of 26");
   await assertFocusLands(page, /button#tour-next "Next"/, "the tour opened on the full page");
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 2 of 25");
+  await waitForText(page, "#tour-progress", "Step 2 of 26");
   await assertFocus(page, /button#tour-next/, "tour step 2");
   await page.keyboard.press("ArrowRight");
-  await waitForText(page, "#tour-progress", "Step 3 of 25");
+  await waitForText(page, "#tour-progress", "Step 3 of 26");
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 4 of 25");
+  await waitForText(page, "#tour-progress", "Step 4 of 26");
   await assertFocus(page, /button#tour-next/, "tour step 4");
   await tabTo(page, /button#tour-back "Back"/, "reach Back", { back: true });
   await page.keyboard.press("Enter");
-  await waitForText(page, "#tour-progress", "Step 3 of 25");
+  await waitForText(page, "#tour-progress", "Step 3 of 26");
   await assertFocus(page, /button#tour-back/, "tour step 3 by Back");
   await tabTo(page, /button "Leave the tour"/, "reach Leave the tour");
   await page.keyboard.press("Enter");

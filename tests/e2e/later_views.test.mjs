@@ -56,11 +56,11 @@ test("an embed of the race loads the full page at once and shows both clusters w
 });
 
 test("a KRaft tour step opens on the first screen; the next step, a race, loads the full page there", async () => {
-  const { page, errors, context } = await open("?tour=9");
+  const { page, errors, context } = await open("?tour=10");
   assert.equal(await part(page), "first-screen");
-  await page.locator("#tour-progress", { hasText: "Step 9 of 25" }).waitFor();
+  await page.locator("#tour-progress", { hasText: "Step 10 of 26" }).waitFor();
   await page.keyboard.press("ArrowRight");
-  await page.locator("#tour-progress", { hasText: "Step 10 of 25" }).waitFor({ timeout: 60_000 });
+  await page.locator("#tour-progress", { hasText: "Step 11 of 26" }).waitFor({ timeout: 60_000 });
   await page.locator("svg.zk-cluster").first().waitFor({ timeout: 120_000 });
   assert.equal(await part(page), "full-page");
   assert.deepEqual(errors, []);

@@ -15,7 +15,7 @@ matrix([
   { name: "class-mode", query: "class=1&tour=4", ready: (page) => page.locator("#prediction-question").waitFor({ timeout: 60_000 }) },
   { name: "tour-4-quorum", query: "tour=4", ready: asking, promised: QUESTION },
   { name: "tour-9-stream", query: "tour=9", ready: asking, promised: QUESTION },
-  { name: "tour-11-snapshots", query: "tour=11", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
-  { name: "tour-12-lifecycle", query: "tour=12", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
-  { name: "tour-18-sizing", query: "tour=18", ready: asking, promised: QUESTION },
+  { name: "tour-12-snapshots", query: "tour=12", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
+  { name: "tour-13-lifecycle", query: "tour=13", ready: drawn, promised: ["svg.cluster", "#tour-next"] },
+  { name: "tour-19-sizing", query: "tour=19", ready: asking, promised: QUESTION },
 ]);

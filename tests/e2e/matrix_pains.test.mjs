@@ -15,5 +15,5 @@ const pained = async (page) => {
 matrix([
   ...["zk-stale-cache", "zk-liveness", "zk-watch-storm", "zk-security"].map((scenario) =>
     ({ name: scenario, query: `scenario=${scenario}`, ready: pained, promised: ["#pain-play"] })),
-  { name: "tour-14-pains", query: "tour=14", ready: pained, promised: ["#tour-next"] },
+  { name: "tour-15-pains", query: "tour=15", ready: pained, promised: ["#tour-next"] },
 ]);

@@ -25,5 +25,5 @@ matrix([
   { name: "race-during", query: "scenario=failover&partitions=100000&t=4000", ready: killed, promised: STOPWATCHES },
   { name: "race-after", query: "scenario=failover&partitions=100000&t=60000", ready: over, promised: [...STOPWATCHES, "#race-headline"] },
   { name: "tour-1-zk-era", query: "tour=1", ready: built, promised: ["#tour-next"] },
-  { name: "tour-10-race", query: "tour=10", ready: (page) => page.locator("#race-guess").waitFor({ timeout: 60_000 }), promised: ["#race-guess", "#tour-next"] },
+  { name: "tour-11-race", query: "tour=11", ready: (page) => page.locator("#race-guess").waitFor({ timeout: 60_000 }), promised: ["#race-guess", "#tour-next"] },
 ]);

@@ -126,7 +126,7 @@ test("a file gone before the worker reads it is named, and the log opened before
 
 test("the live cluster's log downloads as Kafka's files, which open again", async () => {
   // The tour step where a far-behind broker catches up by snapshot: topics, records, snapshots.
-  const { page, errors, context } = await open("?tour=11");
+  const { page, errors, context } = await open("?tour=12");
   await page.getByRole("tab", { name: "Open a metadata log" }).click();
   const downloads = [];
   page.on("download", (d) => downloads.push(d));

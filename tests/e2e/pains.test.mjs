@@ -114,7 +114,7 @@ test("the pains tab: Space pauses, R replays from the start, and the KRaft butto
   await waitForShown(page, "#pain-clock", /^0\.\d+ s/);
   await page.locator("#pain-play", { hasText: "Pause" }).waitFor();
   await page.getByRole("button", { name: /See it live: tour step 13/ }).click();
-  await page.locator("#tour-progress", { hasText: "Step 13 of 25" }).waitFor();
+  await page.locator("#tour-progress", { hasText: "Step 13 of 26" }).waitFor();
   assert.equal(await page.locator("svg.cluster").count(), 1, "the live KRaft cluster");
   assert.deepEqual(errors, []);
   await context.close();

@@ -10,7 +10,7 @@ import { open, screenshot, shownLeader, waitForLeader } from "./browser.mjs";
 
 const FIRST_ELECTION = "?tour=3";
 const LEADER_CRASH = "?tour=4";
-const FAILOVER = "?tour=10";
+const FAILOVER = "?tour=11";
 
 /** Thirty animation frames of the page: as many chances to play on as half a second gives. */
 const frames = (page) => page.evaluate(() => new Promise((done) => {
@@ -92,7 +92,7 @@ test("the race step holds before the kill; the slider, from the keyboard, predic
   await page.locator("#race-guess-label", { hasText: "KRaft, 1000× sooner" }).waitFor();
   for (let i = 0; i < 10; i += 1) await page.keyboard.press("ArrowLeft");
   await page.locator("#race-guess-label", { hasText: "KRaft, 100× sooner" }).waitFor();
-  assert.match(await page.locator("#tour-progress").textContent(), /Step 10 of/, "the arrows moved the slider, not the tour");
+  assert.match(await page.locator("#tour-progress").textContent(), /Step 11 of/, "the arrows moved the slider, not the tour");
   assert.equal(await page.locator("#race-guess").getAttribute("aria-valuetext"), "KRaft, 100× sooner");
   await screenshot(page, "prediction-race-asked-1024x768");
   await page.keyboard.press("Tab");
@@ -124,7 +124,7 @@ test("the race's question: W just watches and the race plays on", async () => {
 });
 
 test("a bridge release step holds its migration at the question; a digit answers it and the verdict matches the drawing", async () => {
-  const { page, errors, context } = await open("?tour=22");
+  const { page, errors, context } = await open("?tour=23");
   await page.locator("#prediction .options").waitFor({ timeout: 60_000 });
   await page.locator(".migration-tab").waitFor();
   assert.match(await page.locator("#prediction-question").textContent(), /where does broker 1, still in ZooKeeper mode, get its metadata from\?/);
@@ -145,7 +145,7 @@ test("a bridge release step holds its migration at the question; a digit answers
 });
 
 test("the second door's step holds its pain at the question; a wrong answer gets the verdict the authorizer table shows", async () => {
-  const { page, errors, context } = await open("?tour=17");
+  const { page, errors, context } = await open("?tour=18");
   await page.locator("#prediction .options").waitFor({ timeout: 60_000 });
   await page.locator('.pains-tab[data-pain="zk-security"]').waitFor();
   assert.match(await page.locator("#prediction-question").textContent(), /Asked again a second later, what does broker 0 answer\?/);

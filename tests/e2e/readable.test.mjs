@@ -84,7 +84,7 @@ const coverage = (page) => page.evaluate(() => {
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 for (const [width, height] of [[1280, 720], [1024, 768]]) {
-  for (const query of ["?voters=5&t=8000&autoplay=0", "?voters=7&brokers=12&t=8000&autoplay=0", "?tour=3", "?tour=20"]) {
+  for (const query of ["?voters=5&t=8000&autoplay=0", "?voters=7&brokers=12&t=8000&autoplay=0", "?tour=3", "?tour=21"]) {
     test(`at ${width} x ${height}, ${query}: every node above the transport bar, no label over another node's, messages under the nodes`, async () => {
       const { page, errors, context } = await open(query, { viewport: { width, height } });
       // Step 3 asks who will lead before anyone does: just watch.
@@ -110,9 +110,9 @@ for (const [width, height] of [[1280, 720], [1024, 768]]) {
     });
   }
   test(`at ${width} x ${height}, the tour's ZooKeeper pains show their table on the first screen`, async () => {
-    const { page, errors, context } = await open("?tour=14", { viewport: { width, height } });
-    for (const [step, table] of [[14, "table.copies"], [15, "table.liveness"]]) {
-      if (step === 15) await page.getByRole("button", { name: "Next" }).click();
+    const { page, errors, context } = await open("?tour=15", { viewport: { width, height } });
+    for (const [step, table] of [[15, "table.copies"], [16, "table.liveness"]]) {
+      if (step === 16) await page.getByRole("button", { name: "Next" }).click();
       await page.locator("#tour-progress").filter({ hasText: `Step ${step} of` }).waitFor();
       const box = await page.locator(table).boundingBox();
       assert.ok(box && box.y >= 0 && box.y + box.height <= height, `step ${step}: ${table} at ${box?.y}-${box && box.y + box.height}, below the fold`);

@@ -67,7 +67,7 @@ async function tourAnimations(reducedMotion, untilAnimating = false) {
     if (await page.locator(".pains-tab").count()) {
       await page.locator(".pains-tab svg.zk-cluster").waitFor();
     } else if (await page.locator(".failover-tab").count()) {
-      // Step 10 asks first (which side is back first): just watch.
+      // Step 11 asks first (which side is back first): just watch.
       if (await page.locator("#race-guess").count()) await page.locator("#prediction-skip").click();
       await page.locator("#kraft-phase", { hasText: /won the vote|back/ }).waitFor({ state: "attached", timeout: 60_000 });
     } else if (await page.locator(".migration-tab").count()) {

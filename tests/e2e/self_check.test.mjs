@@ -9,8 +9,8 @@ import { open, screenshot, waitForText } from "./browser.mjs";
 const answered = (page) => page.locator("#self-check summary").textContent();
 
 test("a chapter's self-check marks each answer, links the step that shows it, and keeps the answers until reset", async () => {
-  const { page, errors, context } = await open("?tour=9");
-  await waitForText(page, "#tour-progress", "Step 9 of 25");
+  const { page, errors, context } = await open("?tour=10");
+  await waitForText(page, "#tour-progress", "Step 10 of 26");
   assert.match(await answered(page), /^Check yourself: Metadata as an event stream \(0 of 3 answered\)$/);
   await page.locator("#self-check summary").click();
   const checks = page.locator("#self-check .check");
@@ -26,22 +26,22 @@ test("a chapter's self-check marks each answer, links the step that shows it, an
 
   // A reload keeps the answers; the link opens the step whose moment shows the answer.
   await page.reload();
-  await waitForText(page, "#tour-progress", "Step 9 of 25");
+  await waitForText(page, "#tour-progress", "Step 10 of 26");
   assert.match(await answered(page), /\(2 of 3 answered\)$/);
   await page.locator("#self-check summary").click();
   assert.equal(await checks.nth(1).locator(".option").nth(1).getAttribute("aria-pressed"), "true");
   await checks.nth(0).getByRole("link", { name: /^See it in step 8:/ }).click();
-  await waitForText(page, "#tour-progress", "Step 8 of 25");
+  await waitForText(page, "#tour-progress", "Step 8 of 26");
   assert.match(new URL(page.url()).search, /tour=8/);
 
   // Reset forgets them, in this page and the next.
-  await page.goto(new URL("?tour=9", page.url()).href);
-  await waitForText(page, "#tour-progress", "Step 9 of 25");
+  await page.goto(new URL("?tour=10", page.url()).href);
+  await waitForText(page, "#tour-progress", "Step 10 of 26");
   await page.locator("#self-check summary").click();
   await page.getByRole("button", { name: "Reset my answers" }).click();
   assert.match(await answered(page), /\(0 of 3 answered\)$/);
   await page.reload();
-  await waitForText(page, "#tour-progress", "Step 9 of 25");
+  await waitForText(page, "#tour-progress", "Step 10 of 26");
   assert.match(await answered(page), /\(0 of 3 answered\)$/);
   assert.deepEqual(errors, []);
   await context.close();
@@ -49,8 +49,8 @@ test("a chapter's self-check marks each answer, links the step that shows it, an
 
 test("damaged stored answers open the page with what could be read", async () => {
   const init = () => localStorage.setItem("kraftscope-self-check", "image-offset=0,garbage,broker-restart=77,=");
-  const { page, errors, context } = await open("?tour=9", {}, [init]);
-  await waitForText(page, "#tour-progress", "Step 9 of 25");
+  const { page, errors, context } = await open("?tour=10", {}, [init]);
+  await waitForText(page, "#tour-progress", "Step 10 of 26");
   assert.match(await answered(page), /\(1 of 3 answered\)$/);
   assert.deepEqual(errors, []);
   await context.close();

@@ -31,7 +31,7 @@ async function stepState(page) {
     return { title, progress, watch: before, horizon: clock.split(" of ")[1] };
   }
   // A race step fast-forwards the race to a few seconds before its moment and plays on (step
-  // 10 after its question: just watch).
+  // 11 after its question: just watch).
   if (await page.locator("#race-guess").count()) await page.locator("#prediction-skip").click();
   await page.waitForFunction(() => / since the kill|Both sides recovered/.test(document.querySelector(".race-stage")?.textContent ?? ""), null, { timeout: 60_000 });
   return { title, progress, partitions: await page.locator("#partition-count").textContent() };
@@ -48,7 +48,7 @@ test("the guided tour walks forward and back, each step restoring its exact stat
   }
   assert.equal(await page.locator("#tour-next").isDisabled(), true);
   assert.equal(forward[0].partitions, "100,000");
-  assert.equal(forward[9].partitions, "1,000,000");
+  assert.equal(forward[10].partitions, "1,000,000");
   for (let step = TOUR_STEPS - 1; step >= 1; step -= 1) {
     await page.locator("#tour-back").click();
     await waitForText(page, "#tour-progress", `Step ${step} of ${TOUR_STEPS}`);
@@ -220,7 +220,7 @@ test("at 1280 x 720 (#61 item 5): after a verdict Back and Next stay on the scre
   await page.mouse.wheel(0, 2000);
   await page.waitForFunction(() => scrollY > 0);
   await page.locator("#tour-next").click();
-  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 25" }).waitFor();
+  await page.locator("#tour-progress").filter({ hasText: "Step 5 of 26" }).waitFor();
   await page.waitForFunction(() => scrollY === 0, null, { timeout: 5_000 });
   assert.ok(await inView("#tour-title"), "the next step opens with its title in view");
   await screenshot(page, "tour-after-verdict-1280x720");

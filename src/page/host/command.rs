@@ -303,8 +303,8 @@ mod tests {
                 r#"{"command":"load-scenario","scenario":"mars"}"#,
                 "'mars' is not a scenario (known: zk-cold-load",
             ),
-            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 25"),
-            (r#"{"command":"tour-step","step":26}"#, "step 26 is outside"),
+            (r#"{"command":"tour-step","step":0}"#, "tour-step: step 0 is outside 1 to 26"),
+            (r#"{"command":"tour-step","step":27}"#, "step 27 is outside"),
         ] {
             let error = read(json).expect_err(json);
             assert!(error.contains(named), "{json}: {error}");
