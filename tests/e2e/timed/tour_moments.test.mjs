@@ -14,7 +14,7 @@ import { open, screenshot } from "../browser.mjs";
  *  voter added. */
 const KEY_MOMENTS = new Map([
   [7, /truncated its log to \d+ \(DivergingEpoch/],
-  [19, /AddRaftVoter n4 \(dir \w+\): committed, answered NONE$/],
+  [20, /AddRaftVoter n4 \(dir \w+\): committed, answered NONE$/],
 ]);
 
 const millis = (line) => Number(/^\s*(\d+)\.\d+ms/.exec(line)?.[1] ?? -1);
@@ -47,7 +47,7 @@ test("a cluster, a race and a pain step of the tour each play their key moment w
     await page.locator("#tour-watch.seen").waitFor({ timeout: 5_000 });
     console.log(`step ${step}: key moment after ${wall} ms of wall time`);
     if (step === 7) await screenshot(page, "tour-step-7-divergence-played");
-    if (step === 19) await screenshot(page, "tour-step-19-add-controller-played");
+    if (step === 20) await screenshot(page, "tour-step-20-add-controller-played");
   }
   // A race step: the moment is the race's (its phase, announced per side); the panel ticks it
   // off with the time since the kill.
@@ -65,7 +65,7 @@ test("a cluster, a race and a pain step of the tour each play their key moment w
     console.log(`step ${step}: key moment after ${Date.now() - opened} ms of wall time (${await page.locator("#tour-watch").textContent()})`);
   }
   // A pain of ZooKeeper mode: it plays from the fault to the session expiring.
-  for (const step of [15]) {
+  for (const step of [16]) {
     await page.goto(new URL(`?tour=${step}`, page.url()).href);
     await page.locator(".pains-tab svg.zk-cluster").waitFor();
     const opened = Date.now();
