@@ -561,11 +561,12 @@ impl Simulation {
         let now = self.now;
         let armed = self.slots[index].tear_armed;
         let server = self.slots[index].server.as_mut()?;
-        let written = server.node().log().batches_written();
+        // Only an armed torn write looks at the log's writes: not every event pays for it.
+        let written = armed.then(|| server.node().log().batches_written());
         let result = f(server, now, &mut self.outbox);
         server.after(now, &mut self.outbox);
         let stopping = server.wants_to_stop().then(|| server.broker().and_then(|b| b.broker_epoch()));
-        let torn = armed && server.node().log().batches_written() > written;
+        let torn = written.is_some_and(|before| server.node().log().batches_written() > before);
         if torn {
             // The power failed during the write, before its flush: nothing after it was sent.
             self.outbox.quorum.sends.clear();
@@ -687,12 +688,18 @@ impl Simulation {
         }
     }
 
+    /// The slot of running server `id`.
+    fn running_slot(&self, id: NodeId) -> Result<usize, ActionError> {
+        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
+        match self.slots[index].server {
+            Some(_) => Ok(index),
+            None => Err(ActionError::AlreadyDown(id)),
+        }
+    }
+
     /// Crash a server: it loses everything but its disk.
     pub fn crash(&mut self, id: NodeId) -> Result<(), ActionError> {
-        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
-        if self.slots[index].server.is_none() {
-            return Err(ActionError::AlreadyDown(id));
-        }
+        let index = self.running_slot(id)?;
         self.stop(index, format!("crash n{id}"));
         Ok(())
     }
@@ -700,10 +707,7 @@ impl Simulation {
     /// Cut a server's power: it stops as a crash stops it, and its disk keeps only what was
     /// flushed (the operating system's page cache is gone with the power).
     pub fn power_loss(&mut self, id: NodeId) -> Result<(), ActionError> {
-        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
-        if self.slots[index].server.is_none() {
-            return Err(ActionError::AlreadyDown(id));
-        }
+        let index = self.running_slot(id)?;
         self.chaos.power_losses += 1;
         self.stop(index, format!("power loss n{id}"));
         let lost = self.slots[index].disk.as_mut().map(MetadataDisk::lose_power);
@@ -713,10 +717,7 @@ impl Simulation {
 
     /// Arm a torn write: the server loses power in the middle of its next write to its log.
     pub fn tear_next_write(&mut self, id: NodeId) -> Result<(), ActionError> {
-        let index = self.slot_index(id).ok_or(ActionError::NoSuchNode(id))?;
-        if self.slots[index].server.is_none() {
-            return Err(ActionError::AlreadyDown(id));
-        }
+        let index = self.running_slot(id)?;
         self.slots[index].tear_armed = true;
         self.record_action(format!("n{id} will lose power in the middle of its next write"));
         Ok(())
