@@ -2,8 +2,9 @@
 //! (`kraftscope::experiments::events`), without and with the per-event invariant checks: a static
 //! quorum, and a dynamic one whose voters change every 10 simulated seconds. Prints medians over
 //! several runs, the two quorums' runs taken in turn, and their ratio; then the static quorum's
-//! core with the network's chaos on (10% of the messages duplicated, reordering) and off, in
-//! turn, and their ratio. Run: `cargo bench --bench quorum_events`. With `-- --once SEED`, one static run without checks (after an untimed one), as `events seconds`
+//! core with the chaos on (10% of the messages duplicated, reordering, and a server's power cut
+//! every 10 simulated seconds, one time in three in the middle of a write) and off, in turn, and
+//! their ratio. Run: `cargo bench --bench quorum_events`. With `-- --once SEED`, one static run without checks (after an untimed one), as `events seconds`
 //! (`cargo xtask bench` times the same run in the page's WebAssembly beside it).
 
 use std::time::Instant;
@@ -70,7 +71,7 @@ fn main() {
     }
     let [off, on] = rates.map(median);
     println!(
-        "quorum events/s, static quorum, core only: network chaos off {off:.0}, on (10% duplicated, reordering) {on:.0}; on / off {:.2} (medians of {RUNS} runs in turn)",
+        "quorum events/s, static quorum, core only: chaos off {off:.0}, on (10% duplicated, reordering, a power loss every 10 s) {on:.0}; on / off {:.2} (medians of {RUNS} runs in turn)",
         on / off
     );
 }

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use super::entries::Records;
 use super::error::QuorumError;
-use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
 use super::node::{Node, Role, SUPPORTED_KRAFT_VERSIONS};
 use super::outbox::{NoteKind, Outbox};
@@ -291,7 +291,7 @@ impl<S: StateMachine> Node<S> {
 
     fn append_fetched(
         &mut self,
-        entries: &Arc<[Entry<S::Entry>]>,
+        entries: &Records<S::Entry>,
         high_watermark: Option<Offset>,
         out: &mut Outbox<S>,
     ) {

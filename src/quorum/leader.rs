@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::entries::Records;
 use super::log::Entry;
 use super::message::{FetchResult, Message, SnapshotChunk};
 use super::node::{Node, Role};
@@ -380,8 +381,8 @@ impl<S: StateMachine> Node<S> {
         }
     }
 
-    fn read_records(&self, fetch_offset: Offset) -> Arc<[Entry<S::Entry>]> {
-        self.log().read(fetch_offset, self.config.fetch_max_bytes).into()
+    fn read_records(&self, fetch_offset: Offset) -> Records<S::Entry> {
+        self.log().read(fetch_offset, self.config.fetch_max_bytes)
     }
 
     /// Answer the Fetch at `request` (fetch offset, last fetched epoch) from `to` that carried

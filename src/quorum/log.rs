@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::entries::{Entries, Records};
 use super::record::Record;
 use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
@@ -29,9 +30,13 @@ pub struct Entry<P> {
 #[derive(Clone, Debug)]
 pub struct Log<S: StateMachine> {
     start_offset: Offset,
-    entries: Vec<Entry<S::Entry>>,
-    /// Serialized bytes of `entries`.
-    record_bytes: u64,
+    entries: Entries<S::Entry>,
+    /// Where each entry ends in the bytes written to this log since it was created (its file
+    /// position): `read` finds its end by bisection, without sizing every record
+    /// (`LogSegment.read` takes its bytes from a position the offset index finds).
+    byte_ends: Vec<u64>,
+    /// Where the first entry starts: the bytes below the log start that the cleaner removed.
+    byte_start: u64,
     /// (epoch, first offset of that epoch), ascending; Kafka's leader-epoch cache.
     epoch_starts: Vec<(Epoch, Offset)>,
     /// Snapshots by ascending end offset; the first one ends at the log start once the cleaner
@@ -137,8 +142,9 @@ impl<S: StateMachine> Default for Log<S> {
     fn default() -> Self {
         Log {
             start_offset: 0,
-            entries: Vec::new(),
-            record_bytes: 0,
+            entries: Entries::default(),
+            byte_ends: Vec::new(),
+            byte_start: 0,
             epoch_starts: Vec::new(),
             snapshots: Vec::new(),
             control: ControlHistory::default(),
@@ -218,27 +224,21 @@ impl<S: StateMachine> Log<S> {
     /// Whole batches from `offset` within `max_bytes`, the first one whatever its size
     /// (`KafkaRaftLog.read` with minOneMessage: `LogSegment.read` reads at most the larger of
     /// the limit and the first batch, and a batch cut at the end of the read is dropped).
-    pub fn read(&self, offset: Offset, max_bytes: u64) -> &[Entry<S::Entry>] {
+    pub fn read(&self, offset: Offset, max_bytes: u64) -> Records<S::Entry> {
         let Some(from) = offset.checked_sub(self.start_offset) else {
-            return &[];
+            return Records::default();
         };
         let from = (from as usize).min(self.entries.len());
-        let (mut to, mut bytes) = (from, 0);
-        while to < self.entries.len() {
-            let (mut end, mut batch) = (to, 0);
-            while let Some(entry) = self.entries.get(end) {
-                batch += entry.record.size_bytes();
-                end += 1;
-                if entry.last_in_batch {
-                    break;
-                }
-            }
-            if to > from && bytes + batch > max_bytes {
-                break;
-            }
-            (to, bytes) = (end, bytes + batch);
-        }
-        &self.entries[from..to]
+        let start = self.byte_position(from);
+        let fits = from + self.byte_ends[from..].partition_point(|end| end - start <= max_bytes);
+        let batch_ends_at =
+            |i: usize| i == self.entries.len() || self.entries.get(i - 1).is_some_and(|e| e.last_in_batch);
+        let to = (from + 1..=fits)
+            .rev()
+            .find(|&i| batch_ends_at(i))
+            .or_else(|| (from + 1..=self.entries.len()).find(|&i| batch_ends_at(i)))
+            .unwrap_or(from);
+        self.entries.slice(from, to, self.byte_position(to) - start)
     }
 
     /// The first offset not flushed: a power loss keeps the records below it.
@@ -265,9 +265,7 @@ impl<S: StateMachine> Log<S> {
         self.drop_from(flushed_end);
         let to_snapshot = self.snapshot().map(|s| s.id.end_offset).filter(|end| *end > self.end_offset());
         if let Some(end) = to_snapshot {
-            self.entries.clear();
-            self.record_bytes = 0;
-            self.epoch_starts.clear();
+            self.clear_records();
             self.start_offset = end;
             self.snapshots.retain(|s| s.id.end_offset >= end);
             self.control.truncate(end);
@@ -282,19 +280,37 @@ impl<S: StateMachine> Log<S> {
     pub(crate) fn tear_last_batch(&mut self) -> Option<TornBatch> {
         let end = self.end_offset();
         let last = self.entries.len().checked_sub(1)?;
-        let base = self.entries[..last].iter().rposition(|e| e.last_in_batch).map_or(0, |i| i + 1);
+        let closed = |i: &usize| self.entries.get(*i).is_some_and(|e| e.last_in_batch);
+        let base = (0..last).rev().find(closed).map_or(0, |i| i + 1);
         let base_offset = self.start_offset + base as Offset;
         self.drop_from(base_offset);
         self.flushed_end = base_offset;
         Some(TornBatch { base_offset, records: end - base_offset })
     }
 
+    /// Where the last entry ends (the log's byte position; where the next record goes).
+    fn byte_end(&self) -> u64 {
+        self.byte_ends.last().copied().unwrap_or(self.byte_start)
+    }
+
+    /// Where the entry at `index` starts.
+    fn byte_position(&self, index: usize) -> u64 {
+        index.checked_sub(1).map_or(self.byte_start, |before| self.byte_ends[before])
+    }
+
+    /// Forget every record (the log then starts at a snapshot).
+    fn clear_records(&mut self) {
+        self.entries.clear();
+        self.byte_ends.clear();
+        self.byte_start = 0;
+        self.epoch_starts.clear();
+    }
+
     /// Drop the records at and after `offset`, keeping the snapshots.
     fn drop_from(&mut self, offset: Offset) {
         let keep = offset.saturating_sub(self.start_offset) as usize;
-        let dropped: u64 = self.entries.iter().skip(keep).map(|e| e.record.size_bytes()).sum();
-        self.record_bytes -= dropped;
         self.entries.truncate(keep);
+        self.byte_ends.truncate(keep);
         let end = self.end_offset();
         self.epoch_starts.retain(|(_, start)| *start < end);
         self.control.truncate(end);
@@ -311,7 +327,7 @@ impl<S: StateMachine> Log<S> {
         if self.epoch_starts.last().is_none_or(|(e, _)| *e < entry.epoch) {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
-        self.record_bytes += entry.record.size_bytes();
+        self.byte_ends.push(self.byte_end() + entry.record.size_bytes());
         if entry.last_in_batch {
             self.batches_written += 1;
         }
@@ -360,7 +376,7 @@ impl<S: StateMachine> Log<S> {
 
     /// Bytes of records and snapshots together, what `metadata.max.retention.bytes` limits.
     pub fn retained_bytes(&self) -> u64 {
-        self.record_bytes + self.snapshots.iter().map(|s| s.size_bytes()).sum::<u64>()
+        (self.byte_end() - self.byte_start) + self.snapshots.iter().map(|s| s.size_bytes()).sum::<u64>()
     }
 
     /// Kafka's `KafkaRaftLog.maybeClean` by size: while the log and snapshots hold more than
@@ -379,13 +395,16 @@ impl<S: StateMachine> Log<S> {
     /// Drop the records below `offset` (at most up to the log end).
     pub(super) fn move_start_to(&mut self, offset: Offset) {
         let drop = (offset.min(self.end_offset()) - self.start_offset) as usize;
-        let dropped: u64 = self.entries.drain(..drop).map(|e| e.record.size_bytes()).sum();
-        self.record_bytes -= dropped;
+        if let Some(end) = drop.checked_sub(1).map(|last| self.byte_ends[last]) {
+            self.byte_start = end;
+        }
+        self.entries.drop_front(drop);
+        self.byte_ends.drain(..drop);
         self.start_offset += drop as Offset;
         let start = self.start_offset;
         self.flushed_end = self.flushed_end.max(start);
         self.epoch_starts.retain(|(_, s)| *s > start);
-        if let Some(first) = self.entries.first() {
+        if let Some(first) = self.entries.get(0) {
             self.epoch_starts.insert(0, (first.epoch, start));
         }
     }
@@ -393,9 +412,7 @@ impl<S: StateMachine> Log<S> {
     /// Replace the whole log by a snapshot fetched from the leader (FetchSnapshot, then
     /// `truncateToLatestSnapshot`).
     pub fn install_snapshot(&mut self, snapshot: Arc<Snapshot<S>>) {
-        self.entries.clear();
-        self.record_bytes = 0;
-        self.epoch_starts.clear();
+        self.clear_records();
         self.start_offset = snapshot.id.end_offset;
         self.flushed_end = self.start_offset;
         let applied = &snapshot.state;
@@ -444,9 +461,10 @@ mod tests {
     fn a_power_loss_takes_what_was_written_after_the_last_flush() {
         let mut log = log_of(2, 3);
         log.flush();
-        let mut more = log_of(1, 2);
-        log.append(more.entries.remove(0));
-        log.append(more.entries.remove(0));
+        let more = log_of(1, 2);
+        for offset in 0..2 {
+            log.append(more.get(offset).expect("held").clone());
+        }
         assert_eq!((log.flushed_end(), log.end_offset()), (6, 8));
         let lost = log.lose_unflushed();
         assert_eq!(lost, LostWrites { records: 2, flushed_end: 6, to_snapshot: None });

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::log::Entry;
+use super::entries::Records;
 use super::reconfig::{ChangeKind, ReconfigError};
 use super::snapshot::{Snapshot, SnapshotId};
 use super::state_machine::StateMachine;
@@ -144,7 +144,7 @@ pub enum Message<S: StateMachine> {
 #[derive(Clone, Debug)]
 pub enum FetchResult<S: StateMachine> {
     /// Records starting at the fetch offset (possibly none).
-    Records(Arc<[Entry<S::Entry>]>),
+    Records(Records<S::Entry>),
     /// The fetcher's log diverges: truncate to the end of `epoch` at `end_offset`.
     DivergingEpoch { epoch: Epoch, end_offset: Offset },
     /// The fetch offset is below the log start: fetch this snapshot instead.

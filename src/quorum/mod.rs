@@ -5,6 +5,7 @@ pub mod applied;
 pub mod config;
 pub mod disk;
 mod election;
+pub mod entries;
 pub mod error;
 mod follower;
 pub mod leader;

@@ -219,7 +219,7 @@ impl Server {
         match message {
             Message::FetchResponse { result: FetchResult::Records(entries), .. } => {
                 self.fetched.records += entries.len() as u64;
-                self.fetched.bytes += entries.iter().map(|e| e.record.size_bytes()).sum::<u64>();
+                self.fetched.bytes += entries.bytes();
             }
             Message::FetchSnapshotResponse { result: SnapshotChunk::Chunk { len, .. }, .. } => {
                 self.fetched.bytes += len
