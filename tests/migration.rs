@@ -164,7 +164,7 @@ const MIGRATION_UNFENCE: [&str; 12] = [
     "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 54656.334ms",
     "operator: restart broker 3",
     "broker 3 unfenced, 3 leaders elected",
-    "ZooKeeper: 3 partition states written in 3 per-topic batches, done at 59689.964ms",
+    "ZooKeeper: 3 partition states written in 3 per-topic batches, done at 67689.964ms",
 ];
 
 /// `kraftscope run --scenario migration-stranded --notable` after the copy's first batch, less the times.
@@ -599,7 +599,7 @@ fn after_finalizing_a_broker_in_migration_mode_cannot_register() {
     sim.run_until(sim.now() + 20_000 * MS);
     assert!(sim.finalized());
     sim.act(Action::KillBroker(3)).expect("kill broker 3");
-    sim.run_until(sim.now() + 1_000 * MS);
+    sim.run_until(sim.now() + 19_000 * MS);
     sim.act(Action::RestartBroker(3)).expect("restart broker 3, still in migration mode");
     sim.run_until(sim.now() + 20_000 * MS);
     let refused = sim.trace().iter().any(|l| {
@@ -695,4 +695,34 @@ fn a_reconcile_writes_again_a_partition_whose_epoch_zookeeper_lags() {
         assert_eq!(zk_partition_epoch(&sim, p), before[p as usize] + once, "partition {p}'s znode version");
     }
     assert!(sim.violations().is_empty(), "{:?}", sim.violations());
+}
+
+/// A broker started again before the ZooKeeper session of its dead process expires finds its
+/// `/brokers/ids` znode still held: Kafka 3.9's `KafkaZkClient.registerBroker` fails with
+/// NODEEXISTS (`CheckedEphemeral.getAfterNodeExists`, the owner is not its session) and the
+/// process exits. Started again after the expiry (18 s, `zookeeper.session.timeout.ms`), it
+/// registers, and keeps its znode.
+#[test]
+fn a_broker_started_before_its_old_session_expires_fails_and_a_later_start_registers() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
+    sim.run_until(1_000 * MS);
+    sim.act(Action::KillBroker(1)).expect("kill broker 1");
+    let killed = sim.now();
+    sim.run_until(killed + 5_000 * MS);
+    sim.act(Action::RestartBroker(1)).expect("restart broker 1");
+    sim.run_until(killed + 6_000 * MS);
+    assert!(sim.start_failed(1) && sim.running_in(1).is_none(), "the start failed");
+    let failed = sim.trace().iter().find_map(|l| match l.kind {
+        TraceKind::BrokerStartFailed { broker: 1, held_until } => Some(held_until),
+        _ => None,
+    });
+    assert_eq!(failed, Some(Some(killed + 18_000 * MS)), "the line names when the old session expires");
+    sim.run_until(killed + 19_000 * MS);
+    assert!(sim.zk().inspect(ZnodePath::BrokerId(1)).is_none(), "the old session expired with its znode");
+    sim.act(Action::RestartBroker(1)).expect("restart broker 1 again");
+    sim.run_until(killed + 60_000 * MS);
+    assert_eq!(sim.running_in(1), Some(BrokerMode::Zk));
+    assert!(!sim.start_failed(1));
+    let owner = sim.zk().inspect(ZnodePath::BrokerId(1)).and_then(|n| n.ephemeral_owner);
+    assert!(owner.is_some(), "registered with its new session, which keeps it");
 }

@@ -298,7 +298,9 @@ fn unfence(config: &MigrationConfig) -> Vec<Step> {
     for b in [1, 2, 3] {
         steps.extend([Step::Act(Action::KillBroker(b)), pause(12_000)]);
     }
-    steps.extend([Step::Act(Action::RestartBroker(3)), pause(20_000)]);
+    // Started again once its dead process's ZooKeeper session (18 s) has expired: before, its
+    // `/brokers/ids/3` would still be held and the start would fail.
+    steps.extend([pause(8_000), Step::Act(Action::RestartBroker(3)), pause(20_000)]);
     steps
 }
 

@@ -176,6 +176,19 @@ pub fn catches_in_migration(params: &MigrationSeed, invariant: &str) -> bool {
         || (invariant == MIGRATION_FINISHES && finished.is_err() && !sim.stranded())
 }
 
+/// How often the operator tries again to start a broker whose start failed.
+const START_AGAIN_EVERY: Micros = 5_000 * MS;
+
+/// The operator starts again each broker whose start failed (the session of its previous
+/// process still held its `/brokers/ids` znode).
+fn start_again_what_failed_to_start(sim: &mut MigrationSim) {
+    for b in 0..sim.config().brokers {
+        if sim.start_failed(b) {
+            sim.schedule(sim.now(), Action::RestartBroker(b));
+        }
+    }
+}
+
 /// The operator's script with faults injected along it.
 struct Chaos<'a> {
     rng: Rng,
@@ -245,13 +258,19 @@ impl Chaos<'_> {
             if sim.run_until_that(next, &done) {
                 return Ok(());
             }
+            start_again_what_failed_to_start(sim);
             self.inject(sim);
         }
         let limit = sim.now() + PATIENCE;
-        match sim.run_until_that(limit, done) {
-            true => Ok(()),
-            false => Err(format!("no {what} {} s after the last fault", PATIENCE / 1_000_000)),
+        let mut at = sim.now();
+        while at < limit {
+            start_again_what_failed_to_start(sim);
+            at = (at + START_AGAIN_EVERY).min(limit);
+            if sim.run_until_that(at, &done) {
+                return Ok(());
+            }
         }
+        Err(format!("no {what} {} s after the last fault", PATIENCE / 1_000_000))
     }
 
     fn run_for(&mut self, sim: &mut MigrationSim, span: Micros) {

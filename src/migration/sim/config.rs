@@ -71,7 +71,9 @@ impl MigrationConfig {
             partitions_per_topic: 2,
             replication_factor: 3,
             controllers: 3,
-            costs: ZkCosts::async_reads(),
+            // 3.9's `zookeeper.session.timeout.ms` is 18 s (`ZkConfigs.ZK_SESSION_TIMEOUT_MS`,
+            // since KIP-537 in 2.5), not the 6 s of the ZooKeeper-mode models' Kafka 2.4.
+            costs: ZkCosts { zk_session_timeout: 18_000 * MS, ..ZkCosts::async_reads() },
             commit_latency: 5 * MS,
             restart: 5_000 * MS,
             checked: true,

@@ -12,8 +12,9 @@
 //!   grown back after it returns;
 //! - the ZooKeeper-mode controller is modelled until it resigns (it handles no change before the
 //!   claim); after a rollback its election and its first full push are modelled, not its work;
-//! - ZooKeeper holds topics and partition states only (no configs, ACLs, quotas or tokens), and a
-//!   ZooKeeper outage expires no session (the ensemble's new leader renews them);
+//! - ZooKeeper holds topics and partition states only (no configs, ACLs, quotas or tokens), a
+//!   ZooKeeper outage expires no session (the ensemble's new leader renews them), and a broker
+//!   that starts during an outage registers at once (Kafka's waits for the connection);
 //! - changes published while the driver is busy are written as one.
 
 use std::collections::{BTreeSet, VecDeque};
@@ -162,6 +163,9 @@ struct Broker {
     last_heartbeat: Micros,
     heartbeats: u64,
     busy_until: Micros,
+    /// Its last start failed (its previous session still held `/brokers/ids`): it stays down
+    /// until the operator starts it again.
+    start_failed: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -309,6 +313,7 @@ impl MigrationSim {
                 last_heartbeat: 0,
                 heartbeats: 0,
                 busy_until: 0,
+                start_failed: false,
             });
         }
         let controller = rng.below(u64::from(config.brokers)) as BrokerId;
@@ -461,7 +466,12 @@ impl MigrationSim {
     }
 
     /// The mode a running broker runs in (`None` while it is down).
-    pub(crate) fn running_in(&self, broker: BrokerId) -> Option<BrokerMode> {
+    /// Whether a broker's last start failed, so that it stays down until started again.
+    pub fn start_failed(&self, broker: BrokerId) -> bool {
+        self.world.brokers.get(broker as usize).is_some_and(|b| b.start_failed)
+    }
+
+    pub fn running_in(&self, broker: BrokerId) -> Option<BrokerMode> {
         let b = self.world.brokers.get(broker as usize)?;
         b.alive.then_some(b.mode)
     }

@@ -47,6 +47,12 @@ pub enum TraceKind {
         broker: BrokerId,
         mode: BrokerMode,
     },
+    /// Its registration found `/brokers/ids/broker` held by its previous process's session
+    /// (which expires at `held_until`): the startup fails and the process exits.
+    BrokerStartFailed {
+        broker: BrokerId,
+        held_until: Option<Micros>,
+    },
     BrokerRegistered {
         broker: BrokerId,
         migrating: bool,
@@ -158,6 +164,7 @@ impl TraceKind {
             | TraceKind::BrokerFenced { .. }
             | TraceKind::ZkDown { .. }
             | TraceKind::ZkBack { .. }
+            | TraceKind::BrokerStartFailed { .. }
             | TraceKind::DriverBlocked { .. }
             | TraceKind::RpcRejected { .. }
             | TraceKind::ZkStatesWritten { .. }
@@ -199,6 +206,16 @@ impl fmt::Display for TraceKind {
                 write!(f, "broker {broker} {}", if *clean { "shuts down" } else { "dies" })
             }
             TraceKind::BrokerUp { broker, mode } => write!(f, "broker {broker} starts in {mode}"),
+            TraceKind::BrokerStartFailed { broker, held_until } => {
+                write!(
+                    f,
+                    "broker {broker} fails to start: /brokers/ids/{broker} is still held by the session of the process that died"
+                )?;
+                if let Some(at) = held_until {
+                    write!(f, " (it expires at {})", format_time(*at))?;
+                }
+                write!(f, "; NODEEXISTS, the process exits")
+            }
             TraceKind::BrokerRegistered { broker, migrating } => write!(
                 f,
                 "broker {broker} registers with KRaft{}",

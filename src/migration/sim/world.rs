@@ -174,9 +174,10 @@ impl World {
         broker.heartbeats += 1;
         self.note(TraceKind::BrokerDown { broker: b, clean: false });
         self.controller_gone(b, self.now + self.config.costs.zk_session_timeout + 1);
-        // Its ZooKeeper session expires a session timeout later: its znodes go then.
-        if let Some(session) = self.brokers[b as usize].session.take() {
-            let at = self.now + self.config.costs.zk_session_timeout;
+        // Its ZooKeeper session expires a session timeout after its last ping: its znodes go then.
+        if let Some(session) = self.brokers[b as usize].session.take()
+            && let Ok(at) = self.zk.ping(session, self.now)
+        {
             self.queue.push(at, Event::SessionExpiry { session });
         }
     }
@@ -246,14 +247,12 @@ impl World {
         broker.mode = mode;
         broker.registered = false;
         broker.zk_epoch = 0;
+        broker.start_failed = false;
         self.note(TraceKind::BrokerUp { broker: b, mode });
         if mode != BrokerMode::Kraft {
             let session = self.zk.open_session(b, self.now);
-            let data = ZnodeData::BrokerRegistration { broker_id: b };
-            let _ = self.zk.create(ZnodePath::BrokerId(b), data, Some(session));
-            self.brokers[b as usize].session = Some(session);
-            if self.zk.inspect(ZnodePath::Controller).is_none() {
-                self.queue.push(self.now, Event::ZkElection);
+            if !self.register_in_zookeeper(b, session) {
+                return;
             }
             // Before the claim, the ZooKeeper controller sends a starting broker the full state
             // from ZooKeeper (`onBrokerStartup`); after it, the KRaft controller's next push.
@@ -272,6 +271,33 @@ impl World {
             self.queue.push(at, Event::Fetch { broker: b, entries, upto });
             self.heartbeat_now(b);
         }
+    }
+
+    /// A starting broker's `/brokers/ids/b` with its new session (`KafkaZkClient.registerBroker`),
+    /// then its run for controller when `/controller` is free (`KafkaController.elect`). While
+    /// the session of its previous process (one that died) still holds the znode, the create
+    /// fails with NODEEXISTS (`CheckedEphemeral.getAfterNodeExists`: the owner is not this
+    /// process's session) and the startup with it: the process exits, and the operator must
+    /// start it again once that session has expired.
+    fn register_in_zookeeper(&mut self, b: BrokerId, session: SessionId) -> bool {
+        let data = ZnodeData::BrokerRegistration { broker_id: b };
+        if self.zk.create(ZnodePath::BrokerId(b), data, Some(session)).is_err() {
+            let held_until = (self.zk.inspect(ZnodePath::BrokerId(b)))
+                .and_then(|node| self.zk.session_expires_at(node.ephemeral_owner?));
+            let fired = self.zk.close_session(session);
+            self.deliver_watches(fired);
+            let broker = &mut self.brokers[b as usize];
+            broker.alive = false;
+            broker.start_failed = true;
+            broker.heartbeats += 1;
+            self.note(TraceKind::BrokerStartFailed { broker: b, held_until });
+            return false;
+        }
+        self.brokers[b as usize].session = Some(session);
+        if self.zk.inspect(ZnodePath::Controller).is_none() {
+            self.queue.push(self.now, Event::ZkElection);
+        }
+        true
     }
 
     /// `/controller_epoch` as it stands.
