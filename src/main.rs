@@ -10,10 +10,12 @@ const USAGE: &str = "usage:
   kraftscope check [--seeds N] [--first-seed S] [--seed S] [--sabotage NAME[,NAME]] [--threads T] [--quiet]
       sweep seeds through crashes, restarts, drops, partitions and writes, checking every
       invariant after every event; each seed also migrates a ZooKeeper-mode cluster to KRaft
-      (Kafka 3.9) through controller deaths, ZooKeeper outages and broker deaths
+      (Kafka 3.9) through controller deaths, ZooKeeper outages, broker deaths and brokers cut off
+      ZooKeeper past their session timeout
   kraftscope run --scenario NAME [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR] [--describe-quorum]
       (the migration's scenarios: migration, migration-failover, migration-copy-failover,
-      migration-zk-down, migration-rollback, migration-rollback-hazard, migration-stranded)
+      migration-zk-down, migration-rollback, migration-rollback-hazard, migration-stranded,
+      migration-zk-session)
   kraftscope run --file PATH [--seed S] [--notable] [--write-log DIR] [--write-nodes DIR] [--describe-quorum]
       play a scenario script and print its trace (every event, or state changes only);
       --write-log exports the committed metadata log and snapshots as Kafka's files in DIR;

@@ -167,6 +167,20 @@ const MIGRATION_UNFENCE: [&str; 12] = [
     "ZooKeeper: 3 partition states written in 3 per-topic batches, done at 67689.964ms",
 ];
 
+/// migration-zk-session after dual-write: broker 1's registration goes and comes back with no
+/// fencing (KRaft hears its heartbeats); broker 2's first start fails on its old session.
+const MIGRATION_ZK_SESSION: [&str; 9] = [
+    "operator: cut broker 1 off ZooKeeper for 20 s",
+    "ZooKeeper expires broker 1's session, unheard from for 18 s: /brokers/ids/1 deleted",
+    "broker 1 reaches ZooKeeper again, its session gone: a new session, /brokers/ids/1 registered again, a run for /controller if it is free",
+    "operator: kill broker 2",
+    "operator: restart broker 2",
+    "broker 2 fails to start: /brokers/ids/2 is still held by the session of the process that died (it expires at 64681.964ms); NODEEXISTS, the process exits",
+    "broker 2 fenced (no heartbeat for 9 s), 3 leaders moved, 6 ISRs shrunk with a higher leader epoch (for the ZooKeeper-mode brokers)",
+    "ZooKeeper: 9 partition states written in 6 per-topic batches, done at 55656.334ms",
+    "operator: restart broker 2",
+];
+
 /// `kraftscope run --scenario migration-stranded --notable` after the copy's first batch, less the times.
 const MIGRATION_STRANDED: [&str; 12] = [
     "operator: ZooKeeper unreachable for 10000 ms",
@@ -206,6 +220,7 @@ fn each_scenario_traces_as_expected() {
         ("migration-rollback", &MIGRATION_ROLLBACK[..]),
         ("migration-isr-shrink", &MIGRATION_ISR_SHRINK[..]),
         ("migration-unfence", &MIGRATION_UNFENCE[..]),
+        ("migration-zk-session", &MIGRATION_ZK_SESSION[..]),
     ] {
         let (_, lines) = notable(id, 1);
         let start: Vec<&str> = TO_THE_COPY.iter().chain(&TO_DUAL_WRITE).copied().collect();
@@ -725,4 +740,17 @@ fn a_broker_started_before_its_old_session_expires_fails_and_a_later_start_regis
     assert!(!sim.start_failed(1));
     let owner = sim.zk().inspect(ZnodePath::BrokerId(1)).and_then(|n| n.ephemeral_owner);
     assert!(owner.is_some(), "registered with its new session, which keeps it");
+}
+
+/// At the end of migration-zk-session every broker runs and holds its `/brokers/ids` znode with
+/// a live session: broker 1's new one after its expiry, broker 2's after its second start.
+#[test]
+fn after_a_session_expiry_and_a_failed_start_every_broker_is_registered_in_zookeeper() {
+    let sim = scenarios::find("migration-zk-session").unwrap().run(1).expect("the scenario runs");
+    for b in 0..4 {
+        assert_eq!(sim.running_in(b), Some(BrokerMode::Migrating), "broker {b} runs");
+        let owner = sim.zk().inspect(ZnodePath::BrokerId(b)).and_then(|n| n.ephemeral_owner);
+        let live = owner.and_then(|s| sim.zk().session_expires_at(s));
+        assert!(live.is_some(), "broker {b}'s /brokers/ids znode is held by a live session");
+    }
 }

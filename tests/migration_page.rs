@@ -67,10 +67,14 @@ fn a_link_taken_at_a_paused_moment_after_the_viewers_own_steps_reopens_the_same_
     frames(&mut first, 37);
     first.reduce(Action::Migrating(MigrationAction::Operator(Step::KillBroker(2))));
     frames(&mut first, 23);
+    first.reduce(Action::Migrating(MigrationAction::Operator(Step::CutFromZk(3))));
+    assert_eq!(first.migration.as_ref().unwrap().view().refusal, None);
+    frames(&mut first, 41);
     first.reduce(Action::Key(" ".into()));
     let link = shared(&mut first);
     assert!(link.starts_with("scenario=migration-failover&seed=5&ops="), "{link}");
-    assert!(link.contains(":zk-outage-30000~") && link.contains(":kill-2&t="), "{link}");
+    assert!(link.contains(":zk-outage-30000~") && link.contains(":kill-2~"), "{link}");
+    assert!(link.contains(":zk-cut-3&t="), "{link}");
     let fingerprint = first.migration.as_ref().unwrap().view().fingerprint.clone().expect("paused");
 
     let mut second = page(&format!("?{link}"));

@@ -51,6 +51,7 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
     let (mut reordering, mut overtaken, mut duplicating, mut duplicated) = (0, 0, 0, 0);
     let (mut powering, mut power_losses, mut torn_writes) = (0, 0, 0);
     let (mut stranded, mut migration_violations, mut copies_lost) = (Vec::new(), 0, 0);
+    let (mut expiring, mut sessions_expired, mut failed_starts) = (0, 0, 0);
     for (params, result, migrated) in &results {
         if !quiet {
             println!("{params}");
@@ -59,6 +60,11 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         match migrated {
             Ok(outcome) => {
                 copies_lost += outcome.copies_lost;
+                sessions_expired += outcome.sessions_expired;
+                failed_starts += outcome.failed_starts;
+                if outcome.sessions_expired > 0 {
+                    expiring += 1;
+                }
                 if outcome.stranded {
                     stranded.push(params.seed.to_string());
                 }
@@ -118,6 +124,9 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
             1..=10 => format!(": seeds {}", stranded.join(", ")),
             _ => format!(": seeds {}, ...", stranded[..10].join(", ")),
         }
+    );
+    println!(
+        "the migrations' ZooKeeper sessions in the seeds that passed: a broker cut off ZooKeeper lost its session in {expiring} ({sessions_expired} sessions expired); {failed_starts} broker starts failed on a /brokers/ids znode a dead process's session still held (the operator tries again 5 s later)"
     );
     println!(
         "checked {} seeds: {violations} violations in {:.1} s on {threads} thread(s)",

@@ -131,7 +131,7 @@ impl ScriptRun {
 
 /// The scenarios' names, without their code: the page's links are read by a build that does
 /// not carry the migration.
-pub const IDS: [&str; 9] = [
+pub const IDS: [&str; 10] = [
     "migration",
     "migration-failover",
     "migration-isr-shrink",
@@ -141,9 +141,10 @@ pub const IDS: [&str; 9] = [
     "migration-rollback",
     "migration-rollback-hazard",
     "migration-stranded",
+    "migration-zk-session",
 ];
 
-pub const SCENARIOS: [Scenario; 9] = [
+pub const SCENARIOS: [Scenario; 10] = [
     Scenario {
         id: IDS[0],
         about: "the whole migration: controllers, brokers in migration mode, claim, copy, dual-write, brokers to KRaft, finalize",
@@ -197,6 +198,12 @@ pub const SCENARIOS: [Scenario; 9] = [
         about: "Kafka 3.9's dead end: the copy commits, ZooKeeper is down, the controller dies before writing /migration",
         config: MigrationConfig::small,
         script: stranded,
+    },
+    Scenario {
+        id: IDS[9],
+        about: "in dual-write a broker is cut off ZooKeeper past its 18 s session: ZooKeeper deletes its registration, KRaft still hears its heartbeats; a broker restarted too soon fails on its old session",
+        config: MigrationConfig::small,
+        script: zk_session,
     },
 ];
 
@@ -329,6 +336,26 @@ fn zookeeper_down(config: &MigrationConfig) -> Vec<Step> {
         pause(1_000),
         Step::Act(Action::KillBroker(2)),
         pause(40_000),
+    ]);
+    steps
+}
+
+/// In dual-write, broker 1 is cut off ZooKeeper past its session timeout: ZooKeeper deletes
+/// `/brokers/ids/1` and nothing else changes, for the KRaft controller judges liveness by
+/// heartbeats; back, broker 1 registers again with a new session. Then broker 2 dies and is
+/// started 5 s later: its dead process's session still holds `/brokers/ids/2`, so the start
+/// fails; started again once that session has expired, it comes back.
+fn zk_session(config: &MigrationConfig) -> Vec<Step> {
+    let mut steps = to_dual_write(config);
+    steps.extend([
+        Step::Act(Action::CutFromZk(1)),
+        pause(25_000),
+        Step::Act(Action::KillBroker(2)),
+        pause(5_000),
+        Step::Act(Action::RestartBroker(2)),
+        pause(15_000),
+        Step::Act(Action::RestartBroker(2)),
+        pause(15_000),
     ]);
     steps
 }

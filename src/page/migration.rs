@@ -580,6 +580,10 @@ impl MigrationState {
             Some(_) => button(Action::KillBroker(b), format!("kill broker {b}")),
             None => button(Action::RestartBroker(b), format!("restart broker {b}")),
         }));
+        faults.extend(
+            (0..sim.config().brokers)
+                .map(|b| button(Action::CutFromZk(b), format!("cut broker {b} off ZooKeeper"))),
+        );
         let faults = ButtonGroup { title: "Faults, at any moment", buttons: faults, note: "" };
         MigrationView {
             scenario: self.scenario.id,

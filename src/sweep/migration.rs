@@ -28,6 +28,9 @@ pub struct MigrationFaults {
     pub broker_deaths: bool,
     /// The active controller killed while it copies (random faults seldom land in the copy).
     pub copy_failover: bool,
+    /// Brokers cut off ZooKeeper past their session timeout (what a network fault is to
+    /// Kafka's ZooKeeper client: a session expiry).
+    pub session_expiries: bool,
 }
 
 /// How a seed's migration ends once it is in dual-write.
@@ -69,6 +72,7 @@ impl MigrationSeed {
             zk_outages: rng.chance(0.5),
             broker_deaths: rng.chance(0.6),
             copy_failover: false,
+            session_expiries: false,
         };
         let fault_every = rng.range(2_000, 20_000) * MS;
         let max_faults = rng.range(1, 8) as u32;
@@ -79,6 +83,7 @@ impl MigrationSeed {
         };
         // Drawn last, so the seeds' other choices stay as they were before it.
         let faults = MigrationFaults { copy_failover: rng.chance(0.25), ..faults };
+        let faults = MigrationFaults { session_expiries: rng.chance(0.5), ..faults };
         MigrationSeed { seed, config, faults, fault_every, max_faults, ending }
     }
 }
@@ -92,6 +97,7 @@ impl fmt::Display for MigrationSeed {
             (self.faults.zk_outages, "zk-outages"),
             (self.faults.broker_deaths, "broker-deaths"),
             (self.faults.copy_failover, "copy-failover"),
+            (self.faults.session_expiries, "zk-session-expiries"),
         ] {
             if on {
                 faults.push(name);
@@ -137,6 +143,10 @@ pub struct MigrationOutcome {
     pub stranded: bool,
     /// Copies lost with their controller (and so aborted and done again).
     pub copies_lost: u32,
+    /// Sessions ZooKeeper expired while their brokers were cut off it.
+    pub sessions_expired: u32,
+    /// Broker starts that failed on a `/brokers/ids` znode a dead process's session still held.
+    pub failed_starts: u32,
 }
 
 /// Runs one seed's migration: its first broken invariant, if any.
@@ -154,9 +164,14 @@ pub fn run_migration_seed(params: &MigrationSeed) -> Result<MigrationOutcome, Bo
     };
     match failure {
         None => {
-            let copies_lost =
-                sim.trace().iter().filter(|l| matches!(l.kind, TraceKind::CopyLost { .. })).count();
-            Ok(MigrationOutcome { stranded, copies_lost: copies_lost as u32 })
+            let count =
+                |kind: fn(&TraceKind) -> bool| sim.trace().iter().filter(|l| kind(&l.kind)).count() as u32;
+            Ok(MigrationOutcome {
+                stranded,
+                copies_lost: count(|k| matches!(k, TraceKind::CopyLost { .. })),
+                sessions_expired: count(|k| matches!(k, TraceKind::SessionExpired { .. })),
+                failed_starts: count(|k| matches!(k, TraceKind::BrokerStartFailed { .. })),
+            })
         }
         Some((invariant, detail, at)) => {
             let trace = sim.trace();
@@ -280,21 +295,26 @@ impl Chaos<'_> {
 
     fn any_fault(&self) -> bool {
         let f = self.params.faults;
-        f.controller_deaths || f.zk_outages || f.broker_deaths
+        f.controller_deaths || f.zk_outages || f.broker_deaths || f.session_expiries
     }
 
     /// One fault of the seed's kinds, with its healing: a dead broker restarts later, a killed
-    /// controller restarts on its own, an outage ends.
+    /// controller restarts on its own, an outage ends, a cut link comes back.
     fn inject(&mut self, sim: &mut MigrationSim) {
         let f = self.params.faults;
-        let kinds: Vec<u8> = [(f.controller_deaths, 0), (f.zk_outages, 1), (f.broker_deaths, 2)]
-            .into_iter()
-            .filter_map(|(on, kind)| on.then_some(kind))
-            .collect();
+        let kinds: Vec<u8> =
+            [(f.controller_deaths, 0), (f.zk_outages, 1), (f.broker_deaths, 2), (f.session_expiries, 3)]
+                .into_iter()
+                .filter_map(|(on, kind)| on.then_some(kind))
+                .collect();
         self.injected += 1;
         match kinds[self.rng.below(kinds.len() as u64) as usize] {
             0 => sim.schedule(sim.now(), Action::KillActiveController),
             1 => sim.schedule(sim.now(), Action::ZkOutage { lasting: self.rng.range(1_000, 30_000) * MS }),
+            3 => {
+                let b = self.rng.below(u64::from(sim.config().brokers)) as u32;
+                sim.schedule(sim.now(), Action::CutFromZk(b));
+            }
             _ => {
                 let b = self.rng.below(u64::from(sim.config().brokers)) as u32;
                 sim.schedule(sim.now(), Action::KillBroker(b));

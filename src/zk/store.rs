@@ -374,7 +374,7 @@ impl ZkStore {
     }
 
     /// The session's current deadline, if it is alive.
-    pub(crate) fn session_expires_at(&self, session: SessionId) -> Option<Micros> {
+    pub fn session_expires_at(&self, session: SessionId) -> Option<Micros> {
         self.sessions.get(&session).map(|s| s.expires_at)
     }
 

@@ -112,12 +112,16 @@ pub enum Action {
     KillBroker(BrokerId),
     /// A dead broker starts again, in the mode it had.
     RestartBroker(BrokerId),
+    /// A broker's link to the ensemble is cut for [`ZK_CUT`], longer than its session timeout:
+    /// the ensemble expires its session, deleting its ephemeral znodes; when the link returns,
+    /// its client finds the session gone and opens a new one.
+    CutFromZk(BrokerId),
 }
 
 impl Action {
     /// Its short name in a link (`ops=` of a shared migration): `provision`, `migrate-0`,
     /// `kraft-0`, `finalize`, `rollback`, `zk-mode-0`, `kill-controller`, `zk-outage-30000`,
-    /// `kill-0`, `restart-0`.
+    /// `kill-0`, `restart-0`, `zk-cut-0`.
     #[cfg(feature = "full")]
     pub(crate) fn code(&self) -> String {
         match self {
@@ -131,6 +135,7 @@ impl Action {
             Action::ZkOutage { lasting } => format!("zk-outage-{}", lasting / MS),
             Action::KillBroker(b) => format!("kill-{b}"),
             Action::RestartBroker(b) => format!("restart-{b}"),
+            Action::CutFromZk(b) => format!("zk-cut-{b}"),
         }
     }
 
@@ -152,6 +157,8 @@ impl Action {
                     Action::BrokerToKraft(b)
                 } else if let Some(b) = numbered("zk-mode-") {
                     Action::BrokerToZkMode(b)
+                } else if let Some(b) = numbered("zk-cut-") {
+                    Action::CutFromZk(b)
                 } else if let Some(b) = numbered("kill-") {
                     Action::KillBroker(b)
                 } else {
@@ -179,9 +186,14 @@ impl fmt::Display for Action {
             Action::ZkOutage { lasting } => write!(f, "ZooKeeper unreachable for {} ms", lasting / MS),
             Action::KillBroker(b) => write!(f, "kill broker {b}"),
             Action::RestartBroker(b) => write!(f, "restart broker {b}"),
+            Action::CutFromZk(b) => write!(f, "cut broker {b} off ZooKeeper for {} s", ZK_CUT / 1_000_000),
         }
     }
 }
+
+/// How long [`Action::CutFromZk`] cuts a broker off the ensemble: 2 s past 3.9's session
+/// timeout (`zookeeper.session.timeout.ms`, 18 s), so that the session expires first.
+pub const ZK_CUT: Micros = 20_000 * MS;
 
 /// What a broker runs as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

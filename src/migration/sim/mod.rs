@@ -25,7 +25,7 @@ use crate::harness::{EventQueue, MS, Micros, format_time};
 use crate::util::rng::Rng;
 use crate::zk::column::ColumnBuilder;
 use crate::zk::partition::NO_LEADER;
-use crate::zk::store::{SessionId, WatchFired, ZkRequestKind, ZkStore, ZnodeData};
+use crate::zk::store::{SessionId, SessionStatus, WatchFired, ZkRequestKind, ZkStore, ZnodeData};
 use crate::zk::{BrokerId, BrokerSet, ReplicaAssignment, SharedColumn, TopicLayout, ZkCosts, ZnodePath};
 
 use super::controller::{ActivationRecord, ControllerMigration, ControllerWrite, admits};
@@ -63,7 +63,7 @@ mod world;
 
 use client::entries_of;
 
-pub use config::{Action, BrokerMode, MigrationConfig, MigrationSabotage};
+pub use config::{Action, BrokerMode, MigrationConfig, MigrationSabotage, ZK_CUT};
 pub use trace::{TraceKind, TraceLine, Violation, invariants};
 
 /// UpdateMetadata and LeaderAndIsr from the KRaft controller to a ZooKeeper-mode broker
@@ -131,8 +131,13 @@ enum Event {
     },
     /// `/controller` is free: the ZooKeeper-mode brokers race for it.
     ZkElection,
-    /// A dead broker's ZooKeeper session times out.
+    /// A session not pinged since its broker died or was cut off times out.
     SessionExpiry {
+        session: SessionId,
+    },
+    /// A cut broker's link to ZooKeeper is back.
+    ZkLinkBack {
+        broker: BrokerId,
         session: SessionId,
     },
     ZkBack,
@@ -166,6 +171,8 @@ struct Broker {
     /// Its last start failed (its previous session still held `/brokers/ids`): it stays down
     /// until the operator starts it again.
     start_failed: bool,
+    /// Its link to ZooKeeper is cut ([`Action::CutFromZk`]).
+    cut_from_zk: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -314,6 +321,7 @@ impl MigrationSim {
                 heartbeats: 0,
                 busy_until: 0,
                 start_failed: false,
+                cut_from_zk: false,
             });
         }
         let controller = rng.below(u64::from(config.brokers)) as BrokerId;
@@ -684,14 +692,8 @@ impl MigrationSim {
                 self.world.queue.push(at, Event::ControllerUp { id });
             }
             Event::ZkElection => self.world.on_zk_election(),
-            Event::SessionExpiry { session } => {
-                let now = self.world.now;
-                if let crate::zk::store::SessionStatus::Expired { fired, .. } =
-                    self.world.zk.check_session(session, now)
-                {
-                    self.world.deliver_watches(fired);
-                }
-            }
+            Event::SessionExpiry { session } => self.world.on_session_expiry(session),
+            Event::ZkLinkBack { broker, session } => self.world.on_zk_link_back(broker, session),
             Event::ZkBack => {
                 let lag = self.world.write_behind_lag();
                 self.world.zk_down = None;

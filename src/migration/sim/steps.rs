@@ -30,6 +30,7 @@ impl MigrationSim {
                 self.world.queue.push(now, Event::BrokerUp { broker: b, mode });
             }
             Action::KillBroker(b) => self.world.kill_broker(b),
+            Action::CutFromZk(b) => self.world.cut_from_zk(b),
             Action::ZkOutage { lasting } => {
                 let until = now + lasting;
                 self.world.zk_down = Some((now, until));

@@ -47,6 +47,17 @@ pub enum TraceKind {
         broker: BrokerId,
         mode: BrokerMode,
     },
+    /// The ensemble expired the session of a broker cut off from it, deleting its ephemeral
+    /// znodes.
+    SessionExpired {
+        broker: BrokerId,
+        deleted: Vec<ZnodePath>,
+    },
+    /// A cut broker reaches ZooKeeper again; whether its session had expired.
+    ZkLinkBack {
+        broker: BrokerId,
+        expired: bool,
+    },
     /// Its registration found `/brokers/ids/broker` held by its previous process's session
     /// (which expires at `held_until`): the startup fails and the process exits.
     BrokerStartFailed {
@@ -165,6 +176,8 @@ impl TraceKind {
             | TraceKind::ZkDown { .. }
             | TraceKind::ZkBack { .. }
             | TraceKind::BrokerStartFailed { .. }
+            | TraceKind::SessionExpired { .. }
+            | TraceKind::ZkLinkBack { .. }
             | TraceKind::DriverBlocked { .. }
             | TraceKind::RpcRejected { .. }
             | TraceKind::ZkStatesWritten { .. }
@@ -206,6 +219,22 @@ impl fmt::Display for TraceKind {
                 write!(f, "broker {broker} {}", if *clean { "shuts down" } else { "dies" })
             }
             TraceKind::BrokerUp { broker, mode } => write!(f, "broker {broker} starts in {mode}"),
+            TraceKind::SessionExpired { broker, deleted } => {
+                let deleted: Vec<String> = deleted.iter().map(ToString::to_string).collect();
+                write!(
+                    f,
+                    "ZooKeeper expires broker {broker}'s session, unheard from for 18 s: {} deleted",
+                    deleted.join(" and ")
+                )
+            }
+            TraceKind::ZkLinkBack { broker, expired: true } => write!(
+                f,
+                "broker {broker} reaches ZooKeeper again, its session gone: a new session, /brokers/ids/{broker} registered again, a run for /controller if it is free"
+            ),
+            TraceKind::ZkLinkBack { broker, expired: false } => write!(
+                f,
+                "broker {broker} reaches ZooKeeper again, its session alive (ZooKeeper was unreachable: nothing expired it)"
+            ),
             TraceKind::BrokerStartFailed { broker, held_until } => {
                 write!(
                     f,

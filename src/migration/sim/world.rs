@@ -77,6 +77,13 @@ impl World {
                 refuse("an outage lasts 1 ms to an hour")
             }
             Action::KillBroker(b) if !broker(b)?.alive => refuse("that broker is already down"),
+            Action::CutFromZk(b) if !broker(b)?.alive => refuse("that broker is down"),
+            Action::CutFromZk(b) if broker(b)?.cut_from_zk => {
+                refuse("that broker is already cut off ZooKeeper")
+            }
+            Action::CutFromZk(b) if broker(b)?.session.is_none() => {
+                refuse("that broker runs in KRaft mode: it holds no ZooKeeper session")
+            }
             Action::RestartBroker(b) if broker(b)?.alive => refuse("that broker is running"),
             _ => Ok(()),
         }
@@ -182,15 +189,90 @@ impl World {
         }
     }
 
+    /// When the ensemble can next hear a client: now, or when an outage ends.
+    fn ensemble_back_at(&self) -> Micros {
+        match self.zk_down {
+            Some((from, until)) if from <= self.now && self.now < until => until,
+            _ => self.now,
+        }
+    }
+
+    /// [`Action::CutFromZk`]: no ping reaches the ensemble from now, so the session expires a
+    /// session timeout later; the link returns [`ZK_CUT`] later.
+    pub(super) fn cut_from_zk(&mut self, b: BrokerId) {
+        let broker = &mut self.brokers[b as usize];
+        let Some(session) = broker.session else { return };
+        broker.cut_from_zk = true;
+        if let Ok(at) = self.zk.ping(session, self.ensemble_back_at()) {
+            self.queue.push(at, Event::SessionExpiry { session });
+        }
+        self.queue.push(self.now + ZK_CUT, Event::ZkLinkBack { broker: b, session });
+    }
+
+    /// A session's deadline, when its client died or was cut off: the ensemble expires it, its
+    /// ephemeral znodes deleted and the watches on them fired (a deleted `/controller` makes
+    /// the brokers race for it). While the ensemble is unreachable nothing expires: its next
+    /// leader renews every session when it is back, and the deadline moves a session timeout
+    /// past that.
+    pub(super) fn on_session_expiry(&mut self, session: SessionId) {
+        let back = self.ensemble_back_at();
+        if back > self.now {
+            if let Ok(at) = self.zk.ping(session, back) {
+                self.queue.push(at, Event::SessionExpiry { session });
+            }
+            return;
+        }
+        let SessionStatus::Expired { deleted, fired } = self.zk.check_session(session, self.now) else {
+            return;
+        };
+        self.deliver_watches(fired);
+        if deleted.contains(&ZnodePath::Controller) {
+            self.queue.push(self.now + self.config.costs.network_latency, Event::ZkElection);
+        }
+        // A cut broker still holds the session it lost (a dead one's was taken when it died).
+        if let Some(b) = self.brokers.iter().position(|b| b.session == Some(session)) {
+            let b = b as BrokerId;
+            self.brokers[b as usize].session = None;
+            if self.zk_controller == Some(b) {
+                self.zk_controller = None;
+            }
+            self.note(TraceKind::SessionExpired { broker: b, deleted });
+        }
+    }
+
+    /// A cut broker reaches the ensemble again. Its session expired: its client opens a new one
+    /// (`ZooKeeperClient.reinitialize`), the controller module resigns (`KafkaController`'s
+    /// `Expire` event) and registers the broker again before running for controller
+    /// (`RegisterBrokerAndReelect`). Its session lived (ZooKeeper was unreachable, so nothing
+    /// expired it): it pings it and goes on.
+    pub(super) fn on_zk_link_back(&mut self, b: BrokerId, session: SessionId) {
+        let broker = &mut self.brokers[b as usize];
+        if !broker.alive || !broker.cut_from_zk {
+            return;
+        }
+        broker.cut_from_zk = false;
+        let expired = broker.session != Some(session);
+        self.note(TraceKind::ZkLinkBack { broker: b, expired });
+        if !expired {
+            let back = self.ensemble_back_at();
+            if let Ok(at) = self.zk.ping(session, back) {
+                self.queue.push(at, Event::SessionExpiry { session });
+            }
+            return;
+        }
+        let session = self.zk.open_session(b, self.now);
+        self.register_in_zookeeper(b, session);
+    }
+
     /// `/controller` is free (its holder stopped, or a rollback deleted it): a live
     /// ZooKeeper-mode broker (the seed picks which wins the race) creates it at the next
     /// `/controller_epoch` (`KafkaController.elect`), loads the state znodes and pushes them in
     /// full. After a rollback, a state znode whose `controller_epoch` (the KRaft epoch dual-write
     /// stamped) exceeds the new epoch makes that partition's next election abort (KAFKA-20488).
     pub(super) fn on_zk_election(&mut self) {
-        let live: Vec<BrokerId> = (0..self.config.brokers)
-            .filter(|b| self.brokers[*b as usize].alive && self.brokers[*b as usize].session.is_some())
-            .collect();
+        let reaches_zookeeper = |b: &Broker| b.alive && b.session.is_some() && !b.cut_from_zk;
+        let live: Vec<BrokerId> =
+            (0..self.config.brokers).filter(|b| reaches_zookeeper(&self.brokers[*b as usize])).collect();
         if live.is_empty() || self.zk.inspect(ZnodePath::Controller).is_some() {
             return;
         }
@@ -248,6 +330,7 @@ impl World {
         broker.registered = false;
         broker.zk_epoch = 0;
         broker.start_failed = false;
+        broker.cut_from_zk = false;
         self.note(TraceKind::BrokerUp { broker: b, mode });
         if mode != BrokerMode::Kraft {
             let session = self.zk.open_session(b, self.now);
