@@ -144,3 +144,30 @@ fn kraftscope_render_draws_a_migration_and_says_what_is_wrong() {
     let (ok, _, err) = kraftscope(&["render", "--view", "migration", "--at", "99999999"]);
     assert!(!ok && err.contains("past the end"), "{err}");
 }
+
+/// migration-zk-session: while broker 1 is cut off ZooKeeper its box says so and its session's
+/// line is drawn cut; once ZooKeeper has expired the session the line is gone; back, it holds a
+/// new session, drawn whole.
+#[test]
+fn a_broker_cut_off_zookeeper_is_drawn_cut_then_without_a_session_then_with_a_new_one() {
+    let mut timeline = recorded("migration-zk-session");
+    let at =
+        |kind: fn(&TraceKind) -> bool| timeline.sim().trace().iter().find(|l| kind(&l.kind)).map(|l| l.at);
+    let expired = at(|k| matches!(k, TraceKind::SessionExpired { broker: 1, .. })).expect("expired");
+    let back = at(|k| matches!(k, TraceKind::ZkLinkBack { broker: 1, expired: true })).expect("back");
+    let b1 = |p: &MigrationPicture| *p.brokers.iter().find(|b| b.id == 1).expect("broker 1");
+    timeline.seek(expired - 1_000 * MS);
+    let p = MigrationPicture::of(timeline.sim());
+    assert!(b1(&p).cut_from_zk && b1(&p).zk_session, "cut, the session not yet expired");
+    let markup = migration_drawing(&p).markup();
+    assert!(markup.contains("cut off ZooKeeper"), "the box says it");
+    assert_eq!(markup.matches(r#"class="mig-link session cut""#).count(), 1, "one line drawn cut");
+    timeline.seek(expired + 1_000 * MS);
+    let p = MigrationPicture::of(timeline.sim());
+    assert!(b1(&p).cut_from_zk && !b1(&p).zk_session);
+    assert!(!p.links.contains(&Link::Session(1)), "no session line once it expired");
+    timeline.seek(back + 1_000 * MS);
+    let p = MigrationPicture::of(timeline.sim());
+    assert!(!b1(&p).cut_from_zk && b1(&p).zk_session && p.links.contains(&Link::Session(1)));
+    assert!(!migration_drawing(&p).markup().contains("cut off ZooKeeper"));
+}

@@ -187,6 +187,7 @@ pub(crate) fn mode_words(mode: BrokerMode) -> &'static str {
 pub(crate) fn broker_state(b: &BrokerPart) -> &'static str {
     match (b.alive, b.zk_controller, b.registered, b.fenced) {
         (false, ..) => "down",
+        (true, ..) if b.cut_from_zk => "cut off ZooKeeper",
         (true, true, ..) => "ZooKeeper controller",
         (true, false, true, true) => "registered, fenced",
         (true, false, true, false) => "registered with KRaft",
@@ -238,12 +239,24 @@ fn links(p: &MigrationPicture) -> El {
         let at = |b: u32| p.brokers.iter().position(|x| x.id == b).map(|i| broker_box(i, n));
         group = match (*link, leader) {
             (Link::Session(b), _) => match at(b) {
-                Some((x, w)) => group.child(line(
-                    "session",
-                    (x + w * 0.25, BROKER_Y),
-                    (zx + zw * (0.15 + 0.7 * x / WIDTH), zy + zh),
-                    format!("b{b}'s ZooKeeper session"),
-                )),
+                Some((x, w)) => {
+                    let cut = p.brokers.iter().any(|x| x.id == b && x.cut_from_zk);
+                    let (class, title) = match cut {
+                        true => (
+                            "session cut",
+                            format!(
+                                "b{b}'s ZooKeeper session, its link cut: no ping reaches the ensemble, which expires the session 18 s after the last"
+                            ),
+                        ),
+                        false => ("session", format!("b{b}'s ZooKeeper session")),
+                    };
+                    group.child(line(
+                        class,
+                        (x + w * 0.25, BROKER_Y),
+                        (zx + zw * (0.15 + 0.7 * x / WIDTH), zy + zh),
+                        title,
+                    ))
+                }
                 None => group,
             },
             (Link::Fetch(b), Some((cx, cy))) => match at(b) {

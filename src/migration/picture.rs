@@ -60,6 +60,8 @@ pub struct BrokerPart {
     pub alive: bool,
     /// It holds a ZooKeeper session (ZooKeeper mode, with or without migration).
     pub zk_session: bool,
+    /// Its link to ZooKeeper is cut: no ping reaches the ensemble, its session expires or has.
+    pub cut_from_zk: bool,
     /// Registered with the KRaft controllers (in migration or KRaft mode), and fenced there.
     pub registered: bool,
     pub fenced: bool,
@@ -150,6 +152,7 @@ impl MigrationPicture {
                     mode: sim.broker_mode(id).unwrap_or(BrokerMode::Zk),
                     alive: sim.running_in(id).is_some(),
                     zk_session: sim.has_zk_session(id),
+                    cut_from_zk: sim.cut_from_zk(id),
                     registered: sim.registered_as(id).is_some(),
                     fenced: registration.is_some_and(|r| r.fenced),
                     zk_controller: sim.zk_controller() == Some(id),

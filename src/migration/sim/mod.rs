@@ -474,6 +474,11 @@ impl MigrationSim {
     }
 
     /// The mode a running broker runs in (`None` while it is down).
+    /// Whether a broker's link to ZooKeeper is cut ([`Action::CutFromZk`]).
+    pub(crate) fn cut_from_zk(&self, broker: BrokerId) -> bool {
+        self.world.brokers.get(broker as usize).is_some_and(|b| b.alive && b.cut_from_zk)
+    }
+
     /// Whether a broker's last start failed, so that it stays down until started again.
     pub fn start_failed(&self, broker: BrokerId) -> bool {
         self.world.brokers.get(broker as usize).is_some_and(|b| b.start_failed)
