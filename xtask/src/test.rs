@@ -38,16 +38,15 @@ impl Counts {
 
 type Step<'a> = (&'static str, &'a dyn Fn() -> Result<Counts>);
 
-/// A step that can run on a thread of its own, beside the concurrent browser files.
-type Beside = (&'static str, fn() -> Result<Counts>);
-
 pub fn test() -> Result<()> {
-    let steps: [Step; 2] = [("lints", &lints), ("first-screen budget", &first_screen_budget)];
-    // The concurrent browser files keep about one of two cores busy (their pages wait on the
-    // simulation's clock as much as they compute): the native steps use the other meanwhile.
-    let beside: [Beside; 3] =
-        [("native tests", native_tests), ("seed sweep", seed_sweep), ("wasm determinism", wasm_determinism)];
-    run_with_browser(&steps, &beside, &e2e::all_files()?)
+    let steps: [Step; 5] = [
+        ("lints", &lints),
+        ("native tests", &native_tests),
+        ("seed sweep", &seed_sweep),
+        ("wasm determinism", &wasm_determinism),
+        ("first-screen budget", &first_screen_budget),
+    ];
+    run_with_browser(&steps, &e2e::all_files()?)
 }
 
 /// `cargo xtask test --quick`: the inner loop. Lints, native tests, the seed sweep and the
@@ -66,7 +65,7 @@ pub fn quick() -> Result<()> {
         ("seed sweep", &seed_sweep),
         ("first-screen budget", &first_screen_budget),
     ];
-    run_with_browser(&steps, &[], &files)
+    run_with_browser(&steps, &files)
 }
 
 /// `cargo xtask lint`: the lints step alone.
@@ -82,43 +81,23 @@ pub fn browser(named: &[&str]) -> Result<()> {
     } else {
         named.iter().map(|file| file.to_string()).collect()
     };
-    run_with_browser(&[], &[], &files)
+    run_with_browser(&[], &files)
 }
 
 /// Runs `steps`, then the browser steps that `files` need (the set-up, the concurrent files,
 /// the timed ones), and prints the browser report. The browser tools start installing before
-/// `steps` run; the `beside` steps run one after another on a thread of their own while the
-/// concurrent files run (before the timed ones, which run alone), or after `steps` when no
-/// concurrent file runs.
-fn run_with_browser(first: &[Step], beside: &[Beside], files: &[String]) -> Result<()> {
+/// `steps` run.
+fn run_with_browser(first: &[Step], files: &[String]) -> Result<()> {
     let browser = Browser::new(files);
     let mut steps = first.to_vec();
     let set_up = || browser.set_up();
     let concurrent = || browser.concurrent(files);
     let timed = || browser.timed(files);
-    let with_beside = || {
-        let beside = beside.to_vec();
-        let native = thread::spawn(move || run_beside(&beside));
-        let browser = browser.concurrent(files);
-        let native = native.join().map_err(|_| "the steps beside the browser files panicked")??;
-        let browser = browser?;
-        Ok(Counts {
-            passed: browser.passed + native.passed,
-            failed: browser.failed + native.failed,
-            set_up: false,
-        })
-    };
-    let concurrent_files = files.iter().any(|file| !e2e::is_timed(file));
-    if !concurrent_files {
-        steps.extend(beside.iter().map(|(name, step)| (*name, step as &dyn Fn() -> Result<Counts>)));
-    }
     if !files.is_empty() {
         steps.push((BROWSER_SET_UP, &set_up));
     }
-    if concurrent_files && beside.is_empty() {
+    if files.iter().any(|file| !e2e::is_timed(file)) {
         steps.push(("browser e2e, concurrent", &concurrent));
-    } else if concurrent_files {
-        steps.push(("browser e2e, concurrent, and beside it the native steps", &with_beside));
     }
     if files.iter().any(|file| e2e::is_timed(file)) {
         steps.push(("browser e2e, timed (one file at a time)", &timed));
@@ -126,28 +105,6 @@ fn run_with_browser(first: &[Step], beside: &[Beside], files: &[String]) -> Resu
     let result = run_steps(&steps);
     browser.report();
     result
-}
-
-/// Runs `steps` one after another, each timed and reported on its own lines (they interleave
-/// with the browser files' output): their counts summed, or why the first that failed did.
-fn run_beside(steps: &[Beside]) -> std::result::Result<Counts, String> {
-    let mut total = Counts::default();
-    for &(name, step) in steps {
-        println!("==> xtask test: {name} (beside the browser files)");
-        let started = Instant::now();
-        let counts = step().map_err(|err| format!("step '{name}': {err}"))?;
-        let seconds = started.elapsed().as_secs_f64();
-        println!(
-            "<== {name}: {} passed, {} failed ({seconds:.1}s, beside the browser files)",
-            counts.passed, counts.failed
-        );
-        total.passed += counts.passed;
-        total.failed += counts.failed;
-        if counts.failed > 0 || counts.passed == 0 {
-            return Ok(Counts { failed: total.failed.max(1), ..total });
-        }
-    }
-    Ok(total)
 }
 
 fn run_steps(steps: &[Step]) -> Result<()> {
