@@ -58,6 +58,9 @@ const USAGE: &str = "usage:
       the failover race MS after the kill (before the kill without --at); or of a ZooKeeper
       pain MS into it; or of a metadata log's files (or nodes' directories) opened as the page
       opens them, its image after RECORDS records (after the last without --at)
+  kraftscope render --scenario NAME [--at MS] [--seed S] [--theme ...] [--caption ...] --clip SECONDS [--fps N] --frames DIR
+      a clip of the cluster for a slide tool: 2 to 60 s played as the page plays it, one SVG a
+      frame (30 a second without --fps) written as DIR/frame-0000.svg, ...; frame 0 is the still
   kraftscope help";
 
 /// A write to a closed pipe (`kraftscope failover | head`) ends the process quietly, as it does

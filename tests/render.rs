@@ -342,3 +342,60 @@ fn bad_log_input_is_refused_with_a_clear_message() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// #70's command line: `--clip 2 --fps 30 --frames DIR` writes 60 numbered SVGs, the page's own
+/// frames at exact frame times; frame 0 is the still `render` draws without `--clip`, byte for
+/// byte; the clip plays (its frames change) and is the same on every run.
+#[test]
+fn a_clip_writes_one_still_a_frame_the_first_the_plain_still_and_the_same_every_run() {
+    let base = std::env::temp_dir().join(format!("kraftscope-clip-{}", std::process::id()));
+    let frames_of = |name: &str, more: &[&str]| -> Vec<Vec<u8>> {
+        let dir = base.join(name);
+        let args = ["--scenario", "leader-crash", "--clip", "2", "--fps", "30", "--frames"];
+        let out = render(&[&args[..], &[dir.to_str().unwrap()], more].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        let expected: Vec<String> = (0..60).map(|i| format!("frame-{i:04}.svg")).collect();
+        assert_eq!(names, expected);
+        names.iter().map(|n| std::fs::read(dir.join(n)).unwrap()).collect()
+    };
+    let first = frames_of("a", &[]);
+    assert_eq!(first[0], svg_of(&["--scenario", "leader-crash"]).into_bytes(), "frame 0 is the still");
+    let distinct: std::collections::BTreeSet<&Vec<u8>> = first.iter().collect();
+    assert!(distinct.len() > 10, "the cluster moves: {} distinct frames of 60", distinct.len());
+    assert!(first == frames_of("b", &[]), "a second run writes the same frames");
+    let later = ["--at", "5000", "--theme", "dark"];
+    let from_later = frames_of("c", &later);
+    let still = svg_of(&[&["--scenario", "leader-crash"][..], &later].concat());
+    assert_eq!(from_later[0], still.into_bytes(), "from --at, frame 0 is that moment's still");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn bad_clip_input_is_refused_with_a_clear_message() {
+    let dir = std::env::temp_dir().join(format!("kraftscope-clip-bad-{}", std::process::id()));
+    let dir = dir.to_str().unwrap();
+    for (args, says) in [
+        (
+            &["--scenario", "leader-crash", "--clip", "1", "--frames", dir][..],
+            "--clip: 1 s; a clip lasts 2 to 60 s",
+        ),
+        (&["--scenario", "leader-crash", "--clip", "61", "--frames", dir][..], "a clip lasts 2 to 60 s"),
+        (&["--scenario", "leader-crash", "--clip", "2"][..], "give --frames DIR"),
+        (&["--scenario", "leader-crash", "--clip", "2", "--fps", "0", "--frames", dir][..], "--fps: 0"),
+        (
+            &["--scenario", "leader-crash", "--clip", "2", "--frames", dir, "--out", "x.svg"][..],
+            "leave --out out",
+        ),
+        (&["--view", "race", "--clip", "2", "--frames", dir][..], "--clip draws the cluster view"),
+        (&["--scenario", "nope", "--clip", "2", "--frames", dir][..], "--scenario: 'nope' is unknown"),
+    ] {
+        let out = render(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!std::path::Path::new(dir).exists(), "{args:?}: nothing written");
+    }
+}

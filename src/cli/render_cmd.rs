@@ -31,6 +31,9 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         "theme",
         "caption",
         "out",
+        "clip",
+        "fps",
+        "frames",
     ])?;
     if args.has("files") && args.text("view") != Some("log") {
         return Err("--files is the log view's: give --view log".into());
@@ -47,6 +50,9 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         return Err(format!("--caption: {length} characters; a caption takes at most {CAPTION_MAX}"));
     }
     let style = StillStyle { dark, caption };
+    if args.has("clip") || args.has("frames") || args.has("fps") {
+        return clip(args, seed, &style);
+    }
     let (drawing, what) = match args.text("view").unwrap_or("cluster") {
         "cluster" => {
             if args.has("partitions") || args.has("kraft-roles") {
@@ -93,6 +99,70 @@ pub(crate) fn run(args: &Args) -> Result<bool, String> {
         None => print!("{svg}"),
     }
     Ok(true)
+}
+
+/// The shortest and longest clip, in seconds of wall time.
+#[cfg(feature = "full")]
+const CLIP_SECONDS: (u64, u64) = (2, 60);
+/// The most frames a second a clip takes.
+#[cfg(feature = "full")]
+const FPS_MAX: u64 = 60;
+
+/// `--clip SECONDS [--fps N] --frames DIR`: the cluster view played as the page plays it from
+/// `--at` (the scenario's opening without it), one still a frame at exact frame times: before
+/// each frame after the first, the page's own frame of 1000/fps ms of wall time at the
+/// scenario's speed. Written as DIR/frame-0000.svg, frame-0001.svg, ...; frame 0 is the still
+/// `render` draws without `--clip`.
+#[cfg(feature = "full")]
+fn clip(args: &Args, seed: u64, style: &StillStyle) -> Result<bool, String> {
+    if args.text("view").is_some_and(|view| view != "cluster") {
+        return Err("--clip draws the cluster view (the page's other views: not yet)".into());
+    }
+    if args.has("out") {
+        return Err("--clip writes one file a frame into --frames DIR: leave --out out".into());
+    }
+    let seconds: u64 = args.get("clip", 0)?;
+    if !(CLIP_SECONDS.0..=CLIP_SECONDS.1).contains(&seconds) {
+        return Err(format!("--clip: {seconds} s; a clip lasts {} to {} s", CLIP_SECONDS.0, CLIP_SECONDS.1));
+    }
+    let fps: u64 = args.get("fps", 30)?;
+    if !(1..=FPS_MAX).contains(&fps) {
+        return Err(format!("--fps: {fps}; a clip takes 1 to {FPS_MAX} frames a second"));
+    }
+    let dir = args.text("frames").ok_or("--clip writes its frames into a folder: give --frames DIR")?;
+    // The moment and the scenario are checked as a still checks them.
+    let opening = scenario_at(args.text("scenario"), args.text("at"), seed)?;
+    let query = format!("?scenario={}&seed={seed}", args.text("scenario").unwrap_or_default());
+    let mut page = PageState::new(&query, "http://localhost/", false);
+    if let Some(notice) = page.notices.first() {
+        return Err(notice.clone());
+    }
+    // The page opens a scenario at its opening moment; from `--at` it plays on the session
+    // that the still of that moment draws.
+    let from = opening.now();
+    page.session = opening;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
+    let frames = seconds * fps;
+    for frame in 0..frames {
+        if frame > 0 {
+            page.reduce(Action::Frame { elapsed: 1_000.0 / fps as f64 });
+        }
+        let svg = still(&session_picture(&page.session, false), false, style).document(&still_sheet());
+        let path = std::path::Path::new(dir).join(format!("frame-{frame:04}.svg"));
+        std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    eprintln!(
+        "wrote {frames} frames ({seconds} s at {fps} fps) to {dir}: {} ms to {} ms simulated",
+        from / MS,
+        page.session.now() / MS
+    );
+    Ok(true)
+}
+
+/// A build without the page's later views plays no page to clip.
+#[cfg(not(feature = "full"))]
+fn clip(_: &Args, _: u64, _: &StillStyle) -> Result<bool, String> {
+    Err("this build plays no clip (built without the `full` feature)".into())
 }
 
 /// A build without the page's later views (`--no-default-features`) has no race to draw.
