@@ -754,3 +754,20 @@ fn after_a_session_expiry_and_a_failed_start_every_broker_is_registered_in_zooke
         assert!(live.is_some(), "broker {b}'s /brokers/ids znode is held by a live session");
     }
 }
+
+/// A broker cut off ZooKeeper while the ensemble itself is unreachable keeps its session: no
+/// session expires while ZooKeeper is down, and once its link is back it pings again, so its
+/// session and `/brokers/ids` znode outlive the outage and the session timeout after it.
+#[test]
+fn a_broker_cut_off_during_a_zookeeper_outage_keeps_its_session_once_its_link_is_back() {
+    let mut sim = MigrationSim::new(MigrationConfig::small(), 1).expect("a cluster");
+    sim.run_until(1_000 * MS);
+    sim.act(Action::ZkOutage { lasting: 40_000 * MS }).expect("the outage");
+    sim.act(Action::CutFromZk(1)).expect("cut broker 1");
+    sim.run_until(120_000 * MS);
+    let lines: Vec<&TraceKind> = sim.trace().iter().map(|l| &l.kind).collect();
+    assert!(lines.contains(&&TraceKind::ZkLinkBack { broker: 1, expired: false }), "back, its session alive");
+    assert!(!lines.iter().any(|k| matches!(k, TraceKind::SessionExpired { .. })), "nothing expired");
+    let owner = sim.zk().inspect(ZnodePath::BrokerId(1)).and_then(|n| n.ephemeral_owner);
+    assert!(owner.is_some_and(|s| sim.zk().session_expires_at(s).is_some()), "its znode stays");
+}

@@ -459,8 +459,7 @@ impl MigrationSim {
 
     /// Until when ZooKeeper is unreachable, while it is.
     pub(crate) fn zk_down_until(&self) -> Option<Micros> {
-        let now = self.world.now;
-        self.world.zk_down.filter(|(from, until)| *from <= now && now < *until).map(|(_, until)| until)
+        self.world.zk_down_until()
     }
 
     /// Whether the operator rolled the cluster back to ZooKeeper mode.

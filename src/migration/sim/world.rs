@@ -182,18 +182,23 @@ impl World {
         self.note(TraceKind::BrokerDown { broker: b, clean: false });
         self.controller_gone(b, self.now + self.config.costs.zk_session_timeout + 1);
         // Its ZooKeeper session expires a session timeout after its last ping: its znodes go then.
-        if let Some(session) = self.brokers[b as usize].session.take()
-            && let Ok(at) = self.zk.ping(session, self.now)
-        {
-            self.queue.push(at, Event::SessionExpiry { session });
+        if let Some(session) = self.brokers[b as usize].session.take() {
+            self.expire_unless_pinged(session);
         }
     }
 
-    /// When the ensemble can next hear a client: now, or when an outage ends.
-    fn ensemble_back_at(&self) -> Micros {
-        match self.zk_down {
-            Some((from, until)) if from <= self.now && self.now < until => until,
-            _ => self.now,
+    /// Until when ZooKeeper is unreachable, while it is.
+    pub(super) fn zk_down_until(&self) -> Option<Micros> {
+        self.zk_down.filter(|(from, until)| (*from..*until).contains(&self.now)).map(|(_, until)| until)
+    }
+
+    /// `session` gets no more pings (its client died or was cut off): the ensemble expires it a
+    /// session timeout after the last one it heard, now or, while it is unreachable, when it is
+    /// back (its next leader renews every session).
+    fn expire_unless_pinged(&mut self, session: SessionId) {
+        let heard = self.zk_down_until().unwrap_or(self.now);
+        if let Ok(at) = self.zk.ping(session, heard) {
+            self.queue.push(at, Event::SessionExpiry { session });
         }
     }
 
@@ -203,23 +208,21 @@ impl World {
         let broker = &mut self.brokers[b as usize];
         let Some(session) = broker.session else { return };
         broker.cut_from_zk = true;
-        if let Ok(at) = self.zk.ping(session, self.ensemble_back_at()) {
-            self.queue.push(at, Event::SessionExpiry { session });
-        }
+        self.expire_unless_pinged(session);
         self.queue.push(self.now + ZK_CUT, Event::ZkLinkBack { broker: b, session });
     }
 
     /// A session's deadline, when its client died or was cut off: the ensemble expires it, its
     /// ephemeral znodes deleted and the watches on them fired (a deleted `/controller` makes
-    /// the brokers race for it). While the ensemble is unreachable nothing expires: its next
-    /// leader renews every session when it is back, and the deadline moves a session timeout
-    /// past that.
+    /// the brokers race for it). A client connected again pings it, so it lives; while the
+    /// ensemble is unreachable nothing expires, and the deadline moves past the outage.
     pub(super) fn on_session_expiry(&mut self, session: SessionId) {
-        let back = self.ensemble_back_at();
-        if back > self.now {
-            if let Ok(at) = self.zk.ping(session, back) {
-                self.queue.push(at, Event::SessionExpiry { session });
-            }
+        let connected = |b: &Broker| b.session == Some(session) && b.alive && !b.cut_from_zk;
+        if self.brokers.iter().any(connected) {
+            return;
+        }
+        if self.zk_down_until().is_some() {
+            self.expire_unless_pinged(session);
             return;
         }
         let SessionStatus::Expired { deleted, fired } = self.zk.check_session(session, self.now) else {
@@ -244,7 +247,7 @@ impl World {
     /// (`ZooKeeperClient.reinitialize`), the controller module resigns (`KafkaController`'s
     /// `Expire` event) and registers the broker again before running for controller
     /// (`RegisterBrokerAndReelect`). Its session lived (ZooKeeper was unreachable, so nothing
-    /// expired it): it pings it and goes on.
+    /// expired it): it goes on pinging it.
     pub(super) fn on_zk_link_back(&mut self, b: BrokerId, session: SessionId) {
         let broker = &mut self.brokers[b as usize];
         if !broker.alive || !broker.cut_from_zk {
@@ -254,10 +257,6 @@ impl World {
         let expired = broker.session != Some(session);
         self.note(TraceKind::ZkLinkBack { broker: b, expired });
         if !expired {
-            let back = self.ensemble_back_at();
-            if let Ok(at) = self.zk.ping(session, back) {
-                self.queue.push(at, Event::SessionExpiry { session });
-            }
             return;
         }
         let session = self.zk.open_session(b, self.now);
