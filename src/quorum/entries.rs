@@ -12,7 +12,10 @@ use super::log::Entry;
 const CHUNK: usize = 256;
 
 /// A log's records in order: full chunks of [`CHUNK`] records that never change once frozen
-/// (a read shares them), then the last records, fewer than [`CHUNK`], that appends still grow.
+/// (a read shares them), then the last records, fewer than [`CHUNK`], that appends still grow;
+/// and where each record ends in the bytes written to the log (its file position), so that a
+/// read finds its end by bisection without sizing every record (`LogSegment.read` takes its
+/// bytes from a position the offset index finds).
 #[derive(Clone, Debug)]
 pub(crate) struct Entries<P> {
     frozen: Vec<Arc<[Entry<P>]>>,
@@ -20,11 +23,15 @@ pub(crate) struct Entries<P> {
     /// start past them); always fewer than [`CHUNK`].
     skip: usize,
     tail: Vec<Entry<P>>,
+    /// Where each record held ends.
+    byte_ends: Vec<u64>,
+    /// Where the first record held starts (the bytes the cleaner removed below it).
+    byte_start: u64,
 }
 
 impl<P> Default for Entries<P> {
     fn default() -> Self {
-        Entries { frozen: Vec::new(), skip: 0, tail: Vec::new() }
+        Entries { frozen: Vec::new(), skip: 0, tail: Vec::new(), byte_ends: Vec::new(), byte_start: 0 }
     }
 }
 
@@ -54,7 +61,25 @@ impl<P: Clone> Entries<P> {
         self.len().checked_sub(1).and_then(|last| self.get(last))
     }
 
-    pub(crate) fn push(&mut self, entry: Entry<P>) {
+    /// The bytes the records held take.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.byte_position(self.len()) - self.byte_start
+    }
+
+    /// Where the record at `index` starts (`len()`: where the next one goes).
+    fn byte_position(&self, index: usize) -> u64 {
+        index.checked_sub(1).map_or(self.byte_start, |before| self.byte_ends[before])
+    }
+
+    /// The end of the records from `from` on that take at most `max_bytes` together.
+    pub(crate) fn fitting(&self, from: usize, max_bytes: u64) -> usize {
+        let start = self.byte_position(from);
+        from + self.byte_ends[from..].partition_point(|end| end - start <= max_bytes)
+    }
+
+    /// Append a record of `bytes` bytes.
+    pub(crate) fn push(&mut self, entry: Entry<P>, bytes: u64) {
+        self.byte_ends.push(self.byte_position(self.len()) + bytes);
         self.tail.push(entry);
         if self.tail.len() == CHUNK {
             self.frozen.push(Arc::from(std::mem::take(&mut self.tail)));
@@ -66,6 +91,7 @@ impl<P: Clone> Entries<P> {
         if keep >= self.len() {
             return;
         }
+        self.byte_ends.truncate(keep);
         match self.locate(keep) {
             (Some(chunk), at) => {
                 let from = if chunk == 0 { std::mem::take(&mut self.skip) } else { 0 };
@@ -79,6 +105,8 @@ impl<P: Clone> Entries<P> {
     /// Drop the first `count` records.
     pub(crate) fn drop_front(&mut self, count: usize) {
         let count = count.min(self.len());
+        self.byte_start = self.byte_position(count);
+        self.byte_ends.drain(..count);
         self.skip += count;
         let whole = (self.skip / CHUNK).min(self.frozen.len());
         self.frozen.drain(..whole);
@@ -93,7 +121,8 @@ impl<P: Clone> Entries<P> {
     }
 
     /// Records `[from, to)`, sharing the frozen chunks they lie in (the tail's are copied).
-    pub(crate) fn slice(&self, from: usize, to: usize, bytes: u64) -> Records<P> {
+    pub(crate) fn slice(&self, from: usize, to: usize) -> Records<P> {
+        let bytes = self.byte_position(to) - self.byte_position(from);
         let mut parts = Vec::new();
         let mut at = from;
         while at < to {
@@ -188,7 +217,7 @@ mod tests {
         let mut next = 0;
         let mut append = |entries: &mut Entries<u64>, plain: &mut Vec<u64>, count: u64| {
             for _ in 0..count {
-                entries.push(entry(next));
+                entries.push(entry(next), 1);
                 plain.push(next);
                 next += 1;
             }
@@ -208,9 +237,10 @@ mod tests {
         plain.truncate(400);
         assert_eq!(values(&entries), plain);
         assert_eq!(entries.last().map(value), plain.last().copied());
-        let read = entries.slice(10, 390, 7);
+        let read = entries.slice(10, 390);
         assert_eq!(read.iter().map(value).collect::<Vec<_>>(), plain[10..390]);
-        assert_eq!((read.len(), read.bytes(), read.first().map(value)), (380, 7, Some(plain[10])));
+        assert_eq!((read.len(), read.bytes(), read.first().map(value)), (380, 380, Some(plain[10])));
+        assert_eq!((entries.bytes(), entries.fitting(10, 100)), (400, 110), "a byte a record here");
         entries.drop_front(1000);
         assert_eq!((entries.len(), entries.last()), (0, None));
     }
@@ -219,9 +249,9 @@ mod tests {
     fn a_read_shares_full_chunks_and_copies_only_the_last_records() {
         let mut entries = Entries::default();
         for value in 0..600 {
-            entries.push(entry(value));
+            entries.push(entry(value), 1);
         }
-        let read = entries.slice(0, 600, 0);
+        let read = entries.slice(0, 600);
         assert!(Arc::ptr_eq(&read.parts[0].chunk, &entries.frozen[0]));
         assert!(Arc::ptr_eq(&read.parts[1].chunk, &entries.frozen[1]));
         assert_eq!(read.parts.len(), 3);

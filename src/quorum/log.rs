@@ -31,12 +31,6 @@ pub struct Entry<P> {
 pub struct Log<S: StateMachine> {
     start_offset: Offset,
     entries: Entries<S::Entry>,
-    /// Where each entry ends in the bytes written to this log since it was created (its file
-    /// position): `read` finds its end by bisection, without sizing every record
-    /// (`LogSegment.read` takes its bytes from a position the offset index finds).
-    byte_ends: Vec<u64>,
-    /// Where the first entry starts: the bytes below the log start that the cleaner removed.
-    byte_start: u64,
     /// (epoch, first offset of that epoch), ascending; Kafka's leader-epoch cache.
     epoch_starts: Vec<(Epoch, Offset)>,
     /// Snapshots by ascending end offset; the first one ends at the log start once the cleaner
@@ -143,8 +137,6 @@ impl<S: StateMachine> Default for Log<S> {
         Log {
             start_offset: 0,
             entries: Entries::default(),
-            byte_ends: Vec::new(),
-            byte_start: 0,
             epoch_starts: Vec::new(),
             snapshots: Vec::new(),
             control: ControlHistory::default(),
@@ -229,8 +221,7 @@ impl<S: StateMachine> Log<S> {
             return Records::default();
         };
         let from = (from as usize).min(self.entries.len());
-        let start = self.byte_position(from);
-        let fits = from + self.byte_ends[from..].partition_point(|end| end - start <= max_bytes);
+        let fits = self.entries.fitting(from, max_bytes);
         let batch_ends_at =
             |i: usize| i == self.entries.len() || self.entries.get(i - 1).is_some_and(|e| e.last_in_batch);
         let to = (from + 1..=fits)
@@ -238,7 +229,7 @@ impl<S: StateMachine> Log<S> {
             .find(|&i| batch_ends_at(i))
             .or_else(|| (from + 1..=self.entries.len()).find(|&i| batch_ends_at(i)))
             .unwrap_or(from);
-        self.entries.slice(from, to, self.byte_position(to) - start)
+        self.entries.slice(from, to)
     }
 
     /// The first offset not flushed: a power loss keeps the records below it.
@@ -288,21 +279,9 @@ impl<S: StateMachine> Log<S> {
         Some(TornBatch { base_offset, records: end - base_offset })
     }
 
-    /// Where the last entry ends (the log's byte position; where the next record goes).
-    fn byte_end(&self) -> u64 {
-        self.byte_ends.last().copied().unwrap_or(self.byte_start)
-    }
-
-    /// Where the entry at `index` starts.
-    fn byte_position(&self, index: usize) -> u64 {
-        index.checked_sub(1).map_or(self.byte_start, |before| self.byte_ends[before])
-    }
-
     /// Forget every record (the log then starts at a snapshot).
     fn clear_records(&mut self) {
         self.entries.clear();
-        self.byte_ends.clear();
-        self.byte_start = 0;
         self.epoch_starts.clear();
     }
 
@@ -310,7 +289,6 @@ impl<S: StateMachine> Log<S> {
     fn drop_from(&mut self, offset: Offset) {
         let keep = offset.saturating_sub(self.start_offset) as usize;
         self.entries.truncate(keep);
-        self.byte_ends.truncate(keep);
         let end = self.end_offset();
         self.epoch_starts.retain(|(_, start)| *start < end);
         self.control.truncate(end);
@@ -327,11 +305,11 @@ impl<S: StateMachine> Log<S> {
         if self.epoch_starts.last().is_none_or(|(e, _)| *e < entry.epoch) {
             self.epoch_starts.push((entry.epoch, self.end_offset()));
         }
-        self.byte_ends.push(self.byte_end() + entry.record.size_bytes());
         if entry.last_in_batch {
             self.batches_written += 1;
         }
-        self.entries.push(entry);
+        let bytes = entry.record.size_bytes();
+        self.entries.push(entry, bytes);
     }
 
     /// Kafka's `endOffsetForEpoch`: the largest epoch `<= epoch` this log knows, and the offset
@@ -376,7 +354,7 @@ impl<S: StateMachine> Log<S> {
 
     /// Bytes of records and snapshots together, what `metadata.max.retention.bytes` limits.
     pub fn retained_bytes(&self) -> u64 {
-        (self.byte_end() - self.byte_start) + self.snapshots.iter().map(|s| s.size_bytes()).sum::<u64>()
+        self.entries.bytes() + self.snapshots.iter().map(|s| s.size_bytes()).sum::<u64>()
     }
 
     /// Kafka's `KafkaRaftLog.maybeClean` by size: while the log and snapshots hold more than
@@ -395,11 +373,7 @@ impl<S: StateMachine> Log<S> {
     /// Drop the records below `offset` (at most up to the log end).
     pub(super) fn move_start_to(&mut self, offset: Offset) {
         let drop = (offset.min(self.end_offset()) - self.start_offset) as usize;
-        if let Some(end) = drop.checked_sub(1).map(|last| self.byte_ends[last]) {
-            self.byte_start = end;
-        }
         self.entries.drop_front(drop);
-        self.byte_ends.drain(..drop);
         self.start_offset += drop as Offset;
         let start = self.start_offset;
         self.flushed_end = self.flushed_end.max(start);
